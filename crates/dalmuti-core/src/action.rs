@@ -1,0 +1,167 @@
+//! Decisions, the actions that answer them, and why an action is refused.
+
+use std::fmt;
+
+use arrayvec::ArrayVec;
+
+use crate::card::Card;
+use crate::cards::Cards;
+use crate::seat::Seat;
+use crate::set::Set;
+
+/// A decision a seat must make.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Decision {
+    /// Dealt both Jesters: call a revolution (no taxes; a greater revolution
+    /// if this is the Greater Peon) or not.
+    Revolution {
+        /// Whether calling makes it a greater revolution.
+        greater: bool,
+    },
+    /// A Dalmuti chooses which `count` cards of the dealt hand to give to
+    /// the Peon `to`, whose best cards come back in exchange.
+    Tax {
+        /// The Peon who receives them.
+        to: Seat,
+        /// 2 for the Greater Dalmuti, 1 for the Lesser.
+        count: u8,
+    },
+    /// The highest Merchant may offer one card, blind, to another Merchant.
+    ExchangeOffer,
+    /// A Merchant chosen for a blind exchange gives one card back.
+    ExchangeAnswer {
+        /// The highest Merchant, who offered.
+        from: Seat,
+    },
+    /// Lead the round: play any set.
+    Lead,
+    /// Top the set on the table (same size, better rank) or pass.
+    Follow {
+        /// The set to top.
+        top: Set,
+        /// Who played it.
+        by: Seat,
+    },
+}
+
+/// One move: the answer to a [`Decision`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Call a revolution.
+    CallRevolution,
+    /// Keep quiet about the two Jesters.
+    DeclineRevolution,
+    /// A Dalmuti's tax gift to the Peon.
+    GiveTax(Cards),
+    /// The highest Merchant offers `card` to Merchant `partner`.
+    OfferExchange {
+        /// The other Merchant.
+        partner: Seat,
+        /// The card given, face down.
+        card: Card,
+    },
+    /// The highest Merchant lets the exchange go.
+    DeclineExchange,
+    /// The chosen Merchant's card in return.
+    AnswerExchange(Card),
+    /// Play a set.
+    Play(Set),
+    /// Pass.
+    Pass,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::CallRevolution => f.write_str("call a revolution"),
+            Action::DeclineRevolution => f.write_str("decline the revolution"),
+            Action::GiveTax(cards) => write!(f, "give {cards} in tax"),
+            Action::OfferExchange { partner, card } => {
+                write!(f, "offer {card} to {partner}")
+            }
+            Action::DeclineExchange => f.write_str("decline the merchant exchange"),
+            Action::AnswerExchange(card) => write!(f, "give {card} back"),
+            Action::Play(set) => write!(f, "play {set}"),
+            Action::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+/// The most legal actions any decision can have (a Dalmuti choosing two of
+/// up to 13 kinds of card has 91; the richest lead, 27 cards with two
+/// Jesters, has under 90).
+pub const MAX_ACTIONS: usize = 128;
+
+/// The legal actions of one decision, on the stack.
+pub type ActionList = ArrayVec<Action, MAX_ACTIONS>;
+
+/// Why an action was refused. The game is unchanged.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    /// The hand is over: nothing more can happen in it.
+    #[error("the hand is over")]
+    HandOver,
+    /// This seat has nothing to decide now.
+    #[error("it is not this player's turn")]
+    NotToAct,
+    /// The action does not answer the decision this seat faces.
+    #[error("{}", wrong_decision(.0))]
+    WrongDecision(Decision),
+    /// The seat does not hold these cards.
+    #[error("does not hold {0}")]
+    NotHeld(Cards),
+    /// The leader must play; passing is for followers.
+    #[error("cannot pass: the leader of a round must play a set")]
+    MustLead,
+    /// A follower's set is not the size of the set on the table.
+    #[error("must play {} cards to top {}, not {}", .top.size(), .top, .played)]
+    WrongSize {
+        /// The set on the table.
+        top: Set,
+        /// The set that was tried.
+        played: Set,
+    },
+    /// Same size but not a strictly better rank.
+    #[error("{played} does not top {top}")]
+    DoesNotTop {
+        /// The set on the table.
+        top: Set,
+        /// The set that was tried.
+        played: Set,
+    },
+    /// A tax gift of the wrong number of cards.
+    #[error("must give exactly {needed} card(s) in tax, not {given}")]
+    TaxCount {
+        /// 2 for the Greater Dalmuti, 1 for the Lesser.
+        needed: u8,
+        /// How many were offered.
+        given: u32,
+    },
+    /// The merchant exchange partner is not another Merchant.
+    #[error("{0} is not another Merchant")]
+    NotAMerchant(Seat),
+}
+
+fn wrong_decision(d: &Decision) -> String {
+    let wanted = match d {
+        Decision::Revolution { .. } => "to call a revolution or decline it",
+        Decision::Tax { .. } => "to choose the tax gift",
+        Decision::ExchangeOffer => "to offer a merchant exchange or decline it",
+        Decision::ExchangeAnswer { .. } => "to give a card back in the merchant exchange",
+        Decision::Lead => "to lead a set",
+        Decision::Follow { .. } => "to top the set on the table or pass",
+    };
+    format!("that is not the decision at hand: the player has {wanted}")
+}
+
+/// An action the engine refused, with the seat, the action and the reason.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{seat} cannot {action}: {reason}")]
+pub struct IllegalAction {
+    /// Who tried.
+    pub seat: Seat,
+    /// What they tried.
+    pub action: Action,
+    /// Why it is illegal.
+    pub reason: Illegal,
+}

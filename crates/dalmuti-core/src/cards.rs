@@ -1,0 +1,257 @@
+//! A group of cards (a hand, a gift, a deck) as counts per kind.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::card::{BadCard, CARD_KINDS, Card};
+
+/// A multiset of cards: how many of each kind.
+///
+/// Order does not matter in Dalmuti (players sort their hands), so a group of
+/// cards is sixteen counters and copying it is as cheap as copying an integer.
+/// It is written as record tokens separated by spaces, best first and Jesters
+/// last: `"3 6 6 J"`.
+///
+/// ```
+/// use dalmuti_core::{Card, Cards, Rank};
+/// let hand: Cards = "6 J 6 3".parse().unwrap();
+/// assert_eq!(hand.len(), 4);
+/// assert_eq!(hand.count(Rank::KNIGHT.into()), 2);
+/// assert_eq!(hand.to_string(), "3 6 6 J");
+/// assert!(hand.contains(&"6 J".parse().unwrap()));
+/// assert_eq!(hand.best(2).to_string(), "3 6"); // Jesters are worst here
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Cards {
+    /// Slot `Card::index()` (1..=13) holds that card's count; slots 0, 14
+    /// and 15 stay zero so the array is a 16-byte block the compiler can
+    /// compare and add in one vector instruction.
+    counts: [u8; 16],
+}
+
+impl Cards {
+    /// No cards.
+    pub const EMPTY: Cards = Cards { counts: [0; 16] };
+
+    /// Cards from raw counts (slot = `Card::index()`; slots 0, 14, 15 zero).
+    pub(crate) const fn from_counts(counts: [u8; 16]) -> Cards {
+        Cards { counts }
+    }
+
+    /// One card.
+    pub fn one(card: Card) -> Cards {
+        let mut cards = Cards::EMPTY;
+        cards.add(card, 1);
+        cards
+    }
+
+    /// How many of this card.
+    #[inline]
+    pub fn count(&self, card: Card) -> u8 {
+        self.counts[card.index()]
+    }
+
+    /// How many Jesters.
+    #[inline]
+    pub fn jesters(&self) -> u8 {
+        self.counts[Card::JESTER.index()]
+    }
+
+    /// How many of the card with this index (1..=13); see [`Card::index`].
+    #[inline]
+    pub(crate) fn count_at(&self, index: usize) -> u8 {
+        self.counts[index]
+    }
+
+    /// The number of cards.
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.counts.iter().map(|&c| c as u32).sum()
+    }
+
+    /// Whether there are no cards.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.counts == [0; 16]
+    }
+
+    /// Adds `n` copies of `card`.
+    ///
+    /// # Panics
+    /// If a count would pass 255, far beyond any deck.
+    #[inline]
+    pub fn add(&mut self, card: Card, n: u8) {
+        self.counts[card.index()] = self.counts[card.index()]
+            .checked_add(n)
+            .expect("card count overflow");
+    }
+
+    /// Removes `n` copies of `card`; returns false and changes nothing if
+    /// there are fewer.
+    #[inline]
+    pub fn remove(&mut self, card: Card, n: u8) -> bool {
+        let slot = &mut self.counts[card.index()];
+        if *slot < n {
+            return false;
+        }
+        *slot -= n;
+        true
+    }
+
+    /// Whether every card of `other` is here (with multiplicity).
+    #[inline]
+    pub fn contains(&self, other: &Cards) -> bool {
+        self.counts.iter().zip(&other.counts).all(|(a, b)| a >= b)
+    }
+
+    /// Adds every card of `other`.
+    ///
+    /// # Panics
+    /// If a count would pass 255.
+    pub fn add_all(&mut self, other: &Cards) {
+        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
+            *a = a.checked_add(*b).expect("card count overflow");
+        }
+    }
+
+    /// Removes every card of `other`; returns false and changes nothing if
+    /// one is missing.
+    pub fn remove_all(&mut self, other: &Cards) -> bool {
+        if !self.contains(other) {
+            return false;
+        }
+        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
+            *a -= *b;
+        }
+        true
+    }
+
+    /// The cards of `self` that `other` lacks: what `other` would need to
+    /// hold `self`.
+    pub fn missing_from(&self, other: &Cards) -> Cards {
+        let mut out = Cards::EMPTY;
+        for i in 1..=CARD_KINDS {
+            out.counts[i] = self.counts[i].saturating_sub(other.counts[i]);
+        }
+        out
+    }
+
+    /// Each kind present with its count, best first, Jesters last.
+    pub fn kinds(&self) -> impl Iterator<Item = (Card, u8)> + '_ {
+        Card::all()
+            .map(|card| (card, self.count(card)))
+            .filter(|&(_, n)| n > 0)
+    }
+
+    /// Every card, one item per copy, best first, Jesters last.
+    pub fn iter(&self) -> impl Iterator<Item = Card> + '_ {
+        self.kinds()
+            .flat_map(|(card, n)| std::iter::repeat_n(card, n as usize))
+    }
+
+    /// The `n` best cards (lowest ranks; Jesters count as the worst), or all
+    /// of them if there are fewer: what a Peon pays in tax.
+    pub fn best(&self, n: u32) -> Cards {
+        let mut out = Cards::EMPTY;
+        for card in self.iter().take(n as usize) {
+            out.add(card, 1);
+        }
+        out
+    }
+
+    /// The `n` worst cards (Jesters first, then the highest ranks).
+    pub fn worst(&self, n: u32) -> Cards {
+        let mut out = Cards::EMPTY;
+        let mut left = n;
+        for card in Card::all().rev() {
+            let take = (self.count(card) as u32).min(left);
+            out.add(card, take as u8);
+            left -= take;
+        }
+        out
+    }
+}
+
+impl fmt::Display for Cards {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, card) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            f.write_str(card.token())?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Cards {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Cards({self})")
+    }
+}
+
+impl FromStr for Cards {
+    type Err = BadCard;
+
+    /// Reads record tokens separated by single spaces; the empty string is
+    /// no cards.
+    fn from_str(s: &str) -> Result<Cards, BadCard> {
+        let mut cards = Cards::EMPTY;
+        if s.is_empty() {
+            return Ok(cards);
+        }
+        for token in s.split(' ') {
+            let card: Card = token.parse()?;
+            if cards.count(card) == u8::MAX {
+                return Err(BadCard {
+                    token: token.to_string(),
+                });
+            }
+            cards.add(card, 1);
+        }
+        Ok(cards)
+    }
+}
+
+impl FromIterator<Card> for Cards {
+    fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> Cards {
+        let mut cards = Cards::EMPTY;
+        for card in iter {
+            cards.add(card, 1);
+        }
+        cards
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parsing_rejects_bad_spacing_and_tokens() {
+        assert_eq!("".parse::<Cards>().unwrap(), Cards::EMPTY);
+        for bad in [" 6", "6 ", "6  6", "6,6", "x", "6 13"] {
+            assert!(bad.parse::<Cards>().is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn best_and_worst_treat_jesters_as_worst() {
+        // Rulebook taxation example: Dana must pass the Archbishop and
+        // Baroness out of J 2 4 6 7 7 7 8 8 9 9 11 11 12 12 12.
+        let dana: Cards = "J 2 4 6 7 7 7 8 8 9 9 11 11 12 12 12".parse().unwrap();
+        assert_eq!(dana.best(2).to_string(), "2 4");
+        assert_eq!(dana.worst(2).to_string(), "12 J");
+        let jesters: Cards = "J J 12".parse().unwrap();
+        assert_eq!(jesters.best(1).to_string(), "12");
+    }
+
+    #[test]
+    fn remove_all_is_all_or_nothing() {
+        let mut hand: Cards = "5 5 J".parse().unwrap();
+        assert!(!hand.remove_all(&"5 5 5".parse().unwrap()));
+        assert_eq!(hand.to_string(), "5 5 J");
+        assert!(hand.remove_all(&"5 J".parse().unwrap()));
+        assert_eq!(hand.to_string(), "5");
+    }
+}

@@ -1,0 +1,170 @@
+//! The deck as data, the shuffle and the deal.
+
+use arrayvec::ArrayVec;
+
+use crate::card::{CARD_KINDS, Card};
+use crate::cards::Cards;
+use crate::rng::DealRng;
+use crate::rules::Rules;
+use crate::seat::{PerSeat, Seat};
+
+/// The most cards a deck may hold.
+pub const MAX_DECK: usize = 80;
+
+/// A deck's composition: how many copies of each card. Decks are data, not
+/// code, so another deck (Corporate Shuffle's, say) is another value.
+///
+/// ```
+/// use dalmuti_core::{Card, Deck, Rank, Rules};
+/// let deck = Deck::STANDARD;
+/// assert_eq!(deck.len(), 80);
+/// assert_eq!(deck.cards().count(Rank::PEASANT.into()), 12);
+/// assert_eq!(deck.cards().count(Card::JESTER), 2);
+/// let stripped = Rules { stripped_deck: true, ..Rules::default() };
+/// assert_eq!(Deck::for_table(&stripped, 4).len(), 57);
+/// assert_eq!(Deck::for_table(&stripped, 5).len(), 68);
+/// assert_eq!(Deck::for_table(&stripped, 6).len(), 80);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Deck {
+    cards: Cards,
+}
+
+const fn standard_counts(worst_rank_kept: usize) -> Cards {
+    // Rank n has n copies; two Jesters.
+    let mut counts = [0u8; 16];
+    let mut r = 1;
+    while r <= worst_rank_kept {
+        counts[r] = r as u8;
+        r += 1;
+    }
+    counts[CARD_KINDS] = 2;
+    Cards::from_counts(counts)
+}
+
+impl Deck {
+    /// The Great Dalmuti's 80 cards: one Dalmuti, two Archbishops … twelve
+    /// Peasants, and two Jesters.
+    pub const STANDARD: Deck = Deck {
+        cards: standard_counts(12),
+    };
+
+    /// The stripped deck for four players: no Stonecutters or Peasants.
+    pub const STRIPPED_FOR_FOUR: Deck = Deck {
+        cards: standard_counts(10),
+    };
+
+    /// The stripped deck for five players: no Peasants.
+    pub const STRIPPED_FOR_FIVE: Deck = Deck {
+        cards: standard_counts(11),
+    };
+
+    /// The deck a hand of `players` players uses under `rules`.
+    pub fn for_table(rules: &Rules, players: usize) -> Deck {
+        match (rules.stripped_deck, players) {
+            (true, 4) => Deck::STRIPPED_FOR_FOUR,
+            (true, 5) => Deck::STRIPPED_FOR_FIVE,
+            _ => Deck::STANDARD,
+        }
+    }
+
+    /// Every card of the deck.
+    pub fn cards(&self) -> Cards {
+        self.cards
+    }
+
+    /// How many cards.
+    pub fn len(&self) -> usize {
+        self.cards.len() as usize
+    }
+
+    /// Whether the deck has no cards (never true of a real deck).
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+
+    /// The cards in a fresh order drawn from `rng`. Before shuffling they are
+    /// laid out best first, Jesters last; that layout and the shuffle are
+    /// part of what a seed means, so neither may change.
+    pub fn shuffled(&self, rng: &mut DealRng) -> ArrayVec<Card, MAX_DECK> {
+        let mut cards: ArrayVec<Card, MAX_DECK> = self.cards.iter().collect();
+        rng.shuffle(&mut cards);
+        cards
+    }
+
+    /// Shuffles and deals to `players` seats, one card at a time clockwise
+    /// starting with the Greater Dalmuti.
+    pub fn deal(&self, players: usize, rng: &mut DealRng) -> PerSeat<Cards> {
+        deal_in_order(&self.shuffled(rng), players)
+    }
+
+    /// How many cards seat `seat` is dealt at a table of `players`: the
+    /// first `len % players` seats get one extra.
+    pub fn share(&self, seat: Seat, players: usize) -> u32 {
+        let n = self.len();
+        (n / players + usize::from(seat.index() < n % players)) as u32
+    }
+}
+
+/// Deals `cards` in order, one at a time clockwise from seat 0.
+pub fn deal_in_order(cards: &[Card], players: usize) -> PerSeat<Cards> {
+    let mut hands = PerSeat::<Cards>::default();
+    for (i, &card) in cards.iter().enumerate() {
+        hands[Seat::new(i % players)].add(card, 1);
+    }
+    hands
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Seed;
+
+    #[test]
+    fn deal_sizes_favour_the_first_seats() {
+        let deck = Deck::STANDARD;
+        let hands = deck.deal(6, &mut DealRng::new(Seed::from(3)));
+        let sizes: Vec<u32> = hands.as_slice(6).iter().map(Cards::len).collect();
+        assert_eq!(sizes, [14, 14, 13, 13, 13, 13]);
+        for seat in Seat::all(6) {
+            assert_eq!(hands[seat].len(), deck.share(seat, 6));
+        }
+        let mut all = Cards::EMPTY;
+        for h in hands.as_slice(6) {
+            all.add_all(h);
+        }
+        assert_eq!(all, deck.cards());
+    }
+
+    /// A seed means the same deal forever: these lines pin seed → deal. If
+    /// this test fails, every saved seed in the world now deals differently.
+    #[test]
+    fn golden_deals() {
+        let deal = |seed: u64, players: usize| {
+            let hands = Deck::STANDARD.deal(players, &mut DealRng::new(Seed::from(seed)));
+            hands
+                .as_slice(players)
+                .iter()
+                .map(|h| h.to_string())
+                .collect::<Vec<_>>()
+        };
+        let golden = include_str!("../tests/data/golden-deals.txt");
+        let mut checked = 0;
+        for block in golden.split("\n\n").filter(|b| !b.trim().is_empty()) {
+            let mut lines = block.lines();
+            let header = lines.next().unwrap();
+            let (seed, players) = header
+                .strip_prefix("seed ")
+                .and_then(|h| h.split_once(" players "))
+                .expect("header: seed S players N");
+            let expected: Vec<String> = lines.map(str::to_string).collect();
+            assert_eq!(
+                deal(seed.parse().unwrap(), players.parse().unwrap()),
+                expected,
+                "{header}"
+            );
+            checked += 1;
+        }
+        assert!(checked >= 3);
+    }
+}

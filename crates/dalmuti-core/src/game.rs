@@ -1,0 +1,455 @@
+//! A game: the players at a table and the hands they play in turn, with
+//! titles, taxes and scores carried from one hand to the next.
+
+use crate::action::IllegalAction;
+use crate::cards::Cards;
+use crate::deck::Deck;
+use crate::draw::{DrawRound, draw_for_seats};
+use crate::hand::{BadDeal, Hand, Stage};
+use crate::rng::{DealRng, Seed};
+use crate::rules::{Rules, Scoring};
+use crate::seat::{MAX_PLAYERS, MIN_PLAYERS, Seat};
+use crate::view::{View, Viewer};
+
+/// A player at the table, the same across hands (seats change every hand).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PlayerId(u16);
+
+impl PlayerId {
+    /// The player's number in order of arrival at the table (0-based).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub(crate) fn from_index(index: usize) -> PlayerId {
+        PlayerId(index as u16)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Player {
+    name: String,
+    total: u32,
+}
+
+/// One hand of a game, with the table changes made before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandLog {
+    /// Players who left before this hand.
+    pub left: Vec<PlayerId>,
+    /// Newcomers seated before this hand, one at a time, at these seats.
+    pub joined: Vec<(PlayerId, usize)>,
+    /// The players by seat at the deal (before any greater revolution).
+    pub dealt_seating: Vec<PlayerId>,
+    /// The hand itself.
+    pub hand: Hand,
+}
+
+impl HandLog {
+    /// The player at a seat of play (after any greater revolution).
+    pub fn player_at(&self, seat: Seat) -> PlayerId {
+        let i = seat.index();
+        match self.hand.revolution() {
+            Some(r) if r.greater => self.dealt_seating[self.dealt_seating.len() - 1 - i],
+            _ => self.dealt_seating[i],
+        }
+    }
+
+    /// The seat of play of a player in this hand.
+    pub fn seat_of(&self, player: PlayerId) -> Option<Seat> {
+        Seat::all(self.dealt_seating.len()).find(|&s| self.player_at(s) == player)
+    }
+
+    /// The players in finishing order so far.
+    pub fn finishers(&self) -> impl Iterator<Item = PlayerId> + '_ {
+        self.hand.finish_order().iter().map(|&s| self.player_at(s))
+    }
+}
+
+/// Why a table change or a deal was refused. The game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// Not 3 to 16 players.
+    #[error("a table seats 3 to 16 players, not {0}")]
+    Players(usize),
+    /// An empty name.
+    #[error("a player's name cannot be empty")]
+    EmptyName,
+    /// A name already at the table.
+    #[error("{0:?} is already a name at this table")]
+    DuplicateName(String),
+    /// No player of that name is seated.
+    #[error("no player named {0:?} is seated")]
+    UnknownPlayer(String),
+    /// Only between hands.
+    #[error("players join, leave and deal only between hands")]
+    HandInProgress,
+    /// The set number of hands has been played.
+    #[error("the game is over: its {0} hands have been played")]
+    GameOver(u32),
+    /// The table's rules forbid joining and leaving.
+    #[error("this table does not allow joining or leaving")]
+    Closed,
+    /// Leaving would leave fewer than three players.
+    #[error("a table needs at least 3 players")]
+    TooFew,
+    /// Joining would seat more than sixteen.
+    #[error("a table seats at most 16 players")]
+    TooMany,
+    /// The seat is not halfway down the table.
+    #[error("a newcomer sits halfway down the table: seat {}", seats_words(.0))]
+    JoinSeat(Vec<usize>),
+    /// The cards given for a deal are not a valid deal.
+    #[error(transparent)]
+    BadDeal(#[from] BadDeal),
+}
+
+fn seats_words(seats: &[usize]) -> String {
+    let words: Vec<String> = seats.iter().map(usize::to_string).collect();
+    let choice = if seats.len() > 1 {
+        " (the Greater Dalmuti chooses)"
+    } else {
+        ""
+    };
+    format!("{}{choice}", words.join(" or "))
+}
+
+/// Where a newcomer may sit when joining a table of `players`: halfway
+/// between the Greater Dalmuti and the Greater Peon, so one seat when the
+/// count is even and two (the Greater Dalmuti's choice) when it is odd.
+///
+/// ```
+/// assert_eq!(dalmuti_core::join_seats(4), vec![2]);
+/// assert_eq!(dalmuti_core::join_seats(5), vec![2, 3]);
+/// ```
+pub fn join_seats(players: usize) -> Vec<usize> {
+    if players % 2 == 0 {
+        vec![players / 2]
+    } else {
+        vec![(players - 1) / 2, players.div_ceil(2)]
+    }
+}
+
+/// A game at one table: its players, its rules, its random stream and every
+/// hand dealt so far (the last is the current one).
+///
+/// ```
+/// use dalmuti_core::{Game, Rules, Scoring, Seed};
+/// let rules = Rules { scoring: Scoring::Standard, hands: Some(2), ..Rules::default() };
+/// let names = ["Amity", "Anton", "Cherise", "Dana", "Sondra"].map(String::from).to_vec();
+/// let mut game = Game::new(rules, names, Seed::from(7)).unwrap();
+/// while !game.is_over() {
+///     while let Some(seat) = game.hand().next_to_act() {
+///         let action = game.hand().worst_legal(seat).unwrap();
+///         game.apply(seat, action).unwrap();
+///     }
+///     if !game.is_over() {
+///         game.next_hand().unwrap();
+///     }
+/// }
+/// // Two hands, 4+3+2+1+0 points each.
+/// assert_eq!(game.players().map(|p| game.total(p)).sum::<u32>(), 20);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    players: Vec<Player>,
+    draw: Option<Vec<DrawRound>>,
+    hands: Vec<HandLog>,
+    next_seating: Vec<PlayerId>,
+    left: Vec<PlayerId>,
+    joined: Vec<(PlayerId, usize)>,
+    rng: DealRng,
+}
+
+impl Game {
+    /// A new game: the players draw for seats, then the first hand is dealt.
+    /// Everything random comes from `seed`.
+    pub fn new(rules: Rules, names: Vec<String>, seed: Seed) -> Result<Game, TableError> {
+        let mut rng = DealRng::new(seed);
+        let players = names.len();
+        check_count(players)?;
+        let deck = Deck::for_table(&rules, players);
+        let draw = draw_for_seats(players, deck, &mut rng);
+        let seating: Vec<String> = draw.order.iter().map(|&p| names[p].clone()).collect();
+        let rounds = (!draw.rounds.is_empty()).then(|| {
+            // Draw rounds name players by their place in `seating`.
+            let id_of = |p: usize| draw.order.iter().position(|&q| q == p).expect("drew");
+            draw.rounds
+                .iter()
+                .map(|r| r.iter().map(|&(p, c)| (id_of(p), c)).collect())
+                .collect()
+        });
+        let mut game = Game::seated_without_deal(rules, seating, rounds, rng)?;
+        game.next_hand()?;
+        Ok(game)
+    }
+
+    /// A new game with the first hand's seating given (Greater Dalmuti
+    /// first), no draw.
+    pub fn with_seating(
+        rules: Rules,
+        seating: Vec<String>,
+        seed: Seed,
+    ) -> Result<Game, TableError> {
+        let mut game = Game::seated_without_deal(rules, seating, None, DealRng::new(seed))?;
+        game.next_hand()?;
+        Ok(game)
+    }
+
+    /// A game seated but not yet dealt: the start of a replay. Draw rounds
+    /// name players by their index in `seating`.
+    pub(crate) fn seated_without_deal(
+        rules: Rules,
+        seating: Vec<String>,
+        draw: Option<Vec<DrawRound>>,
+        rng: DealRng,
+    ) -> Result<Game, TableError> {
+        check_count(seating.len())?;
+        let mut players: Vec<Player> = Vec::with_capacity(seating.len());
+        for name in seating {
+            check_name(&name, players.iter().map(|p| p.name.as_str()))?;
+            players.push(Player { name, total: 0 });
+        }
+        Ok(Game {
+            rules,
+            next_seating: (0..players.len() as u16).map(PlayerId).collect(),
+            players,
+            draw,
+            hands: Vec::new(),
+            left: Vec::new(),
+            joined: Vec::new(),
+            rng,
+        })
+    }
+
+    /// The rules in force.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The seating draw, if one was made: rounds of (player, card), players
+    /// numbered as [`PlayerId::index`].
+    pub fn draw(&self) -> Option<&[DrawRound]> {
+        self.draw.as_deref()
+    }
+
+    /// Every player who has sat at the table, in order of arrival.
+    pub fn players(&self) -> impl Iterator<Item = PlayerId> + use<> {
+        (0..self.players.len() as u16).map(PlayerId)
+    }
+
+    /// A player's name.
+    pub fn name(&self, player: PlayerId) -> &str {
+        &self.players[player.index()].name
+    }
+
+    /// The player with this name.
+    pub fn player_named(&self, name: &str) -> Option<PlayerId> {
+        self.players
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| PlayerId(i as u16))
+    }
+
+    /// A player's points so far (0 without scoring).
+    pub fn total(&self, player: PlayerId) -> u32 {
+        self.players[player.index()].total
+    }
+
+    /// Every hand dealt so far, the current one last.
+    pub fn hands(&self) -> &[HandLog] {
+        &self.hands
+    }
+
+    fn current(&self) -> &HandLog {
+        self.hands
+            .last()
+            .expect("a game always has a hand once dealt")
+    }
+
+    /// The current hand (or the last one, between hands).
+    pub fn hand(&self) -> &Hand {
+        &self.current().hand
+    }
+
+    /// The player at a seat of play in the current hand.
+    pub fn player_at(&self, seat: Seat) -> PlayerId {
+        self.current().player_at(seat)
+    }
+
+    /// A player's seat of play in the current hand.
+    pub fn seat_of(&self, player: PlayerId) -> Option<Seat> {
+        self.current().seat_of(player)
+    }
+
+    /// The seating the next hand will be dealt with, Greater Dalmuti first:
+    /// the finishing order of the last hand, changed by leaves and joins.
+    pub fn next_seating(&self) -> &[PlayerId] {
+        &self.next_seating
+    }
+
+    /// Whether the current hand is over (players may join or leave now).
+    pub fn is_between_hands(&self) -> bool {
+        self.hands.is_empty() || self.hand().stage() == Stage::Over
+    }
+
+    /// Whether the set number of hands has been played.
+    pub fn is_over(&self) -> bool {
+        match self.rules.hands {
+            Some(h) => {
+                self.hands.len() as u64 >= u64::from(h)
+                    && self.is_between_hands()
+                    && !self.hands.is_empty()
+            }
+            None => false,
+        }
+    }
+
+    /// What `seat` may see of the current hand.
+    pub fn view(&self, viewer: Viewer) -> View<'_> {
+        View::new(self.hand(), viewer)
+    }
+
+    /// Applies an action in the current hand; when it ends the hand, scores
+    /// it and sets the next seating.
+    pub fn apply(&mut self, seat: Seat, action: crate::Action) -> Result<(), IllegalAction> {
+        let log = self.hands.last_mut().expect("a hand has been dealt");
+        log.hand.apply(seat, action)?;
+        if log.hand.stage() == Stage::Over {
+            self.finish_hand();
+        }
+        Ok(())
+    }
+
+    fn finish_hand(&mut self) {
+        let log = self.hands.last().expect("a hand");
+        if let Some(points) = log.hand.points() {
+            for seat in Seat::all(log.hand.players()) {
+                let p = log.player_at(seat);
+                self.players[p.index()].total += points[seat];
+            }
+        }
+        self.next_seating = log.finishers().collect();
+    }
+
+    fn between_hands(&self) -> Result<(), TableError> {
+        if !self.is_between_hands() || self.hands.is_empty() {
+            return Err(TableError::HandInProgress);
+        }
+        if let (true, Some(h)) = (self.is_over(), self.rules.hands) {
+            return Err(TableError::GameOver(h));
+        }
+        if !self.rules.join_and_leave {
+            return Err(TableError::Closed);
+        }
+        Ok(())
+    }
+
+    /// A seated player leaves before the next hand; the others keep their
+    /// order.
+    pub fn leave(&mut self, name: &str) -> Result<(), TableError> {
+        self.between_hands()?;
+        let player = self
+            .player_named(name)
+            .filter(|p| self.next_seating.contains(p))
+            .ok_or_else(|| TableError::UnknownPlayer(name.to_string()))?;
+        if self.next_seating.len() <= MIN_PLAYERS {
+            return Err(TableError::TooFew);
+        }
+        self.next_seating.retain(|&p| p != player);
+        self.left.push(player);
+        Ok(())
+    }
+
+    /// A newcomer joins before the next hand at `seat` (0-based, counted
+    /// after the insertion), which must be one of [`join_seats`].
+    pub fn join(&mut self, name: &str, seat: usize) -> Result<PlayerId, TableError> {
+        self.between_hands()?;
+        let n = self.next_seating.len();
+        if n >= MAX_PLAYERS {
+            return Err(TableError::TooMany);
+        }
+        let seats = join_seats(n);
+        if !seats.contains(&seat) {
+            return Err(TableError::JoinSeat(seats));
+        }
+        check_name(name, self.players.iter().map(|p| p.name.as_str()))?;
+        let id = PlayerId(self.players.len() as u16);
+        self.players.push(Player {
+            name: name.to_string(),
+            total: 0,
+        });
+        self.next_seating.insert(seat, id);
+        self.joined.push((id, seat));
+        Ok(id)
+    }
+
+    /// Shuffles and deals the next hand.
+    pub fn next_hand(&mut self) -> Result<(), TableError> {
+        self.check_can_deal()?;
+        let hand = Hand::deal(
+            self.rules,
+            self.next_seating.len(),
+            self.hands.is_empty(),
+            &mut self.rng,
+        );
+        self.push_hand(hand);
+        Ok(())
+    }
+
+    /// Deals the next hand from given cards, seat by seat (a replay).
+    pub fn next_hand_with(&mut self, dealt: &[Cards]) -> Result<(), TableError> {
+        self.check_can_deal()?;
+        let hand = Hand::from_deal(
+            self.rules,
+            self.next_seating.len(),
+            self.hands.is_empty(),
+            dealt,
+        )?;
+        self.push_hand(hand);
+        Ok(())
+    }
+
+    fn check_can_deal(&self) -> Result<(), TableError> {
+        if !self.is_between_hands() {
+            return Err(TableError::HandInProgress);
+        }
+        match self.rules.hands {
+            Some(h) if self.is_over() => Err(TableError::GameOver(h)),
+            _ => Ok(()),
+        }
+    }
+
+    fn push_hand(&mut self, hand: Hand) {
+        self.hands.push(HandLog {
+            left: std::mem::take(&mut self.left),
+            joined: std::mem::take(&mut self.joined),
+            dealt_seating: self.next_seating.clone(),
+            hand,
+        });
+    }
+
+    /// Whether hands are scored.
+    pub fn scored(&self) -> bool {
+        self.rules.scoring != Scoring::None
+    }
+}
+
+fn check_count(players: usize) -> Result<(), TableError> {
+    if (MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+        Ok(())
+    } else {
+        Err(TableError::Players(players))
+    }
+}
+
+fn check_name<'a>(name: &str, mut taken: impl Iterator<Item = &'a str>) -> Result<(), TableError> {
+    if name.is_empty() {
+        return Err(TableError::EmptyName);
+    }
+    if taken.any(|t| t == name) {
+        return Err(TableError::DuplicateName(name.to_string()));
+    }
+    Ok(())
+}

@@ -1,0 +1,836 @@
+//! One hand: the deal, a revolution, taxes, and the play to the last card.
+
+use std::ops::ControlFlow;
+
+use arrayvec::ArrayVec;
+
+use crate::action::{Action, ActionList, Decision, Illegal, IllegalAction};
+use crate::card::{CARD_KINDS, Card, Rank};
+use crate::cards::Cards;
+use crate::deck::Deck;
+use crate::event::{Event, MerchantTrade, TaxPayment};
+use crate::rng::DealRng;
+use crate::rules::{Rules, Scoring};
+use crate::seat::{MAX_PLAYERS, MIN_PLAYERS, PerSeat, Seat, Seats};
+use crate::set::Set;
+
+/// The phase of a hand.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// The player dealt both Jesters decides on a revolution.
+    Revolution,
+    /// Dalmutis choose their tax gifts (and Merchants may exchange).
+    Taxes,
+    /// Rounds of play.
+    Play,
+    /// Only one player holds cards: the finishing order is complete.
+    Over,
+}
+
+/// A revolution called this hand.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Revolution {
+    /// Who called it, at their seat of play (0 after a greater revolution).
+    pub by: Seat,
+    /// Whether the Greater Peon called it, so the seating was reversed.
+    pub greater: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+enum Gift {
+    NotDue,
+    Pending,
+    Paid(TaxPayment),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+enum Exchange {
+    NotDue,
+    AwaitingOffer,
+    AwaitingAnswer { partner: Seat, card: Card },
+    Declined,
+    Done(MerchantTrade),
+}
+
+/// The seat of the highest-class Merchant, who may start a merchant exchange.
+const HIGHEST_MERCHANT: Seat = Seat::new(2);
+
+/// Why a given deal cannot start a hand.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadDeal {
+    /// Not 3 to 16 players.
+    #[error("a hand needs 3 to 16 players, not {0}")]
+    Players(usize),
+    /// The hands together are not the deck.
+    #[error("the dealt cards are not the deck of this hand: {0}")]
+    NotTheDeck(String),
+    /// A seat got the wrong number of cards.
+    #[error("{seat} should be dealt {expected} cards, not {got}")]
+    Share {
+        /// The seat.
+        seat: Seat,
+        /// Its share of the deck.
+        expected: u32,
+        /// What it got.
+        got: u32,
+    },
+}
+
+/// The state of one hand, from the deal to the finishing order.
+///
+/// Seats are those of play: 0 is the Greater Dalmuti (after a greater
+/// revolution, the former Greater Peon). `Hand` is the omniscient referee;
+/// players see it only through [`crate::View`].
+///
+/// ```
+/// use dalmuti_core::{Action, DealRng, Hand, Rules, Seed, Stage};
+/// let mut rng = DealRng::new(Seed::from(42));
+/// let mut hand = Hand::deal(Rules::default(), 5, false, &mut rng);
+/// // Play until the hand ends, always choosing the first legal action.
+/// while let Some(seat) = hand.next_to_act() {
+///     let action = hand.legal_actions(seat)[0];
+///     hand.apply(seat, action).unwrap();
+/// }
+/// assert_eq!(hand.stage(), Stage::Over);
+/// assert_eq!(hand.finish_order().len(), 5);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hand {
+    rules: Rules,
+    players: u8,
+    first: bool,
+    deck: Deck,
+    dealt: PerSeat<Cards>,
+    held: PerSeat<Cards>,
+    holding: Seats,
+    stage: Stage,
+    revolution_holder: Option<Seat>,
+    revolution: Option<Revolution>,
+    greater_tax: Gift,
+    lesser_tax: Gift,
+    exchange: Exchange,
+    turn: Seat,
+    top: Option<(Seat, Set)>,
+    passes: u8,
+    finish: ArrayVec<Seat, MAX_PLAYERS>,
+    events: Vec<Event>,
+}
+
+impl Hand {
+    /// Shuffles and deals a new hand for `players` seats. `first` marks the
+    /// first hand of a game (for the first-deal revolution).
+    ///
+    /// # Panics
+    /// If `players` is not 3 to 16.
+    pub fn deal(rules: Rules, players: usize, first: bool, rng: &mut DealRng) -> Hand {
+        assert!(
+            (MIN_PLAYERS..=MAX_PLAYERS).contains(&players),
+            "a hand needs 3 to 16 players"
+        );
+        let deck = Deck::for_table(&rules, players);
+        Hand::start(rules, players, first, deck, deck.deal(players, rng))
+    }
+
+    /// Starts a hand from cards already dealt (a record, a test), after
+    /// checking that they are this hand's deck dealt as the rules say.
+    pub fn from_deal(
+        rules: Rules,
+        players: usize,
+        first: bool,
+        dealt: &[Cards],
+    ) -> Result<Hand, BadDeal> {
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) || dealt.len() != players {
+            return Err(BadDeal::Players(dealt.len()));
+        }
+        let deck = Deck::for_table(&rules, players);
+        let mut all = Cards::EMPTY;
+        let mut hands = PerSeat::<Cards>::default();
+        for (i, cards) in dealt.iter().enumerate() {
+            if all.len() + cards.len() > 255 * CARD_KINDS as u32 || !fits(&all, cards) {
+                return Err(BadDeal::NotTheDeck("far too many cards".into()));
+            }
+            all.add_all(cards);
+            hands[Seat::new(i)] = *cards;
+        }
+        if all != deck.cards() {
+            let extra = all.missing_from(&deck.cards());
+            let missing = deck.cards().missing_from(&all);
+            let mut parts = Vec::new();
+            if !extra.is_empty() {
+                parts.push(format!("{extra} too many"));
+            }
+            if !missing.is_empty() {
+                parts.push(format!("{missing} missing"));
+            }
+            return Err(BadDeal::NotTheDeck(parts.join(", ")));
+        }
+        for seat in Seat::all(players) {
+            let (expected, got) = (deck.share(seat, players), hands[seat].len());
+            if expected != got {
+                return Err(BadDeal::Share {
+                    seat,
+                    expected,
+                    got,
+                });
+            }
+        }
+        Ok(Hand::start(rules, players, first, deck, hands))
+    }
+
+    fn start(rules: Rules, players: usize, first: bool, deck: Deck, dealt: PerSeat<Cards>) -> Hand {
+        let all_jesters = deck.cards().jesters();
+        let revolution_holder =
+            Seat::all(players).find(|&s| all_jesters > 0 && dealt[s].jesters() == all_jesters);
+        let mut hand = Hand {
+            rules,
+            players: players as u8,
+            first,
+            deck,
+            dealt,
+            held: dealt,
+            holding: Seats::first(players),
+            stage: Stage::Revolution,
+            revolution_holder,
+            revolution: None,
+            greater_tax: Gift::NotDue,
+            lesser_tax: Gift::NotDue,
+            exchange: Exchange::NotDue,
+            turn: Seat::GREATER_DALMUTI,
+            top: None,
+            passes: 0,
+            finish: ArrayVec::new(),
+            // Room for a typical hand's log, so play rarely allocates.
+            events: Vec::with_capacity(256),
+        };
+        if revolution_holder.is_none() {
+            hand.begin_taxes();
+        }
+        hand
+    }
+
+    fn begin_taxes(&mut self) {
+        let n = self.players();
+        let no_taxes =
+            self.revolution.is_some() || (self.first && self.rules.first_deal_revolution);
+        if no_taxes {
+            self.begin_play();
+            return;
+        }
+        self.stage = Stage::Taxes;
+        self.greater_tax = Gift::Pending;
+        if n >= 4 {
+            self.lesser_tax = Gift::Pending;
+        }
+        if self.rules.merchant_exchange && n >= 6 {
+            self.exchange = Exchange::AwaitingOffer;
+        }
+    }
+
+    fn begin_play(&mut self) {
+        self.stage = Stage::Play;
+        self.turn = Seat::GREATER_DALMUTI;
+    }
+
+    // ----- what anyone may ask the referee -----
+
+    /// The rules in force.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// How many players.
+    #[inline]
+    pub fn players(&self) -> usize {
+        self.players as usize
+    }
+
+    /// Whether this is the first hand of its game.
+    pub fn is_first(&self) -> bool {
+        self.first
+    }
+
+    /// The deck of this hand.
+    pub fn deck(&self) -> Deck {
+        self.deck
+    }
+
+    /// The phase of the hand.
+    #[inline]
+    pub fn stage(&self) -> Stage {
+        self.stage
+    }
+
+    /// The cards a seat was dealt (moved with its player by a greater
+    /// revolution).
+    pub fn dealt(&self, seat: Seat) -> Cards {
+        self.dealt[seat]
+    }
+
+    /// The cards a seat holds now.
+    #[inline]
+    pub fn held(&self, seat: Seat) -> Cards {
+        self.held[seat]
+    }
+
+    /// Seats still holding cards.
+    pub fn holding(&self) -> Seats {
+        self.holding
+    }
+
+    /// The player dealt both Jesters, if any.
+    pub fn revolution_holder(&self) -> Option<Seat> {
+        self.revolution_holder
+    }
+
+    /// The revolution called this hand, if any.
+    pub fn revolution(&self) -> Option<Revolution> {
+        self.revolution
+    }
+
+    /// Whether taxes are (or were) collected this hand.
+    pub fn taxed(&self) -> bool {
+        self.greater_tax != Gift::NotDue
+    }
+
+    /// The tax exchanges made so far: the Greater pair's, then the Lesser.
+    pub fn taxes(&self) -> impl Iterator<Item = TaxPayment> + '_ {
+        [self.greater_tax, self.lesser_tax]
+            .into_iter()
+            .filter_map(|g| match g {
+                Gift::Paid(p) => Some(p),
+                _ => None,
+            })
+    }
+
+    /// The merchant exchange, if one was made.
+    pub fn merchant_trade(&self) -> Option<MerchantTrade> {
+        match self.exchange {
+            Exchange::Done(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The set on the table and who played it (`None` when a round is about
+    /// to be led).
+    pub fn top(&self) -> Option<(Seat, Set)> {
+        self.top
+    }
+
+    /// Whose turn it is to play (meaningful in [`Stage::Play`]).
+    pub fn turn(&self) -> Seat {
+        self.turn
+    }
+
+    /// How many players in a row have passed the set on the table.
+    pub fn passes(&self) -> usize {
+        self.passes as usize
+    }
+
+    /// The seats that have gone out, in order (the full finishing order once
+    /// the hand is over).
+    pub fn finish_order(&self) -> &[Seat] {
+        &self.finish
+    }
+
+    /// The 0-based finishing place of a seat, if it has gone out (or the
+    /// hand is over).
+    pub fn place(&self, seat: Seat) -> Option<usize> {
+        self.finish.iter().position(|&s| s == seat)
+    }
+
+    /// Everything that happened, in order. Omniscient: it holds the tax
+    /// cards, so show players only what [`crate::View`] gives them.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The seats with a decision to make now (several during taxes, which
+    /// are simultaneous).
+    pub fn to_act(&self) -> Seats {
+        let mut seats = Seats::NONE;
+        match self.stage {
+            Stage::Revolution => {
+                if let Some(s) = self.revolution_holder {
+                    seats.insert(s)
+                }
+            }
+            Stage::Taxes => {
+                if self.greater_tax == Gift::Pending {
+                    seats.insert(Seat::GREATER_DALMUTI);
+                }
+                if self.lesser_tax == Gift::Pending {
+                    seats.insert(Seat::new(1));
+                }
+                match self.exchange {
+                    Exchange::AwaitingOffer => seats.insert(HIGHEST_MERCHANT),
+                    Exchange::AwaitingAnswer { partner, .. } => seats.insert(partner),
+                    _ => {}
+                }
+            }
+            Stage::Play => seats.insert(self.turn),
+            Stage::Over => {}
+        }
+        seats
+    }
+
+    /// The lowest seat with a decision to make, or `None` when the hand is
+    /// over: a convenient order for programs that act one seat at a time.
+    #[inline]
+    pub fn next_to_act(&self) -> Option<Seat> {
+        match self.stage {
+            Stage::Play => Some(self.turn),
+            _ => self.to_act().first_seat(),
+        }
+    }
+
+    /// The decision `seat` faces now, if any.
+    pub fn decision(&self, seat: Seat) -> Option<Decision> {
+        if !self.to_act().contains(seat) {
+            return None;
+        }
+        let n = self.players();
+        Some(match self.stage {
+            Stage::Revolution => Decision::Revolution {
+                greater: seat.index() + 1 == n,
+            },
+            Stage::Taxes => {
+                if seat == Seat::GREATER_DALMUTI && self.greater_tax == Gift::Pending {
+                    Decision::Tax {
+                        to: seat.opposite(n),
+                        count: 2,
+                    }
+                } else if seat.index() == 1 && self.lesser_tax == Gift::Pending {
+                    Decision::Tax {
+                        to: seat.opposite(n),
+                        count: 1,
+                    }
+                } else if let Exchange::AwaitingAnswer { .. } = self.exchange {
+                    if seat == HIGHEST_MERCHANT {
+                        return None;
+                    }
+                    Decision::ExchangeAnswer {
+                        from: HIGHEST_MERCHANT,
+                    }
+                } else {
+                    Decision::ExchangeOffer
+                }
+            }
+            Stage::Play => match self.top {
+                None => Decision::Lead,
+                Some((by, top)) => Decision::Follow { top, by },
+            },
+            Stage::Over => return None,
+        })
+    }
+
+    // ----- legal actions -----
+
+    /// Calls `f` with every legal action of `seat`, worst first, until `f`
+    /// breaks. For plays, "worst first" means the worst rank first (Jesters
+    /// alone, then Peasants…), fewer Jesters before more, larger leads
+    /// before smaller, and a pass last; for tax gifts, the worst numbered
+    /// cards first and Jesters last. So the first action is what a player
+    /// who sheds bad cards would do, found without building the whole list.
+    pub fn for_each_legal(&self, seat: Seat, mut f: impl FnMut(Action) -> ControlFlow<()>) {
+        let Some(decision) = self.decision(seat) else {
+            return;
+        };
+        let held = self.held[seat];
+        let _ = (|| -> ControlFlow<()> {
+            match decision {
+                Decision::Revolution { .. } => {
+                    f(Action::DeclineRevolution)?;
+                    f(Action::CallRevolution)
+                }
+                Decision::Tax { count, .. } => for_each_gift(held, count, &mut f),
+                Decision::ExchangeOffer => {
+                    f(Action::DeclineExchange)?;
+                    let n = self.players();
+                    for partner in
+                        Seat::all(n).filter(|&s| is_merchant(s, n) && s != HIGHEST_MERCHANT)
+                    {
+                        for (card, _) in held.kinds() {
+                            f(Action::OfferExchange { partner, card })?;
+                        }
+                    }
+                    ControlFlow::Continue(())
+                }
+                Decision::ExchangeAnswer { .. } => {
+                    for (card, _) in held.kinds() {
+                        f(Action::AnswerExchange(card))?;
+                    }
+                    ControlFlow::Continue(())
+                }
+                Decision::Lead => for_each_lead(held, &mut f),
+                Decision::Follow { top, .. } => {
+                    for_each_topping(held, top, &mut f)?;
+                    f(Action::Pass)
+                }
+            }
+        })();
+    }
+
+    /// Every legal action of `seat` (empty if it has nothing to decide),
+    /// worst first as in [`Hand::for_each_legal`].
+    pub fn legal_actions(&self, seat: Seat) -> ActionList {
+        let mut list = ActionList::new();
+        self.for_each_legal(seat, |a| {
+            list.push(a);
+            ControlFlow::Continue(())
+        });
+        list
+    }
+
+    /// The first legal action of `seat` in [`Hand::for_each_legal`] order:
+    /// its worst set (or pass when it cannot play), its worst cards in tax,
+    /// no revolution and no merchant exchange.
+    #[inline]
+    pub fn worst_legal(&self, seat: Seat) -> Option<Action> {
+        let mut first = None;
+        self.for_each_legal(seat, |a| {
+            first = Some(a);
+            ControlFlow::Break(())
+        });
+        first
+    }
+
+    // ----- applying actions -----
+
+    /// Applies `action` for `seat`, or refuses it with the reason and leaves
+    /// the hand unchanged.
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        self.try_apply(seat, action)
+            .map_err(|reason| IllegalAction {
+                seat,
+                action,
+                reason,
+            })
+    }
+
+    fn try_apply(&mut self, seat: Seat, action: Action) -> Result<(), Illegal> {
+        // The play phase first: it is the hot path of every simulation.
+        if self.stage == Stage::Play && seat == self.turn {
+            return match action {
+                Action::Play(set) => self.play(seat, set),
+                Action::Pass => self.pass(seat),
+                _ => Err(Illegal::WrongDecision(self.decision(seat).expect("to act"))),
+            };
+        }
+        if self.stage == Stage::Over {
+            return Err(Illegal::HandOver);
+        }
+        let decision = self.decision(seat).ok_or(Illegal::NotToAct)?;
+        match (decision, action) {
+            (Decision::Revolution { greater }, Action::CallRevolution) => {
+                self.call_revolution(seat, greater);
+                Ok(())
+            }
+            (Decision::Revolution { .. }, Action::DeclineRevolution) => {
+                self.events.push(Event::RevolutionDeclined { seat });
+                self.begin_taxes();
+                Ok(())
+            }
+            (Decision::Tax { to, count }, Action::GiveTax(gift)) => {
+                self.pay_tax(seat, to, count, gift)
+            }
+            (Decision::ExchangeOffer, Action::DeclineExchange) => {
+                self.exchange = Exchange::Declined;
+                self.events.push(Event::ExchangeDeclined { seat });
+                self.taxes_maybe_done();
+                Ok(())
+            }
+            (Decision::ExchangeOffer, Action::OfferExchange { partner, card }) => {
+                let n = self.players();
+                if partner == seat || partner.index() >= n || !is_merchant(partner, n) {
+                    return Err(Illegal::NotAMerchant(partner));
+                }
+                if self.held[seat].count(card) == 0 {
+                    return Err(Illegal::NotHeld(Cards::one(card)));
+                }
+                self.exchange = Exchange::AwaitingAnswer { partner, card };
+                Ok(())
+            }
+            (Decision::ExchangeAnswer { from }, Action::AnswerExchange(returned)) => {
+                let Exchange::AwaitingAnswer { partner, card } = self.exchange else {
+                    unreachable!("an answer is only asked for after an offer")
+                };
+                if self.held[seat].count(returned) == 0 {
+                    return Err(Illegal::NotHeld(Cards::one(returned)));
+                }
+                self.held[from].remove(card, 1);
+                self.held[partner].add(card, 1);
+                self.held[partner].remove(returned, 1);
+                self.held[from].add(returned, 1);
+                let trade = MerchantTrade {
+                    offerer: from,
+                    partner,
+                    offered: card,
+                    returned,
+                };
+                self.exchange = Exchange::Done(trade);
+                self.events.push(Event::MerchantExchange(trade));
+                self.taxes_maybe_done();
+                Ok(())
+            }
+            (decision, _) => Err(Illegal::WrongDecision(decision)),
+        }
+    }
+
+    fn call_revolution(&mut self, seat: Seat, greater: bool) {
+        let n = self.players();
+        let by = if greater {
+            // Everyone trades seats with their opposite; the cards go too.
+            self.dealt.reverse(n);
+            self.held.reverse(n);
+            Seat::GREATER_DALMUTI
+        } else {
+            seat
+        };
+        self.revolution_holder = Some(by);
+        self.revolution = Some(Revolution { by, greater });
+        self.events
+            .push(Event::RevolutionCalled { seat: by, greater });
+        self.begin_taxes();
+    }
+
+    fn pay_tax(
+        &mut self,
+        dalmuti: Seat,
+        peon: Seat,
+        count: u8,
+        gift: Cards,
+    ) -> Result<(), Illegal> {
+        if gift.len() != u32::from(count) {
+            return Err(Illegal::TaxCount {
+                needed: count,
+                given: gift.len(),
+            });
+        }
+        if !self.held[dalmuti].contains(&gift) {
+            return Err(Illegal::NotHeld(gift.missing_from(&self.held[dalmuti])));
+        }
+        // Both sides give from the hands as dealt: the Peon's tribute is
+        // taken before the gift arrives.
+        let tribute = self.held[peon].best(u32::from(count));
+        self.held[dalmuti].remove_all(&gift);
+        self.held[peon].remove_all(&tribute);
+        self.held[dalmuti].add_all(&tribute);
+        self.held[peon].add_all(&gift);
+        let payment = TaxPayment {
+            dalmuti,
+            peon,
+            gift,
+            tribute,
+        };
+        if dalmuti == Seat::GREATER_DALMUTI {
+            self.greater_tax = Gift::Paid(payment);
+        } else {
+            self.lesser_tax = Gift::Paid(payment);
+        }
+        self.events.push(Event::TaxPaid(payment));
+        self.taxes_maybe_done();
+        Ok(())
+    }
+
+    fn taxes_maybe_done(&mut self) {
+        let pending = self.greater_tax == Gift::Pending
+            || self.lesser_tax == Gift::Pending
+            || matches!(
+                self.exchange,
+                Exchange::AwaitingOffer | Exchange::AwaitingAnswer { .. }
+            );
+        if !pending {
+            self.begin_play();
+        }
+    }
+
+    #[inline]
+    fn play(&mut self, seat: Seat, set: Set) -> Result<(), Illegal> {
+        let held = &mut self.held[seat];
+        if let Some((_, top)) = self.top {
+            if set.size() != top.size() {
+                return Err(Illegal::WrongSize { top, played: set });
+            }
+            if !set.tops(&top) {
+                return Err(Illegal::DoesNotTop { top, played: set });
+            }
+        }
+        let has = held.jesters() >= set.jesters()
+            && (set.naturals() == 0 || held.count(set.face()) >= set.naturals());
+        if !has {
+            return Err(Illegal::NotHeld(set.cards().missing_from(held)));
+        }
+        if set.naturals() > 0 {
+            held.remove(set.face(), set.naturals());
+        }
+        held.remove(Card::JESTER, set.jesters());
+        let out = held.is_empty();
+        self.events.push(Event::Played { seat, set });
+        self.top = Some((seat, set));
+        self.passes = 0;
+        if out {
+            self.go_out(seat);
+            if self.stage == Stage::Over {
+                return Ok(());
+            }
+        }
+        self.turn = self
+            .holding
+            .next_after(seat)
+            .expect("two players hold cards");
+        Ok(())
+    }
+
+    fn go_out(&mut self, seat: Seat) {
+        self.holding.remove(seat);
+        self.finish.push(seat);
+        self.events.push(Event::WentOut {
+            seat,
+            place: self.finish.len() as u8 - 1,
+        });
+        if self.holding.len() == 1 {
+            let last = self.holding.first_seat().expect("one player left");
+            self.finish.push(last);
+            self.stage = Stage::Over;
+            self.events.push(Event::HandOver);
+        }
+    }
+
+    #[inline]
+    fn pass(&mut self, seat: Seat) -> Result<(), Illegal> {
+        let Some((by, _)) = self.top else {
+            return Err(Illegal::MustLead);
+        };
+        self.events.push(Event::Passed { seat });
+        self.passes += 1;
+        // Everyone else still holding cards must pass the set in a row.
+        let others = self.holding.len() - usize::from(self.holding.contains(by));
+        if usize::from(self.passes) == others {
+            let leader = if self.holding.contains(by) {
+                by
+            } else {
+                self.holding.next_after(by).expect("two players hold cards")
+            };
+            self.events.push(Event::RoundWon { seat: by, leader });
+            self.top = None;
+            self.passes = 0;
+            self.turn = leader;
+        } else {
+            self.turn = self
+                .holding
+                .next_after(seat)
+                .expect("two players hold cards");
+        }
+        Ok(())
+    }
+
+    // ----- results -----
+
+    /// Points each seat scores for this hand under the rules' scoring, or
+    /// `None` while the hand is not over or scoring is off.
+    pub fn points(&self) -> Option<PerSeat<u32>> {
+        if self.stage != Stage::Over || self.rules.scoring == Scoring::None {
+            return None;
+        }
+        let n = self.players();
+        let mut points = PerSeat::<u32>::default();
+        for (place, &seat) in self.finish.iter().enumerate() {
+            points[seat] = (n - 1 - place) as u32;
+        }
+        if self.rules.scoring == Scoring::Philanthropic {
+            let place = |s: Seat| self.place(s).expect("hand over");
+            // The Greater Dalmuti gains when the Greater Peon rises at all.
+            if place(Seat::new(n - 1)) != n - 1 {
+                points[Seat::GREATER_DALMUTI] += 1;
+            }
+            // The Lesser Dalmuti gains when the Lesser Peon rises.
+            if n >= 4 && place(Seat::new(n - 2)) < n - 2 {
+                points[Seat::new(1)] += 1;
+            }
+        }
+        Some(points)
+    }
+}
+
+fn fits(all: &Cards, more: &Cards) -> bool {
+    Card::all().all(|c| u32::from(all.count(c)) + u32::from(more.count(c)) <= 255)
+}
+
+/// Whether seat `s` is a Merchant at a table of `n` (the seats between the
+/// Lesser Dalmuti and the Lesser Peon).
+fn is_merchant(s: Seat, n: usize) -> bool {
+    n >= 4 && s.index() >= 2 && s.index() + 2 < n
+}
+
+/// Gifts of `count` (1 or 2) cards, worst numbered cards first, Jesters last.
+fn for_each_gift(
+    held: Cards,
+    count: u8,
+    f: &mut impl FnMut(Action) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    // Worst first, with Jesters after the Dalmuti: nobody wants to give one.
+    let order = (1..=12).rev().chain([CARD_KINDS]);
+    for (i, a) in order.clone().enumerate() {
+        let a = Card::from_index(a).expect("card index");
+        if held.count(a) == 0 {
+            continue;
+        }
+        if count == 1 {
+            f(Action::GiveTax(Cards::one(a)))?;
+            continue;
+        }
+        for b in order.clone().skip(i) {
+            let b = Card::from_index(b).expect("card index");
+            let need = if a == b { 2 } else { 1 };
+            if held.count(b) >= need {
+                let mut gift = Cards::one(a);
+                gift.add(b, 1);
+                f(Action::GiveTax(gift))?;
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// Every set `held` can lead, worst first.
+fn for_each_lead(held: Cards, f: &mut impl FnMut(Action) -> ControlFlow<()>) -> ControlFlow<()> {
+    let jesters = held.jesters();
+    for j in (1..=jesters).rev() {
+        f(Action::Play(Set::jesters_alone(j).expect("j > 0")))?;
+    }
+    for r in (1..=12u8).rev() {
+        let naturals = held.count_at(r as usize);
+        let rank = Rank::new(r).expect("1..=12");
+        for a in (1..=naturals).rev() {
+            for j in 0..=jesters {
+                f(Action::Play(Set::new(rank, a, j).expect("a > 0")))?;
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// Every set of `held` that tops `top`, worst first.
+#[inline]
+fn for_each_topping(
+    held: Cards,
+    top: Set,
+    f: &mut impl FnMut(Action) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let size = top.size();
+    let jesters = held.jesters();
+    for r in (1..top.rank_number()).rev() {
+        let naturals = held.count_at(r as usize);
+        if naturals == 0 || naturals + jesters < size {
+            continue;
+        }
+        let rank = Rank::new(r).expect("1..=12");
+        // Most naturals first: Jesters are spent only when needed.
+        let most = naturals.min(size);
+        let least = size.saturating_sub(jesters).max(1);
+        for a in (least..=most).rev() {
+            f(Action::Play(Set::new(rank, a, size - a).expect("a > 0")))?;
+        }
+    }
+    ControlFlow::Continue(())
+}

@@ -1,0 +1,62 @@
+//! The rules engine of Richard Garfield's *The Great Dalmuti*.
+//!
+//! Everything else in `dalmuti` (bots, simulations, the terminal game, the
+//! server) stands on this crate. It has no I/O, no threads and no async:
+//! just the game.
+//!
+//! - [`Card`], [`Rank`], [`Cards`] and [`Set`]: the deck's words.
+//! - [`Deck`]: the deck as data; [`DealRng`] and [`Seed`]: replayable deals.
+//! - [`Hand`]: one hand as a state machine that says who must decide what
+//!   ([`Hand::decision`]), lists the legal actions and applies one or
+//!   refuses it with an [`IllegalAction`], leaving the hand untouched.
+//! - [`View`]: what one seat may know; the only window players get.
+//! - [`Game`]: hands in series, with titles, taxes, scores, newcomers.
+//! - [`record`]: game records (`dalmuti-record/1`), read, checked and
+//!   written; [`narrate`]: a hand told in plain English.
+//!
+//! ```
+//! use dalmuti_core::{Action, Decision, Game, Rules, Seed, Viewer};
+//! let names = ["Amity", "Anton", "Cherise", "Dana", "Sondra"].map(String::from).to_vec();
+//! let mut game = Game::new(Rules::default(), names, Seed::from(1)).unwrap();
+//! let seat = game.hand().next_to_act().unwrap();
+//! let view = game.view(Viewer::Seat(seat));
+//! let action = view.legal_actions()[0];
+//! game.apply(seat, action).unwrap();
+//! // A seat that is not to act is refused, and nothing changes.
+//! let before = game.hand().clone();
+//! let idle = game.hand().holding().iter().find(|&s| game.hand().decision(s).is_none()).unwrap();
+//! assert!(game.apply(idle, Action::Pass).is_err());
+//! assert_eq!(game.hand(), &before);
+//! ```
+
+mod action;
+mod card;
+mod cards;
+mod deck;
+mod draw;
+mod event;
+mod game;
+mod hand;
+pub mod narrate;
+pub mod record;
+mod rng;
+mod rules;
+mod seat;
+mod set;
+mod view;
+
+pub use action::{Action, ActionList, Decision, Illegal, IllegalAction, MAX_ACTIONS};
+pub use card::{BadCard, CARD_KINDS, Card, Rank};
+pub use cards::Cards;
+pub use deck::{Deck, MAX_DECK, deal_in_order};
+pub use draw::{BadDraw, DrawRound, SeatingDraw, check_draw, draw_for_seats};
+pub use event::{Event, MerchantTrade, TaxPayment};
+pub use game::{Game, HandLog, PlayerId, TableError, join_seats};
+pub use hand::{BadDeal, Hand, Revolution, Stage};
+pub use rng::{BadSeed, DealRng, Seed};
+pub use rules::{Rules, Scoring};
+pub use seat::{MAX_PLAYERS, MIN_PLAYERS, PerSeat, Seat, Seats, Title};
+pub use set::{JESTERS_ALONE_RANK, NotASet, Set};
+pub use view::{
+    ExchangeSnapshot, LogEntry, RevolutionSnapshot, SeatSnapshot, Seen, View, ViewSnapshot, Viewer,
+};

@@ -1,0 +1,68 @@
+//! Game records, format `dalmuti-record/1` (`shared/specs/game-record.md`):
+//! one JSON document with the rules, the seating draw and every hand's deal,
+//! revolution, taxes, exchange and plays. Omniscient: for replays, analysis
+//! and tests, never for a player during play.
+//!
+//! - [`check`] reads a record, replays it under the rules and reports what
+//!   `dalmuti check` prints, or the first fault with its hand and play.
+//! - [`Record::from_game`] writes any game the engine plays, and
+//!   [`Record::replay`] turns a record back into that [`Game`].
+//!
+//! ```
+//! use dalmuti_core::record::{check, Checked, Record};
+//! use dalmuti_core::{Game, Rules, Seed};
+//! let names = ["Ada", "Bo", "Cy", "Di"].map(String::from).to_vec();
+//! let mut game = Game::new(Rules::default(), names, Seed::from(5)).unwrap();
+//! while let Some(seat) = game.hand().next_to_act() {
+//!     game.apply(seat, game.hand().worst_legal(seat).unwrap()).unwrap();
+//! }
+//! let text = Record::from_game(&game).to_json_string();
+//! let Checked::Valid(report) = check(&text) else { panic!("invalid") };
+//! assert!(report.hands[0].finished);
+//! assert_eq!(Record::parse(&text).unwrap(), Record::from_game(&game));
+//! ```
+
+mod read;
+mod write;
+
+pub use read::{Checked, Fault, HandReport, ReadError, Report, check};
+
+use crate::card::Card;
+use crate::cards::Cards;
+use crate::rules::Rules;
+use crate::set::Set;
+
+/// The value of a record's `format` field.
+pub const FORMAT: &str = "dalmuti-record/1";
+
+/// A game record, read and checked (or written from a game).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The rules in force.
+    pub rules: Rules,
+    /// The seating draw, round by round: (name, card).
+    pub draw: Option<Vec<Vec<(String, Card)>>>,
+    /// The first hand's players, Greater Dalmuti first.
+    pub seating: Vec<String>,
+    /// The hands in order; only the last may be unfinished.
+    pub hands: Vec<HandRecord>,
+}
+
+/// One hand of a record.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct HandRecord {
+    /// Players who left before this hand.
+    pub leave: Vec<String>,
+    /// Newcomers, each with the 0-based seat after its insertion.
+    pub join: Vec<(String, usize)>,
+    /// Each seated player's cards as dealt, in seating order.
+    pub deal: Vec<(String, Cards)>,
+    /// Who called a revolution.
+    pub revolution: Option<String>,
+    /// The Dalmutis' tax gifts, when taxes were collected.
+    pub tax: Option<Vec<(String, Cards)>>,
+    /// The merchant exchange: the highest Merchant's card, then the other's.
+    pub merchant_exchange: Option<[(String, Card); 2]>,
+    /// Every play in order: a set, or `None` for a pass.
+    pub plays: Vec<(String, Option<Set>)>,
+}

@@ -1,0 +1,180 @@
+//! Writing records: any game the engine plays, as `dalmuti-record/1`.
+
+use serde_json::{Map, Value, json};
+
+use super::{FORMAT, HandRecord, Record};
+use crate::event::Event;
+use crate::game::{Game, HandLog};
+use crate::rules::Rules;
+use crate::seat::Seat;
+
+impl Record {
+    /// The record of everything played so far in `game` (the last hand may
+    /// be in progress: a decision not yet made is left out and is asked
+    /// again when the record is replayed).
+    pub fn from_game(game: &Game) -> Record {
+        let name = |p| game.name(p).to_string();
+        let seating = match game.hands().first() {
+            Some(first) => first.dealt_seating.iter().map(|&p| name(p)).collect(),
+            None => game.next_seating().iter().map(|&p| name(p)).collect(),
+        };
+        let draw = game.draw().map(|rounds| {
+            rounds
+                .iter()
+                .map(|r| {
+                    r.iter()
+                        .map(|&(p, c)| {
+                            (
+                                game.name(crate::game::PlayerId::from_index(p)).to_string(),
+                                c,
+                            )
+                        })
+                        .collect()
+                })
+                .collect()
+        });
+        Record {
+            rules: *game.rules(),
+            draw,
+            seating,
+            hands: game
+                .hands()
+                .iter()
+                .map(|log| hand_record(game, log))
+                .collect(),
+        }
+    }
+
+    /// The record as a JSON value, fields in the order of the format's page.
+    pub fn to_json(&self) -> Value {
+        let mut doc = Map::new();
+        doc.insert("format".into(), json!(FORMAT));
+        doc.insert("rules".into(), rules_json(&self.rules));
+        if let Some(draw) = &self.draw {
+            let rounds = draw
+                .iter()
+                .map(|r| {
+                    Value::Object(
+                        r.iter()
+                            .map(|(n, c)| (n.clone(), json!(c.token())))
+                            .collect(),
+                    )
+                })
+                .collect();
+            doc.insert("draw".into(), Value::Array(rounds));
+        }
+        doc.insert("seating".into(), json!(self.seating));
+        doc.insert("hands".into(), self.hands.iter().map(hand_json).collect());
+        Value::Object(doc)
+    }
+
+    /// The record as pretty-printed JSON text.
+    pub fn to_json_string(&self) -> String {
+        serde_json::to_string_pretty(&self.to_json()).expect("a JSON value always prints")
+    }
+}
+
+fn rules_json(rules: &Rules) -> Value {
+    let mut r = Map::new();
+    r.insert("variant".into(), json!("dalmuti"));
+    r.insert("stripped_deck".into(), json!(rules.stripped_deck));
+    r.insert(
+        "first_deal_revolution".into(),
+        json!(rules.first_deal_revolution),
+    );
+    r.insert("merchant_exchange".into(), json!(rules.merchant_exchange));
+    r.insert("scoring".into(), json!(rules.scoring.word()));
+    // The project's own fields, which other readers ignore.
+    if let Some(h) = rules.hands {
+        r.insert("hands".into(), json!(h));
+    }
+    if !rules.join_and_leave {
+        r.insert("join_and_leave".into(), json!(false));
+    }
+    Value::Object(r)
+}
+
+fn hand_record(game: &Game, log: &HandLog) -> HandRecord {
+    let hand = &log.hand;
+    let name = |s: Seat| game.name(log.player_at(s)).to_string();
+    // The deal is listed in the seating of the deal, before any reversal.
+    let deal = log
+        .dealt_seating
+        .iter()
+        .map(|&p| {
+            let seat = log.seat_of(p).expect("seated");
+            (game.name(p).to_string(), hand.dealt(seat))
+        })
+        .collect();
+    let tax: Vec<_> = hand.taxes().map(|t| (name(t.dalmuti), t.gift)).collect();
+    HandRecord {
+        leave: log.left.iter().map(|&p| game.name(p).to_string()).collect(),
+        join: log
+            .joined
+            .iter()
+            .map(|&(p, seat)| (game.name(p).to_string(), seat))
+            .collect(),
+        deal,
+        revolution: hand.revolution().map(|r| name(r.by)),
+        tax: (!tax.is_empty()).then_some(tax),
+        merchant_exchange: hand
+            .merchant_trade()
+            .map(|t| [(name(t.offerer), t.offered), (name(t.partner), t.returned)]),
+        plays: hand
+            .events()
+            .iter()
+            .filter_map(|e| match *e {
+                Event::Played { seat, set } => Some((name(seat), Some(set))),
+                Event::Passed { seat } => Some((name(seat), None)),
+                _ => None,
+            })
+            .collect(),
+    }
+}
+
+fn hand_json(hand: &HandRecord) -> Value {
+    let mut h = Map::new();
+    if !hand.leave.is_empty() {
+        h.insert("leave".into(), json!(hand.leave));
+    }
+    if !hand.join.is_empty() {
+        let joins = hand
+            .join
+            .iter()
+            .map(|(n, s)| json!({"name": n, "seat": s}))
+            .collect();
+        h.insert("join".into(), Value::Array(joins));
+    }
+    let cards = |pairs: &[(String, crate::Cards)]| {
+        Value::Object(
+            pairs
+                .iter()
+                .map(|(n, c)| (n.clone(), json!(c.to_string())))
+                .collect(),
+        )
+    };
+    h.insert("deal".into(), cards(&hand.deal));
+    if let Some(r) = &hand.revolution {
+        h.insert("revolution".into(), json!(r));
+    }
+    if let Some(t) = &hand.tax {
+        h.insert("tax".into(), cards(t));
+    }
+    if let Some(x) = &hand.merchant_exchange {
+        let o = x
+            .iter()
+            .map(|(n, c)| (n.clone(), json!(c.token())))
+            .collect();
+        h.insert("merchant_exchange".into(), Value::Object(o));
+    }
+    let plays = hand
+        .plays
+        .iter()
+        .map(|(n, set)| match set {
+            Some(s) => json!(format!("{n}: {s}")),
+            None => json!(format!("{n}: pass")),
+        })
+        .collect();
+    h.insert("plays".into(), Value::Array(plays));
+    Value::Object(h)
+}

@@ -1,0 +1,70 @@
+//! The rules in force at a table: the rulebook's optional rules as switches.
+
+use serde::{Deserialize, Serialize};
+
+/// Which optional rules are in force. `Rules::default()` is the basic game.
+///
+/// ```
+/// use dalmuti_core::{Rules, Scoring};
+/// let rules = Rules { scoring: Scoring::Standard, hands: Some(20), ..Rules::default() };
+/// assert!(!rules.stripped_deck);
+/// assert!(rules.join_and_leave); // on unless switched off
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Rules {
+    /// With four players strip the 11s and 12s (57 cards); with five the
+    /// 12s (68 cards). Other table sizes use the full deck.
+    pub stripped_deck: bool,
+    /// No taxes on the first hand; a Greater Peon dealt both Jesters may
+    /// still call a greater revolution.
+    pub first_deal_revolution: bool,
+    /// The highest Merchant may trade one card blind with another Merchant
+    /// during taxation.
+    pub merchant_exchange: bool,
+    /// Points per hand: none, standard, or philanthropic.
+    pub scoring: Scoring,
+    /// The number of hands the game lasts; `None` plays on until stopped.
+    pub hands: Option<u32>,
+    /// Whether players may join (as a Merchant, halfway down) and leave
+    /// between hands.
+    pub join_and_leave: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules {
+            stripped_deck: false,
+            first_deal_revolution: false,
+            merchant_exchange: false,
+            scoring: Scoring::None,
+            hands: None,
+            join_and_leave: true,
+        }
+    }
+}
+
+/// How hands are scored.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scoring {
+    /// No points: each hand is played for its own sake.
+    #[default]
+    None,
+    /// One point for every player who finished after you.
+    Standard,
+    /// Standard, plus a point to the Greater Dalmuti when the Greater Peon
+    /// rises, and to the Lesser Dalmuti when the Lesser Peon rises.
+    Philanthropic,
+}
+
+impl Scoring {
+    /// The record's word for it: `none`, `standard` or `philanthropic`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Scoring::None => "none",
+            Scoring::Standard => "standard",
+            Scoring::Philanthropic => "philanthropic",
+        }
+    }
+}

@@ -1,0 +1,461 @@
+//! What one seat (or a spectator) may know: the only window players get.
+
+use std::ops::ControlFlow;
+
+use serde::{Deserialize, Serialize};
+
+use crate::action::{Action, ActionList, Decision};
+use crate::cards::Cards;
+use crate::event::{Event, MerchantTrade, TaxPayment};
+use crate::hand::{Hand, Revolution, Stage};
+use crate::seat::{Seat, Seats, Title};
+use crate::set::Set;
+
+/// Who is looking.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Viewer {
+    /// A player, at this seat of play.
+    Seat(Seat),
+    /// Someone watching: public information only.
+    Spectator,
+}
+
+/// One entry of the hand's log as a viewer sees it: the public events, and
+/// tax and merchant exchanges with their cards only for the two seats in
+/// them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Seen {
+    /// A public event, or a secret one this viewer took part in.
+    Event(Event),
+    /// A tax exchange between two other seats: who, and how many cards.
+    TaxPaid {
+        /// The Dalmuti.
+        dalmuti: Seat,
+        /// The Peon.
+        peon: Seat,
+        /// How many cards went each way.
+        cards: u32,
+    },
+    /// A merchant exchange between two other seats.
+    MerchantExchanged {
+        /// The highest Merchant.
+        offerer: Seat,
+        /// The other Merchant.
+        partner: Seat,
+    },
+}
+
+/// A seat's (or a spectator's) view of a hand: its own cards, every seat's
+/// card count and title, the public plays, and the tax and exchange cards
+/// it gave and received; nothing else.
+///
+/// A `View` borrows the hand but keeps it private, so code holding a view
+/// (a bot, a protocol encoder) cannot reach another seat's cards.
+///
+/// ```
+/// use dalmuti_core::{DealRng, Hand, Rules, Seat, Seed, View, Viewer};
+/// let hand = Hand::deal(Rules::default(), 4, false, &mut DealRng::new(Seed::from(1)));
+/// let view = View::new(&hand, Viewer::Seat(Seat::new(2)));
+/// assert_eq!(view.cards(), Some(hand.held(Seat::new(2))));
+/// assert_eq!(view.card_count(Seat::new(0)), 20);
+/// assert_eq!(View::new(&hand, Viewer::Spectator).cards(), None);
+/// ```
+#[derive(Copy, Clone, Debug)]
+pub struct View<'a> {
+    hand: &'a Hand,
+    viewer: Viewer,
+}
+
+impl<'a> View<'a> {
+    /// `viewer`'s view of `hand`.
+    pub fn new(hand: &'a Hand, viewer: Viewer) -> View<'a> {
+        View { hand, viewer }
+    }
+
+    /// Who is looking.
+    pub fn viewer(&self) -> Viewer {
+        self.viewer
+    }
+
+    /// The viewer's seat, unless a spectator.
+    pub fn seat(&self) -> Option<Seat> {
+        match self.viewer {
+            Viewer::Seat(s) => Some(s),
+            Viewer::Spectator => None,
+        }
+    }
+
+    /// Whether `seat` is the viewer.
+    fn is_me(&self, seat: Seat) -> bool {
+        self.viewer == Viewer::Seat(seat)
+    }
+
+    /// The rules in force.
+    pub fn rules(&self) -> &crate::Rules {
+        self.hand.rules()
+    }
+
+    /// How many players.
+    pub fn players(&self) -> usize {
+        self.hand.players()
+    }
+
+    /// Whether this is the first hand of its game.
+    pub fn is_first_hand(&self) -> bool {
+        self.hand.is_first()
+    }
+
+    /// A seat's title this hand.
+    pub fn title(&self, seat: Seat) -> Title {
+        seat.title(self.players())
+    }
+
+    /// The phase of the hand.
+    pub fn stage(&self) -> Stage {
+        self.hand.stage()
+    }
+
+    /// The viewer's own cards (`None` for a spectator).
+    pub fn cards(&self) -> Option<Cards> {
+        self.seat().map(|s| self.hand.held(s))
+    }
+
+    /// How many cards a seat holds: public, since hands are held in plain
+    /// sight and every exchange is card for card.
+    pub fn card_count(&self, seat: Seat) -> u32 {
+        self.hand.held(seat).len()
+    }
+
+    /// Seats still holding cards.
+    pub fn holding(&self) -> Seats {
+        self.hand.holding()
+    }
+
+    /// Seats out so far, in order (the whole finishing order once over).
+    pub fn finish_order(&self) -> &'a [Seat] {
+        self.hand.finish_order()
+    }
+
+    /// The revolution called this hand, if any.
+    pub fn revolution(&self) -> Option<Revolution> {
+        self.hand.revolution()
+    }
+
+    /// Who must decide now (public: the table sees who is thinking).
+    pub fn to_act(&self) -> Seats {
+        self.hand.to_act()
+    }
+
+    /// The viewer's own pending decision.
+    pub fn decision(&self) -> Option<Decision> {
+        self.seat().and_then(|s| self.hand.decision(s))
+    }
+
+    /// The viewer's legal actions, worst first (empty if nothing to decide).
+    pub fn legal_actions(&self) -> ActionList {
+        self.seat()
+            .map(|s| self.hand.legal_actions(s))
+            .unwrap_or_default()
+    }
+
+    /// Calls `f` with the viewer's legal actions, worst first, until it
+    /// breaks.
+    pub fn for_each_legal(&self, f: impl FnMut(Action) -> ControlFlow<()>) {
+        if let Some(s) = self.seat() {
+            self.hand.for_each_legal(s, f);
+        }
+    }
+
+    /// The set on the table and who played it.
+    pub fn top(&self) -> Option<(Seat, Set)> {
+        self.hand.top()
+    }
+
+    /// How many players in a row have passed the set on the table.
+    pub fn passes(&self) -> usize {
+        self.hand.passes()
+    }
+
+    /// Whose turn it is in play.
+    pub fn turn(&self) -> Option<Seat> {
+        (self.stage() == Stage::Play).then(|| self.hand.turn())
+    }
+
+    /// The tax exchange the viewer took part in, with its cards.
+    pub fn my_tax(&self) -> Option<TaxPayment> {
+        self.hand
+            .taxes()
+            .find(|t| self.is_me(t.dalmuti) || self.is_me(t.peon))
+    }
+
+    /// The merchant exchange the viewer took part in, with its cards.
+    pub fn my_trade(&self) -> Option<MerchantTrade> {
+        self.hand
+            .merchant_trade()
+            .filter(|t| self.is_me(t.offerer) || self.is_me(t.partner))
+    }
+
+    /// The hand's log as this viewer may see it.
+    pub fn log(&self) -> impl Iterator<Item = Seen> + 'a {
+        let me = self.viewer;
+        self.hand.events().iter().map(move |&e| match e {
+            Event::TaxPaid(t) if me != Viewer::Seat(t.dalmuti) && me != Viewer::Seat(t.peon) => {
+                Seen::TaxPaid {
+                    dalmuti: t.dalmuti,
+                    peon: t.peon,
+                    cards: t.gift.len(),
+                }
+            }
+            Event::MerchantExchange(t)
+                if me != Viewer::Seat(t.offerer) && me != Viewer::Seat(t.partner) =>
+            {
+                Seen::MerchantExchanged {
+                    offerer: t.offerer,
+                    partner: t.partner,
+                }
+            }
+            e => Seen::Event(e),
+        })
+    }
+
+    /// Every set played so far this hand, in order, with who played it.
+    pub fn plays(&self) -> impl Iterator<Item = (Seat, Set)> + 'a {
+        self.hand.events().iter().filter_map(|e| match *e {
+            Event::Played { seat, set } => Some((seat, set)),
+            _ => None,
+        })
+    }
+
+    /// An owned, serializable copy of everything in this view.
+    pub fn snapshot(&self) -> ViewSnapshot {
+        let n = self.players();
+        ViewSnapshot {
+            seat: self.seat().map(Seat::index),
+            players: n,
+            stage: match self.stage() {
+                Stage::Revolution => "revolution",
+                Stage::Taxes => "taxes",
+                Stage::Play => "play",
+                Stage::Over => "over",
+            }
+            .to_string(),
+            hand: self.cards().map(|c| c.to_string()),
+            seats: Seat::all(n)
+                .map(|s| SeatSnapshot {
+                    title: self.title(s).name().to_string(),
+                    cards: self.card_count(s),
+                    out: self.hand.place(s).filter(|_| !self.holding().contains(s)),
+                })
+                .collect(),
+            to_act: self.to_act().iter().map(Seat::index).collect(),
+            top: self.top().map(|(s, set)| (s.index(), set.to_string())),
+            passes: self.passes(),
+            revolution: self.revolution().map(|r| RevolutionSnapshot {
+                by: r.by.index(),
+                greater: r.greater,
+            }),
+            my_tax: self.my_tax().map(|t| ExchangeSnapshot {
+                with: if self.is_me(t.dalmuti) {
+                    t.peon
+                } else {
+                    t.dalmuti
+                }
+                .index(),
+                gave: if self.is_me(t.dalmuti) {
+                    t.gift
+                } else {
+                    t.tribute
+                }
+                .to_string(),
+                received: if self.is_me(t.dalmuti) {
+                    t.tribute
+                } else {
+                    t.gift
+                }
+                .to_string(),
+            }),
+            my_trade: self.my_trade().map(|t| {
+                let mine = self.is_me(t.offerer);
+                ExchangeSnapshot {
+                    with: if mine { t.partner } else { t.offerer }.index(),
+                    gave: if mine { t.offered } else { t.returned }.to_string(),
+                    received: if mine { t.returned } else { t.offered }.to_string(),
+                }
+            }),
+            log: self.log().map(LogEntry::from).collect(),
+            finish_order: self.finish_order().iter().map(|s| s.index()).collect(),
+        }
+    }
+}
+
+/// An owned copy of a [`View`], for protocols and tests. Cards are written
+/// as record tokens.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViewSnapshot {
+    /// The viewer's seat; absent for a spectator.
+    pub seat: Option<usize>,
+    /// How many players.
+    pub players: usize,
+    /// `revolution`, `taxes`, `play` or `over`.
+    pub stage: String,
+    /// The viewer's cards.
+    pub hand: Option<String>,
+    /// Every seat, in order.
+    pub seats: Vec<SeatSnapshot>,
+    /// Seats with a decision to make.
+    pub to_act: Vec<usize>,
+    /// The seat and set on the table.
+    pub top: Option<(usize, String)>,
+    /// Passes in a row since the set on the table.
+    pub passes: usize,
+    /// A revolution, if called.
+    pub revolution: Option<RevolutionSnapshot>,
+    /// The viewer's tax exchange.
+    pub my_tax: Option<ExchangeSnapshot>,
+    /// The viewer's merchant exchange.
+    pub my_trade: Option<ExchangeSnapshot>,
+    /// The hand's log as the viewer sees it.
+    pub log: Vec<LogEntry>,
+    /// Seats out so far, in order.
+    pub finish_order: Vec<usize>,
+}
+
+/// One seat in a [`ViewSnapshot`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatSnapshot {
+    /// Its title.
+    pub title: String,
+    /// How many cards it holds.
+    pub cards: u32,
+    /// Its finishing place (0 = first) once out.
+    pub out: Option<usize>,
+}
+
+/// A revolution in a [`ViewSnapshot`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RevolutionSnapshot {
+    /// The caller's seat of play.
+    pub by: usize,
+    /// Whether it was greater.
+    pub greater: bool,
+}
+
+/// An exchange the viewer took part in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExchangeSnapshot {
+    /// The other seat.
+    pub with: usize,
+    /// Cards the viewer gave.
+    pub gave: String,
+    /// Cards the viewer received.
+    pub received: String,
+}
+
+/// One entry of the log in a [`ViewSnapshot`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum LogEntry {
+    RevolutionCalled {
+        seat: usize,
+        greater: bool,
+    },
+    RevolutionDeclined {
+        seat: usize,
+    },
+    TaxPaid {
+        dalmuti: usize,
+        peon: usize,
+        cards: u32,
+        gift: Option<String>,
+        tribute: Option<String>,
+    },
+    MerchantExchange {
+        offerer: usize,
+        partner: usize,
+        offered: Option<String>,
+        returned: Option<String>,
+    },
+    ExchangeDeclined {
+        seat: usize,
+    },
+    Played {
+        seat: usize,
+        set: String,
+    },
+    Passed {
+        seat: usize,
+    },
+    WentOut {
+        seat: usize,
+        place: u8,
+    },
+    RoundWon {
+        seat: usize,
+        leader: usize,
+    },
+    HandOver,
+}
+
+impl From<Seen> for LogEntry {
+    fn from(seen: Seen) -> LogEntry {
+        match seen {
+            Seen::TaxPaid {
+                dalmuti,
+                peon,
+                cards,
+            } => LogEntry::TaxPaid {
+                dalmuti: dalmuti.index(),
+                peon: peon.index(),
+                cards,
+                gift: None,
+                tribute: None,
+            },
+            Seen::MerchantExchanged { offerer, partner } => LogEntry::MerchantExchange {
+                offerer: offerer.index(),
+                partner: partner.index(),
+                offered: None,
+                returned: None,
+            },
+            Seen::Event(e) => match e {
+                Event::RevolutionCalled { seat, greater } => LogEntry::RevolutionCalled {
+                    seat: seat.index(),
+                    greater,
+                },
+                Event::RevolutionDeclined { seat } => {
+                    LogEntry::RevolutionDeclined { seat: seat.index() }
+                }
+                Event::TaxPaid(t) => LogEntry::TaxPaid {
+                    dalmuti: t.dalmuti.index(),
+                    peon: t.peon.index(),
+                    cards: t.gift.len(),
+                    gift: Some(t.gift.to_string()),
+                    tribute: Some(t.tribute.to_string()),
+                },
+                Event::MerchantExchange(t) => LogEntry::MerchantExchange {
+                    offerer: t.offerer.index(),
+                    partner: t.partner.index(),
+                    offered: Some(t.offered.to_string()),
+                    returned: Some(t.returned.to_string()),
+                },
+                Event::ExchangeDeclined { seat } => {
+                    LogEntry::ExchangeDeclined { seat: seat.index() }
+                }
+                Event::Played { seat, set } => LogEntry::Played {
+                    seat: seat.index(),
+                    set: set.to_string(),
+                },
+                Event::Passed { seat } => LogEntry::Passed { seat: seat.index() },
+                Event::WentOut { seat, place } => LogEntry::WentOut {
+                    seat: seat.index(),
+                    place,
+                },
+                Event::RoundWon { seat, leader } => LogEntry::RoundWon {
+                    seat: seat.index(),
+                    leader: leader.index(),
+                },
+                Event::HandOver => LogEntry::HandOver,
+            },
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! `dalmuti`: the command line of the dalmuti project.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use dalmuti_core::record::{Checked, Record, check};
+use dalmuti_core::{Seed, narrate};
+
+/// The Great Dalmuti: rules engine, game records and more.
+#[derive(Parser, Debug)]
+#[command(name = "dalmuti", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check a game record (dalmuti-record/1) against the rules.
+    ///
+    /// Exit status: 0 valid, 1 invalid, 2 not a readable record.
+    Check {
+        /// Print the verdict as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// The record, or - for standard input.
+        file: PathBuf,
+    },
+    /// Tell a game record hand by hand in plain English.
+    Replay {
+        /// The record, or - for standard input.
+        file: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check { json, file } => run_check(&file, json),
+        Command::Replay { file } => run_replay(&file),
+    }
+}
+
+fn read_input(file: &PathBuf) -> Result<String, String> {
+    let mut text = String::new();
+    let result = if file.as_os_str() == "-" {
+        std::io::stdin().read_to_string(&mut text).map(|_| ())
+    } else {
+        std::fs::read(file).and_then(|bytes| {
+            text = String::from_utf8(bytes).map_err(|_| {
+                std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text")
+            })?;
+            Ok(())
+        })
+    };
+    result
+        .map(|_| text)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))
+}
+
+fn run_check(file: &PathBuf, json: bool) -> ExitCode {
+    let verdict = match read_input(file) {
+        Ok(text) => check(&text),
+        Err(e) => Checked::Unreadable(e),
+    };
+    if json {
+        println!("{}", verdict.to_json());
+    } else {
+        match &verdict {
+            Checked::Valid(report) => {
+                println!("valid: {} hand(s)", report.hands.len());
+                if let Some(seating) = &report.seating {
+                    println!("next seating: {}", seating.join(", "));
+                }
+                if let Some(totals) = &report.totals {
+                    let t: Vec<String> = totals.iter().map(|(n, p)| format!("{n} {p}")).collect();
+                    println!("totals: {}", t.join(", "));
+                }
+            }
+            Checked::Invalid(fault) => println!("invalid: {fault}"),
+            Checked::Unreadable(m) => eprintln!("not a readable record: {m}"),
+        }
+    }
+    ExitCode::from(verdict.exit_code() as u8)
+}
+
+fn run_replay(file: &PathBuf) -> ExitCode {
+    let text = match read_input(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let record = match Record::parse(&text) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(match e {
+                dalmuti_core::record::ReadError::Unreadable(_) => 2,
+                dalmuti_core::record::ReadError::Invalid(_) => 1,
+            });
+        }
+    };
+    let game = record
+        .replay(Seed::from(0))
+        .expect("a record that checks replays");
+    for line in narrate::game(&game) {
+        println!("{line}");
+    }
+    ExitCode::SUCCESS
+}
