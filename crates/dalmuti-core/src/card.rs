@@ -144,6 +144,12 @@ impl Card {
         }
     }
 
+    /// The card at `index` (1..=13), for tables built at compile time.
+    pub(crate) const fn at(index: usize) -> Card {
+        assert!(index >= 1 && index <= CARD_KINDS);
+        Card(index as u8)
+    }
+
     /// 1 to 12 for a numbered card, 13 for a Jester: the card's badness
     /// when played alone, and its slot in [`crate::Cards`].
     pub const fn index(self) -> usize {

@@ -57,6 +57,18 @@ impl Cards {
         self.counts[Card::JESTER.index()]
     }
 
+    /// A bit mask of the ranks (bit r for rank r, 1..=12; Jesters never)
+    /// held at least `n` times (`n` ≥ 1). Written as a flat loop so the
+    /// compiler turns it into one vector compare.
+    #[inline]
+    pub(crate) fn ranks_with_at_least(&self, n: u8) -> u16 {
+        let mut mask = 0u16;
+        for (i, &c) in self.counts.iter().enumerate() {
+            mask |= u16::from(c >= n) << i;
+        }
+        mask & 0b1_1111_1111_1110
+    }
+
     /// How many of the card with this index (1..=13); see [`Card::index`].
     #[inline]
     pub(crate) fn count_at(&self, index: usize) -> u8 {

@@ -28,36 +28,52 @@ pub const MAX_DECK: usize = 80;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Deck {
     cards: Cards,
+    /// The cards laid out best first, Jesters last: the order before a
+    /// shuffle, which is part of what a seed means. Only `len` are used.
+    layout: [Card; MAX_DECK],
+    len: u8,
 }
 
-const fn standard_counts(worst_rank_kept: usize) -> Cards {
+const fn standard(worst_rank_kept: usize) -> Deck {
     // Rank n has n copies; two Jesters.
     let mut counts = [0u8; 16];
+    let mut layout = [Card::JESTER; MAX_DECK];
+    let mut len = 0;
     let mut r = 1;
-    while r <= worst_rank_kept {
-        counts[r] = r as u8;
+    while r <= CARD_KINDS {
+        let copies = if r == CARD_KINDS {
+            2
+        } else if r <= worst_rank_kept {
+            r
+        } else {
+            0
+        };
+        counts[r] = copies as u8;
+        let mut k = 0;
+        while k < copies {
+            layout[len] = Card::at(r);
+            len += 1;
+            k += 1;
+        }
         r += 1;
     }
-    counts[CARD_KINDS] = 2;
-    Cards::from_counts(counts)
+    Deck {
+        cards: Cards::from_counts(counts),
+        layout,
+        len: len as u8,
+    }
 }
 
 impl Deck {
     /// The Great Dalmuti's 80 cards: one Dalmuti, two Archbishops … twelve
     /// Peasants, and two Jesters.
-    pub const STANDARD: Deck = Deck {
-        cards: standard_counts(12),
-    };
+    pub const STANDARD: Deck = standard(12);
 
     /// The stripped deck for four players: no Stonecutters or Peasants.
-    pub const STRIPPED_FOR_FOUR: Deck = Deck {
-        cards: standard_counts(10),
-    };
+    pub const STRIPPED_FOR_FOUR: Deck = standard(10);
 
     /// The stripped deck for five players: no Peasants.
-    pub const STRIPPED_FOR_FIVE: Deck = Deck {
-        cards: standard_counts(11),
-    };
+    pub const STRIPPED_FOR_FIVE: Deck = standard(11);
 
     /// The deck a hand of `players` players uses under `rules`.
     pub fn for_table(rules: &Rules, players: usize) -> Deck {
@@ -83,19 +99,21 @@ impl Deck {
         self.cards.is_empty()
     }
 
-    /// The cards in a fresh order drawn from `rng`. Before shuffling they are
-    /// laid out best first, Jesters last; that layout and the shuffle are
-    /// part of what a seed means, so neither may change.
+    /// The cards in a fresh order drawn from `rng`: the layout (best first,
+    /// Jesters last) shuffled by [`DealRng::shuffle`].
     pub fn shuffled(&self, rng: &mut DealRng) -> ArrayVec<Card, MAX_DECK> {
-        let mut cards: ArrayVec<Card, MAX_DECK> = self.cards.iter().collect();
-        rng.shuffle(&mut cards);
-        cards
+        let mut cards = self.layout;
+        rng.shuffle(&mut cards[..self.len as usize]);
+        cards.into_iter().take(self.len as usize).collect()
     }
 
     /// Shuffles and deals to `players` seats, one card at a time clockwise
     /// starting with the Greater Dalmuti.
     pub fn deal(&self, players: usize, rng: &mut DealRng) -> PerSeat<Cards> {
-        deal_in_order(&self.shuffled(rng), players)
+        let mut cards = self.layout;
+        let cards = &mut cards[..self.len as usize];
+        rng.shuffle(cards);
+        deal_in_order(cards, players)
     }
 
     /// How many cards seat `seat` is dealt at a table of `players`: the
@@ -109,8 +127,13 @@ impl Deck {
 /// Deals `cards` in order, one at a time clockwise from seat 0.
 pub fn deal_in_order(cards: &[Card], players: usize) -> PerSeat<Cards> {
     let mut hands = PerSeat::<Cards>::default();
-    for (i, &card) in cards.iter().enumerate() {
-        hands[Seat::new(i % players)].add(card, 1);
+    let mut seat = 0;
+    for &card in cards {
+        hands[Seat::new(seat)].add(card, 1);
+        seat += 1;
+        if seat == players {
+            seat = 0;
+        }
     }
     hands
 }

@@ -432,10 +432,21 @@ impl Hand {
     /// cards first and Jesters last. So the first action is what a player
     /// who sheds bad cards would do, found without building the whole list.
     pub fn for_each_legal(&self, seat: Seat, mut f: impl FnMut(Action) -> ControlFlow<()>) {
+        let held = self.held[seat];
+        // The play phase first: it is the hot path of every simulation.
+        if self.stage == Stage::Play && seat == self.turn {
+            let _ = match self.top {
+                None => for_each_lead(held, &mut f),
+                Some((_, top)) => match for_each_topping(held, top, &mut f) {
+                    ControlFlow::Continue(()) => f(Action::Pass),
+                    done => done,
+                },
+            };
+            return;
+        }
         let Some(decision) = self.decision(seat) else {
             return;
         };
-        let held = self.held[seat];
         let _ = (|| -> ControlFlow<()> {
             match decision {
                 Decision::Revolution { .. } => {
@@ -486,6 +497,15 @@ impl Hand {
     /// no revolution and no merchant exchange.
     #[inline]
     pub fn worst_legal(&self, seat: Seat) -> Option<Action> {
+        // In play, compute it directly from rank masks: no loop, few branches
+        // (a property test checks it equals the first of `for_each_legal`).
+        if self.stage == Stage::Play && seat == self.turn {
+            let held = self.held[seat];
+            return Some(match self.top {
+                None => Action::Play(worst_lead(held)),
+                Some((_, top)) => worst_topping(held, top).map_or(Action::Pass, Action::Play),
+            });
+        }
         let mut first = None;
         self.for_each_legal(seat, |a| {
             first = Some(a);
@@ -516,6 +536,12 @@ impl Hand {
                 _ => Err(Illegal::WrongDecision(self.decision(seat).expect("to act"))),
             };
         }
+        self.apply_outside_play(seat, action)
+    }
+
+    // Kept out of line so the play path stays small.
+    #[inline(never)]
+    fn apply_outside_play(&mut self, seat: Seat, action: Action) -> Result<(), Illegal> {
         if self.stage == Stage::Over {
             return Err(Illegal::HandOver);
         }
@@ -790,6 +816,37 @@ fn for_each_gift(
         }
     }
     ControlFlow::Continue(())
+}
+
+/// The first set of [`for_each_lead`]: all the Jesters alone if any, else
+/// every card of the worst rank held.
+#[inline]
+fn worst_lead(held: Cards) -> Set {
+    let jesters = held.jesters();
+    if jesters > 0 {
+        return Set::jesters_alone(jesters).expect("jesters > 0");
+    }
+    let ranks = held.ranks_with_at_least(1);
+    let r = 15 - ranks.leading_zeros() as u8;
+    let rank = Rank::new(r).expect("a player to act holds cards");
+    Set::new(rank, held.count_at(r as usize), 0).expect("held")
+}
+
+/// The first set of [`for_each_topping`]: the worst rank that can top
+/// `top`, with as few Jesters as possible.
+#[inline]
+fn worst_topping(held: Cards, top: Set) -> Option<Set> {
+    let size = top.size();
+    let jesters = held.jesters();
+    let least = size.saturating_sub(jesters).max(1);
+    // Ranks strictly better than the top with enough cards (Jesters fill).
+    let ranks = held.ranks_with_at_least(least) & ((1u16 << top.rank_number()) - 1);
+    if ranks == 0 {
+        return None;
+    }
+    let r = 15 - ranks.leading_zeros() as u8;
+    let naturals = held.count_at(r as usize).min(size);
+    Set::new(Rank::new(r).expect("1..=12"), naturals, size - naturals)
 }
 
 /// Every set `held` can lead, worst first.
