@@ -1,0 +1,5 @@
+//! Integration tests of the rules engine: one binary, several modules.
+
+mod properties;
+mod records;
+mod rules;
