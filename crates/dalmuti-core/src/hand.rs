@@ -76,6 +76,50 @@ pub enum BadDeal {
     },
 }
 
+/// A position in the middle of a hand's play, unchecked; see
+/// [`Hand::from_position`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayPosition {
+    /// The rules in force.
+    pub rules: Rules,
+    /// Every seat's cards, in seat order (empty for seats gone out).
+    pub held: Vec<Cards>,
+    /// Seats that have gone out, in order.
+    pub gone_out: Vec<Seat>,
+    /// Whose turn it is.
+    pub turn: Seat,
+    /// The set on the table and who played it; `None` if `turn` leads.
+    pub top: Option<(Seat, Set)>,
+    /// How many players in a row have passed the set on the table.
+    pub passes: u8,
+}
+
+/// Why a [`PlayPosition`] is not a position of play.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadPosition {
+    /// Not 3 to 16 seats.
+    #[error("a hand needs 3 to 16 players, not {0}")]
+    Players(usize),
+    /// A seat listed as gone out is unknown, repeated or still holds cards.
+    #[error("{0} cannot have gone out")]
+    GoneOut(Seat),
+    /// A seat with no cards is not listed as gone out.
+    #[error("every seat with no cards must be listed as gone out")]
+    Empty,
+    /// Fewer than two players hold cards: the hand would be over.
+    #[error("at least two players must still hold cards")]
+    TooFewHolding,
+    /// The player to act holds no cards.
+    #[error("{0} holds no cards, so cannot be the one to play")]
+    Turn(Seat),
+    /// The set on the table's player is unknown or is the one to act.
+    #[error("{0} cannot have played the set on the table")]
+    Top(Seat),
+    /// More passes than there are players to pass.
+    #[error("the number of passes does not fit the table")]
+    Passes,
+}
+
 /// The state of one hand, from the deal to the finishing order.
 ///
 /// Seats are those of play: 0 is the Greater Dalmuti (after a greater
@@ -175,6 +219,89 @@ impl Hand {
             }
         }
         Ok(Hand::start(rules, players, first, deck, hands))
+    }
+
+    /// A hand in the middle of play, from a [`PlayPosition`]: for tests,
+    /// puzzles, and search bots that sample the cards they cannot see.
+    /// The position's holdings count as the dealt hands; its log is empty.
+    ///
+    /// ```
+    /// use dalmuti_core::{Action, Hand, PlayPosition, Rules, Seat};
+    /// // Three players left with a few cards; seat 1 must answer a lone 4.
+    /// let position = PlayPosition {
+    ///     rules: Rules::default(),
+    ///     held: vec!["".parse().unwrap(), "1 12".parse().unwrap(), "2 12 12".parse().unwrap()],
+    ///     gone_out: vec![Seat::new(0)],
+    ///     turn: Seat::new(1),
+    ///     top: Some((Seat::new(2), "4".parse().unwrap())),
+    ///     passes: 0,
+    /// };
+    /// let mut hand = Hand::from_position(position).unwrap();
+    /// hand.apply(Seat::new(1), Action::Play("1".parse().unwrap())).unwrap();
+    /// assert_eq!(hand.turn(), Seat::new(2));
+    /// ```
+    pub fn from_position(position: PlayPosition) -> Result<Hand, BadPosition> {
+        let players = position.held.len();
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+            return Err(BadPosition::Players(players));
+        }
+        let mut held = PerSeat::<Cards>::default();
+        let mut holding = Seats::NONE;
+        for (i, cards) in position.held.iter().enumerate() {
+            held[Seat::new(i)] = *cards;
+            if !cards.is_empty() {
+                holding.insert(Seat::new(i));
+            }
+        }
+        let mut finish = ArrayVec::new();
+        for &seat in &position.gone_out {
+            if seat.index() >= players || finish.contains(&seat) || holding.contains(seat) {
+                return Err(BadPosition::GoneOut(seat));
+            }
+            finish.push(seat);
+        }
+        if finish.len() + holding.len() != players {
+            return Err(BadPosition::Empty);
+        }
+        if holding.len() < 2 {
+            return Err(BadPosition::TooFewHolding);
+        }
+        if !holding.contains(position.turn) {
+            return Err(BadPosition::Turn(position.turn));
+        }
+        match position.top {
+            None if position.passes != 0 => return Err(BadPosition::Passes),
+            Some((by, _)) if by.index() >= players || by == position.turn => {
+                return Err(BadPosition::Top(by));
+            }
+            Some((by, _)) => {
+                let others = holding.len() - usize::from(holding.contains(by));
+                if usize::from(position.passes) >= others {
+                    return Err(BadPosition::Passes);
+                }
+            }
+            None => {}
+        }
+        Ok(Hand {
+            rules: position.rules,
+            players: players as u8,
+            first: false,
+            deck: Deck::for_table(&position.rules, players),
+            dealt: held,
+            held,
+            holding,
+            stage: Stage::Play,
+            revolution_holder: None,
+            revolution: None,
+            greater_tax: Gift::NotDue,
+            lesser_tax: Gift::NotDue,
+            exchange: Exchange::NotDue,
+            turn: position.turn,
+            top: position.top,
+            passes: position.passes,
+            finish,
+            events: Vec::with_capacity(128),
+        })
     }
 
     fn start(rules: Rules, players: usize, first: bool, deck: Deck, dealt: PerSeat<Cards>) -> Hand {

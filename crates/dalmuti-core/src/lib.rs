@@ -52,7 +52,7 @@ pub use deck::{Deck, MAX_DECK, deal_in_order};
 pub use draw::{BadDraw, DrawRound, SeatingDraw, check_draw, draw_for_seats};
 pub use event::{Event, MerchantTrade, TaxPayment};
 pub use game::{Game, HandLog, PlayerId, TableError, join_seats};
-pub use hand::{BadDeal, Hand, Revolution, Stage};
+pub use hand::{BadDeal, BadPosition, Hand, PlayPosition, Revolution, Stage};
 pub use rng::{BadSeed, DealRng, Seed};
 pub use rules::{Rules, Scoring};
 pub use seat::{MAX_PLAYERS, MIN_PLAYERS, PerSeat, Seat, Seats, Title};
