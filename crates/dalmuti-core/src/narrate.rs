@@ -235,6 +235,20 @@ pub fn game(game: &Game) -> Vec<String> {
         out.push(String::new());
         out.extend(hand(game, i, log, &mut totals));
     }
+    if game.is_between_hands() && !game.hands().is_empty() {
+        out.push(String::new());
+        let next: Vec<&str> = game.next_seating().iter().map(|&p| game.name(p)).collect();
+        out.push(format!("Next hand's seating: {}.", next.join(", ")));
+        if game.scored() {
+            let mut standings: Vec<(u32, &str)> = game
+                .players()
+                .map(|p| (game.total(p), game.name(p)))
+                .collect();
+            standings.sort_by(|a, b| b.0.cmp(&a.0));
+            let words: Vec<String> = standings.iter().map(|(t, n)| format!("{n} {t}")).collect();
+            out.push(format!("Standings: {}.", words.join(", ")));
+        }
+    }
     out
 }
 

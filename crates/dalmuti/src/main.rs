@@ -1,6 +1,6 @@
 //! `dalmuti`: the command line of the dalmuti project.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -65,24 +65,29 @@ fn run_check(file: &PathBuf, json: bool) -> ExitCode {
         Ok(text) => check(&text),
         Err(e) => Checked::Unreadable(e),
     };
-    if json {
-        println!("{}", verdict.to_json());
+    let lines = if json {
+        vec![verdict.to_json().to_string()]
     } else {
         match &verdict {
             Checked::Valid(report) => {
-                println!("valid: {} hand(s)", report.hands.len());
+                let mut lines = vec![format!("valid: {} hand(s)", report.hands.len())];
                 if let Some(seating) = &report.seating {
-                    println!("next seating: {}", seating.join(", "));
+                    lines.push(format!("next seating: {}", seating.join(", ")));
                 }
                 if let Some(totals) = &report.totals {
                     let t: Vec<String> = totals.iter().map(|(n, p)| format!("{n} {p}")).collect();
-                    println!("totals: {}", t.join(", "));
+                    lines.push(format!("totals: {}", t.join(", ")));
                 }
+                lines
             }
-            Checked::Invalid(fault) => println!("invalid: {fault}"),
-            Checked::Unreadable(m) => eprintln!("not a readable record: {m}"),
+            Checked::Invalid(fault) => vec![format!("invalid: {fault}")],
+            Checked::Unreadable(m) => {
+                eprintln!("not a readable record: {m}");
+                vec![]
+            }
         }
-    }
+    };
+    print_lines(lines);
     ExitCode::from(verdict.exit_code() as u8)
 }
 
@@ -107,8 +112,21 @@ fn run_replay(file: &PathBuf) -> ExitCode {
     let game = record
         .replay(Seed::from(0))
         .expect("a record that checks replays");
-    for line in narrate::game(&game) {
-        println!("{line}");
+    print_lines(narrate::game(&game))
+}
+
+/// Prints lines to standard output; a reader that goes away early (`| head`)
+/// ends the program quietly instead of with a panic.
+fn print_lines(lines: impl IntoIterator<Item = String>) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    for line in lines {
+        if let Err(e) = writeln!(out, "{line}") {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("cannot write the replay: {e}");
+            return ExitCode::from(2);
+        }
     }
     ExitCode::SUCCESS
 }
