@@ -326,8 +326,7 @@ impl Hand {
             top: None,
             passes: 0,
             finish: ArrayVec::new(),
-            // Room for a typical hand's log, so play rarely allocates.
-            events: Vec::with_capacity(256),
+            events: Vec::with_capacity(log_capacity(players)),
         };
         if revolution_holder.is_none() {
             hand.begin_taxes();
@@ -903,6 +902,13 @@ impl Hand {
         }
         Some(points)
     }
+}
+
+/// Room for the log of a hand, so that play does not allocate: a hand
+/// sees at most one play per card, and in practice a few passes per play
+/// (the no-allocation test plays thousands of hands within it).
+fn log_capacity(players: usize) -> usize {
+    96 + 48 * players
 }
 
 fn fits(all: &Cards, more: &Cards) -> bool {
