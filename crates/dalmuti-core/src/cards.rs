@@ -21,20 +21,23 @@ use crate::card::{BadCard, CARD_KINDS, Card};
 /// assert!(hand.contains(&"6 J".parse().unwrap()));
 /// assert_eq!(hand.best(2).to_string(), "3 6"); // Jesters are worst here
 /// ```
+/// Count slots: index 0 unused, 1..=12 the ranks, 13 the Jester.
+pub(crate) const SLOTS: usize = CARD_KINDS + 1;
+
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Cards {
-    /// Slot `Card::index()` (1..=13) holds that card's count; slots 0, 14
-    /// and 15 stay zero so the array is a 16-byte block the compiler can
-    /// compare and add in one vector instruction.
-    counts: [u8; 16],
+    /// Slot `Card::index()` (1..=13) holds that card's count; slot 0 stays
+    /// zero. Fourteen bytes keep an [`crate::Action`] within two machine
+    /// words, so actions travel in registers on the play path.
+    counts: [u8; SLOTS],
 }
 
 impl Cards {
     /// No cards.
-    pub const EMPTY: Cards = Cards { counts: [0; 16] };
+    pub const EMPTY: Cards = Cards { counts: [0; SLOTS] };
 
-    /// Cards from raw counts (slot = `Card::index()`; slots 0, 14, 15 zero).
-    pub(crate) const fn from_counts(counts: [u8; 16]) -> Cards {
+    /// Cards from raw counts (slot = `Card::index()`; slot 0 zero).
+    pub(crate) const fn from_counts(counts: [u8; SLOTS]) -> Cards {
         Cards { counts }
     }
 
@@ -58,8 +61,8 @@ impl Cards {
     }
 
     /// A bit mask of the ranks (bit r for rank r, 1..=12; Jesters never)
-    /// held at least `n` times (`n` ≥ 1). Written as a flat loop so the
-    /// compiler turns it into one vector compare.
+    /// held at least `n` times. A flat loop the compiler unrolls into
+    /// straight-line compares, without branches.
     #[inline]
     pub(crate) fn ranks_with_at_least(&self, n: u8) -> u16 {
         let mut mask = 0u16;
@@ -84,7 +87,7 @@ impl Cards {
     /// Whether there are no cards.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.counts == [0; 16]
+        self.counts == [0; SLOTS]
     }
 
     /// Adds `n` copies of `card`.
@@ -256,6 +259,23 @@ mod tests {
         assert_eq!(dana.worst(2).to_string(), "12 J");
         let jesters: Cards = "J J 12".parse().unwrap();
         assert_eq!(jesters.best(1).to_string(), "12");
+    }
+
+    use crate::card::Rank;
+
+    #[test]
+    fn rank_masks_agree_with_counting() {
+        let hand: Cards = "1 3 3 5 5 5 9 12 12 12 12 J J".parse().unwrap();
+        for n in 1..=5u8 {
+            let expected = Rank::all()
+                .filter(|&r| hand.count(r.into()) >= n)
+                .fold(0u16, |m, r| m | 1 << r.number());
+            assert_eq!(hand.ranks_with_at_least(n), expected, "n = {n}");
+        }
+        let mut huge = Cards::EMPTY;
+        huge.add(Rank::KNIGHT.into(), 200);
+        assert_eq!(huge.ranks_with_at_least(150), 1 << 6);
+        assert_eq!(huge.ranks_with_at_least(201), 0);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use crate::card::{CARD_KINDS, Card};
 use crate::cards::Cards;
 use crate::rng::DealRng;
 use crate::rules::Rules;
-use crate::seat::{PerSeat, Seat};
+use crate::seat::{MAX_PLAYERS, PerSeat, Seat};
 
 /// The most cards a deck may hold.
 pub const MAX_DECK: usize = 80;
@@ -36,7 +36,7 @@ pub struct Deck {
 
 const fn standard(worst_rank_kept: usize) -> Deck {
     // Rank n has n copies; two Jesters.
-    let mut counts = [0u8; 16];
+    let mut counts = [0u8; crate::cards::SLOTS];
     let mut layout = [Card::JESTER; MAX_DECK];
     let mut len = 0;
     let mut r = 1;
@@ -126,16 +126,17 @@ impl Deck {
 
 /// Deals `cards` in order, one at a time clockwise from seat 0.
 pub fn deal_in_order(cards: &[Card], players: usize) -> PerSeat<Cards> {
-    let mut hands = PerSeat::<Cards>::default();
+    let mut hands = [Cards::EMPTY; MAX_PLAYERS];
+    let hands_in_play = &mut hands[..players.clamp(1, MAX_PLAYERS)];
     let mut seat = 0;
     for &card in cards {
-        hands[Seat::new(seat)].add(card, 1);
+        hands_in_play[seat].add(card, 1);
         seat += 1;
-        if seat == players {
+        if seat == hands_in_play.len() {
             seat = 0;
         }
     }
-    hands
+    PerSeat::from_array(hands)
 }
 
 #[cfg(test)]

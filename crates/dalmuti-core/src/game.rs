@@ -313,7 +313,7 @@ impl Game {
 
     /// Applies an action in the current hand; when it ends the hand, scores
     /// it and sets the next seating.
-    pub fn apply(&mut self, seat: Seat, action: crate::Action) -> Result<(), IllegalAction> {
+    pub fn apply(&mut self, seat: Seat, action: crate::Action) -> Result<(), Box<IllegalAction>> {
         let log = self.hands.last_mut().expect("a hand has been dealt");
         log.hand.apply(seat, action)?;
         if log.hand.stage() == Stage::Over {

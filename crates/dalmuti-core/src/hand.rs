@@ -147,6 +147,8 @@ pub struct Hand {
     dealt: PerSeat<Cards>,
     held: PerSeat<Cards>,
     holding: Seats,
+    /// `holding.len()`, kept so the play path needs no population count.
+    active: u8,
     stage: Stage,
     revolution_holder: Option<Seat>,
     revolution: Option<Revolution>,
@@ -290,6 +292,7 @@ impl Hand {
             dealt: held,
             held,
             holding,
+            active: holding.len() as u8,
             stage: Stage::Play,
             revolution_holder: None,
             revolution: None,
@@ -316,6 +319,7 @@ impl Hand {
             dealt,
             held: dealt,
             holding: Seats::first(players),
+            active: players as u8,
             stage: Stage::Revolution,
             revolution_holder,
             revolution: None,
@@ -644,13 +648,19 @@ impl Hand {
 
     /// Applies `action` for `seat`, or refuses it with the reason and leaves
     /// the hand unchanged.
-    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
-        self.try_apply(seat, action)
-            .map_err(|reason| IllegalAction {
-                seat,
-                action,
-                reason,
-            })
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<(), Box<IllegalAction>> {
+        // The error is boxed so that the result of a legal action fits in a
+        // register: refusals are rare, legal actions are the hot path.
+        self.try_apply(seat, action).map_err(
+            #[cold]
+            |reason| {
+                Box::new(IllegalAction {
+                    seat,
+                    action,
+                    reason,
+                })
+            },
+        )
     }
 
     fn try_apply(&mut self, seat: Seat, action: Action) -> Result<(), Illegal> {
@@ -835,12 +845,13 @@ impl Hand {
 
     fn go_out(&mut self, seat: Seat) {
         self.holding.remove(seat);
+        self.active -= 1;
         self.finish.push(seat);
         self.events.push(Event::WentOut {
             seat,
             place: self.finish.len() as u8 - 1,
         });
-        if self.holding.len() == 1 {
+        if self.active == 1 {
             let last = self.holding.first_seat().expect("one player left");
             self.finish.push(last);
             self.stage = Stage::Over;
@@ -856,8 +867,8 @@ impl Hand {
         self.events.push(Event::Passed { seat });
         self.passes += 1;
         // Everyone else still holding cards must pass the set in a row.
-        let others = self.holding.len() - usize::from(self.holding.contains(by));
-        if usize::from(self.passes) == others {
+        let others = self.active - u8::from(self.holding.contains(by));
+        if self.passes == others {
             let leader = if self.holding.contains(by) {
                 by
             } else {

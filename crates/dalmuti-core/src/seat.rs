@@ -149,6 +149,11 @@ impl<T> IndexMut<Seat> for PerSeat<T> {
 }
 
 impl<T> PerSeat<T> {
+    /// Values for seats 0..16 in order.
+    pub(crate) fn from_array(values: [T; MAX_PLAYERS]) -> PerSeat<T> {
+        PerSeat(values)
+    }
+
     /// The first `players` values, in seat order.
     pub fn as_slice(&self, players: usize) -> &[T] {
         &self.0[..players]
