@@ -306,9 +306,18 @@ impl Game {
         }
     }
 
-    /// What `seat` may see of the current hand.
+    /// What `viewer` may see of the current hand, with the game's totals
+    /// when it is scored.
     pub fn view(&self, viewer: Viewer) -> View<'_> {
-        View::new(self.hand(), viewer)
+        let view = View::new(self.hand(), viewer);
+        if !self.scored() {
+            return view;
+        }
+        let mut totals = crate::PerSeat::<u32>::default();
+        for seat in Seat::all(self.hand().players()) {
+            totals[seat] = self.total(self.player_at(seat));
+        }
+        view.with_scores(totals)
     }
 
     /// Applies an action in the current hand; when it ends the hand, scores

@@ -8,7 +8,7 @@ use crate::action::{Action, ActionList, Decision};
 use crate::cards::Cards;
 use crate::event::{Event, MerchantTrade, TaxPayment};
 use crate::hand::{Hand, Revolution, Stage};
-use crate::seat::{Seat, Seats, Title};
+use crate::seat::{PerSeat, Seat, Seats, Title};
 use crate::set::Set;
 
 /// Who is looking.
@@ -64,12 +64,30 @@ pub enum Seen {
 pub struct View<'a> {
     hand: &'a Hand,
     viewer: Viewer,
+    scores: Option<PerSeat<u32>>,
 }
 
 impl<'a> View<'a> {
     /// `viewer`'s view of `hand`.
     pub fn new(hand: &'a Hand, viewer: Viewer) -> View<'a> {
-        View { hand, viewer }
+        View {
+            hand,
+            viewer,
+            scores: None,
+        }
+    }
+
+    /// The same view with the game's totals so far, by seat of play.
+    pub fn with_scores(self, scores: PerSeat<u32>) -> View<'a> {
+        View {
+            scores: Some(scores),
+            ..self
+        }
+    }
+
+    /// Every seat's points so far in the game, when it is scored.
+    pub fn scores(&self) -> Option<&[u32]> {
+        self.scores.as_ref().map(|s| s.as_slice(self.players()))
     }
 
     /// Who is looking.
@@ -284,6 +302,7 @@ impl<'a> View<'a> {
             }),
             log: self.log().map(LogEntry::from).collect(),
             finish_order: self.finish_order().iter().map(|s| s.index()).collect(),
+            scores: self.scores().map(<[u32]>::to_vec),
         }
     }
 }
@@ -318,6 +337,8 @@ pub struct ViewSnapshot {
     pub log: Vec<LogEntry>,
     /// Seats out so far, in order.
     pub finish_order: Vec<usize>,
+    /// Every seat's points so far, when the game is scored.
+    pub scores: Option<Vec<u32>>,
 }
 
 /// One seat in a [`ViewSnapshot`].

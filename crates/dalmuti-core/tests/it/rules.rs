@@ -916,3 +916,22 @@ fn the_same_seed_deals_the_same_game() {
     assert_eq!(play(99), play(99));
     assert_ne!(play(99), play(100));
 }
+
+#[test]
+fn a_scored_game_shows_every_seat_its_totals() {
+    let rules = Rules {
+        scoring: Scoring::Standard,
+        ..Rules::default()
+    };
+    let mut game = Game::with_seating(rules, names(4), Seed::from(4)).unwrap();
+    play_out(&mut game);
+    game.next_hand().unwrap();
+    let view = game.view(Viewer::Seat(seat(2)));
+    let expected: Vec<u32> = Seat::all(4)
+        .map(|s| game.total(game.player_at(s)))
+        .collect();
+    assert_eq!(view.scores(), Some(expected.as_slice()));
+    assert_eq!(expected.iter().sum::<u32>(), 6);
+    let unscored = Game::with_seating(Rules::default(), names(4), Seed::from(4)).unwrap();
+    assert_eq!(unscored.view(Viewer::Spectator).scores(), None);
+}
