@@ -5,6 +5,9 @@ use std::str::FromStr;
 
 use crate::card::{BadCard, CARD_KINDS, Card};
 
+/// Count slots: index 0 unused, 1..=12 the ranks, 13 the Jester.
+pub(crate) const SLOTS: usize = CARD_KINDS + 1;
+
 /// A multiset of cards: how many of each kind.
 ///
 /// Order does not matter in Dalmuti (players sort their hands), so a group of
@@ -21,9 +24,6 @@ use crate::card::{BadCard, CARD_KINDS, Card};
 /// assert!(hand.contains(&"6 J".parse().unwrap()));
 /// assert_eq!(hand.best(2).to_string(), "3 6"); // Jesters are worst here
 /// ```
-/// Count slots: index 0 unused, 1..=12 the ranks, 13 the Jester.
-pub(crate) const SLOTS: usize = CARD_KINDS + 1;
-
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Cards {
     /// Slot `Card::index()` (1..=13) holds that card's count; slot 0 stays

@@ -90,6 +90,10 @@ pub enum TableError {
     /// The table's rules forbid joining and leaving.
     #[error("this table does not allow joining or leaving")]
     Closed,
+    /// Between two hands, players leave before newcomers are seated (the
+    /// order a game record applies them in).
+    #[error("players leave before newcomers join: {0} cannot leave now")]
+    LeaveAfterJoin(String),
     /// Leaving would leave fewer than three players.
     #[error("a table needs at least 3 players")]
     TooFew,
@@ -356,13 +360,16 @@ impl Game {
     }
 
     /// A seated player leaves before the next hand; the others keep their
-    /// order.
+    /// order. Leaves come before any join of the same break.
     pub fn leave(&mut self, name: &str) -> Result<(), TableError> {
         self.between_hands()?;
         let player = self
             .player_named(name)
             .filter(|p| self.next_seating.contains(p))
             .ok_or_else(|| TableError::UnknownPlayer(name.to_string()))?;
+        if !self.joined.is_empty() {
+            return Err(TableError::LeaveAfterJoin(name.to_string()));
+        }
         if self.next_seating.len() <= MIN_PLAYERS {
             return Err(TableError::TooFew);
         }

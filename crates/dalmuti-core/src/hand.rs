@@ -36,10 +36,14 @@ pub struct Revolution {
     pub greater: bool,
 }
 
+/// A Dalmuti's side of the taxes. Choices wait until every taxation
+/// decision is made, then all exchanges happen at once, in a fixed order:
+/// the same hand whatever order the players chose in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 enum Gift {
     NotDue,
     Pending,
+    Chosen(Cards),
     Paid(TaxPayment),
 }
 
@@ -49,6 +53,7 @@ enum Exchange {
     AwaitingOffer,
     AwaitingAnswer { partner: Seat, card: Card },
     Declined,
+    Answered(MerchantTrade),
     Done(MerchantTrade),
 }
 
@@ -440,6 +445,39 @@ impl Hand {
         }
     }
 
+    /// The Dalmutis' tax gifts chosen so far (paid, or waiting for the
+    /// other taxation decisions), Greater first.
+    pub fn tax_gifts(&self) -> impl Iterator<Item = (Seat, Cards)> + '_ {
+        [
+            (Seat::GREATER_DALMUTI, self.greater_tax),
+            (Seat::new(1), self.lesser_tax),
+        ]
+        .into_iter()
+        .filter_map(|(seat, g)| match g {
+            Gift::Chosen(gift) => Some((seat, gift)),
+            Gift::Paid(p) => Some((seat, p.gift)),
+            _ => None,
+        })
+    }
+
+    /// The merchant exchange once both cards are chosen (made, or waiting
+    /// for the taxes to be chosen).
+    pub fn merchant_choices(&self) -> Option<MerchantTrade> {
+        match self.exchange {
+            Exchange::Answered(t) | Exchange::Done(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// A merchant exchange offered but not yet answered: (offerer, partner,
+    /// the card offered).
+    pub fn merchant_offer(&self) -> Option<(Seat, Seat, Card)> {
+        match self.exchange {
+            Exchange::AwaitingAnswer { partner, card } => Some((HIGHEST_MERCHANT, partner, card)),
+            _ => None,
+        }
+    }
+
     /// The set on the table and who played it (`None` when a round is about
     /// to be led).
     pub fn top(&self) -> Option<(Seat, Set)> {
@@ -692,9 +730,7 @@ impl Hand {
                 self.begin_taxes();
                 Ok(())
             }
-            (Decision::Tax { to, count }, Action::GiveTax(gift)) => {
-                self.pay_tax(seat, to, count, gift)
-            }
+            (Decision::Tax { count, .. }, Action::GiveTax(gift)) => self.pay_tax(seat, count, gift),
             (Decision::ExchangeOffer, Action::DeclineExchange) => {
                 self.exchange = Exchange::Declined;
                 self.events.push(Event::ExchangeDeclined { seat });
@@ -719,18 +755,12 @@ impl Hand {
                 if self.held[seat].count(returned) == 0 {
                     return Err(Illegal::NotHeld(Cards::one(returned)));
                 }
-                self.held[from].remove(card, 1);
-                self.held[partner].add(card, 1);
-                self.held[partner].remove(returned, 1);
-                self.held[from].add(returned, 1);
-                let trade = MerchantTrade {
+                self.exchange = Exchange::Answered(MerchantTrade {
                     offerer: from,
                     partner,
                     offered: card,
                     returned,
-                };
-                self.exchange = Exchange::Done(trade);
-                self.events.push(Event::MerchantExchange(trade));
+                });
                 self.taxes_maybe_done();
                 Ok(())
             }
@@ -755,13 +785,7 @@ impl Hand {
         self.begin_taxes();
     }
 
-    fn pay_tax(
-        &mut self,
-        dalmuti: Seat,
-        peon: Seat,
-        count: u8,
-        gift: Cards,
-    ) -> Result<(), Illegal> {
+    fn pay_tax(&mut self, dalmuti: Seat, count: u8, gift: Cards) -> Result<(), Illegal> {
         if gift.len() != u32::from(count) {
             return Err(Illegal::TaxCount {
                 needed: count,
@@ -771,25 +795,11 @@ impl Hand {
         if !self.held[dalmuti].contains(&gift) {
             return Err(Illegal::NotHeld(gift.missing_from(&self.held[dalmuti])));
         }
-        // Both sides give from the hands as dealt: the Peon's tribute is
-        // taken before the gift arrives.
-        let tribute = self.held[peon].best(u32::from(count));
-        self.held[dalmuti].remove_all(&gift);
-        self.held[peon].remove_all(&tribute);
-        self.held[dalmuti].add_all(&tribute);
-        self.held[peon].add_all(&gift);
-        let payment = TaxPayment {
-            dalmuti,
-            peon,
-            gift,
-            tribute,
-        };
         if dalmuti == Seat::GREATER_DALMUTI {
-            self.greater_tax = Gift::Paid(payment);
+            self.greater_tax = Gift::Chosen(gift);
         } else {
-            self.lesser_tax = Gift::Paid(payment);
+            self.lesser_tax = Gift::Chosen(gift);
         }
-        self.events.push(Event::TaxPaid(payment));
         self.taxes_maybe_done();
         Ok(())
     }
@@ -801,9 +811,46 @@ impl Hand {
                 self.exchange,
                 Exchange::AwaitingOffer | Exchange::AwaitingAnswer { .. }
             );
-        if !pending {
-            self.begin_play();
+        if pending {
+            return;
         }
+        // Every choice was made from the hands as dealt; now all the cards
+        // change hands at once.
+        let n = self.players();
+        for dalmuti in [Seat::GREATER_DALMUTI, Seat::new(1)] {
+            let slot = if dalmuti == Seat::GREATER_DALMUTI {
+                &mut self.greater_tax
+            } else {
+                &mut self.lesser_tax
+            };
+            let Gift::Chosen(gift) = *slot else {
+                continue;
+            };
+            let peon = dalmuti.opposite(n);
+            let tribute = self.held[peon].best(gift.len());
+            let payment = TaxPayment {
+                dalmuti,
+                peon,
+                gift,
+                tribute,
+            };
+            *slot = Gift::Paid(payment);
+            self.held[dalmuti].remove_all(&gift);
+            self.held[peon].remove_all(&tribute);
+            self.held[dalmuti].add_all(&tribute);
+            self.held[peon].add_all(&gift);
+            self.events.push(Event::TaxPaid(payment));
+        }
+        if let Exchange::Answered(trade) = self.exchange {
+            let (from, to) = (trade.offerer, trade.partner);
+            self.held[from].remove(trade.offered, 1);
+            self.held[to].add(trade.offered, 1);
+            self.held[to].remove(trade.returned, 1);
+            self.held[from].add(trade.returned, 1);
+            self.exchange = Exchange::Done(trade);
+            self.events.push(Event::MerchantExchange(trade));
+        }
+        self.begin_play();
     }
 
     #[inline]

@@ -65,4 +65,16 @@ pub struct HandRecord {
     pub merchant_exchange: Option<[(String, Card); 2]>,
     /// Every play in order: a set, or `None` for a pass.
     pub plays: Vec<(String, Option<Set>)>,
+    /// The holder of both Jesters declined a revolution (the project's own
+    /// field `"declined": ["revolution"]`, so a game saved right after the
+    /// decision replays exactly; a missing revolution is otherwise read as
+    /// declined once anything follows it).
+    pub declined_revolution: bool,
+    /// The highest Merchant declined the merchant exchange (`"declined":
+    /// ["merchant_exchange"]`).
+    pub declined_exchange: bool,
+    /// A merchant exchange offered and not yet answered, in a game saved
+    /// in progress: (offerer, partner, card), written as `"merchant_offer":
+    /// {"from", "to", "card"}`.
+    pub merchant_offer: Option<(String, String, Card)>,
 }

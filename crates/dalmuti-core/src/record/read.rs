@@ -567,14 +567,34 @@ impl HandReader<'_> {
         };
         let tax = optional(obj, "tax");
         let exchange = optional(obj, "merchant_exchange");
+        let offer = optional(obj, "merchant_offer");
+        self.read_declined(optional(obj, "declined"), &mut out)?;
         // A hand saved in progress may stop before a decision; otherwise a
         // missing revolution was declined and a missing exchange let go.
         let more_after_exchange = !plays.is_empty() || !self.last;
-        let more_after_revolution = tax.is_some() || exchange.is_some() || more_after_exchange;
+        let more_after_revolution = out.declined_revolution
+            || tax.is_some()
+            || exchange.is_some()
+            || offer.is_some()
+            || out.declined_exchange
+            || more_after_exchange;
 
         self.read_revolution(optional(obj, "revolution"), more_after_revolution, &mut out)?;
-        self.read_tax(tax, exchange.is_some() || more_after_exchange, &mut out)?;
-        self.read_exchange(exchange, more_after_exchange, &mut out)?;
+        // Taxes and the merchant exchange are simultaneous: one may be
+        // recorded while the other is still being chosen.
+        self.read_tax(tax, more_after_exchange, &mut out)?;
+        if let Some(offer) = offer {
+            if exchange.is_some() || out.declined_exchange {
+                return Err(self.fault("merchant_offer is only for an exchange still unanswered"));
+            }
+            self.read_offer(offer, &mut out)?;
+        } else {
+            self.read_exchange(
+                exchange,
+                out.declined_exchange || more_after_exchange,
+                &mut out,
+            )?;
+        }
         if !plays.is_empty()
             && self.game.hand().stage() != Stage::Play
             && self.game.hand().stage() != Stage::Over
@@ -685,6 +705,61 @@ impl HandReader<'_> {
             .map_err(|e| self.table_error(e))
     }
 
+    /// The project's `declined` field: decisions declined, written so that
+    /// a game saved right after one replays exactly.
+    fn read_declined(
+        &mut self,
+        value: Option<&Value>,
+        out: &mut HandRecord,
+    ) -> Result<(), ReadError> {
+        let Some(value) = value else {
+            return Ok(());
+        };
+        let words = value.as_array().ok_or_else(|| {
+            self.fault("declined should be an array of \"revolution\" or \"merchant_exchange\"")
+        })?;
+        for word in words {
+            match word.as_str() {
+                Some("revolution") => out.declined_revolution = true,
+                Some("merchant_exchange") => out.declined_exchange = true,
+                _ => {
+                    return Err(
+                        self.fault("declined lists only \"revolution\" and \"merchant_exchange\"")
+                    );
+                }
+            }
+        }
+        let hand = self.game.hand();
+        if out.declined_revolution && hand.stage() != Stage::Revolution {
+            return Err(self.fault("no one was dealt both Jesters, so no revolution was declined"));
+        }
+        Ok(())
+    }
+
+    fn read_offer(&mut self, value: &Value, out: &mut HandRecord) -> Result<(), ReadError> {
+        let offerer = Seat::new(2);
+        if self.game.hand().decision(offerer) != Some(Decision::ExchangeOffer) {
+            return Err(self.fault("no merchant exchange can be offered in this hand"));
+        }
+        let field = |k: &str| value.get(k).and_then(Value::as_str);
+        let (Some(from), Some(to), Some(card)) = (field("from"), field("to"), field("card")) else {
+            return Err(self.fault("merchant_offer should have from, to and card"));
+        };
+        let card = read_card(card).map_err(|e| self.fault(format!("merchant_offer card: {e}")))?;
+        if self.seat(from).ok() != Some(offerer) {
+            return Err(self.fault(format!(
+                "the highest Merchant, {}, makes the merchant offer",
+                self.name(offerer)
+            )));
+        }
+        let partner = self.seat(to).map_err(|m| self.fault(m))?;
+        self.game
+            .apply(offerer, Action::OfferExchange { partner, card })
+            .map_err(|e| self.fault(format!("{}: {}", show(from), e.reason)))?;
+        out.merchant_offer = Some((from.to_string(), to.to_string(), card));
+        Ok(())
+    }
+
     fn read_revolution(
         &mut self,
         value: Option<&Value>,
@@ -692,6 +767,9 @@ impl HandReader<'_> {
         out: &mut HandRecord,
     ) -> Result<(), ReadError> {
         let stage = self.game.hand().stage();
+        if value.is_some() && out.declined_revolution {
+            return Err(self.fault("a revolution cannot be both called and declined"));
+        }
         let Some(value) = value else {
             if stage == Stage::Revolution && more {
                 let holder = self.game.hand().revolution_holder().expect("a holder");
@@ -781,7 +859,8 @@ impl HandReader<'_> {
             }
             paid.push((seat, name.clone(), cards));
         }
-        paid.sort_by_key(|p| p.0);
+        // Simultaneous gifts: the engine settles them in a fixed order once
+        // all are chosen, so the order they are applied in does not matter.
         for (seat, name, cards) in paid {
             self.game
                 .apply(seat, Action::GiveTax(cards))
@@ -812,6 +891,12 @@ impl HandReader<'_> {
     ) -> Result<(), ReadError> {
         let offerer = Seat::new(2);
         let awaiting = self.game.hand().decision(offerer) == Some(Decision::ExchangeOffer);
+        if out.declined_exchange && value.is_some() {
+            return Err(self.fault("a merchant exchange cannot be both made and declined"));
+        }
+        if out.declined_exchange && !awaiting {
+            return Err(self.fault("no merchant exchange could be offered, so none was declined"));
+        }
         let Some(value) = value else {
             if awaiting && more {
                 self.game
@@ -899,7 +984,8 @@ impl HandReader<'_> {
             )
         };
         let text = entry.as_str().ok_or_else(bad)?;
-        let (name, what) = text.split_once(": ").ok_or_else(bad)?;
+        // The last ": ": a name may contain one, the cards never do.
+        let (name, what) = text.rsplit_once(": ").ok_or_else(bad)?;
         let seat = self.seat(name).map_err(|m| self.play_fault(j, m))?;
         let hand = self.game.hand();
         if hand.stage() == Stage::Over {

@@ -106,7 +106,8 @@ fn hand_record(game: &Game, log: &HandLog) -> HandRecord {
             (game.name(p).to_string(), hand.dealt(seat))
         })
         .collect();
-    let tax: Vec<_> = hand.taxes().map(|t| (name(t.dalmuti), t.gift)).collect();
+    // Chosen gifts, even those still waiting for the other decisions.
+    let tax: Vec<_> = hand.tax_gifts().map(|(s, gift)| (name(s), gift)).collect();
     HandRecord {
         leave: log.left.iter().map(|&p| game.name(p).to_string()).collect(),
         join: log
@@ -118,8 +119,19 @@ fn hand_record(game: &Game, log: &HandLog) -> HandRecord {
         revolution: hand.revolution().map(|r| name(r.by)),
         tax: (!tax.is_empty()).then_some(tax),
         merchant_exchange: hand
-            .merchant_trade()
+            .merchant_choices()
             .map(|t| [(name(t.offerer), t.offered), (name(t.partner), t.returned)]),
+        declined_revolution: hand
+            .events()
+            .iter()
+            .any(|e| matches!(e, Event::RevolutionDeclined { .. })),
+        declined_exchange: hand
+            .events()
+            .iter()
+            .any(|e| matches!(e, Event::ExchangeDeclined { .. })),
+        merchant_offer: hand
+            .merchant_offer()
+            .map(|(from, to, card)| (name(from), name(to), card)),
         plays: hand
             .events()
             .iter()
@@ -166,6 +178,22 @@ fn hand_json(hand: &HandRecord) -> Value {
             .map(|(n, c)| (n.clone(), json!(c.token())))
             .collect();
         h.insert("merchant_exchange".into(), Value::Object(o));
+    }
+    let mut declined = Vec::new();
+    if hand.declined_revolution {
+        declined.push("revolution");
+    }
+    if hand.declined_exchange {
+        declined.push("merchant_exchange");
+    }
+    if !declined.is_empty() {
+        h.insert("declined".into(), json!(declined));
+    }
+    if let Some((from, to, card)) = &hand.merchant_offer {
+        h.insert(
+            "merchant_offer".into(),
+            json!({"from": from, "to": to, "card": card.token()}),
+        );
     }
     let plays = hand
         .plays

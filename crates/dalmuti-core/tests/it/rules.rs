@@ -338,9 +338,10 @@ fn a_jester_received_in_tax_does_not_make_a_revolution() {
     );
     assert_eq!(hand.stage(), Stage::Taxes);
     hand.apply(seat(0), Action::GiveTax(cards("12 J"))).unwrap();
-    assert_eq!(hand.held(seat(4)).jesters(), 2);
     settle_taxes(&mut hand);
+    assert_eq!(hand.held(seat(4)).jesters(), 2);
     assert_eq!(hand.revolution(), None);
+    assert_eq!(hand.stage(), Stage::Play);
 }
 
 // ----- Taxation -----
@@ -369,6 +370,13 @@ fn rulebook_taxation_example() {
     assert_eq!(hand.decision(seat(4)), None, "the Peon has no choice");
     hand.apply(seat(0), Action::GiveTax(cards("10 10")))
         .unwrap();
+    // Nothing moves until every taxation decision is made: both pairs
+    // exchange at the same time.
+    assert_eq!(hand.held(seat(0)), cards(sondra));
+    assert_eq!(hand.taxes().count(), 0);
+    let cherise = hand.held(seat(3));
+    let gift = hand.held(seat(1)).worst(1);
+    hand.apply(seat(1), Action::GiveTax(gift)).unwrap();
     let paid = hand.taxes().next().unwrap();
     assert_eq!(paid.tribute, cards("2 4"));
     assert_eq!(
@@ -380,11 +388,8 @@ fn rulebook_taxation_example() {
         cards("J 6 7 7 7 8 8 9 9 10 10 11 11 12 12 12")
     );
     // The Lesser pair: the Lesser Peon gives her best card.
-    let cherise = hand.held(seat(3));
-    let best = cherise.best(1);
-    let gift = hand.held(seat(1)).worst(1);
-    hand.apply(seat(1), Action::GiveTax(gift)).unwrap();
-    assert!(hand.held(seat(1)).contains(&best));
+    assert!(hand.held(seat(1)).contains(&cherise.best(1)));
+    assert_eq!(hand.taxes().nth(1).unwrap().tribute, cherise.best(1));
     assert_eq!(hand.stage(), Stage::Play);
 }
 
@@ -422,6 +427,7 @@ fn jesters_count_as_the_worst_cards_in_tax() {
     );
     hand.apply(seat(0), Action::GiveTax(hand.held(seat(0)).worst(2)))
         .unwrap();
+    settle_taxes(&mut hand);
     assert_eq!(hand.taxes().next().unwrap().tribute, cards("3 11"));
 }
 
@@ -800,6 +806,9 @@ fn merchant_exchange_is_blind_and_between_two_merchants() {
     let card4 = hand.held(seat(4)).iter().last().unwrap();
     let (h2, h4) = (hand.held(seat(2)), hand.held(seat(4)));
     hand.apply(seat(4), Action::AnswerExchange(card4)).unwrap();
+    // The cards move with the taxes, all at once.
+    assert_eq!(hand.held(seat(2)), h2);
+    settle_taxes(&mut hand);
     let mut expect2 = h2;
     expect2.remove(card2, 1);
     expect2.add(card4, 1);
@@ -844,12 +853,6 @@ fn newcomers_join_halfway_and_players_leave_between_hands() {
     // Five players: seat 2 or 3, the Greater Dalmuti's choice.
     assert_eq!(join_seats(5), [2, 3]);
     assert!(matches!(game.join("Eve", 1), Err(TableError::JoinSeat(_))));
-    let eve = game.join("Eve", 3).unwrap();
-    assert_eq!(game.next_seating()[3], eve);
-    assert_eq!(
-        game.join("Eve", 3).unwrap_err(),
-        TableError::DuplicateName("Eve".into())
-    );
     let leaver = game.next_seating()[0];
     let name = game.name(leaver).to_string();
     let mut rest = game.next_seating().to_vec();
@@ -860,6 +863,20 @@ fn newcomers_join_halfway_and_players_leave_between_hands() {
         rest.as_slice(),
         "the others keep their order"
     );
+    // Four players now: the newcomer sits at seat 2.
+    assert!(matches!(game.join("Eve", 3), Err(TableError::JoinSeat(_))));
+    let eve = game.join("Eve", 2).unwrap();
+    assert_eq!(game.next_seating()[2], eve);
+    assert_eq!(
+        game.join("Eve", 3).unwrap_err(),
+        TableError::DuplicateName("Eve".into())
+    );
+    // Leaves come before joins, the order a record applies them in.
+    let other = game.name(game.next_seating()[0]).to_string();
+    assert!(matches!(
+        game.leave(&other),
+        Err(TableError::LeaveAfterJoin(_))
+    ));
     game.next_hand().unwrap();
     assert_eq!(game.hand().players(), 5);
     assert_eq!(game.seat_of(eve), Some(seat(2)));
