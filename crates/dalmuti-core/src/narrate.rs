@@ -244,7 +244,7 @@ pub fn game(game: &Game) -> Vec<String> {
                 .players()
                 .map(|p| (game.total(p), game.name(p)))
                 .collect();
-            standings.sort_by(|a, b| b.0.cmp(&a.0));
+            standings.sort_by_key(|s| std::cmp::Reverse(s.0));
             let words: Vec<String> = standings.iter().map(|(t, n)| format!("{n} {t}")).collect();
             out.push(format!("Standings: {}.", words.join(", ")));
         }

@@ -35,13 +35,16 @@ use crate::set::Set;
 /// The value of a record's `format` field.
 pub const FORMAT: &str = "dalmuti-record/1";
 
+/// A seating draw as recorded: rounds of (name, card).
+pub type DrawRecord = Vec<Vec<(String, Card)>>;
+
 /// A game record, read and checked (or written from a game).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
     /// The rules in force.
     pub rules: Rules,
     /// The seating draw, round by round: (name, card).
-    pub draw: Option<Vec<Vec<(String, Card)>>>,
+    pub draw: Option<DrawRecord>,
     /// The first hand's players, Greater Dalmuti first.
     pub seating: Vec<String>,
     /// The hands in order; only the last may be unfinished.

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{FORMAT, HandRecord, Record};
+use super::{DrawRecord, FORMAT, HandRecord, Record};
 use crate::action::{Action, Decision, Illegal};
 use crate::card::Card;
 use crate::cards::Cards;
@@ -445,7 +445,7 @@ fn read_draw(
     value: Option<&Value>,
     rules: &Rules,
     seating: &[String],
-) -> Result<Option<Vec<Vec<(String, Card)>>>, ReadError> {
+) -> Result<Option<DrawRecord>, ReadError> {
     let Some(value) = value else {
         return Ok(None);
     };

@@ -665,7 +665,7 @@ fn first_deal_revolution_still_allows_a_greater_revolution() {
         Some(Decision::Revolution { greater: true })
     );
     hand.apply(seat(4), Action::CallRevolution).unwrap();
-    assert_eq!(hand.revolution().unwrap().greater, true);
+    assert!(hand.revolution().unwrap().greater);
     assert_eq!(
         hand.held(seat(0)),
         cards("J J 1 12 12 12 12 12 12 12 12 12 12 12 11 11")
