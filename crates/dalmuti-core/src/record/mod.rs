@@ -6,7 +6,7 @@
 //! - [`check`] reads a record, replays it under the rules and reports what
 //!   `dalmuti check` prints, or the first fault with its hand and play.
 //! - [`Record::from_game`] writes any game the engine plays, and
-//!   [`Record::replay`] turns a record back into that [`Game`].
+//!   [`Record::replay`] turns a record back into that [`Game`](crate::Game).
 //!
 //! ```
 //! use dalmuti_core::record::{check, Checked, Record};
