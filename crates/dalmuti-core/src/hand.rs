@@ -105,6 +105,9 @@ pub enum BadPosition {
     /// Not 3 to 16 seats.
     #[error("a hand needs 3 to 16 players, not {0}")]
     Players(usize),
+    /// The hands hold more of a card than the deck has.
+    #[error("the hands hold cards that are not in the deck")]
+    NotInDeck,
     /// A seat listed as gone out is unknown, repeated or still holds cards.
     #[error("{0} cannot have gone out")]
     GoneOut(Seat),
@@ -154,6 +157,9 @@ pub struct Hand {
     holding: Seats,
     /// `holding.len()`, kept so the play path needs no population count.
     active: u8,
+    /// How many cards each seat holds, kept so the play path need not
+    /// re-read a hand it has just written (a store-forwarding stall).
+    sizes: PerSeat<u8>,
     stage: Stage,
     revolution_holder: Option<Seat>,
     revolution: Option<Revolution>,
@@ -252,6 +258,13 @@ impl Hand {
         if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
             return Err(BadPosition::Players(players));
         }
+        let deck = Deck::for_table(&position.rules, players);
+        let mut left = deck.cards();
+        for cards in &position.held {
+            if !left.remove_all(cards) {
+                return Err(BadPosition::NotInDeck);
+            }
+        }
         let mut held = PerSeat::<Cards>::default();
         let mut holding = Seats::NONE;
         for (i, cards) in position.held.iter().enumerate() {
@@ -293,11 +306,12 @@ impl Hand {
             rules: position.rules,
             players: players as u8,
             first: false,
-            deck: Deck::for_table(&position.rules, players),
+            deck,
             dealt: held,
             held,
             holding,
             active: holding.len() as u8,
+            sizes: sizes_of(&held, players),
             stage: Stage::Play,
             revolution_holder: None,
             revolution: None,
@@ -325,6 +339,7 @@ impl Hand {
             held: dealt,
             holding: Seats::first(players),
             active: players as u8,
+            sizes: sizes_of(&dealt, players),
             stage: Stage::Revolution,
             revolution_holder,
             revolution: None,
@@ -668,7 +683,9 @@ impl Hand {
         // In play, compute it directly from rank masks: no loop, few branches
         // (a property test checks it equals the first of `for_each_legal`).
         if self.stage == Stage::Play && seat == self.turn {
-            let held = self.held[seat];
+            // By reference: a copy on the stack read back at once stalls the
+            // processor's store forwarding.
+            let held = &self.held[seat];
             return Some(match self.top {
                 None => Action::Play(worst_lead(held)),
                 Some((_, top)) => worst_topping(held, top).map_or(Action::Pass, Action::Play),
@@ -774,6 +791,7 @@ impl Hand {
             // Everyone trades seats with their opposite; the cards go too.
             self.dealt.reverse(n);
             self.held.reverse(n);
+            self.sizes.reverse(n);
             Seat::GREATER_DALMUTI
         } else {
             seat
@@ -873,7 +891,9 @@ impl Hand {
             held.remove(set.face(), set.naturals());
         }
         held.remove(Card::JESTER, set.jesters());
-        let out = held.is_empty();
+        let left = &mut self.sizes[seat];
+        *left -= set.size();
+        let out = *left == 0;
         self.events.push(Event::Played { seat, set });
         self.top = Some((seat, set));
         self.passes = 0;
@@ -962,6 +982,14 @@ impl Hand {
     }
 }
 
+fn sizes_of(hands: &PerSeat<Cards>, players: usize) -> PerSeat<u8> {
+    let mut sizes = PerSeat::<u8>::default();
+    for seat in Seat::all(players) {
+        sizes[seat] = hands[seat].len() as u8;
+    }
+    sizes
+}
+
 /// Room for the log of a hand, so that play does not allocate: a hand
 /// sees at most one play per card, and in practice a few passes per play
 /// (the no-allocation test plays thousands of hands within it).
@@ -1012,7 +1040,7 @@ fn for_each_gift(
 /// The first set of [`for_each_lead`]: all the Jesters alone if any, else
 /// every card of the worst rank held.
 #[inline]
-fn worst_lead(held: Cards) -> Set {
+fn worst_lead(held: &Cards) -> Set {
     let jesters = held.jesters();
     if jesters > 0 {
         return Set::jesters_alone(jesters).expect("jesters > 0");
@@ -1026,7 +1054,7 @@ fn worst_lead(held: Cards) -> Set {
 /// The first set of [`for_each_topping`]: the worst rank that can top
 /// `top`, with as few Jesters as possible.
 #[inline]
-fn worst_topping(held: Cards, top: Set) -> Option<Set> {
+fn worst_topping(held: &Cards, top: Set) -> Option<Set> {
     let size = top.size();
     let jesters = held.jesters();
     let least = size.saturating_sub(jesters).max(1);
