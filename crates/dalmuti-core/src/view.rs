@@ -113,6 +113,12 @@ impl<'a> View<'a> {
         self.hand.rules()
     }
 
+    /// The deck of this hand (public: it follows from the rules and the
+    /// number of players).
+    pub fn deck(&self) -> crate::Deck {
+        self.hand.deck()
+    }
+
     /// How many players.
     pub fn players(&self) -> usize {
         self.hand.players()

@@ -1,0 +1,107 @@
+//! Naming bots on a command line: `random`, `greedy`, `heuristic`,
+//! `search:iterations=2000`, `cmd:python3 examples/bot.py`…
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::external::ExternalBot;
+use crate::heuristic::HeuristicBot;
+use crate::search::{SearchBot, SearchConfig};
+use crate::{Bot, GreedyBot, RandomBot};
+
+/// How long an external bot may think about one decision unless told
+/// otherwise.
+pub const DEFAULT_EXTERNAL_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Which bot to build, as written on a command line.
+///
+/// ```
+/// use dalmuti_bots::BotSpec;
+/// assert_eq!("greedy".parse::<BotSpec>().unwrap(), BotSpec::Greedy);
+/// assert_eq!(
+///     "cmd:python3 bot.py".parse::<BotSpec>().unwrap().to_string(),
+///     "cmd:python3 bot.py"
+/// );
+/// assert!("grumpy".parse::<BotSpec>().is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub enum BotSpec {
+    /// Uniform over legal actions.
+    Random,
+    /// Its worst legal set.
+    Greedy,
+    /// Rules of thumb.
+    Heuristic,
+    /// Information-set Monte-Carlo tree search.
+    Search(SearchConfig),
+    /// A program speaking the bot protocol on standard input and output.
+    External {
+        /// The command line, split on white space.
+        command: String,
+        /// How long it may take per decision.
+        timeout: Duration,
+    },
+}
+
+/// A bot description that cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadSpec(pub String);
+
+impl BotSpec {
+    /// Builds the bot, its randomness seeded by `seed`. An external bot's
+    /// program is started here.
+    pub fn build(&self, seed: u64) -> Result<Box<dyn Bot>, BadSpec> {
+        Ok(match self {
+            BotSpec::Random => Box::new(RandomBot::new(seed)),
+            BotSpec::Greedy => Box::new(GreedyBot),
+            BotSpec::Heuristic => Box::new(HeuristicBot::new(seed)),
+            BotSpec::Search(config) => Box::new(SearchBot::new(config.clone(), seed)),
+            BotSpec::External { command, timeout } => {
+                Box::new(ExternalBot::spawn(command, *timeout)?)
+            }
+        })
+    }
+}
+
+impl FromStr for BotSpec {
+    type Err = BadSpec;
+
+    fn from_str(s: &str) -> Result<BotSpec, BadSpec> {
+        let s = s.trim();
+        if let Some(command) = s.strip_prefix("cmd:") {
+            if command.trim().is_empty() {
+                return Err(BadSpec(
+                    "cmd: needs a command, e.g. cmd:python3 bot.py".into(),
+                ));
+            }
+            return Ok(BotSpec::External {
+                command: command.trim().to_string(),
+                timeout: DEFAULT_EXTERNAL_TIMEOUT,
+            });
+        }
+        let (name, options) = s.split_once(':').unwrap_or((s, ""));
+        match (name, options) {
+            ("random", "") => Ok(BotSpec::Random),
+            ("greedy", "") => Ok(BotSpec::Greedy),
+            ("heuristic", "") => Ok(BotSpec::Heuristic),
+            ("search", options) => Ok(BotSpec::Search(options.parse()?)),
+            (other, _) => Err(BadSpec(format!(
+                "unknown bot {other:?}: expected random, greedy, heuristic, search[:options] or cmd:COMMAND"
+            ))),
+        }
+    }
+}
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotSpec::Random => f.write_str("random"),
+            BotSpec::Greedy => f.write_str("greedy"),
+            BotSpec::Heuristic => f.write_str("heuristic"),
+            BotSpec::Search(config) => write!(f, "search{config}"),
+            BotSpec::External { command, .. } => write!(f, "cmd:{command}"),
+        }
+    }
+}
