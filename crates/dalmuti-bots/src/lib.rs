@@ -60,6 +60,11 @@ pub trait Bot: Send {
     /// Built-in bots always answer; a bot in another process may fail, and
     /// says how ([`BotFault`]). The caller then plays [`fallback`].
     fn decide(&mut self, view: &View<'_>, legal: &[Action]) -> Result<Action, BotFault>;
+
+    /// Restarts the bot's own randomness from `seed`: tournaments reseed
+    /// every bot per deal and seat, so a deal replays exactly. Bots without
+    /// randomness ignore it.
+    fn reseed(&mut self, _seed: u64) {}
 }
 
 /// How a bot failed to answer a decision.

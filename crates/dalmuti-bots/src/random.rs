@@ -26,4 +26,8 @@ impl Bot for RandomBot {
     fn decide(&mut self, _view: &View<'_>, legal: &[Action]) -> Result<Action, BotFault> {
         Ok(legal[self.rng.random_range(0..legal.len())])
     }
+
+    fn reseed(&mut self, seed: u64) {
+        self.rng = bot_rng(seed);
+    }
 }

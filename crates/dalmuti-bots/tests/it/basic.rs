@@ -1,11 +1,11 @@
-//! Bots play whole games through views only, and always answer legally.
+//! Random and greedy bots, and the harness the other tests share.
 
 use dalmuti_bots::{Bot, BotSpec};
 use dalmuti_core::{Game, Rules, Seed, Viewer};
 
 /// Plays `hands` hands of a game with one bot per player; every answer must
 /// be legal. Returns the game.
-pub fn play(specs: &[&str], hands: usize, seed: u64) -> Game {
+pub(crate) fn play(specs: &[&str], hands: usize, seed: u64) -> Game {
     let names = (0..specs.len()).map(|i| format!("P{i}")).collect();
     let mut game = Game::new(Rules::default(), names, Seed::from(seed)).unwrap();
     let mut bots: Vec<Box<dyn Bot>> = specs

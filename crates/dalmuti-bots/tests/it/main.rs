@@ -1,0 +1,6 @@
+//! Bots play through views only and always answer legally.
+
+mod basic;
+mod external;
+mod heuristic;
+mod search;
