@@ -36,6 +36,7 @@ mod external;
 mod greedy;
 mod heuristic;
 pub mod knowledge;
+pub mod protocol;
 mod random;
 mod search;
 mod spec;
@@ -44,7 +45,7 @@ pub use external::ExternalBot;
 pub use greedy::GreedyBot;
 pub use heuristic::HeuristicBot;
 pub use random::RandomBot;
-pub use search::{SearchBot, SearchConfig};
+pub use search::{SearchBot, SearchConfig, SearchStats};
 pub use spec::{BadSpec, BotSpec, DEFAULT_EXTERNAL_TIMEOUT};
 
 use dalmuti_core::{Action, View};

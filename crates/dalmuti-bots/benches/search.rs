@@ -1,0 +1,104 @@
+//! The search bot's speed: iterations per second on one thread at typical
+//! five-player positions in the middle of a hand, and how many iterations
+//! a 50 ms time limit allows.
+//!
+//! `cargo bench -p dalmuti-bots --bench search`
+
+#![allow(missing_docs)]
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group};
+use dalmuti_bots::{Bot, SearchBot, SearchConfig};
+use dalmuti_core::{Action, DealRng, Decision, Hand, Rules, Seed, Stage, View, Viewer};
+
+/// Iterations per measured decision.
+const ITERATIONS: u32 = 1000;
+
+/// A five-player hand dealt from `seed`, past the taxes and at least
+/// `plays` decisions of play (every seat playing its worst legal set), at
+/// the first decision after that which is `lead` (or a follow, if not) and
+/// has at least three legal actions.
+fn position(seed: u64, plays: usize, lead: bool) -> Hand {
+    let mut hand = Hand::deal(
+        Rules::default(),
+        5,
+        false,
+        &mut DealRng::new(Seed::from(seed)),
+    );
+    let mut done = 0;
+    while let Some(seat) = hand.next_to_act() {
+        if hand.stage() == Stage::Play {
+            let is_lead = hand.decision(seat) == Some(Decision::Lead);
+            if done >= plays && is_lead == lead && hand.legal_actions(seat).len() >= 3 {
+                return hand;
+            }
+            done += 1;
+        }
+        hand.apply(seat, hand.worst_legal(seat).unwrap()).unwrap();
+    }
+    panic!("no such decision in hand {seed}");
+}
+
+fn decide(bot: &mut SearchBot, hand: &Hand) -> Action {
+    let view = View::new(hand, Viewer::Seat(hand.turn()));
+    let legal = view.legal_actions();
+    bot.decide(&view, &legal).unwrap()
+}
+
+fn iterations(c: &mut Criterion) {
+    let mut group = c.benchmark_group("search");
+    group.throughput(Throughput::Elements(u64::from(ITERATIONS)));
+    group.measurement_time(Duration::from_secs(10));
+    for (name, lead) in [("lead", true), ("follow", false)] {
+        let hand = position(1, 20, lead);
+        let config = SearchConfig {
+            iterations: ITERATIONS,
+            ..SearchConfig::default()
+        };
+        let mut bot = SearchBot::new(config, 1);
+        group.bench_function(
+            format!("5 players mid-hand {name}, {ITERATIONS} iterations, 1 thread"),
+            |b| b.iter(|| black_box(decide(&mut bot, &hand))),
+        );
+    }
+    group.finish();
+}
+
+/// How many iterations a 50 ms limit allows, on one thread and on two,
+/// over twenty mid-hand decisions.
+fn iterations_in_50_ms() {
+    for threads in [1, 2] {
+        let config = SearchConfig {
+            time: Some(Duration::from_millis(50)),
+            threads,
+            ..SearchConfig::default()
+        };
+        let mut bot = SearchBot::new(config, 1);
+        let mut counts = Vec::new();
+        for seed in 0..10 {
+            for lead in [true, false] {
+                decide(&mut bot, &position(seed, 20, lead));
+                counts.push(bot.last_search().unwrap().iterations);
+            }
+        }
+        counts.sort_unstable();
+        let mean = counts.iter().sum::<u64>() / counts.len() as u64;
+        println!(
+            "search/50 ms, {threads} thread(s): {mean} iterations on average \
+             (least {}, most {}) over {} decisions",
+            counts[0],
+            counts[counts.len() - 1],
+            counts.len()
+        );
+    }
+}
+
+criterion_group!(benches, iterations);
+
+fn main() {
+    iterations_in_50_ms();
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -1,0 +1,192 @@
+//! The search bot: information-set Monte-Carlo tree search for play.
+//!
+//! - `config`: the budget per decision and how it is written.
+//! - `tree`: the tree of actions shared by every determinization, UCB1
+//!   with availability counts.
+//! - `playout`: determinizations from what the seat knows, and the fast
+//!   policy that plays them to the end.
+//! - `worker`: one thread's search with its own tree.
+//!
+//! Play decisions (lead, follow or pass) are searched. The others
+//! (revolution, tax gifts, the merchant exchange) come before any card is
+//! played, where a play-only search has nothing to say, so the heuristic
+//! bot makes them.
+
+mod config;
+mod playout;
+mod tree;
+mod worker;
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use dalmuti_core::{Action, Decision, View};
+use rand::RngCore;
+
+pub use config::SearchConfig;
+
+use crate::knowledge::Knowledge;
+use crate::{Bot, BotFault, BotRng, HeuristicBot, bot_rng};
+use playout::Table;
+use worker::{Budget, RootStats};
+
+/// Information-set Monte-Carlo tree search (single observer, Cowling et
+/// al.) for play decisions.
+///
+/// Each iteration deals the cards the seat cannot see at random,
+/// consistently with what it knows ([`Knowledge::sample`]), descends a tree
+/// of actions shared by all such deals, adds one node, plays the hand out
+/// with a fast policy and backs up every player's reward for their
+/// finishing place. The bot plays the root action visited most.
+///
+/// With an iteration budget the bot is deterministic for its seed, with
+/// any number of threads: each thread has a generator seeded from the
+/// bot's, its own tree, and the roots are merged in thread order.
+///
+/// ```
+/// use dalmuti_bots::{Bot, SearchBot, SearchConfig};
+/// use dalmuti_core::{DealRng, Hand, Rules, Seed, Stage, View, Viewer};
+/// let mut hand = Hand::deal(Rules::default(), 4, false, &mut DealRng::new(Seed::from(3)));
+/// let config: SearchConfig = "iterations=50".parse().unwrap();
+/// let mut bot = SearchBot::new(config, 7);
+/// while let Some(seat) = hand.next_to_act() {
+///     let view = View::new(&hand, Viewer::Seat(seat));
+///     let legal = view.legal_actions();
+///     let action = bot.decide(&view, &legal).unwrap();
+///     hand.apply(seat, action).unwrap();
+/// }
+/// assert_eq!(hand.stage(), Stage::Over);
+/// ```
+pub struct SearchBot {
+    config: SearchConfig,
+    rng: BotRng,
+    heuristic: HeuristicBot,
+    last: Option<SearchStats>,
+}
+
+/// What the last search did, for benchmarks and the curious.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchStats {
+    /// Iterations run, over every thread.
+    pub iterations: u64,
+    /// Tree nodes built, over every thread.
+    pub nodes: usize,
+    /// How long the search took.
+    pub elapsed: Duration,
+}
+
+impl SearchBot {
+    /// A search bot thinking as `config` says, its randomness seeded by
+    /// `seed`.
+    pub fn new(config: SearchConfig, seed: u64) -> SearchBot {
+        SearchBot {
+            config,
+            rng: bot_rng(seed),
+            heuristic: HeuristicBot::new(seed),
+            last: None,
+        }
+    }
+
+    /// How much it thinks.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// What its last search did (`None` before any search: decisions with
+    /// one legal action and those outside play are not searched).
+    pub fn last_search(&self) -> Option<&SearchStats> {
+        self.last.as_ref()
+    }
+
+    /// Searches a play decision with more than one legal action.
+    fn search(&mut self, view: &View<'_>, legal: &[Action]) -> Action {
+        let started = Instant::now();
+        let knowledge = Knowledge::from_view(view);
+        let table = Table::of(view, &knowledge);
+        let threads = self.config.threads.max(1);
+        // Seeds drawn in thread order: the same for the same bot seed.
+        let seeds: Vec<u64> = (0..threads).map(|_| self.rng.next_u64()).collect();
+        let budget = |t: usize| match self.config.time {
+            Some(time) => Budget::Until(started + time),
+            None => {
+                // Split as evenly as possible, the first threads taking the
+                // remainder.
+                let n = self.config.iterations;
+                let extra = u32::from((t as u32) < n % threads as u32);
+                Budget::Iterations(n / threads as u32 + extra)
+            }
+        };
+        let run = |t: usize| worker::search(&table, &knowledge, bot_rng(seeds[t]), budget(t));
+        let results: Vec<RootStats> = if threads == 1 {
+            vec![run(0)]
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads).map(|t| scope.spawn(move || run(t))).collect();
+                // Joined in thread order, whatever order they finish in.
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a search thread panicked"))
+                    .collect()
+            })
+        };
+        self.last = Some(SearchStats {
+            iterations: results.iter().map(|r| r.iterations).sum(),
+            nodes: results.iter().map(|r| r.nodes).sum(),
+            elapsed: started.elapsed(),
+        });
+        most_visited(legal, &results)
+    }
+}
+
+/// The legal action with the most visits over every tree; ties go to the
+/// higher total reward, then to the first in `legal` (the worst set).
+fn most_visited(legal: &[Action], results: &[RootStats]) -> Action {
+    let mut best = legal[0];
+    let mut best_key = (0u64, f64::NEG_INFINITY);
+    for &action in legal {
+        let mut key = (0u64, 0.0);
+        for result in results {
+            for &(a, visits, reward) in &result.children {
+                if a == action {
+                    key.0 += u64::from(visits);
+                    key.1 += reward;
+                }
+            }
+        }
+        if key.0 > best_key.0 || (key.0 == best_key.0 && key.1 > best_key.1) {
+            best = action;
+            best_key = key;
+        }
+    }
+    best
+}
+
+impl fmt::Debug for SearchBot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SearchBot")
+            .field("config", &self.config)
+            .field("last", &self.last)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Bot for SearchBot {
+    fn name(&self) -> &str {
+        "search"
+    }
+
+    fn decide(&mut self, view: &View<'_>, legal: &[Action]) -> Result<Action, BotFault> {
+        if legal.len() == 1 {
+            return Ok(legal[0]);
+        }
+        match view.decision() {
+            Some(Decision::Lead | Decision::Follow { .. }) => Ok(self.search(view, legal)),
+            _ => self.heuristic.decide(view, legal),
+        }
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        self.rng = bot_rng(seed);
+        self.heuristic.reseed(seed);
+    }
+}

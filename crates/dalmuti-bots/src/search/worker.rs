@@ -1,0 +1,123 @@
+//! One thread's search: its own generator and tree, iterations until its
+//! budget is spent, and the root statistics it found.
+
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use dalmuti_core::{Action, Hand, Seat};
+
+use super::playout::{self, Table};
+use super::tree::{NodeId, ROOT, Step, Tree};
+use crate::BotRng;
+use crate::knowledge::Knowledge;
+
+/// The most nodes one tree may hold (48 bytes each, so 100 MB): far more than
+/// any iteration budget needs, a bound for long time limits.
+const MAX_NODES: usize = 1 << 21;
+
+/// When a worker stops.
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Budget {
+    /// After exactly this many iterations.
+    Iterations(u32),
+    /// At this instant (after at least one iteration).
+    Until(Instant),
+}
+
+/// What one tree learned about the decision.
+#[derive(Clone, Debug, Default)]
+pub(super) struct RootStats {
+    /// Each root action tried: visits and total reward to the searching
+    /// seat.
+    pub(super) children: Vec<(Action, u32, f64)>,
+    /// Iterations run.
+    pub(super) iterations: u64,
+    /// Nodes in the tree.
+    pub(super) nodes: usize,
+}
+
+/// Searches the decision of `table` from what `knowledge` says, until
+/// `budget` is spent.
+pub(super) fn search(
+    table: &Table,
+    knowledge: &Knowledge,
+    mut rng: BotRng,
+    budget: Budget,
+) -> RootStats {
+    let capacity = match budget {
+        Budget::Iterations(n) => n as usize + 1,
+        // Some 200,000 iterations a second: room for a tenth of a second.
+        Budget::Until(_) => 1 << 14,
+    };
+    let mut tree = Tree::new(capacity, MAX_NODES);
+    let mut scratch = Scratch::default();
+    let mut iterations = 0u64;
+    loop {
+        let done = match budget {
+            Budget::Iterations(n) => iterations >= u64::from(n),
+            Budget::Until(deadline) => iterations > 0 && Instant::now() >= deadline,
+        };
+        if done {
+            break;
+        }
+        iterate(table, knowledge, &mut tree, &mut scratch, &mut rng);
+        iterations += 1;
+    }
+    RootStats {
+        children: tree.root_children().collect(),
+        iterations,
+        nodes: tree.len(),
+    }
+}
+
+/// Buffers reused from one iteration to the next.
+#[derive(Default)]
+struct Scratch {
+    /// The nodes of this iteration's descent, root first.
+    path: Vec<NodeId>,
+    /// The legal actions at the current node.
+    legal: Vec<Action>,
+}
+
+/// One iteration: determinize, descend the tree while its children are
+/// legal here, expand one, play out, and back up every player's reward.
+fn iterate(
+    table: &Table,
+    knowledge: &Knowledge,
+    tree: &mut Tree,
+    scratch: &mut Scratch,
+    rng: &mut BotRng,
+) {
+    let mut hand = table.determinize(knowledge, rng);
+    let Scratch { path, legal } = scratch;
+    path.clear();
+    path.push(ROOT);
+    let mut node = ROOT;
+    while let Some(seat) = hand.next_to_act() {
+        legal.clear();
+        hand.for_each_legal(seat, |a| {
+            legal.push(a);
+            ControlFlow::Continue(())
+        });
+        match tree.select(node, legal, rng) {
+            Step::Descend(child) => {
+                apply(&mut hand, seat, tree.action(child));
+                node = child;
+                path.push(child);
+            }
+            Step::Expand(action) => {
+                apply(&mut hand, seat, action);
+                path.push(tree.add_child(node, action, seat));
+                break;
+            }
+            Step::Stop => break,
+        }
+    }
+    playout::play_out(&mut hand, rng);
+    tree.backpropagate(path, &playout::rewards(&hand));
+}
+
+fn apply(hand: &mut Hand, seat: Seat, action: Action) {
+    hand.apply(seat, action)
+        .expect("the tree offers only actions legal here");
+}
