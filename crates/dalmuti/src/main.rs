@@ -1,5 +1,7 @@
 //! `dalmuti`: the command line of the dalmuti project.
 
+mod sim;
+
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,6 +35,14 @@ enum Command {
         /// The record, or - for standard input.
         file: PathBuf,
     },
+    /// Play bots against each other over many hands and report who wins.
+    ///
+    /// Example: dalmuti sim --players 5 --hands 100000 --bots
+    /// search,heuristic,heuristic,greedy,random --seed 7
+    ///
+    /// Exit status: 0 done, 1 the run failed (a bot would not start, a file
+    /// could not be written), 2 bad arguments.
+    Sim(dalmuti_arena::SimArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +50,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { json, file } => run_check(&file, json),
         Command::Replay { file } => run_replay(&file),
+        Command::Sim(args) => sim::run_sim(args),
     }
 }
 

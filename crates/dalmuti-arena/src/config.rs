@@ -1,0 +1,579 @@
+//! The command line's raw arguments and the validated configuration made
+//! from them, in one place.
+
+use std::path::PathBuf;
+
+use dalmuti_bots::BotSpec;
+use dalmuti_core::{MAX_PLAYERS, MIN_PLAYERS, Rules, Scoring, Seed};
+
+/// `dalmuti sim`'s arguments as typed, not yet checked: turn them into a
+/// [`SimConfig`] with [`SimConfig::new`].
+///
+/// ```
+/// use dalmuti_arena::{SimArgs, SimConfig};
+/// let args = SimArgs { bots: "greedy,random,random".into(), hands: Some(10), ..SimArgs::default() };
+/// let config = SimConfig::new(args).unwrap();
+/// assert_eq!(config.players(), 3);
+/// ```
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct SimArgs {
+    /// Players at the table, 3 to 16 [default: the number of bots listed,
+    /// or 5 when one bot is given for every seat].
+    #[arg(long)]
+    pub players: Option<usize>,
+
+    /// The lineup, one bot per player separated by commas (or one bot for
+    /// every seat): random, greedy, heuristic, search (or search:OPTIONS) or
+    /// cmd:COMMAND (a command may contain spaces, not commas).
+    #[arg(long)]
+    pub bots: String,
+
+    /// Independent hands to play, each dealt fresh with the lineup in a
+    /// random seat order [default: 10000 unless --games].
+    #[arg(long)]
+    pub hands: Option<u64>,
+
+    /// Games to play instead of independent hands: titles, taxes and scores
+    /// carry from hand to hand within a game. Needs --hands-per-game.
+    #[arg(long)]
+    pub games: Option<u64>,
+
+    /// Hands in each game (with --games).
+    #[arg(long)]
+    pub hands_per_game: Option<u32>,
+
+    /// Replay every deal (every game, with --games) with the lineup rotated
+    /// through every seat, to take the luck of the deal out of comparisons.
+    #[arg(long)]
+    pub duplicate: bool,
+
+    /// The run's seed: a number or 64 hexadecimal digits [default: drawn
+    /// from the operating system, and printed].
+    #[arg(long)]
+    pub seed: Option<String>,
+
+    /// Worker threads [default: every core]. The results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+
+    /// Optional rule: the stripped deck for four or five players.
+    #[arg(long)]
+    pub stripped_deck: bool,
+
+    /// Optional rule: no taxes on a game's first hand (and so on every
+    /// independent hand).
+    #[arg(long)]
+    pub first_deal_revolution: bool,
+
+    /// Optional rule: the highest Merchant may trade a card blind.
+    #[arg(long)]
+    pub merchant_exchange: bool,
+
+    /// Scoring in force at the table: none, standard or philanthropic (the
+    /// report's points are always the standard ones).
+    #[arg(long, value_name = "SCORING")]
+    pub scoring: Option<String>,
+
+    /// Print the report as JSON.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+
+    /// Print the report as CSV, one row per bot.
+    #[arg(long)]
+    pub csv: bool,
+
+    /// Write every game (every independent hand, as a one-hand game) as a
+    /// game record into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
+
+    /// Draw the mobility matrix and the finishing places per bot as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
+/// How many independent hands a run plays when neither `--hands` nor
+/// `--games` is given.
+pub const DEFAULT_HANDS: u64 = 10_000;
+
+/// What a run plays.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Independent hands, each a first hand with a random seating.
+    Hands {
+        /// How many deals.
+        hands: u64,
+    },
+    /// Games whose titles, taxes and scores carry from hand to hand.
+    Games {
+        /// How many games.
+        games: u64,
+        /// Hands in each game.
+        hands_per_game: u32,
+    },
+}
+
+/// How the report is printed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// A table for people.
+    Text,
+    /// One JSON document.
+    Json,
+    /// One CSV row per bot.
+    Csv,
+}
+
+/// One place in the lineup: a bot and its label in the report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// `heuristic`, or `heuristic#2` for its second copy in the lineup.
+    pub label: String,
+    /// The bot.
+    pub spec: BotSpec,
+}
+
+/// A run's configuration, checked: 3 to 16 players, one bot per player,
+/// a mode with at least one hand, a seed.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    lineup: Vec<Entry>,
+    mode: Mode,
+    duplicate: bool,
+    rules: Rules,
+    seed: Seed,
+    seed_given: bool,
+    threads: usize,
+    format: Format,
+    records: Option<PathBuf>,
+    plot: Option<PathBuf>,
+}
+
+/// Why arguments do not make a run, in words for the command line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// Not 3 to 16 players.
+    #[error("a table seats 3 to 16 players, not {0}")]
+    Players(usize),
+    /// `--bots` is empty or has an empty entry.
+    #[error(
+        "--bots needs one bot per player, separated by commas, e.g. --bots greedy,random,random"
+    )]
+    NoBots,
+    /// The lineup does not fit the table.
+    #[error(
+        "--players {players} needs {players} bots (or one bot for every seat), but --bots lists {bots}"
+    )]
+    BotCount {
+        /// Players asked for.
+        players: usize,
+        /// Bots listed.
+        bots: usize,
+    },
+    /// A bot that cannot be named.
+    #[error("bot {position} of --bots ({spec:?}): {reason}")]
+    Bot {
+        /// 1-based place in the lineup.
+        position: usize,
+        /// What was written.
+        spec: String,
+        /// Why it is not a bot.
+        reason: String,
+    },
+    /// A bad combination or value of `--hands`, `--games`,
+    /// `--hands-per-game`.
+    #[error("{0}")]
+    Mode(&'static str),
+    /// Not a scoring.
+    #[error("--scoring is none, standard or philanthropic, not {0:?}")]
+    Scoring(String),
+    /// Not a seed.
+    #[error("--seed is a number (e.g. 7) or 64 hexadecimal digits, not {0:?}")]
+    Seed(String),
+    /// Zero threads.
+    #[error("--threads must be at least 1")]
+    Threads,
+}
+
+impl SimConfig {
+    /// Checks raw arguments and makes the configuration, or says what is
+    /// wrong.
+    ///
+    /// ```
+    /// use dalmuti_arena::{SimArgs, SimConfig};
+    /// let wrong = SimArgs { players: Some(4), bots: "greedy,random".into(), ..SimArgs::default() };
+    /// let error = SimConfig::new(wrong).unwrap_err().to_string();
+    /// assert_eq!(error, "--players 4 needs 4 bots (or one bot for every seat), but --bots lists 2");
+    /// ```
+    pub fn new(args: SimArgs) -> Result<SimConfig, ConfigError> {
+        let specs = split_lineup(&args.bots)?;
+        let players = match (args.players, specs.len()) {
+            (Some(p), _) => p,
+            (None, 1) => 5,
+            (None, b) => b,
+        };
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+            return Err(ConfigError::Players(players));
+        }
+        if specs.len() != 1 && specs.len() != players {
+            return Err(ConfigError::BotCount {
+                players,
+                bots: specs.len(),
+            });
+        }
+        let mut parsed = Vec::with_capacity(players);
+        for (i, text) in specs.iter().enumerate() {
+            let spec = text.parse::<BotSpec>().map_err(|e| ConfigError::Bot {
+                position: i + 1,
+                spec: text.clone(),
+                reason: e.to_string(),
+            })?;
+            parsed.push(spec);
+        }
+        if parsed.len() == 1 {
+            parsed = vec![parsed[0].clone(); players];
+        }
+        let lineup = label(parsed);
+
+        let mode = match (args.hands, args.games, args.hands_per_game) {
+            (Some(_), Some(_), _) => {
+                return Err(ConfigError::Mode(
+                    "--hands counts independent hands; with --games give --hands-per-game instead",
+                ));
+            }
+            (_, None, Some(_)) => {
+                return Err(ConfigError::Mode(
+                    "--hands-per-game needs --games (the number of games)",
+                ));
+            }
+            (None, Some(_), None) => {
+                return Err(ConfigError::Mode(
+                    "--games needs --hands-per-game (the hands in each game)",
+                ));
+            }
+            (None, Some(games), Some(hands_per_game)) => {
+                if games == 0 || hands_per_game == 0 {
+                    return Err(ConfigError::Mode(
+                        "--games and --hands-per-game must be at least 1",
+                    ));
+                }
+                Mode::Games {
+                    games,
+                    hands_per_game,
+                }
+            }
+            (hands, None, None) => {
+                let hands = hands.unwrap_or(DEFAULT_HANDS);
+                if hands == 0 {
+                    return Err(ConfigError::Mode("--hands must be at least 1"));
+                }
+                Mode::Hands { hands }
+            }
+        };
+
+        let scoring = match args.scoring.as_deref().map(str::trim) {
+            None | Some("none") => Scoring::None,
+            Some("standard") => Scoring::Standard,
+            Some("philanthropic") => Scoring::Philanthropic,
+            Some(other) => return Err(ConfigError::Scoring(other.to_string())),
+        };
+        let rules = Rules {
+            stripped_deck: args.stripped_deck,
+            first_deal_revolution: args.first_deal_revolution,
+            merchant_exchange: args.merchant_exchange,
+            scoring,
+            hands: match mode {
+                Mode::Hands { .. } => Some(1),
+                Mode::Games { hands_per_game, .. } => Some(hands_per_game),
+            },
+            join_and_leave: false,
+        };
+
+        let (seed, seed_given) = match &args.seed {
+            Some(text) => (parse_seed(text)?, true),
+            None => (Seed::from_entropy(), false),
+        };
+        let threads = match args.threads {
+            Some(0) => return Err(ConfigError::Threads),
+            Some(t) => t,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let format = if args.json {
+            Format::Json
+        } else if args.csv {
+            Format::Csv
+        } else {
+            Format::Text
+        };
+        Ok(SimConfig {
+            lineup,
+            mode,
+            duplicate: args.duplicate,
+            rules,
+            seed,
+            seed_given,
+            threads,
+            format,
+            records: args.records,
+            plot: args.plot,
+        })
+    }
+
+    /// Players at the table.
+    pub fn players(&self) -> usize {
+        self.lineup.len()
+    }
+
+    /// The lineup, one entry per player.
+    pub fn lineup(&self) -> &[Entry] {
+        &self.lineup
+    }
+
+    /// Independent hands or games.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Whether every deal is replayed with the lineup in every seat.
+    pub fn duplicate(&self) -> bool {
+        self.duplicate
+    }
+
+    /// How many times each deal is played: the number of players in
+    /// duplicate runs, else 1.
+    pub fn rotations(&self) -> usize {
+        if self.duplicate { self.players() } else { 1 }
+    }
+
+    /// The rules at the table (`hands` is 1 for independent hands, the
+    /// hands per game in games; nobody joins or leaves).
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The run's seed.
+    pub fn seed(&self) -> Seed {
+        self.seed
+    }
+
+    /// The seed as `--seed` takes it: the number when it was given as one,
+    /// else 64 hexadecimal digits.
+    pub fn seed_text(&self) -> String {
+        seed_text(self.seed)
+    }
+
+    /// Whether the seed came from `--seed` (else from the operating system).
+    pub fn seed_given(&self) -> bool {
+        self.seed_given
+    }
+
+    /// Worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The same configuration on another number of threads (at least 1).
+    pub fn with_threads(mut self, threads: usize) -> SimConfig {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// How the report is to be printed.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// Where to write game records, if anywhere.
+    pub fn records(&self) -> Option<&std::path::Path> {
+        self.records.as_deref()
+    }
+
+    /// Where to draw the plot, if anywhere.
+    pub fn plot(&self) -> Option<&std::path::Path> {
+        self.plot.as_deref()
+    }
+
+    /// Deals in the run: hands, or games × hands per game.
+    pub fn deals(&self) -> u64 {
+        match self.mode {
+            Mode::Hands { hands } => hands,
+            Mode::Games {
+                games,
+                hands_per_game,
+            } => games * u64::from(hands_per_game),
+        }
+    }
+
+    /// Hands played in all: deals × rotations.
+    pub fn total_hands(&self) -> u64 {
+        self.deals() * self.rotations() as u64
+    }
+}
+
+/// Splits a lineup on commas only: `cmd:python3 bot.py` keeps its spaces.
+fn split_lineup(bots: &str) -> Result<Vec<String>, ConfigError> {
+    let specs: Vec<String> = bots.split(',').map(|s| s.trim().to_string()).collect();
+    if specs.iter().any(String::is_empty) {
+        return Err(ConfigError::NoBots);
+    }
+    Ok(specs)
+}
+
+/// Labels for the lineup: the spec, with `#2`, `#3`… on repeats.
+fn label(specs: Vec<BotSpec>) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = Vec::with_capacity(specs.len());
+    for spec in specs {
+        let name = spec.to_string();
+        let copies = entries.iter().filter(|e| e.spec == spec).count();
+        let label = if copies == 0 {
+            name
+        } else {
+            format!("{name}#{}", copies + 1)
+        };
+        entries.push(Entry { label, spec });
+    }
+    entries
+}
+
+/// A seed as `--seed` takes it: 64 hexadecimal digits, or a number.
+///
+/// ```
+/// use dalmuti_arena::parse_seed;
+/// use dalmuti_core::Seed;
+/// assert_eq!(parse_seed("7").unwrap(), Seed::from(7));
+/// assert_eq!(parse_seed(&Seed::from(7).to_string()).unwrap(), Seed::from(7));
+/// assert!(parse_seed("seven").is_err());
+/// ```
+pub fn parse_seed(text: &str) -> Result<Seed, ConfigError> {
+    let text = text.trim();
+    let seed = if text.len() == 64 {
+        text.parse::<Seed>().ok()
+    } else {
+        text.parse::<u64>().ok().map(Seed::from)
+    };
+    seed.ok_or_else(|| ConfigError::Seed(text.to_string()))
+}
+
+/// A seed written so [`parse_seed`] reads it back: the number if it is one.
+pub fn seed_text(seed: Seed) -> String {
+    if seed.0[8..].iter().all(|&b| b == 0) {
+        u64::from_le_bytes(seed.0[..8].try_into().expect("8 bytes")).to_string()
+    } else {
+        seed.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(bots: &str) -> SimArgs {
+        SimArgs {
+            bots: bots.into(),
+            seed: Some("1".into()),
+            ..SimArgs::default()
+        }
+    }
+
+    #[test]
+    fn a_single_bot_fills_every_seat_and_repeats_are_numbered() {
+        let c = SimConfig::new(SimArgs {
+            players: Some(4),
+            ..args("greedy")
+        })
+        .unwrap();
+        let labels: Vec<&str> = c.lineup().iter().map(|e| e.label.as_str()).collect();
+        assert_eq!(labels, ["greedy", "greedy#2", "greedy#3", "greedy#4"]);
+        let c = SimConfig::new(args("random, greedy,random")).unwrap();
+        let labels: Vec<&str> = c.lineup().iter().map(|e| e.label.as_str()).collect();
+        assert_eq!(labels, ["random", "greedy", "random#2"]);
+        assert_eq!(
+            c.mode(),
+            Mode::Hands {
+                hands: DEFAULT_HANDS
+            }
+        );
+    }
+
+    #[test]
+    fn commands_keep_their_spaces() {
+        let c = SimConfig::new(args("cmd:python3 examples/bot.py --fast,greedy,greedy")).unwrap();
+        assert_eq!(c.lineup()[0].label, "cmd:python3 examples/bot.py --fast");
+    }
+
+    #[test]
+    fn bad_arguments_are_refused_in_plain_words() {
+        let err = |a: SimArgs| SimConfig::new(a).unwrap_err().to_string();
+        assert_eq!(
+            err(SimArgs {
+                players: Some(2),
+                ..args("greedy")
+            }),
+            "a table seats 3 to 16 players, not 2"
+        );
+        assert_eq!(
+            err(SimArgs {
+                players: Some(17),
+                ..args("greedy")
+            }),
+            "a table seats 3 to 16 players, not 17"
+        );
+        assert!(err(args("greedy,grumpy,random")).starts_with("bot 2 of --bots (\"grumpy\"): "));
+        assert!(err(args("greedy,,random")).contains("one bot per player"));
+        assert!(
+            err(SimArgs {
+                games: Some(3),
+                ..args("greedy")
+            })
+            .contains("--games needs --hands-per-game")
+        );
+        assert!(
+            err(SimArgs {
+                hands_per_game: Some(3),
+                ..args("greedy")
+            })
+            .contains("needs --games")
+        );
+        assert!(
+            err(SimArgs {
+                hands: Some(0),
+                ..args("greedy")
+            })
+            .contains("at least 1")
+        );
+        assert!(
+            err(SimArgs {
+                scoring: Some("golf".into()),
+                ..args("greedy")
+            })
+            .contains("\"golf\"")
+        );
+        assert!(
+            err(SimArgs {
+                seed: Some("x".into()),
+                ..args("greedy")
+            })
+            .contains("--seed")
+        );
+        assert_eq!(
+            err(SimArgs {
+                threads: Some(0),
+                ..args("greedy")
+            }),
+            "--threads must be at least 1"
+        );
+    }
+
+    #[test]
+    fn seeds_read_back_as_written() {
+        assert_eq!(seed_text(Seed::from(7)), "7");
+        let s = Seed::from_entropy();
+        assert_eq!(parse_seed(&seed_text(s)).unwrap(), s);
+        let c = SimConfig::new(SimArgs {
+            seed: None,
+            ..args("greedy")
+        })
+        .unwrap();
+        assert!(!c.seed_given());
+    }
+}

@@ -1,0 +1,86 @@
+//! `dalmuti sim`: a thin layer over `dalmuti-arena`.
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use dalmuti_arena::{Format, SimArgs, SimConfig, plot_svg, run};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
+
+/// Runs a simulation and prints its report.
+pub fn run_sim(args: SimArgs) -> ExitCode {
+    let config = match SimConfig::new(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if !config.seed_given() {
+        // The text report names the seed too; JSON and CSV carry it in
+        // their fields or not at all, so say it where a person sees it.
+        eprintln!(
+            "seed {} (repeat this run with --seed {})",
+            config.seed_text(),
+            config.seed_text()
+        );
+    }
+    let bar = progress_bar(config.total_hands());
+    let result = run(&config, |hands| {
+        if let Some(bar) = &bar {
+            bar.set_position(hands);
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let report = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Some(path) = config.plot()
+        && let Err(e) = plot_svg(&report, path)
+    {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
+    let text = match config.format() {
+        Format::Text => report.to_text(),
+        Format::Json => report.to_json() + "\n",
+        Format::Csv => report.to_csv(),
+    };
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A reader that went away early (`| head`) is not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write the report: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A progress bar with an ETA on standard error when it is a terminal;
+/// nothing otherwise.
+fn progress_bar(total: u64) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::new(total);
+    let style =
+        ProgressStyle::with_template("{bar:30} {human_pos}/{human_len} hands {rate} ETA {eta}")
+            .expect("a valid template")
+            .with_key(
+                "rate",
+                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0}/s", state.per_sec());
+                },
+            );
+    bar.set_style(style);
+    bar.enable_steady_tick(Duration::from_millis(200));
+    Some(bar)
+}

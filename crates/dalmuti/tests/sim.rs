@@ -1,0 +1,283 @@
+//! `dalmuti sim` as a user runs it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// Runs `dalmuti` with `line` split on white space, then `more`.
+fn dalmuti(line: &str, more: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+        .args(line.split_whitespace())
+        .args(more)
+        .output()
+        .expect("the binary runs")
+}
+
+/// `dalmuti sim …`, which must succeed.
+fn sim(line: &str, more: &[&str]) -> Output {
+    let out = dalmuti(&format!("sim {line}"), more);
+    assert!(
+        out.status.success(),
+        "dalmuti sim {line} failed: {}",
+        stderr(&out)
+    );
+    out
+}
+
+/// `dalmuti sim … --json`, parsed.
+fn json(line: &str) -> Value {
+    let out = sim(line, &["--json"]);
+    serde_json::from_slice(&out.stdout).expect("--json prints JSON")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dalmuti-sim-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn mean_places(report: &Value) -> Vec<f64> {
+    report["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["mean_place"].as_f64().unwrap())
+        .collect()
+}
+
+fn without_timing(mut report: Value) -> Value {
+    report.as_object_mut().unwrap().remove("timing");
+    report
+}
+
+#[test]
+fn a_seed_gives_the_same_json_on_one_thread_or_two() {
+    let run = "--players 4 --hands 300 --bots greedy,random,random,greedy --seed 7";
+    let one = json(&format!("{run} --threads 1"));
+    let two = json(&format!("{run} --threads 2"));
+    assert_eq!(one["timing"]["threads"], 1);
+    assert_eq!(two["timing"]["threads"], 2);
+    let one = without_timing(one);
+    assert_eq!(one, without_timing(two));
+    assert_eq!(one["seed"], "7");
+    // Another seed gives another run.
+    let other = json("--players 4 --hands 300 --bots greedy,random,random,greedy --seed 8");
+    assert_ne!(other["bots"], one["bots"]);
+    // Games and duplicate runs too.
+    let run = "--players 4 --games 9 --hands-per-game 4 --bots random --duplicate --seed 7";
+    let one = json(&format!("{run} --threads 1"));
+    let two = json(&format!("{run} --threads 2"));
+    assert_eq!(without_timing(one), without_timing(two));
+}
+
+#[test]
+fn mean_places_sum_to_the_places_of_a_hand() {
+    let report = json("--players 6 --hands 200 --bots random --seed 3");
+    let places = mean_places(&report);
+    assert_eq!(places.len(), 6);
+    assert!((places.iter().sum::<f64>() - 21.0).abs() < 1e-9);
+    assert_eq!(report["hands"], 200);
+}
+
+#[test]
+fn duplicate_plays_every_deal_once_per_seat() {
+    let report = json("--players 5 --hands 60 --bots greedy --duplicate --seed 4");
+    assert_eq!(report["deals"], 60);
+    assert_eq!(report["rotations"], 5);
+    assert_eq!(report["hands"], 300);
+    for b in report["bots"].as_array().unwrap() {
+        assert_eq!(b["hands"], 300);
+        assert_eq!(b["mean_place"].as_f64(), Some(3.0), "{b}");
+    }
+    // In games, the whole game is replayed per rotation.
+    let report =
+        json("--players 4 --games 5 --hands-per-game 3 --bots greedy --duplicate --seed 4");
+    assert_eq!(report["hands"], 5 * 3 * 4);
+    assert_eq!(mean_places(&report), [2.5; 4]);
+}
+
+#[test]
+fn games_report_a_mobility_matrix_whose_rows_sum_to_one() {
+    let report = json(
+        "--players 5 --games 20 --hands-per-game 5 --bots greedy,random,random,random,random \
+         --scoring standard --seed 5",
+    );
+    let m = &report["mobility"];
+    let rows: Vec<&str> = m["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "Greater Dalmuti",
+            "Lesser Dalmuti",
+            "Merchant",
+            "Lesser Peon",
+            "Greater Peon"
+        ]
+    );
+    let mut with_data = 0;
+    let counts = m["counts"].as_array().unwrap();
+    for (rates, counts) in m["rates"].as_array().unwrap().iter().zip(counts) {
+        let total: u64 = counts
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap())
+            .sum();
+        if total > 0 {
+            with_data += 1;
+            let rates = rates.as_array().unwrap();
+            let sum: f64 = rates.iter().map(|r| r.as_f64().unwrap()).sum();
+            assert!((sum - 1.0).abs() < 1e-9, "{rates:?}");
+        }
+    }
+    assert_eq!(with_data, 5);
+    // Independent hands have none.
+    let report = json("--players 3 --hands 5 --bots greedy");
+    assert!(report["mobility"].is_null());
+}
+
+#[test]
+fn records_are_game_records_that_check_accepts() {
+    let dir = scratch("records");
+    let d = dir.to_str().unwrap();
+    sim(
+        "--players 4 --hands 3 --bots greedy,random,random,random --duplicate --seed 9",
+        &["--records", d],
+    );
+    sim(
+        "--players 6 --games 2 --hands-per-game 4 --bots random --merchant-exchange \
+         --scoring philanthropic --seed 9",
+        &["--records", d],
+    );
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 3 * 4 + 2);
+    for file in &files {
+        let out = dalmuti("check", &[file.to_str().unwrap()]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}: {}",
+            file.display(),
+            stdout(&out)
+        );
+    }
+    let game = dalmuti("check", &[dir.join("game-1-r0.json").to_str().unwrap()]);
+    assert!(stdout(&game).starts_with("valid: 4 hand(s)"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn csv_has_one_row_per_bot_with_the_documented_columns() {
+    let out = sim(
+        "--players 3 --hands 50 --bots greedy,random,random --seed 2 --csv",
+        &[],
+    );
+    let text = stdout(&out);
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 4);
+    let header = "label spec hands mean_place ci95_low ci95_high first_rate last_rate points \
+                  points_per_hand rating rating_sigma faults_crashed faults_timed_out \
+                  faults_garbage faults_illegal faults_total place_1 place_2 place_3";
+    assert_eq!(rows[0], header.split_whitespace().collect::<Vec<_>>());
+    let labels: Vec<&str> = rows[1..].iter().map(|r| r[0]).collect();
+    assert_eq!(labels, ["greedy", "random", "random#2"]);
+    for row in &rows[1..] {
+        assert_eq!(row.len(), rows[0].len());
+        assert_eq!(row[2], "50");
+        let places: u64 = row[17..].iter().map(|p| p.parse::<u64>().unwrap()).sum();
+        assert_eq!(places, 50);
+        let mean: f64 = row[3].parse().unwrap();
+        let (lo, hi): (f64, f64) = (row[4].parse().unwrap(), row[5].parse().unwrap());
+        assert!(lo < mean && mean < hi);
+    }
+}
+
+#[test]
+fn bad_arguments_exit_non_zero_and_say_why() {
+    for (line, message) in [
+        (
+            "--players 5 --bots greedy,random",
+            "--players 5 needs 5 bots (or one bot for every seat), but --bots lists 2",
+        ),
+        ("--bots greedy,grumpy,random", "unknown bot \"grumpy\""),
+        (
+            "--players 2 --bots greedy",
+            "a table seats 3 to 16 players, not 2",
+        ),
+        ("--bots greedy --games 3", "--games needs --hands-per-game"),
+        (
+            "--bots greedy --scoring golf",
+            "--scoring is none, standard or philanthropic",
+        ),
+    ] {
+        let out = dalmuti(&format!("sim {line}"), &[]);
+        assert_eq!(out.status.code(), Some(2), "{line}");
+        assert!(stderr(&out).contains(message), "{line}: {}", stderr(&out));
+        assert!(stdout(&out).is_empty());
+    }
+    // Without --bots, clap says it is required.
+    let out = dalmuti("sim --hands 3", &[]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("--bots"));
+}
+
+#[test]
+fn random_beats_nobody() {
+    let report = json("--players 4 --hands 2000 --bots greedy,random,random,random --seed 1");
+    let places = mean_places(&report);
+    assert!(places[1..].iter().all(|&p| p > places[0]), "{places:?}");
+}
+
+#[test]
+fn the_text_report_names_the_seed_and_a_drawn_seed_is_printed() {
+    let run = "--players 3 --hands 20 --bots greedy,random,random";
+    let out = sim(run, &[]);
+    let err = stderr(&out);
+    let seed = err
+        .split_whitespace()
+        .nth(1)
+        .expect("the drawn seed is printed");
+    assert_eq!(seed.len(), 64);
+    assert!(stdout(&out).contains(&format!("seed {seed}")));
+    assert!(stdout(&out).contains("finishing place by title during play"));
+    // The printed seed repeats the run.
+    let again = sim(run, &["--seed", seed]);
+    let table = |o: &Output| stdout(o).lines().take(8).collect::<Vec<_>>().join("\n");
+    assert_eq!(table(&out), table(&again));
+    assert!(stderr(&again).is_empty());
+}
+
+#[test]
+fn plot_writes_an_svg() {
+    let dir = scratch("plot");
+    let file = dir.join("report.svg");
+    sim(
+        "--players 4 --games 3 --hands-per-game 3 --bots greedy,random,greedy,random --seed 1",
+        &["--plot", file.to_str().unwrap()],
+    );
+    let svg = std::fs::read_to_string(&file).unwrap();
+    assert!(svg.starts_with("<svg"));
+    assert!(svg.contains("Class mobility"));
+    assert!(svg.contains("random#2"));
+    assert!(Path::new(&file).exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
