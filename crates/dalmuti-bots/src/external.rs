@@ -17,7 +17,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -39,6 +39,9 @@ const EXIT_STATUS_WAIT: Duration = Duration::from_millis(200);
 
 /// The longest line read from a bot; longer lines are garbage.
 const MAX_LINE: usize = 64 * 1024;
+
+/// Lines read from a program but not yet taken by the game.
+const LINES_IN_FLIGHT: usize = 64;
 
 /// How much of what a bot said goes into a message.
 const SHOWN: usize = 200;
@@ -278,7 +281,9 @@ impl Process {
             return Err("cannot reach the program's input and output".into());
         };
         let (to_bot, for_writer) = mpsc::channel();
-        let (for_reader, lines) = mpsc::channel();
+        // Bounded, so a program that floods its output is held back by a
+        // full pipe instead of filling memory.
+        let (for_reader, lines) = mpsc::sync_channel(LINES_IN_FLIGHT);
         let threads = thread::Builder::new()
             .name("dalmuti-bot-writer".into())
             .spawn(move || write_lines(stdin, for_writer))
@@ -480,6 +485,9 @@ fn recv_before(
     deadline: Option<Instant>,
 ) -> Result<FromProcess, RecvTimeoutError> {
     match deadline {
+        // A program that floods its output always has a line ready: the
+        // deadline is checked first so it cannot keep the game waiting.
+        Some(deadline) if Instant::now() >= deadline => Err(RecvTimeoutError::Timeout),
         Some(deadline) => lines.recv_timeout(deadline.saturating_duration_since(Instant::now())),
         None => lines.recv().map_err(|_| RecvTimeoutError::Disconnected),
     }
@@ -500,7 +508,7 @@ fn write_lines(mut stdin: ChildStdin, messages: Receiver<String>) {
 }
 
 /// The reading thread: each line of the program's output, until it closes.
-fn read_lines(stdout: ChildStdout, lines: Sender<FromProcess>) {
+fn read_lines(stdout: ChildStdout, lines: SyncSender<FromProcess>) {
     let mut reader = BufReader::new(stdout);
     let mut line: Vec<u8> = Vec::new();
     let mut too_long = false;

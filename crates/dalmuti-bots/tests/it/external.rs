@@ -498,3 +498,17 @@ fn a_time_limit_too_large_for_the_clock_means_no_limit() {
     let answers = play_with(&mut bot, Rules::default(), 3, 1, 9);
     assert!(answers.iter().all(Result::is_ok));
 }
+
+/// A program that floods its output with garbage must not keep the game
+/// waiting: the greeting fails within the time limit.
+#[test]
+fn a_bot_that_floods_its_output_is_refused_in_time() {
+    let start = std::time::Instant::now();
+    let spec = dalmuti_bots::BotSpec::External {
+        command: "yes garbage".into(),
+        timeout: std::time::Duration::from_millis(300),
+    };
+    let err = spec.build(1).err().expect("a flood is not a greeting");
+    assert!(err.0.contains("garbage"), "{}", err.0);
+    assert!(start.elapsed() < std::time::Duration::from_secs(5));
+}
