@@ -8,6 +8,7 @@ use crate::game::{Game, HandLog};
 use crate::rules::Scoring;
 use crate::seat::Seat;
 use crate::set::Set;
+use crate::view::{Seen, Viewer};
 
 const NUMBERS: [&str; 17] = [
     "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -179,6 +180,265 @@ pub fn events(events: &[Event], players: usize, name: &dyn Fn(Seat) -> String) -
         lines.push(line);
     }
     lines
+}
+
+/// Tells a hand's log as one viewer may see it ([`crate::View::log`]), one
+/// sentence per entry, in order. The viewer's own seat is told in the
+/// second person ("You lead…"). Tax and merchant exchanges are told with
+/// their cards only to the two seats in them: any other viewer hears who
+/// traded and how many cards, whatever the entries hold. `name` gives a
+/// seat of play's player name (it is not asked for the viewer's seat).
+///
+/// ```
+/// use dalmuti_core::narrate::seen;
+/// use dalmuti_core::{Event, Seat, Seen, TaxPayment, Viewer};
+/// let payment = TaxPayment {
+///     dalmuti: Seat::new(0),
+///     peon: Seat::new(3),
+///     gift: "12 12".parse().unwrap(),
+///     tribute: "2 4".parse().unwrap(),
+/// };
+/// let log = [
+///     Seen::Event(Event::TaxPaid(payment)),
+///     Seen::TaxPaid { dalmuti: Seat::new(1), peon: Seat::new(2), cards: 1 },
+///     Seen::Event(Event::Played { seat: Seat::new(0), set: "9 9".parse().unwrap() }),
+///     Seen::Event(Event::Passed { seat: Seat::new(1) }),
+/// ];
+/// let names = ["Amity", "Anton", "Cherise", "Dana"];
+/// let name = |s: Seat| names[s.index()].to_string();
+/// assert_eq!(
+///     seen(log, 4, Viewer::Seat(Seat::new(0)), &name),
+///     [
+///         "Taxes: you give two Peasants to Dana, the Greater Peon, and receive an Archbishop and a Baroness.",
+///         "Taxes: Anton, the Lesser Dalmuti, gives a card to Cherise, the Lesser Peon, and receives Cherise's best card.",
+///         "You lead two Cooks.",
+///         "Anton passes.",
+///     ]
+/// );
+/// // Another seat never hears the cards, even from a full event.
+/// let told = seen([Seen::Event(Event::TaxPaid(payment))], 4, Viewer::Seat(Seat::new(1)), &name);
+/// assert_eq!(
+///     told,
+///     ["Taxes: Amity, the Greater Dalmuti, gives two cards to Dana, the Greater Peon, and receives Dana's two best cards."]
+/// );
+/// ```
+pub fn seen(
+    log: impl IntoIterator<Item = Seen>,
+    players: usize,
+    viewer: Viewer,
+    name: &dyn Fn(Seat) -> String,
+) -> Vec<String> {
+    let me = match viewer {
+        Viewer::Seat(s) => Some(s),
+        Viewer::Spectator => None,
+    };
+    let teller = Teller { players, me, name };
+    let mut leading = true;
+    log.into_iter()
+        .map(|entry| match entry {
+            Seen::TaxPaid {
+                dalmuti,
+                peon,
+                cards,
+            } => teller.hidden_tax(dalmuti, peon, cards),
+            Seen::MerchantExchanged { offerer, partner } => {
+                teller.hidden_exchange(offerer, partner)
+            }
+            Seen::Event(event) => {
+                let line = teller.event(event, leading);
+                match event {
+                    Event::Played { .. } => leading = false,
+                    Event::RoundWon { .. } => leading = true,
+                    _ => {}
+                }
+                line
+            }
+        })
+        .collect()
+}
+
+/// Names seats for [`seen`]: the viewer as "you", the others by name.
+struct Teller<'a> {
+    players: usize,
+    me: Option<Seat>,
+    name: &'a dyn Fn(Seat) -> String,
+}
+
+impl Teller<'_> {
+    fn is_me(&self, seat: Seat) -> bool {
+        self.me == Some(seat)
+    }
+
+    /// The seat as a sentence's subject or object, lower case for "you".
+    fn who(&self, seat: Seat) -> String {
+        if self.is_me(seat) {
+            "you".to_string()
+        } else {
+            (self.name)(seat)
+        }
+    }
+
+    /// The seat at the start of a sentence.
+    fn subject(&self, seat: Seat) -> String {
+        if self.is_me(seat) {
+            "You".to_string()
+        } else {
+            (self.name)(seat)
+        }
+    }
+
+    /// The verb for the seat: `mine` for "you", `theirs` for the others.
+    fn verb<'v>(&self, seat: Seat, mine: &'v str, theirs: &'v str) -> &'v str {
+        if self.is_me(seat) { mine } else { theirs }
+    }
+
+    fn title(&self, seat: Seat) -> &'static str {
+        seat.title(self.players).name()
+    }
+
+    fn hidden_tax(&self, dalmuti: Seat, peon: Seat, cards: u32) -> String {
+        let (some, best) = if cards == 1 {
+            ("a card".to_string(), "best card".to_string())
+        } else {
+            (
+                format!("{} cards", number(cards)),
+                format!("{} best cards", number(cards)),
+            )
+        };
+        let whose = if self.is_me(peon) {
+            "your".to_string()
+        } else {
+            format!("{}'s", (self.name)(peon))
+        };
+        format!(
+            "Taxes: {}, the {}, {} {some} to {}, the {}, and {} {whose} {best}.",
+            self.subject(dalmuti),
+            self.title(dalmuti),
+            self.verb(dalmuti, "give", "gives"),
+            self.who(peon),
+            self.title(peon),
+            self.verb(dalmuti, "receive", "receives"),
+        )
+    }
+
+    fn hidden_exchange(&self, offerer: Seat, partner: Seat) -> String {
+        format!(
+            "Merchant exchange: {} {} a card blind with {}.",
+            self.subject(offerer),
+            self.verb(offerer, "trade", "trades"),
+            self.who(partner)
+        )
+    }
+
+    fn event(&self, event: Event, leading: bool) -> String {
+        match event {
+            Event::RevolutionCalled {
+                seat,
+                greater: true,
+            } => {
+                let mut line = format!(
+                    "{} dealt both Jesters and, as Greater Peon, {} a greater revolution: no taxes, \
+                     and everyone trades seats with their opposite. {} now the Greater Dalmuti.",
+                    self.subject(seat) + self.verb(seat, " were", " was"),
+                    self.verb(seat, "call", "calls"),
+                    self.subject(seat) + self.verb(seat, " are", " is"),
+                );
+                if let Some(me) = self.me.filter(|&me| me != seat) {
+                    line.push_str(&format!(" You are now the {}.", self.title(me)));
+                }
+                line
+            }
+            Event::RevolutionCalled {
+                seat,
+                greater: false,
+            } => format!(
+                "{} dealt both Jesters and {} a revolution: no taxes this hand.",
+                self.subject(seat) + self.verb(seat, " were", " was"),
+                self.verb(seat, "call", "calls"),
+            ),
+            Event::RevolutionDeclined { seat } => format!(
+                "{} dealt both Jesters but {} no revolution.",
+                self.subject(seat) + self.verb(seat, " were", " was"),
+                self.verb(seat, "call", "calls"),
+            ),
+            Event::TaxPaid(t) if self.is_me(t.dalmuti) => format!(
+                "Taxes: you give {} to {}, the {}, and receive {}.",
+                cards_words(&t.gift),
+                self.who(t.peon),
+                self.title(t.peon),
+                cards_words(&t.tribute)
+            ),
+            Event::TaxPaid(t) if self.is_me(t.peon) => format!(
+                "Taxes: you give your best {}, {}, to {}, the {}, and receive {}.",
+                if t.tribute.len() == 1 {
+                    "card"
+                } else {
+                    "cards"
+                },
+                cards_words(&t.tribute),
+                self.who(t.dalmuti),
+                self.title(t.dalmuti),
+                cards_words(&t.gift)
+            ),
+            Event::TaxPaid(t) => self.hidden_tax(t.dalmuti, t.peon, t.gift.len()),
+            Event::MerchantExchange(t) if self.is_me(t.offerer) => format!(
+                "Merchant exchange: you give {} blind to {} and receive {}.",
+                count_of(1, t.offered),
+                self.who(t.partner),
+                count_of(1, t.returned)
+            ),
+            Event::MerchantExchange(t) if self.is_me(t.partner) => format!(
+                "Merchant exchange: {} gives you {} blind and receives {}.",
+                self.who(t.offerer),
+                count_of(1, t.offered),
+                count_of(1, t.returned)
+            ),
+            Event::MerchantExchange(t) => self.hidden_exchange(t.offerer, t.partner),
+            Event::ExchangeDeclined { seat } => format!(
+                "{}, the highest Merchant, {} no exchange.",
+                self.subject(seat),
+                self.verb(seat, "make", "makes")
+            ),
+            Event::Played { seat, set } => format!(
+                "{} {} {}.",
+                self.subject(seat),
+                match (leading, self.is_me(seat)) {
+                    (true, true) => "lead",
+                    (true, false) => "leads",
+                    (false, true) => "top it with",
+                    (false, false) => "tops it with",
+                },
+                set_words(&set)
+            ),
+            Event::Passed { seat } => {
+                format!(
+                    "{} {}.",
+                    self.subject(seat),
+                    self.verb(seat, "pass", "passes")
+                )
+            }
+            Event::WentOut { seat, place } => format!(
+                "{} gone out, {}: next hand's {}.",
+                self.subject(seat) + self.verb(seat, " have", " has"),
+                ordinal(place.into()),
+                Seat::new(usize::from(place).min(crate::MAX_PLAYERS - 1))
+                    .title(self.players)
+                    .name()
+            ),
+            Event::RoundWon { seat, leader } if seat == leader => format!(
+                "Everyone passes: {} {} the round and {}.",
+                self.who(seat),
+                self.verb(seat, "win", "wins"),
+                self.verb(seat, "lead", "leads"),
+            ),
+            Event::RoundWon { seat, leader } => format!(
+                "Everyone passes. {} out, so the lead goes to {}.",
+                self.subject(seat) + self.verb(seat, " are", " is"),
+                self.who(leader)
+            ),
+            Event::HandOver => "Only one player still holds cards: the hand is over.".to_string(),
+        }
+    }
 }
 
 /// The whole game as text: rules, the draw, then every hand with its

@@ -1,5 +1,6 @@
 //! `dalmuti`: the command line of the dalmuti project.
 
+mod play;
 mod sim;
 
 use std::io::{Read, Write};
@@ -43,6 +44,17 @@ enum Command {
     /// Exit status: 0 done, 1 the run failed (a bot would not start, a file
     /// could not be written), 2 bad arguments.
     Sim(dalmuti_arena::SimArgs),
+    /// Play a game against bots in the terminal.
+    ///
+    /// Commands are typed as lines: play 6 6 J, pass, revolution, no,
+    /// give 10 10, offer 4 7, decline, answer 9, hint, legal, hand, table,
+    /// log, score, help, quit. On quit (or at the end) the game is saved as
+    /// a record in $XDG_DATA_HOME/dalmuti/games (or
+    /// ~/.local/share/dalmuti/games) and its path printed.
+    ///
+    /// Exit status: 0 played and saved, 1 the game could not start or be
+    /// saved, 2 bad arguments.
+    Play(play::PlayArgs),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +63,7 @@ fn main() -> ExitCode {
         Command::Check { json, file } => run_check(&file, json),
         Command::Replay { file } => run_replay(&file),
         Command::Sim(args) => sim::run_sim(args),
+        Command::Play(args) => play::run_play(args),
     }
 }
 

@@ -1,0 +1,77 @@
+//! `dalmuti play`: a game against bots in the terminal.
+//!
+//! - [`config`]: the options and the checked configuration;
+//! - [`session`]: the game session driver that every interface stands on;
+//! - [`plain`]: the plain line mode (`--plain`, or when standard input is
+//!   not a terminal);
+//! - [`command`] and [`words`]: what the player types, and the game in
+//!   words;
+//! - [`save`]: where a game is saved as a record.
+
+pub mod command;
+pub mod config;
+pub mod plain;
+pub mod save;
+pub mod session;
+pub mod words;
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+pub use config::{Config, PlayArgs};
+pub use session::Session;
+
+/// Runs `dalmuti play`: exit status 0 when the game ends or the player
+/// quits and the game is saved, 1 when it cannot start or cannot be saved,
+/// 2 for bad arguments.
+pub fn run_play(args: PlayArgs) -> ExitCode {
+    let config = match Config::new(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut session = match Session::new(&config) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let note = (!config.plain && stdin.is_terminal()).then(|| {
+        "(The full-screen game is not built yet: here is the plain line mode. \
+         --plain skips this note.)"
+            .to_string()
+    });
+    let delay = (stdout.is_terminal() && !config.speed.is_zero()).then_some(config.speed);
+    let options = plain::Options { delay, note };
+    let result = plain::run(&mut session, stdin.lock(), stdout.lock(), &options);
+    let saved = save::default_dir().and_then(|dir| session.save_record(&dir));
+    let mut out = stdout.lock();
+    // A reader that went away (`| head`) is no reason to lose the game, nor
+    // to complain: the record is saved above either way.
+    let _ = match &saved {
+        Ok(path) => writeln!(
+            out,
+            "Game saved: {} (dalmuti replay tells it).",
+            path.display()
+        ),
+        Err(_) => Ok(()),
+    };
+    let _ = out.flush();
+    if let Err(e) = &result
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("error: {e}");
+    }
+    match saved {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

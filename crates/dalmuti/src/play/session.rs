@@ -1,0 +1,670 @@
+//! A game between one human and bots: the driver that the plain line mode
+//! and the full-screen interface both stand on.
+//!
+//! A [`Session`] owns the [`Game`] and never lets the human's side see more
+//! than the human's [`View`]: the table, the log and the hints all come from
+//! it. The interface loops:
+//!
+//! 1. show [`Session::take_news`] (what happened since it last looked);
+//! 2. if [`Session::step_bots`] returns a [`Step`], show its lines (after a
+//!    delay, so a human can follow) and loop;
+//! 3. else if [`Session::decision`] is `Some`, ask the human and
+//!    [`Session::act`];
+//! 4. else the hand is over: show [`Session::hand_end`], then
+//!    [`Session::next_hand`] unless [`Session::is_game_over`].
+
+use std::path::{Path, PathBuf};
+
+use dalmuti_bots::{Bot, HeuristicBot, fallback};
+use dalmuti_core::{
+    Action, ActionList, Cards, Decision, Event, Game, IllegalAction, PlayerId, Revolution, Rules,
+    Seat, Seen, Set, TableError, Title, View, Viewer, narrate,
+};
+
+use super::config::Config;
+use super::save::{self, SaveError};
+
+/// One bot at the table.
+struct SeatedBot {
+    player: PlayerId,
+    bot: Box<dyn Bot>,
+    spec: String,
+}
+
+/// Why a session could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The table could not be seated or dealt.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// A bot could not be built (an external program would not start).
+    #[error("{name}'s bot ({spec}) cannot start: {reason}")]
+    Bot {
+        /// The bot's name at the table.
+        name: String,
+        /// Its spec as written.
+        spec: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// What one bot did, as the human may know it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The bot's player.
+    pub player: PlayerId,
+    /// Its seat of play when it acted.
+    pub seat: Seat,
+    /// The decision it answered.
+    pub decision: Decision,
+    /// What the human may now see, in plain words: the new lines of the
+    /// hand's log, or a note for a choice that stays secret for now (a tax
+    /// gift, a merchant offer).
+    pub lines: Vec<String>,
+    /// Set when the bot failed to answer and the safe choice was made for
+    /// it.
+    pub fault: Option<String>,
+}
+
+/// One seat at the table, as everyone sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatInfo {
+    /// The seat of play (0 is the Greater Dalmuti).
+    pub seat: Seat,
+    /// Who sits there.
+    pub player: PlayerId,
+    /// Their name.
+    pub name: String,
+    /// Their title this hand.
+    pub title: Title,
+    /// Cards they hold.
+    pub cards: u32,
+    /// Their finishing place (0 = first out), once out.
+    pub out: Option<usize>,
+    /// Whether they have a decision to make now.
+    pub to_act: bool,
+    /// Whether this is the human.
+    pub is_me: bool,
+    /// Their points so far, when the game is scored.
+    pub total: Option<u32>,
+}
+
+/// The set on the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableTop {
+    /// Who played it.
+    pub by: Seat,
+    /// Their name ("you" for the human).
+    pub name: String,
+    /// The set.
+    pub set: Set,
+    /// Who has passed on it, in order ("you" for the human).
+    pub passed: Vec<String>,
+}
+
+/// One player's result in a finished hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The player.
+    pub player: PlayerId,
+    /// Their name.
+    pub name: String,
+    /// Whether this is the human.
+    pub is_me: bool,
+    /// Their title in the hand just played.
+    pub was: Title,
+    /// Their title in the next hand.
+    pub becomes: Title,
+    /// Points scored this hand, when scored.
+    pub points: Option<u32>,
+    /// Points so far, when scored.
+    pub total: Option<u32>,
+}
+
+/// What a finished hand gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandEnd {
+    /// The hand's number, from 1.
+    pub number: usize,
+    /// A revolution called in it.
+    pub revolution: Option<Revolution>,
+    /// Everyone in finishing order.
+    pub places: Vec<Place>,
+    /// The next hand's seating, Greater Dalmuti first.
+    pub next_seating: Vec<String>,
+    /// Whether that was the game's last hand.
+    pub game_over: bool,
+}
+
+/// A player's place in the game so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standing {
+    /// 1 for the leaders; tied players share a place.
+    pub place: usize,
+    /// The name.
+    pub name: String,
+    /// Whether this is the human.
+    pub is_me: bool,
+    /// Points, when the game is scored.
+    pub points: Option<u32>,
+    /// Hands finished first.
+    pub firsts: usize,
+    /// Hands finished last.
+    pub lasts: usize,
+}
+
+/// A game between the human and bots.
+pub struct Session {
+    game: Game,
+    me: PlayerId,
+    bots: Vec<SeatedBot>,
+    seed_text: String,
+    /// Log entries of the current hand already handed out by `take_news`.
+    told: usize,
+}
+
+impl Session {
+    /// Seats the table (the seating draw) and deals the first hand.
+    pub fn new(config: &Config) -> Result<Session, SessionError> {
+        let mut names = vec![config.name.clone()];
+        names.extend(config.bots.iter().map(|b| b.name.clone()));
+        let game = Game::new(config.rules, names, config.seed)?;
+        let me = game
+            .player_named(&config.name)
+            .ok_or_else(|| TableError::UnknownPlayer(config.name.clone()))?;
+        let base = u64::from_le_bytes(config.seed.0[..8].try_into().unwrap_or([0; 8]));
+        let mut bots = Vec::with_capacity(config.bots.len());
+        for (i, b) in config.bots.iter().enumerate() {
+            let player = game
+                .player_named(&b.name)
+                .ok_or_else(|| TableError::UnknownPlayer(b.name.clone()))?;
+            let seed = base.wrapping_add((i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let bot = b.spec.build(seed).map_err(|e| SessionError::Bot {
+                name: b.name.clone(),
+                spec: b.spec.to_string(),
+                reason: e.to_string(),
+            })?;
+            bots.push(SeatedBot {
+                player,
+                bot,
+                spec: b.spec.to_string(),
+            });
+        }
+        Ok(Session {
+            game,
+            me,
+            bots,
+            seed_text: config.seed_text(),
+            told: 0,
+        })
+    }
+
+    // ----- the table -----
+
+    /// The rules in force.
+    pub fn rules(&self) -> &Rules {
+        self.game.rules()
+    }
+
+    /// The seed, as `--seed` takes it.
+    pub fn seed_text(&self) -> &str {
+        &self.seed_text
+    }
+
+    /// The human.
+    pub fn me(&self) -> PlayerId {
+        self.me
+    }
+
+    /// A player's name.
+    pub fn name(&self, player: PlayerId) -> &str {
+        self.game.name(player)
+    }
+
+    /// The name of the player at a seat of play in the current hand.
+    pub fn name_at(&self, seat: Seat) -> &str {
+        self.game.name(self.game.player_at(seat))
+    }
+
+    /// The bots, in order of arrival: (name, bot spec).
+    pub fn lineup(&self) -> Vec<(String, String)> {
+        self.bots
+            .iter()
+            .map(|b| (self.name(b.player).to_string(), b.spec.clone()))
+            .collect()
+    }
+
+    /// How many players sit at the table.
+    pub fn players(&self) -> usize {
+        self.game.hand().players()
+    }
+
+    /// The human's seat of play in the current hand.
+    pub fn my_seat(&self) -> Seat {
+        self.game
+            .seat_of(self.me)
+            .expect("the human sits at every hand: nobody leaves this table")
+    }
+
+    /// What the human may see of the current hand (with the totals when
+    /// scored). Everything shown to the human comes from here.
+    pub fn view(&self) -> View<'_> {
+        self.game.view(Viewer::Seat(self.my_seat()))
+    }
+
+    /// The human's cards.
+    pub fn my_cards(&self) -> Cards {
+        self.view().cards().unwrap_or(Cards::EMPTY)
+    }
+
+    /// Every seat, in order, as everyone sees it.
+    pub fn table(&self) -> Vec<SeatInfo> {
+        let view = self.view();
+        let to_act = view.to_act();
+        let holding = view.holding();
+        let scores = view.scores();
+        Seat::all(view.players())
+            .map(|seat| {
+                let player = self.game.player_at(seat);
+                SeatInfo {
+                    seat,
+                    player,
+                    name: self.name(player).to_string(),
+                    title: view.title(seat),
+                    cards: view.card_count(seat),
+                    out: (!holding.contains(seat))
+                        .then(|| view.finish_order().iter().position(|&s| s == seat))
+                        .flatten(),
+                    to_act: to_act.contains(seat),
+                    is_me: player == self.me,
+                    total: scores.and_then(|s| s.get(seat.index()).copied()),
+                }
+            })
+            .collect()
+    }
+
+    /// The set on the table, who played it and who passed on it since.
+    pub fn top(&self) -> Option<TableTop> {
+        let view = self.view();
+        let (by, set) = view.top()?;
+        let mut passed = Vec::new();
+        for entry in view.log() {
+            match entry {
+                Seen::Event(Event::Played { .. } | Event::RoundWon { .. }) => passed.clear(),
+                Seen::Event(Event::Passed { seat }) => passed.push(self.who(seat)),
+                _ => {}
+            }
+        }
+        Some(TableTop {
+            by,
+            name: self.who(by),
+            set,
+            passed,
+        })
+    }
+
+    /// A seat's player by name, or "you".
+    fn who(&self, seat: Seat) -> String {
+        if seat == self.my_seat() {
+            "you".to_string()
+        } else {
+            self.name_at(seat).to_string()
+        }
+    }
+
+    /// The seating draw in words, when one was made.
+    pub fn draw_lines(&self) -> Vec<String> {
+        let Some(rounds) = self.game.draw() else {
+            return Vec::new();
+        };
+        let ids: Vec<PlayerId> = self.game.players().collect();
+        rounds
+            .iter()
+            .enumerate()
+            .map(|(i, round)| {
+                let draws: Vec<String> = round
+                    .iter()
+                    .filter_map(|&(p, card)| {
+                        let id = *ids.get(p)?;
+                        let verb = if id == self.me {
+                            "you draw".to_string()
+                        } else {
+                            format!("{} draws", self.name(id))
+                        };
+                        Some(format!("{verb} {}", narrate::count_of(1, card)))
+                    })
+                    .collect();
+                let intro = if i == 0 {
+                    "The draw for seats (the best card sits first)"
+                } else {
+                    "The tied players draw again"
+                };
+                format!("{intro}: {}.", draws.join(", "))
+            })
+            .collect()
+    }
+
+    // ----- decisions -----
+
+    /// The human's pending decision, if the game waits for the human. During
+    /// taxes the bots may still have theirs to make too.
+    pub fn decision(&self) -> Option<Decision> {
+        self.view().decision()
+    }
+
+    /// The human's legal actions, worst first (empty when nothing to decide).
+    pub fn legal(&self) -> ActionList {
+        self.view().legal_actions()
+    }
+
+    fn next_bot_seat(&self) -> Option<Seat> {
+        let me = self.my_seat();
+        self.game.hand().to_act().iter().find(|&s| s != me)
+    }
+
+    /// Lets the next bot with a decision make it, and says what the human
+    /// may see of it. `None` when no bot has anything to decide (the human
+    /// is to act, or the hand is over). Taxes are simultaneous: bots make
+    /// their tax decisions while the human's is pending, and no card moves
+    /// until every taxation decision is made.
+    pub fn step_bots(&mut self) -> Option<Step> {
+        let seat = self.next_bot_seat()?;
+        let player = self.game.player_at(seat);
+        let view = self.game.view(Viewer::Seat(seat));
+        let decision = view.decision()?;
+        let legal = view.legal_actions();
+        let bot = self.bots.iter_mut().find(|b| b.player == player)?;
+        let (action, fault) = match bot.bot.decide(&view, &legal) {
+            Ok(a) if legal.contains(&a) => (a, None),
+            Ok(a) => (
+                fallback(&legal),
+                Some(format!("answered an illegal action ({a})")),
+            ),
+            Err(f) => (fallback(&legal), Some(f.to_string())),
+        };
+        self.game
+            .apply(seat, action)
+            .expect("the engine accepts its own legal actions");
+        let name = self.name(player).to_string();
+        let mut lines = Vec::new();
+        if let Some(f) = &fault {
+            lines.push(format!(
+                "{name}'s bot failed ({f}); the safe choice was made for it."
+            ));
+        }
+        let news = self.take_news();
+        if news.is_empty() {
+            lines.push(self.secret_choice(&name, decision, action));
+        }
+        lines.extend(news);
+        Some(Step {
+            player,
+            seat,
+            decision,
+            lines,
+            fault,
+        })
+    }
+
+    /// A note for a bot's choice that shows nothing yet in the log.
+    fn secret_choice(&self, name: &str, decision: Decision, action: Action) -> String {
+        match (decision, action) {
+            (Decision::Tax { to, .. }, _) => {
+                format!("{name} has chosen the tax gift for {}.", self.who(to))
+            }
+            (_, Action::OfferExchange { partner, .. }) => {
+                format!(
+                    "{name}, the highest Merchant, offers {} a blind trade.",
+                    self.who(partner)
+                )
+            }
+            (Decision::ExchangeAnswer { from, .. }, _) => {
+                format!("{name} has chosen a card to give {}.", self.who(from))
+            }
+            _ => format!("{name} has decided."),
+        }
+    }
+
+    /// The human's action, or why it is refused (nothing changes then).
+    pub fn act(&mut self, action: Action) -> Result<(), Box<IllegalAction>> {
+        let seat = self.my_seat();
+        self.game.apply(seat, action)
+    }
+
+    /// What the heuristic bot would do in the human's place, from the
+    /// human's view only.
+    pub fn hint(&self) -> Option<Action> {
+        let view = self.view();
+        let legal = view.legal_actions();
+        if legal.is_empty() {
+            return None;
+        }
+        let mut bot = HeuristicBot::new(0);
+        Some(match bot.decide(&view, &legal) {
+            Ok(a) if legal.contains(&a) => a,
+            _ => fallback(&legal),
+        })
+    }
+
+    // ----- the log -----
+
+    /// The current hand's log as the human may see it, one sentence per
+    /// entry: other seats' tax and exchange cards never appear.
+    pub fn log(&self) -> Vec<String> {
+        let view = self.view();
+        let name = |s: Seat| self.name_at(s).to_string();
+        narrate::seen(view.log(), view.players(), view.viewer(), &name)
+    }
+
+    /// The lines of [`Session::log`] not handed out before (the whole log
+    /// after a new deal).
+    pub fn take_news(&mut self) -> Vec<String> {
+        let log = self.log();
+        let news = log.get(self.told..).map(<[String]>::to_vec);
+        self.told = log.len();
+        news.unwrap_or_default()
+    }
+
+    // ----- hands and the game -----
+
+    /// The current hand's number, from 1.
+    pub fn hand_number(&self) -> usize {
+        self.game.hands().len()
+    }
+
+    /// Whether the current hand is over.
+    pub fn is_hand_over(&self) -> bool {
+        self.game.is_between_hands()
+    }
+
+    /// Whether the set number of hands has been played.
+    pub fn is_game_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    /// The finished hand's results: finishing order, old and new titles,
+    /// points, the next seating. `None` while the hand goes on.
+    pub fn hand_end(&self) -> Option<HandEnd> {
+        if !self.is_hand_over() {
+            return None;
+        }
+        let log = self.game.hands().last()?;
+        let n = log.hand.players();
+        let next_n = self.game.next_seating().len();
+        let points = log.hand.points();
+        let scored = self.game.scored();
+        let places = log
+            .finishers()
+            .enumerate()
+            .filter_map(|(i, player)| {
+                let seat = log.seat_of(player)?;
+                Some(Place {
+                    player,
+                    name: self.name(player).to_string(),
+                    is_me: player == self.me,
+                    was: seat.title(n),
+                    becomes: Seat::new(i.min(next_n.saturating_sub(1))).title(next_n),
+                    points: points.map(|p| p[seat]),
+                    total: scored.then(|| self.game.total(player)),
+                })
+            })
+            .collect();
+        Some(HandEnd {
+            number: self.hand_number(),
+            revolution: log.hand.revolution(),
+            places,
+            next_seating: self
+                .game
+                .next_seating()
+                .iter()
+                .map(|&p| self.name(p).to_string())
+                .collect(),
+            game_over: self.is_game_over(),
+        })
+    }
+
+    /// Deals the next hand (refused while a hand is on or once the game is
+    /// over).
+    pub fn next_hand(&mut self) -> Result<(), TableError> {
+        self.game.next_hand()?;
+        self.told = 0;
+        Ok(())
+    }
+
+    /// Everyone's place in the game so far: by points when scored, then by
+    /// hands won, then by fewest hands lost.
+    pub fn standings(&self) -> Vec<Standing> {
+        let scored = self.game.scored();
+        let finished: Vec<Vec<PlayerId>> = self
+            .game
+            .hands()
+            .iter()
+            .filter(|h| h.hand.stage() == dalmuti_core::Stage::Over)
+            .map(|h| h.finishers().collect())
+            .collect();
+        let mut rows: Vec<Standing> = self
+            .game
+            .players()
+            .map(|p| Standing {
+                place: 0,
+                name: self.name(p).to_string(),
+                is_me: p == self.me,
+                points: scored.then(|| self.game.total(p)),
+                firsts: finished.iter().filter(|o| o.first() == Some(&p)).count(),
+                lasts: finished.iter().filter(|o| o.last() == Some(&p)).count(),
+            })
+            .collect();
+        let key = |s: &Standing| {
+            (
+                std::cmp::Reverse(s.points),
+                std::cmp::Reverse(s.firsts),
+                s.lasts,
+            )
+        };
+        rows.sort_by_key(key);
+        for i in 0..rows.len() {
+            rows[i].place = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
+                rows[i - 1].place
+            } else {
+                i + 1
+            };
+        }
+        rows
+    }
+
+    // ----- the record -----
+
+    /// Writes the game so far as a game record (`dalmuti-record/1`) into
+    /// `dir` (created if needed), named by the date, time and seed, and
+    /// returns its path.
+    pub fn save_record(&self, dir: &Path) -> Result<PathBuf, SaveError> {
+        let text = dalmuti_core::record::Record::from_game(&self.game).to_json_string();
+        save::write_new(dir, &self.seed_text, &text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::config::{Config, PlayArgs};
+
+    pub(crate) fn config(seed: u64, players: usize) -> Config {
+        Config::new(&PlayArgs {
+            players: Some(players),
+            bots: "heuristic".into(),
+            name: "You".into(),
+            seed: Some(seed.to_string()),
+            stripped_deck: false,
+            first_deal_revolution: false,
+            merchant_exchange: true,
+            scoring: "standard".into(),
+            hands: Some(3),
+            speed: 0,
+            plain: true,
+        })
+        .unwrap()
+    }
+
+    /// Plays the human by hints until the game is over.
+    fn play_out(session: &mut Session) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            seen.extend(session.take_news());
+            if let Some(step) = session.step_bots() {
+                seen.extend(step.lines);
+            } else if let Some(action) = session.hint() {
+                session.act(action).unwrap();
+            } else if session.is_game_over() {
+                return seen;
+            } else {
+                assert!(session.hand_end().is_some());
+                session.next_hand().unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_game_plays_to_its_end_and_scores() {
+        for seed in 0..6 {
+            let mut s = Session::new(&config(seed, 6)).unwrap();
+            play_out(&mut s);
+            assert_eq!(s.hand_number(), 3);
+            let end = s.hand_end().unwrap();
+            assert!(end.game_over);
+            assert_eq!(end.places.len(), 6);
+            let total: u32 = s.standings().iter().filter_map(|r| r.points).sum();
+            assert_eq!(total, 3 * (5 + 4 + 3 + 2 + 1));
+            assert_eq!(s.standings()[0].place, 1);
+            assert!(s.next_hand().is_err());
+        }
+    }
+
+    #[test]
+    fn the_log_never_shows_other_seats_tax_cards() {
+        for seed in 0..20 {
+            let mut s = Session::new(&config(seed, 6)).unwrap();
+            for line in play_out(&mut s) {
+                if line.starts_with("Taxes:") && !line.contains("you") {
+                    assert!(line.contains(" best card"), "{line}");
+                }
+                if line.starts_with("Merchant exchange:") && !line.contains("you") {
+                    assert!(line.contains("trades a card blind with"), "{line}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_illegal_action_changes_nothing() {
+        let mut s = Session::new(&config(3, 5)).unwrap();
+        while s.decision().is_none() {
+            s.step_bots().unwrap();
+        }
+        let (before, cards) = (s.log(), s.my_cards());
+        let four_dalmutis = Action::Play("1 1 1 1".parse().unwrap());
+        assert!(s.act(four_dalmutis).is_err());
+        assert_eq!((s.log(), s.my_cards()), (before, cards));
+        assert!(s.decision().is_some());
+    }
+}

@@ -1,0 +1,428 @@
+//! `dalmuti play --plain` driven the way a script or a screen reader user
+//! would: the test reads the transcript up to each prompt (`> keyword: …`)
+//! and answers from what it printed, so it goes through whole hands,
+//! revolutions, taxes and the merchant exchange, and tries bad input.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+/// Longest wait for the game's next line before the test fails.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A directory of its own for each test, used as `XDG_DATA_HOME`.
+fn data_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dalmuti-play-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A running `dalmuti play --plain`.
+struct Game {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    transcript: Vec<String>,
+}
+
+impl Game {
+    fn start(data: &Path, args: &[&str]) -> Game {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+            .args(["play", "--plain", "--speed", "0"])
+            .args(args)
+            .env("XDG_DATA_HOME", data)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the binary runs");
+        let stdout = child.stdout.take().unwrap();
+        let (send, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Game {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            transcript: Vec::new(),
+        }
+    }
+
+    /// The lines up to and including the next prompt, or to the end of
+    /// the output (then the last line is not a prompt).
+    fn until_prompt(&mut self) -> Vec<String> {
+        let mut got = Vec::new();
+        loop {
+            match self.lines.recv_timeout(PATIENCE) {
+                Ok(line) => {
+                    self.transcript.push(line.clone());
+                    let prompt = line.starts_with("> ");
+                    got.push(line);
+                    if prompt {
+                        return got;
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return got,
+                Err(e) => panic!(
+                    "no line from the game for {PATIENCE:?} ({e}); transcript:\n{}",
+                    self.transcript.join("\n")
+                ),
+            }
+        }
+    }
+
+    fn send(&mut self, command: &str) {
+        self.transcript.push(format!("<< {command}"));
+        let stdin = self.stdin.as_mut().expect("input still open");
+        writeln!(stdin, "{command}").expect("the game reads its input");
+        stdin.flush().unwrap();
+    }
+
+    /// Sends a command and returns what the game answered, up to its next
+    /// prompt.
+    fn answer(&mut self, command: &str) -> Vec<String> {
+        self.send(command);
+        self.until_prompt()
+    }
+
+    /// Asks for a hint and plays it; returns the game's answer.
+    fn play_hint(&mut self) -> Vec<String> {
+        let reply = self.answer("hint");
+        let hint = reply
+            .iter()
+            .find_map(|l| l.strip_prefix("hint: "))
+            .unwrap_or_else(|| panic!("no hint in {reply:?}"));
+        let command = hint.split(" (").next().unwrap().to_string();
+        self.answer(&command)
+    }
+
+    /// Waits for the game to end and returns its exit code.
+    fn finish(mut self) -> (i32, Vec<String>) {
+        drop(self.stdin.take());
+        while let Ok(line) = self.lines.recv_timeout(PATIENCE) {
+            self.transcript.push(line);
+        }
+        let status = self.child.wait().unwrap();
+        (status.code().unwrap_or(-1), self.transcript)
+    }
+
+    fn text(&self) -> String {
+        self.transcript.join("\n")
+    }
+}
+
+/// The card tokens of every `[…]` group in a line.
+fn groups(line: &str) -> Vec<Vec<String>> {
+    line.split('[')
+        .skip(1)
+        .filter_map(|part| part.split_once(']'))
+        .map(|(inside, _)| inside.split(' ').map(str::to_string).collect())
+        .collect()
+}
+
+fn rank(token: &str) -> u8 {
+    token.parse().unwrap_or(13)
+}
+
+/// The player's groups from the last "Your hand" line shown.
+fn my_groups(transcript: &[String]) -> Vec<Vec<String>> {
+    let line = transcript
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("Your hand ("))
+        .expect("the hand was shown");
+    groups(line)
+}
+
+/// Where the saved record is, from the game's last words.
+fn saved_path(transcript: &[String]) -> PathBuf {
+    let line = transcript
+        .iter()
+        .rev()
+        .find_map(|l| l.strip_prefix("Game saved: "))
+        .unwrap_or_else(|| panic!("no saved game in:\n{}", transcript.join("\n")));
+    PathBuf::from(line.rsplit_once(" (").map_or(line, |(path, _)| path))
+}
+
+/// `dalmuti check` on a file: its exit code and output.
+fn check(path: &Path) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+        .arg("check")
+        .arg(path)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// What the scripted player met on the way.
+#[derive(Default)]
+struct Met {
+    revolutions: usize,
+    taxes: usize,
+    offers: usize,
+    answers: usize,
+    hands: usize,
+    unknown_command: bool,
+    not_held: bool,
+    does_not_top: bool,
+    wrong_decision: bool,
+}
+
+/// Plays a whole game: calls every revolution offered, takes every hint,
+/// and tries each kind of bad input once, checking that the game says why
+/// and asks the same question again.
+fn play_through(game: &mut Game) -> Met {
+    let mut met = Met::default();
+    let mut lines = game.until_prompt();
+    loop {
+        let Some(prompt) = lines.last().filter(|l| l.starts_with("> ")).cloned() else {
+            return met;
+        };
+        let keyword = prompt[2..].split(':').next().unwrap().to_string();
+        let again = |reply: &[String], what: &str, met_it: &mut bool| {
+            assert!(
+                reply.iter().any(|l| l.contains(what)),
+                "expected {what:?} in {reply:?}"
+            );
+            // One line of explanation, then the same question.
+            assert_eq!(reply.len(), 2, "{reply:?}");
+            assert_eq!(reply.last().unwrap(), &prompt, "the game goes on");
+            *met_it = true;
+        };
+        lines = match keyword.as_str() {
+            "next" => {
+                met.hands += 1;
+                game.answer("next")
+            }
+            "revolution" => {
+                met.revolutions += 1;
+                game.answer("Revolution")
+            }
+            "tax" => {
+                met.taxes += 1;
+                game.play_hint()
+            }
+            "exchange" => {
+                met.offers += 1;
+                game.play_hint()
+            }
+            "answer" => {
+                met.answers += 1;
+                game.play_hint()
+            }
+            "lead" | "follow" => {
+                let mine = my_groups(&game.transcript);
+                if !met.unknown_command {
+                    let reply = game.answer("dance");
+                    again(
+                        &reply,
+                        "Unknown command \"dance\"",
+                        &mut met.unknown_command,
+                    );
+                } else if !met.not_held {
+                    let held: Vec<&str> = mine.iter().map(|g| g[0].as_str()).collect();
+                    let absent = (1..=12)
+                        .map(|r| r.to_string())
+                        .find(|r| !held.contains(&r.as_str()))
+                        .unwrap();
+                    let reply = game.answer(&format!("play {absent} {absent}"));
+                    again(&reply, "You do not hold", &mut met.not_held);
+                } else if !met.wrong_decision {
+                    let reply = game.answer("give 12");
+                    again(&reply, "not the decision now", &mut met.wrong_decision);
+                } else if keyword == "follow" && !met.does_not_top {
+                    let top = groups(&prompt).pop().unwrap();
+                    let weak = mine
+                        .iter()
+                        .find(|g| rank(&g[0]) >= rank(&top[0]) && g.len() >= top.len());
+                    if let Some(g) = weak {
+                        let cards = g[..top.len()].join(" ");
+                        let reply = game.answer(&format!("play {cards}"));
+                        again(&reply, "does not top", &mut met.does_not_top);
+                    }
+                }
+                game.play_hint()
+            }
+            other => panic!("unknown prompt {other:?}: {prompt}"),
+        };
+    }
+}
+
+#[test]
+fn three_hands_with_taxes_and_a_revolution_are_saved_as_a_valid_record() {
+    let data = data_dir("revolution");
+    let mut game = Game::start(
+        &data,
+        &[
+            "--seed",
+            "257",
+            "--players",
+            "5",
+            "--scoring",
+            "standard",
+            "--hands",
+            "3",
+        ],
+    );
+    let met = play_through(&mut game);
+    let text = game.text();
+    let (code, transcript) = game.finish();
+    assert_eq!(code, 0, "{text}");
+    // The human chose tax gifts as Greater Dalmuti and called a revolution.
+    assert!(met.taxes >= 2 && met.revolutions == 1, "{text}");
+    assert!(text.contains("> tax: give 2 cards to"), "{text}");
+    assert!(text.contains("Taxes: you give "), "{text}");
+    assert!(
+        text.contains("You were dealt both Jesters and call a revolution: no taxes this hand."),
+        "{text}"
+    );
+    // Bad input was refused with a reason and the game went on.
+    assert!(
+        met.unknown_command && met.not_held && met.wrong_decision && met.does_not_top,
+        "{text}"
+    );
+    // Three whole hands, then the final standings.
+    assert_eq!(met.hands, 2);
+    for n in 1..=3 {
+        assert!(text.contains(&format!("Hand {n} is over.")), "{text}");
+    }
+    assert!(text.contains("The game is over: 3 hands played."));
+    assert!(text.contains("Final standings:"));
+    // Other seats' tax cards never show.
+    for line in text.lines().filter(|l| l.starts_with("Taxes:")) {
+        assert!(line.contains("you") || line.contains("best card"), "{line}");
+    }
+    let path = saved_path(&transcript);
+    assert!(path.starts_with(data.join("dalmuti/games")), "{path:?}");
+    assert!(path.to_string_lossy().ends_with("-seed-257.json"));
+    let (code, verdict) = check(&path);
+    assert_eq!(code, 0, "{verdict}");
+    assert!(verdict.starts_with("valid: 3 hand(s)"), "{verdict}");
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
+#[test]
+fn a_greater_revolution_reverses_the_table() {
+    let data = data_dir("greater");
+    let args = ["--seed", "89", "--scoring", "standard", "--hands", "3"];
+    let mut game = Game::start(&data, &args);
+    let met = play_through(&mut game);
+    let (code, transcript) = game.finish();
+    let text = transcript.join("\n");
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(met.revolutions, 1, "{text}");
+    assert!(text.contains("> revolution: type \"revolution\" to call a greater revolution"));
+    assert!(
+        text.contains(
+            "You were dealt both Jesters and, as Greater Peon, call a greater revolution"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("You are now the Greater Dalmuti."), "{text}");
+    assert_eq!(check(&saved_path(&transcript)).0, 0);
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
+#[test]
+fn the_merchant_exchange_offers_and_answers() {
+    let data = data_dir("exchange");
+    let args = [
+        "--seed",
+        "9",
+        "--players",
+        "6",
+        "--merchant-exchange",
+        "--hands",
+        "3",
+    ];
+    let mut game = Game::start(&data, &args);
+    let met = play_through(&mut game);
+    let (code, transcript) = game.finish();
+    let text = transcript.join("\n");
+    assert_eq!(code, 0, "{text}");
+    assert!(met.offers >= 1 && met.answers >= 1, "{text}");
+    assert!(text.contains("Merchant exchange: you give "), "{text}");
+    assert!(text.contains("gives you "), "{text}");
+    assert_eq!(check(&saved_path(&transcript)).0, 0);
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
+#[test]
+fn quitting_or_closing_the_input_mid_hand_saves_the_game() {
+    for (test, input) in [("quit", "hint\nquit\n"), ("eof", "hint\n")] {
+        let data = data_dir(test);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+            // Without --plain: standard input is not a terminal, so the
+            // plain mode is used anyway.
+            .args(["play", "--seed", "5", "--speed", "0"])
+            .env("XDG_DATA_HOME", &data)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        assert!(!text.contains("full-screen"), "{text}");
+        let lines: Vec<String> = text.lines().map(String::from).collect();
+        let (code, verdict) = check(&saved_path(&lines));
+        assert_eq!(code, 0, "{verdict}");
+        std::fs::remove_dir_all(&data).unwrap();
+    }
+}
+
+#[test]
+fn a_record_that_cannot_be_written_is_reported() {
+    let data = data_dir("unwritable");
+    // A file where the directory should be.
+    std::fs::write(data.join("dalmuti"), "in the way").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+        .args(["play", "--seed", "5", "--speed", "0"])
+        .env("XDG_DATA_HOME", &data)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot save the game in"), "{err}");
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
+#[test]
+fn bad_options_are_refused_with_status_2() {
+    for args in [
+        &["--players", "2"][..],
+        &["--bots", "grumpy"],
+        &["--scoring", "most"],
+        &["--hands", "0"],
+        &["--seed", "seven"],
+        &["--players", "4", "--bots", "greedy,random"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+            .args(["play", "--plain"])
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: "));
+    }
+}
