@@ -7,7 +7,7 @@ use dalmuti_core::{Action, Cards, Decision, Illegal, Seat, Title};
 use super::session::{SeatInfo, Session};
 
 /// A hand grouped by rank, best first, with names and the tokens to type:
-/// "a Dalmuti [1], two Earl Marshals [3 3], a Jester [J]".
+/// `"a Dalmuti [1], two Earl Marshals [3 3], a Jester [J]"`.
 pub fn hand(cards: &Cards) -> String {
     if cards.is_empty() {
         return "no cards".to_string();
