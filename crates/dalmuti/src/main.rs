@@ -46,10 +46,13 @@ enum Command {
     Sim(dalmuti_arena::SimArgs),
     /// Play a game against bots in the terminal.
     ///
-    /// Commands are typed as lines: play 6 6 J, pass, revolution, no,
-    /// give 10 10, offer 4 7, decline, answer 9, hint, legal, hand, table,
-    /// log, score, help, quit. On quit (or at the end) the game is saved as
-    /// a record in $XDG_DATA_HOME/dalmuti/games (or
+    /// On a terminal it opens the full-screen game: arrows or 1-9 0 - = pick
+    /// a rank, up/down how many, j adds Jesters, Enter plays, p passes, h
+    /// hints, ? shows help, q quits. With --plain (or when standard input is
+    /// not a terminal) commands are typed as lines: play 6 6 J, pass,
+    /// revolution, no, give 10 10, offer 4 7, decline, answer 9, hint,
+    /// legal, hand, table, log, score, help, quit. On quit (or at the end)
+    /// the game is saved as a record in $XDG_DATA_HOME/dalmuti/games (or
     /// ~/.local/share/dalmuti/games) and its path printed.
     ///
     /// Exit status: 0 played and saved, 1 the game could not start or be

@@ -2,6 +2,8 @@
 //!
 //! - [`config`]: the options and the checked configuration;
 //! - [`session`]: the game session driver that every interface stands on;
+//! - [`tui`]: the full-screen game, when standard input and output are
+//!   terminals and `--plain` is not given;
 //! - [`plain`]: the plain line mode (`--plain`, or when standard input is
 //!   not a terminal);
 //! - [`command`] and [`words`]: what the player types, and the game in
@@ -13,6 +15,7 @@ pub mod config;
 pub mod plain;
 pub mod save;
 pub mod session;
+pub mod tui;
 pub mod words;
 
 use std::io::{IsTerminal, Write};
@@ -41,14 +44,13 @@ pub fn run_play(args: PlayArgs) -> ExitCode {
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    let note = (!config.plain && stdin.is_terminal()).then(|| {
-        "(The full-screen game is not built yet: here is the plain line mode. \
-         --plain skips this note.)"
-            .to_string()
-    });
-    let delay = (stdout.is_terminal() && !config.speed.is_zero()).then_some(config.speed);
-    let options = plain::Options { delay, note };
-    let result = plain::run(&mut session, stdin.lock(), stdout.lock(), &options);
+    let result = if !config.plain && stdin.is_terminal() && stdout.is_terminal() {
+        tui::run(&mut session, &config)
+    } else {
+        let delay = (stdout.is_terminal() && !config.speed.is_zero()).then_some(config.speed);
+        let options = plain::Options { delay, note: None };
+        plain::run(&mut session, stdin.lock(), stdout.lock(), &options).map(|_| ())
+    };
     let saved = save::default_dir().and_then(|dir| session.save_record(&dir));
     let mut out = stdout.lock();
     // A reader that went away (`| head`) is no reason to lose the game, nor

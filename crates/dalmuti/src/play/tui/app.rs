@@ -1,0 +1,807 @@
+//! What the full-screen game shows and what each key does. No terminal
+//! here: the loop in [`super::run`] feeds keys and ticks, and tests do the
+//! same by hand.
+
+use std::time::{Duration, Instant};
+
+use dalmuti_core::narrate::{cards_words, count_of, set_words};
+use dalmuti_core::{Action, Card, Cards, Decision, Seat, Set, Title};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use crate::play::session::Session;
+use crate::play::words;
+
+/// How the screen may look: colours, and the crown and straw hat.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Theme {
+    /// Colours; without them only bold, underline and reverse set things
+    /// apart (`NO_COLOR`).
+    pub color: bool,
+    /// The crown 👑 and the straw hat 👒; else words in brackets.
+    pub emoji: bool,
+}
+
+impl Theme {
+    /// From the environment: no colours when `NO_COLOR` is set and not
+    /// empty (no-color.org); no emoji on the Linux console or a dumb
+    /// terminal, which cannot draw them.
+    pub fn from_env() -> Theme {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let term = std::env::var("TERM").unwrap_or_default();
+        Theme {
+            color: !no_color,
+            emoji: !matches!(term.as_str(), "linux" | "dumb" | "vt100" | "vt220"),
+        }
+    }
+}
+
+/// How a message reads.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// Something that happened because of you.
+    Note,
+    /// The hint.
+    Hint,
+    /// Why a choice was refused.
+    Refusal,
+}
+
+/// The line under the prompt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    /// How it reads.
+    pub tone: Tone,
+    /// The words.
+    pub text: String,
+}
+
+/// The full-screen game.
+pub struct App<'s> {
+    pub(super) session: &'s mut Session,
+    pub(super) theme: Theme,
+    delay: Duration,
+    /// When the next bot may act.
+    next_bot: Instant,
+    /// The game's log so far, one entry per sentence.
+    pub(super) log: Vec<String>,
+    /// How many lines the log is scrolled up from its end.
+    pub(super) scroll: usize,
+    /// The help screen, when open, with its scroll.
+    pub(super) help: Option<u16>,
+    /// What the last key did, or why it did nothing.
+    pub(super) message: Option<Message>,
+    /// The kind of card under the cursor in your hand.
+    pub(super) cursor: Option<Card>,
+    /// How many of the cursor's kind are in the set to play.
+    pub(super) count: u8,
+    /// How many Jesters go with them.
+    pub(super) jesters: u8,
+    /// The cards chosen as a tax gift.
+    pub(super) picked: Cards,
+    /// The Merchant to offer an exchange to.
+    pub(super) partner: Option<Seat>,
+    /// The decision the selection was made for.
+    decision: Option<Decision>,
+    /// The final standings are on screen.
+    pub(super) standings: bool,
+    quit: bool,
+}
+
+impl<'s> App<'s> {
+    /// The game on screen, from the session's start; bots wait `delay`
+    /// between steps.
+    pub fn new(session: &'s mut Session, theme: Theme, delay: Duration) -> App<'s> {
+        let mut app = App {
+            session,
+            theme,
+            delay,
+            next_bot: Instant::now() + delay,
+            log: Vec::new(),
+            scroll: 0,
+            help: None,
+            message: None,
+            cursor: None,
+            count: 0,
+            jesters: 0,
+            picked: Cards::EMPTY,
+            partner: None,
+            decision: None,
+            standings: false,
+            quit: false,
+        };
+        app.intro();
+        app.start_hand();
+        app
+    }
+
+    /// Whether the player has quit (or left the final standings).
+    pub fn is_done(&self) -> bool {
+        self.quit
+    }
+
+    /// The session played.
+    pub fn session(&self) -> &Session {
+        self.session
+    }
+
+    /// The line under the prompt, if any.
+    pub fn message(&self) -> Option<&Message> {
+        self.message.as_ref()
+    }
+
+    /// The log so far.
+    pub fn log(&self) -> &[String] {
+        &self.log
+    }
+
+    // ----- bots and time -----
+
+    /// Whether a bot has a decision to make now (and the help screen is not
+    /// open: the table waits while you read).
+    pub fn bots_pending(&self) -> bool {
+        self.help.is_none()
+            && !self.session.is_hand_over()
+            && self.session.table().iter().any(|s| s.to_act && !s.is_me)
+    }
+
+    /// How long until the next bot may act; `None` when no bot is to act.
+    pub fn bot_wait(&self, now: Instant) -> Option<Duration> {
+        self.bots_pending()
+            .then(|| self.next_bot.saturating_duration_since(now))
+    }
+
+    /// Lets one bot act if its time has come.
+    pub fn tick(&mut self, now: Instant) {
+        if self.bots_pending() && now >= self.next_bot {
+            self.step();
+            self.next_bot = now + self.delay;
+        }
+    }
+
+    /// Lets the next bot act now; `false` if no bot had anything to do.
+    pub fn step(&mut self) -> bool {
+        match self.session.step_bots() {
+            Some(step) => {
+                self.log.extend(step.lines);
+                self.sync();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Lets every bot act until the human is asked or the hand is over.
+    pub fn settle(&mut self) {
+        while self.bots_pending() && self.step() {}
+    }
+
+    // ----- the log -----
+
+    fn intro(&mut self) {
+        let s = &*self.session;
+        let bots: Vec<String> = s
+            .lineup()
+            .iter()
+            .map(|(name, spec)| format!("{name} ({spec})"))
+            .collect();
+        let mut lines = vec![
+            format!("The Great Dalmuti: you against {}.", bots.join(", ")),
+            format!(
+                "Seed {0}: play these deals again with --seed {0}.",
+                s.seed_text()
+            ),
+        ];
+        lines.extend(s.draw_lines());
+        self.log.extend(lines);
+    }
+
+    fn start_hand(&mut self) {
+        let s = &*self.session;
+        let of = s
+            .rules()
+            .hands
+            .map(|h| format!(" of {h}"))
+            .unwrap_or_default();
+        let mut lines = vec![format!("── Hand {}{of} ──", s.hand_number())];
+        let view = s.view();
+        if view.is_first_hand() && view.rules().first_deal_revolution {
+            lines.push("First-deal revolution: no taxes this hand.".to_string());
+        }
+        lines.push(words::hand_line(s));
+        self.log.extend(lines);
+        self.decision = None;
+        self.sync();
+    }
+
+    /// Takes the session's news into the log and, when the decision has
+    /// changed, sets a fresh selection for it.
+    fn sync(&mut self) {
+        let news = self.session.take_news();
+        self.log.extend(news);
+        let decision = self.session.decision();
+        if decision != self.decision {
+            self.decision = decision;
+            self.fresh_selection();
+        }
+        self.fit_cursor();
+    }
+
+    // ----- keys -----
+
+    /// Answers one key.
+    pub fn on_key(&mut self, key: KeyEvent) {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if key.code == KeyCode::Char('q') || (ctrl && key.code == KeyCode::Char('c')) {
+            self.quit = true;
+            return;
+        }
+        if let Some(offset) = self.help {
+            self.help = match key.code {
+                KeyCode::Up | KeyCode::Char('k') => Some(offset.saturating_sub(1)),
+                KeyCode::Down | KeyCode::Char('j') => Some(offset.saturating_add(1)),
+                KeyCode::PageUp => Some(offset.saturating_sub(10)),
+                KeyCode::PageDown | KeyCode::Char(' ') => Some(offset.saturating_add(10)),
+                KeyCode::Home => Some(0),
+                _ => None,
+            };
+            // Bots waited while the help was open: give the player a moment.
+            self.next_bot = Instant::now() + self.delay;
+            return;
+        }
+        match key.code {
+            KeyCode::Char('?') | KeyCode::F(1) => {
+                self.help = Some(0);
+                return;
+            }
+            KeyCode::PageUp => {
+                self.scroll = self.scroll.saturating_add(5).min(self.log_lines_max());
+                return;
+            }
+            KeyCode::PageDown => {
+                self.scroll = self.scroll.saturating_sub(5);
+                return;
+            }
+            _ => {}
+        }
+        if self.standings {
+            if matches!(key.code, KeyCode::Enter | KeyCode::Esc | KeyCode::Char(' ')) {
+                self.quit = true;
+            }
+            return;
+        }
+        if self.session.is_hand_over() {
+            if matches!(
+                key.code,
+                KeyCode::Enter | KeyCode::Char(' ') | KeyCode::Char('n')
+            ) {
+                self.next_hand();
+            }
+            return;
+        }
+        let Some(decision) = self.session.decision() else {
+            if !matches!(key.code, KeyCode::Left | KeyCode::Right) {
+                self.say(Tone::Note, format!("Wait: {}.", self.waiting_for()));
+            }
+            self.move_cursor(key.code);
+            return;
+        };
+        if key.code == KeyCode::Char('h') {
+            self.hint();
+            return;
+        }
+        match decision {
+            Decision::Revolution { .. } => self.revolution_key(key.code),
+            Decision::Tax { count, .. } => self.tax_key(key.code, count),
+            Decision::ExchangeOffer => self.offer_key(key.code),
+            Decision::ExchangeAnswer { .. } => self.answer_key(key.code),
+            Decision::Lead | Decision::Follow { .. } => self.play_key(key.code, &decision),
+        }
+    }
+
+    /// The most the log may be scrolled: a generous bound, the exact one
+    /// depends on the width.
+    fn log_lines_max(&self) -> usize {
+        self.log.len() * 4
+    }
+
+    /// Who the table waits for, in words.
+    pub(super) fn waiting_for(&self) -> String {
+        let names: Vec<String> = self
+            .session
+            .table()
+            .iter()
+            .filter(|s| s.to_act && !s.is_me)
+            .map(|s| s.name.clone())
+            .collect();
+        match names.len() {
+            0 => "nobody is to act".to_string(),
+            1 => format!("{} is to act", names[0]),
+            _ => format!("{} are choosing", names.join(", ")),
+        }
+    }
+
+    fn say(&mut self, tone: Tone, text: impl Into<String>) {
+        self.message = Some(Message {
+            tone,
+            text: text.into(),
+        });
+    }
+
+    fn next_hand(&mut self) {
+        if self.session.is_game_over() {
+            self.standings = true;
+            return;
+        }
+        match self.session.next_hand() {
+            Ok(()) => {
+                self.message = None;
+                self.scroll = 0;
+                self.start_hand();
+                self.next_bot = Instant::now() + self.delay;
+            }
+            Err(e) => {
+                self.say(Tone::Refusal, format!("No next hand: {e}."));
+                self.standings = true;
+            }
+        }
+    }
+
+    /// Makes the human's move, or says why the engine refuses it (and
+    /// nothing changes).
+    fn act(&mut self, action: Action) -> bool {
+        let decision = self.decision;
+        if let Err(e) = self.session.act(action) {
+            let text = words::refusal(self.session, &e.reason);
+            self.say(Tone::Refusal, text);
+            return false;
+        }
+        self.message = None;
+        self.scroll = 0;
+        let news = self.session.take_news();
+        if news.is_empty() {
+            let note = match (decision, action) {
+                (Some(Decision::Tax { to, .. }), Action::GiveTax(cards)) => format!(
+                    "You will give {} [{cards}] to {}: the cards change hands once every tax \
+                     decision is made.",
+                    cards_words(&cards),
+                    self.session.name_at(to)
+                ),
+                (_, Action::OfferExchange { partner, card }) => format!(
+                    "You offer {} [{card}] to {}, blind: the cards change hands once they \
+                     answer and the taxes are chosen.",
+                    count_of(1, card),
+                    self.session.name_at(partner)
+                ),
+                (_, Action::AnswerExchange(card)) => format!(
+                    "You will give back {} [{card}]: the cards change hands once every tax \
+                     decision is made.",
+                    count_of(1, card)
+                ),
+                _ => String::new(),
+            };
+            if !note.is_empty() {
+                self.log.push(note);
+            }
+        }
+        self.log.extend(news);
+        self.next_bot = Instant::now() + self.delay;
+        self.sync();
+        true
+    }
+
+    fn hint(&mut self) {
+        let Some(action) = self.session.hint() else {
+            self.say(Tone::Hint, "Hint: nothing to decide now.");
+            return;
+        };
+        let what = words::action(self.session, &action);
+        let text = match action {
+            Action::CallRevolution => "Hint: call the revolution (y).".to_string(),
+            Action::DeclineRevolution => "Hint: no revolution (n).".to_string(),
+            Action::Pass => "Hint: pass (p), keep your cards.".to_string(),
+            Action::DeclineExchange => "Hint: no merchant exchange (n).".to_string(),
+            Action::Play(set) => {
+                self.select_set(&set);
+                format!("Hint: play {what} [{set}]. Selected: Enter plays it.")
+            }
+            Action::GiveTax(cards) => {
+                self.picked = cards;
+                format!("Hint: give {what} [{cards}]. Selected: Enter gives it.")
+            }
+            Action::OfferExchange { partner, card } => {
+                self.partner = Some(partner);
+                self.cursor = Some(card);
+                format!("Hint: offer {what}. Selected: Enter offers it.")
+            }
+            Action::AnswerExchange(card) => {
+                self.cursor = Some(card);
+                format!("Hint: give back {what}. Selected: Enter gives it.")
+            }
+        };
+        self.say(Tone::Hint, text);
+    }
+
+    // ----- the selection -----
+
+    /// The kinds of card in your hand, best first, Jesters last.
+    pub(super) fn kinds(&self) -> Vec<(Card, u8)> {
+        self.session.my_cards().kinds().collect()
+    }
+
+    fn held(&self, card: Card) -> u8 {
+        self.session.my_cards().count(card)
+    }
+
+    /// A selection that suits a new decision: for a follow, the worst rank
+    /// that could top, already the right size; for a lead, all of your
+    /// worst numbered rank.
+    fn fresh_selection(&mut self) {
+        self.picked = Cards::EMPTY;
+        self.jesters = 0;
+        self.partner = None;
+        match self.decision {
+            Some(Decision::Follow { .. }) => {
+                let first = self.session.legal().iter().find_map(|a| match a {
+                    Action::Play(set) => Some(*set),
+                    _ => None,
+                });
+                match first {
+                    Some(set) => self.select_set(&set),
+                    None => {
+                        self.cursor = self.worst_numbered();
+                        self.fit_count();
+                    }
+                }
+            }
+            Some(Decision::Lead) => {
+                self.cursor = self.worst_numbered();
+                self.fit_count();
+            }
+            Some(Decision::ExchangeOffer) => {
+                self.partner = self.merchants().first().copied();
+                self.cursor = self.worst_numbered();
+            }
+            _ => {
+                if self.cursor.is_none() {
+                    self.cursor = self.worst_numbered();
+                }
+            }
+        }
+    }
+
+    fn worst_numbered(&self) -> Option<Card> {
+        let kinds = self.kinds();
+        kinds
+            .iter()
+            .rev()
+            .find(|(c, _)| !c.is_jester())
+            .or(kinds.last())
+            .map(|&(c, _)| c)
+    }
+
+    /// Keeps the cursor on a card you hold and the counts within your hand.
+    fn fit_cursor(&mut self) {
+        let held = self.session.my_cards();
+        if self.cursor.is_none_or(|c| held.count(c) == 0) {
+            self.cursor = self.worst_numbered();
+            self.fit_count();
+        }
+        if let Some(c) = self.cursor {
+            self.count = self.count.clamp(1, held.count(c).max(1));
+        }
+        self.jesters = self.jesters.min(held.jesters());
+        if !held.contains(&self.picked) {
+            self.picked = Cards::EMPTY;
+        }
+    }
+
+    /// After the cursor moves: for a follow, the size of the set on the
+    /// table, topped up with Jesters; for a lead, all the copies.
+    fn fit_count(&mut self) {
+        let Some(card) = self.cursor else { return };
+        let held = self.held(card);
+        let jokers = self.held(Card::JESTER);
+        match self.decision {
+            Some(Decision::Follow { top, .. }) => {
+                let size = top.size();
+                if card.is_jester() {
+                    self.count = size.min(held).max(1);
+                    self.jesters = 0;
+                } else {
+                    self.count = size.min(held).max(1);
+                    self.jesters = size.saturating_sub(self.count).min(jokers);
+                }
+            }
+            _ => {
+                self.count = held.max(1);
+                self.jesters = 0;
+            }
+        }
+    }
+
+    fn select_set(&mut self, set: &Set) {
+        if set.naturals() > 0 {
+            self.cursor = Some(set.face());
+            self.count = set.naturals();
+            self.jesters = set.jesters();
+        } else {
+            self.cursor = Some(Card::JESTER);
+            self.count = set.jesters();
+            self.jesters = 0;
+        }
+    }
+
+    /// The set selected to play, if it is one.
+    pub(super) fn selected_set(&self) -> Option<Set> {
+        let card = self.cursor?;
+        match card.rank() {
+            Some(rank) => Set::new(rank, self.count, self.jesters),
+            None => Set::jesters_alone(self.count),
+        }
+    }
+
+    /// The other Merchants, who may be offered an exchange.
+    pub(super) fn merchants(&self) -> Vec<Seat> {
+        let n = self.session.players();
+        Seat::all(n)
+            .filter(|&s| matches!(s.title(n), Title::Merchant { class } if class > 1))
+            .collect()
+    }
+
+    /// Left and right: the kind under the cursor. Returns whether it moved.
+    fn move_cursor(&mut self, code: KeyCode) -> bool {
+        let kinds = self.kinds();
+        if kinds.is_empty() {
+            return false;
+        }
+        let at = self
+            .cursor
+            .and_then(|c| kinds.iter().position(|&(k, _)| k == c))
+            .unwrap_or(0);
+        let to = match code {
+            KeyCode::Left => at.saturating_sub(1),
+            KeyCode::Right => (at + 1).min(kinds.len() - 1),
+            KeyCode::Home => 0,
+            KeyCode::End => kinds.len() - 1,
+            _ => return false,
+        };
+        self.cursor = Some(kinds[to].0);
+        true
+    }
+
+    /// A number key: the rank of that number (0 is 10, - is 11, = is 12:
+    /// the keyboard's top row).
+    fn rank_key(&mut self, code: KeyCode) -> bool {
+        let number = match code {
+            KeyCode::Char(c @ '1'..='9') => c as u8 - b'0',
+            KeyCode::Char('0') => 10,
+            KeyCode::Char('-') => 11,
+            KeyCode::Char('=') => 12,
+            _ => return false,
+        };
+        let Some(card) = Card::from_index(number.into()) else {
+            return false;
+        };
+        if self.held(card) == 0 {
+            self.say(
+                Tone::Refusal,
+                format!("You hold no {} ({card}).", card.plural()),
+            );
+        } else {
+            self.cursor = Some(card);
+            self.message = None;
+        }
+        true
+    }
+
+    fn play_key(&mut self, code: KeyCode, decision: &Decision) {
+        if self.move_cursor(code) || self.rank_key(code) {
+            self.fit_count();
+            return;
+        }
+        let Some(card) = self.cursor else { return };
+        let held = self.held(card);
+        match code {
+            KeyCode::Up | KeyCode::Char('+') => {
+                if self.count < held {
+                    self.count += 1;
+                } else {
+                    self.say(
+                        Tone::Refusal,
+                        format!("You hold only {}.", count_of(held.into(), card)),
+                    );
+                }
+            }
+            KeyCode::Down if self.count > 1 => self.count -= 1,
+            KeyCode::Char('j') | KeyCode::Char('J') => {
+                let jokers = self.held(Card::JESTER);
+                if jokers == 0 {
+                    self.say(Tone::Refusal, "You hold no Jester.");
+                } else if card.is_jester() {
+                    self.count = if self.count >= jokers {
+                        1
+                    } else {
+                        self.count + 1
+                    };
+                } else {
+                    self.jesters = (self.jesters + 1) % (jokers + 1);
+                }
+            }
+            KeyCode::Enter => match self.selected_set() {
+                Some(set) => {
+                    self.act(Action::Play(set));
+                }
+                None => self.say(Tone::Refusal, "Choose the cards of a set first."),
+            },
+            KeyCode::Char('p') | KeyCode::Char('P') => {
+                self.act(Action::Pass);
+            }
+            KeyCode::Char('y') | KeyCode::Char('n') => {
+                self.say(Tone::Refusal, words::wrong_decision(decision));
+            }
+            _ => {}
+        }
+    }
+
+    fn revolution_key(&mut self, code: KeyCode) {
+        match code {
+            KeyCode::Char('y') | KeyCode::Char('r') => {
+                self.act(Action::CallRevolution);
+            }
+            KeyCode::Char('n') | KeyCode::Esc => {
+                self.act(Action::DeclineRevolution);
+            }
+            KeyCode::Enter => self.say(
+                Tone::Refusal,
+                "Press y to call the revolution or n to decline it.",
+            ),
+            code => {
+                self.move_cursor(code);
+            }
+        }
+    }
+
+    fn tax_key(&mut self, code: KeyCode, needed: u8) {
+        if self.move_cursor(code) || self.rank_key(code) {
+            return;
+        }
+        let Some(card) = self.cursor else { return };
+        match code {
+            KeyCode::Up | KeyCode::Char(' ') | KeyCode::Char('+') => {
+                if self.picked.len() >= needed.into() {
+                    self.say(
+                        Tone::Refusal,
+                        format!(
+                            "You give {needed} card{}: take one back first (Down).",
+                            if needed == 1 { "" } else { "s" }
+                        ),
+                    );
+                } else if self.picked.count(card) >= self.held(card) {
+                    self.say(
+                        Tone::Refusal,
+                        format!("You hold only {}.", count_of(self.held(card).into(), card)),
+                    );
+                } else {
+                    self.picked.add(card, 1);
+                    self.message = None;
+                }
+            }
+            KeyCode::Down | KeyCode::Backspace | KeyCode::Char('_') => {
+                self.picked.remove(card, 1);
+            }
+            KeyCode::Enter => {
+                self.act(Action::GiveTax(self.picked));
+            }
+            _ => {}
+        }
+    }
+
+    fn offer_key(&mut self, code: KeyCode) {
+        if self.move_cursor(code) || self.rank_key(code) {
+            return;
+        }
+        match code {
+            KeyCode::Up | KeyCode::Down | KeyCode::Tab => {
+                let merchants = self.merchants();
+                if merchants.is_empty() {
+                    return;
+                }
+                let at = self
+                    .partner
+                    .and_then(|p| merchants.iter().position(|&m| m == p))
+                    .unwrap_or(0);
+                let to = if code == KeyCode::Up {
+                    (at + merchants.len() - 1) % merchants.len()
+                } else {
+                    (at + 1) % merchants.len()
+                };
+                self.partner = Some(merchants[to]);
+            }
+            KeyCode::Enter => match (self.partner, self.cursor) {
+                (Some(partner), Some(card)) => {
+                    self.act(Action::OfferExchange { partner, card });
+                }
+                _ => self.say(Tone::Refusal, "Choose a Merchant and a card first."),
+            },
+            KeyCode::Char('n') | KeyCode::Char('x') | KeyCode::Esc => {
+                self.act(Action::DeclineExchange);
+            }
+            _ => {}
+        }
+    }
+
+    fn answer_key(&mut self, code: KeyCode) {
+        if self.move_cursor(code) || self.rank_key(code) {
+            return;
+        }
+        if code == KeyCode::Enter
+            && let Some(card) = self.cursor
+        {
+            self.act(Action::AnswerExchange(card));
+        }
+    }
+
+    // ----- words for the screen -----
+
+    /// The selection in words, for the line under your hand.
+    pub(super) fn selection_words(&self) -> Option<String> {
+        let decision = self.decision?;
+        let s = &*self.session;
+        Some(match decision {
+            Decision::Lead | Decision::Follow { .. } => match self.selected_set() {
+                Some(set) => {
+                    let ok = s.legal().contains(&Action::Play(set));
+                    format!(
+                        "Your set: {} [{set}]{}",
+                        set_words(&set),
+                        if ok {
+                            ": Enter plays it"
+                        } else {
+                            ": cannot be played now"
+                        }
+                    )
+                }
+                None => "Your set: nothing chosen".to_string(),
+            },
+            Decision::Tax { to, count } => format!(
+                "Your gift to {}: {} [{}], {} of {count} chosen",
+                s.name_at(to),
+                cards_words(&self.picked),
+                self.picked,
+                self.picked.len()
+            ),
+            Decision::ExchangeOffer => match (self.partner, self.cursor) {
+                (Some(p), Some(card)) => format!(
+                    "Offer {} [{card}] to {} (seat {}): Enter offers, n declines",
+                    count_of(1, card),
+                    s.name_at(p),
+                    words::seat_number(p)
+                ),
+                _ => "Nothing chosen".to_string(),
+            },
+            Decision::ExchangeAnswer { from } => match self.cursor {
+                Some(card) => format!(
+                    "Give back {} [{card}] to {}: Enter gives it",
+                    count_of(1, card),
+                    s.name_at(from)
+                ),
+                None => "Nothing chosen".to_string(),
+            },
+            Decision::Revolution { .. } => return None,
+        })
+    }
+
+    /// The cards of your hand that the selection uses, by kind.
+    pub(super) fn chosen(&self) -> Cards {
+        match self.decision {
+            Some(Decision::Lead | Decision::Follow { .. }) => {
+                self.selected_set().map(|s| s.cards()).unwrap_or_default()
+            }
+            Some(Decision::Tax { .. }) => self.picked,
+            Some(Decision::ExchangeOffer | Decision::ExchangeAnswer { .. }) => {
+                self.cursor.map(Cards::one).unwrap_or_default()
+            }
+            _ => Cards::EMPTY,
+        }
+    }
+}

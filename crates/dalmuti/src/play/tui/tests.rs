@@ -1,0 +1,477 @@
+//! The full-screen game without a terminal: keys go straight to the
+//! [`App`], and screens are rendered on ratatui's `TestBackend` and kept as
+//! insta snapshots (`src/play/tui/snapshots/`). Seeds are fixed and bots
+//! act at once (`--speed 0`), so every screen is the same on every run.
+
+use std::time::Duration;
+
+use dalmuti_core::{Action, Card, Decision};
+use insta::assert_snapshot;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::style::{Color, Modifier};
+
+use super::app::Tone;
+use super::{App, Theme};
+use crate::play::config::{Config, PlayArgs};
+use crate::play::session::Session;
+
+const THEME: Theme = Theme {
+    color: true,
+    emoji: true,
+};
+
+fn config(seed: u64, players: usize, exchange: bool, hands: u32) -> Config {
+    Config::new(&PlayArgs {
+        players: Some(players),
+        bots: "heuristic".into(),
+        name: "You".into(),
+        seed: Some(seed.to_string()),
+        stripped_deck: false,
+        first_deal_revolution: false,
+        merchant_exchange: exchange,
+        scoring: "standard".into(),
+        hands: Some(hands),
+        speed: 0,
+        plain: false,
+    })
+    .unwrap()
+}
+
+fn session(seed: u64, players: usize, exchange: bool, hands: u32) -> Session {
+    Session::new(&config(seed, players, exchange, hands)).unwrap()
+}
+
+fn app(session: &mut Session) -> App<'_> {
+    let mut app = App::new(session, THEME, Duration::ZERO);
+    app.settle();
+    app
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    app.on_key(KeyEvent::from(code));
+    app.settle();
+}
+
+fn screen(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal
+        .draw(|frame| frame.render_widget(app, frame.area()))
+        .unwrap();
+    terminal
+}
+
+/// The first seed (from 0) whose session, once the bots have acted, asks
+/// the human what `want` says.
+fn seed_where(players: usize, exchange: bool, want: impl Fn(&Decision) -> bool) -> u64 {
+    (0..5000)
+        .find(|&seed| {
+            let mut s = session(seed, players, exchange, 3);
+            while s.step_bots().is_some() {}
+            s.decision().is_some_and(|d| want(&d))
+        })
+        .expect("some seed deals that")
+}
+
+/// Answers the human's decisions with the hint's keys until `stop` says
+/// so (or the game is over).
+fn play_until(app: &mut App, stop: impl Fn(&App) -> bool) {
+    for _ in 0..2000 {
+        app.settle();
+        if stop(app) || app.is_done() {
+            return;
+        }
+        if app.session().is_hand_over() {
+            press(app, KeyCode::Enter);
+            continue;
+        }
+        let Some(hint) = app.session().hint() else {
+            press(app, KeyCode::Enter);
+            continue;
+        };
+        press(app, KeyCode::Char('h'));
+        let key = match hint {
+            Action::CallRevolution => KeyCode::Char('y'),
+            Action::DeclineRevolution | Action::DeclineExchange => KeyCode::Char('n'),
+            Action::Pass => KeyCode::Char('p'),
+            _ => KeyCode::Enter,
+        };
+        press(app, key);
+    }
+    panic!("never got there");
+}
+
+fn following(app: &App) -> bool {
+    matches!(app.session().decision(), Some(Decision::Follow { .. }))
+        && app.session().top().is_some_and(|t| !t.passed.is_empty())
+}
+
+// ----- screens -----
+
+#[test]
+fn the_table_mid_hand() {
+    let mut s = session(1, 5, false, 3);
+    let mut app = app(&mut s);
+    play_until(&mut app, following);
+    assert_snapshot!(screen(&app, 100, 30).backend());
+}
+
+#[test]
+fn a_narrow_terminal_80_by_24() {
+    let mut s = session(1, 5, false, 3);
+    let mut app = app(&mut s);
+    play_until(&mut app, following);
+    assert_snapshot!(screen(&app, 80, 24).backend());
+}
+
+#[test]
+fn a_big_table_on_80_by_24_keeps_you_in_view() {
+    let mut s = session(2, 12, false, 3);
+    let mut app = app(&mut s);
+    play_until(&mut app, following);
+    let term = screen(&app, 80, 24);
+    assert_snapshot!(term.backend());
+    let text = format!("{}", term.backend());
+    assert!(text.contains("You "), "{text}");
+}
+
+#[test]
+fn the_hand_panel_shows_the_selection() {
+    let seed = seed_where(5, false, |d| *d == Decision::Lead);
+    let mut s = session(seed, 5, false, 3);
+    let mut app = app(&mut s);
+    let cards = app.session().my_cards();
+    // Move to the best rank you hold and add a Jester if you have one.
+    press(&mut app, KeyCode::Home);
+    if cards.jesters() > 0 {
+        press(&mut app, KeyCode::Char('j'));
+    }
+    let term = screen(&app, 80, 24);
+    let text = format!("{}", term.backend());
+    assert!(text.contains("Your set: "), "{text}");
+    assert_snapshot!(term.backend());
+}
+
+#[test]
+fn the_revolution_dialog() {
+    let seed = seed_where(5, false, |d| matches!(d, Decision::Revolution { .. }));
+    let mut s = session(seed, 5, false, 3);
+    let app = app(&mut s);
+    let term = screen(&app, 80, 24);
+    let text = format!("{}", term.backend());
+    assert!(text.contains("both Jesters"), "{text}");
+    assert_snapshot!(term.backend());
+}
+
+#[test]
+fn the_tax_dialog() {
+    let seed = seed_where(5, false, |d| matches!(d, Decision::Tax { count: 2, .. }));
+    let mut s = session(seed, 5, false, 3);
+    let mut app = app(&mut s);
+    press(&mut app, KeyCode::Home);
+    press(&mut app, KeyCode::Up);
+    let term = screen(&app, 80, 24);
+    let text = format!("{}", term.backend());
+    assert!(text.contains("1 of 2 chosen"), "{text}");
+    assert_snapshot!(term.backend());
+}
+
+#[test]
+fn the_merchant_exchange_dialog() {
+    let seed = seed_where(6, true, |d| *d == Decision::ExchangeOffer);
+    let mut s = session(seed, 6, true, 3);
+    let app = app(&mut s);
+    assert_snapshot!(screen(&app, 80, 24).backend());
+}
+
+#[test]
+fn the_end_of_hand_panel_then_the_next_hand() {
+    let mut s = session(4, 5, false, 3);
+    let mut app = app(&mut s);
+    play_until(&mut app, |a| a.session().is_hand_over());
+    let term = screen(&app, 80, 24);
+    let text = format!("{}", term.backend());
+    assert!(text.contains("Hand 1 is over"), "{text}");
+    assert_snapshot!(term.backend());
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.session().hand_number(), 2);
+    assert!(!app.session().is_hand_over());
+}
+
+#[test]
+fn the_final_standings_then_leaving() {
+    let mut s = session(5, 4, false, 1);
+    let mut app = app(&mut s);
+    play_until(&mut app, |a| a.session().is_hand_over());
+    press(&mut app, KeyCode::Enter);
+    assert!(!app.is_done());
+    let term = screen(&app, 80, 24);
+    assert_snapshot!(term.backend());
+    press(&mut app, KeyCode::Enter);
+    assert!(app.is_done());
+}
+
+#[test]
+fn the_help_screen() {
+    let mut s = session(1, 5, false, 3);
+    let mut app = app(&mut s);
+    press(&mut app, KeyCode::Char('?'));
+    assert_snapshot!(screen(&app, 80, 24).backend());
+    // The bots wait while the help is open; Esc closes it.
+    assert!(!app.bots_pending());
+    press(&mut app, KeyCode::Esc);
+    assert!(app.help.is_none());
+}
+
+#[test]
+fn without_colour_only_text_styles() {
+    let mut s = session(1, 5, false, 3);
+    let mut app = app(&mut s);
+    app.theme = Theme {
+        color: false,
+        emoji: false,
+    };
+    play_until(&mut app, following);
+    let term = screen(&app, 80, 24);
+    let buf = term.backend().buffer();
+    for cell in buf.content() {
+        assert_eq!(cell.fg, Color::Reset, "{cell:?}");
+        assert_eq!(cell.bg, Color::Reset, "{cell:?}");
+    }
+    // The selection still stands out, in reverse video.
+    assert!(
+        buf.content()
+            .iter()
+            .any(|c| c.modifier.contains(Modifier::REVERSED))
+    );
+    let text = format!("{}", term.backend());
+    assert!(!text.contains('👑'), "{text}");
+    assert_snapshot!(term.backend());
+}
+
+#[test]
+fn any_size_renders_without_panicking() {
+    let mut s = session(1, 5, true, 3);
+    let mut app = app(&mut s);
+    for (w, h) in [(1, 1), (20, 5), (40, 12), (80, 24), (200, 60)] {
+        screen(&app, w, h);
+    }
+    press(&mut app, KeyCode::Char('?'));
+    for (w, h) in [(1, 1), (20, 5), (80, 24)] {
+        screen(&app, w, h);
+    }
+}
+
+// ----- keys -----
+
+/// A key for a rank: 1-9, 0 for 10, - for 11, = for 12.
+fn rank_key(card: Card) -> KeyCode {
+    match card.index() {
+        n @ 1..=9 => KeyCode::Char(char::from(b'0' + n as u8)),
+        10 => KeyCode::Char('0'),
+        11 => KeyCode::Char('-'),
+        _ => KeyCode::Char('='),
+    }
+}
+
+#[test]
+fn choosing_a_rank_and_a_count_then_enter_plays_it() {
+    let seed = seed_where(5, false, |d| *d == Decision::Lead);
+    let mut s = session(seed, 5, false, 3);
+    let mut app = app(&mut s);
+    let before = app.session().my_cards();
+    let (card, held) = before
+        .kinds()
+        .filter(|(c, _)| !c.is_jester())
+        .last()
+        .unwrap();
+    press(&mut app, rank_key(card));
+    for _ in 1..held {
+        press(&mut app, KeyCode::Down);
+    }
+    let log = app.log().len();
+    app.on_key(KeyEvent::from(KeyCode::Enter));
+    let after = app.session().my_cards();
+    assert_eq!(after.count(card), held - 1, "one {} played", card.name());
+    assert_eq!(after.len(), before.len() - 1);
+    assert!(app.log().len() > log);
+    assert!(app.log()[log].starts_with("You"), "{:?}", &app.log()[log..]);
+}
+
+#[test]
+fn an_illegal_choice_says_why_and_changes_nothing() {
+    let mut s = session(1, 5, false, 3);
+    let mut app = app(&mut s);
+    // A follow where you hold a rank no better than the set on the table.
+    play_until(&mut app, |a| match a.session().decision() {
+        Some(Decision::Follow { top, .. }) => a
+            .session()
+            .my_cards()
+            .kinds()
+            .any(|(c, _)| !c.is_jester() && c.index() >= usize::from(top.rank_number())),
+        _ => false,
+    });
+    let Some(Decision::Follow { top, .. }) = app.session().decision() else {
+        panic!("not following");
+    };
+    let (card, _) = app
+        .session()
+        .my_cards()
+        .kinds()
+        .find(|(c, _)| !c.is_jester() && c.index() >= usize::from(top.rank_number()))
+        .unwrap();
+    let (cards, log, decision) = (
+        app.session().my_cards(),
+        app.session().log(),
+        app.session().decision(),
+    );
+    app.on_key(KeyEvent::from(rank_key(card)));
+    app.on_key(KeyEvent::from(KeyCode::Enter));
+    let message = app.message().expect("a reason").clone();
+    assert_eq!(message.tone, Tone::Refusal);
+    assert!(message.text.contains("does not top"), "{}", message.text);
+    assert_eq!(app.session().my_cards(), cards);
+    assert_eq!(app.session().log(), log);
+    assert_eq!(app.session().decision(), decision);
+    let term = screen(&app, 80, 24);
+    assert!(format!("{}", term.backend()).contains("does not top"));
+}
+
+#[test]
+fn p_passes() {
+    let mut s = session(1, 5, false, 3);
+    let mut app = app(&mut s);
+    play_until(&mut app, |a| {
+        matches!(a.session().decision(), Some(Decision::Follow { .. }))
+    });
+    let (cards, log) = (app.session().my_cards(), app.log().len());
+    app.on_key(KeyEvent::from(KeyCode::Char('p')));
+    assert_eq!(app.session().my_cards(), cards);
+    assert_eq!(app.log()[log], "You pass.", "{:?}", &app.log()[log..]);
+}
+
+#[test]
+fn leading_cannot_pass() {
+    let seed = seed_where(5, false, |d| *d == Decision::Lead);
+    let mut s = session(seed, 5, false, 3);
+    let mut app = app(&mut s);
+    app.on_key(KeyEvent::from(KeyCode::Char('p')));
+    let message = app.message().unwrap();
+    assert_eq!(message.tone, Tone::Refusal);
+    assert!(message.text.contains("cannot pass"), "{}", message.text);
+    assert_eq!(app.session().decision(), Some(Decision::Lead));
+}
+
+#[test]
+fn h_shows_the_hint_and_selects_it() {
+    let mut s = session(1, 5, false, 3);
+    let mut app = app(&mut s);
+    play_until(&mut app, |a| {
+        matches!(a.session().hint(), Some(Action::Play(_)))
+            && matches!(
+                a.session().decision(),
+                Some(Decision::Follow { .. } | Decision::Lead)
+            )
+    });
+    let Some(Action::Play(set)) = app.session().hint() else {
+        unreachable!()
+    };
+    app.on_key(KeyEvent::from(KeyCode::Char('h')));
+    let message = app.message().unwrap();
+    assert_eq!(message.tone, Tone::Hint);
+    assert!(message.text.starts_with("Hint: play"), "{}", message.text);
+    assert!(
+        message.text.contains(&format!("[{set}]")),
+        "{}",
+        message.text
+    );
+    assert_eq!(app.selected_set(), Some(set));
+    let held = app.session().my_cards().len();
+    app.on_key(KeyEvent::from(KeyCode::Enter));
+    assert_eq!(app.session().my_cards().len(), held - u32::from(set.size()));
+}
+
+#[test]
+fn a_dalmuti_chooses_the_tax_gift_and_sees_the_exchange() {
+    let seed = seed_where(5, false, |d| matches!(d, Decision::Tax { count: 2, .. }));
+    let mut s = session(seed, 5, false, 3);
+    let mut app = app(&mut s);
+    let worst = app.session().my_cards().worst(2);
+    // Enter with too few cards is refused, with the reason.
+    app.on_key(KeyEvent::from(KeyCode::Enter));
+    assert!(app.message().unwrap().text.contains("exactly 2"));
+    for (card, n) in worst.kinds() {
+        app.on_key(KeyEvent::from(rank_key(card)));
+        if card.is_jester() {
+            while app.cursor != Some(Card::JESTER) {
+                app.on_key(KeyEvent::from(KeyCode::Right));
+            }
+        }
+        for _ in 0..n {
+            app.on_key(KeyEvent::from(KeyCode::Up));
+        }
+    }
+    assert_eq!(app.picked, worst);
+    press(&mut app, KeyCode::Enter);
+    let view = app.session().view();
+    let tax = view.my_tax().expect("the taxes are done");
+    assert_eq!(tax.gift, worst);
+    assert!(
+        app.log().iter().any(|l| l.starts_with("Taxes: you give")),
+        "{:?}",
+        app.log()
+    );
+    let text = format!("{}", screen(&app, 80, 24).backend());
+    assert!(text.contains("Your taxes: gave"), "{text}");
+}
+
+#[test]
+fn y_calls_the_revolution() {
+    let seed = seed_where(5, false, |d| matches!(d, Decision::Revolution { .. }));
+    let mut s = session(seed, 5, false, 3);
+    let mut app = app(&mut s);
+    press(&mut app, KeyCode::Char('y'));
+    assert!(app.session().view().revolution().is_some());
+    assert!(
+        app.log().iter().any(|l| l.contains("revolution")),
+        "{:?}",
+        app.log()
+    );
+}
+
+#[test]
+fn the_merchant_exchange_by_keys() {
+    let seed = seed_where(6, true, |d| *d == Decision::ExchangeOffer);
+    let mut s = session(seed, 6, true, 3);
+    let mut app = app(&mut s);
+    press(&mut app, KeyCode::Enter);
+    let view = app.session().view();
+    assert!(view.my_trade().is_some(), "{:?}", app.log());
+}
+
+#[test]
+fn q_quits_at_any_time() {
+    let mut s = session(1, 5, false, 3);
+    let mut app = app(&mut s);
+    app.on_key(KeyEvent::from(KeyCode::Char('q')));
+    assert!(app.is_done());
+    // What was played so far can be saved.
+    let dir = std::env::temp_dir().join(format!("dalmuti-tui-{}", std::process::id()));
+    let path = s.save_record(&dir).unwrap();
+    assert!(path.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn whole_games_by_keys_alone() {
+    for seed in 0..4 {
+        let mut s = session(seed, 6, true, 2);
+        let mut app = app(&mut s);
+        play_until(&mut app, |a| a.standings);
+        assert!(app.session().is_game_over());
+        screen(&app, 80, 24);
+        press(&mut app, KeyCode::Enter);
+        assert!(app.is_done());
+    }
+}

@@ -1,0 +1,1116 @@
+//! Drawing the full-screen game: `impl Widget for &App`.
+//!
+//! The screen, top to bottom: a header line; the table (seats in order,
+//! titles, cards, who acts and who leads, the set on the table and the
+//! passes) beside the log; your hand as one chip per rank; the prompt and
+//! the last message; the keys. Dialogs (revolution, taxes, the merchant
+//! exchange) open over the table and leave your hand in view. At the end
+//! of a hand its results take the place of the table, and the final
+//! standings end the game. Everything fits 80×24.
+
+use dalmuti_core::narrate::{cards_words, ordinal, set_words};
+use dalmuti_core::{Decision, Event, Seat, Seen, Stage, Title};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, Widget, Wrap};
+
+use super::app::{App, Theme, Tone};
+use crate::play::words;
+
+impl Theme {
+    fn fg(self, color: Color) -> Style {
+        if self.color {
+            Style::new().fg(color)
+        } else {
+            Style::new()
+        }
+    }
+
+    /// Dim text: grey, or nothing special without colours.
+    fn dim(self) -> Style {
+        self.fg(Color::DarkGray)
+    }
+
+    fn border(self) -> Style {
+        self.fg(Color::Gray)
+    }
+
+    fn title_style(self) -> Style {
+        self.fg(Color::Yellow).add_modifier(Modifier::BOLD)
+    }
+
+    /// A title with its status symbol.
+    fn title(self, title: Title, merchant_exchange: bool) -> String {
+        match (title, self.emoji) {
+            (Title::GreaterDalmuti, true) => "👑 Greater Dalmuti".to_string(),
+            (Title::GreaterPeon, true) => "👒 Greater Peon".to_string(),
+            (Title::GreaterDalmuti, false) => "Greater Dalmuti (crown)".to_string(),
+            (Title::GreaterPeon, false) => "Greater Peon (straw hat)".to_string(),
+            (t, _) => words::title(t, merchant_exchange),
+        }
+    }
+}
+
+impl Widget for &App<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let [header, body, footer] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Min(0),
+            Constraint::Length(1),
+        ])
+        .areas(area);
+        self.header(header, buf);
+        self.footer(footer, buf);
+        if self.help.is_some() {
+            self.help_screen(body, buf);
+        } else if self.standings {
+            self.standings_panel(body, buf);
+        } else if self.session.is_hand_over() {
+            self.hand_over(body, buf);
+        } else {
+            self.game(body, buf);
+        }
+    }
+}
+
+impl App<'_> {
+    fn block(&self, title: impl Into<String>) -> Block<'static> {
+        Block::bordered()
+            .border_style(self.theme.border())
+            .title(Span::styled(
+                format!(" {} ", title.into()),
+                Style::new().add_modifier(Modifier::BOLD),
+            ))
+    }
+
+    fn header(&self, area: Rect, buf: &mut Buffer) {
+        let s = &*self.session;
+        let of = s
+            .rules()
+            .hands
+            .map(|h| format!(" of {h}"))
+            .unwrap_or_default();
+        let mut left = vec![
+            Span::styled(" The Great Dalmuti", self.theme.title_style()),
+            Span::raw(format!(
+                " · Hand {}{of} · seed {}",
+                s.hand_number(),
+                s.seed_text()
+            )),
+        ];
+        let rules = s.rules();
+        let mut options = Vec::new();
+        if rules.stripped_deck {
+            options.push("stripped deck".to_string());
+        }
+        if rules.first_deal_revolution {
+            options.push("first-deal revolution".to_string());
+        }
+        if rules.merchant_exchange {
+            options.push("merchant exchange".to_string());
+        }
+        if rules.scoring != dalmuti_core::Scoring::None {
+            options.push(format!("{} scoring", rules.scoring.word()));
+        }
+        let room = area.width as usize;
+        let used: usize = left.iter().map(Span::width).sum::<usize>() + 16;
+        let more = format!(" · {}", options.join(", "));
+        if !options.is_empty() && used + Span::raw(more.as_str()).width() <= room {
+            left.push(Span::styled(more, self.theme.dim()));
+        }
+        let right = Span::styled("? help  q quit ", self.theme.dim());
+        let width = right.width() as u16;
+        let [l, r] =
+            Layout::horizontal([Constraint::Min(0), Constraint::Length(width)]).areas(area);
+        Line::from(left).render(l, buf);
+        right.render(r, buf);
+    }
+
+    fn footer(&self, area: Rect, buf: &mut Buffer) {
+        let keys = self.keys();
+        let style = self.theme.dim();
+        let mut spans = vec![Span::raw(" ")];
+        for (i, (key, what)) in keys.iter().enumerate() {
+            if i > 0 {
+                spans.push(Span::raw("  "));
+            }
+            spans.push(Span::styled(
+                *key,
+                Style::new().add_modifier(Modifier::BOLD),
+            ));
+            spans.push(Span::styled(format!(" {what}"), style));
+        }
+        Line::from(spans).render(area, buf);
+    }
+
+    /// The keys that mean something now.
+    fn keys(&self) -> Vec<(&'static str, &'static str)> {
+        if self.help.is_some() {
+            return vec![("↑↓", "scroll"), ("?/Esc", "close"), ("q", "quit")];
+        }
+        if self.standings {
+            return vec![("Enter", "leave"), ("q", "quit"), ("?", "help")];
+        }
+        if self.session.is_hand_over() {
+            let next = if self.session.is_game_over() {
+                "final standings"
+            } else {
+                "next hand"
+            };
+            return vec![
+                ("Enter", next),
+                ("PgUp/PgDn", "log"),
+                ("?", "help"),
+                ("q", "quit"),
+            ];
+        }
+        let common = [("h", "hint"), ("?", "help"), ("q", "quit")];
+        let mut keys = match self.session.decision() {
+            None => {
+                return vec![("PgUp/PgDn", "log"), ("?", "help"), ("q", "quit and save")];
+            }
+            Some(Decision::Revolution { .. }) => vec![("y", "revolution"), ("n", "no")],
+            Some(Decision::Tax { .. }) => vec![
+                ("←→", "card"),
+                ("↑", "add"),
+                ("↓", "take back"),
+                ("Enter", "give"),
+            ],
+            Some(Decision::ExchangeOffer) => vec![
+                ("←→", "card"),
+                ("↑↓", "Merchant"),
+                ("Enter", "offer"),
+                ("n", "decline"),
+            ],
+            Some(Decision::ExchangeAnswer { .. }) => vec![("←→", "card"), ("Enter", "give back")],
+            Some(Decision::Lead) => vec![
+                ("←→", "rank"),
+                ("↑↓", "how many"),
+                ("j", "Jester"),
+                ("Enter", "play"),
+            ],
+            Some(Decision::Follow { .. }) => vec![
+                ("←→", "rank"),
+                ("↑↓", "how many"),
+                ("j", "Jester"),
+                ("Enter", "play"),
+                ("p", "pass"),
+            ],
+        };
+        keys.extend(common);
+        keys
+    }
+
+    // ----- the game screen -----
+
+    fn game(&self, area: Rect, buf: &mut Buffer) {
+        let hand_lines = self.chip_lines(area.width.saturating_sub(2)).len() as u16;
+        let [top, hand, now] = Layout::vertical([
+            Constraint::Min(0),
+            Constraint::Length(hand_lines + 3),
+            Constraint::Length(3),
+        ])
+        .areas(area);
+        let table_width = self.table_width().min(top.width.saturating_sub(24));
+        let [table, log] =
+            Layout::horizontal([Constraint::Length(table_width), Constraint::Min(0)]).areas(top);
+        self.table_panel(table, buf);
+        self.log_panel(log, buf);
+        self.hand_panel(hand, buf);
+        self.now_panel(now, buf);
+        match self.session.decision() {
+            Some(Decision::Revolution { .. }) => self.revolution_dialog(top, buf),
+            Some(Decision::Tax { .. }) => self.tax_dialog(top, buf),
+            Some(Decision::ExchangeOffer) => self.offer_dialog(top, buf),
+            Some(Decision::ExchangeAnswer { .. }) => self.answer_dialog(top, buf),
+            _ => {}
+        }
+    }
+
+    /// The seat rows' columns: marker, seat, name, title, cards, state,
+    /// points.
+    fn columns(&self) -> Vec<u16> {
+        let s = &*self.session;
+        let exchange = s.rules().merchant_exchange;
+        let table = s.table();
+        let name = table
+            .iter()
+            .map(|i| display_name(&i.name, i.is_me).chars().count())
+            .max()
+            .unwrap_or(4)
+            .clamp(4, 14) as u16;
+        let title = table
+            .iter()
+            .map(|i| Span::raw(self.theme.title(i.title, exchange)).width())
+            .max()
+            .unwrap_or(5) as u16;
+        let mut widths = vec![1, 2, name, title, 5, 6];
+        if s.rules().scoring != dalmuti_core::Scoring::None {
+            widths.push(3);
+        }
+        widths
+    }
+
+    fn table_width(&self) -> u16 {
+        let columns = self.columns();
+        columns.iter().sum::<u16>() + columns.len() as u16 - 1 + 2
+    }
+
+    /// Who leads the current round (after any greater revolution).
+    fn leader(&self) -> Option<Seat> {
+        let view = self.session.view();
+        if view.stage() != Stage::Play {
+            return None;
+        }
+        let mut leader = Seat::new(0);
+        for entry in view.log() {
+            if let Seen::Event(Event::RoundWon { leader: l, .. }) = entry {
+                leader = l;
+            }
+        }
+        Some(leader)
+    }
+
+    fn table_panel(&self, area: Rect, buf: &mut Buffer) {
+        let s = &*self.session;
+        let theme = self.theme;
+        let exchange = s.rules().merchant_exchange;
+        let top = s.top();
+        let leader = self.leader();
+        let passed: Vec<String> = top.as_ref().map(|t| t.passed.clone()).unwrap_or_default();
+        let rows: Vec<Row> = s
+            .table()
+            .iter()
+            .map(|info| {
+                let who = if info.is_me {
+                    "you"
+                } else {
+                    info.name.as_str()
+                };
+                let state = match info.out {
+                    Some(place) => format!("{} out", ordinal(place)),
+                    None if passed.iter().any(|p| p == who) => "passed".to_string(),
+                    None if leader == Some(info.seat) => "leads".to_string(),
+                    None => String::new(),
+                };
+                let acting = info.to_act && info.out.is_none();
+                let mut style = Style::new();
+                if info.is_me {
+                    style = style.add_modifier(Modifier::BOLD);
+                }
+                if acting {
+                    style = style.patch(theme.fg(Color::Yellow));
+                    if !theme.color {
+                        style = style.add_modifier(Modifier::UNDERLINED);
+                    }
+                }
+                if info.out.is_some() {
+                    style = style.patch(theme.dim());
+                }
+                let mut cells = vec![
+                    Cell::from(if acting { "▶" } else { " " }),
+                    Cell::from(
+                        Line::from(words::seat_number(info.seat).to_string()).right_aligned(),
+                    ),
+                    Cell::from(display_name(&info.name, info.is_me)),
+                    Cell::from(theme.title(info.title, exchange)),
+                    Cell::from(Line::from(info.cards.to_string()).right_aligned()),
+                    Cell::from(state),
+                ];
+                if let Some(total) = info.total {
+                    cells.push(Cell::from(Line::from(total.to_string()).right_aligned()));
+                }
+                Row::new(cells).style(style)
+            })
+            .collect();
+        let mut header = vec!["", "#", "Name", "Title", "Cards", ""];
+        if s.rules().scoring != dalmuti_core::Scoring::None {
+            header.push("Pts");
+        }
+        let widths: Vec<Constraint> = self.columns().into_iter().map(Constraint::Length).collect();
+        let info = self.table_lines(area.width.saturating_sub(2));
+        let inner = Block::bordered().inner(area);
+        let [seats, below] =
+            Layout::vertical([Constraint::Min(0), Constraint::Length(info.len() as u16)])
+                .areas(inner);
+        let n = rows.len();
+        // A big table on a small screen: keep your seat and whoever acts
+        // in view by dropping rows from the top, and say which are shown.
+        let room = (seats.height.saturating_sub(1) as usize).max(1);
+        let skip = if n > room {
+            let me = s.table().iter().position(|i| i.is_me).unwrap_or(0);
+            let acting = s.table().iter().position(|i| i.to_act).unwrap_or(me);
+            let want = me.max(acting);
+            (want + 1).saturating_sub(room).min(n - room)
+        } else {
+            0
+        };
+        let title = if n > room {
+            format!("Table: seats {}-{} of {n}", skip + 1, (skip + room).min(n))
+        } else {
+            "Table".to_string()
+        };
+        self.block(title).render(area, buf);
+        Widget::render(
+            Table::new(rows.into_iter().skip(skip), widths)
+                .header(Row::new(header).style(theme.dim()))
+                .column_spacing(1),
+            seats,
+            buf,
+        );
+        Paragraph::new(info).render(below, buf);
+    }
+
+    /// The lines under the seats: the set on the table, the passes, your
+    /// taxes and exchange.
+    fn table_lines(&self, width: u16) -> Vec<Line<'static>> {
+        let s = &*self.session;
+        let view = s.view();
+        let mut text = Vec::new();
+        match (view.stage(), s.top()) {
+            (_, Some(top)) => {
+                text.push(format!(
+                    "On the table: {} [{}], by {}.",
+                    set_words(&top.set),
+                    top.set,
+                    top.name
+                ));
+                if top.passed.is_empty() {
+                    text.push("No passes yet.".to_string());
+                } else {
+                    text.push(format!("Passed: {}.", top.passed.join(", ")));
+                }
+            }
+            (Stage::Play, None) => {
+                let leader = self.leader().map(|l| {
+                    if l == s.my_seat() {
+                        "you lead".to_string()
+                    } else {
+                        format!("{} leads", s.name_at(l))
+                    }
+                });
+                text.push(format!(
+                    "The table is empty: {}.",
+                    leader.unwrap_or_default()
+                ));
+            }
+            (Stage::Revolution, _) => text.push("Before taxes: a revolution?".to_string()),
+            (Stage::Taxes, _) => text.push("Taxes are being chosen.".to_string()),
+            (Stage::Over, _) => {}
+        }
+        if let Some(tax) = view.my_tax() {
+            let (gave, got, other) = if tax.dalmuti == s.my_seat() {
+                (tax.gift, tax.tribute, tax.peon)
+            } else {
+                (tax.tribute, tax.gift, tax.dalmuti)
+            };
+            text.push(format!(
+                "Your taxes: gave [{gave}] to {}, got [{got}].",
+                s.name_at(other)
+            ));
+        }
+        if let Some(trade) = view.my_trade() {
+            let (gave, got, other) = if trade.offerer == s.my_seat() {
+                (trade.offered, trade.returned, trade.partner)
+            } else {
+                (trade.returned, trade.offered, trade.offerer)
+            };
+            text.push(format!(
+                "Your exchange: gave [{gave}] to {}, got [{got}].",
+                s.name_at(other)
+            ));
+        }
+        text.iter()
+            .flat_map(|t| wrap(t, width as usize))
+            .map(Line::from)
+            .collect()
+    }
+
+    fn log_panel(&self, area: Rect, buf: &mut Buffer) {
+        let block = self.block("Log");
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let width = inner.width as usize;
+        let mut lines: Vec<Line> = Vec::new();
+        for entry in &self.log {
+            let line = if entry.starts_with("──") {
+                Line::styled(entry.clone(), Style::new().add_modifier(Modifier::BOLD))
+            } else {
+                Line::from(format!("• {entry}"))
+            };
+            lines.extend(wrap_line(line, width, 2));
+        }
+        let height = inner.height as usize;
+        let end = lines
+            .len()
+            .saturating_sub(self.scroll.min(lines.len().saturating_sub(height)));
+        let start = end.saturating_sub(height);
+        let shown: Vec<Line> = lines[start..end].to_vec();
+        Paragraph::new(shown).render(inner, buf);
+        if start > 0 || end < lines.len() {
+            let marker = if end < lines.len() {
+                " ↓ PgDn "
+            } else {
+                " ↑ PgUp "
+            };
+            Span::styled(marker, self.theme.dim()).render(
+                Rect::new(
+                    area.right().saturating_sub(10),
+                    area.bottom().saturating_sub(1),
+                    8,
+                    1,
+                ),
+                buf,
+            );
+        }
+    }
+
+    /// Your hand as chips, one per kind of card, flowed into lines.
+    fn chip_lines(&self, width: u16) -> Vec<Line<'static>> {
+        let chosen = self.chosen();
+        let decision = self.session.decision();
+        let choosing = decision.is_some_and(|d| !matches!(d, Decision::Revolution { .. }));
+        let mut lines = Vec::new();
+        let mut line: Vec<Span> = Vec::new();
+        let mut used = 0usize;
+        for (card, n) in self.kinds() {
+            let text = format!(" {} {} ×{n} ", card.token(), card.name());
+            let w = Span::raw(text.as_str()).width();
+            if used > 0 && used + 1 + w > width as usize {
+                lines.push(Line::from(std::mem::take(&mut line)));
+                used = 0;
+            }
+            if used > 0 {
+                line.push(Span::raw(" "));
+                used += 1;
+            }
+            let mut style = Style::new();
+            if chosen.count(card) > 0 {
+                style = style
+                    .patch(self.theme.fg(Color::Yellow))
+                    .add_modifier(Modifier::BOLD | Modifier::UNDERLINED);
+            }
+            if choosing && self.cursor == Some(card) {
+                style = style.add_modifier(Modifier::REVERSED);
+            }
+            line.push(Span::styled(text, style));
+            used += w;
+        }
+        if !line.is_empty() || lines.is_empty() {
+            lines.push(Line::from(line));
+        }
+        lines
+    }
+
+    fn hand_panel(&self, area: Rect, buf: &mut Buffer) {
+        let cards = self.session.my_cards();
+        let block = self.block(format!(
+            "Your hand: {} card{}",
+            cards.len(),
+            if cards.len() == 1 { "" } else { "s" }
+        ));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let mut lines = self.chip_lines(inner.width);
+        if cards.is_empty() {
+            lines = vec![Line::from("No cards: you are out.")];
+        }
+        let selection = match self.selection_words() {
+            Some(words) => Line::styled(words, self.theme.fg(Color::Cyan)),
+            None => Line::from(""),
+        };
+        lines.push(selection);
+        Paragraph::new(lines).render(inner, buf);
+    }
+
+    /// The prompt and the last message.
+    fn now_panel(&self, area: Rect, buf: &mut Buffer) {
+        let s = &*self.session;
+        let decision = s.decision();
+        let (title, prompt) = match decision {
+            None => ("Waiting", format!("Waiting: {}.", self.waiting_for())),
+            Some(d) => ("Your move", prompt(self, &d)),
+        };
+        let block = Block::new()
+            .borders(Borders::TOP)
+            .border_style(self.theme.border())
+            .title(Span::styled(
+                format!(" {title} "),
+                Style::new().add_modifier(Modifier::BOLD),
+            ));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let mut lines = vec![Line::from(format!(" {prompt}"))];
+        if let Some(m) = &self.message {
+            let style = match m.tone {
+                Tone::Refusal => self.theme.fg(Color::Red).add_modifier(Modifier::BOLD),
+                Tone::Hint => self.theme.fg(Color::Green),
+                Tone::Note => Style::new(),
+            };
+            lines.push(Line::styled(format!(" {}", m.text), style));
+        }
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .render(inner, buf);
+    }
+
+    // ----- dialogs -----
+
+    /// The width of a dialog's text over `area`.
+    fn dialog_text_width(area: Rect) -> usize {
+        area.width.min(72).saturating_sub(4) as usize
+    }
+
+    /// A paragraph of a dialog, wrapped.
+    fn para(area: Rect, line: impl Into<Line<'static>>) -> Vec<Line<'static>> {
+        wrap_line(line.into(), Self::dialog_text_width(area), 0)
+    }
+
+    /// A key and what it does, wrapped under the words.
+    fn key_line(area: Rect, key: &str, what: &str) -> Vec<Line<'static>> {
+        let line = Line::from(vec![
+            Span::styled(
+                format!("{key:<5}"),
+                Style::new().add_modifier(Modifier::BOLD),
+            ),
+            Span::raw("  "),
+            Span::raw(what.to_string()),
+        ]);
+        wrap_line(line, Self::dialog_text_width(area), 7)
+    }
+
+    /// A box in the middle of `area` holding `lines` (already wrapped).
+    fn dialog(&self, area: Rect, title: &str, lines: Vec<Line<'static>>, buf: &mut Buffer) {
+        if area.width < 10 || area.height < 3 {
+            return;
+        }
+        let width = area.width.min(72);
+        let height = (lines.len() as u16 + 2).min(area.height);
+        let x = area.x + (area.width - width) / 2;
+        let y = area.y + (area.height - height) / 2;
+        let rect = Rect::new(x, y, width, height);
+        Clear.render(rect, buf);
+        let block = Block::bordered()
+            .border_style(self.theme.fg(Color::Yellow))
+            .title(Span::styled(
+                format!(" {title} "),
+                Style::new().add_modifier(Modifier::BOLD),
+            ));
+        let inner = block.inner(rect);
+        block.render(rect, buf);
+        let inner = Rect {
+            x: inner.x + 1,
+            width: inner.width.saturating_sub(2),
+            ..inner
+        };
+        Paragraph::new(lines).render(inner, buf);
+    }
+
+    fn revolution_dialog(&self, area: Rect, buf: &mut Buffer) {
+        let s = &*self.session;
+        let Some(decision @ Decision::Revolution { greater }) = s.decision() else {
+            return;
+        };
+        let call = if greater {
+            "call a greater revolution: no taxes, the seating is reversed for this hand and you \
+             lead as Greater Dalmuti"
+        } else {
+            "call a revolution: no taxes this hand, seats stay as they are"
+        };
+        let mut lines = Self::para(area, words::explain(s, &decision));
+        lines.push(Line::from(""));
+        lines.extend(Self::key_line(area, "y", call));
+        lines.extend(Self::key_line(
+            area,
+            "n",
+            "decline: keep quiet about the Jesters",
+        ));
+        lines.extend(Self::key_line(
+            area,
+            "h",
+            "hint: what the heuristic bot would do",
+        ));
+        let title = if greater {
+            "Greater revolution?"
+        } else {
+            "Revolution?"
+        };
+        self.dialog(area, title, lines, buf);
+    }
+
+    fn tax_dialog(&self, area: Rect, buf: &mut Buffer) {
+        let s = &*self.session;
+        let Some(decision @ Decision::Tax { count, .. }) = s.decision() else {
+            return;
+        };
+        let mut lines = Self::para(area, words::explain(s, &decision));
+        lines.push(Line::from(""));
+        lines.extend(Self::para(
+            area,
+            Line::styled(
+                format!(
+                    "Your gift: {} [{}], {} of {count} chosen.",
+                    cards_words(&self.picked),
+                    self.picked,
+                    self.picked.len()
+                ),
+                Style::new().add_modifier(Modifier::BOLD),
+            ),
+        ));
+        lines.extend(Self::key_line(
+            area,
+            "←→",
+            "choose a card in your hand (below)",
+        ));
+        lines.extend(Self::key_line(
+            area,
+            "↑ ↓",
+            "add it to the gift, take it back",
+        ));
+        lines.extend(Self::key_line(area, "Enter", "give the chosen cards"));
+        self.dialog(area, "Taxes", lines, buf);
+    }
+
+    fn offer_dialog(&self, area: Rect, buf: &mut Buffer) {
+        let s = &*self.session;
+        let Some(decision) = s.decision() else { return };
+        let mut lines = Self::para(area, words::explain(s, &decision));
+        lines.push(Line::from(""));
+        for m in self.merchants() {
+            let on = self.partner == Some(m);
+            let style = if on {
+                Style::new().add_modifier(Modifier::REVERSED)
+            } else {
+                Style::new()
+            };
+            lines.push(Line::styled(
+                format!(
+                    "{} seat {} {} ({} cards)",
+                    if on { "▶" } else { " " },
+                    words::seat_number(m),
+                    s.name_at(m),
+                    s.view().card_count(m)
+                ),
+                style,
+            ));
+        }
+        lines.push(Line::from(""));
+        lines.extend(Self::key_line(area, "↑↓", "choose the Merchant"));
+        lines.extend(Self::key_line(area, "←→", "choose your card (below)"));
+        lines.extend(Self::key_line(area, "Enter", "offer it, blind"));
+        lines.extend(Self::key_line(area, "n", "no exchange"));
+        self.dialog(area, "Merchant exchange", lines, buf);
+    }
+
+    fn answer_dialog(&self, area: Rect, buf: &mut Buffer) {
+        let s = &*self.session;
+        let Some(decision) = s.decision() else { return };
+        let mut lines = Self::para(area, words::explain(s, &decision));
+        lines.push(Line::from(""));
+        lines.extend(Self::key_line(area, "←→", "choose your card (below)"));
+        lines.extend(Self::key_line(area, "Enter", "give it back"));
+        self.dialog(area, "Merchant exchange", lines, buf);
+    }
+
+    // ----- between hands -----
+
+    fn hand_over(&self, area: Rect, buf: &mut Buffer) {
+        let Some(end) = self.session.hand_end() else {
+            return;
+        };
+        let [panel, log] = if area.width >= 110 {
+            Layout::horizontal([Constraint::Length(72), Constraint::Min(0)]).areas(area)
+        } else {
+            [area, Rect::default()]
+        };
+        if !log.is_empty() {
+            self.log_panel(log, buf);
+        }
+        let block = self.block(format!("Hand {} is over", end.number));
+        let inner = block.inner(panel);
+        block.render(panel, buf);
+        let inner = Rect {
+            x: inner.x + 1,
+            width: inner.width.saturating_sub(2),
+            ..inner
+        };
+        let theme = self.theme;
+        let exchange = self.session.rules().merchant_exchange;
+        let scored = end.places.iter().any(|p| p.total.is_some());
+        let mut lines: Vec<Line> = Vec::new();
+        if let Some(r) = end.revolution {
+            lines.push(Line::from(if r.greater {
+                "A greater revolution was called: the seating was reversed for this hand."
+                    .to_string()
+            } else {
+                format!(
+                    "{} called a revolution: no taxes this hand.",
+                    self.session.name_at(r.by)
+                )
+            }));
+        }
+        lines.push(Line::styled(
+            "Finishing order: the first out is the new Greater Dalmuti.",
+            theme.dim(),
+        ));
+        let rows: Vec<Row> = end
+            .places
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let mut cells = vec![
+                    Cell::from(format!("{}.", i + 1)),
+                    Cell::from(display_name(&p.name, p.is_me)),
+                    Cell::from(p.was.name()),
+                    Cell::from("→"),
+                    Cell::from(theme.title(p.becomes, exchange)),
+                ];
+                if scored {
+                    cells.push(Cell::from(
+                        Line::from(p.points.map(|x| format!("+{x}")).unwrap_or_default())
+                            .right_aligned(),
+                    ));
+                    cells.push(Cell::from(
+                        Line::from(p.total.map(|x| x.to_string()).unwrap_or_default())
+                            .right_aligned(),
+                    ));
+                }
+                let style = if p.is_me {
+                    Style::new().add_modifier(Modifier::BOLD)
+                } else {
+                    Style::new()
+                };
+                Row::new(cells).style(style)
+            })
+            .collect();
+        let mut widths = vec![
+            Constraint::Length(3),
+            Constraint::Length(
+                end.places
+                    .iter()
+                    .map(|p| display_name(&p.name, p.is_me).chars().count() as u16)
+                    .max()
+                    .unwrap_or(4),
+            ),
+            Constraint::Length(15),
+            Constraint::Length(1),
+            Constraint::Length(20),
+        ];
+        let mut header = vec!["", "Name", "Was", "", "Becomes"];
+        if scored {
+            widths.push(Constraint::Length(3));
+            widths.push(Constraint::Length(5));
+            header.push("Pts");
+            header.push("Total");
+        }
+        let mut after: Vec<String> = Vec::new();
+        if end.game_over {
+            after.push(format!(
+                "The game is over: {} hand{} played. Enter: the final standings.",
+                end.number,
+                if end.number == 1 { "" } else { "s" }
+            ));
+        } else {
+            after.push(format!(
+                "Next hand's seating, from the Greater Dalmuti: {}.",
+                end.next_seating.join(", ")
+            ));
+            after.push(format!(
+                "Enter: deal hand {}. q: quit (the game is saved).",
+                end.number + 1
+            ));
+        }
+        let after: Vec<Line> = after
+            .iter()
+            .flat_map(|t| wrap(t, inner.width as usize))
+            .map(Line::from)
+            .collect();
+        let [top, table, _, bottom] = Layout::vertical([
+            Constraint::Length(lines.len() as u16),
+            Constraint::Length(end.places.len() as u16 + 1),
+            Constraint::Length(1),
+            Constraint::Min(0),
+        ])
+        .areas(inner);
+        Paragraph::new(lines).render(top, buf);
+        Widget::render(
+            Table::new(rows, widths)
+                .header(Row::new(header).style(theme.dim()))
+                .column_spacing(1),
+            table,
+            buf,
+        );
+        Paragraph::new(after).render(bottom, buf);
+    }
+
+    fn standings_panel(&self, area: Rect, buf: &mut Buffer) {
+        let block = self.block("Final standings");
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let inner = Rect {
+            x: inner.x + 1,
+            width: inner.width.saturating_sub(2),
+            ..inner
+        };
+        let standings = self.session.standings();
+        let scored = standings.iter().any(|r| r.points.is_some());
+        let rows: Vec<Row> = standings
+            .iter()
+            .map(|r| {
+                let mut cells = vec![
+                    Cell::from(format!("{}.", r.place)),
+                    Cell::from(display_name(&r.name, r.is_me)),
+                ];
+                if let Some(p) = r.points {
+                    cells.push(Cell::from(Line::from(p.to_string()).right_aligned()));
+                }
+                cells.push(Cell::from(Line::from(r.firsts.to_string()).right_aligned()));
+                cells.push(Cell::from(Line::from(r.lasts.to_string()).right_aligned()));
+                let style = if r.is_me {
+                    Style::new().add_modifier(Modifier::BOLD)
+                } else {
+                    Style::new()
+                };
+                Row::new(cells).style(style)
+            })
+            .collect();
+        let mut header = vec!["", "Name"];
+        let mut widths = vec![Constraint::Length(3), Constraint::Length(16)];
+        if scored {
+            header.push("Points");
+            widths.push(Constraint::Length(6));
+        }
+        header.extend(["First", "Last"]);
+        widths.extend([Constraint::Length(5), Constraint::Length(5)]);
+        let hands = self.session.hand_number();
+        let intro = Line::from(format!(
+            "{hands} hand{} played{}.",
+            if hands == 1 { "" } else { "s" },
+            if scored {
+                ", by points, then hands won"
+            } else {
+                ", by hands won, then fewest lost"
+            }
+        ));
+        let [top, table, _, bottom] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Length(standings.len() as u16 + 1),
+            Constraint::Length(1),
+            Constraint::Min(0),
+        ])
+        .areas(inner);
+        intro.render(top, buf);
+        Widget::render(
+            Table::new(rows, widths)
+                .header(Row::new(header).style(self.theme.dim()))
+                .column_spacing(1),
+            table,
+            buf,
+        );
+        Paragraph::new("Enter or q: leave. The game is saved as a record; its path is printed.")
+            .wrap(Wrap { trim: true })
+            .render(bottom, buf);
+    }
+
+    // ----- help -----
+
+    fn help_screen(&self, area: Rect, buf: &mut Buffer) {
+        let block = self.block("Help: ? or Esc to close, ↑↓ to scroll");
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let inner = Rect {
+            x: inner.x + 1,
+            width: inner.width.saturating_sub(2),
+            ..inner
+        };
+        let bold = Style::new().add_modifier(Modifier::BOLD);
+        let width = inner.width as usize;
+        let mut lines: Vec<Line> = Vec::new();
+        for raw in HELP.lines() {
+            if let Some(heading) = raw.strip_prefix("# ") {
+                lines.push(Line::styled(heading.to_string(), bold));
+            } else if let Some((key, what)) = raw.split_once(" :: ") {
+                let line = Line::from(vec![
+                    Span::styled(format!("{key:<10}"), bold),
+                    Span::raw(" "),
+                    Span::raw(what.to_string()),
+                ]);
+                lines.extend(wrap_line(line, width, 11));
+            } else {
+                lines.extend(wrap_line(Line::from(raw.to_string()), width, 0));
+            }
+        }
+        let max = (lines.len() as u16).saturating_sub(inner.height);
+        let offset = self.help.unwrap_or(0).min(max);
+        Paragraph::new(Text::from(lines))
+            .scroll((offset, 0))
+            .render(inner, buf);
+        if offset < max {
+            Span::styled(" ↓ more ", self.theme.dim()).render(
+                Rect::new(
+                    area.right().saturating_sub(10),
+                    area.bottom().saturating_sub(1),
+                    8,
+                    1,
+                ),
+                buf,
+            );
+        }
+    }
+}
+
+/// The prompt for a decision, in one sentence.
+fn prompt(app: &App, decision: &Decision) -> String {
+    let s = app.session();
+    match *decision {
+        Decision::Lead => {
+            "You lead this round: play any set of one rank (Jesters join any).".into()
+        }
+        Decision::Follow { top, by } => format!(
+            "Top {} [{top}] by {}: {} of a lower number, or pass.",
+            set_words(&top),
+            if by == s.my_seat() {
+                "you"
+            } else {
+                s.name_at(by)
+            },
+            if top.size() == 1 {
+                "one card".to_string()
+            } else {
+                format!("{} cards", top.size())
+            }
+        ),
+        Decision::Revolution { greater } => format!(
+            "You hold both Jesters: call a {}revolution (y) or not (n)?",
+            if greater { "greater " } else { "" }
+        ),
+        Decision::Tax { to, count } => format!(
+            "Choose {} to give {}, the {}.",
+            if count == 1 {
+                "one card".to_string()
+            } else {
+                format!("{count} cards")
+            },
+            s.name_at(to),
+            to.title(s.players()).name()
+        ),
+        Decision::ExchangeOffer => {
+            "Merchant exchange: offer one card to another Merchant, or decline (n).".into()
+        }
+        Decision::ExchangeAnswer { from } => format!(
+            "{} offers you a blind trade: choose one card to give back.",
+            s.name_at(from)
+        ),
+    }
+}
+
+/// A name at the table, marked when it is yours.
+fn display_name(name: &str, is_me: bool) -> String {
+    if is_me && !name.eq_ignore_ascii_case("you") {
+        format!("{name} (you)")
+    } else {
+        name.to_string()
+    }
+}
+
+/// Greedy word wrap of plain text to `width` columns.
+pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
+    wrap_line(Line::from(text.to_string()), width, 0)
+        .into_iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect()
+}
+
+/// Greedy word wrap of a styled line to `width` columns, keeping each
+/// word's style; lines after the first are indented by `indent`. A word
+/// longer than a line is left whole (and cut where the screen ends).
+pub(super) fn wrap_line(line: Line<'_>, width: usize, indent: usize) -> Vec<Line<'static>> {
+    let width = width.max(8);
+    let indent = indent.min(width / 2);
+    let line_style = line.style;
+    // Words and single spaces, each with its span's style.
+    let mut tokens: Vec<(String, Style)> = Vec::new();
+    for span in &line.spans {
+        let mut word = String::new();
+        for ch in span.content.chars() {
+            if ch == ' ' {
+                if !word.is_empty() {
+                    tokens.push((std::mem::take(&mut word), span.style));
+                }
+                tokens.push((" ".to_string(), span.style));
+            } else {
+                word.push(ch);
+            }
+        }
+        if !word.is_empty() {
+            tokens.push((word, span.style));
+        }
+    }
+    let mut out: Vec<Line<'static>> = Vec::new();
+    let mut current: Vec<Span<'static>> = Vec::new();
+    let mut used = 0;
+    let mut start = 0;
+    for (text, style) in tokens {
+        let w = Span::raw(text.as_str()).width();
+        if text == " " {
+            if used + w <= width {
+                current.push(Span::styled(text, style));
+                used += w;
+            }
+            continue;
+        }
+        if used + w > width && used > start {
+            while current.last().is_some_and(|s| s.content == " ") {
+                current.pop();
+            }
+            out.push(Line::from(std::mem::take(&mut current)).style(line_style));
+            if indent > 0 {
+                current.push(Span::raw(" ".repeat(indent)));
+            }
+            used = indent;
+            start = indent;
+        }
+        current.push(Span::styled(text, style));
+        used += w;
+    }
+    if !current.is_empty() || out.is_empty() {
+        out.push(Line::from(current).style(line_style));
+    }
+    out
+}
+
+/// The help screen: keys, then the rules in short. `# ` starts a heading,
+/// `KEY :: what` a key.
+const HELP: &str = "\
+# Keys
+←/→ :: pick a rank in your hand
+1-9 0 - = :: the rank of that number (0 is 10, - is 11, = is 12)
+↑/↓ :: how many of that rank to play
+j :: add a Jester (again: two, again: none); on the Jester alone, one or two
+Enter :: play the set shown under your hand (only a legal set is played)
+p :: pass
+h :: hint: what the heuristic bot would do (and selects it)
+y / n :: call a revolution, or not (when you hold both Jesters)
+Taxes :: ←/→ a card, ↑ add it to your gift, ↓ take it back, Enter give
+Exchange :: ↑/↓ the Merchant, ←/→ your card, Enter offer, n decline
+PgUp/PgDn :: scroll the log
+Enter :: after a hand: the next hand
+? :: this help
+q :: quit: the game so far is saved as a record (dalmuti replay tells it)
+
+# The Great Dalmuti in short
+Be the first to get rid of your cards. The first out is the next hand's Greater Dalmuti 👑, the last out its Greater Peon 👒.
+
+Cards: 1 Dalmuti (the best) to 12 Peasant (the worst); rank n has n copies. The two Jesters (J) are wild: with other cards they take their rank; alone they rank 13, below a Peasant.
+
+A round: the leader plays any set (cards of one rank, Jesters allowed). The next players, in turn, either top it (the same number of cards of a better, lower rank) or pass; passing once does not stop you later in the round. When everyone else has passed, whoever played last leads again; if they are out, the next player with cards.
+
+Taxes: after the deal the Greater Peon gives their two best cards to the Greater Dalmuti, who gives back any two; the Lesser Peon and the Lesser Dalmuti trade one card the same way. You choose your gift as a Dalmuti; a Peon's gift is automatic.
+
+Revolution: whoever is dealt both Jesters may call one: no taxes this hand. Called by the Greater Peon, it is a greater revolution: everyone swaps places with their opposite for the hand.
+
+Merchant exchange (optional rule, 6 or more players): the highest Merchant may trade one card blind with another Merchant.
+
+Scoring (optional): one point for each player who went out after you.";
