@@ -1,0 +1,45 @@
+//! One error enum for the whole server; [`crate::http`] maps each variant
+//! to an HTTP status, the WebSocket to an `error` message with its reason.
+
+/// Why a request was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ServerError {
+    /// No table with this id.
+    #[error("no table {0:?}")]
+    NoTable(String),
+    /// The request is malformed or out of range.
+    #[error("{0}")]
+    BadRequest(String),
+    /// The token is missing or belongs to no seat at this table.
+    #[error("this token holds no seat at this table")]
+    BadToken,
+    /// The request conflicts with the table's state (started, full…).
+    #[error("{0}")]
+    Conflict(String),
+    /// The action was chosen at an older event number.
+    #[error("stale action: chosen at event {sent}, the table is at event {current}")]
+    Stale {
+        /// The client's event number.
+        sent: u64,
+        /// The table's.
+        current: u64,
+    },
+    /// The action is not legal now.
+    #[error("illegal action: {0}")]
+    Illegal(String),
+    /// A cap was reached.
+    #[error("{0}")]
+    Full(String),
+    /// Storage failed; nothing changed.
+    #[error("{0}")]
+    Storage(String),
+    /// The table's task is gone.
+    #[error("the table is closed")]
+    Closed,
+}
+
+impl From<crate::store::StoreError> for ServerError {
+    fn from(e: crate::store::StoreError) -> ServerError {
+        ServerError::Storage(e.to_string())
+    }
+}
