@@ -271,11 +271,11 @@ impl SimConfig {
             }
         };
 
-        let scoring = match args.scoring.as_deref().map(str::trim) {
-            None | Some("none") => Scoring::None,
-            Some("standard") => Scoring::Standard,
-            Some("philanthropic") => Scoring::Philanthropic,
-            Some(other) => return Err(ConfigError::Scoring(other.to_string())),
+        let scoring = match args.scoring.as_deref() {
+            None => Scoring::None,
+            Some(text) => text
+                .parse()
+                .map_err(|_| ConfigError::Scoring(text.trim().to_string()))?,
         };
         let rules = Rules {
             stripped_deck: args.stripped_deck,

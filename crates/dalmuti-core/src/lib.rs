@@ -54,7 +54,7 @@ pub use event::{Event, MerchantTrade, TaxPayment};
 pub use game::{Game, HandLog, PlayerId, TableError, join_seats};
 pub use hand::{BadDeal, BadPosition, Hand, PlayPosition, Revolution, Stage};
 pub use rng::{BadSeed, DealRng, Seed};
-pub use rules::{Rules, Scoring};
+pub use rules::{BadScoring, Rules, Scoring};
 pub use seat::{MAX_PLAYERS, MIN_PLAYERS, PerSeat, Seat, Seats, Title};
 pub use set::{JESTERS_ALONE_RANK, NotASet, Set};
 pub use view::{

@@ -58,6 +58,31 @@ pub enum Scoring {
     Philanthropic,
 }
 
+/// A word that is not a scoring.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("scoring is none, standard or philanthropic, not {0:?}")]
+pub struct BadScoring(pub String);
+
+impl std::str::FromStr for Scoring {
+    type Err = BadScoring;
+
+    /// The record's word, in any case, spaces around it ignored.
+    ///
+    /// ```
+    /// use dalmuti_core::Scoring;
+    /// assert_eq!(" Standard ".parse(), Ok(Scoring::Standard));
+    /// assert!("golf".parse::<Scoring>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Scoring, BadScoring> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "none" => Ok(Scoring::None),
+            "standard" => Ok(Scoring::Standard),
+            "philanthropic" => Ok(Scoring::Philanthropic),
+            _ => Err(BadScoring(s.to_string())),
+        }
+    }
+}
+
 impl Scoring {
     /// The record's word for it: `none`, `standard` or `philanthropic`.
     pub fn word(self) -> &'static str {

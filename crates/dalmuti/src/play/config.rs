@@ -179,12 +179,10 @@ impl Config {
             .zip(parsed)
             .map(|(name, spec)| BotSeat { name, spec })
             .collect();
-        let scoring = match args.scoring.trim().to_ascii_lowercase().as_str() {
-            "none" => Scoring::None,
-            "standard" => Scoring::Standard,
-            "philanthropic" => Scoring::Philanthropic,
-            _ => return Err(ConfigError::Scoring(args.scoring.clone())),
-        };
+        let scoring: Scoring = args
+            .scoring
+            .parse()
+            .map_err(|_| ConfigError::Scoring(args.scoring.clone()))?;
         if args.hands == Some(0) {
             return Err(ConfigError::Hands);
         }
