@@ -54,7 +54,7 @@ enum Command {
     Join(String, Reply<String>),
     AddBot(String, Reply<String>),
     RemoveBot(String, Reply<()>),
-    Start(Reply<()>),
+    Start(Option<Seed>, Reply<()>),
     Act {
         token: String,
         action: Action,
@@ -101,9 +101,17 @@ impl TableHandle {
         self.ask(|r| Command::RemoveBot(name, r)).await
     }
 
-    /// Starts the game with the seats taken.
+    /// Starts the game with the seats taken, its deals seeded from the
+    /// operating system's random source.
     pub async fn start(&self) -> Result<(), ServerError> {
-        self.ask(Command::Start).await
+        self.ask(|r| Command::Start(None, r)).await
+    }
+
+    /// Starts the game with deals from a given seed: for tests and replays
+    /// only. The HTTP API never offers it, since a player who chose the
+    /// seed would know every hand.
+    pub async fn start_with_seed(&self, seed: Seed) -> Result<(), ServerError> {
+        self.ask(|r| Command::Start(Some(seed), r)).await
     }
 
     /// Plays an action for the token's seat, chosen at event `v`. Returns
@@ -280,8 +288,8 @@ impl Table {
             Command::RemoveBot(name, reply) => {
                 let _ = reply.send(self.remove_bot(&name));
             }
-            Command::Start(reply) => {
-                let result = self.start();
+            Command::Start(seed, reply) => {
+                let result = self.start(seed);
                 let _ = reply.send(result);
                 self.run_bots();
             }
@@ -421,7 +429,7 @@ impl Table {
         Ok(())
     }
 
-    fn start(&mut self) -> Result<(), ServerError> {
+    fn start(&mut self, seed: Option<Seed>) -> Result<(), ServerError> {
         if self.game.is_some() {
             return Err(ServerError::Conflict("the game has already started".into()));
         }
@@ -431,7 +439,8 @@ impl Table {
                 self.seats.len()
             )));
         }
-        self.commit(json!({ "start": { "seed": Seed::from_entropy().to_string() } }))
+        let seed = seed.unwrap_or_else(Seed::from_entropy);
+        self.commit(json!({ "start": { "seed": seed.to_string() } }))
     }
 
     /// The game after `event`, or why it cannot follow. Leaves `self`

@@ -2,6 +2,9 @@
 
 use std::sync::Arc;
 
+/// Deals are seeded so every run plays the same hands.
+const TEST_SEED: u64 = 5;
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use dalmuti_core::Action;
@@ -203,7 +206,10 @@ async fn actor_plays_a_hand_and_refuses_stale_illegal_and_wrong_token() {
     for _ in 0..3 {
         table.add_bot("heuristic").await.unwrap();
     }
-    table.start().await.unwrap();
+    table
+        .start_with_seed(dalmuti_core::Seed::from(TEST_SEED))
+        .await
+        .unwrap();
     let (_, snap) = table.subscribe(Some(&token)).await.unwrap();
     // Wrong token, stale event number: refused with a resync.
     let (e, resync) = table
@@ -298,7 +304,10 @@ async fn no_message_shows_a_hidden_card() {
     for _ in 0..5 {
         table.add_bot("heuristic").await.unwrap();
     }
-    table.start().await.unwrap();
+    table
+        .start_with_seed(dalmuti_core::Seed::from(TEST_SEED))
+        .await
+        .unwrap();
     // The human plays until its first tax decision (the test's simple
     // chooser does not give taxes); the bots play the rest.
     let mut seen = Vec::new();
