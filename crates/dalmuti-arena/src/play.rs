@@ -248,14 +248,16 @@ impl Table for GameTable {
 
 /// The lineup's bots at one work unit, with their faults.
 ///
-/// Greedy bots take a shortcut: [`dalmuti_bots::GreedyBot`] plays the first
-/// legal action, which the engine computes directly as
+/// Bots that always play the first legal action
+/// ([`Bot::plays_first_legal`], the greedy bot) take a shortcut: the engine
+/// computes that action directly as
 /// [`Hand::worst_legal`] (without listing every legal action, most of the
 /// cost of a decision). The choice is the same; a test checks it over
 /// 600 hands, with taxes, revolutions and merchant exchanges.
 pub(crate) struct Players {
     bots: Vec<Box<dyn Bot>>,
-    /// Whether the entry is the greedy bot (decided by the shortcut).
+    /// Whether the entry plays the first legal action (decided by the
+    /// shortcut).
     greedy: Vec<bool>,
     /// Faults by entry.
     pub faults: Vec<Faults>,

@@ -7,7 +7,7 @@ use std::sync::mpsc::{self, TryRecvError};
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
-use dalmuti_bots::{Bot, BotSpec};
+use dalmuti_bots::Bot;
 use dalmuti_core::MAX_PLAYERS;
 use dalmuti_core::record::Record;
 use skillratings::MultiTeamOutcome;
@@ -239,11 +239,7 @@ fn run_unit(config: &SimConfig, unit: u64) -> Result<Tally, SimError> {
             })?;
         bots.push(bot);
     }
-    let greedy = config
-        .lineup()
-        .iter()
-        .map(|e| e.spec == BotSpec::Greedy)
-        .collect();
+    let greedy = bots.iter().map(|b| b.plays_first_legal()).collect();
     let mut players = Players::new(bots, greedy);
     let mut tally = Tally::new(n);
     let rules = config.rules();

@@ -19,4 +19,8 @@ impl Bot for GreedyBot {
     fn decide(&mut self, _view: &View<'_>, legal: &[Action]) -> Result<Action, BotFault> {
         Ok(legal[0])
     }
+
+    fn plays_first_legal(&self) -> bool {
+        true
+    }
 }

@@ -66,6 +66,14 @@ pub trait Bot: Send {
     /// every bot per deal and seat, so a deal replays exactly. Bots without
     /// randomness ignore it.
     fn reseed(&mut self, _seed: u64) {}
+
+    /// Whether the bot always chooses the first legal action (the worst
+    /// set, the worst cards, no revolution, no exchange). A runner may then
+    /// compute that action directly (`Hand::worst_legal`) without listing
+    /// every legal action or asking the bot: the same choice, much faster.
+    fn plays_first_legal(&self) -> bool {
+        false
+    }
 }
 
 /// How a bot failed to answer a decision.
