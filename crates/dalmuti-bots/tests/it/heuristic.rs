@@ -58,18 +58,7 @@ fn play_game(rules: Rules, specs: &[&str], hands: usize, seed: u64) {
             }
             game.next_hand().unwrap();
         }
-        while let Some(seat) = game.hand().next_to_act() {
-            let player = game.player_at(seat).index();
-            let view = game.view(Viewer::Seat(seat));
-            let legal = view.legal_actions();
-            let action = bots[player].decide(&view, &legal).unwrap();
-            assert!(
-                legal.contains(&action),
-                "{} chose an illegal {action} ({rules:?})",
-                bots[player].name()
-            );
-            game.apply(seat, action).unwrap();
-        }
+        crate::basic::play_hand(&mut game, &mut bots);
         let hand = game.hand();
         assert_eq!(hand.stage(), Stage::Over);
         assert_eq!(hand.finish_order().len(), hand.players());

@@ -26,19 +26,7 @@ fn play_game(rules: Rules, specs: &[&str], hands: usize, seed: u64) -> (Vec<Acti
         if h > 0 {
             game.next_hand().unwrap();
         }
-        while let Some(seat) = game.hand().next_to_act() {
-            let player = game.player_at(seat).index();
-            let view = game.view(Viewer::Seat(seat));
-            let legal = view.legal_actions();
-            let action = bots[player].decide(&view, &legal).unwrap();
-            assert!(
-                legal.contains(&action),
-                "{} chose an illegal {action}",
-                bots[player].name()
-            );
-            game.apply(seat, action).unwrap();
-            actions.push(action);
-        }
+        actions.extend(crate::basic::play_hand(&mut game, &mut bots));
         assert_eq!(game.hand().stage(), Stage::Over);
     }
     (actions, game)

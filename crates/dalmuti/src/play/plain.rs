@@ -148,19 +148,7 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             .map(|(name, spec)| format!("{name} ({spec})"))
             .collect();
         let rules = s.rules();
-        let mut options = Vec::new();
-        if rules.stripped_deck {
-            options.push("stripped deck".to_string());
-        }
-        if rules.first_deal_revolution {
-            options.push("first-deal revolution".to_string());
-        }
-        if rules.merchant_exchange {
-            options.push("merchant exchange".to_string());
-        }
-        if rules.scoring != dalmuti_core::Scoring::None {
-            options.push(format!("{} scoring", rules.scoring.word()));
-        }
+        let options = words::optional_rules(rules);
         let length = match rules.hands {
             Some(1) => "one hand".to_string(),
             Some(h) => format!("{h} hands"),

@@ -306,3 +306,22 @@ pub fn refusal(session: &Session, reason: &Illegal) -> String {
         ),
     }
 }
+
+/// The optional rules in force, in words ("stripped deck", "merchant
+/// exchange", "standard scoring"…), for the headers of both modes.
+pub fn optional_rules(rules: &dalmuti_core::Rules) -> Vec<String> {
+    let mut options = Vec::new();
+    if rules.stripped_deck {
+        options.push("stripped deck".to_string());
+    }
+    if rules.first_deal_revolution {
+        options.push("first-deal revolution".to_string());
+    }
+    if rules.merchant_exchange {
+        options.push("merchant exchange".to_string());
+    }
+    if rules.scoring != dalmuti_core::Scoring::None {
+        options.push(format!("{} scoring", rules.scoring.word()));
+    }
+    options
+}

@@ -101,19 +101,7 @@ impl App<'_> {
             )),
         ];
         let rules = s.rules();
-        let mut options = Vec::new();
-        if rules.stripped_deck {
-            options.push("stripped deck".to_string());
-        }
-        if rules.first_deal_revolution {
-            options.push("first-deal revolution".to_string());
-        }
-        if rules.merchant_exchange {
-            options.push("merchant exchange".to_string());
-        }
-        if rules.scoring != dalmuti_core::Scoring::None {
-            options.push(format!("{} scoring", rules.scoring.word()));
-        }
+        let options = words::optional_rules(rules);
         let room = area.width as usize;
         let used: usize = left.iter().map(Span::width).sum::<usize>() + 16;
         let more = format!(" · {}", options.join(", "));
@@ -400,27 +388,45 @@ impl App<'_> {
             (Stage::Taxes, _) => text.push("Taxes are being chosen.".to_string()),
             (Stage::Over, _) => {}
         }
-        if let Some(tax) = view.my_tax() {
-            let (gave, got, other) = if tax.dalmuti == s.my_seat() {
-                (tax.gift, tax.tribute, tax.peon)
-            } else {
-                (tax.tribute, tax.gift, tax.dalmuti)
-            };
+        let mut exchange = |what: &str, gave: String, got: String, other| {
             text.push(format!(
-                "Your taxes: gave [{gave}] to {}, got [{got}].",
+                "Your {what}: gave [{gave}] to {}, got [{got}].",
                 s.name_at(other)
             ));
+        };
+        if let Some(tax) = view.my_tax() {
+            if tax.dalmuti == s.my_seat() {
+                exchange(
+                    "taxes",
+                    tax.gift.to_string(),
+                    tax.tribute.to_string(),
+                    tax.peon,
+                );
+            } else {
+                exchange(
+                    "taxes",
+                    tax.tribute.to_string(),
+                    tax.gift.to_string(),
+                    tax.dalmuti,
+                );
+            }
         }
         if let Some(trade) = view.my_trade() {
-            let (gave, got, other) = if trade.offerer == s.my_seat() {
-                (trade.offered, trade.returned, trade.partner)
+            if trade.offerer == s.my_seat() {
+                exchange(
+                    "exchange",
+                    trade.offered.to_string(),
+                    trade.returned.to_string(),
+                    trade.partner,
+                );
             } else {
-                (trade.returned, trade.offered, trade.offerer)
-            };
-            text.push(format!(
-                "Your exchange: gave [{gave}] to {}, got [{got}].",
-                s.name_at(other)
-            ));
+                exchange(
+                    "exchange",
+                    trade.returned.to_string(),
+                    trade.offered.to_string(),
+                    trade.offerer,
+                );
+            }
         }
         text.iter()
             .flat_map(|t| wrap(t, width as usize))
