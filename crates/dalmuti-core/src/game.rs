@@ -170,7 +170,29 @@ impl Game {
     /// A new game: the players draw for seats, then the first hand is dealt.
     /// Everything random comes from `seed`.
     pub fn new(rules: Rules, names: Vec<String>, seed: Seed) -> Result<Game, TableError> {
-        let mut rng = DealRng::new(seed);
+        // The same stream goes on from the draw to every deal.
+        let mut game = Game::drawn(rules, names, seed)?;
+        game.next_hand()?;
+        Ok(game)
+    }
+
+    /// A new game whose players have drawn for seats from `draw_seed`, not
+    /// yet dealt: every hand is then dealt from its own seed
+    /// ([`Game::next_hand_from`]). The server deals this way so that each
+    /// hand's seed can be committed to before the deal and revealed after.
+    ///
+    /// ```
+    /// use dalmuti_core::{Deck, DealRng, Game, Rules, Seat, Seed};
+    /// let names = ["Ada", "Bo", "Cy", "Di"].map(String::from).to_vec();
+    /// let mut game = Game::drawn(Rules::default(), names, Seed::from(1)).unwrap();
+    /// assert!(game.hands().is_empty());
+    /// game.next_hand_from(Seed::from(9)).unwrap();
+    /// // Anyone holding the seed deals the same cards.
+    /// let deal = Deck::for_table(&Rules::default(), 4).deal(4, &mut DealRng::new(Seed::from(9)));
+    /// assert_eq!(game.hands()[0].hand.dealt(Seat::new(0)), deal[Seat::new(0)]);
+    /// ```
+    pub fn drawn(rules: Rules, names: Vec<String>, draw_seed: Seed) -> Result<Game, TableError> {
+        let mut rng = DealRng::new(draw_seed);
         let players = names.len();
         check_count(players)?;
         let deck = Deck::for_table(&rules, players);
@@ -184,9 +206,7 @@ impl Game {
                 .map(|r| r.iter().map(|&(p, c)| (id_of(p), c)).collect())
                 .collect()
         });
-        let mut game = Game::seated_without_deal(rules, seating, rounds, rng)?;
-        game.next_hand()?;
-        Ok(game)
+        Game::seated_without_deal(rules, seating, rounds, rng)
     }
 
     /// A new game with the first hand's seating given (Greater Dalmuti
@@ -409,6 +429,22 @@ impl Game {
             self.next_seating.len(),
             self.hands.is_empty(),
             &mut self.rng,
+        );
+        self.push_hand(hand);
+        Ok(())
+    }
+
+    /// Shuffles and deals the next hand from its own `seed`, not from the
+    /// game's stream: `Deck::for_table(rules, n).deal(n, &mut
+    /// DealRng::new(seed))` gives the same cards, so a revealed seed proves
+    /// the deal.
+    pub fn next_hand_from(&mut self, seed: Seed) -> Result<(), TableError> {
+        self.check_can_deal()?;
+        let hand = Hand::deal(
+            self.rules,
+            self.next_seating.len(),
+            self.hands.is_empty(),
+            &mut DealRng::new(seed),
         );
         self.push_hand(hand);
         Ok(())

@@ -13,6 +13,15 @@ pub enum ServerError {
     /// The token is missing or belongs to no seat at this table.
     #[error("this token holds no seat at this table")]
     BadToken,
+    /// No token was given where one is needed.
+    #[error("this needs your seat's token (Authorization: Bearer TOKEN)")]
+    NoToken,
+    /// Only the host may do this.
+    #[error("only the host (the earliest-seated player) may do this")]
+    NotHost,
+    /// Too many requests or messages.
+    #[error("{0}")]
+    TooMany(String),
     /// The request conflicts with the table's state (started, full…).
     #[error("{0}")]
     Conflict(String),

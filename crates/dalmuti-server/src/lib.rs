@@ -1,46 +1,109 @@
-//! The multiplayer server for *The Great Dalmuti* (issue 5): the
-//! FOUNDATION, not yet wired into the `dalmuti` binary.
+//! The multiplayer server for *The Great Dalmuti*: `dalmuti serve`.
 //!
-//! What exists:
 //! - [`store`]: the [`Store`](store::Store) trait and its SQLite
-//!   implementation (WAL, `synchronous=FULL`): tables, seats (token hashes
-//!   only: SHA-256 of 128 random bits, compared in constant time) and an
-//!   append-only event log per table.
+//!   implementation (WAL, `synchronous=FULL`): tables and an append-only
+//!   event log per table, seat tokens kept only as SHA-256 hashes.
 //! - [`table`]: one actor task per table owning its `Game` and bots, behind
 //!   a cheap [`TableHandle`](table::TableHandle). Every accepted change is
 //!   a numbered event written to the store before it is broadcast; a table
-//!   is rebuilt on start by replaying its log (the stored game seed makes
-//!   every deal replay exactly). Each seat gets messages built from its own
-//!   view only; spectators from the spectator view.
-//! - [`protocol`]: the WebSocket messages (`docs/PROTOCOL.md`), lichess
-//!   style `{t, v, d}`.
-//! - [`http`]: the axum router: create/list tables, take a seat, add and
-//!   remove bots, start, and the WebSocket at `/ws/{id}`; one
-//!   [`ServerError`] mapped to HTTP statuses.
+//!   is rebuilt on start by replaying its log. Each seat gets messages
+//!   built from its own view only; spectators from the spectator view.
+//! - [`protocol`]: the WebSocket messages (`docs/PROTOCOL.md`).
+//! - [`http`]: the axum router: the lobby API, the WebSocket, the embedded
+//!   browser client ([`web`]), with caps and rate limits.
 //!
-//! Still to do for issue 5:
-//! - `dalmuti serve [--addr] [--data]` in the binary; graceful shutdown;
-//!   a semaphore capping connections; a rate limit per connection.
-//! - The browser client (embedded HTML/CSS/JS), the replay viewer and the
-//!   download of finished games as records (`Record::from_game`).
-//! - Reconnection with the missed events (today a `hello` always gets a
-//!   full snapshot); a grace period (30 s) after which a bot plays a gone
-//!   seat until its owner returns; an optional turn timer (tested with
-//!   tokio's paused clock).
-//! - Newcomers and leavers between hands; public/private tables; a host
-//!   token so only the host may start; number of hands at creation.
-//! - Fairness: per-hand seeds from the CSPRNG with a published SHA-256
-//!   commitment and reveal (`docs/FAIRNESS.md`); today one game seed
-//!   drives the draw and every deal, and it is never sent to clients.
-//! - Bots run inside the actor synchronously: a slow `search` bot stalls
-//!   its table (move to `spawn_blocking`).
-//! - Tests over real sockets, a fuzzed decoder, a load generator
-//!   (`docs/PERFORMANCE.md`) and a headless-browser end-to-end test.
+//! ```no_run
+//! # async fn run() -> Result<(), dalmuti_server::ServerError> {
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await.unwrap();
+//! let config = dalmuti_server::Config {
+//!     data: "dalmuti.sqlite".into(),
+//!     ..Default::default()
+//! };
+//! dalmuti_server::serve(config, listener, std::future::pending()).await
+//! # }
+//! ```
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
 
 pub mod error;
+pub mod fairness;
 pub mod http;
 pub mod protocol;
 pub mod store;
 pub mod table;
+pub mod web;
 
 pub use error::ServerError;
+
+/// How a server runs: where it keeps its data, its timings and its caps.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The SQLite database file.
+    pub data: PathBuf,
+    /// How long a seat may be gone before a bot plays for it.
+    pub grace: Duration,
+    /// The pause before each bot move, so people can follow the play.
+    pub bot_delay: Duration,
+    /// The pause between the end of a hand and the next deal.
+    pub hand_pause: Duration,
+    /// The most WebSocket connections at once.
+    pub max_connections: usize,
+    /// The most tables kept.
+    pub max_tables: usize,
+    /// Messages a connection may send per second (with a burst of twice
+    /// as many).
+    pub messages_per_second: u32,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            data: PathBuf::from("dalmuti-server.sqlite"),
+            grace: Duration::from_secs(30),
+            bot_delay: Duration::from_millis(700),
+            hand_pause: Duration::from_secs(6),
+            max_connections: 20_000,
+            max_tables: 10_000,
+            messages_per_second: 20,
+        }
+    }
+}
+
+impl Config {
+    /// A configuration for tests: no pauses, a short grace period.
+    pub fn for_tests() -> Config {
+        Config {
+            grace: Duration::from_millis(300),
+            bot_delay: Duration::ZERO,
+            hand_pause: Duration::ZERO,
+            ..Config::default()
+        }
+    }
+}
+
+/// Opens the database in `config.data`, brings every stored table back,
+/// and serves on `listener` until `shutdown` completes; then closes every
+/// WebSocket and returns.
+pub async fn serve(
+    config: Config,
+    listener: tokio::net::TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServerError> {
+    let store: Arc<dyn store::Store> = Arc::new(store::SqliteStore::open(&config.data)?);
+    let state = http::AppState::open(store, config)?;
+    let closing = state.clone();
+    let app = http::router(state);
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move {
+        shutdown.await;
+        closing.close();
+    })
+    .await
+    .map_err(|e| ServerError::Storage(format!("serving: {e}")))
+}

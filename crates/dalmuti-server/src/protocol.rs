@@ -14,7 +14,8 @@ pub const MAX_CHAT: usize = 500;
 /// reflects (0 before any event).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ServerMsg {
-    /// `snapshot`, `event`, `error`, `resync` or `chat`.
+    /// `snapshot`, `catchup`, `event`, `presence`, `error`, `resync` or
+    /// `chat`.
     pub t: &'static str,
     /// The table's event number.
     pub v: u64,
@@ -55,6 +56,15 @@ pub enum ClientMsg {
         v: u64,
         /// The action.
         action: Action,
+    },
+    /// The Greater Dalmuti places a newcomer, at event `v`.
+    Place {
+        /// The event number the choice was made at.
+        v: u64,
+        /// The newcomer.
+        name: String,
+        /// The seat (0-based, counted after the insertion).
+        seat: usize,
     },
     /// A chat line.
     Chat(String),
@@ -98,15 +108,34 @@ impl ClientMsg {
                     .map_err(|e| format!("act: {}", e.0))?;
                 Ok(ClientMsg::Act { v, action })
             }
+            "place" => {
+                let v = v.ok_or("place: \"v\", the event number, is required")?;
+                let name = d
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .ok_or("place: \"d\" must be {\"name\": NEWCOMER, \"seat\": K}")?;
+                let seat = d
+                    .get("seat")
+                    .and_then(Value::as_u64)
+                    .ok_or("place: \"seat\" must be a non-negative integer")?;
+                Ok(ClientMsg::Place {
+                    v,
+                    name: name.to_string(),
+                    seat: seat as usize,
+                })
+            }
             "chat" => {
                 let text = d.as_str().ok_or("chat: \"d\" must be a string")?;
+                if text.trim().is_empty() {
+                    return Err("chat: an empty line".into());
+                }
                 if text.chars().count() > MAX_CHAT {
                     return Err(format!("chat: at most {MAX_CHAT} characters"));
                 }
                 Ok(ClientMsg::Chat(text.to_string()))
             }
             other => Err(format!(
-                "unknown message type {other:?}: expected hello, act or chat"
+                "unknown message type {other:?}: expected hello, act, place or chat"
             )),
         }
     }

@@ -1,8 +1,8 @@
 //! Persistence behind a [`Store`] trait, with an SQLite implementation.
 //!
-//! Three tables: `tables` (one row per game table), `seats` (lobby seats:
-//! name, the SHA-256 hash of the seat's token, or a bot spec) and `log`
-//! (append-only, one row per accepted event, numbered from 1 per table).
+//! Two tables: `tables` (one row per game table) and `log` (append-only,
+//! one row per accepted event, numbered from 1 per table). Seats are events
+//! too (with the SHA-256 of the seat's token, never the token).
 //! The table actor writes an event here *before* it broadcasts it, so
 //! anything a client has seen survives a crash; a table's game is rebuilt
 //! by replaying its log ([`crate::table`]).
@@ -36,17 +36,10 @@ pub struct TableRow {
     pub seats: usize,
     /// The rules, as the JSON of [`dalmuti_core::Rules`].
     pub rules: String,
-}
-
-/// A lobby seat as stored, in order of arrival.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SeatRow {
-    /// The display name (unique at the table).
-    pub name: String,
-    /// SHA-256 of the seat's token; `None` for a bot.
-    pub token_hash: Option<[u8; 32]>,
-    /// The bot spec (`heuristic`…) for a bot seat.
-    pub bot: Option<String>,
+    /// Whether the lobby lists it (a private table is reached by its link).
+    pub public: bool,
+    /// The turn timer in seconds, if any.
+    pub turn_seconds: Option<u32>,
 }
 
 /// Where tables, seats and event logs live. Implemented for SQLite here; a
@@ -56,17 +49,30 @@ pub trait Store: Send + Sync {
     fn create_table(&self, table: &TableRow) -> Result<(), StoreError>;
     /// Every table, oldest first.
     fn tables(&self) -> Result<Vec<TableRow>, StoreError>;
-    /// Adds a lobby seat at the end.
-    fn add_seat(&self, table: &str, seat: &SeatRow) -> Result<(), StoreError>;
-    /// Removes the lobby seat with this name.
-    fn remove_seat(&self, table: &str, name: &str) -> Result<(), StoreError>;
-    /// The table's lobby seats in order of arrival.
-    fn seats(&self, table: &str) -> Result<Vec<SeatRow>, StoreError>;
     /// Appends event number `v` (JSON). Fails unless `v` is one more than
     /// the last event stored for the table: the log is append-only.
     fn append(&self, table: &str, v: u64, event: &str) -> Result<(), StoreError>;
+    /// Appends events of several tables in one transaction (one sync to
+    /// disk for all): what [`Writer`] uses under load. All or none.
+    fn append_batch(&self, events: &[Append]) -> Result<(), StoreError> {
+        for e in events {
+            self.append(&e.table, e.v, &e.event)?;
+        }
+        Ok(())
+    }
     /// The table's events in order, numbered from 1.
     fn log(&self, table: &str) -> Result<Vec<String>, StoreError>;
+}
+
+/// One event to append.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Append {
+    /// The table's id.
+    pub table: String,
+    /// The event's number.
+    pub v: u64,
+    /// The event as JSON.
+    pub event: String,
 }
 
 /// The SQLite store: one file, WAL mode.
@@ -98,11 +104,8 @@ impl SqliteStore {
         conn.execute_batch(
             "CREATE TABLE IF NOT EXISTS tables (
                 id TEXT PRIMARY KEY, name TEXT NOT NULL, seats INTEGER NOT NULL,
-                rules TEXT NOT NULL, created INTEGER NOT NULL);
-             CREATE TABLE IF NOT EXISTS seats (
-                table_id TEXT NOT NULL REFERENCES tables(id), position INTEGER NOT NULL,
-                name TEXT NOT NULL, token_hash BLOB, bot TEXT,
-                PRIMARY KEY (table_id, position), UNIQUE (table_id, name));
+                rules TEXT NOT NULL, public INTEGER NOT NULL, turn_seconds INTEGER,
+                created INTEGER NOT NULL);
              CREATE TABLE IF NOT EXISTS log (
                 table_id TEXT NOT NULL REFERENCES tables(id), v INTEGER NOT NULL,
                 event TEXT NOT NULL, PRIMARY KEY (table_id, v));",
@@ -122,60 +125,34 @@ impl Store for SqliteStore {
         let conn = self.conn();
         let created: i64 = conn.query_row("SELECT COUNT(*) FROM tables", [], |r| r.get(0))?;
         conn.execute(
-            "INSERT INTO tables (id, name, seats, rules, created) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![t.id, t.name, t.seats as i64, t.rules, created],
+            "INSERT INTO tables (id, name, seats, rules, public, turn_seconds, created)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                t.id,
+                t.name,
+                t.seats as i64,
+                t.rules,
+                t.public,
+                t.turn_seconds,
+                created
+            ],
         )?;
         Ok(())
     }
 
     fn tables(&self) -> Result<Vec<TableRow>, StoreError> {
         let conn = self.conn();
-        let mut stmt =
-            conn.prepare("SELECT id, name, seats, rules FROM tables ORDER BY created")?;
+        let mut stmt = conn.prepare(
+            "SELECT id, name, seats, rules, public, turn_seconds FROM tables ORDER BY created",
+        )?;
         let rows = stmt.query_map([], |r| {
             Ok(TableRow {
                 id: r.get(0)?,
                 name: r.get(1)?,
                 seats: r.get::<_, i64>(2)? as usize,
                 rules: r.get(3)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    }
-
-    fn add_seat(&self, table: &str, seat: &SeatRow) -> Result<(), StoreError> {
-        let conn = self.conn();
-        let next: i64 = conn.query_row(
-            "SELECT COALESCE(MAX(position) + 1, 0) FROM seats WHERE table_id = ?1",
-            [table],
-            |r| r.get(0),
-        )?;
-        conn.execute(
-            "INSERT INTO seats (table_id, position, name, token_hash, bot) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![table, next, seat.name, seat.token_hash.map(|h| h.to_vec()), seat.bot],
-        )?;
-        Ok(())
-    }
-
-    fn remove_seat(&self, table: &str, name: &str) -> Result<(), StoreError> {
-        self.conn().execute(
-            "DELETE FROM seats WHERE table_id = ?1 AND name = ?2",
-            params![table, name],
-        )?;
-        Ok(())
-    }
-
-    fn seats(&self, table: &str) -> Result<Vec<SeatRow>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare(
-            "SELECT name, token_hash, bot FROM seats WHERE table_id = ?1 ORDER BY position",
-        )?;
-        let rows = stmt.query_map([table], |r| {
-            let hash: Option<Vec<u8>> = r.get(1)?;
-            Ok(SeatRow {
-                name: r.get(0)?,
-                token_hash: hash.and_then(|h| h.try_into().ok()),
-                bot: r.get(2)?,
+                public: r.get(4)?,
+                turn_seconds: r.get(5)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -204,11 +181,101 @@ impl Store for SqliteStore {
         Ok(())
     }
 
+    fn append_batch(&self, events: &[Append]) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        {
+            let mut last = tx.prepare_cached("SELECT MAX(v) FROM log WHERE table_id = ?1")?;
+            let mut insert =
+                tx.prepare_cached("INSERT INTO log (table_id, v, event) VALUES (?1, ?2, ?3)")?;
+            for e in events {
+                let before: Option<i64> = last.query_row([&e.table], |r| r.get(0))?;
+                if before.unwrap_or(0) as u64 + 1 != e.v {
+                    return Err(StoreError(format!(
+                        "event {} does not follow event {} of table {}",
+                        e.v,
+                        before.unwrap_or(0),
+                        e.table
+                    )));
+                }
+                insert.execute(params![e.table, e.v as i64, e.event])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
     fn log(&self, table: &str) -> Result<Vec<String>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn.prepare("SELECT event FROM log WHERE table_id = ?1 ORDER BY v")?;
         let rows = stmt.query_map([table], |r| r.get(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+/// Writes events for every table from one thread, many per transaction:
+/// under load, tables that act at the same moment share one sync to disk
+/// (group commit) instead of queueing for one each. A table awaits its
+/// write before it broadcasts the event.
+#[derive(Clone)]
+pub struct Writer {
+    tx: std::sync::mpsc::Sender<(Append, tokio::sync::oneshot::Sender<Result<(), String>>)>,
+}
+
+impl Writer {
+    /// Starts the writing thread over `store`.
+    pub fn start(store: std::sync::Arc<dyn Store>) -> Writer {
+        let (tx, rx) =
+            std::sync::mpsc::channel::<(Append, tokio::sync::oneshot::Sender<Result<(), String>>)>(
+            );
+        std::thread::Builder::new()
+            .name("dalmuti-writer".into())
+            .spawn(move || {
+                while let Ok(first) = rx.recv() {
+                    let mut batch = vec![first];
+                    while batch.len() < 512
+                        && let Ok(more) = rx.try_recv()
+                    {
+                        batch.push(more);
+                    }
+                    let events: Vec<Append> = batch.iter().map(|(a, _)| a.clone()).collect();
+                    match store.append_batch(&events) {
+                        Ok(()) => {
+                            for (_, done) in batch {
+                                let _ = done.send(Ok(()));
+                            }
+                        }
+                        // One bad event must not sink the others: write
+                        // them one by one and answer each.
+                        Err(_) => {
+                            for (e, done) in batch {
+                                let result = store
+                                    .append(&e.table, e.v, &e.event)
+                                    .map_err(|e| e.to_string());
+                                let _ = done.send(result);
+                            }
+                        }
+                    }
+                }
+            })
+            .expect("start the writer thread");
+        Writer { tx }
+    }
+
+    /// Appends one event; resolves once it is on disk.
+    pub async fn append(&self, table: &str, v: u64, event: String) -> Result<(), StoreError> {
+        let (done, wait) = tokio::sync::oneshot::channel();
+        let append = Append {
+            table: table.to_string(),
+            v,
+            event,
+        };
+        self.tx
+            .send((append, done))
+            .map_err(|_| StoreError("the writer has stopped".into()))?;
+        wait.await
+            .map_err(|_| StoreError("the writer has stopped".into()))?
+            .map_err(StoreError)
     }
 }
 
@@ -220,9 +287,10 @@ pub fn new_token() -> String {
     hex(&bytes)
 }
 
-/// A random id for a table (64 bits, hex).
+/// A random id for a table: 96 bits, hex. The id is also a private
+/// table's invitation, so it must not be guessable.
 pub fn new_id() -> String {
-    let mut bytes = [0u8; 8];
+    let mut bytes = [0u8; 12];
     getrandom::fill(&mut bytes).expect("the operating system's random source");
     hex(&bytes)
 }
@@ -254,6 +322,8 @@ mod tests {
             name: "Friday".into(),
             seats: 4,
             rules: "{}".into(),
+            public: false,
+            turn_seconds: Some(60),
         };
         store.create_table(&t).unwrap();
         assert_eq!(store.tables().unwrap(), vec![t]);
@@ -264,18 +334,8 @@ mod tests {
         assert_eq!(store.log("t1").unwrap().len(), 2);
         let token = new_token();
         assert_eq!(token.len(), 32);
-        let seat = SeatRow {
-            name: "Ada".into(),
-            token_hash: Some(hash_token(&token)),
-            bot: None,
-        };
-        store.add_seat("t1", &seat).unwrap();
-        let back = &store.seats("t1").unwrap()[0];
-        assert!(token_matches(&token, back.token_hash.as_ref().unwrap()));
-        assert!(!token_matches(
-            &new_token(),
-            back.token_hash.as_ref().unwrap()
-        ));
-        assert!(store.add_seat("t1", &seat).is_err(), "names are unique");
+        let hash = hash_token(&token);
+        assert!(token_matches(&token, &hash));
+        assert!(!token_matches(&new_token(), &hash));
     }
 }

@@ -1,29 +1,46 @@
-//! The server's foundation: router, actor, hidden information, restart.
+//! The server without sockets: the router, the table actor (whole games,
+//! refusals, joins and leaves, the grace period, the turn timer, fairness,
+//! hidden information) and a restart from the SQLite file. Tests over real
+//! WebSockets are in `sockets.rs`.
 
 use std::sync::Arc;
-
-/// Deals are seeded so every run plays the same hands.
-const TEST_SEED: u64 = 5;
+use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use dalmuti_core::Action;
+use dalmuti_core::{Action, DealRng, Deck, Rules, Seed};
 use dalmuti_server::http::{AppState, router};
 use dalmuti_server::protocol::ServerMsg;
-use dalmuti_server::store::{SqliteStore, Store, TableRow};
-use dalmuti_server::table::{self, Feed, TableHandle};
+use dalmuti_server::store::{SqliteStore, Store, TableRow, Writer};
+use dalmuti_server::table::{self, Context, Feed, TableHandle, Timings};
+use dalmuti_server::{Config, ServerError};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 use tower::ServiceExt;
 
-async fn call(app: &axum::Router, method: &str, uri: &str, body: &str) -> (StatusCode, Value) {
-    let request = Request::builder()
+/// Deals follow from this seed so every run plays the same hands.
+const TEST_SEED: u64 = 5;
+
+async fn call(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: &str,
+) -> (StatusCode, Value) {
+    let mut request = Request::builder()
         .method(method)
         .uri(uri)
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
+        .header("content-type", "application/json");
+    if let Some(token) = token {
+        request = request.header("authorization", format!("Bearer {token}"));
+    }
+    let response = app
+        .clone()
+        .oneshot(request.body(Body::from(body.to_string())).unwrap())
+        .await
         .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
     let status = response.status();
     let bytes = response.into_body().collect().await.unwrap().to_bytes();
     (
@@ -32,91 +49,87 @@ async fn call(app: &axum::Router, method: &str, uri: &str, body: &str) -> (Statu
     )
 }
 
-#[tokio::test]
-async fn router_lobby_and_bad_input() {
+fn app() -> axum::Router {
     let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-    let app = router(AppState::open(store).unwrap());
+    router(AppState::open(store, Config::for_tests()).unwrap())
+}
+
+#[tokio::test]
+async fn lobby_api_and_bad_input() {
+    let app = app();
     let (status, created) = call(
         &app,
         "POST",
         "/api/tables",
-        r#"{"name":"Friday","seats":4}"#,
+        None,
+        r#"{"name":"Friday","player":"Ada","seats":4}"#,
     )
     .await;
-    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(status, StatusCode::CREATED, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
-    let (status, list) = call(&app, "GET", "/api/tables", "").await;
+    let host = created["token"].as_str().unwrap().to_string();
+    assert_eq!(host.len(), 32);
+    let (status, list) = call(&app, "GET", "/api/tables", None, "").await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(list["tables"][0]["name"], "Friday");
+    assert_eq!(list["tables"][0]["taken"], json!(["Ada"]));
+    // A private table is not listed, but its link works.
+    let (_, private) = call(
+        &app,
+        "POST",
+        "/api/tables",
+        None,
+        r#"{"name":"Secret","player":"Cy","seats":3,"public":false}"#,
+    )
+    .await;
+    let (_, list) = call(&app, "GET", "/api/tables", None, "").await;
+    assert_eq!(list["tables"].as_array().unwrap().len(), 1);
+    let (status, info) = call(
+        &app,
+        "GET",
+        &format!("/api/tables/{}", private["id"].as_str().unwrap()),
+        None,
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(info["public"], false);
+
     let (status, seat) = call(
         &app,
         "POST",
         &format!("/api/tables/{id}/seats"),
-        r#"{"name":"Ada"}"#,
+        None,
+        r#"{"name":"Bo"}"#,
     )
     .await;
     assert_eq!(status, StatusCode::CREATED);
-    assert_eq!(seat["token"].as_str().unwrap().len(), 32);
+    let bo = seat["token"].as_str().unwrap().to_string();
     let (status, err) = call(
         &app,
         "POST",
         &format!("/api/tables/{id}/seats"),
-        r#"{"name":"Ada"}"#,
+        None,
+        r#"{"name":"Bo"}"#,
     )
     .await;
     assert_eq!(status, StatusCode::CONFLICT);
-    assert!(err["error"].as_str().unwrap().contains("taken"));
-    // Too few seats to start.
-    let (status, err) = call(&app, "POST", &format!("/api/tables/{id}/start"), "").await;
-    assert_eq!(status, StatusCode::CONFLICT, "{err}");
-    for _ in 0..3 {
-        let (status, _) = call(
-            &app,
-            "POST",
-            &format!("/api/tables/{id}/bots"),
-            r#"{"bot":"greedy"}"#,
-        )
-        .await;
-        assert_eq!(status, StatusCode::CREATED);
-    }
-    let (status, err) = call(
-        &app,
-        "POST",
-        &format!("/api/tables/{id}/bots"),
-        r#"{"bot":"greedy"}"#,
-    )
-    .await;
-    assert_eq!(status, StatusCode::CONFLICT, "full: {err}");
-    let (status, _) = call(&app, "POST", &format!("/api/tables/{id}/start"), "").await;
-    assert_eq!(status, StatusCode::NO_CONTENT);
-    let (_, list) = call(&app, "GET", "/api/tables", "").await;
-    assert_eq!(
-        list["tables"].as_array().unwrap().len(),
-        0,
-        "a started table is not open"
-    );
+    assert!(err["error"].as_str().unwrap().contains("taken"), "{err}");
 
-    let (status, err) = call(&app, "POST", "/api/tables", "{garbage").await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(!err["error"].as_str().unwrap().is_empty());
-    let (status, err) = call(&app, "POST", "/api/tables", r#"{"name":"Two","seats":2}"#).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(err["error"].as_str().unwrap().contains("3 to 16"), "{err}");
-    let (status, err) = call(&app, "POST", "/api/tables/nope/seats", r#"{"name":"Bo"}"#).await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
-    assert!(err["error"].as_str().unwrap().contains("no table"));
+    // Only the host adds bots and starts.
+    let bots = format!("/api/tables/{id}/bots");
+    let (status, _) = call(&app, "POST", &bots, None, r#"{"bot":"greedy"}"#).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, err) = call(&app, "POST", &bots, Some(&bo), r#"{"bot":"greedy"}"#).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert!(err["error"].as_str().unwrap().contains("host"), "{err}");
+    let (status, _) = call(&app, "POST", &bots, Some("nope"), r#"{"bot":"greedy"}"#).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
     let (status, _) = call(
         &app,
         "POST",
-        "/api/tables",
-        r#"{"name":"X","seats":4,"rules":{"scoring":"bogus"}}"#,
-    )
-    .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    let (status, _) = call(
-        &app,
-        "POST",
-        &format!("/api/tables/{id}/bots"),
+        &bots,
+        Some(&host),
         r#"{"bot":"cmd:rm -rf /"}"#,
     )
     .await;
@@ -125,273 +138,697 @@ async fn router_lobby_and_bad_input() {
         StatusCode::BAD_REQUEST,
         "no external bots over the network"
     );
+    let (status, bot) = call(&app, "POST", &bots, Some(&host), r#"{"bot":"greedy"}"#).await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(bot["name"], "greedy bot 1");
+    let (status, _) = call(
+        &app,
+        "DELETE",
+        &format!("/api/tables/{id}/bots/greedy%20bot%201"),
+        Some(&host),
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    // Bo leaves before the start: the seat is free again.
+    let (status, _) = call(
+        &app,
+        "DELETE",
+        &format!("/api/tables/{id}/seats"),
+        Some(&bo),
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let start = format!("/api/tables/{id}/start");
+    let (status, err) = call(&app, "POST", &start, Some(&host), "").await;
+    assert_eq!(status, StatusCode::CONFLICT, "too few: {err}");
+    for _ in 0..3 {
+        let (status, _) = call(&app, "POST", &bots, Some(&host), r#"{"bot":"random"}"#).await;
+        assert_eq!(status, StatusCode::CREATED);
+    }
+    let (status, err) = call(&app, "POST", &bots, Some(&host), r#"{"bot":"random"}"#).await;
+    assert_eq!(status, StatusCode::CONFLICT, "full: {err}");
+    let (status, _) = call(&app, "POST", &start, Some(&bo), "").await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "Bo left");
+    let (status, _) = call(&app, "POST", &start, Some(&host), "").await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, _) = call(&app, "GET", &format!("/api/tables/{id}/record"), None, "").await;
+    assert_eq!(status, StatusCode::CONFLICT, "no record before the end");
+    let (status, _) = call(&app, "GET", &format!("/api/tables/{id}/replay"), None, "").await;
+    assert_eq!(status, StatusCode::CONFLICT, "no replay before the end");
+    let (status, fair) = call(&app, "GET", &format!("/api/tables/{id}/fairness"), None, "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(fair["hands"][0]["seed"], Value::Null, "not revealed yet");
+
+    for (body, says) in [
+        ("{garbage", "JSON"),
+        (r#"{"name":"Two","player":"A","seats":2}"#, "3 to 16"),
+        (
+            r#"{"name":"X","player":"A","seats":4,"rules":{"scoring":"bogus"}}"#,
+            "rules",
+        ),
+        (
+            r#"{"name":"X","player":"A","seats":4,"colour":"red"}"#,
+            "colour",
+        ),
+        (r#"{"name":"","player":"A","seats":4}"#, "table name"),
+        (r#"{"name":"X","player":"","seats":4}"#, "display name"),
+        (
+            r#"{"name":"X","player":"A","seats":4,"turn_seconds":1}"#,
+            "turn_seconds",
+        ),
+    ] {
+        let (status, err) = call(&app, "POST", "/api/tables", None, body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(
+            err["error"].as_str().unwrap().contains(says),
+            "{body}: {err}"
+        );
+    }
+    let big = format!(
+        r#"{{"name":"{}","player":"A","seats":4}}"#,
+        "x".repeat(20_000)
+    );
+    let (status, _) = call(&app, "POST", "/api/tables", None, &big).await;
+    assert!(status.is_client_error(), "{status}");
+    let (status, err) = call(
+        &app,
+        "POST",
+        "/api/tables/nope/seats",
+        None,
+        r#"{"name":"Bo"}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(err["error"].as_str().unwrap().contains("no table"));
+    let (status, page) = call(&app, "GET", "/", None, "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(page, Value::Null, "the client's page is HTML");
 }
 
-fn row(seats: usize, rules: Value) -> TableRow {
+fn context(store: Arc<dyn Store>, timings: Timings) -> Context {
+    Context {
+        writer: Writer::start(store.clone()),
+        store,
+        timings,
+    }
+}
+
+fn fast() -> Timings {
+    Timings {
+        grace: Duration::from_secs(30),
+        bot_delay: Duration::ZERO,
+        hand_pause: Duration::ZERO,
+    }
+}
+
+fn row(seats: usize, rules: Value, turn_seconds: Option<u32>) -> TableRow {
     TableRow {
         id: dalmuti_server::store::new_id(),
         name: "test".into(),
         seats,
         rules: rules.to_string(),
+        public: true,
+        turn_seconds,
     }
 }
 
-/// Drains everything a feed holds now.
-fn drain(feed: &mut Feed, into: &mut Vec<Arc<ServerMsg>>) {
+/// A table in memory with a human host (`Human`) and `bots` heuristic
+/// bots, not started.
+async fn table_with(
+    store: Arc<dyn Store>,
+    rules: Value,
+    bots: usize,
+    timings: Timings,
+    turn: Option<u32>,
+) -> (TableHandle, String) {
+    let table = table::create(context(store, timings), row(bots + 1, rules, turn)).unwrap();
+    let token = table.join("Human").await.unwrap();
+    for _ in 0..bots {
+        table.add_bot(&token, "heuristic").await.unwrap();
+    }
+    (table, token)
+}
+
+/// The next message from a feed that `pick` accepts.
+///
+/// No tokio timeout: under a paused clock tokio skips ahead to the next
+/// timer whenever the runtime idles, also while a bot thinks on the
+/// blocking pool, so a timeout would fire at once. [`watchdog`] guards
+/// against a hang instead.
+async fn next(feed: &mut Feed, pick: impl Fn(&ServerMsg) -> bool) -> Arc<ServerMsg> {
     loop {
-        match feed.try_recv() {
-            Ok(msg) => into.push(msg),
-            Err(tokio::sync::broadcast::error::TryRecvError::Lagged(_)) => continue,
-            Err(_) => return,
+        let msg = feed.recv().await.expect("the feed closed");
+        if pick(&msg) {
+            return msg;
         }
     }
 }
 
-/// Plays the human seat with a heuristic bot's choice until `stop` or the
-/// game ends. Returns the number of human actions.
-async fn play_human(table: &TableHandle, token: &str, stop: impl Fn(&Value) -> bool) -> usize {
-    let mut bot = dalmuti_bots::HeuristicBot::new(7);
-    let mut acted = 0;
-    loop {
-        let (_feed, snap) = table.subscribe(Some(token)).await.unwrap();
-        let d = &snap.d;
-        if d["game_over"] == true || stop(d) {
-            return acted;
+/// Ends the test process if a test hangs: real time, not tokio's.
+fn watchdog() {
+    std::thread::spawn(|| {
+        std::thread::sleep(Duration::from_secs(300));
+        eprintln!("a server test hung for 5 minutes");
+        std::process::exit(1);
+    });
+}
+
+fn cards(hand: &str) -> Vec<&str> {
+    hand.split_whitespace().collect()
+}
+
+/// Candidate actions for a seat's decision, read from its state alone;
+/// the table refuses the illegal ones and the next is tried.
+fn candidates(d: &Value) -> Vec<Action> {
+    let hand = d["view"]["hand"].as_str().unwrap_or("");
+    let held = cards(hand);
+    let plain: Vec<&str> = held.iter().copied().filter(|c| *c != "J").collect();
+    let decision = &d["decision"];
+    let parse = |s: &str| s.parse().unwrap();
+    match decision["kind"].as_str().unwrap() {
+        "revolution" => vec![Action::DeclineRevolution],
+        "tax" => {
+            let n = decision["count"].as_u64().unwrap() as usize;
+            let mut out = Vec::new();
+            if plain.len() >= n {
+                out.push(Action::GiveTax(parse(&plain[plain.len() - n..].join(" "))));
+                out.push(Action::GiveTax(parse(&plain[..n].join(" "))));
+            }
+            out.push(Action::GiveTax(parse(&held[..n].join(" "))));
+            out
         }
-        let me = d["view"]["seat"].as_u64().unwrap() as usize;
-        let to_act: Vec<u64> = serde_json::from_value(d["view"]["to_act"].clone()).unwrap();
-        assert!(
-            to_act.contains(&(me as u64)),
-            "bots are done, so the human must be to act: {d}"
-        );
-        let action = choose(&mut bot, d);
-        table.act(token, action, snap.v).await.unwrap();
-        acted += 1;
+        "exchange_offer" => vec![Action::DeclineExchange],
+        "exchange_answer" => held
+            .iter()
+            .rev()
+            .map(|c| Action::AnswerExchange(c.parse().unwrap()))
+            .collect(),
+        "follow" => vec![Action::Pass],
+        _ => vec![Action::Play(
+            plain.last().copied().unwrap_or(held[0]).parse().unwrap(),
+        )],
     }
 }
 
-/// A legal action read from the seat's snapshot alone (one hand, no
-/// taxes): decline a revolution, pass when a set is on the table, else
-/// lead its worst card.
-fn choose(_bot: &mut dalmuti_bots::HeuristicBot, d: &Value) -> Action {
-    let view = &d["view"];
-    let hand: &str = view["hand"].as_str().unwrap();
-    let stage = view["stage"].as_str().unwrap();
-    let worst = hand.split_whitespace().rfind(|c| *c != "J").unwrap_or("J");
-    match stage {
-        "revolution" => Action::DeclineRevolution,
-        "taxes" => {
-            let n = view["my_tax"].is_null();
-            assert!(n);
-            let cards: Vec<&str> = hand.split_whitespace().filter(|c| *c != "J").collect();
-            let k = if view["seats"][0]["title"]
-                == view["seats"][view["seat"].as_u64().unwrap() as usize]["title"]
-            {
-                2
-            } else {
-                1
-            };
-            Action::GiveTax(cards[cards.len() - k..].join(" ").parse().unwrap())
+/// Plays the human's decisions (read from its own feed) until `stop`
+/// says so or the game is over; returns the last state seen.
+async fn play_human(
+    table: &TableHandle,
+    token: &str,
+    feed: &mut Feed,
+    mut last: ServerMsg,
+    stop: impl Fn(&Value) -> bool,
+) -> ServerMsg {
+    'outer: loop {
+        if last.d["game_over"] == true || stop(&last.d) {
+            return last;
         }
-        _ if !view["top"].is_null() => Action::Pass,
-        _ => Action::Play(worst.parse().unwrap()),
+        if !last.d["decision"].is_null() {
+            for action in candidates(&last.d) {
+                match table.act(token, action, last.v).await {
+                    Ok(_) => break,
+                    Err((ServerError::Illegal(_), _)) => continue,
+                    // The table moved on (a bot acted meanwhile): start
+                    // again from the resync.
+                    Err((ServerError::Stale { .. }, resync)) => {
+                        last = resync;
+                        continue 'outer;
+                    }
+                    Err((e, _)) => panic!("{e}"),
+                }
+            }
+        }
+        last = (*next(feed, |m| m.t == "event" || m.t == "presence").await).clone();
     }
 }
 
 #[tokio::test]
-async fn actor_plays_a_hand_and_refuses_stale_illegal_and_wrong_token() {
+async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
     let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-    let table = table::create(store, row(4, json!({"hands": 1}))).unwrap();
-    let token = table.join("Human").await.unwrap();
-    for _ in 0..3 {
-        table.add_bot("heuristic").await.unwrap();
-    }
+    let rules = json!({"hands": 3, "merchant_exchange": true, "scoring": "standard"});
+    let (table, token) = table_with(store, rules, 4, fast(), None).await;
+    let sub = table.subscribe(Some(&token), 0).await.unwrap();
+    let mut feed = sub.feed;
     table
-        .start_with_seed(dalmuti_core::Seed::from(TEST_SEED))
+        .start_with_seed(&token, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let (_, snap) = table.subscribe(Some(&token)).await.unwrap();
-    // Wrong token, stale event number: refused with a resync.
+    let first = next(&mut feed, |m| !m.d["decision"].is_null()).await;
+    // A stranger, a stale event number, an illegal action: each refused,
+    // with a resync, and nothing changes.
     let (e, resync) = table
-        .act("0".repeat(32).as_str(), Action::Pass, snap.v)
+        .act(&"0".repeat(32), Action::Pass, first.v)
         .await
         .unwrap_err();
-    assert_eq!(e, dalmuti_server::ServerError::BadToken);
+    assert_eq!(e, ServerError::BadToken);
     assert!(
         resync.d["view"]["hand"].is_null(),
-        "a stranger gets a spectator's resync"
+        "a stranger's resync is a spectator's"
     );
     let (e, resync) = table
-        .act(&token, Action::Pass, snap.v + 5)
+        .act(&token, Action::Pass, first.v + 5)
         .await
         .unwrap_err();
+    assert!(matches!(e, ServerError::Stale { .. }), "{e}");
+    assert_eq!((resync.t, resync.v), ("resync", first.v));
+    let (e, resync) = table
+        .act(&token, Action::Play("1 1 1 1 1".parse().unwrap()), first.v)
+        .await
+        .unwrap_err();
+    assert!(matches!(e, ServerError::Illegal(_)), "{e}");
+    assert!(resync.d["error"].as_str().unwrap().contains("illegal"));
+    assert_eq!(table.info().await.unwrap().v, first.v, "nothing changed");
+
+    let end = play_human(&table, &token, &mut feed, (*first).clone(), |_| false).await;
+    assert_eq!(end.d["hand"], 3);
+    let info = table.info().await.unwrap();
+    assert!(info.over);
+
+    // The record is valid and its fairness data proves every deal.
+    let record = table.record().await.unwrap();
+    let text = record.to_string();
     assert!(
-        matches!(e, dalmuti_server::ServerError::Stale { .. }),
-        "{e}"
+        matches!(
+            dalmuti_core::record::check(&text),
+            dalmuti_core::record::Checked::Valid(_)
+        ),
+        "{text}"
     );
-    assert_eq!(resync.t, "resync");
-    assert_eq!(resync.v, snap.v);
-    // Illegal: a tax gift in the first hand, which has no taxes.
-    let (e, _) = table
-        .act(&token, Action::GiveTax("1".parse().unwrap()), snap.v)
-        .await
-        .unwrap_err();
-    assert!(matches!(e, dalmuti_server::ServerError::Illegal(_)), "{e}");
-    let acted = play_human(&table, &token, |_| false).await;
-    assert!(acted > 0);
-    let (_, end) = table.subscribe(Some(&token)).await.unwrap();
-    assert_eq!(end.d["game_over"], true);
-    assert_eq!(end.d["view"]["stage"], "over");
+    let fairness = &record["fairness"];
+    assert_eq!(fairness["hands"].as_array().unwrap().len(), 3);
+    for (k, hand) in fairness["hands"].as_array().unwrap().iter().enumerate() {
+        let seed: Seed = hand["seed"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{fairness}"))
+            .parse()
+            .unwrap();
+        let commitment: String = Sha256::digest(seed.0)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(hand["commitment"], json!(commitment), "hand {}", k + 1);
+        let n = hand["players"].as_u64().unwrap() as usize;
+        let rules: Rules = serde_json::from_value(record["rules"].clone()).unwrap_or_default();
+        let dealt = Deck::for_table(&rules, n).deal(n, &mut DealRng::new(seed));
+        // The recorded hands are the seed's deal (`dalmuti verify` also
+        // checks who got which; see crates/dalmuti/tests/verify.rs).
+        let mut from_seed: Vec<String> = dalmuti_core::Seat::all(n)
+            .map(|s| dealt[s].to_string())
+            .collect();
+        let mut recorded: Vec<String> = record["hands"][k]["deal"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|c| c.as_str().unwrap().to_string())
+            .collect();
+        from_seed.sort();
+        recorded.sort();
+        assert_eq!(from_seed, recorded, "hand {}", k + 1);
+    }
+    // The replay shows every hand at every step.
+    let replay = table.replay().await.unwrap();
+    let frames = replay["frames"].as_array().unwrap();
+    assert!(frames.len() > 50);
+    assert_eq!(frames[0]["e"]["kind"], "deal");
+    let held: usize = frames[0]["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| cards(h.as_str().unwrap()).len())
+        .sum();
+    assert_eq!(held, 80, "the whole deck, dealt");
 }
 
-/// Checks that a message shows no card its viewer may not see.
-fn check_hidden(msg: &ServerMsg, spectator: bool) {
-    let view = &msg.d["view"];
+/// The cards a message shows beyond what its viewer may see, if any.
+fn check_hidden(msg: &ServerMsg, me: Option<&str>, secrets: &[String]) {
+    let text = msg.to_text();
+    for secret in secrets {
+        assert!(!text.contains(secret.as_str()), "a secret leaked: {text}");
+    }
+    let d = &msg.d;
+    let view = &d["view"];
     if view.is_null() {
         return;
     }
-    let me = view["seat"].as_u64().map(|s| s as usize);
-    assert_eq!(me.is_none(), spectator, "{view}");
-    match me {
-        None => assert!(view["hand"].is_null(), "a spectator sees no hand"),
-        Some(me) => {
-            let held = view["hand"].as_str().unwrap().split_whitespace().count() as u64;
-            assert_eq!(
-                held,
-                view["seats"][me]["cards"].as_u64().unwrap(),
-                "its own hand only"
+    let seat = view["seat"].as_u64().map(|s| s as usize);
+    match (me, seat) {
+        (None, _) => {
+            assert!(
+                seat.is_none() && view["hand"].is_null(),
+                "a spectator sees no hand"
             );
+            assert!(d["dealt"].is_null());
         }
+        (Some(_), Some(seat)) => {
+            let held = cards(view["hand"].as_str().unwrap()).len() as u64;
+            assert_eq!(held, view["seats"][seat]["cards"].as_u64().unwrap());
+        }
+        (Some(_), None) => {}
     }
     for entry in view["log"].as_array().unwrap() {
         let party = |a: &str, b: &str| {
-            me.is_some_and(|m| {
+            seat.is_some_and(|m| {
                 entry[a].as_u64() == Some(m as u64) || entry[b].as_u64() == Some(m as u64)
             })
         };
         match entry["event"].as_str().unwrap() {
-            "tax_paid" => assert_eq!(
-                !entry["gift"].is_null(),
-                party("dalmuti", "peon"),
-                "{entry}"
-            ),
+            "tax_paid" => assert_eq!(!entry["gift"].is_null(), party("dalmuti", "peon")),
             "merchant_exchange" => {
-                assert_eq!(
-                    !entry["offered"].is_null(),
-                    party("offerer", "partner"),
-                    "{entry}"
-                )
+                assert_eq!(!entry["offered"].is_null(), party("offerer", "partner"))
             }
             _ => {}
         }
     }
-    let text = msg.to_text();
-    for key in ["\"seed\"", "\"deal\"", "token"] {
-        assert!(!text.contains(key), "{key} leaked: {text}");
+    let e = &d["e"];
+    if e["kind"] == "act" && e["name"].as_str() != me {
+        for kind in ["give_tax", "answer_exchange"] {
+            if let Some(cards) = e["action"].get(kind) {
+                assert!(cards.is_null(), "another's {kind} cards: {e}");
+            }
+        }
     }
 }
 
 #[tokio::test]
-async fn no_message_shows_a_hidden_card() {
+async fn no_message_shows_a_hidden_card_or_an_unrevealed_seed() {
     let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-    // Three hands: the later ones have taxes and the merchant exchange
-    // between bots, whose cards the human and the spectator must not see.
     let rules = json!({"hands": 3, "merchant_exchange": true});
-    let table = table::create(store, row(6, rules)).unwrap();
-    let token = table.join("Human").await.unwrap();
-    let (mut mine, _) = table.subscribe(Some(&token)).await.unwrap();
-    let (mut watching, _) = table.subscribe(None).await.unwrap();
-    for _ in 0..5 {
-        table.add_bot("heuristic").await.unwrap();
-    }
+    let (table, token) = table_with(store, rules, 5, fast(), None).await;
+    let sub = table.subscribe(Some(&token), 0).await.unwrap();
+    let mut mine = sub.feed;
+    let mut watching = table.subscribe(None, 0).await.unwrap().feed;
+    // Everything the human's seat and the spectator receive, kept by
+    // tasks reading along (a feed holds only the last 256 messages).
+    let keep = |mut feed: Feed| {
+        tokio::spawn(async move {
+            let mut kept = Vec::new();
+            loop {
+                match feed.recv().await {
+                    Ok(msg) => {
+                        let over = msg.d["game_over"] == true;
+                        kept.push(msg);
+                        if over {
+                            return kept;
+                        }
+                    }
+                    Err(e) => panic!("the reader fell behind or closed: {e}"),
+                }
+            }
+        })
+    };
+    let seen = keep(table.subscribe(Some(&token), 0).await.unwrap().feed);
+    let watched = keep(std::mem::replace(
+        &mut watching,
+        table.subscribe(None, 0).await.unwrap().feed,
+    ));
     table
-        .start_with_seed(dalmuti_core::Seed::from(TEST_SEED))
+        .start_with_seed(&token, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    // The human plays until its first tax decision (the test's simple
-    // chooser does not give taxes); the bots play the rest.
-    let mut seen = Vec::new();
-    let mut watched = Vec::new();
-    play_human(&table, &token, |d| d["view"]["stage"] == "taxes").await;
-    drain(&mut mine, &mut seen);
-    drain(&mut watching, &mut watched);
-    assert!(
-        !seen.is_empty() && !watched.is_empty(),
-        "{} {}",
-        seen.len(),
-        watched.len()
-    );
-    for msg in &seen {
-        check_hidden(msg, false);
+    let first = next(&mut mine, |m| !m.d["decision"].is_null()).await;
+    play_human(&table, &token, &mut mine, (*first).clone(), |_| false).await;
+    drop(watching);
+    let fairness = table.fairness().await.unwrap();
+    let seeds: Vec<(usize, String)> = fairness["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["hand"].as_u64().unwrap() as usize,
+                h["seed"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let mut checked = 0;
+    for (kept, me) in [
+        (seen.await.unwrap(), Some("Human")),
+        (watched.await.unwrap(), None),
+    ] {
+        for msg in kept {
+            // Seeds of hands not over when the message was sent.
+            let hand = msg.d["hand"].as_u64().unwrap_or(0) as usize;
+            let over = msg.d["view"]["stage"] == "over";
+            let secrets: Vec<String> = seeds
+                .iter()
+                .filter(|(k, _)| *k > hand || (*k == hand && !over))
+                .map(|(_, s)| s.clone())
+                .collect();
+            check_hidden(&msg, me, &secrets);
+            checked += 1;
+        }
     }
-    for msg in &watched {
-        check_hidden(msg, true);
-    }
+    assert!(checked > 100, "{checked} messages checked");
 }
 
 #[tokio::test]
-async fn a_table_survives_a_restart() {
+async fn a_table_survives_a_restart_from_its_file() {
     let dir = std::env::temp_dir().join(format!(
         "dalmuti-server-{}",
         dalmuti_server::store::new_id()
     ));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("dalmuti.db");
+    let config = Config {
+        data: dir.join("dalmuti.db"),
+        ..Config::for_tests()
+    };
+    let open = || {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&config.data).unwrap());
+        AppState::open(store, config.clone()).unwrap()
+    };
     let (id, token, before) = {
-        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&path).unwrap());
-        let state = AppState::open(store.clone()).unwrap();
+        let state = open();
         let app = router(state.clone());
-        let (_, created) = call(&app, "POST", "/api/tables", r#"{"name":"Kept","seats":4}"#).await;
-        let id = created["id"].as_str().unwrap().to_string();
-        let (_, seat) = call(
+        let (_, created) = call(
             &app,
             "POST",
-            &format!("/api/tables/{id}/seats"),
-            r#"{"name":"Ada"}"#,
+            "/api/tables",
+            None,
+            r#"{"name":"Kept","player":"Ada","seats":4}"#,
         )
         .await;
-        let token = seat["token"].as_str().unwrap().to_string();
+        let id = created["id"].as_str().unwrap().to_string();
+        let token = created["token"].as_str().unwrap().to_string();
         for _ in 0..3 {
             call(
                 &app,
                 "POST",
                 &format!("/api/tables/{id}/bots"),
+                Some(&token),
                 r#"{"bot":"random"}"#,
             )
             .await;
         }
-        call(&app, "POST", &format!("/api/tables/{id}/start"), "").await;
         let table = state.table(&id).unwrap();
-        let acted = play_human(&table, &token, |d| {
-            d["view"]["log"].as_array().is_some_and(|l| l.len() > 6)
+        let sub = table.subscribe(Some(&token), 0).await.unwrap();
+        let mut feed = sub.feed;
+        call(
+            &app,
+            "POST",
+            &format!("/api/tables/{id}/start"),
+            Some(&token),
+            "",
+        )
+        .await;
+        let first = (*next(&mut feed, |m| !m.d["decision"].is_null()).await).clone();
+        let last = play_human(&table, &token, &mut feed, first, |d| {
+            d["view"]["log"].as_array().is_some_and(|l| l.len() > 6) && !d["decision"].is_null()
         })
         .await;
-        let _ = acted;
-        let (_, snap) = table.subscribe(Some(&token)).await.unwrap();
-        assert!(snap.v > 3, "some events were played");
-        (id, token, snap)
+        (id, token, last)
     };
     // Everything dropped; reopen the file and rebuild from the log.
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&path).unwrap());
-    let state = AppState::open(store).unwrap();
+    let state = open();
     let table = state.table(&id).unwrap();
-    let (_, after) = table.subscribe(Some(&token)).await.unwrap();
-    assert_eq!(
-        after, before,
-        "the seat's view is identical after the restart"
-    );
+    let after = table.subscribe(Some(&token), before.v).await.unwrap().first;
+    assert_eq!(after.t, "catchup");
+    assert_eq!(after.d["missed"], json!([]), "nothing was missed");
+    assert_eq!(after.v, before.v);
+    for field in ["view", "dealt", "decision", "players", "fairness", "totals"] {
+        assert_eq!(after.d[field], before.d[field], "{field} after the restart");
+    }
     assert!(
-        table.subscribe(Some("f00d")).await.is_err(),
+        table.subscribe(Some("f00d"), 0).await.is_err(),
         "a wrong token is refused"
     );
     // And play goes on.
+    let mut ok = false;
+    for action in candidates(&after.d) {
+        if table.act(&token, action, after.v).await.is_ok() {
+            ok = true;
+            break;
+        }
+    }
+    assert!(ok, "the human could act after the restart");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_gone_player_is_played_by_a_bot_after_the_grace_period_and_back_at_once() {
+    watchdog();
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let timings = Timings {
+        grace: Duration::from_secs(30),
+        bot_delay: Duration::from_millis(100),
+        hand_pause: Duration::from_secs(1),
+    };
+    // Two humans and two bots: Bo stays connected, the Human leaves.
+    let table = table::create(context(store, timings), row(4, json!({"hands": 2}), None)).unwrap();
+    let host = table.join("Human").await.unwrap();
+    let bo = table.join("Bo").await.unwrap();
+    for _ in 0..2 {
+        table.add_bot(&host, "heuristic").await.unwrap();
+    }
+    let bo_sub = table.subscribe(Some(&bo), 0).await.unwrap();
+    let mut watching = table.subscribe(None, 0).await.unwrap().feed;
     table
-        .act(
-            &token,
-            choose(&mut dalmuti_bots::HeuristicBot::new(1), &after.d),
-            after.v,
-        )
+        .start_with_seed(&host, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
+    // Bo plays whenever it is his turn.
+    let bo_table = table.clone();
+    let bo_token = bo.clone();
+    tokio::spawn(async move {
+        let mut feed = bo_sub.feed;
+        let first = (*next(&mut feed, |m| m.t == "event").await).clone();
+        play_human(&bo_table, &bo_token, &mut feed, first, |_| false).await;
+    });
+    // The Human never connected: the grace period runs from their seat.
+    let auto = next(&mut watching, |m| m.d["e"]["auto"] == true).await;
+    let name = auto.d["e"]["name"].as_str().unwrap().to_string();
+    let lobby = auto.d["lobby"].as_array().unwrap();
+    let away: Vec<&str> = lobby
+        .iter()
+        .filter(|s| s["away"] == true)
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert!(away.contains(&name.as_str()), "{name} is away: {lobby:?}");
+    assert_eq!(name, "Human");
+    // The Human comes back: the seat is theirs again at once.
+    let sub = table.subscribe(Some(&host), 0).await.unwrap();
+    let me = sub.first.d["lobby"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (me["away"].clone(), me["connected"].clone()),
+        (json!(false), json!(true))
+    );
+    // They do not act: the table waits for them, however long.
+    let mut feed = sub.feed;
+    let mut last = sub.first;
+    while last.d["decision"].is_null() {
+        last = (*next(&mut feed, |m| m.t == "event").await).clone();
+    }
+    // Bo may still finish a decision of his own; then all wait.
+    tokio::time::sleep(Duration::from_secs(3600)).await;
+    let v = table.info().await.unwrap().v;
+    tokio::time::sleep(Duration::from_secs(3600)).await;
+    assert_eq!(
+        table.info().await.unwrap().v,
+        v,
+        "nobody played for a returned player"
+    );
+    let now = table.subscribe(Some(&host), v).await.unwrap().first;
+    assert!(
+        !now.d["decision"].is_null(),
+        "the table waits for the Human's decision"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_turn_timer_plays_one_decision_for_a_slow_player() {
+    watchdog();
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let (table, token) = table_with(store, json!({"hands": 1}), 3, fast(), Some(20)).await;
+    let sub = table.subscribe(Some(&token), 0).await.unwrap();
+    let mut feed = sub.feed;
+    table
+        .start_with_seed(&token, Seed::from(TEST_SEED))
+        .await
+        .unwrap();
+    let mine = next(&mut feed, |m| !m.d["decision"].is_null()).await;
+    let deadline = mine.d["deadline_ms"].as_u64().expect("a deadline");
+    assert!(deadline <= 20_000 && deadline > 0, "{deadline}");
+    let waited = tokio::time::Instant::now();
+    let auto = next(&mut feed, |m| m.d["e"]["auto"] == true).await;
+    assert_eq!(auto.d["e"]["name"], "Human");
+    assert!(
+        waited.elapsed() >= Duration::from_millis(deadline),
+        "{:?}",
+        waited.elapsed()
+    );
+    assert!(
+        auto.d["lobby"][0]["connected"] == true && auto.d["lobby"][0]["away"] == false,
+        "the seat is still theirs"
+    );
+}
+
+#[tokio::test]
+async fn newcomers_wait_for_the_hand_and_the_greater_dalmuti_places_them() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let rules = json!({"hands": 3});
+    // Room for 6: 4 play, then a newcomer and a bot arrive; a bot leaves.
+    let table = table::create(context(store, fast()), row(6, rules, None)).unwrap();
+    let host = table.join("Human").await.unwrap();
+    for _ in 0..3 {
+        table.add_bot(&host, "heuristic").await.unwrap();
+    }
+    let sub = table.subscribe(Some(&host), 0).await.unwrap();
+    let mut feed = sub.feed;
+    table
+        .start_with_seed(&host, Seed::from(TEST_SEED))
+        .await
+        .unwrap();
+    let first = (*next(&mut feed, |m| !m.d["decision"].is_null()).await).clone();
+    let late = table.join("Late").await.unwrap();
+    table.add_bot(&host, "greedy").await.unwrap();
+    table.remove_bot(&host, "heuristic bot 1").await.unwrap();
+    let info = table.info().await.unwrap();
+    assert_eq!(info.hand, 1, "nobody entered mid-hand");
+    let (e, _) = table.act(&late, Action::Pass, info.v).await.unwrap_err();
+    assert!(
+        matches!(e, ServerError::Illegal(_)),
+        "a newcomer does not play this hand: {e}"
+    );
+    // Play to the end of hand 1; whenever the Human must place a
+    // newcomer, they choose the second seat offered.
+    let mut last = first;
+    loop {
+        if !last.d["place"].is_null() {
+            let place = &last.d["place"];
+            let seat = place["seats"][1].as_u64().unwrap() as usize;
+            let name = place["name"].as_str().unwrap();
+            table.place(&host, name, seat, last.v).await.unwrap();
+        }
+        if last.d["hand"] == 2 && last.d["view"]["stage"] != "over" {
+            break;
+        }
+        last = play_human(&table, &host, &mut feed, last, |d| {
+            !d["place"].is_null() || d["hand"] == 2
+        })
+        .await;
+        if last.d["place"].is_null() && last.d["hand"] != 2 {
+            last = (*next(&mut feed, |_| true).await).clone();
+        }
+    }
+    let players: Vec<&str> = last.d["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert_eq!(players.len(), 5, "{players:?}");
+    assert!(players.contains(&"Late") && players.contains(&"greedy bot 1"));
+    assert!(!players.contains(&"heuristic bot 1"), "left between hands");
+    let late = players.iter().position(|p| *p == "Late").unwrap();
+    assert!(
+        late > 0 && late < players.len() - 1,
+        "a newcomer enters halfway down, as a Merchant: {players:?}"
+    );
 }

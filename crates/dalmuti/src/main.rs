@@ -1,7 +1,10 @@
 //! `dalmuti`: the command line of the dalmuti project.
 
+mod loadtest;
 mod play;
+mod serve;
 mod sim;
+mod verify;
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -58,6 +61,26 @@ enum Command {
     /// Exit status: 0 played and saved, 1 the game could not start or be
     /// saved, 2 bad arguments.
     Play(play::PlayArgs),
+    /// Serve the multiplayer game: the browser client at /, the lobby API
+    /// under /api, a WebSocket per table (docs/PROTOCOL.md).
+    ///
+    /// Tables, seats and every accepted action are kept in an SQLite file;
+    /// start the server again after a crash and every table goes on where
+    /// it was.
+    ///
+    /// Exit status: 0 stopped by Ctrl-C or SIGTERM, 1 could not start.
+    Serve(serve::ServeArgs),
+    /// Check a downloaded game's fairness: each hand's revealed seed matches
+    /// the commitment published before its deal, and deals exactly the
+    /// recorded cards (docs/FAIRNESS.md).
+    ///
+    /// Exit status: 0 every hand verified, 1 a hand does not verify, 2 not
+    /// a readable record with fairness data.
+    Verify(verify::VerifyArgs),
+    /// Load a server with many tables of scripted clients over real
+    /// WebSockets and report the connected seats held and the time from an
+    /// action to its broadcast (docs/PERFORMANCE.md).
+    Loadtest(loadtest::LoadtestArgs),
 }
 
 fn main() -> ExitCode {
@@ -67,6 +90,9 @@ fn main() -> ExitCode {
         Command::Replay { file } => run_replay(&file),
         Command::Sim(args) => sim::run_sim(args),
         Command::Play(args) => play::run_play(args),
+        Command::Serve(args) => serve::run_serve(args),
+        Command::Verify(args) => verify::run_verify(args),
+        Command::Loadtest(args) => loadtest::run_loadtest(args),
     }
 }
 

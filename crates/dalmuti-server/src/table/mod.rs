@@ -1,0 +1,1104 @@
+//! One table: an actor task that owns its [`TableState`] and bots, and a
+//! cheap-to-clone [`TableHandle`] holding only a channel sender. Commands
+//! are handled one at a time, in order: no lock guards the game.
+//!
+//! Every accepted change is a [`Stored`] event, numbered from 1, written to
+//! disk (through the [`Writer`]) *before* it is broadcast. Each lobby seat
+//! has its own broadcast channel and spectators share one: a message for a
+//! seat is built from that seat's view only, so a receiver never holds
+//! another seat's cards.
+//!
+//! Beyond the log the actor keeps what is live: connections per seat, who
+//! is away (gone past the grace period: a stand-in bot plays for them), the
+//! turn timer, the pause before the next deal, a newcomer waiting for the
+//! Greater Dalmuti to place them. Bots think on tokio's blocking pool so a
+//! slow `search` bot never stalls the table.
+
+pub mod state;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use dalmuti_bots::{Bot, BotSpec};
+use dalmuti_core::{Action, Seed, Viewer};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::time::Instant;
+
+use crate::error::ServerError;
+use crate::protocol::ServerMsg;
+use crate::store::{Store, TableRow, Writer, hash_token, new_token};
+pub use state::{Live, Placement, Stored, TableState};
+
+/// How many messages a slow receiver may fall behind before it must resync.
+const CHANNEL: usize = 256;
+/// How many events a returning client may have missed and still get them
+/// one by one; further behind, it gets a snapshot.
+const CATCHUP: u64 = 1000;
+
+/// A receiver of one viewer's messages.
+pub type Feed = broadcast::Receiver<Arc<ServerMsg>>;
+
+/// A table's timings.
+#[derive(Clone, Copy, Debug)]
+pub struct Timings {
+    /// How long a seat may be gone before a bot plays for it.
+    pub grace: Duration,
+    /// The pause before each bot move.
+    pub bot_delay: Duration,
+    /// The pause between hands.
+    pub hand_pause: Duration,
+}
+
+/// A public summary of a table, for the lobby list.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct TableInfo {
+    /// The id.
+    pub id: String,
+    /// The name.
+    pub name: String,
+    /// Seats in all.
+    pub seats: usize,
+    /// Seats taken (players and bots), by display name.
+    pub taken: Vec<String>,
+    /// Whether play has started.
+    pub started: bool,
+    /// Whether the game is over.
+    pub over: bool,
+    /// Whether the lobby lists it.
+    pub public: bool,
+    /// The current hand's number (0 before the start).
+    pub hand: usize,
+    /// The table's event number.
+    pub v: u64,
+}
+
+type Reply<T> = oneshot::Sender<Result<T, ServerError>>;
+/// A refused action carries the resync message for the one who sent it.
+pub type Refusal = (ServerError, ServerMsg);
+
+enum Command {
+    Join(String, Reply<String>),
+    AddBot(String, String, Reply<String>),
+    RemoveBot(String, String, Reply<()>),
+    Leave(String, Reply<()>),
+    Start(String, Option<Seed>, Reply<()>),
+    Act {
+        token: String,
+        action: Action,
+        v: u64,
+        reply: oneshot::Sender<Result<u64, Refusal>>,
+    },
+    Place {
+        token: String,
+        name: String,
+        seat: usize,
+        v: u64,
+        reply: oneshot::Sender<Result<u64, Refusal>>,
+    },
+    Subscribe(Option<String>, u64, Reply<Subscription>),
+    Unsubscribe(String),
+    Chat(String, String, Reply<()>),
+    Info(oneshot::Sender<TableInfo>),
+    Query(Query, Reply<Value>),
+}
+
+/// Read-only questions about a table.
+#[derive(Clone, Copy, Debug)]
+enum Query {
+    Record,
+    Replay,
+    Fairness,
+}
+
+/// A connection's view of a table: its feed, the first message to send
+/// (`snapshot` or `catchup`), and the seat's name (`None`: a spectator).
+pub struct Subscription {
+    /// The messages to come.
+    pub feed: Feed,
+    /// The first message.
+    pub first: ServerMsg,
+    /// The seat's name.
+    pub seat: Option<String>,
+}
+
+/// A handle to a table's actor: clone it freely.
+#[derive(Clone)]
+pub struct TableHandle {
+    tx: mpsc::Sender<Command>,
+}
+
+fn closed() -> Refusal {
+    (
+        ServerError::Closed,
+        ServerMsg::error(0, "the table is closed"),
+    )
+}
+
+impl TableHandle {
+    async fn ask<T>(&self, make: impl FnOnce(Reply<T>) -> Command) -> Result<T, ServerError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(make(reply))
+            .await
+            .map_err(|_| ServerError::Closed)?;
+        rx.await.map_err(|_| ServerError::Closed)?
+    }
+
+    async fn ask_act(
+        &self,
+        make: impl FnOnce(oneshot::Sender<Result<u64, Refusal>>) -> Command,
+    ) -> Result<u64, Refusal> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(make(reply)).await.map_err(|_| closed())?;
+        rx.await.map_err(|_| closed())?
+    }
+
+    /// Takes a seat with a display name (before the start: a seat; after
+    /// it: a newcomer for the next hand); returns the seat's secret token.
+    pub async fn join(&self, name: &str) -> Result<String, ServerError> {
+        let name = name.to_string();
+        self.ask(|r| Command::Join(name, r)).await
+    }
+
+    /// The host seats a bot (`random`, `greedy`, `heuristic`, `search[:…]`);
+    /// returns its display name.
+    pub async fn add_bot(&self, host_token: &str, spec: &str) -> Result<String, ServerError> {
+        let (token, spec) = (host_token.to_string(), spec.to_string());
+        self.ask(|r| Command::AddBot(token, spec, r)).await
+    }
+
+    /// The host removes a bot (after the start: when the hand ends).
+    pub async fn remove_bot(&self, host_token: &str, name: &str) -> Result<(), ServerError> {
+        let (token, name) = (host_token.to_string(), name.to_string());
+        self.ask(|r| Command::RemoveBot(token, name, r)).await
+    }
+
+    /// The token's player leaves (after the start: when the hand ends).
+    pub async fn leave(&self, token: &str) -> Result<(), ServerError> {
+        let token = token.to_string();
+        self.ask(|r| Command::Leave(token, r)).await
+    }
+
+    /// The host starts the game; every deal is seeded from the operating
+    /// system's random source.
+    pub async fn start(&self, host_token: &str) -> Result<(), ServerError> {
+        let token = host_token.to_string();
+        self.ask(|r| Command::Start(token, None, r)).await
+    }
+
+    /// Starts with the draw and every deal following from `seed`: for tests
+    /// only. The HTTP API never offers it: whoever chose the seed would
+    /// know every hand.
+    pub async fn start_with_seed(&self, host_token: &str, seed: Seed) -> Result<(), ServerError> {
+        let token = host_token.to_string();
+        self.ask(|r| Command::Start(token, Some(seed), r)).await
+    }
+
+    /// Plays an action for the token's seat, chosen at event `v`. Returns
+    /// the new event number, or the refusal with a resync message.
+    pub async fn act(&self, token: &str, action: Action, v: u64) -> Result<u64, Refusal> {
+        let token = token.to_string();
+        self.ask_act(|reply| Command::Act {
+            token,
+            action,
+            v,
+            reply,
+        })
+        .await
+    }
+
+    /// The Greater Dalmuti places a newcomer at `seat`.
+    pub async fn place(
+        &self,
+        token: &str,
+        name: &str,
+        seat: usize,
+        v: u64,
+    ) -> Result<u64, Refusal> {
+        let (token, name) = (token.to_string(), name.to_string());
+        self.ask_act(|reply| Command::Place {
+            token,
+            name,
+            seat,
+            v,
+            reply,
+        })
+        .await
+    }
+
+    /// Connects a viewer: a seat by its token, or a spectator. `v` is the
+    /// last event the client saw (0 if none).
+    pub async fn subscribe(
+        &self,
+        token: Option<&str>,
+        v: u64,
+    ) -> Result<Subscription, ServerError> {
+        let token = token.map(str::to_string);
+        self.ask(|r| Command::Subscribe(token, v, r)).await
+    }
+
+    /// A seat's connection closed.
+    pub async fn unsubscribe(&self, seat: &str) {
+        let _ = self.tx.send(Command::Unsubscribe(seat.to_string())).await;
+    }
+
+    /// Sends a chat line from the token's seat to everyone at the table.
+    pub async fn chat(&self, token: &str, text: &str) -> Result<(), ServerError> {
+        let (token, text) = (token.to_string(), text.to_string());
+        self.ask(|r| Command::Chat(token, text, r)).await
+    }
+
+    /// The table's public summary.
+    pub async fn info(&self) -> Result<TableInfo, ServerError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Command::Info(reply))
+            .await
+            .map_err(|_| ServerError::Closed)?;
+        rx.await.map_err(|_| ServerError::Closed)
+    }
+
+    /// The finished game's record, with its fairness data.
+    pub async fn record(&self) -> Result<Value, ServerError> {
+        self.ask(|r| Command::Query(Query::Record, r)).await
+    }
+
+    /// The finished game step by step, every hand shown.
+    pub async fn replay(&self) -> Result<Value, ServerError> {
+        self.ask(|r| Command::Query(Query::Replay, r)).await
+    }
+
+    /// The deal commitments and revealed seeds.
+    pub async fn fairness(&self) -> Result<Value, ServerError> {
+        self.ask(|r| Command::Query(Query::Fairness, r)).await
+    }
+}
+
+/// What a table needs from the server.
+#[derive(Clone)]
+pub struct Context {
+    /// Where the log is read from on start.
+    pub store: Arc<dyn Store>,
+    /// Where events are written.
+    pub writer: Writer,
+    /// The table's timings.
+    pub timings: Timings,
+}
+
+/// Creates a new table in the store and starts its actor.
+pub fn create(ctx: Context, row: TableRow) -> Result<TableHandle, ServerError> {
+    let state = TableState::new(row)?;
+    ctx.store.create_table(&state.row)?;
+    Ok(spawn(Actor::new(ctx, state)?))
+}
+
+/// Rebuilds a stored table by replaying its log, and starts its actor.
+pub fn load(ctx: Context, row: TableRow) -> Result<TableHandle, ServerError> {
+    let state = replay_log(ctx.store.as_ref(), row)?;
+    Ok(spawn(Actor::new(ctx, state)?))
+}
+
+fn replay_log(store: &dyn Store, row: TableRow) -> Result<TableState, ServerError> {
+    let id = row.id.clone();
+    let mut state =
+        TableState::new(row).map_err(|e| ServerError::Storage(format!("table {id}: {e}")))?;
+    for (i, text) in store.log(&id)?.iter().enumerate() {
+        let event: Stored = serde_json::from_str(text)
+            .map_err(|e| ServerError::Storage(format!("table {id}, event {}: {e}", i + 1)))?;
+        state
+            .apply(event)
+            .map_err(|e| ServerError::Storage(format!("table {id}, event {}: {e}", i + 1)))?;
+    }
+    Ok(state)
+}
+
+fn spawn(mut actor: Actor) -> TableHandle {
+    let (tx, mut rx) = mpsc::channel(256);
+    tokio::spawn(async move {
+        loop {
+            actor.schedule();
+            let wake = actor.next_wake();
+            tokio::select! {
+                command = rx.recv() => match command {
+                    Some(command) => actor.handle(command).await,
+                    None => break,
+                },
+                Some(done) = actor.bot_rx.recv() => actor.bot_done(done).await,
+                _ = sleep_until(wake) => actor.tick().await,
+            }
+        }
+    });
+    TableHandle { tx }
+}
+
+async fn sleep_until(wake: Option<Instant>) {
+    match wake {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+fn build_bot(spec: &str, index: u64) -> Result<Box<dyn Bot>, ServerError> {
+    let parsed: BotSpec = spec
+        .parse()
+        .map_err(|e: dalmuti_bots::BadSpec| ServerError::BadRequest(e.0))?;
+    if matches!(parsed, BotSpec::External { .. }) {
+        return Err(ServerError::BadRequest(
+            "external bots cannot be seated over the network".into(),
+        ));
+    }
+    parsed
+        .build(index)
+        .map_err(|e| ServerError::BadRequest(e.0))
+}
+
+/// A bot's answer, back from the blocking pool.
+struct BotDone {
+    name: String,
+    bot: Box<dyn Bot>,
+    action: Action,
+    /// A stand-in for a human seat (not the seat's own bot).
+    stand_in: bool,
+}
+
+struct Actor {
+    state: TableState,
+    ctx: Context,
+    feeds: HashMap<String, broadcast::Sender<Arc<ServerMsg>>>,
+    spectators: broadcast::Sender<Arc<ServerMsg>>,
+    connections: HashMap<String, usize>,
+    gone_since: HashMap<String, Instant>,
+    away: HashSet<String>,
+    /// Seat bots and stand-ins, by seat name; out while thinking.
+    bots: HashMap<String, Box<dyn Bot>>,
+    thinking: bool,
+    bot_at: Option<Instant>,
+    turn_since: HashMap<String, Instant>,
+    deal_at: Option<Instant>,
+    place: Option<(Placement, Instant)>,
+    /// Tests: deal seeds follow from this seed instead of the OS.
+    test_seed: Option<Seed>,
+    bot_tx: mpsc::Sender<BotDone>,
+    bot_rx: mpsc::Receiver<BotDone>,
+}
+
+impl Actor {
+    fn new(ctx: Context, state: TableState) -> Result<Actor, ServerError> {
+        let (bot_tx, bot_rx) = mpsc::channel(4);
+        let now = Instant::now();
+        let mut actor = Actor {
+            ctx,
+            feeds: HashMap::new(),
+            spectators: broadcast::channel(CHANNEL).0,
+            connections: HashMap::new(),
+            gone_since: HashMap::new(),
+            away: HashSet::new(),
+            bots: HashMap::new(),
+            thinking: false,
+            bot_at: None,
+            turn_since: HashMap::new(),
+            deal_at: None,
+            place: None,
+            test_seed: None,
+            bot_tx,
+            bot_rx,
+            state,
+        };
+        for (i, seat) in actor.state.seats.clone().iter().enumerate() {
+            match &seat.bot {
+                Some(spec) => {
+                    actor
+                        .bots
+                        .insert(seat.name.clone(), build_bot(spec, i as u64)?);
+                }
+                // After a restart nobody is connected yet: the grace
+                // period starts now.
+                None => {
+                    actor.gone_since.insert(seat.name.clone(), now);
+                }
+            }
+        }
+        Ok(actor)
+    }
+
+    fn is_human(&self, name: &str) -> bool {
+        self.state
+            .seat_named(name)
+            .is_some_and(|i| self.state.seats[i].bot.is_none())
+    }
+
+    fn connected(&self, name: &str) -> bool {
+        self.connections.get(name).copied().unwrap_or(0) > 0
+    }
+
+    fn any_human_connected(&self) -> bool {
+        self.state
+            .seats
+            .iter()
+            .any(|s| s.bot.is_none() && self.connected(&s.name))
+    }
+
+    /// The first seat a bot should play now, and whether it is a stand-in.
+    fn bot_due(&self, now: Instant) -> Option<(usize, bool)> {
+        let turn = self
+            .state
+            .row
+            .turn_seconds
+            .map(|s| Duration::from_secs(s.into()));
+        self.state.to_act().into_iter().find_map(|i| {
+            let seat = &self.state.seats[i];
+            if seat.bot.is_some() {
+                return Some((i, false));
+            }
+            let stand_in = seat.leaving
+                || (self.away.contains(&seat.name) && self.any_human_connected())
+                || turn.is_some_and(|t| {
+                    self.turn_since
+                        .get(&seat.name)
+                        .is_some_and(|&since| now >= since + t)
+                });
+            stand_in.then_some((i, true))
+        })
+    }
+
+    /// Starts the turn timers of humans with a new decision and stops
+    /// those of humans without one.
+    fn update_turns(&mut self, now: Instant) {
+        let to_act: HashSet<String> = self
+            .state
+            .to_act()
+            .into_iter()
+            .map(|i| self.state.seats[i].name.clone())
+            .filter(|n| self.is_human(n))
+            .collect();
+        self.turn_since.retain(|n, _| to_act.contains(n));
+        for name in to_act {
+            self.turn_since.entry(name).or_insert(now);
+        }
+    }
+
+    /// Sets the timers the state calls for.
+    fn schedule(&mut self) {
+        let now = Instant::now();
+        self.update_turns(now);
+        if !self.thinking && self.bot_at.is_none() {
+            if let Some((i, stand_in)) = self.bot_due(now) {
+                // A turn timer's move is played at once; bots take their
+                // time so people can follow.
+                let timed_out = stand_in
+                    && !self.state.seats[i].leaving
+                    && !self.away.contains(&self.state.seats[i].name);
+                self.bot_at = Some(if timed_out {
+                    now
+                } else {
+                    now + self.ctx.timings.bot_delay
+                });
+            }
+        }
+        if self.state.deal_due() && self.deal_at.is_none() && self.place.is_none() {
+            self.deal_at = Some(now + self.ctx.timings.hand_pause);
+        }
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        let grace = self.ctx.timings.grace;
+        let turn = self
+            .state
+            .row
+            .turn_seconds
+            .map(|s| Duration::from_secs(s.into()));
+        let graces = self
+            .gone_since
+            .iter()
+            .filter(|(n, _)| !self.away.contains(*n))
+            .map(|(_, &t)| t + grace);
+        let turns = self
+            .turn_since
+            .values()
+            .filter_map(|&t| turn.map(|d| t + d));
+        graces
+            .chain(turns)
+            .chain(self.bot_at)
+            .chain(self.deal_at)
+            .chain(self.place.as_ref().map(|p| p.1))
+            .min()
+    }
+
+    async fn tick(&mut self) {
+        let now = Instant::now();
+        let grace = self.ctx.timings.grace;
+        let expired: Vec<String> = self
+            .gone_since
+            .iter()
+            .filter(|(n, t)| !self.away.contains(*n) && now >= **t + grace)
+            .map(|(n, _)| n.clone())
+            .collect();
+        if !expired.is_empty() {
+            self.away.extend(expired);
+            self.broadcast("presence", None);
+        }
+        if self.bot_at.is_some_and(|t| now >= t) {
+            self.bot_at = None;
+            self.start_bot(now);
+        }
+        if self.place.as_ref().is_some_and(|p| now >= p.1) {
+            let (placement, _) = self.place.take().expect("checked");
+            let _ = self
+                .commit(Stored::Join {
+                    name: placement.newcomer,
+                    seat: placement.seats[0],
+                })
+                .await;
+            self.deal_at = Some(now);
+        }
+        if self.deal_at.is_some_and(|t| now >= t) {
+            self.deal_at = None;
+            self.between_hands().await;
+        }
+    }
+
+    /// Leaves, joins (asking the Greater Dalmuti where a newcomer sits
+    /// when two seats qualify), then the next deal.
+    async fn between_hands(&mut self) {
+        if !self.state.deal_due() || self.place.is_some() {
+            return;
+        }
+        let leaving: Vec<String> = self
+            .state
+            .seats
+            .iter()
+            .filter(|s| s.leaving)
+            .map(|s| s.name.clone())
+            .collect();
+        for name in leaving {
+            if self
+                .commit(Stored::Leave { name: name.clone() })
+                .await
+                .is_ok()
+            {
+                self.forget(&name);
+            }
+        }
+        while let Some(newcomer) = self.state.seats.iter().find(|s| s.waiting).cloned() {
+            let seats = self.state.join_options();
+            let game = self.state.game.as_ref().expect("started");
+            let chooser = game
+                .next_seating()
+                .first()
+                .and_then(|&p| self.state.seat_named(game.name(p)));
+            let asks = seats.len() > 1
+                && chooser.is_some_and(|c| {
+                    let name = &self.state.seats[c].name;
+                    self.is_human(name) && self.connected(name) && !self.state.seats[c].leaving
+                });
+            if asks {
+                let placement = Placement {
+                    chooser: chooser.expect("checked"),
+                    newcomer: newcomer.name,
+                    seats,
+                };
+                self.place = Some((placement, Instant::now() + self.ctx.timings.grace));
+                self.broadcast("presence", None);
+                return;
+            }
+            let join = Stored::Join {
+                name: newcomer.name.clone(),
+                seat: seats[0],
+            };
+            if self.commit(join).await.is_err() {
+                // Cannot seat them (the table is full): they stay waiting.
+                break;
+            }
+        }
+        let seed = self.next_seed();
+        let _ = self
+            .commit(Stored::Deal {
+                seed: seed.to_string(),
+            })
+            .await;
+    }
+
+    fn next_seed(&self) -> Seed {
+        match self.test_seed {
+            Some(base) => {
+                let mut hasher = Sha256::new();
+                hasher.update(base.0);
+                hasher.update((self.state.seeds.len() as u64).to_le_bytes());
+                Seed(hasher.finalize().into())
+            }
+            None => Seed::from_entropy(),
+        }
+    }
+
+    fn forget(&mut self, name: &str) {
+        self.bots.remove(name);
+        self.connections.remove(name);
+        self.gone_since.remove(name);
+        self.away.remove(name);
+        self.turn_since.remove(name);
+        // Its connections see the feed close.
+        self.feeds.remove(name);
+    }
+
+    fn start_bot(&mut self, now: Instant) {
+        let Some((i, stand_in)) = self.bot_due(now) else {
+            return;
+        };
+        let Some(seat) = self.state.game_seat(i) else {
+            return;
+        };
+        let name = self.state.seats[i].name.clone();
+        let bot = match self.bots.remove(&name) {
+            Some(bot) => bot,
+            None => match build_bot("heuristic", i as u64) {
+                Ok(bot) => bot,
+                Err(_) => return,
+            },
+        };
+        let game = self
+            .state
+            .game
+            .clone()
+            .expect("a seat of play means a game");
+        let done = self.bot_tx.clone();
+        self.thinking = true;
+        tokio::task::spawn_blocking(move || {
+            let mut bot = bot;
+            let view = game.view(Viewer::Seat(seat));
+            let legal = view.legal_actions();
+            let action = bot
+                .decide(&view, &legal)
+                .unwrap_or_else(|_| dalmuti_bots::fallback(&legal));
+            let _ = done.blocking_send(BotDone {
+                name,
+                bot,
+                action,
+                stand_in,
+            });
+        });
+    }
+
+    async fn bot_done(&mut self, done: BotDone) {
+        self.thinking = false;
+        let Some(i) = self.state.seat_named(&done.name) else {
+            return;
+        };
+        // A human who came back while the stand-in thought plays themself.
+        let still_due = self
+            .bot_due(Instant::now())
+            .is_some_and(|(j, stand_in)| j == i && stand_in == done.stand_in);
+        self.bots.insert(done.name.clone(), done.bot);
+        if still_due {
+            let _ = self
+                .commit(Stored::Act {
+                    player: done.name,
+                    action: dalmuti_bots::protocol::encode_action(&done.action),
+                    auto: done.stand_in,
+                })
+                .await;
+        }
+    }
+
+    /// Checks an event, writes it, then broadcasts it.
+    async fn commit(&mut self, event: Stored) -> Result<u64, ServerError> {
+        let text = serde_json::to_string(&event).expect("an event serializes");
+        if let Stored::Act { player, .. } = &event {
+            self.turn_since.remove(player);
+        }
+        self.state.apply(event)?;
+        self.update_turns(Instant::now());
+        let v = self.state.v();
+        if let Err(e) = self.ctx.writer.append(&self.state.row.id, v, text).await {
+            // Not on disk: go back to what is.
+            if let Ok(state) = replay_log(self.ctx.store.as_ref(), self.state.row.clone()) {
+                self.state = state;
+            }
+            return Err(e.into());
+        }
+        self.broadcast("event", Some(v));
+        Ok(v)
+    }
+
+    fn live(&self) -> Live {
+        let now = Instant::now();
+        let turn = self
+            .state
+            .row
+            .turn_seconds
+            .map(|s| Duration::from_secs(s.into()));
+        let seats = &self.state.seats;
+        Live {
+            connected: seats.iter().map(|s| self.connected(&s.name)).collect(),
+            away: seats
+                .iter()
+                .map(|s| self.away.contains(&s.name) || s.leaving)
+                .collect(),
+            deadline_ms: seats
+                .iter()
+                .map(|s| {
+                    let since = self.turn_since.get(&s.name)?;
+                    let left = (*since + turn?).saturating_duration_since(now);
+                    Some(left.as_millis() as u64)
+                })
+                .collect(),
+            next_deal_ms: self
+                .deal_at
+                .map(|t| t.saturating_duration_since(now).as_millis() as u64),
+            place: self.place.as_ref().map(|p| p.0.clone()),
+        }
+    }
+
+    fn message(&self, t: &'static str, who: Option<usize>, live: &Live) -> ServerMsg {
+        ServerMsg {
+            t,
+            v: self.state.v(),
+            d: self.state.state(who, live),
+        }
+    }
+
+    /// Sends every viewer its own message: `t` with the state, and event
+    /// `v` described as that viewer may know it.
+    fn broadcast(&mut self, t: &'static str, v: Option<u64>) {
+        let live = self.live();
+        for (i, seat) in self.state.seats.iter().enumerate() {
+            let Some(feed) = self.feeds.get(&seat.name) else {
+                continue;
+            };
+            if feed.receiver_count() == 0 {
+                continue;
+            }
+            let mut msg = self.message(t, Some(i), &live);
+            if let Some(v) = v {
+                msg.d["e"] = self.state.describe(v, Some(i));
+            }
+            let _ = feed.send(Arc::new(msg));
+        }
+        if self.spectators.receiver_count() > 0 {
+            let mut msg = self.message(t, None, &live);
+            if let Some(v) = v {
+                msg.d["e"] = self.state.describe(v, None);
+            }
+            let _ = self.spectators.send(Arc::new(msg));
+        }
+    }
+
+    fn resync(&self, error: &ServerError, who: Option<usize>) -> ServerMsg {
+        let mut msg = self.message("resync", who, &self.live());
+        msg.d["error"] = json!(error.to_string());
+        msg
+    }
+
+    fn check_host(&self, token: &str) -> Result<(), ServerError> {
+        let i = self.state.seat_of_token(token)?;
+        if self.state.host() != Some(i) {
+            return Err(ServerError::NotHost);
+        }
+        Ok(())
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Join(name, reply) => {
+                let _ = reply.send(self.join(&name).await);
+            }
+            Command::AddBot(token, spec, reply) => {
+                let _ = reply.send(self.add_bot(&token, &spec).await);
+            }
+            Command::RemoveBot(token, name, reply) => {
+                let result = match self.check_host(&token) {
+                    Ok(()) => self.remove(&name, true).await,
+                    Err(e) => Err(e),
+                };
+                let _ = reply.send(result);
+            }
+            Command::Leave(token, reply) => {
+                let result = match self.state.seat_of_token(&token) {
+                    Ok(i) => {
+                        let name = self.state.seats[i].name.clone();
+                        self.remove(&name, false).await
+                    }
+                    Err(e) => Err(e),
+                };
+                let _ = reply.send(result);
+            }
+            Command::Start(token, seed, reply) => {
+                let _ = reply.send(self.start(&token, seed).await);
+            }
+            Command::Act {
+                token,
+                action,
+                v,
+                reply,
+            } => {
+                let _ = reply.send(self.act(&token, action, v).await);
+            }
+            Command::Place {
+                token,
+                name,
+                seat,
+                v,
+                reply,
+            } => {
+                let _ = reply.send(self.place(&token, &name, seat, v).await);
+            }
+            Command::Subscribe(token, v, reply) => {
+                let _ = reply.send(self.subscribe(token.as_deref(), v));
+            }
+            Command::Unsubscribe(name) => {
+                if let Some(n) = self.connections.get_mut(&name) {
+                    *n = n.saturating_sub(1);
+                    if *n == 0 {
+                        self.gone_since.insert(name, Instant::now());
+                        self.broadcast("presence", None);
+                    }
+                }
+            }
+            Command::Chat(token, text, reply) => {
+                let result = self.state.seat_of_token(&token).map(|i| {
+                    let msg = Arc::new(ServerMsg {
+                        t: "chat",
+                        v: self.state.v(),
+                        d: json!({ "from": self.state.seats[i].name, "text": text }),
+                    });
+                    for feed in self.feeds.values() {
+                        let _ = feed.send(msg.clone());
+                    }
+                    let _ = self.spectators.send(msg);
+                });
+                let _ = reply.send(result);
+            }
+            Command::Info(reply) => {
+                let _ = reply.send(self.info());
+            }
+            Command::Query(query, reply) => {
+                let result = match query {
+                    Query::Record => self.state.record(),
+                    Query::Replay => self.state.replay(),
+                    Query::Fairness => Ok(json!(self.state.fairness())),
+                };
+                let _ = reply.send(result);
+            }
+        }
+    }
+
+    fn info(&self) -> TableInfo {
+        let state = &self.state;
+        TableInfo {
+            id: state.row.id.clone(),
+            name: state.row.name.clone(),
+            seats: state.row.seats,
+            taken: state.seats.iter().map(|s| s.name.clone()).collect(),
+            started: state.game.is_some(),
+            over: state.is_over(),
+            public: state.row.public,
+            hand: state.game.as_ref().map_or(0, |g| g.hands().len()),
+            v: state.v(),
+        }
+    }
+
+    async fn join(&mut self, name: &str) -> Result<String, ServerError> {
+        let name = state::check_name(name)?;
+        let token = new_token();
+        let hash = Some(state::hash_hex(&hash_token(&token)));
+        let event = if self.state.game.is_some() {
+            Stored::Waiting {
+                name: name.clone(),
+                hash,
+                bot: None,
+            }
+        } else {
+            Stored::Seat {
+                name: name.clone(),
+                hash,
+                bot: None,
+            }
+        };
+        self.commit(event).await?;
+        self.gone_since.insert(name, Instant::now());
+        Ok(token)
+    }
+
+    async fn add_bot(&mut self, token: &str, spec: &str) -> Result<String, ServerError> {
+        self.check_host(token)?;
+        let bot = build_bot(spec, self.state.seats.len() as u64)?;
+        let name = (1..)
+            .map(|i| format!("{} bot {i}", bot.name()))
+            .find(|n| {
+                self.state.seat_named(n).is_none()
+                    && self
+                        .state
+                        .game
+                        .as_ref()
+                        .is_none_or(|g| g.player_named(n).is_none())
+            })
+            .expect("a free name");
+        let (name2, bot_spec) = (name.clone(), Some(spec.to_string()));
+        let event = if self.state.game.is_some() {
+            Stored::Waiting {
+                name: name2,
+                hash: None,
+                bot: bot_spec,
+            }
+        } else {
+            Stored::Seat {
+                name: name2,
+                hash: None,
+                bot: bot_spec,
+            }
+        };
+        self.commit(event).await?;
+        self.bots.insert(name.clone(), bot);
+        Ok(name)
+    }
+
+    /// Frees a seat before the start (or a newcomer's), else marks its
+    /// player as leaving when the hand ends.
+    async fn remove(&mut self, name: &str, bot: bool) -> Result<(), ServerError> {
+        let i = self
+            .state
+            .seat_named(name)
+            .filter(|&i| !bot || self.state.seats[i].bot.is_some())
+            .ok_or_else(|| ServerError::BadRequest(format!("no bot named {name:?}")))?;
+        if self.state.game.is_none() || self.state.seats[i].waiting {
+            self.commit(Stored::Unseat {
+                name: name.to_string(),
+            })
+            .await?;
+            self.forget(name);
+        } else {
+            self.commit(Stored::Leaving {
+                name: name.to_string(),
+            })
+            .await?;
+        }
+        Ok(())
+    }
+
+    async fn start(&mut self, token: &str, seed: Option<Seed>) -> Result<(), ServerError> {
+        self.check_host(token)?;
+        self.test_seed = seed;
+        let draw_seed = seed.unwrap_or_else(Seed::from_entropy);
+        self.commit(Stored::Start {
+            draw_seed: draw_seed.to_string(),
+        })
+        .await?;
+        let seed = self.next_seed();
+        self.commit(Stored::Deal {
+            seed: seed.to_string(),
+        })
+        .await?;
+        Ok(())
+    }
+
+    async fn act(&mut self, token: &str, action: Action, v: u64) -> Result<u64, Refusal> {
+        let i = self
+            .state
+            .seat_of_token(token)
+            .map_err(|e| (e.clone(), self.resync(&e, None)))?;
+        if v != self.state.v() {
+            let e = ServerError::Stale {
+                sent: v,
+                current: self.state.v(),
+            };
+            return Err((e.clone(), self.resync(&e, Some(i))));
+        }
+        let event = Stored::Act {
+            player: self.state.seats[i].name.clone(),
+            action: dalmuti_bots::protocol::encode_action(&action),
+            auto: false,
+        };
+        match self.commit(event).await {
+            Ok(v) => Ok(v),
+            Err(e) => Err((e.clone(), self.resync(&e, Some(i)))),
+        }
+    }
+
+    async fn place(
+        &mut self,
+        token: &str,
+        name: &str,
+        seat: usize,
+        v: u64,
+    ) -> Result<u64, Refusal> {
+        let i = self
+            .state
+            .seat_of_token(token)
+            .map_err(|e| (e.clone(), self.resync(&e, None)))?;
+        if v != self.state.v() {
+            let e = ServerError::Stale {
+                sent: v,
+                current: self.state.v(),
+            };
+            return Err(self.refusal(e, i));
+        }
+        let Some((placement, _)) = self.place.as_ref().filter(|p| p.0.chooser == i) else {
+            let e = ServerError::Conflict("you have no newcomer to place".into());
+            return Err(self.refusal(e, i));
+        };
+        if placement.newcomer != name || !placement.seats.contains(&seat) {
+            let e = ServerError::BadRequest(format!(
+                "place {} at seat {:?}",
+                placement.newcomer, placement.seats
+            ));
+            return Err(self.refusal(e, i));
+        }
+        self.place = None;
+        let result = self
+            .commit(Stored::Join {
+                name: name.to_string(),
+                seat,
+            })
+            .await;
+        self.deal_at = Some(Instant::now());
+        match result {
+            Ok(v) => Ok(v),
+            Err(e) => Err(self.refusal(e, i)),
+        }
+    }
+
+    fn refusal(&self, error: ServerError, who: usize) -> Refusal {
+        let resync = self.resync(&error, Some(who));
+        (error, resync)
+    }
+
+    fn subscribe(&mut self, token: Option<&str>, v: u64) -> Result<Subscription, ServerError> {
+        let who = token.map(|t| self.state.seat_of_token(t)).transpose()?;
+        let feed = match who {
+            Some(i) => {
+                let name = self.state.seats[i].name.clone();
+                *self.connections.entry(name.clone()).or_default() += 1;
+                self.gone_since.remove(&name);
+                let back = self.away.remove(&name);
+                let feed = self
+                    .feeds
+                    .entry(name)
+                    .or_insert_with(|| broadcast::channel(CHANNEL).0)
+                    .subscribe();
+                // Everyone sees them connected (and no longer away).
+                let _ = back;
+                self.broadcast("presence", None);
+                feed
+            }
+            None => self.spectators.subscribe(),
+        };
+        let current = self.state.v();
+        let live = self.live();
+        let first = if v == 0 || v > current || current - v > CATCHUP {
+            self.message("snapshot", who, &live)
+        } else {
+            let mut msg = self.message("catchup", who, &live);
+            msg.d["missed"] = (v + 1..=current)
+                .map(|k| json!({ "v": k, "e": self.state.describe(k, who) }))
+                .collect();
+            msg
+        };
+        Ok(Subscription {
+            feed,
+            first,
+            seat: who.map(|i| self.state.seats[i].name.clone()),
+        })
+    }
+}

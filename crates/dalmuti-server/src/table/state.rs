@@ -1,0 +1,655 @@
+//! A table's state as a fold over its stored events: no I/O, no clock.
+//!
+//! Every change to a table is a [`Stored`] event. [`TableState::apply`]
+//! checks an event against the state and applies it, or refuses it and
+//! changes nothing; replaying a table's log through it rebuilds the table
+//! exactly (the deal seeds are in the `deal` events).
+
+use dalmuti_core::{Game, MAX_PLAYERS, MIN_PLAYERS, Rules, Seat, Seed, Viewer, join_seats};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::error::ServerError;
+use crate::fairness::{Fairness, HandSeed, commitment};
+use crate::store::{TableRow, hex, token_matches};
+
+/// One accepted change, as written to the log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stored {
+    /// A seat taken before the start; `hash` is the SHA-256 of its token
+    /// (hex), absent for a bot, which has its spec instead.
+    Seat {
+        /// The display name.
+        name: String,
+        /// The token's hash.
+        hash: Option<String>,
+        /// The bot spec.
+        bot: Option<String>,
+    },
+    /// A seat freed before the start, or a newcomer who left before entering.
+    Unseat {
+        /// The display name.
+        name: String,
+    },
+    /// The start: the players draw for seats from `draw_seed`.
+    Start {
+        /// The draw's seed (public).
+        draw_seed: String,
+    },
+    /// A hand dealt from `seed` (secret until the hand is over).
+    Deal {
+        /// The hand's seed.
+        seed: String,
+    },
+    /// An action by a player.
+    Act {
+        /// The player's name.
+        player: String,
+        /// The action, as in the bot protocol.
+        action: Value,
+        /// Chosen by the seat's stand-in bot or the turn timer.
+        #[serde(default)]
+        auto: bool,
+    },
+    /// A newcomer after the start, waiting for the hand to end.
+    Waiting {
+        /// The display name.
+        name: String,
+        /// The token's hash.
+        hash: Option<String>,
+        /// The bot spec.
+        bot: Option<String>,
+    },
+    /// A player will leave when the current hand ends.
+    Leaving {
+        /// The display name.
+        name: String,
+    },
+    /// A newcomer enters at `seat` (0-based, counted after the insertion).
+    Join {
+        /// The display name.
+        name: String,
+        /// The seat.
+        seat: usize,
+    },
+    /// A player leaves, between hands.
+    Leave {
+        /// The display name.
+        name: String,
+    },
+}
+
+/// A lobby seat.
+#[derive(Clone, Debug)]
+pub struct SeatState {
+    /// The display name.
+    pub name: String,
+    /// The SHA-256 of the token; `None` for a bot.
+    pub hash: Option<[u8; 32]>,
+    /// The bot spec of a bot seat.
+    pub bot: Option<String>,
+    /// A newcomer waiting for the next hand.
+    pub waiting: bool,
+    /// Leaves when the current hand ends.
+    pub leaving: bool,
+}
+
+/// A table: its lobby, its game and its log.
+#[derive(Clone, Debug)]
+pub struct TableState {
+    /// The stored row.
+    pub row: TableRow,
+    /// The rules in force.
+    pub rules: Rules,
+    /// The lobby, in order of arrival.
+    pub seats: Vec<SeatState>,
+    /// The game once started.
+    pub game: Option<Game>,
+    /// The seating draw's seed.
+    pub draw_seed: Option<Seed>,
+    /// Every hand's seed, in order.
+    pub seeds: Vec<Seed>,
+    /// Every event, in order (event `v` is `events[v - 1]`).
+    pub events: Vec<Stored>,
+}
+
+fn parse_hash(hash: &Option<String>) -> Result<Option<[u8; 32]>, ServerError> {
+    let Some(h) = hash else { return Ok(None) };
+    let bad = || ServerError::Storage("a token hash is 64 hex digits".into());
+    if h.len() != 64 || !h.is_ascii() {
+        return Err(bad());
+    }
+    let mut out = [0u8; 32];
+    for (i, b) in out.iter_mut().enumerate() {
+        *b = u8::from_str_radix(&h[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
+    }
+    Ok(Some(out))
+}
+
+/// A display name: 1 to 32 characters, no control characters.
+pub fn check_name(name: &str) -> Result<String, ServerError> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > 32 || name.chars().any(char::is_control) {
+        return Err(ServerError::BadRequest(
+            "a display name has 1 to 32 characters, none of them control characters".into(),
+        ));
+    }
+    Ok(name.to_string())
+}
+
+impl TableState {
+    /// A new, empty table.
+    pub fn new(row: TableRow) -> Result<TableState, ServerError> {
+        let rules: Rules = serde_json::from_str(&row.rules)
+            .map_err(|e| ServerError::BadRequest(format!("rules: {e}")))?;
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&row.seats) {
+            return Err(ServerError::BadRequest(format!(
+                "a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {}",
+                row.seats
+            )));
+        }
+        Ok(TableState {
+            row,
+            rules,
+            seats: Vec::new(),
+            game: None,
+            draw_seed: None,
+            seeds: Vec::new(),
+            events: Vec::new(),
+        })
+    }
+
+    /// The table's event number: how many events it has.
+    pub fn v(&self) -> u64 {
+        self.events.len() as u64
+    }
+
+    /// Whether the set number of hands has been played.
+    pub fn is_over(&self) -> bool {
+        self.game.as_ref().is_some_and(Game::is_over)
+    }
+
+    /// The lobby seat holding `token`; every hash is compared, in constant
+    /// time, whatever matches.
+    pub fn seat_of_token(&self, token: &str) -> Result<usize, ServerError> {
+        let mut found = None;
+        for (i, seat) in self.seats.iter().enumerate() {
+            if let Some(hash) = &seat.hash
+                && token_matches(token, hash)
+            {
+                found = Some(i);
+            }
+        }
+        found.ok_or(ServerError::BadToken)
+    }
+
+    /// The host: the earliest-seated human still at the table.
+    pub fn host(&self) -> Option<usize> {
+        self.seats.iter().position(|s| s.bot.is_none())
+    }
+
+    /// The lobby seat with this name.
+    pub fn seat_named(&self, name: &str) -> Option<usize> {
+        self.seats.iter().position(|s| s.name == name)
+    }
+
+    /// Lobby seat `i`'s seat of play in the current hand.
+    pub fn game_seat(&self, i: usize) -> Option<Seat> {
+        let game = self.game.as_ref().filter(|g| !g.hands().is_empty())?;
+        if self.seats[i].waiting {
+            return None;
+        }
+        game.player_named(&self.seats[i].name)
+            .and_then(|p| game.seat_of(p))
+    }
+
+    /// The lobby seat playing seat `seat` of the current hand.
+    pub fn lobby_at(&self, seat: Seat) -> Option<usize> {
+        let game = self.game.as_ref().filter(|g| !g.hands().is_empty())?;
+        self.seat_named(game.name(game.player_at(seat)))
+    }
+
+    /// Lobby seats with a decision to make now.
+    pub fn to_act(&self) -> Vec<usize> {
+        let Some(game) = self.game.as_ref().filter(|g| !g.hands().is_empty()) else {
+            return Vec::new();
+        };
+        game.view(Viewer::Spectator)
+            .to_act()
+            .iter()
+            .filter_map(|s| self.lobby_at(s))
+            .collect()
+    }
+
+    /// Whether the current hand is over and another is due.
+    pub fn deal_due(&self) -> bool {
+        self.game
+            .as_ref()
+            .is_some_and(|g| g.is_between_hands() && !g.is_over())
+    }
+
+    /// The seats a newcomer may take at the next hand: the seating after
+    /// the leaves and the joins so far.
+    pub fn join_options(&self) -> Vec<usize> {
+        self.game
+            .as_ref()
+            .map_or_else(Vec::new, |g| join_seats(g.next_seating().len()))
+    }
+
+    /// Seated players who stay for the next hand.
+    fn staying(&self) -> usize {
+        self.seats
+            .iter()
+            .filter(|s| !s.waiting && !s.leaving)
+            .count()
+    }
+
+    /// Checks `event` and applies it, or says why not and changes nothing.
+    pub fn apply(&mut self, event: Stored) -> Result<(), ServerError> {
+        let conflict = |m: &str| Err(ServerError::Conflict(m.to_string()));
+        match &event {
+            Stored::Seat { name, hash, bot } | Stored::Waiting { name, hash, bot } => {
+                let waiting = matches!(event, Stored::Waiting { .. });
+                let name = check_name(name)?;
+                let hash = parse_hash(hash)?;
+                if waiting {
+                    let Some(game) = &self.game else {
+                        return conflict("the game has not started: take a seat instead");
+                    };
+                    if !self.rules.join_and_leave {
+                        return conflict("this table is closed to newcomers once started");
+                    }
+                    if game.is_over() {
+                        return conflict("the game is over");
+                    }
+                    if game.player_named(&name).is_some() {
+                        return Err(ServerError::Conflict(format!(
+                            "the name {name:?} has already played at this table"
+                        )));
+                    }
+                } else if self.game.is_some() {
+                    return conflict("the game has started: newcomers wait for the next hand");
+                }
+                if self.seats.len() >= self.row.seats {
+                    return Err(ServerError::Conflict(format!(
+                        "all {} seats are taken",
+                        self.row.seats
+                    )));
+                }
+                if self.seat_named(&name).is_some() {
+                    return Err(ServerError::Conflict(format!(
+                        "the name {name:?} is taken at this table"
+                    )));
+                }
+                self.seats.push(SeatState {
+                    name,
+                    hash,
+                    bot: bot.clone(),
+                    waiting,
+                    leaving: false,
+                });
+            }
+            Stored::Unseat { name } => {
+                let i = self
+                    .seat_named(name)
+                    .ok_or_else(|| ServerError::BadRequest(format!("no seat named {name:?}")))?;
+                if self.game.is_some() && !self.seats[i].waiting {
+                    return conflict("the game has started: players leave between hands");
+                }
+                self.seats.remove(i);
+            }
+            Stored::Start { draw_seed } => {
+                if self.game.is_some() {
+                    return conflict("the game has already started");
+                }
+                if self.seats.len() < MIN_PLAYERS {
+                    return Err(ServerError::Conflict(format!(
+                        "{} seats taken: a game needs at least {MIN_PLAYERS}",
+                        self.seats.len()
+                    )));
+                }
+                let seed: Seed = draw_seed
+                    .parse()
+                    .map_err(|_| ServerError::Storage("start: bad seed".into()))?;
+                let names = self.seats.iter().map(|s| s.name.clone()).collect();
+                let game = Game::drawn(self.rules, names, seed)
+                    .map_err(|e| ServerError::Conflict(e.to_string()))?;
+                self.game = Some(game);
+                self.draw_seed = Some(seed);
+            }
+            Stored::Deal { seed } => {
+                let seed: Seed = seed
+                    .parse()
+                    .map_err(|_| ServerError::Storage("deal: bad seed".into()))?;
+                let game = self
+                    .game
+                    .as_mut()
+                    .ok_or_else(|| ServerError::Conflict("the game has not started".into()))?;
+                game.next_hand_from(seed)
+                    .map_err(|e| ServerError::Conflict(e.to_string()))?;
+                self.seeds.push(seed);
+            }
+            Stored::Act { player, action, .. } => {
+                let action = dalmuti_bots::protocol::decode_action(action)
+                    .map_err(|e| ServerError::BadRequest(e.0))?;
+                let i = self
+                    .seat_named(player)
+                    .ok_or_else(|| ServerError::BadRequest(format!("no seat named {player:?}")))?;
+                let seat = self
+                    .game_seat(i)
+                    .ok_or_else(|| ServerError::Illegal(format!("{player} is not in this hand")))?;
+                let game = self.game.as_mut().expect("a seat of play means a game");
+                game.apply(seat, action)
+                    .map_err(|e| ServerError::Illegal(e.to_string()))?;
+            }
+            Stored::Leaving { name } => {
+                let i = self
+                    .seat_named(name)
+                    .ok_or_else(|| ServerError::BadRequest(format!("no seat named {name:?}")))?;
+                if self.game.is_none() || self.seats[i].waiting {
+                    return conflict("not seated in the game: free the seat instead");
+                }
+                if !self.rules.join_and_leave {
+                    return conflict("this table does not let players leave during the game");
+                }
+                if self.is_over() {
+                    return conflict("the game is over");
+                }
+                if self.seats[i].leaving {
+                    return conflict("already leaving");
+                }
+                if self.staying() <= MIN_PLAYERS {
+                    return Err(ServerError::Conflict(format!(
+                        "a game needs at least {MIN_PLAYERS} players: nobody else may leave"
+                    )));
+                }
+                self.seats[i].leaving = true;
+            }
+            Stored::Leave { name } => {
+                let i = self
+                    .seat_named(name)
+                    .filter(|&i| self.seats[i].leaving)
+                    .ok_or_else(|| ServerError::Conflict(format!("{name:?} is not leaving")))?;
+                let game = self
+                    .game
+                    .as_mut()
+                    .ok_or_else(|| ServerError::Conflict("the game has not started".into()))?;
+                game.leave(name)
+                    .map_err(|e| ServerError::Conflict(e.to_string()))?;
+                self.seats.remove(i);
+            }
+            Stored::Join { name, seat } => {
+                let i = self
+                    .seat_named(name)
+                    .filter(|&i| self.seats[i].waiting)
+                    .ok_or_else(|| ServerError::Conflict(format!("{name:?} is not waiting")))?;
+                let game = self
+                    .game
+                    .as_mut()
+                    .ok_or_else(|| ServerError::Conflict("the game has not started".into()))?;
+                game.join(name, *seat)
+                    .map_err(|e| ServerError::Conflict(e.to_string()))?;
+                self.seats[i].waiting = false;
+            }
+        }
+        self.events.push(event);
+        Ok(())
+    }
+
+    /// The fairness data: the draw's seed, each hand's commitment, and its
+    /// seed once that hand is over.
+    pub fn fairness(&self) -> Fairness {
+        let Some(game) = &self.game else {
+            return Fairness::default();
+        };
+        let hands = game.hands();
+        Fairness {
+            draw_seed: self.draw_seed.map(|s| s.to_string()),
+            hands: self
+                .seeds
+                .iter()
+                .zip(hands)
+                .enumerate()
+                .map(|(k, (seed, log))| {
+                    let over = k + 1 < hands.len() || game.is_between_hands();
+                    HandSeed {
+                        hand: k + 1,
+                        players: log.hand.players(),
+                        commitment: commitment(seed),
+                        seed: over.then(|| seed.to_string()),
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// Event `v` (from 1) as lobby seat `who` (or a spectator) may know it.
+    pub fn describe(&self, v: u64, who: Option<usize>) -> Value {
+        let Some(event) = (v as usize).checked_sub(1).and_then(|i| self.events.get(i)) else {
+            return Value::Null;
+        };
+        match event {
+            Stored::Seat { name, bot, .. } => json!({ "kind": "seat", "name": name, "bot": bot }),
+            Stored::Waiting { name, bot, .. } => {
+                json!({ "kind": "waiting", "name": name, "bot": bot })
+            }
+            Stored::Unseat { name } => json!({ "kind": "unseat", "name": name }),
+            Stored::Start { draw_seed } => {
+                // Before any join, the game's players are in seating order.
+                let seating: Vec<&str> =
+                    self.game
+                        .as_ref()
+                        .map_or_else(Vec::new, |g| match g.hands().first() {
+                            Some(h) => h.dealt_seating.iter().map(|&p| g.name(p)).collect(),
+                            None => g.players().map(|p| g.name(p)).collect(),
+                        });
+                json!({ "kind": "start", "draw_seed": draw_seed, "seating": seating })
+            }
+            Stored::Deal { .. } => {
+                // Which hand: count the deals up to this event.
+                let hand = self.events[..v as usize]
+                    .iter()
+                    .filter(|e| matches!(e, Stored::Deal { .. }))
+                    .count();
+                json!({
+                    "kind": "deal",
+                    "hand": hand,
+                    "commitment": commitment(&self.seeds[hand - 1]),
+                })
+            }
+            Stored::Act {
+                player,
+                action,
+                auto,
+            } => {
+                let mine = who.is_some_and(|i| &self.seats[i].name == player);
+                json!({
+                    "kind": "act",
+                    "name": player,
+                    "action": if mine { action.clone() } else { redact(action) },
+                    "auto": auto,
+                })
+            }
+            Stored::Leaving { name } => json!({ "kind": "leaving", "name": name }),
+            Stored::Leave { name } => json!({ "kind": "leave", "name": name }),
+            Stored::Join { name, seat } => json!({ "kind": "join", "name": name, "seat": seat }),
+        }
+    }
+
+    /// The STATE of `docs/PROTOCOL.md` for lobby seat `who` (a spectator
+    /// if `None`), with what only the actor knows (`live`).
+    pub fn state(&self, who: Option<usize>, live: &Live) -> Value {
+        let lobby: Vec<Value> = self
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                json!({
+                    "name": s.name,
+                    "bot": s.bot.as_deref().map(bot_name),
+                    "connected": s.bot.is_some() || live.connected.get(i).copied().unwrap_or(false),
+                    "away": live.away.get(i).copied().unwrap_or(false),
+                    "waiting": s.waiting,
+                    "leaving": s.leaving,
+                })
+            })
+            .collect();
+        let (mut players, mut view, mut decision, mut dealt) =
+            (Value::Null, Value::Null, Value::Null, Value::Null);
+        let mut totals = Vec::new();
+        let mut hand = 0;
+        if let Some(game) = &self.game
+            && !game.hands().is_empty()
+        {
+            hand = game.hands().len();
+            players = json!(
+                Seat::all(game.hand().players())
+                    .map(|s| game.name(game.player_at(s)))
+                    .collect::<Vec<_>>()
+            );
+            let seat = who.and_then(|i| self.game_seat(i));
+            let v = game.view(seat.map_or(Viewer::Spectator, Viewer::Seat));
+            view = json!(v.snapshot());
+            if let Some(seat) = seat {
+                decision = v
+                    .decision()
+                    .map_or(Value::Null, |d| dalmuti_bots::protocol::encode_decision(&d));
+                dealt = json!(game.hand().dealt(seat).to_string());
+            }
+        }
+        if let Some(game) = &self.game {
+            totals = game
+                .players()
+                .map(|p| json!({ "name": game.name(p), "total": game.total(p) }))
+                .collect();
+        }
+        json!({
+            "table": self.row.id,
+            "name": self.row.name,
+            "seats": self.row.seats,
+            "public": self.row.public,
+            "rules": self.rules,
+            "turn_seconds": self.row.turn_seconds,
+            "host": self.host().map(|i| &self.seats[i].name),
+            "you": who.map(|i| &self.seats[i].name),
+            "lobby": lobby,
+            "started": self.game.is_some(),
+            "game_over": self.is_over(),
+            "hand": hand,
+            "players": players,
+            "dealt": dealt,
+            "view": view,
+            "decision": decision,
+            "deadline_ms": who.and_then(|i| live.deadline_ms.get(i).copied().flatten()),
+            "next_deal_ms": live.next_deal_ms,
+            "place": live.place.as_ref().filter(|p| Some(p.chooser) == who).map(|p| {
+                json!({ "name": p.newcomer, "seats": p.seats })
+            }),
+            "totals": totals,
+            "fairness": self.fairness(),
+        })
+    }
+
+    /// Every step of a finished game as everyone may now see it: all
+    /// hands, the spectator's view and the event.
+    pub fn replay(&self) -> Result<Value, ServerError> {
+        if !self.is_over() {
+            return Err(ServerError::Conflict(
+                "the replay is shown once the game is over".into(),
+            ));
+        }
+        let mut step = TableState::new(self.row.clone())?;
+        let mut frames = Vec::new();
+        for event in &self.events {
+            step.apply(event.clone())?;
+            let Some(game) = &step.game else { continue };
+            if game.hands().is_empty() || !matches!(event, Stored::Deal { .. } | Stored::Act { .. })
+            {
+                continue;
+            }
+            let seats = Seat::all(game.hand().players());
+            frames.push(json!({
+                "hand": game.hands().len(),
+                "e": step.describe_public(step.v()),
+                "players": seats.clone().map(|s| game.name(game.player_at(s))).collect::<Vec<_>>(),
+                "hands": seats.map(|s| game.hand().held(s).to_string()).collect::<Vec<_>>(),
+                "view": game.view(Viewer::Spectator).snapshot(),
+            }));
+        }
+        Ok(
+            json!({ "players": self.seats.iter().map(|s| &s.name).collect::<Vec<_>>(), "frames": frames }),
+        )
+    }
+
+    /// Event `v` with every card shown: for replays of finished games.
+    fn describe_public(&self, v: u64) -> Value {
+        let mut e = self.describe(v, None);
+        if let Some(Stored::Act { action, .. }) = self.events.get(v as usize - 1) {
+            e["action"] = action.clone();
+        }
+        e
+    }
+
+    /// The record of a finished game, with its fairness data.
+    pub fn record(&self) -> Result<Value, ServerError> {
+        let game = self.game.as_ref().filter(|g| g.is_over()).ok_or_else(|| {
+            ServerError::Conflict("the record is given once the game is over".into())
+        })?;
+        let mut record = dalmuti_core::record::Record::from_game(game).to_json();
+        record["fairness"] = json!(self.fairness());
+        Ok(record)
+    }
+}
+
+/// A bot's display kind from its spec: `search:ms=300` → `search`.
+pub fn bot_name(spec: &str) -> &str {
+    spec.split(':').next().unwrap_or(spec)
+}
+
+/// An action without the cards that only its chooser may know: tax gifts
+/// and exchange cards.
+fn redact(action: &Value) -> Value {
+    match action {
+        Value::Object(map) if map.contains_key("give_tax") => json!({ "give_tax": null }),
+        Value::Object(map) if map.contains_key("answer_exchange") => {
+            json!({ "answer_exchange": null })
+        }
+        Value::Object(map) if map.contains_key("offer_exchange") => {
+            json!({ "offer_exchange": { "partner": map["offer_exchange"]["partner"], "card": null } })
+        }
+        other => other.clone(),
+    }
+}
+
+/// What the actor knows beyond the log: connections, timers, a pending
+/// placement. Indexed by lobby seat.
+#[derive(Clone, Debug, Default)]
+pub struct Live {
+    /// Whether the seat has a connection.
+    pub connected: Vec<bool>,
+    /// Whether a bot plays for the seat (gone past the grace period).
+    pub away: Vec<bool>,
+    /// Milliseconds left on the seat's turn timer.
+    pub deadline_ms: Vec<Option<u64>>,
+    /// Milliseconds until the next deal.
+    pub next_deal_ms: Option<u64>,
+    /// A newcomer waiting to be placed by the Greater Dalmuti.
+    pub place: Option<Placement>,
+}
+
+/// A newcomer the Greater Dalmuti must place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// The lobby seat choosing.
+    pub chooser: usize,
+    /// The newcomer's name.
+    pub newcomer: String,
+    /// The seats to choose from.
+    pub seats: Vec<usize>,
+}
+
+/// A token hash as stored.
+pub fn hash_hex(hash: &[u8; 32]) -> String {
+    hex(hash)
+}

@@ -1,0 +1,118 @@
+//! `dalmuti serve`: the multiplayer server, thin over `dalmuti-server`.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use dalmuti_server::Config;
+
+/// Arguments of `dalmuti serve`.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// Where to listen. Use 0.0.0.0:8080 to let friends on your network in.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// The SQLite database file (created if missing). Default:
+    /// $XDG_DATA_HOME/dalmuti/server.sqlite (or ~/.local/share/…).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Seconds a player may be gone before a bot plays for them.
+    #[arg(long, default_value_t = 30)]
+    pub grace: u64,
+    /// Milliseconds between two bot moves, so people can follow them.
+    #[arg(long, default_value_t = 700)]
+    pub bot_delay: u64,
+    /// Milliseconds between the end of a hand and the next deal.
+    #[arg(long, default_value_t = 6000)]
+    pub hand_pause: u64,
+    /// The most WebSocket connections held at once.
+    #[arg(long, default_value_t = Config::default().max_connections)]
+    pub max_connections: usize,
+    /// The most tables the server keeps.
+    #[arg(long, default_value_t = Config::default().max_tables)]
+    pub max_tables: usize,
+}
+
+fn default_data() -> PathBuf {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .unwrap_or_else(|| PathBuf::from("."));
+    base.join("dalmuti").join("server.sqlite")
+}
+
+pub fn run_serve(args: ServeArgs) -> ExitCode {
+    let data = args.data.unwrap_or_else(default_data);
+    if let Some(dir) = data.parent().filter(|d| !d.as_os_str().is_empty())
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        eprintln!("dalmuti serve: cannot create {}: {e}", dir.display());
+        return ExitCode::from(1);
+    }
+    let config = Config {
+        data,
+        grace: Duration::from_secs(args.grace),
+        bot_delay: Duration::from_millis(args.bot_delay),
+        hand_pause: Duration::from_millis(args.hand_pause),
+        max_connections: args.max_connections,
+        max_tables: args.max_tables,
+        ..Config::default()
+    };
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("dalmuti serve: cannot start the runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let result = runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(args.addr)
+            .await
+            .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        eprintln!(
+            "dalmuti serve: open http://{addr}/ (data in {})",
+            config.data.display()
+        );
+        dalmuti_server::serve(config, listener, shutdown_signal())
+            .await
+            .map_err(|e| e.to_string())
+    });
+    match result {
+        Ok(()) => {
+            eprintln!("dalmuti serve: stopped");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("dalmuti serve: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+        let term = async {
+            match term.as_mut() {
+                Some(t) => {
+                    t.recv().await;
+                }
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}
