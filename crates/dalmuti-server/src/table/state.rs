@@ -110,6 +110,8 @@ pub struct TableState {
     pub draw_seed: Option<Seed>,
     /// Every hand's seed, in order.
     pub seeds: Vec<Seed>,
+    /// Every hand's commitment (kept: every message carries them).
+    pub commitments: Vec<String>,
     /// Every event, in order (event `v` is `events[v - 1]`).
     pub events: Vec<Stored>,
 }
@@ -156,6 +158,7 @@ impl TableState {
             game: None,
             draw_seed: None,
             seeds: Vec::new(),
+            commitments: Vec::new(),
             events: Vec::new(),
         })
     }
@@ -329,6 +332,7 @@ impl TableState {
                 game.next_hand_from(seed)
                     .map_err(|e| ServerError::Conflict(e.to_string()))?;
                 self.seeds.push(seed);
+                self.commitments.push(commitment(&seed));
             }
             Stored::Act { player, action, .. } => {
                 let action = dalmuti_bots::protocol::decode_action(action)
@@ -416,7 +420,7 @@ impl TableState {
                     HandSeed {
                         hand: k + 1,
                         players: log.hand.players(),
-                        commitment: commitment(seed),
+                        commitment: self.commitments[k].clone(),
                         seed: over.then(|| seed.to_string()),
                     }
                 })
@@ -455,7 +459,7 @@ impl TableState {
                 json!({
                     "kind": "deal",
                     "hand": hand,
-                    "commitment": commitment(&self.seeds[hand - 1]),
+                    "commitment": self.commitments[hand - 1],
                 })
             }
             Stored::Act {
@@ -495,8 +499,8 @@ impl TableState {
                 })
             })
             .collect();
-        let (mut players, mut view, mut decision, mut dealt) =
-            (Value::Null, Value::Null, Value::Null, Value::Null);
+        let (mut players, mut view, mut decision, mut dealt, mut dealt_seat) =
+            (Value::Null, Value::Null, Value::Null, Value::Null, Value::Null);
         let mut totals = Vec::new();
         let mut hand = 0;
         if let Some(game) = &self.game
@@ -516,6 +520,12 @@ impl TableState {
                     .decision()
                     .map_or(Value::Null, |d| dalmuti_bots::protocol::encode_decision(&d));
                 dealt = json!(game.hand().dealt(seat).to_string());
+                // A greater revolution reversed the seats after the deal.
+                let n = game.hand().players();
+                dealt_seat = json!(match game.hand().revolution() {
+                    Some(r) if r.greater => n - 1 - seat.index(),
+                    _ => seat.index(),
+                });
             }
         }
         if let Some(game) = &self.game {
@@ -539,6 +549,7 @@ impl TableState {
             "hand": hand,
             "players": players,
             "dealt": dealt,
+            "dealt_seat": dealt_seat,
             "view": view,
             "decision": decision,
             "deadline_ms": who.and_then(|i| live.deadline_ms.get(i).copied().flatten()),

@@ -1,0 +1,600 @@
+//! `dalmuti verify`: checks a finished game's deal commitments
+//! (docs/FAIRNESS.md).
+//!
+//! A game downloaded from the server is a game record with an extra field
+//! `fairness`: the seating draw's seed and, for every hand, the SHA-256
+//! commitment published before the deal and the seed revealed after the
+//! hand. For each hand this checks that the seed matches its commitment and
+//! deals exactly the recorded cards to every player; and that the draw
+//! seed draws the recorded seating draw.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use dalmuti_core::record::{Fault, ReadError, Record};
+use dalmuti_core::{Cards, DealRng, Deck, Seed, draw_for_seats};
+use dalmuti_server::fairness::{Fairness, HandSeed, commitment};
+use serde_json::{Value, json};
+
+/// Arguments of `dalmuti verify`.
+#[derive(clap::Args, Debug)]
+pub struct VerifyArgs {
+    /// Print the verdict as one JSON object instead of lines of text.
+    #[arg(long)]
+    pub json: bool,
+    /// The game record downloaded from the server, or - for standard input.
+    pub file: PathBuf,
+}
+
+/// Runs `dalmuti verify`: prints one line per hand and a summary (or the
+/// JSON verdict) and exits 0 when every hand verifies, 1 when one does not
+/// (or the record breaks the rules), 2 when the input is not a readable
+/// record with a `fairness` field.
+pub fn run_verify(args: VerifyArgs) -> ExitCode {
+    let verdict = match crate::read_input(&args.file) {
+        Ok(text) => verify_text(&text),
+        Err(e) => Verdict::Unreadable(e),
+    };
+    let (lines, errors) = if args.json {
+        (vec![verdict.to_json().to_string()], vec![])
+    } else {
+        verdict.to_lines()
+    };
+    for e in errors {
+        eprintln!("{e}");
+    }
+    let mut out = std::io::stdout().lock();
+    for line in lines {
+        if let Err(e) = writeln!(out, "{line}") {
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                eprintln!("cannot write the verdict: {e}");
+            }
+            break;
+        }
+    }
+    ExitCode::from(verdict.exit_code())
+}
+
+/// The outcome of checking one hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    Verified,
+    Failed,
+    Unrevealed,
+}
+
+impl Status {
+    fn word(self) -> &'static str {
+        match self {
+            Status::Verified => "verified",
+            Status::Failed => "failed",
+            Status::Unrevealed => "unrevealed",
+        }
+    }
+}
+
+/// A player whose recorded cards differ from the seed's deal.
+#[derive(Clone, Debug)]
+struct Mismatch {
+    player: String,
+    seat: usize,
+    expected: Cards,
+    recorded: Cards,
+}
+
+impl Mismatch {
+    fn describe(&self) -> String {
+        let missing = self.expected.missing_from(&self.recorded);
+        let extra = self.recorded.missing_from(&self.expected);
+        let mut diff = Vec::new();
+        if !missing.is_empty() {
+            diff.push(format!("missing {missing}"));
+        }
+        if !extra.is_empty() {
+            diff.push(format!("extra {extra}"));
+        }
+        format!(
+            "{} (seat {}) was dealt \"{}\" in the record, but the seed deals \"{}\" ({})",
+            show(&self.player),
+            self.seat,
+            self.recorded,
+            self.expected,
+            diff.join(", ")
+        )
+    }
+}
+
+/// One hand's check.
+#[derive(Clone, Debug)]
+struct HandCheck {
+    /// The hand's number, from 1.
+    hand: usize,
+    players: usize,
+    status: Status,
+    seed: Option<String>,
+    commitment: Option<String>,
+    /// What is wrong, in plain words (empty when verified).
+    problems: Vec<String>,
+    mismatches: Vec<Mismatch>,
+}
+
+impl HandCheck {
+    fn message(&self) -> String {
+        match self.status {
+            Status::Verified => format!(
+                "seed {} matches its commitment and deals the recorded cards",
+                self.seed.as_deref().unwrap_or("")
+            ),
+            Status::Unrevealed => format!(
+                "not yet revealed: the seed behind commitment {} is revealed when the hand is over",
+                self.commitment.as_deref().unwrap_or("")
+            ),
+            Status::Failed => {
+                let mut parts = self.problems.clone();
+                parts.extend(self.mismatches.iter().map(Mismatch::describe));
+                parts.join("; ")
+            }
+        }
+    }
+
+    fn line(&self) -> String {
+        let word = match self.status {
+            Status::Verified => "verified: ",
+            Status::Failed => "FAILED: ",
+            Status::Unrevealed => "",
+        };
+        format!("hand {}: {word}{}", self.hand, self.message())
+    }
+}
+
+/// The seating draw's check.
+#[derive(Clone, Debug)]
+enum DrawCheck {
+    /// The draw seed draws the recorded draw.
+    Verified(String),
+    /// It does not, or cannot be checked for a reason that is a fault.
+    Failed(String),
+    /// No draw and no draw seed: the seating was given, not drawn.
+    None,
+    /// A draw seed whose draw a record cannot hold (ties broken at random
+    /// after the pile ran out), so there is nothing to compare.
+    Unchecked(String),
+}
+
+impl DrawCheck {
+    fn line(&self) -> String {
+        match self {
+            DrawCheck::Verified(seed) => {
+                format!("draw: verified: seed {seed} draws the recorded seating draw")
+            }
+            DrawCheck::Failed(m) => format!("draw: FAILED: {m}"),
+            DrawCheck::None => {
+                "draw: none (the record has no seating draw and no draw seed)".into()
+            }
+            DrawCheck::Unchecked(m) => format!("draw: not checked: {m}"),
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        let (status, message) = match self {
+            DrawCheck::Verified(_) => ("verified", None),
+            DrawCheck::Failed(m) => ("failed", Some(m.clone())),
+            DrawCheck::None => ("none", None),
+            DrawCheck::Unchecked(m) => ("unchecked", Some(m.clone())),
+        };
+        json!({"status": status, "message": message})
+    }
+}
+
+/// The verdict of `dalmuti verify`.
+#[derive(Clone, Debug)]
+enum Verdict {
+    /// The record was read and every hand checked.
+    Checked {
+        draw: DrawCheck,
+        hands: Vec<HandCheck>,
+    },
+    /// A readable record that breaks the rules: its first fault.
+    Invalid(Fault),
+    /// Not a file, not JSON, not a record, or no usable `fairness` field.
+    Unreadable(String),
+}
+
+impl Verdict {
+    fn exit_code(&self) -> u8 {
+        match self {
+            Verdict::Checked { .. } if self.verified() => 0,
+            Verdict::Checked { .. } | Verdict::Invalid(_) => 1,
+            Verdict::Unreadable(_) => 2,
+        }
+    }
+
+    fn verified(&self) -> bool {
+        match self {
+            Verdict::Checked { draw, hands } => {
+                !hands.is_empty()
+                    && hands.iter().all(|h| h.status == Status::Verified)
+                    && !matches!(draw, DrawCheck::Failed(_))
+            }
+            _ => false,
+        }
+    }
+
+    fn summary(&self) -> String {
+        let Verdict::Checked { draw, hands } = self else {
+            return String::new();
+        };
+        if hands.is_empty() {
+            return "NOT verified: the record has no hands".into();
+        }
+        // "hand 2" or "hands 1, 3".
+        let numbers = |status: Status| -> Vec<String> {
+            hands
+                .iter()
+                .filter(|h| h.status == status)
+                .map(|h| h.hand.to_string())
+                .collect()
+        };
+        let which = |n: &[String]| {
+            let s = if n.len() == 1 { "" } else { "s" };
+            format!("hand{s} {}", n.join(", "))
+        };
+        let draw_words = match draw {
+            DrawCheck::Verified(_) => " and the seating draw",
+            _ => "",
+        };
+        if self.verified() {
+            return format!(
+                "verified: all {} hand(s){draw_words}: every deal was fixed before play",
+                hands.len()
+            );
+        }
+        let mut parts = Vec::new();
+        let failed = numbers(Status::Failed);
+        if !failed.is_empty() {
+            parts.push(format!(
+                "{} of {} hand(s) failed ({})",
+                failed.len(),
+                hands.len(),
+                which(&failed)
+            ));
+        }
+        let unrevealed = numbers(Status::Unrevealed);
+        if !unrevealed.is_empty() {
+            parts.push(format!(
+                "{} not yet revealed ({})",
+                unrevealed.len(),
+                which(&unrevealed)
+            ));
+        }
+        if matches!(draw, DrawCheck::Failed(_)) {
+            parts.push("the seating draw failed".into());
+        }
+        format!("NOT verified: {}", parts.join("; "))
+    }
+
+    /// Lines for standard output, and lines for standard error.
+    fn to_lines(&self) -> (Vec<String>, Vec<String>) {
+        match self {
+            Verdict::Checked { draw, hands } => {
+                let mut lines = vec![draw.line()];
+                lines.extend(hands.iter().map(HandCheck::line));
+                lines.push(self.summary());
+                (lines, vec![])
+            }
+            Verdict::Invalid(fault) => {
+                // Where, as indices into the record's arrays (0-based, as
+                // `dalmuti check` counts them).
+                let place = match (fault.hand, fault.play) {
+                    (Some(h), Some(p)) => format!(" at hands[{h}], plays[{p}]"),
+                    (Some(h), None) => format!(" at hands[{h}]"),
+                    _ => String::new(),
+                };
+                (
+                    vec![format!(
+                        "NOT verified: the record breaks the rules{place}: {}",
+                        fault.message
+                    )],
+                    vec![],
+                )
+            }
+            Verdict::Unreadable(m) => (vec![], vec![format!("cannot verify: {m}")]),
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        match self {
+            Verdict::Checked { draw, hands } => {
+                let hands: Vec<Value> = hands
+                    .iter()
+                    .map(|h| {
+                        let mismatches: Vec<Value> = h
+                            .mismatches
+                            .iter()
+                            .map(|m| {
+                                json!({
+                                    "player": m.player,
+                                    "seat": m.seat,
+                                    "seed_deals": m.expected.to_string(),
+                                    "recorded": m.recorded.to_string(),
+                                })
+                            })
+                            .collect();
+                        json!({
+                            "hand": h.hand,
+                            "players": h.players,
+                            "status": h.status.word(),
+                            "seed": h.seed,
+                            "commitment": h.commitment,
+                            "message": h.message(),
+                            "mismatches": mismatches,
+                        })
+                    })
+                    .collect();
+                json!({
+                    "verified": self.verified(),
+                    "draw": draw.to_json(),
+                    "hands": hands,
+                    "summary": self.summary(),
+                })
+            }
+            Verdict::Invalid(f) => json!({
+                "verified": false,
+                "error": {"hand": f.hand, "play": f.play, "message": f.message},
+            }),
+            Verdict::Unreadable(m) => json!({"verified": false, "unreadable": m}),
+        }
+    }
+}
+
+/// Reads a record with its `fairness` field and checks every hand. Never
+/// panics, whatever the text.
+fn verify_text(text: &str) -> Verdict {
+    let parsed = match Record::parse(text) {
+        Err(ReadError::Unreadable(m)) => return Verdict::Unreadable(format!("not a record: {m}")),
+        parsed => parsed,
+    };
+    // Record::parse read it as JSON already, so this cannot fail; say so
+    // plainly rather than panic if it ever did.
+    let doc: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => return Verdict::Unreadable(format!("not JSON: {e}")),
+    };
+    let fairness = match doc.get("fairness") {
+        None | Some(Value::Null) => {
+            return Verdict::Unreadable(
+                "the record has no fairness field: download the game from the server's \
+                 /api/tables/ID/record once the game is over"
+                    .into(),
+            );
+        }
+        Some(v) => match serde_json::from_value::<Fairness>(v.clone()) {
+            Ok(f) => f,
+            Err(e) => {
+                return Verdict::Unreadable(format!(
+                    "the fairness field should be {{\"draw_seed\": HEX or null, \"hands\": \
+                     [{{\"hand\", \"players\", \"commitment\", \"seed\"}}]}}: {e}"
+                ));
+            }
+        },
+    };
+    // Without fairness data there is nothing to verify (exit 2, above);
+    // with it, a record that breaks the rules does not verify.
+    let record = match parsed {
+        Ok(r) => r,
+        Err(ReadError::Invalid(f)) => return Verdict::Invalid(f),
+        Err(ReadError::Unreadable(m)) => return Verdict::Unreadable(format!("not a record: {m}")),
+    };
+    let mut hands: Vec<HandCheck> = record
+        .hands
+        .iter()
+        .enumerate()
+        .map(|(i, hand)| check_hand(&record, i + 1, &hand.deal, &fairness.hands))
+        .collect();
+    // Commitments to hands the record does not hold.
+    let mut extra: Vec<&HandSeed> = fairness
+        .hands
+        .iter()
+        .filter(|h| h.hand == 0 || h.hand > record.hands.len())
+        .collect();
+    extra.sort_by_key(|h| h.hand);
+    extra.dedup_by_key(|h| h.hand);
+    hands.extend(extra.into_iter().map(|h| HandCheck {
+        hand: h.hand,
+        players: h.players,
+        status: Status::Failed,
+        seed: h.seed.clone(),
+        commitment: Some(h.commitment.clone()),
+        problems: vec![format!(
+            "committed in the fairness data, but the record has {} hand(s) numbered from 1",
+            record.hands.len()
+        )],
+        mismatches: vec![],
+    }));
+    let draw = check_draw(&record, fairness.draw_seed.as_deref());
+    Verdict::Checked { draw, hands }
+}
+
+/// Checks hand `number` (from 1), dealt as `deal` (name, cards by seat).
+fn check_hand(
+    record: &Record,
+    number: usize,
+    deal: &[(String, Cards)],
+    committed: &[HandSeed],
+) -> HandCheck {
+    let players = deal.len();
+    let entries: Vec<&HandSeed> = committed.iter().filter(|h| h.hand == number).collect();
+    let mut check = HandCheck {
+        hand: number,
+        players,
+        status: Status::Failed,
+        seed: None,
+        commitment: None,
+        problems: vec![],
+        mismatches: vec![],
+    };
+    let entry = match entries.as_slice() {
+        [] => {
+            check
+                .problems
+                .push("no commitment for it in the fairness data".into());
+            return check;
+        }
+        [entry] => *entry,
+        _ => {
+            check.problems.push(format!(
+                "the fairness data lists it {} times",
+                entries.len()
+            ));
+            return check;
+        }
+    };
+    check.seed = entry.seed.clone();
+    check.commitment = Some(entry.commitment.clone());
+    if entry.players != players {
+        check.problems.push(format!(
+            "the fairness data says {} players, but the record deals to {players}",
+            entry.players
+        ));
+        return check;
+    }
+    let Some(seed_text) = &entry.seed else {
+        check.status = Status::Unrevealed;
+        return check;
+    };
+    let seed: Seed = match seed_text.parse() {
+        Ok(s) => s,
+        Err(_) => {
+            check.problems.push(format!(
+                "the revealed seed {} is not 64 hexadecimal digits",
+                show(seed_text)
+            ));
+            return check;
+        }
+    };
+    let hash = commitment(&seed);
+    if !hash.eq_ignore_ascii_case(&entry.commitment) {
+        check.problems.push(format!(
+            "the seed does not match its commitment: SHA-256 of the seed is {hash}, the \
+             commitment is {}",
+            show(&entry.commitment)
+        ));
+    }
+    let dealt = Deck::for_table(&record.rules, players).deal(players, &mut DealRng::new(seed));
+    for (seat, (name, recorded)) in deal.iter().enumerate() {
+        let expected = dealt.as_slice(players)[seat];
+        if expected != *recorded {
+            check.mismatches.push(Mismatch {
+                player: name.clone(),
+                seat,
+                expected,
+                recorded: *recorded,
+            });
+        }
+    }
+    if check.problems.is_empty() && check.mismatches.is_empty() {
+        check.status = Status::Verified;
+    }
+    check
+}
+
+/// Checks the seating draw against the draw seed: the draw deals from the
+/// first hand's deck, shuffled by the seed's stream, one card to each
+/// player in order of arrival (the order of the record's first round),
+/// then one to each player still tied, round after round.
+fn check_draw(record: &Record, draw_seed: Option<&str>) -> DrawCheck {
+    let seed = match (draw_seed, &record.draw) {
+        (None, None) => return DrawCheck::None,
+        (None, Some(_)) => {
+            return DrawCheck::Failed(
+                "the record has a seating draw, but the fairness data has no draw seed".into(),
+            );
+        }
+        (Some(text), _) => match text.parse::<Seed>() {
+            Ok(s) => s,
+            Err(_) => {
+                return DrawCheck::Failed(format!(
+                    "the draw seed {} is not 64 hexadecimal digits",
+                    show(text)
+                ));
+            }
+        },
+    };
+    let players = record.seating.len();
+    let drawn = draw_for_seats(
+        players,
+        Deck::for_table(&record.rules, players),
+        &mut DealRng::new(seed),
+    );
+    let Some(recorded) = &record.draw else {
+        return if drawn.rounds.is_empty() {
+            DrawCheck::Unchecked(
+                "this seed's draw ran out of cards and broke ties at random, which a record \
+                 cannot hold"
+                    .into(),
+            )
+        } else {
+            DrawCheck::Failed("the draw seed draws for seats, but the record has no draw".into())
+        };
+    };
+    // The record's first round names every player, in order of arrival.
+    let arrival: Vec<&str> = recorded
+        .first()
+        .map(|r| r.iter().map(|(n, _)| n.as_str()).collect())
+        .unwrap_or_default();
+    if arrival.len() != players {
+        return DrawCheck::Failed(format!(
+            "the record's first draw round has {} players, not {players}",
+            arrival.len()
+        ));
+    }
+    let words = |round: &[(String, dalmuti_core::Card)]| -> String {
+        let mut round = round.to_vec();
+        round.sort_by(|a, b| a.0.cmp(&b.0));
+        round
+            .iter()
+            .map(|(n, c)| format!("{} {}", show(n), c.token()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for r in 0..drawn.rounds.len().max(recorded.len()) {
+        let expected: Vec<(String, dalmuti_core::Card)> = drawn
+            .rounds
+            .get(r)
+            .map(|round| {
+                round
+                    .iter()
+                    .map(|&(p, c)| (arrival[p].to_string(), c))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let got = recorded.get(r).cloned().unwrap_or_default();
+        let (e, g) = (words(&expected), words(&got));
+        if e != g {
+            let show_round = |s: String| if s.is_empty() { "nothing".into() } else { s };
+            return DrawCheck::Failed(format!(
+                "round {r}: the seed draws {}, but the record has {}",
+                show_round(e),
+                show_round(g)
+            ));
+        }
+    }
+    DrawCheck::Verified(seed.to_string())
+}
+
+/// A name or value as it may appear in a message: as is if plain and
+/// short, else quoted and cut.
+fn show(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text.chars().count() <= 70
+        && text
+            .chars()
+            .all(|c| c.is_alphanumeric() || " -_.'".contains(c));
+    if plain {
+        text.to_string()
+    } else {
+        let short: String = text.chars().take(70).collect();
+        format!("{short:?}")
+    }
+}
