@@ -286,13 +286,30 @@ async fn next(feed: &mut Feed, pick: impl Fn(&ServerMsg) -> bool) -> Arc<ServerM
     }
 }
 
-/// Ends the test process if a test hangs: real time, not tokio's.
-fn watchdog() {
-    std::thread::spawn(|| {
-        std::thread::sleep(Duration::from_secs(300));
+/// Ends the test process if the test holding it hangs for 5 minutes of
+/// real time (not tokio's); dropping it calls the dog off.
+struct Watchdog(Arc<std::sync::atomic::AtomicBool>);
+
+fn watchdog() -> Watchdog {
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let seen = done.clone();
+    std::thread::spawn(move || {
+        for _ in 0..300 {
+            std::thread::sleep(Duration::from_secs(1));
+            if seen.load(std::sync::atomic::Ordering::Relaxed) {
+                return;
+            }
+        }
         eprintln!("a server test hung for 5 minutes");
         std::process::exit(1);
     });
+    Watchdog(done)
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 fn cards(hand: &str) -> Vec<&str> {
@@ -344,6 +361,16 @@ async fn play_human(
     'outer: loop {
         if last.d["game_over"] == true || stop(&last.d) {
             return last;
+        }
+        // A Greater Dalmuti asked to place a newcomer takes the lower seat.
+        if let Some(place) = last.d["place"].as_object() {
+            let seat = place["seats"][1].as_u64().unwrap() as usize;
+            let name = place["name"].as_str().unwrap();
+            if let Err((e, resync)) = table.place(token, name, seat, last.v).await {
+                assert!(matches!(e, ServerError::Stale { .. }), "{e}");
+                last = resync;
+                continue 'outer;
+            }
         }
         if !last.d["decision"].is_null() {
             for action in candidates(&last.d) {
@@ -667,7 +694,7 @@ async fn a_table_survives_a_restart_from_its_file() {
 
 #[tokio::test(start_paused = true)]
 async fn a_gone_player_is_played_by_a_bot_after_the_grace_period_and_back_at_once() {
-    watchdog();
+    let _dog = watchdog();
     let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
     let timings = Timings {
         grace: Duration::from_secs(30),
@@ -743,7 +770,7 @@ async fn a_gone_player_is_played_by_a_bot_after_the_grace_period_and_back_at_onc
 
 #[tokio::test(start_paused = true)]
 async fn the_turn_timer_plays_one_decision_for_a_slow_player() {
-    watchdog();
+    let _dog = watchdog();
     let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
     let (table, token) = table_with(store, json!({"hands": 1}), 3, fast(), Some(20)).await;
     let sub = table.subscribe(Some(&token), 0).await.unwrap();
@@ -830,5 +857,48 @@ async fn newcomers_wait_for_the_hand_and_the_greater_dalmuti_places_them() {
     assert!(
         late > 0 && late < players.len() - 1,
         "a newcomer enters halfway down, as a Merchant: {players:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_human_greater_dalmuti_chooses_the_newcomers_seat() {
+    let _dog = watchdog();
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let table = table::create(context(store, fast()), row(4, json!({"hands": 2}), None)).unwrap();
+    let mut tokens = vec![table.join("Ann").await.unwrap()];
+    for name in ["Bob", "Cid"] {
+        tokens.push(table.join(name).await.unwrap());
+    }
+    let mut players = Vec::new();
+    for token in &tokens {
+        let sub = table.subscribe(Some(token), 0).await.unwrap();
+        let (table, token) = (table.clone(), token.clone());
+        players.push(tokio::spawn(async move {
+            let mut feed = sub.feed;
+            let first = (*next(&mut feed, |m| m.d["hand"] == 1).await).clone();
+            play_human(&table, &token, &mut feed, first, |_| false).await
+        }));
+    }
+    table
+        .start_with_seed(&tokens[0], Seed::from(TEST_SEED))
+        .await
+        .unwrap();
+    let eve = table.join("Eve").await.unwrap();
+    let mut watching = table.subscribe(Some(&eve), 0).await.unwrap().feed;
+    // Three players and a newcomer: seat 1 or 2. The Greater Dalmuti (a
+    // connected human) is asked and takes the lower one, seat 2.
+    let join = next(&mut watching, |m| m.d["e"]["kind"] == "join").await;
+    assert_eq!(join.d["e"]["name"], "Eve");
+    assert_eq!(join.d["e"]["seat"], 2, "the Greater Dalmuti's choice");
+    // Eve plays the second hand.
+    play_human(&table, &eve, &mut watching, (*join).clone(), |_| false).await;
+    for player in players {
+        let end = player.await.unwrap();
+        assert_eq!(end.d["game_over"], true);
+    }
+    let record = table.record().await.unwrap();
+    assert_eq!(
+        record["hands"][1]["join"],
+        json!([{"name": "Eve", "seat": 2}])
     );
 }
