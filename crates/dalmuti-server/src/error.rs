@@ -19,6 +19,9 @@ pub enum ServerError {
     /// Only the host may do this.
     #[error("only the host (the earliest-seated player) may do this")]
     NotHost,
+    /// A request body over the limit.
+    #[error("{0}")]
+    TooLarge(String),
     /// Too many requests or messages.
     #[error("{0}")]
     TooMany(String),

@@ -41,6 +41,7 @@ impl IntoResponse for ServerError {
             ServerError::Conflict(_) | ServerError::Stale { .. } => StatusCode::CONFLICT,
             ServerError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ServerError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+            ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ServerError::Full(_) => StatusCode::SERVICE_UNAVAILABLE,
             ServerError::Storage(_) | ServerError::Closed => StatusCode::INTERNAL_SERVER_ERROR,
         };
@@ -127,7 +128,7 @@ pub fn router(state: AppState) -> Router {
 fn body<T>(json: Result<Json<T>, JsonRejection>) -> Result<T, ServerError> {
     json.map(|Json(t)| t).map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ServerError::BadRequest(format!("the body is over {MAX_BODY} bytes"))
+            ServerError::TooLarge(format!("the body is over {MAX_BODY} bytes"))
         } else {
             ServerError::BadRequest(e.body_text())
         }

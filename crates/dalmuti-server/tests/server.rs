@@ -211,7 +211,7 @@ async fn lobby_api_and_bad_input() {
         "x".repeat(20_000)
     );
     let (status, _) = call(&app, "POST", "/api/tables", None, &big).await;
-    assert!(status.is_client_error(), "{status}");
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     let (status, err) = call(
         &app,
         "POST",
