@@ -902,3 +902,35 @@ async fn a_human_greater_dalmuti_chooses_the_newcomers_seat() {
         json!([{"name": "Eve", "seat": 2}])
     );
 }
+
+#[tokio::test]
+async fn the_end_of_a_hand_says_when_the_next_is_dealt() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let timings = Timings {
+        hand_pause: Duration::from_millis(300),
+        ..fast()
+    };
+    let (table, token) = table_with(store, json!({"hands": 2}), 3, timings, None).await;
+    let sub = table.subscribe(Some(&token), 0).await.unwrap();
+    let mut feed = sub.feed;
+    table
+        .start_with_seed(&token, Seed::from(TEST_SEED))
+        .await
+        .unwrap();
+    let first = (*next(&mut feed, |m| m.d["hand"] == 1).await).clone();
+    let end = play_human(&table, &token, &mut feed, first, |d| {
+        d["view"]["stage"] == "over"
+    })
+    .await;
+    assert_eq!(end.d["hand"], 1);
+    let left = end.d["next_deal_ms"]
+        .as_u64()
+        .expect("a countdown to the next deal");
+    assert!(left <= 300, "{left}");
+    let dealt = next(&mut feed, |m| m.d["e"]["kind"] == "deal").await;
+    assert_eq!(dealt.d["hand"], 2);
+    assert!(
+        dealt.d["next_deal_ms"].is_null(),
+        "no countdown during a hand"
+    );
+}

@@ -616,10 +616,17 @@ function connect() {
     try { msg = JSON.parse(event.data); } catch (_) { return; }
     onMessage(msg);
   };
-  ws.onclose = () => {
+  ws.onclose = event => {
     if (ws !== T.ws) return;
     T.ws = null;
     T.pending = false;
+    if (event.code === 1008 && store.token(id) && !T.seenState) {
+      // The server does not know our token (policy violation): do not
+      // knock again with it; offer to forget it.
+      show($('t-lost'), true);
+      setConn('seat not recognised', 'down');
+      return;
+    }
     if (T.wanted) scheduleReconnect();
   };
   ws.onerror = () => { /* onclose follows */ };
@@ -755,6 +762,7 @@ function rememberDealt(state) {
   if (all[state.hand]) return;
   let seat = vw.seat;
   if (vw.revolution && vw.revolution.greater) seat = vw.players - 1 - seat;
+  if (Number.isInteger(state.dealt_seat)) seat = state.dealt_seat;
   all[state.hand] = { dealt: state.dealt, seat };
   const keys = Object.keys(all).map(Number).sort((a, b) => a - b);
   while (keys.length > 50) delete all[keys.shift()];
@@ -1010,7 +1018,7 @@ function renderDockTop() {
   const node = $('dock-top');
   if (vw && vw.top && vw.stage === 'play') {
     node.replaceChildren(el('span', { class: 'muted' }, 'To beat: '), cardFaces(vw.top[1]),
-      el('span', { class: 'muted' }, ' by ' + playerName(vw.top[0])));
+      el('span', { class: 'muted dock-by' }, ' by ' + playerName(vw.top[0])));
   } else {
     node.replaceChildren();
   }
@@ -1153,6 +1161,26 @@ function verifyDeals(state) {
     }
     T.fair[fair.hand] = { ok: null, text: 'checking…' };
     const tableId = T.id;
+    const F = window.DalmutiFairness;
+    if (!mine && typeof F.commitmentOf === 'function') {
+      // Not dealt here (watching, or seated later): the seed and its commitment only.
+      Promise.resolve()
+        .then(() => F.commitmentOf(fair.seed))
+        .then(hash => {
+          if (T.id !== tableId) return;
+          const ok = String(hash).toLowerCase() === String(fair.commitment).toLowerCase();
+          T.fair[fair.hand] = ok
+            ? { ok: true, text: 'the seed matches its commitment (this browser did not see your dealt cards)' }
+            : { ok: false, text: 'verification failed: the seed does not match its commitment' };
+          renderFair();
+        })
+        .catch(e => {
+          if (T.id !== tableId) return;
+          T.fair[fair.hand] = { ok: false, text: 'verification failed: ' + e.message };
+          renderFair();
+        });
+      continue;
+    }
     Promise.resolve()
       .then(() => window.DalmutiFairness.verifyHand({
         seed: fair.seed,
@@ -1295,9 +1323,16 @@ function clearSelection() {
   renderActions();
 }
 
+let handKey = '';
+
 function renderHand() {
   const groups = handGroups();
   const sel = T.sel;
+  // Unchanged hand and choice: keep the DOM, so a key press or a screen
+  // reader is not interrupted by a message that changed nothing here.
+  const key = JSON.stringify([T.id, view() && view().hand, sel]);
+  if (key === handKey && $('hand').childElementCount) return;
+  handKey = key;
   const buttons = groups.map(g => {
     const chosen = g.rank === 'J' ? sel.j : (sel.rank === g.rank ? sel.n : 0);
     const label = cardName(g.rank) + ' (' + g.rank + '), ' + g.count + ' ' + plural(g.count, 'card', 'cards') +
@@ -1382,6 +1417,8 @@ function onPass() {
 // Table: dialogs (revolution, tax, merchant exchange, placing a newcomer)
 // ====================================================================
 
+let decisionDomKey = '';
+
 function renderDecision() {
   const s = T.state;
   const d = s && s.decision;
@@ -1404,7 +1441,11 @@ function renderDecision() {
   box.dataset.count = d && d.count != null ? String(d.count) : '';
   box.dataset.pending = String(T.pending);
   $('decision-title').textContent = title;
-  replaceKeepingFocus($('decision-body'), [body]);
+  const key = JSON.stringify([T.id, s.hand, d, s.place, view() && view().hand, T.tax, T.exchange, T.answer, T.pending]);
+  if (key !== decisionDomKey || wasHidden) {
+    decisionDomKey = key;
+    replaceKeepingFocus($('decision-body'), [body]);
+  }
   if (wasHidden) {
     const active = document.activeElement;
     const busy = active && (active.tagName === 'INPUT' || active.tagName === 'TEXTAREA' || active.tagName === 'SELECT');
@@ -1500,7 +1541,9 @@ function offerDialog() {
 }
 
 function answerDialog(d) {
-  const got = d.card != null ? ' a ' + cardName(String(d.card)) + ' (' + d.card + ')' : ' a card';
+  const trade = view().my_trade;
+  const card = d.card != null ? d.card : (trade && trade.received ? trade.received : null);
+  const got = card != null ? ' a ' + cardName(String(card)) + ' (' + card + ')' : ' a card';
   return ['Merchant exchange', el('div', {},
     el('p', {}, playerName(d.from) + ' gave you' + got + '. Choose a card to give back.'),
     el('div', { class: 'pick-row', role: 'group', 'aria-label': 'Card to give back' },

@@ -498,7 +498,16 @@ impl Actor {
                 });
             }
         }
-        if self.state.deal_due() && self.deal_at.is_none() && self.place.is_none() {
+        self.schedule_deal(now);
+    }
+
+    /// When a hand is over and another is due, the next deal comes after
+    /// the pause (set before the hand's last event is broadcast, so
+    /// everyone sees the countdown).
+    fn schedule_deal(&mut self, now: Instant) {
+        if !self.state.deal_due() {
+            self.deal_at = None;
+        } else if self.deal_at.is_none() && self.place.is_none() {
             self.deal_at = Some(now + self.ctx.timings.hand_pause);
         }
     }
@@ -710,6 +719,7 @@ impl Actor {
         }
         self.state.apply(event)?;
         self.update_turns(Instant::now());
+        self.schedule_deal(Instant::now());
         let v = self.state.v();
         if let Err(e) = self.ctx.writer.append(&self.state.row.id, v, text).await {
             // Not on disk: go back to what is.
