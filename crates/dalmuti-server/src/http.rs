@@ -28,6 +28,8 @@ pub const MAX_BODY: usize = 16 * 1024;
 /// [`crate::protocol::MAX_CLIENT_MESSAGE`] get a clear error, larger ones
 /// close the connection.
 const MAX_FRAME: usize = 64 * 1024;
+/// A connection's read buffer, in bytes.
+const READ_BUFFER: usize = 8 * 1024;
 /// The most tables a lobby list shows.
 const MAX_LISTED: usize = 200;
 
@@ -361,6 +363,10 @@ async fn websocket(
     let limit = RateLimit::new(state.config.messages_per_second);
     let closing = state.closing.subscribe();
     Ok(ws
+        // Client frames are small; tungstenite's default 128 KiB read
+        // buffer per connection was most of a connection's memory and
+        // cleared on every frame read (docs/PERFORMANCE.md).
+        .read_buffer_size(READ_BUFFER)
         .max_message_size(MAX_FRAME)
         .on_upgrade(move |socket| async move {
             let mut conn = Connection {

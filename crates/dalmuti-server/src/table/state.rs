@@ -499,8 +499,13 @@ impl TableState {
                 })
             })
             .collect();
-        let (mut players, mut view, mut decision, mut dealt, mut dealt_seat) =
-            (Value::Null, Value::Null, Value::Null, Value::Null, Value::Null);
+        let (mut players, mut view, mut decision, mut dealt, mut dealt_seat) = (
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+        );
         let mut totals = Vec::new();
         let mut hand = 0;
         if let Some(game) = &self.game

@@ -1,0 +1,611 @@
+//! Test clients for the server over real sockets: a server on 127.0.0.1:0
+//! in this process, a small HTTP/1.1 client, a small WebSocket client (so
+//! the tests can also send what a library would refuse to: binary and
+//! oversized frames) and scripted players that play any legal action.
+
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use dalmuti_server::Config;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+
+/// How long a test waits for something the server must send.
+pub const WAIT: Duration = Duration::from_secs(20);
+
+// ---------------------------------------------------------------------------
+// The server.
+
+/// A server running in this process on a temporary database.
+pub struct Server {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<Result<(), dalmuti_server::ServerError>>>,
+    dir: PathBuf,
+}
+
+impl Server {
+    /// Starts a server with `Config::for_tests()` changed by `tweak`.
+    pub async fn start(tweak: impl FnOnce(&mut Config)) -> Server {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "dalmuti-sockets-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut config = Config {
+            data: dir.join("server.sqlite"),
+            ..Config::for_tests()
+        };
+        tweak(&mut config);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(dalmuti_server::serve(config, listener, async move {
+            let _ = stopped.await;
+        }));
+        Server {
+            addr,
+            stop: Some(stop),
+            task: Some(task),
+            dir,
+        }
+    }
+
+    /// Stops the server and waits until it has.
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let result = tokio::time::timeout(WAIT, task)
+                .await
+                .expect("the server stops");
+            result.unwrap().unwrap();
+        }
+    }
+
+    /// HTTP with a JSON body (or none).
+    pub async fn http(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let body = body.map(|b| b.to_string());
+        http(self.addr, method, path, token, body.as_deref()).await
+    }
+
+    /// Creates a table; returns its id and the creator's token.
+    pub async fn create_table(&self, body: Value) -> (String, String) {
+        let (status, created) = self.http("POST", "/api/tables", None, Some(body)).await;
+        assert_eq!(status, 201, "create a table: {created}");
+        (
+            created["id"].as_str().unwrap().to_string(),
+            created["token"].as_str().unwrap().to_string(),
+        )
+    }
+
+    /// Takes a seat named `name`; returns its token.
+    pub async fn take_seat(&self, id: &str, name: &str) -> String {
+        let path = format!("/api/tables/{id}/seats");
+        let (status, seat) = self
+            .http("POST", &path, None, Some(json!({ "name": name })))
+            .await;
+        assert_eq!(status, 201, "take a seat: {seat}");
+        seat["token"].as_str().unwrap().to_string()
+    }
+
+    /// Adds a bot as the host.
+    pub async fn add_bot(&self, id: &str, host: &str, bot: &str) -> String {
+        let path = format!("/api/tables/{id}/bots");
+        let (status, added) = self
+            .http("POST", &path, Some(host), Some(json!({ "bot": bot })))
+            .await;
+        assert_eq!(status, 201, "add a bot: {added}");
+        added["name"].as_str().unwrap().to_string()
+    }
+
+    /// Starts the game as the host.
+    pub async fn start_game(&self, id: &str, host: &str) {
+        let path = format!("/api/tables/{id}/start");
+        let (status, body) = self.http("POST", &path, Some(host), None).await;
+        assert_eq!(status, 204, "start: {body}");
+    }
+
+    /// The table's INFO.
+    pub async fn info(&self, id: &str) -> Value {
+        let (status, info) = self
+            .http("GET", &format!("/api/tables/{id}"), None, None)
+            .await;
+        assert_eq!(status, 200, "table info: {info}");
+        info
+    }
+
+    /// Opens a WebSocket to table `id`.
+    pub async fn ws(&self, id: &str) -> Ws {
+        Ws::connect(self.addr, &format!("/ws/{id}")).await
+    }
+
+    /// Opens a WebSocket and says hello; returns it and the answer.
+    pub async fn hello(&self, id: &str, token: Option<&str>, v: u64) -> (Ws, Value) {
+        let mut ws = self.ws(id).await;
+        ws.send_json(&hello(token, v)).await;
+        let answer = ws.recv_json().await;
+        (ws, answer)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A `hello` message.
+pub fn hello(token: Option<&str>, v: u64) -> Value {
+    match token {
+        Some(token) => json!({ "t": "hello", "v": v, "d": { "token": token } }),
+        None => json!({ "t": "hello", "v": v, "d": {} }),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// HTTP/1.1, one request per connection.
+
+/// Sends one request; answers the status and the body as JSON (Null when
+/// empty, a string when not JSON).
+pub async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&str>,
+) -> (u16, Value) {
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    if let Some(token) = token {
+        head += &format!("Authorization: Bearer {token}\r\n");
+    }
+    let body = body.unwrap_or("");
+    head += &format!(
+        "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    raw_http(addr, &[head.as_bytes(), body.as_bytes()].concat()).await
+}
+
+/// Sends bytes as they are; answers the status and the body.
+pub async fn raw_http(addr: SocketAddr, request: &[u8]) -> (u16, Value) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    // The server may answer (413) before reading everything: a failed
+    // write is then not the test's concern, the answer is.
+    let _ = stream.write_all(request).await;
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(WAIT, stream.read_to_end(&mut answer))
+        .await
+        .expect("an HTTP answer");
+    let text = String::from_utf8_lossy(&answer);
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("not an HTTP answer: {text:?}"));
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(body)
+    } else {
+        body.to_string()
+    };
+    let value = if body.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&body).unwrap_or(Value::String(body))
+    };
+    (status, value)
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let Ok(size) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
+        if size == 0 || rest.len() < size {
+            break;
+        }
+        out += &rest[..size];
+        body = rest[size..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// WebSocket (RFC 6455), client side.
+
+/// A frame from the server.
+#[derive(Debug)]
+pub enum Frame {
+    /// A text message.
+    Text(String),
+    /// A binary message.
+    Binary(Vec<u8>),
+    /// A close frame: its code and reason.
+    Close(Option<u16>, String),
+}
+
+/// A WebSocket connection.
+pub struct Ws {
+    stream: BufReader<TcpStream>,
+}
+
+impl Ws {
+    /// Connects and upgrades; panics with the server's answer if it refuses.
+    pub async fn connect(addr: SocketAddr, path: &str) -> Ws {
+        match Ws::try_connect(addr, path).await {
+            Ok(ws) => ws,
+            Err((status, body)) => panic!("WebSocket to {path} refused: {status} {body}"),
+        }
+    }
+
+    /// Connects and upgrades, or answers the HTTP status and body.
+    pub async fn try_connect(addr: SocketAddr, path: &str) -> Result<Ws, (u16, String)> {
+        let mut stream = TcpStream::connect(addr).await.unwrap();
+        let _ = stream.set_nodelay(true);
+        let request = format!(
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\n\
+             Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+             Sec-WebSocket-Version: 13\r\n\r\n"
+        );
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut stream = BufReader::new(stream);
+        let mut line = String::new();
+        stream.read_line(&mut line).await.unwrap();
+        let status: u16 = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let mut head = String::new();
+        loop {
+            let mut header = String::new();
+            if stream.read_line(&mut header).await.unwrap() == 0 || header.trim().is_empty() {
+                break;
+            }
+            head += &header;
+        }
+        if status != 101 {
+            let mut body = Vec::new();
+            let _ = stream.read_to_end(&mut body).await;
+            return Err((status, String::from_utf8_lossy(&body).into_owned()));
+        }
+        Ok(Ws { stream })
+    }
+
+    /// Sends one frame, masked as a client must.
+    pub async fn send_frame(&mut self, opcode: u8, payload: &[u8]) -> std::io::Result<()> {
+        let mask = [0x37, 0xfa, 0x21, 0x3d];
+        let mut frame = vec![0x80 | opcode];
+        match payload.len() {
+            n if n < 126 => frame.push(0x80 | n as u8),
+            n if n <= 0xffff => {
+                frame.push(0x80 | 126);
+                frame.extend_from_slice(&(n as u16).to_be_bytes());
+            }
+            n => {
+                frame.push(0x80 | 127);
+                frame.extend_from_slice(&(n as u64).to_be_bytes());
+            }
+        }
+        frame.extend_from_slice(&mask);
+        frame.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+        self.stream.get_mut().write_all(&frame).await
+    }
+
+    /// Sends a text frame.
+    pub async fn send_text(&mut self, text: &str) {
+        self.send_frame(1, text.as_bytes()).await.unwrap();
+    }
+
+    /// Sends a JSON message.
+    pub async fn send_json(&mut self, message: &Value) {
+        self.send_text(&message.to_string()).await;
+    }
+
+    /// The next frame (pings are answered), or None at the end of the
+    /// connection.
+    pub async fn recv(&mut self) -> Option<Frame> {
+        let mut message = Vec::new();
+        let mut kind = 0;
+        loop {
+            let mut head = [0u8; 2];
+            self.stream.read_exact(&mut head).await.ok()?;
+            let (fin, opcode) = (head[0] & 0x80 != 0, head[0] & 0x0f);
+            let mut len = u64::from(head[1] & 0x7f);
+            if len == 126 {
+                let mut b = [0u8; 2];
+                self.stream.read_exact(&mut b).await.ok()?;
+                len = u64::from(u16::from_be_bytes(b));
+            } else if len == 127 {
+                let mut b = [0u8; 8];
+                self.stream.read_exact(&mut b).await.ok()?;
+                len = u64::from_be_bytes(b);
+            }
+            let mut payload = vec![0; len as usize];
+            self.stream.read_exact(&mut payload).await.ok()?;
+            match opcode {
+                0x9 => {
+                    self.send_frame(0xA, &payload).await.ok()?;
+                    continue;
+                }
+                0xA => continue,
+                0x8 => {
+                    let code =
+                        (payload.len() >= 2).then(|| u16::from_be_bytes([payload[0], payload[1]]));
+                    let reason =
+                        String::from_utf8_lossy(payload.get(2..).unwrap_or(&[])).into_owned();
+                    return Some(Frame::Close(code, reason));
+                }
+                0x0 => message.extend_from_slice(&payload),
+                op => {
+                    kind = op;
+                    message = payload;
+                }
+            }
+            if fin {
+                return Some(match kind {
+                    1 => Frame::Text(String::from_utf8_lossy(&message).into_owned()),
+                    _ => Frame::Binary(message),
+                });
+            }
+        }
+    }
+
+    /// The next frame, waiting at most [`WAIT`].
+    pub async fn recv_within(&mut self, wait: Duration) -> Option<Option<Frame>> {
+        tokio::time::timeout(wait, self.recv()).await.ok()
+    }
+
+    /// The next message as JSON; panics on anything else.
+    pub async fn recv_json(&mut self) -> Value {
+        match self.recv_within(WAIT).await {
+            Some(Some(Frame::Text(text))) => serde_json::from_str(&text)
+                .unwrap_or_else(|e| panic!("the server sent non-JSON text {text:?}: {e}")),
+            Some(other) => panic!("expected a JSON message, got {other:?}"),
+            None => panic!("no message within {WAIT:?}"),
+        }
+    }
+
+    /// Reads messages until one satisfies `pred`; returns it.
+    pub async fn recv_until(&mut self, mut pred: impl FnMut(&Value) -> bool) -> Value {
+        loop {
+            let m = self.recv_json().await;
+            if pred(&m) {
+                return m;
+            }
+        }
+    }
+
+    /// Sends a close frame.
+    pub async fn close(mut self) {
+        let _ = self.send_frame(8, &1000u16.to_be_bytes()).await;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Choosing a legal action.
+
+/// Numbered cards by rank (index 1 to 12) and Jesters.
+struct Cards {
+    counts: [usize; 13],
+    jesters: usize,
+}
+
+impl Cards {
+    fn parse(cards: &str) -> Cards {
+        let mut c = Cards {
+            counts: [0; 13],
+            jesters: 0,
+        };
+        for token in cards.split_whitespace() {
+            match token {
+                "J" => c.jesters += 1,
+                n => c.counts[n.parse::<usize>().unwrap()] += 1,
+            }
+        }
+        c
+    }
+
+    /// The `n` worst cards (highest ranks, then Jesters).
+    fn worst(&self, n: usize) -> String {
+        let mut picked: Vec<String> = Vec::new();
+        for rank in (1..=12).rev() {
+            for _ in 0..self.counts[rank] {
+                picked.push(rank.to_string());
+            }
+        }
+        picked.extend(std::iter::repeat_n("J".to_string(), self.jesters));
+        picked.truncate(n);
+        picked.reverse();
+        picked.join(" ")
+    }
+}
+
+/// A legal action for STATE's `decision` holding STATE's `view.hand`: no
+/// revolution and no exchange offer, the worst cards as tax or in answer,
+/// lead the worst single card, follow with the worst set that tops (numbered
+/// cards only) or pass.
+pub fn choose(state: &Value) -> Option<Value> {
+    let decision = state.get("decision").filter(|d| !d.is_null())?;
+    let hand = Cards::parse(state["view"]["hand"].as_str().unwrap_or(""));
+    Some(match decision["kind"].as_str()? {
+        "revolution" => json!("decline_revolution"),
+        "tax" => json!({ "give_tax": hand.worst(decision["count"].as_u64()? as usize) }),
+        "offer_exchange" | "exchange_offer" => json!("decline_exchange"),
+        "answer_exchange" | "exchange_answer" => json!({ "answer_exchange": hand.worst(1) }),
+        "lead" => json!({ "play": hand.worst(1) }),
+        "follow" => {
+            let top = Cards::parse(decision["top"].as_str()?);
+            let n = top.counts.iter().sum::<usize>() + top.jesters;
+            let rank = (1..=12).find(|&r| top.counts[r] > 0).unwrap_or(13);
+            match (1..rank).rev().find(|&r| hand.counts[r] >= n) {
+                Some(r) => json!({ "play": vec![r.to_string(); n].join(" ") }),
+                None => json!("pass"),
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// Whether a server message carries STATE (it has a `view`).
+pub fn has_state(m: &Value) -> bool {
+    matches!(
+        m["t"].as_str(),
+        Some("snapshot" | "catchup" | "event" | "presence" | "resync")
+    )
+}
+
+// ---------------------------------------------------------------------------
+// Scripted players.
+
+/// What a [`Player`] answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Mode {
+    /// Nothing: it only records (a spectator, a second connection).
+    Watch = 0,
+    /// Every decision.
+    All = 1,
+    /// Every decision but leading and following: the game waits for this
+    /// seat at its first play.
+    NoPlay = 2,
+}
+
+/// A seat played by a task: it connects, says hello and plays a legal action
+/// whenever it has a decision (as its [`Mode`] says), recording every
+/// message it receives, until the game is over or it is stopped.
+pub struct Player {
+    /// The seat's name.
+    pub name: String,
+    /// Every message received, in order.
+    pub log: Arc<Mutex<Vec<Value>>>,
+    /// Its [`Mode`], as a number.
+    pub mode: Arc<AtomicU8>,
+    /// Every message received, for the test to wait on.
+    pub rx: mpsc::UnboundedReceiver<Value>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Player {
+    /// Connects seat `name` (token `token`, or a spectator with None) to
+    /// table `id`, saying hello with `v`.
+    pub async fn join(
+        server: &Server,
+        id: &str,
+        name: &str,
+        token: Option<&str>,
+        v: u64,
+        mode: Mode,
+    ) -> Player {
+        let mut ws = server.ws(id).await;
+        ws.send_json(&hello(token, v)).await;
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let mode = Arc::new(AtomicU8::new(mode as u8));
+        let (tx, rx) = mpsc::unbounded_channel();
+        let task = tokio::spawn(play(ws, log.clone(), mode.clone(), tx));
+        Player {
+            name: name.to_string(),
+            log,
+            mode,
+            rx,
+            task,
+        }
+    }
+
+    /// Waits for a message that satisfies `pred` (among those not yet
+    /// waited on); returns it.
+    pub async fn wait_for(&mut self, what: &str, mut pred: impl FnMut(&Value) -> bool) -> Value {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            match tokio::time::timeout_at(deadline, self.rx.recv()).await {
+                Ok(Some(m)) if pred(&m) => return m,
+                Ok(Some(_)) => {}
+                Ok(None) => panic!("{}: the connection ended before {what}", self.name),
+                Err(_) => panic!("{}: no {what} within {WAIT:?}", self.name),
+            }
+        }
+    }
+
+    /// Waits until the task ends (game over or connection closed); returns
+    /// every message received.
+    pub async fn finish(self) -> Vec<Value> {
+        let name = self.name.clone();
+        tokio::time::timeout(Duration::from_secs(120), self.task)
+            .await
+            .unwrap_or_else(|_| panic!("{name}: the game did not end"))
+            .unwrap();
+        self.log.lock().unwrap().clone()
+    }
+
+    /// Drops the connection at once, as a crashed browser would; returns
+    /// every message received.
+    pub fn drop_connection(self) -> Vec<Value> {
+        self.task.abort();
+        self.log.lock().unwrap().clone()
+    }
+}
+
+async fn play(
+    mut ws: Ws,
+    log: Arc<Mutex<Vec<Value>>>,
+    mode: Arc<AtomicU8>,
+    tx: mpsc::UnboundedSender<Value>,
+) {
+    let mut acted_at = None;
+    loop {
+        let m = match ws.recv().await {
+            Some(Frame::Text(text)) => serde_json::from_str::<Value>(&text)
+                .unwrap_or_else(|e| panic!("non-JSON text {text:?}: {e}")),
+            Some(Frame::Close(..)) | None => return,
+            Some(Frame::Binary(b)) => panic!("the server sent a binary frame: {b:?}"),
+        };
+        log.lock().unwrap().push(m.clone());
+        let _ = tx.send(m.clone());
+        let v = m["v"].as_u64().unwrap_or(0);
+        if has_state(&m) {
+            if m["d"]["game_over"] == json!(true) {
+                return;
+            }
+            let kind = m["d"]["decision"]["kind"].as_str().unwrap_or("");
+            let answer = match mode.load(Ordering::Relaxed) {
+                1 => true,
+                2 => !matches!(kind, "lead" | "follow"),
+                _ => false,
+            };
+            if answer
+                && acted_at != Some(v)
+                && let Some(action) = choose(&m["d"])
+            {
+                acted_at = Some(v);
+                ws.send_json(&json!({ "t": "act", "v": v, "d": action }))
+                    .await;
+            }
+        }
+    }
+}

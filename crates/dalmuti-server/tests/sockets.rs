@@ -1,0 +1,1087 @@
+//! The server over real sockets, as clients see it (docs/PROTOCOL.md):
+//! whole games, hidden information, reconnecting, the grace period, bad
+//! input over the WebSocket and over HTTP.
+
+mod common;
+
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+use common::{Mode, Player, Server, WAIT, Ws, choose, has_state, hello};
+use dalmuti_core::record::{Checked, check};
+use serde_json::{Value, json};
+
+// ---------------------------------------------------------------------------
+// Whole games.
+
+/// A game played to its end by scripted humans and bots, with everything
+/// every client received.
+#[derive(Clone)]
+struct Game {
+    id: String,
+    tokens: Vec<String>,
+    /// Every human seat's name and the messages it received.
+    seats: Vec<(String, Vec<Value>)>,
+    /// What a spectator received.
+    spectator: Vec<Value>,
+    record: Value,
+    replay: Value,
+    fairness: Value,
+}
+
+const NAMES: [&str; 6] = ["Ada", "Bo", "Cy", "Di", "Ed", "Flo"];
+
+/// Creates a table of `seats` with `humans` scripted humans and `bots`,
+/// plays `hands` hands to the game's end, checks the record with
+/// `dalmuti_core::record::check` and returns what everyone saw.
+async fn play_game(
+    server: &Server,
+    seats: usize,
+    humans: usize,
+    bots: &[&str],
+    hands: usize,
+    rules: Value,
+) -> Game {
+    assert_eq!(humans + bots.len(), seats);
+    let (id, host) = server
+        .create_table(json!({
+            "name": "whole game",
+            "player": NAMES[0],
+            "seats": seats,
+            "hands": hands,
+            "rules": rules,
+        }))
+        .await;
+    let mut tokens = vec![host.clone()];
+    for name in &NAMES[1..humans] {
+        tokens.push(server.take_seat(&id, name).await);
+    }
+    for bot in bots {
+        server.add_bot(&id, &host, bot).await;
+    }
+    let spectator = Player::join(server, &id, "spectator", None, 0, Mode::Watch).await;
+    let mut players = Vec::new();
+    for (name, token) in NAMES.iter().zip(&tokens) {
+        players.push(Player::join(server, &id, name, Some(token), 0, Mode::All).await);
+    }
+    server.start_game(&id, &host).await;
+    let mut logs = Vec::new();
+    for p in players {
+        let name = p.name.clone();
+        logs.push((name, p.finish().await));
+    }
+    let spectator = spectator.finish().await;
+    let info = server.info(&id).await;
+    assert_eq!(info["over"], json!(true), "{info}");
+
+    let get = |what: &str| {
+        let path = format!("/api/tables/{id}/{what}");
+        async move {
+            let (status, body) = server.http("GET", &path, None, None).await;
+            assert_eq!(status, 200, "GET {path}: {body}");
+            body
+        }
+    };
+    let record = get("record").await;
+    let replay = get("replay").await;
+    let fairness = get("fairness").await;
+    match check(&record.to_string()) {
+        Checked::Valid(report) => {
+            assert_eq!(report.hands.len(), hands, "{record}");
+            assert!(report.hands.iter().all(|h| h.finished), "{record}");
+        }
+        other => panic!("the server's record does not check: {other:?}\n{record}"),
+    }
+    Game {
+        id,
+        tokens,
+        seats: logs,
+        spectator,
+        record,
+        replay,
+        fairness,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn whole_games_over_websockets_end_and_their_records_check() {
+    let server = Server::start(|_| {}).await;
+    for (seats, humans, bots, hands, rules) in [
+        (
+            5,
+            3,
+            vec!["greedy", "heuristic"],
+            3,
+            json!({"scoring": "standard"}),
+        ),
+        (
+            7,
+            2,
+            vec!["random", "greedy", "greedy", "heuristic", "random"],
+            2,
+            json!({"merchant_exchange": true, "first_deal_revolution": true}),
+        ),
+        (3, 3, vec![], 2, json!({"scoring": "philanthropic"})),
+    ] {
+        let game = play_game(&server, seats, humans, &bots, hands, rules).await;
+        // Every human saw the game end, at the same event number, with the
+        // same totals as the record's; the seats of the game are the
+        // record's players.
+        let report = match check(&game.record.to_string()) {
+            Checked::Valid(report) => report,
+            other => panic!("{other:?}"),
+        };
+        let last: Vec<&Value> = game
+            .seats
+            .iter()
+            .map(|(name, log)| {
+                log.iter()
+                    .rev()
+                    .find(|m| has_state(m))
+                    .unwrap_or_else(|| panic!("{name} got no STATE"))
+            })
+            .collect();
+        for (m, (name, _)) in last.iter().zip(&game.seats) {
+            assert_eq!(m["d"]["game_over"], json!(true), "{name}: {m}");
+            assert_eq!(m["v"], last[0]["v"], "{name}");
+            assert_eq!(m["d"]["hand"], json!(hands), "{name}");
+            assert_eq!(m["d"]["you"], json!(name));
+        }
+        let seating = game.record["seating"].as_array().unwrap();
+        assert_eq!(seating.len(), seats);
+        for (name, _) in &game.seats {
+            assert!(seating.contains(&json!(name)), "{name} not in {seating:?}");
+        }
+        if let Some(totals) = report.totals {
+            for entry in last[0]["d"]["totals"].as_array().unwrap() {
+                let name = entry["name"].as_str().unwrap();
+                let (_, total) = totals.iter().find(|(n, _)| n == name).unwrap();
+                assert_eq!(entry["total"], json!(total), "{name}'s total");
+            }
+        }
+        assert!(
+            game.replay["frames"]
+                .as_array()
+                .is_some_and(|f| !f.is_empty())
+        );
+        assert!(game.fairness["hands"].as_array().unwrap().len() >= hands);
+    }
+    server.stop().await;
+}
+
+// ---------------------------------------------------------------------------
+// Hidden information.
+
+/// A group of cards: tokens 1 to 12 and J separated by single spaces.
+fn is_cards(s: &str) -> bool {
+    !s.is_empty()
+        && s.split(' ').all(|t| {
+            t == "J"
+                || t.parse::<u8>()
+                    .is_ok_and(|n| (1..=12).contains(&n) && t == n.to_string())
+        })
+}
+
+/// The cards in a canonical order (rank order, Jesters last).
+fn canon(s: &str) -> String {
+    let mut t: Vec<&str> = s.split_whitespace().collect();
+    t.sort_by_key(|c| c.parse::<u8>().unwrap_or(13));
+    t.join(" ")
+}
+
+/// One rank and Jesters, or Jesters alone: a set anyone may see played.
+fn is_set(s: &str) -> bool {
+    let ranks: HashSet<&str> = s.split(' ').filter(|t| *t != "J").collect();
+    ranks.len() <= 1
+}
+
+/// Every string in `value` with its path (keys and indexes, dotted).
+fn strings(value: &Value, path: &str, out: &mut Vec<(String, String)>) {
+    match value {
+        Value::String(s) => out.push((path.to_string(), s.clone())),
+        Value::Array(a) => {
+            for (i, v) in a.iter().enumerate() {
+                strings(v, &format!("{path}.{i}"), out);
+            }
+        }
+        Value::Object(o) => {
+            for (k, v) in o {
+                strings(v, &format!("{path}.{k}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Fields that may hold cards other than a played set: a seat's own hand
+/// and the cards of a tax or merchant exchange (to those who took part).
+const PRIVATE_CARD_FIELDS: [&str; 11] = [
+    "hand",
+    "dealt",
+    "gave",
+    "received",
+    "gift",
+    "tribute",
+    "offered",
+    "returned",
+    "give_tax",
+    "answer_exchange",
+    "card",
+];
+
+/// Who receives a message: a seat by name, or a spectator.
+fn assert_message_hides(
+    viewer: Option<&str>,
+    m: &Value,
+    own_hands: &HashSet<String>,
+    tokens: &[String],
+    hidden_seeds: &[&str],
+) {
+    let who = viewer.unwrap_or("the spectator");
+    let text = m.to_string();
+    for token in tokens {
+        assert!(!text.contains(token.as_str()), "{who} got a token: {text}");
+    }
+    for seed in hidden_seeds {
+        assert!(
+            !text.contains(seed),
+            "{who} got an unrevealed seed {seed}: {text}"
+        );
+    }
+    let d = &m["d"];
+    // Every group of cards is a set anyone may see, or sits in a field for
+    // the viewer's own cards (checked below).
+    let mut all = Vec::new();
+    strings(m, "", &mut all);
+    for (path, s) in &all {
+        if !is_cards(s) || is_set(s) {
+            continue;
+        }
+        let key = path.rsplit('.').next().unwrap_or("");
+        assert!(
+            viewer.is_some() && PRIVATE_CARD_FIELDS.contains(&key),
+            "{who} got cards that are not a played set at {path}: {s:?} in {text}"
+        );
+        if key == "hand" || key == "dealt" {
+            assert!(
+                own_hands.contains(&canon(s)),
+                "{who} got a hand that was never theirs at {path}: {s:?} in {text}"
+            );
+        }
+    }
+    if !has_state(m) {
+        return;
+    }
+    let view = &d["view"];
+    let players: Vec<&str> = d["players"]
+        .as_array()
+        .map(|p| p.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let seat_of = |name: &str| players.iter().position(|p| *p == name);
+    let me = viewer.and_then(seat_of);
+    // The viewer's own hand is one it really held.
+    match (viewer, view["hand"].as_str()) {
+        (None, hand) => assert!(
+            hand.is_none_or(str::is_empty),
+            "the spectator got a hand: {text}"
+        ),
+        (Some(_), Some(hand))
+            if !hand.is_empty() && !players.is_empty() && view["stage"] != json!("over") =>
+        {
+            assert!(
+                own_hands.contains(&canon(hand)),
+                "{who}'s hand {hand:?} is not one they held: {text}"
+            )
+        }
+        _ => {}
+    }
+    if viewer.is_none() {
+        assert!(
+            view["my_tax"].is_null() && view["my_trade"].is_null(),
+            "{text}"
+        );
+    }
+    for seat in view["seats"].as_array().into_iter().flatten() {
+        for (k, v) in seat.as_object().unwrap() {
+            assert!(
+                ["title", "cards", "out"].contains(&k.as_str()),
+                "{who}: a seat has {k}: {text}"
+            );
+            if k == "cards" {
+                assert!(v.is_u64(), "{who}: a seat's cards are a count: {text}");
+            }
+        }
+    }
+    let took_part =
+        |seats: &[&Value]| me.is_some_and(|me| seats.iter().any(|s| s.as_u64() == Some(me as u64)));
+    for entry in view["log"].as_array().into_iter().flatten() {
+        // The cards of a tax or merchant exchange, and the pair in it.
+        let (cards, pair) = match entry["event"].as_str() {
+            Some("tax_paid") => (["gift", "tribute"], ["dalmuti", "peon"]),
+            Some("merchant_exchange") => (["offered", "returned"], ["offerer", "partner"]),
+            _ => continue,
+        };
+        if cards.iter().any(|c| !entry[c].is_null()) {
+            assert!(
+                took_part(&[&entry[pair[0]], &entry[pair[1]]]),
+                "{who} sees the cards of another pair's exchange: {entry} in {text}"
+            );
+        }
+    }
+    let e = &d["e"];
+    if e["kind"] == json!("act") {
+        let actor = e["name"].as_str().unwrap_or("");
+        let action = &e["action"];
+        let mine = viewer == Some(actor);
+        if let Some(gift) = action.get("give_tax").filter(|g| !g.is_null()) {
+            let receiver = seat_of(actor).map(|s| players[players.len() - 1 - s]);
+            assert!(
+                mine || (viewer.is_some() && receiver == viewer),
+                "{who} sees {actor}'s tax gift {gift}: {text}"
+            );
+        }
+        if let Some(offer) = action.get("offer_exchange") {
+            if !offer["card"].is_null() {
+                let partner = offer["partner"]
+                    .as_u64()
+                    .and_then(|p| players.get(p as usize).copied());
+                assert!(
+                    mine || (viewer.is_some() && partner == viewer),
+                    "{who} sees {actor}'s exchange offer: {text}"
+                );
+            }
+        }
+        if let Some(answer) = action.get("answer_exchange").filter(|a| !a.is_null()) {
+            let with = view["my_trade"]["with"]
+                .as_u64()
+                .and_then(|s| players.get(s as usize).copied());
+            assert!(
+                mine || with == Some(actor),
+                "{who} sees {actor}'s exchange answer {answer}: {text}"
+            );
+        }
+    }
+}
+
+/// Checks everything every client of `game` received.
+fn assert_game_hides(game: &Game) {
+    // Truth: every hand each player held at every step of the replay.
+    let mut held: HashMap<String, HashSet<String>> = HashMap::new();
+    let frames = game.replay["frames"].as_array().expect("replay frames");
+    for frame in frames {
+        let players = frame["players"].as_array().unwrap();
+        let hands = frame["hands"].as_array().unwrap();
+        assert_eq!(players.len(), hands.len(), "{frame}");
+        for (p, h) in players.iter().zip(hands) {
+            held.entry(p.as_str().unwrap().to_string())
+                .or_default()
+                .insert(canon(h.as_str().unwrap()));
+        }
+    }
+    // The record's deals too (the hand dealt is a hand held).
+    for hand in game.record["hands"].as_array().unwrap() {
+        for (name, cards) in hand["deal"].as_object().unwrap() {
+            held.entry(name.clone())
+                .or_default()
+                .insert(canon(cards.as_str().unwrap()));
+        }
+    }
+    let seeds: Vec<(u64, String)> = game.fairness["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["hand"].as_u64().unwrap(),
+                h["seed"]
+                    .as_str()
+                    .expect("seeds revealed after the game")
+                    .to_string(),
+            )
+        })
+        .collect();
+    let empty = HashSet::new();
+    let mut viewers: Vec<(Option<&str>, &Vec<Value>)> = game
+        .seats
+        .iter()
+        .map(|(n, l)| (Some(n.as_str()), l))
+        .collect();
+    viewers.push((None, &game.spectator));
+    for (viewer, log) in viewers {
+        let own = viewer.and_then(|n| held.get(n)).unwrap_or(&empty);
+        let (mut hand, mut over) = (0, false);
+        let mut deals_seen = 0;
+        for m in log {
+            if has_state(m) {
+                hand = m["d"]["hand"].as_u64().unwrap_or(0);
+                over =
+                    m["d"]["view"]["stage"] == json!("over") || m["d"]["game_over"] == json!(true);
+            }
+            let hidden: Vec<&str> = seeds
+                .iter()
+                .filter(|(k, _)| *k > hand || (*k == hand && !over))
+                .map(|(_, s)| s.as_str())
+                .collect();
+            assert_message_hides(viewer, m, own, &game.tokens, &hidden);
+            // At each deal a seat sees exactly the cards the record says it
+            // was dealt.
+            if m["d"]["e"]["kind"] == json!("deal")
+                && let Some(name) = viewer
+            {
+                deals_seen += 1;
+                let k = m["d"]["e"]["hand"].as_u64().unwrap() as usize;
+                let dealt = &game.record["hands"][k - 1]["deal"][name];
+                if let Some(dealt) = dealt.as_str() {
+                    assert_eq!(
+                        canon(m["d"]["view"]["hand"].as_str().unwrap()),
+                        canon(dealt),
+                        "{name}'s hand at deal {k}"
+                    );
+                }
+            }
+        }
+        if viewer.is_some() {
+            assert!(deals_seen > 0, "{viewer:?} saw no deal");
+        }
+    }
+    // The public answers carry no token either.
+    for public in [&game.record, &game.replay, &game.fairness] {
+        let text = public.to_string();
+        for token in &game.tokens {
+            assert!(!text.contains(token.as_str()), "a token in {}", game.id);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_message_shows_cards_a_client_may_not_see() {
+    let server = Server::start(|_| {}).await;
+    for (seats, humans, bots, hands, rules) in [
+        (5, 3, vec!["greedy", "heuristic"], 3, json!({})),
+        (
+            6,
+            4,
+            vec!["heuristic", "greedy"],
+            2,
+            json!({"merchant_exchange": true, "first_deal_revolution": true}),
+        ),
+        (
+            4,
+            2,
+            vec!["random", "greedy"],
+            2,
+            json!({"stripped_deck": true}),
+        ),
+    ] {
+        let game = play_game(&server, seats, humans, &bots, hands, rules).await;
+        assert_game_hides(&game);
+        if seats == 5 {
+            assert_leaks_are_caught(&game);
+        }
+    }
+    server.stop().await;
+}
+
+/// The checks of [`assert_game_hides`] can fail: copies of a real game,
+/// each with one leak put in, are refused.
+fn assert_leaks_are_caught(game: &Game) {
+    let caught = |what: &str, leak: &dyn Fn(&mut Game)| {
+        let mut g = game.clone();
+        leak(&mut g);
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| assert_game_hides(&g)));
+        assert!(result.is_err(), "a leak was not caught: {what}");
+    };
+    let first_state = |log: &mut Vec<Value>| -> usize {
+        log.iter()
+            .position(|m| has_state(m) && m["d"]["view"]["stage"] == json!("play"))
+            .unwrap()
+    };
+    let other = game.seats[1].0.clone();
+    let other_deal = game.record["hands"][0]["deal"][&other]
+        .as_str()
+        .unwrap()
+        .to_string();
+    caught("another seat's hand", &|g| {
+        let log = &mut g.seats[0].1;
+        let i = first_state(log);
+        log[i]["d"]["view"]["seats"][0]["hand"] = json!(other_deal);
+    });
+    caught("another seat's hand as one's own", &|g| {
+        let log = &mut g.seats[0].1;
+        let i = first_state(log);
+        log[i]["d"]["view"]["hand"] = json!(other_deal);
+    });
+    caught("a hand to the spectator", &|g| {
+        let i = first_state(&mut g.spectator);
+        g.spectator[i]["d"]["view"]["hand"] = json!("12");
+    });
+    caught("another pair's tax cards", &|g| {
+        let log = &mut g.seats[0].1;
+        let (i, j) = log
+            .iter()
+            .enumerate()
+            .find_map(|(i, m)| {
+                let log = m["d"]["view"]["log"].as_array()?;
+                let j = log
+                    .iter()
+                    .position(|e| e["event"] == json!("tax_paid") && e["gift"].is_null())?;
+                Some((i, j))
+            })
+            .unwrap();
+        log[i]["d"]["view"]["log"][j]["gift"] = json!("12");
+    });
+    caught("a token", &|g| {
+        let token = g.tokens[1].clone();
+        g.seats[0]
+            .1
+            .push(json!({"t": "chat", "v": 1, "d": {"from": "Bo", "text": token}}));
+    });
+    caught("a seed before its hand is over", &|g| {
+        let seed = g.fairness["hands"][1]["seed"].clone();
+        let log = &mut g.seats[0].1;
+        let i = first_state(log);
+        log[i]["d"]["note"] = seed;
+    });
+}
+
+// ---------------------------------------------------------------------------
+// Reconnecting.
+
+/// Fields of STATE that depend on the moment or the connections, not the
+/// game.
+fn game_part(state: &Value) -> Value {
+    let mut s = state.clone();
+    if let Some(o) = s.as_object_mut() {
+        for k in [
+            "lobby",
+            "deadline_ms",
+            "next_deal_ms",
+            "missed",
+            "e",
+            "error",
+        ] {
+            o.remove(k);
+        }
+    }
+    s
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_reconnects_gets_exactly_what_it_missed() {
+    // A long grace period: nobody plays for a seat that dropped.
+    let server = Server::start(|c| c.grace = Duration::from_secs(600)).await;
+    let (id, ada) = server
+        .create_table(json!({"name": "reconnect", "player": "Ada", "seats": 4}))
+        .await;
+    let bo = server.take_seat(&id, "Bo").await;
+    server.add_bot(&id, &ada, "greedy").await;
+    server.add_bot(&id, &ada, "greedy").await;
+    // Ada plays on one connection and watches on another, which drops.
+    let mut ada_plays = Player::join(&server, &id, "Ada", Some(&ada), 0, Mode::All).await;
+    let mut ada_drops = Player::join(&server, &id, "Ada", Some(&ada), 0, Mode::Watch).await;
+    // Bo answers everything but plays: the table waits at each of Bo's
+    // plays, for the test to make.
+    let mut bo_waits = Player::join(&server, &id, "Bo", Some(&bo), 0, Mode::NoPlay).await;
+    server.start_game(&id, &ada).await;
+
+    let is_bo_play = |m: &Value| {
+        has_state(m) && matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow"))
+    };
+    // Mid-hand: the table waits for Bo's first play.
+    let first = bo_waits.wait_for("Bo's first play", is_bo_play).await;
+    let x = first["v"].as_u64().unwrap();
+    ada_drops
+        .wait_for("the event Bo waits at", |m| m["v"].as_u64() == Some(x))
+        .await;
+    let dropped_log = ada_drops.drop_connection();
+    assert_eq!(dropped_log.last().unwrap()["v"], json!(x));
+
+    // Bo plays (from another connection of the same seat); the game goes
+    // on to Bo's next play.
+    let (mut bo2, snapshot) = server.hello(&id, Some(&bo), x).await;
+    assert_eq!(snapshot["v"], json!(x));
+    let action = choose(&snapshot["d"]).unwrap();
+    bo2.send_json(&json!({"t": "act", "v": x, "d": action}))
+        .await;
+    let next = bo_waits
+        .wait_for("Bo's next play", |m| {
+            is_bo_play(m) && m["v"].as_u64() > Some(x)
+        })
+        .await;
+    let y = next["v"].as_u64().unwrap();
+    assert!(y > x + 1, "others acted between Bo's two plays");
+    let live: Vec<Value> = {
+        let mut events = Vec::new();
+        while events
+            .last()
+            .is_none_or(|m: &Value| m["v"].as_u64() < Some(y))
+        {
+            let m = ada_plays
+                .wait_for("Ada's events", |m| m["t"] == json!("event"))
+                .await;
+            if m["v"].as_u64() > Some(x) {
+                events.push(m);
+            }
+        }
+        events
+    };
+
+    // Back with the last event seen: a catchup with exactly the missed
+    // events, and the same state as a client that never left.
+    let (ws, catchup) = server.hello(&id, Some(&ada), x).await;
+    assert_eq!(catchup["t"], json!("catchup"), "{catchup}");
+    assert_eq!(catchup["v"], json!(y));
+    let missed = catchup["d"]["missed"].as_array().expect("missed");
+    let numbers: Vec<u64> = missed.iter().map(|m| m["v"].as_u64().unwrap()).collect();
+    assert_eq!(numbers, (x + 1..=y).collect::<Vec<_>>());
+    for (m, event) in missed.iter().zip(&live) {
+        assert_eq!(m["v"], event["v"]);
+        assert_eq!(m["e"], event["d"]["e"], "event {}", m["v"]);
+    }
+    assert_eq!(
+        game_part(&catchup["d"]),
+        game_part(&live.last().unwrap()["d"])
+    );
+    ws.close().await;
+
+    // Back with nothing seen: a snapshot of the same state.
+    let (ws, snapshot) = server.hello(&id, Some(&ada), 0).await;
+    assert_eq!(snapshot["t"], json!("snapshot"), "{snapshot}");
+    assert_eq!(snapshot["v"], json!(y));
+    assert!(snapshot["d"].get("missed").is_none_or(Value::is_null));
+    assert_eq!(
+        game_part(&snapshot["d"]),
+        game_part(&live.last().unwrap()["d"])
+    );
+    ws.close().await;
+
+    // Up to date: a catchup with nothing missed.
+    let (ws, catchup) = server.hello(&id, Some(&ada), y).await;
+    assert_eq!(catchup["t"], json!("catchup"), "{catchup}");
+    assert_eq!(catchup["d"]["missed"], json!([]));
+    ws.close().await;
+
+    // The game goes on.
+    let action = choose(&next["d"]).unwrap();
+    bo2.send_json(&json!({"t": "act", "v": y, "d": action}))
+        .await;
+    ada_plays
+        .wait_for("the event after Bo's play", |m| {
+            m["t"] == json!("event") && m["v"].as_u64() == Some(y + 1)
+        })
+        .await;
+    drop(bo2);
+    server.stop().await;
+}
+
+// ---------------------------------------------------------------------------
+// The grace period.
+
+/// A seat's entry in STATE's lobby.
+fn lobby<'a>(m: &'a Value, name: &str) -> Option<&'a Value> {
+    m["d"]["lobby"]
+        .as_array()?
+        .iter()
+        .find(|s| s["name"] == json!(name))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_the_grace_period_a_bot_plays_for_a_gone_player_until_they_return() {
+    // `Config::for_tests()`: a grace period of a fraction of a second.
+    let server = Server::start(|_| {}).await;
+    let (id, ada) = server
+        .create_table(json!({"name": "grace", "player": "Ada", "seats": 4}))
+        .await;
+    let bo = server.take_seat(&id, "Bo").await;
+    let cy = server.take_seat(&id, "Cy").await;
+    server.add_bot(&id, &ada, "greedy").await;
+    let mut ada_p = Player::join(&server, &id, "Ada", Some(&ada), 0, Mode::All).await;
+    let _bo_p = Player::join(&server, &id, "Bo", Some(&bo), 0, Mode::All).await;
+    let mut cy_p = Player::join(&server, &id, "Cy", Some(&cy), 0, Mode::All).await;
+    server.start_game(&id, &ada).await;
+
+    // Cy plays a few times, then is gone.
+    for _ in 0..3 {
+        cy_p.wait_for("an action of Cy's", |m| {
+            m["d"]["e"]["kind"] == json!("act") && m["d"]["e"]["name"] == json!("Cy")
+        })
+        .await;
+    }
+    let last_v = cy_p.drop_connection().last().unwrap()["v"]
+        .as_u64()
+        .unwrap();
+    ada_p
+        .wait_for("Cy disconnected", |m| {
+            lobby(m, "Cy").is_some_and(|s| s["connected"] == json!(false))
+        })
+        .await;
+    ada_p
+        .wait_for("Cy away", |m| {
+            lobby(m, "Cy").is_some_and(|s| s["away"] == json!(true))
+        })
+        .await;
+    // The game goes on: a bot plays for Cy.
+    ada_p
+        .wait_for("an action played for Cy", |m| {
+            m["d"]["e"]["kind"] == json!("act")
+                && m["d"]["e"]["name"] == json!("Cy")
+                && m["d"]["e"]["auto"] == json!(true)
+        })
+        .await;
+
+    // Cy comes back and plays again.
+    let mut cy_back = Player::join(&server, &id, "Cy", Some(&cy), last_v, Mode::All).await;
+    let back = cy_back.wait_for("the answer to hello", has_state).await;
+    assert_eq!(back["t"], json!("catchup"), "{back}");
+    let me = lobby(&back, "Cy").unwrap();
+    assert_eq!(me["away"], json!(false), "{back}");
+    assert_eq!(me["connected"], json!(true), "{back}");
+    ada_p
+        .wait_for("Cy back", |m| {
+            lobby(m, "Cy")
+                .is_some_and(|s| s["away"] == json!(false) && s["connected"] == json!(true))
+        })
+        .await;
+    cy_back
+        .wait_for("an action of Cy's own", |m| {
+            m["d"]["e"]["kind"] == json!("act")
+                && m["d"]["e"]["name"] == json!("Cy")
+                && m["d"]["e"]["auto"] == json!(false)
+        })
+        .await;
+    server.stop().await;
+}
+
+// ---------------------------------------------------------------------------
+// Bad input over the WebSocket.
+
+/// Reads until an `error`; returns its reason. Panics on anything but STATE
+/// messages in between.
+async fn expect_error(ws: &mut Ws, what: &str) -> String {
+    let m = ws.recv_until(|m| m["t"] != json!("presence")).await;
+    assert_eq!(m["t"], json!("error"), "{what}: {m}");
+    let reason = m["d"]["reason"].as_str().unwrap_or("");
+    assert!(!reason.trim().is_empty(), "{what}: an error says why: {m}");
+    reason.to_string()
+}
+
+/// Reads an `error` then a `resync` at event `v`; returns the resync.
+async fn expect_error_and_resync(ws: &mut Ws, what: &str, v: u64) -> Value {
+    expect_error(ws, what).await;
+    let m = ws.recv_until(|m| m["t"] != json!("presence")).await;
+    assert_eq!(m["t"], json!("resync"), "{what}: {m}");
+    assert_eq!(m["v"], json!(v), "{what}: {m}");
+    assert!(
+        m["d"]["view"].is_object(),
+        "{what}: a resync carries STATE: {m}"
+    );
+    m
+}
+
+/// The table is still at event `v` and Bo's state is still `state`.
+async fn assert_unchanged(server: &Server, id: &str, bo: &str, v: u64, state: &Value, what: &str) {
+    let info = server.info(id).await;
+    assert_eq!(info["v"], json!(v), "{what} changed the table: {info}");
+    let (ws, snapshot) = server.hello(id, Some(bo), 0).await;
+    assert_eq!(snapshot["v"], json!(v), "{what}");
+    assert_eq!(
+        &game_part(&snapshot["d"]),
+        state,
+        "{what} changed Bo's state"
+    );
+    ws.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
+    let server = Server::start(|c| c.grace = Duration::from_secs(600)).await;
+    let (id, ada) = server
+        .create_table(json!({"name": "bad input", "player": "Ada", "seats": 3}))
+        .await;
+    let bo = server.take_seat(&id, "Bo").await;
+    server.add_bot(&id, &ada, "greedy").await;
+    let _ada_p = Player::join(&server, &id, "Ada", Some(&ada), 0, Mode::All).await;
+    let mut bo_p = Player::join(&server, &id, "Bo", Some(&bo), 0, Mode::NoPlay).await;
+    server.start_game(&id, &ada).await;
+    // The table waits for Bo's play: nothing else can happen.
+    let waiting = bo_p
+        .wait_for("Bo's play", |m| {
+            has_state(m) && matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow"))
+        })
+        .await;
+    let v = waiting["v"].as_u64().unwrap();
+    let legal = choose(&waiting["d"]).unwrap();
+    let state = game_part(&waiting["d"]);
+    let unchanged = async |what: &str| assert_unchanged(&server, &id, &bo, v, &state, what).await;
+
+    // An act before hello.
+    let mut ws = server.ws(&id).await;
+    ws.send_json(&json!({"t": "act", "v": v, "d": legal})).await;
+    expect_error(&mut ws, "act before hello").await;
+    ws.send_json(&hello(Some(&bo), v)).await;
+    let m = ws.recv_until(|m| m["t"] != json!("presence")).await;
+    assert_eq!(m["t"], json!("catchup"), "hello after a refused act: {m}");
+    unchanged("act before hello").await;
+
+    // Garbage, an unknown type, a binary frame: an error, and the
+    // connection stays usable.
+    ws.send_text("garbage").await;
+    expect_error(&mut ws, "garbage").await;
+    ws.send_json(&json!({"t": "fly", "v": v, "d": {}})).await;
+    expect_error(&mut ws, "unknown type").await;
+    ws.send_json(&json!({"t": "act", "d": legal})).await;
+    expect_error(&mut ws, "act without v").await;
+    ws.send_frame(2, b"\x00\x01binary").await.unwrap();
+    expect_error(&mut ws, "a binary frame").await;
+    unchanged("garbage, unknown type, binary").await;
+
+    // An illegal action, a replayed old action (stale v): error and
+    // resync at the table's event number.
+    ws.send_json(&json!({"t": "act", "v": v, "d": {"play": "1 1 1 1 1 1 1 1"}}))
+        .await;
+    expect_error_and_resync(&mut ws, "an illegal action", v).await;
+    ws.send_json(&json!({"t": "act", "v": v - 1, "d": legal}))
+        .await;
+    expect_error_and_resync(&mut ws, "a stale action", v).await;
+    ws.send_json(&json!({"t": "act", "v": v + 5, "d": legal}))
+        .await;
+    expect_error_and_resync(&mut ws, "an action from the future", v).await;
+    unchanged("illegal and stale actions").await;
+
+    // An action out of turn: Ada has no decision now.
+    let (mut ada_ws, _) = server.hello(&id, Some(&ada), 0).await;
+    ada_ws
+        .send_json(&json!({"t": "act", "v": v, "d": "pass"}))
+        .await;
+    expect_error_and_resync(&mut ada_ws, "an action out of turn", v).await;
+    unchanged("an action out of turn").await;
+
+    // A wrong token.
+    let mut wrong = server.ws(&id).await;
+    wrong
+        .send_json(&hello(Some("0123456789abcdef0123456789abcdef"), 0))
+        .await;
+    expect_error(&mut wrong, "a wrong token").await;
+    // … and the connection closes with 1008 (policy violation).
+    match wrong.recv_within(WAIT).await {
+        Some(Some(common::Frame::Close(code, _))) => assert_eq!(code, Some(1008)),
+        other => panic!("a wrong token closes the connection: {other:?}"),
+    }
+    unchanged("a wrong token").await;
+    // A spectator cannot act.
+    let (mut watcher, _) = server.hello(&id, None, 0).await;
+    watcher
+        .send_json(&json!({"t": "act", "v": v, "d": legal}))
+        .await;
+    expect_error(&mut watcher, "a spectator's act").await;
+    unchanged("a spectator's act").await;
+
+    // An oversized frame: refused with an error.
+    let (mut big, _) = server.hello(&id, Some(&bo), 0).await;
+    let long = json!({"t": "chat", "v": v, "d": "x".repeat(5000)}).to_string();
+    big.send_text(&long).await;
+    expect_error(&mut big, "a frame over 4096 bytes").await;
+    unchanged("an oversized frame").await;
+
+    // Flooding: past 20 messages a second, refusals, then the door.
+    let (mut flood, _) = server.hello(&id, Some(&bo), 0).await;
+    // Each message is sent once the answer to the one before has come (so
+    // nothing sent is left unread when the server closes).
+    let mut reasons = HashSet::new();
+    let mut closed = false;
+    'flood: for _ in 0..1000 {
+        if flood.send_frame(1, br#"{"t":"fly"}"#).await.is_err() {
+            closed = true;
+            break;
+        }
+        loop {
+            match flood.recv_within(WAIT).await {
+                Some(Some(common::Frame::Text(t))) => {
+                    let m: Value = serde_json::from_str(&t).unwrap();
+                    if m["t"] == json!("error") {
+                        reasons.insert(m["d"]["reason"].as_str().unwrap_or("").to_string());
+                        break;
+                    }
+                }
+                Some(Some(common::Frame::Close(..)) | None) => {
+                    closed = true;
+                    break 'flood;
+                }
+                Some(Some(common::Frame::Binary(_))) => panic!("a binary frame"),
+                None => panic!("no answer to a message within {WAIT:?}"),
+            }
+        }
+    }
+    assert!(
+        reasons.len() >= 2,
+        "flooding gets its own error besides the unknown type's: {reasons:?}"
+    );
+    assert!(closed, "a connection that keeps flooding is closed");
+    unchanged("flooding").await;
+
+    // The first connection is still usable: Bo's legal play is accepted.
+    ws.send_json(&json!({"t": "act", "v": v, "d": legal})).await;
+    let m = ws
+        .recv_until(|m| m["t"] == json!("event") || m["t"] == json!("error"))
+        .await;
+    assert_eq!(m["t"], json!("event"), "{m}");
+    assert_eq!(m["v"], json!(v + 1));
+    assert_eq!(m["d"]["e"]["name"], json!("Bo"));
+    server.stop().await;
+}
+
+// ---------------------------------------------------------------------------
+// Bad input over HTTP.
+
+async fn post(server: &Server, path: &str, token: Option<&str>, body: &str) -> (u16, Value) {
+    common::http(server.addr, "POST", path, token, Some(body)).await
+}
+
+#[track_caller]
+fn assert_error((status, body): (u16, Value), expected: u16, what: &str) {
+    assert_eq!(status, expected, "{what}: {body}");
+    assert!(
+        body["error"].as_str().is_some_and(|e| !e.trim().is_empty()),
+        "{what}: a clear error: {body}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_http_input_gets_the_documented_status_and_changes_nothing() {
+    let server = Server::start(|_| {}).await;
+    let (id, ada) = server
+        .create_table(json!({"name": "lobby", "player": "Ada", "seats": 4}))
+        .await;
+    let bo = server.take_seat(&id, "Bo").await;
+    let before = server.info(&id).await;
+    let s = &server;
+    let tables = "/api/tables";
+    let seats = format!("/api/tables/{id}/seats");
+    let bots = format!("/api/tables/{id}/bots");
+    let start = format!("/api/tables/{id}/start");
+
+    assert_error(post(s, tables, None, "{not json").await, 400, "bad JSON");
+    let table = |extra: &str| format!(r#"{{"name":"x","player":"P"{extra}}}"#);
+    assert_error(
+        post(s, tables, None, &table(r#","seats":4,"colour":"red""#)).await,
+        400,
+        "an unknown field",
+    );
+    assert_error(
+        post(s, tables, None, &table(r#","seats":2"#)).await,
+        400,
+        "2 seats",
+    );
+    assert_error(
+        post(s, tables, None, &table(r#","seats":17"#)).await,
+        400,
+        "17 seats",
+    );
+    assert_error(
+        post(s, tables, None, &table(r#","seats":"four""#)).await,
+        400,
+        "seats as text",
+    );
+    assert_error(
+        post(
+            s,
+            tables,
+            None,
+            &table(r#","seats":4,"rules":{"scoring":"golf"}"#),
+        )
+        .await,
+        400,
+        "bad rules",
+    );
+    assert_error(
+        post(s, &seats, None, r#"{"name":"Cy","seat":3}"#).await,
+        400,
+        "an unknown field in a seat",
+    );
+    assert_error(
+        post(s, &seats, None, r#"{"name":""}"#).await,
+        400,
+        "an empty name",
+    );
+    assert_error(
+        post(s, &seats, None, r#"{"name":"Ada"}"#).await,
+        409,
+        "a name taken",
+    );
+    assert_error(
+        post(s, "/api/tables/nosuchtable/seats", None, r#"{"name":"Cy"}"#).await,
+        404,
+        "an unknown table",
+    );
+
+    // Host actions: no token, a token that holds no seat here, a seat's
+    // token that is not the host's.
+    let bot = r#"{"bot":"greedy"}"#;
+    let wrong = "0123456789abcdef0123456789abcdef";
+    assert_error(
+        post(s, &bots, None, bot).await,
+        401,
+        "a bot without a token",
+    );
+    assert_error(
+        post(s, &bots, Some(wrong), bot).await,
+        403,
+        "a bot with a wrong token",
+    );
+    assert_error(
+        post(s, &bots, Some(&bo), bot).await,
+        403,
+        "a bot from a non-host",
+    );
+    assert_error(
+        post(s, &bots, Some(&ada), r#"{"bot":"oracle"}"#).await,
+        400,
+        "an unknown bot",
+    );
+    assert_error(
+        post(s, &start, None, "").await,
+        401,
+        "start without a token",
+    );
+    assert_error(
+        post(s, &start, Some(wrong), "").await,
+        403,
+        "start with a wrong token",
+    );
+    assert_error(
+        post(s, &start, Some(&bo), "").await,
+        403,
+        "start from a non-host",
+    );
+    // A malformed Authorization header is no token.
+    let addr = server.addr;
+    let request = format!(
+        "POST {start} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Authorization: Basic QWxhZGRpbg==\r\nContent-Length: 0\r\n\r\n"
+    );
+    let answer = common::raw_http(addr, request.as_bytes()).await;
+    assert!(
+        matches!(answer.0, 401 | 403),
+        "a Basic authorization: {answer:?}"
+    );
+
+    // A body over 16 KiB.
+    let big = format!(r#"{{"name":"{}"}}"#, "x".repeat(17 * 1024));
+    assert_error(post(s, &seats, None, &big).await, 413, "a body over 16 KiB");
+    // Record and replay before the game is over.
+    for what in ["record", "replay"] {
+        let (status, body) = server
+            .http("GET", &format!("/api/tables/{id}/{what}"), None, None)
+            .await;
+        assert_eq!(status, 409, "{what} before the end: {body}");
+    }
+
+    // Nothing changed.
+    assert_eq!(before, server.info(&id).await);
+    // The host can still do what the others could not.
+    server.add_bot(&id, &ada, "greedy").await;
+    server.start_game(&id, &ada).await;
+    assert_error(post(s, &start, Some(&ada), "").await, 409, "a second start");
+    server.stop().await;
+}
