@@ -406,6 +406,8 @@ const T = {
   fair: {},             // hand → {status, text}
   news: [],             // chat and table news lines
   seenState: false,
+  joined: [],           // newcomers seated since the last deal: [{name, seat}]
+  noticeTimer: null,
 };
 
 function resetTable(id) {
@@ -414,8 +416,9 @@ function resetTable(id) {
     id, state: null, v: 0, pending: false, sel: { rank: null, n: 0, j: 0 }, tax: [],
     exchange: { partner: null, card: null }, answer: null, logHand: 0, logLen: 0,
     decisionKey: '', deadlineAt: null, nextDealAt: null, lastResult: null, fair: {}, news: [],
-    seenState: false, retry: 0,
+    seenState: false, retry: 0, joined: [],
   });
+  setNotice('');
   $('chat').replaceChildren();
   $('log').replaceChildren();
   setError($('t-error'), '');
@@ -446,6 +449,11 @@ function playerName(seat) {
 function lobbyEntry(name) {
   const s = T.state;
   return s && s.lobby ? s.lobby.find(x => x.name === name) : null;
+}
+
+/** My lobby seat ({name, waiting, leaving, …}), or null when watching. */
+function myLobby() {
+  return me() ? lobbyEntry(me()) : null;
 }
 
 function isHost() {
@@ -513,20 +521,36 @@ async function onJoin(event) {
 
 async function onLeave() {
   const started = T.state && T.state.started;
-  const question = started
-    ? 'Leave this game? A bot plays your seat until this hand ends, then you leave.'
-    : 'Give up your seat at this table?';
+  const mine = myLobby();
+  // A newcomer still waiting for the next hand, like a seat before the
+  // start, is freed at once; a player in the game leaves when the hand ends.
+  const atOnce = !started || !!(mine && mine.waiting);
+  if (mine && mine.leaving) return;
+  const question = !started
+    ? 'Give up your seat at this table?'
+    : atOnce
+      ? 'Give up your place in this game? You have not been dealt in yet.'
+      : 'Leave this game? A bot plays your seat until this hand ends, then you leave.';
   if (!window.confirm(question)) return;
+  $('leave-btn').disabled = true;
   try {
     await api('DELETE', '/api/tables/' + encodeURIComponent(T.id) + '/seats', undefined, myToken());
-    if (!started) {
-      store.dropToken(T.id);
-      reconnectNow();
+    if (atOnce) {
+      // The server may have closed our connection first (onclose did this then).
+      if (store.token(T.id)) {
+        store.dropToken(T.id);
+        if (started) addNews('You gave up your place. You are watching now.', 'system');
+        reconnectNow();
+      }
     } else {
-      addNews('You will leave when this hand ends.', 'system');
+      addNews('You will leave when this hand ends. A bot plays your seat until then.', 'system');
+      announce('You will leave when this hand ends.');
     }
   } catch (e) {
     setError($('t-error'), 'Could not leave: ' + e.message);
+  } finally {
+    $('leave-btn').disabled = false;
+    if (T.state) render();
   }
 }
 
@@ -620,7 +644,21 @@ function connect() {
     if (ws !== T.ws) return;
     T.ws = null;
     T.pending = false;
-    if (event.code === 1008 && store.token(id) && !T.seenState) {
+    const token = store.token(id);
+    const mine = myLobby();
+    const unknown = event.code === 1008 && event.reason !== 'too many messages';
+    if (token && mine && (mine.leaving || mine.waiting) &&
+        ((event.code === 1000 && /left/.test(event.reason || '')) || unknown)) {
+      // We asked to leave and the server has let us go (the hand ended):
+      // the token is spent; watch from now on.
+      store.dropToken(id);
+      addNews('You have left the table. You are watching now.', 'system');
+      announce('You have left the table.');
+      setNotice('');
+      reconnectNow();
+      return;
+    }
+    if (unknown && token && (!T.seenState || event.reason === 'no such seat')) {
       // The server does not know our token (policy violation): do not
       // knock again with it; offer to forget it.
       show($('t-lost'), true);
@@ -706,13 +744,44 @@ function showError(reason) {
 
 function onEvent(e, state) {
   const players = (state && state.players) || (T.state && T.state.players);
-  // Plays are in the hand's log already; the news gets the rest, and
-  // the moves made for someone.
-  if (e.kind !== 'act' || e.auto) addNews(eventWords(e, players), 'system');
+  const you = (state && state.you) || me();
+  if (e.kind === 'act' && e.auto && you && e.name === you) {
+    // A move made for us: say so plainly, in the news and on the table.
+    const leaving = state && state.lobby && state.lobby.some(x => x.name === you && x.leaving);
+    const what = 'you ' + actionWords(e.action, players);
+    const text = leaving
+      ? 'A bot played for you (you leave when this hand ends): ' + what + '.'
+      : state && state.turn_seconds
+        ? 'Time ran out: ' + what + ' automatically.'
+        : 'Played for you while you were away: ' + what + '.';
+    addNews(text, 'auto');
+    if (!leaving) {
+      setNotice(text);
+      announce(text);
+    }
+  } else if (e.kind !== 'act' || e.auto) {
+    // Plays are in the hand's log already; the news gets the rest, and
+    // the moves made for someone.
+    addNews(eventWords(e, players), 'system');
+  }
   if (e.kind === 'deal') {
     T.sel = { rank: null, n: 0, j: 0 };
     T.tax = [];
+    T.exchange = { partner: null, card: null };
+    T.answer = null;
+    T.joined = [];
   }
+  if (e.kind === 'join') T.joined.push({ name: e.name, seat: e.seat });
+}
+
+/** A line on the table about a move made for us; '' hides it. */
+function setNotice(text) {
+  const node = $('t-notice');
+  if (!node) return;
+  clearTimeout(T.noticeTimer);
+  node.textContent = text || '';
+  show(node, !!text);
+  if (text) T.noticeTimer = setTimeout(() => setNotice(''), 20000);
 }
 
 function addNews(text, kind) {
@@ -728,6 +797,12 @@ function addNews(text, kind) {
 
 function onState(state, v) {
   if (!state) return;
+  const mine = state.you && state.lobby ? state.lobby.find(x => x.name === state.you) : null;
+  if (mine && mine.leaving && state.decision) {
+    // Leaving: a bot plays this seat until the hand ends (docs/PROTOCOL.md,
+    // DELETE seats); its decisions are not ours to make any more.
+    state = Object.assign({}, state, { decision: null, deadline_ms: null });
+  }
   const first = !T.seenState;
   const before = T.state;
   T.state = state;
@@ -846,12 +921,50 @@ function render() {
     renderGameOver();
     renderFair();
     renderTimers();
+    renderMyStatus();
+    renderOthers();
+    const mine = myLobby();
     $('leave-btn').hidden = !(s.you && !s.game_over);
-    $('leave-btn').textContent = 'Leave the table';
+    $('leave-btn').textContent = mine && mine.waiting ? 'Give up my place'
+      : mine && mine.leaving ? 'Leaving when this hand ends' : 'Leave the table';
+    $('leave-btn').disabled = !!(mine && mine.leaving);
     show($('dock'), !!(s.you && s.view && s.view.hand != null && !s.game_over));
     $('chat-input').disabled = !s.you;
     $('chat-send').disabled = !s.you;
   }
+}
+
+/** Where I stand when I am not simply playing: waiting to enter, leaving. */
+function renderMyStatus() {
+  const s = T.state;
+  const mine = myLobby();
+  const node = $('t-mine');
+  let text = '';
+  if (mine && mine.waiting && !s.game_over) {
+    text = 'You are waiting for the next hand: you enter when this hand ends, as a Merchant halfway down. Until then you watch.';
+    node.dataset.state = 'waiting';
+  } else if (mine && mine.leaving && !s.game_over) {
+    text = 'You leave the table when this hand ends. A bot plays your seat until then.';
+    node.dataset.state = 'leaving';
+  } else {
+    node.dataset.state = '';
+  }
+  node.textContent = text;
+  show(node, !!text);
+}
+
+/** Seats of the lobby not in this hand: newcomers waiting for the next one. */
+function renderOthers() {
+  const s = T.state;
+  const inHand = new Set(s.players || []);
+  const others = (s.lobby || []).filter(x => !inHand.has(x.name));
+  const items = others.map(x => el('li', { class: 'other', dataset: { name: x.name, waiting: String(!!x.waiting) } },
+    x.bot ? '🤖 ' : x.connected ? '● ' : '○ ',
+    el('strong', {}, x.name), x.name === s.you ? ' (you)' : '',
+    x.bot ? ' (' + x.bot + ' bot)' : '',
+    x.waiting ? ': waits to join at the next hand' : ''));
+  $('t-others').replaceChildren(...(items.length ? [el('li', { class: 'muted' }, 'Also at the table:'), ...items] : []));
+  show($('t-others'), items.length > 0);
 }
 
 function renderStatus() {
@@ -971,10 +1084,12 @@ function renderSeats() {
     let conn = null;
     if (lobby) {
       if (lobby.bot) conn = el('span', { class: 'badge', title: 'a bot' }, '🤖');
+      // A leaving seat is "away" too (a bot plays it): say why.
+      else if (lobby.leaving) conn = el('span', { class: 'badge' + (lobby.connected ? ' on' : ' away'), title: lobby.connected ? 'connected' : 'not connected' }, lobby.connected ? '●' : '○');
       else if (lobby.away) conn = el('span', { class: 'badge away', title: 'away: a bot plays for them' }, '○ away');
       else if (!lobby.connected) conn = el('span', { class: 'badge away', title: 'not connected' }, '○');
       else conn = el('span', { class: 'badge on', title: 'connected' }, '●');
-      if (lobby.leaving) conn = el('span', {}, conn, el('span', { class: 'badge' }, 'leaving'));
+      if (lobby.leaving) conn = el('span', {}, conn, ' ', el('span', { class: 'badge leaving', 'data-testid': 'leaving-badge', title: 'a bot plays for them until the hand ends' }, 'leaving after this hand'));
     }
     const top = vw.top && vw.top[0] === i;
     const score = vw.scores ? vw.scores[i] : null;
@@ -1396,6 +1511,7 @@ function sendAct(action) {
   }
   T.pending = true;
   setError($('t-error'), '');
+  setNotice('');
   renderActions();
   renderDecision();
 }
@@ -1514,10 +1630,13 @@ function distinctRankButtons(selected, onPick, testid) {
 
 function offerDialog() {
   const vw = view();
-  const merchants = vw.seats.map((seat, i) => ({ seat, i }))
+  // Any other Merchant (docs/RULES.md, Merchant exchange).
+  const partners = vw.seats.map((seat, i) => ({ seat, i }))
     .filter(x => x.i !== vw.seat && x.seat.title === 'Merchant');
-  const partners = merchants.length ? merchants : vw.seats.map((seat, i) => ({ seat, i })).filter(x => x.i !== vw.seat);
   const ex = T.exchange;
+  if (ex.partner != null && !partners.some(x => x.i === ex.partner)) ex.partner = null;
+  if (ex.card != null && !countOf(ex.card)) ex.card = null;
+  if (ex.partner == null && partners.length === 1) ex.partner = partners[0].i;
   const partnerButtons = partners.map(x => el('button', {
     type: 'button', class: 'choice' + (ex.partner === x.i ? ' chosen' : ''),
     'aria-pressed': ex.partner === x.i ? 'true' : 'false', 'data-testid': 'exchange-partner',
@@ -1525,7 +1644,7 @@ function offerDialog() {
   }, playerName(x.i)));
   const ready = ex.partner != null && ex.card != null;
   return ['Merchant exchange', el('div', {},
-    el('p', {}, 'As the highest Merchant you may offer one card, face down, to another Merchant, who gives you a card back.'),
+    el('p', {}, 'As the highest Merchant you may trade one card, face down, with another Merchant: each of you gives the other one card at the same time. Or let the exchange go.'),
     el('p', { class: 'label' }, 'To whom:'),
     el('div', { class: 'pick-row', role: 'group', 'aria-label': 'Partner' }, partnerButtons),
     el('p', { class: 'label' }, 'Which card:'),
@@ -1535,28 +1654,53 @@ function offerDialog() {
       el('button', {
         type: 'button', class: 'primary', 'data-testid': 'offer-exchange', dataset: { key: 'offer' },
         disabled: !ready || T.pending,
-        onclick: () => { sendAct({ offer_exchange: { partner: ex.partner, card: ex.card } }); T.exchange = { partner: null, card: null }; },
+        onclick: () => {
+          sendAct({ offer_exchange: { partner: ex.partner, card: ex.card } });
+          if (T.pending) T.exchange = { partner: null, card: null };
+        },
       }, ready ? 'Offer a ' + cardName(ex.card) + ' to ' + playerName(ex.partner) : 'Offer'),
       el('button', { type: 'button', 'data-testid': 'decline-exchange', dataset: { key: 'decline' }, disabled: T.pending, onclick: () => sendAct('decline_exchange') }, 'No exchange')))];
 }
 
 function answerDialog(d) {
-  const trade = view().my_trade;
-  const card = d.card != null ? d.card : (trade && trade.received ? trade.received : null);
-  const got = card != null ? ' a ' + cardName(String(card)) + ' (' + card + ')' : ' a card';
+  // Both cards are given face down at the same time (docs/RULES.md,
+  // Merchant exchange): what the partner offers is not known until the
+  // exchange settles, and then it shows in the log (my_trade).
   return ['Merchant exchange', el('div', {},
-    el('p', {}, playerName(d.from) + ' gave you' + got + '. Choose a card to give back.'),
+    el('p', {}, playerName(d.from) + ' chose you for the merchant exchange and gives you one card, face down. ' +
+      'Choose one of yours to give ' + playerName(d.from) + ' in return: you both see what you got once the exchange is made.'),
     el('div', { class: 'pick-row', role: 'group', 'aria-label': 'Card to give back' },
       distinctRankButtons(T.answer, rank => { T.answer = rank; renderDecision(); }, 'answer-card')),
     buttonRow(el('button', {
       type: 'button', class: 'primary', 'data-testid': 'answer-exchange', dataset: { key: 'answer' },
       disabled: T.answer == null || T.pending || !countOf(T.answer),
       onclick: () => { const card = T.answer; T.answer = null; sendAct({ answer_exchange: card }); },
-    }, T.answer != null ? 'Give back a ' + cardName(T.answer) : 'Give back')))];
+    }, T.answer != null ? 'Give ' + playerName(d.from) + ' a ' + cardName(T.answer) : 'Give a card')))];
+}
+
+/**
+ * The seating of the coming hand before the newcomer sits (by finishing
+ * order, without those who left, with the newcomers seated so far), or
+ * null when it cannot be told.
+ */
+function nextSeating() {
+  const s = T.state;
+  const vw = s.view;
+  if (!vw || vw.stage !== 'over' || !vw.finish_order) return null;
+  const names = vw.finish_order.map(playerName).filter(name => {
+    const x = lobbyEntry(name);
+    return x && !x.waiting;
+  });
+  for (const j of T.joined) {
+    if (names.includes(j.name) || j.seat > names.length) return null;
+    names.splice(j.seat, 0, j.name);
+  }
+  const seated = (s.lobby || []).filter(x => !x.waiting).length;
+  return names.length === seated ? names : null;
 }
 
 function placeDialog(place) {
-  const players = T.state.players || [];
+  const players = nextSeating() || [];
   const buttons = (place.seats || []).map(k => el('button', {
     type: 'button', class: 'choice', 'data-testid': 'place-seat', dataset: { key: 'place-' + k },
     disabled: T.pending,
@@ -1566,7 +1710,8 @@ function placeDialog(place) {
     },
   }, 'Seat ' + (k + 1) + (players[k - 1] ? ', after ' + players[k - 1] : '') + (players[k] ? ', before ' + players[k] : '')));
   return ['Place ' + place.name, el('div', {},
-    el('p', {}, place.name + ' joins the game as a Merchant halfway down. As the Greater Dalmuti you choose where.'),
+    el('p', {}, place.name + ' joins the game as a Merchant halfway down. As the Greater Dalmuti of the coming hand you choose where' +
+      (players.length ? ' (seat 1 is yours; the order is this hand\u2019s finishing order)' : '') + '.'),
     buttonRow(...buttons))];
 }
 

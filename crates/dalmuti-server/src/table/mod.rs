@@ -17,11 +17,13 @@
 pub mod state;
 
 use std::collections::{HashMap, HashSet};
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
 use dalmuti_bots::{Bot, BotSpec};
 use dalmuti_core::{Action, Seed, Viewer};
+use futures_util::FutureExt;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -103,6 +105,9 @@ enum Command {
     Chat(String, String, Reply<()>),
     Info(oneshot::Sender<TableInfo>),
     Query(Query, Reply<Value>),
+    /// A bug, simulated: the actor panics while handling it.
+    #[cfg(test)]
+    Panic,
 }
 
 /// Read-only questions about a table.
@@ -315,19 +320,61 @@ fn replay_log(store: &dyn Store, row: TableRow) -> Result<TableState, ServerErro
     Ok(state)
 }
 
+/// What woke the actor.
+enum Wake {
+    Command(Command),
+    Bot(BotDone),
+    Timer,
+}
+
+/// Recoveries in a row after which a table gives up (its log replays into
+/// a state that panics again at once).
+const MAX_RECOVERIES: u32 = 3;
+
 fn spawn(mut actor: Actor) -> TableHandle {
     let (tx, mut rx) = mpsc::channel(256);
     tokio::spawn(async move {
+        let mut recoveries = 0;
         loop {
-            actor.schedule();
-            let wake = actor.next_wake();
-            tokio::select! {
+            // A bug must not take a table down with its players' game: a
+            // panic rebuilds the table from its log (what every player has
+            // been told) and it goes on.
+            let planned = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                actor.schedule();
+                actor.next_wake()
+            }));
+            let wake = match planned {
+                Ok(wake) => wake,
+                Err(_) => {
+                    recoveries += 1;
+                    if recoveries > MAX_RECOVERIES || !actor.recover() {
+                        return;
+                    }
+                    continue;
+                }
+            };
+            let woke = tokio::select! {
                 command = rx.recv() => match command {
-                    Some(command) => actor.handle(command).await,
-                    None => break,
+                    Some(command) => Wake::Command(command),
+                    None => return,
                 },
-                Some(done) = actor.bot_rx.recv() => actor.bot_done(done).await,
-                _ = sleep_until(wake) => actor.tick().await,
+                Some(done) = actor.bot_rx.recv() => Wake::Bot(done),
+                _ = sleep_until(wake) => Wake::Timer,
+            };
+            let step = AssertUnwindSafe(async {
+                match woke {
+                    Wake::Command(command) => actor.handle(command).await,
+                    Wake::Bot(done) => actor.bot_done(done).await,
+                    Wake::Timer => actor.tick().await,
+                }
+            });
+            if step.catch_unwind().await.is_err() {
+                recoveries += 1;
+                if recoveries > MAX_RECOVERIES || !actor.recover() {
+                    return;
+                }
+            } else {
+                recoveries = 0;
             }
         }
     });
@@ -422,6 +469,30 @@ impl Actor {
             }
         }
         Ok(actor)
+    }
+
+    /// After a panic: the state again from the log, timers and bots
+    /// afresh, and everyone resynced. False if the log cannot be read.
+    fn recover(&mut self) -> bool {
+        let Ok(state) = replay_log(self.ctx.store.as_ref(), self.state.row.clone()) else {
+            return false;
+        };
+        self.state = state;
+        self.thinking = false;
+        self.bot_at = None;
+        self.deal_at = None;
+        self.place = None;
+        self.turn_since.clear();
+        for (i, seat) in self.state.seats.iter().enumerate() {
+            if let Some(spec) = &seat.bot
+                && !self.bots.contains_key(&seat.name)
+                && let Ok(bot) = build_bot(spec, i as u64)
+            {
+                self.bots.insert(seat.name.clone(), bot);
+            }
+        }
+        self.broadcast("resync", None);
+        true
     }
 
     fn is_human(&self, name: &str) -> bool {
@@ -883,6 +954,12 @@ impl Actor {
             Command::Info(reply) => {
                 let _ = reply.send(self.info());
             }
+            #[cfg(test)]
+            Command::Panic => {
+                // Half-done work, as a real bug would leave it.
+                self.state.events.clear();
+                panic!("a simulated bug");
+            }
             Command::Query(query, reply) => {
                 let result = match query {
                     Query::Record => self.state.record(),
@@ -1110,5 +1187,80 @@ impl Actor {
             first,
             seat: who.map(|i| self.state.seats[i].name.clone()),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::SqliteStore;
+
+    #[tokio::test]
+    async fn a_panic_rebuilds_the_table_from_its_log_and_play_goes_on() {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+        let ctx = Context {
+            writer: Writer::start(store.clone()),
+            store,
+            timings: Timings {
+                grace: Duration::from_secs(30),
+                bot_delay: Duration::ZERO,
+                hand_pause: Duration::ZERO,
+            },
+        };
+        let row = TableRow {
+            id: "t".into(),
+            name: "t".into(),
+            seats: 4,
+            rules: "{}".into(),
+            public: true,
+            turn_seconds: None,
+        };
+        let table = create(ctx, row).unwrap();
+        let token = table.join("Ada").await.unwrap();
+        for _ in 0..3 {
+            table.add_bot(&token, "greedy").await.unwrap();
+        }
+        let mut feed = table.subscribe(Some(&token), 0).await.unwrap().feed;
+        table.start_with_seed(&token, Seed::from(3)).await.unwrap();
+        // When Ada is to act, nobody else moves.
+        let before = loop {
+            let msg = feed.recv().await.unwrap();
+            if !msg.d["decision"].is_null() {
+                break msg;
+            }
+        };
+        let _ = table.tx.send(Command::Panic).await;
+        // Everyone is told to start again from the state as it is.
+        loop {
+            let msg = feed.recv().await.unwrap();
+            if msg.t == "resync" {
+                assert_eq!(msg.v, before.v);
+                break;
+            }
+        }
+        let after = table.subscribe(Some(&token), 0).await.unwrap().first;
+        assert_eq!(after.v, before.v, "nothing lost, nothing added");
+        assert_eq!(after.d["view"], before.d["view"]);
+        // And the table still plays.
+        let decision = after.d["decision"]["kind"].as_str().unwrap();
+        let action = match decision {
+            "revolution" => Action::DeclineRevolution,
+            "follow" => Action::Pass,
+            // Ada deals first: the Greater Dalmuti gives any cards.
+            "tax" => {
+                let hand = after.d["view"]["hand"].as_str().unwrap();
+                let n = after.d["decision"]["count"].as_u64().unwrap() as usize;
+                let cards: Vec<&str> = hand.split(' ').collect();
+                Action::GiveTax(cards[cards.len() - n..].join(" ").parse().unwrap())
+            }
+            _ => {
+                let hand = after.d["view"]["hand"].as_str().unwrap();
+                Action::Play(hand.split(' ').next().unwrap().parse().unwrap())
+            }
+        };
+        assert_eq!(
+            table.act(&token, action, after.v).await.unwrap(),
+            after.v + 1
+        );
     }
 }
