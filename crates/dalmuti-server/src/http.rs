@@ -436,10 +436,11 @@ const MAX_REFUSED: u32 = 100;
 
 impl Connection {
     async fn send(&mut self, msg: &ServerMsg) -> bool {
-        self.socket
-            .send(Message::Text(msg.to_text().into()))
-            .await
-            .is_ok()
+        self.send_text(&msg.to_text()).await
+    }
+
+    async fn send_text(&mut self, text: &str) -> bool {
+        self.socket.send(Message::Text(text.into())).await.is_ok()
     }
 
     async fn close(&mut self, code: u16, reason: &str) {
@@ -543,7 +544,7 @@ impl Connection {
                 msg = feed.recv() => match msg {
                     Ok(msg) => {
                         self.v = msg.v;
-                        if !self.send(&msg).await { return; }
+                        if !self.send_text(&msg.text).await { return; }
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
                         // Fell behind: a fresh state replaces everything.

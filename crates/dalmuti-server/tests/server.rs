@@ -279,9 +279,9 @@ async fn table_with(
 /// against a hang instead.
 async fn next(feed: &mut Feed, pick: impl Fn(&ServerMsg) -> bool) -> Arc<ServerMsg> {
     loop {
-        let msg = feed.recv().await.expect("the feed closed");
+        let msg = feed.recv().await.expect("the feed closed").to_msg();
         if pick(&msg) {
-            return msg;
+            return Arc::new(msg);
         }
     }
 }
@@ -554,6 +554,7 @@ async fn no_message_shows_a_hidden_card_or_an_unrevealed_seed() {
             loop {
                 match feed.recv().await {
                     Ok(msg) => {
+                        let msg = msg.to_msg();
                         let over = msg.d["game_over"] == true;
                         kept.push(msg);
                         if over {

@@ -30,7 +30,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::error::ServerError;
-use crate::protocol::ServerMsg;
+use crate::protocol::{Outgoing, ServerMsg};
 use crate::store::{Store, TableRow, Writer, hash_token, new_token};
 pub use state::{Live, Placement, Stored, TableState};
 
@@ -41,7 +41,7 @@ const CHANNEL: usize = 256;
 const CATCHUP: u64 = 1000;
 
 /// A receiver of one viewer's messages.
-pub type Feed = broadcast::Receiver<Arc<ServerMsg>>;
+pub type Feed = broadcast::Receiver<Arc<Outgoing>>;
 
 /// A table's timings.
 #[derive(Clone, Copy, Debug)]
@@ -414,8 +414,8 @@ struct BotDone {
 struct Actor {
     state: TableState,
     ctx: Context,
-    feeds: HashMap<String, broadcast::Sender<Arc<ServerMsg>>>,
-    spectators: broadcast::Sender<Arc<ServerMsg>>,
+    feeds: HashMap<String, broadcast::Sender<Arc<Outgoing>>>,
+    spectators: broadcast::Sender<Arc<Outgoing>>,
     connections: HashMap<String, usize>,
     gone_since: HashMap<String, Instant>,
     away: HashSet<String>,
@@ -844,6 +844,7 @@ impl Actor {
     /// `v` described as that viewer may know it.
     fn broadcast(&mut self, t: &'static str, v: Option<u64>) {
         let live = self.live();
+        let now = self.state.v();
         for (i, seat) in self.state.seats.iter().enumerate() {
             let Some(feed) = self.feeds.get(&seat.name) else {
                 continue;
@@ -851,18 +852,18 @@ impl Actor {
             if feed.receiver_count() == 0 {
                 continue;
             }
-            let mut msg = self.message(t, Some(i), &live);
-            if let Some(v) = v {
-                msg.d["e"] = self.state.describe(v, Some(i));
-            }
-            let _ = feed.send(Arc::new(msg));
+            let e = v.map(|v| self.state.describe(v, Some(i)));
+            let d = self
+                .state
+                .state_text(Some(i), &live, e.as_ref().map(|e| ("e", e)));
+            let _ = feed.send(Arc::new(Outgoing::new(t, now, &d)));
         }
         if self.spectators.receiver_count() > 0 {
-            let mut msg = self.message(t, None, &live);
-            if let Some(v) = v {
-                msg.d["e"] = self.state.describe(v, None);
-            }
-            let _ = self.spectators.send(Arc::new(msg));
+            let e = v.map(|v| self.state.describe(v, None));
+            let d = self
+                .state
+                .state_text(None, &live, e.as_ref().map(|e| ("e", e)));
+            let _ = self.spectators.send(Arc::new(Outgoing::new(t, now, &d)));
         }
     }
 
@@ -939,11 +940,11 @@ impl Actor {
             }
             Command::Chat(token, text, reply) => {
                 let result = self.state.seat_of_token(&token).map(|i| {
-                    let msg = Arc::new(ServerMsg {
+                    let msg = Arc::new(Outgoing::from(&ServerMsg {
                         t: "chat",
                         v: self.state.v(),
                         d: json!({ "from": self.state.seats[i].name, "text": text }),
-                    });
+                    }));
                     for feed in self.feeds.values() {
                         let _ = feed.send(msg.clone());
                     }
@@ -1224,7 +1225,7 @@ mod tests {
         table.start_with_seed(&token, Seed::from(3)).await.unwrap();
         // When Ada is to act, nobody else moves.
         let before = loop {
-            let msg = feed.recv().await.unwrap();
+            let msg = feed.recv().await.unwrap().to_msg();
             if !msg.d["decision"].is_null() {
                 break msg;
             }
@@ -1232,7 +1233,7 @@ mod tests {
         let _ = table.tx.send(Command::Panic).await;
         // Everyone is told to start again from the state as it is.
         loop {
-            let msg = feed.recv().await.unwrap();
+            let msg = feed.recv().await.unwrap().to_msg();
             if msg.t == "resync" {
                 assert_eq!(msg.v, before.v);
                 break;

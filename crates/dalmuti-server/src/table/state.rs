@@ -482,89 +482,115 @@ impl TableState {
     }
 
     /// The STATE of `docs/PROTOCOL.md` for lobby seat `who` (a spectator
-    /// if `None`), with what only the actor knows (`live`).
+    /// if `None`), with what only the actor knows (`live`), as JSON text:
+    /// written straight from borrowed data, since every event builds one
+    /// per seat (`docs/PERFORMANCE.md`). `extra` adds `"e"` and the like.
+    pub fn state_text(
+        &self,
+        who: Option<usize>,
+        live: &Live,
+        extra: Option<(&str, &Value)>,
+    ) -> String {
+        let mut out =
+            serde_json::to_string(&self.state_out(who, live)).expect("a state serializes");
+        if let Some((key, value)) = extra {
+            // The object ends with `}`: add the field before it.
+            out.pop();
+            out.push(',');
+            out.push_str(&serde_json::to_string(key).expect("a key serializes"));
+            out.push(':');
+            out.push_str(&value.to_string());
+            out.push('}');
+        }
+        out
+    }
+
+    /// The STATE as a JSON value (for the messages that are not sent to
+    /// every seat at every event).
     pub fn state(&self, who: Option<usize>, live: &Live) -> Value {
-        let lobby: Vec<Value> = self
+        serde_json::to_value(self.state_out(who, live)).expect("a state serializes")
+    }
+
+    fn state_out<'a>(&'a self, who: Option<usize>, live: &'a Live) -> StateOut<'a> {
+        let lobby = self
             .seats
             .iter()
             .enumerate()
-            .map(|(i, s)| {
-                json!({
-                    "name": s.name,
-                    "bot": s.bot.as_deref().map(bot_name),
-                    "connected": s.bot.is_some() || live.connected.get(i).copied().unwrap_or(false),
-                    "away": live.away.get(i).copied().unwrap_or(false),
-                    "waiting": s.waiting,
-                    "leaving": s.leaving,
-                })
+            .map(|(i, s)| LobbyOut {
+                name: &s.name,
+                bot: s.bot.as_deref().map(bot_name),
+                connected: s.bot.is_some() || live.connected.get(i).copied().unwrap_or(false),
+                away: live.away.get(i).copied().unwrap_or(false),
+                waiting: s.waiting,
+                leaving: s.leaving,
             })
             .collect();
-        let (mut players, mut view, mut decision, mut dealt, mut dealt_seat) = (
-            Value::Null,
-            Value::Null,
-            Value::Null,
-            Value::Null,
-            Value::Null,
+        let mut out = StateOut {
+            table: &self.row.id,
+            name: &self.row.name,
+            seats: self.row.seats,
+            public: self.row.public,
+            rules: &self.rules,
+            turn_seconds: self.row.turn_seconds,
+            host: self.host().map(|i| self.seats[i].name.as_str()),
+            you: who.map(|i| self.seats[i].name.as_str()),
+            lobby,
+            started: self.game.is_some(),
+            game_over: self.is_over(),
+            hand: 0,
+            players: None,
+            dealt: None,
+            dealt_seat: None,
+            view: None,
+            decision: None,
+            deadline_ms: who.and_then(|i| live.deadline_ms.get(i).copied().flatten()),
+            next_deal_ms: live.next_deal_ms,
+            place: live
+                .place
+                .as_ref()
+                .filter(|p| Some(p.chooser) == who)
+                .map(|p| PlaceOut {
+                    name: &p.newcomer,
+                    seats: &p.seats,
+                }),
+            totals: Vec::new(),
+            fairness: self.fairness(),
+        };
+        let Some(game) = &self.game else {
+            return out;
+        };
+        out.totals = game
+            .players()
+            .map(|p| TotalOut {
+                name: game.name(p),
+                total: game.total(p),
+            })
+            .collect();
+        if game.hands().is_empty() {
+            return out;
+        }
+        out.hand = game.hands().len();
+        out.players = Some(
+            Seat::all(game.hand().players())
+                .map(|s| game.name(game.player_at(s)))
+                .collect(),
         );
-        let mut totals = Vec::new();
-        let mut hand = 0;
-        if let Some(game) = &self.game
-            && !game.hands().is_empty()
-        {
-            hand = game.hands().len();
-            players = json!(
-                Seat::all(game.hand().players())
-                    .map(|s| game.name(game.player_at(s)))
-                    .collect::<Vec<_>>()
-            );
-            let seat = who.and_then(|i| self.game_seat(i));
-            let v = game.view(seat.map_or(Viewer::Spectator, Viewer::Seat));
-            view = json!(v.snapshot());
-            if let Some(seat) = seat {
-                decision = v
-                    .decision()
-                    .map_or(Value::Null, |d| dalmuti_bots::protocol::encode_decision(&d));
-                dealt = json!(game.hand().dealt(seat).to_string());
-                // A greater revolution reversed the seats after the deal.
-                let n = game.hand().players();
-                dealt_seat = json!(match game.hand().revolution() {
-                    Some(r) if r.greater => n - 1 - seat.index(),
-                    _ => seat.index(),
-                });
-            }
+        let seat = who.and_then(|i| self.game_seat(i));
+        let view = game.view(seat.map_or(Viewer::Spectator, Viewer::Seat));
+        if let Some(seat) = seat {
+            out.decision = view
+                .decision()
+                .map(|d| dalmuti_bots::protocol::encode_decision(&d));
+            out.dealt = Some(game.hand().dealt(seat).to_string());
+            // A greater revolution reversed the seats after the deal.
+            let n = game.hand().players();
+            out.dealt_seat = Some(match game.hand().revolution() {
+                Some(r) if r.greater => n - 1 - seat.index(),
+                _ => seat.index(),
+            });
         }
-        if let Some(game) = &self.game {
-            totals = game
-                .players()
-                .map(|p| json!({ "name": game.name(p), "total": game.total(p) }))
-                .collect();
-        }
-        json!({
-            "table": self.row.id,
-            "name": self.row.name,
-            "seats": self.row.seats,
-            "public": self.row.public,
-            "rules": self.rules,
-            "turn_seconds": self.row.turn_seconds,
-            "host": self.host().map(|i| &self.seats[i].name),
-            "you": who.map(|i| &self.seats[i].name),
-            "lobby": lobby,
-            "started": self.game.is_some(),
-            "game_over": self.is_over(),
-            "hand": hand,
-            "players": players,
-            "dealt": dealt,
-            "dealt_seat": dealt_seat,
-            "view": view,
-            "decision": decision,
-            "deadline_ms": who.and_then(|i| live.deadline_ms.get(i).copied().flatten()),
-            "next_deal_ms": live.next_deal_ms,
-            "place": live.place.as_ref().filter(|p| Some(p.chooser) == who).map(|p| {
-                json!({ "name": p.newcomer, "seats": p.seats })
-            }),
-            "totals": totals,
-            "fairness": self.fairness(),
-        })
+        out.view = Some(view.snapshot());
+        out
     }
 
     /// Every step of a finished game as everyone may now see it: all
@@ -616,6 +642,55 @@ impl TableState {
         record["fairness"] = json!(self.fairness());
         Ok(record)
     }
+}
+
+/// STATE, as written (field by field as `docs/PROTOCOL.md` lists them).
+#[derive(Serialize)]
+struct StateOut<'a> {
+    table: &'a str,
+    name: &'a str,
+    seats: usize,
+    public: bool,
+    rules: &'a Rules,
+    turn_seconds: Option<u32>,
+    host: Option<&'a str>,
+    you: Option<&'a str>,
+    lobby: Vec<LobbyOut<'a>>,
+    started: bool,
+    game_over: bool,
+    hand: usize,
+    players: Option<Vec<&'a str>>,
+    dealt: Option<String>,
+    dealt_seat: Option<usize>,
+    view: Option<dalmuti_core::ViewSnapshot>,
+    decision: Option<Value>,
+    deadline_ms: Option<u64>,
+    next_deal_ms: Option<u64>,
+    place: Option<PlaceOut<'a>>,
+    totals: Vec<TotalOut<'a>>,
+    fairness: Fairness,
+}
+
+#[derive(Serialize)]
+struct LobbyOut<'a> {
+    name: &'a str,
+    bot: Option<&'a str>,
+    connected: bool,
+    away: bool,
+    waiting: bool,
+    leaving: bool,
+}
+
+#[derive(Serialize)]
+struct PlaceOut<'a> {
+    name: &'a str,
+    seats: &'a [usize],
+}
+
+#[derive(Serialize)]
+struct TotalOut<'a> {
+    name: &'a str,
+    total: u32,
 }
 
 /// A bot's display kind from its spec: `search:ms=300` → `search`.
