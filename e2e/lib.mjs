@@ -1,0 +1,420 @@
+// What the browser end-to-end tests (play.mjs, friends.mjs) share: the
+// server under test, Chromium's flags, page helpers that play the client
+// by clicking, and the closing line .ci/run counts.
+//
+// Environment: DALMUTI_BIN (default target/release/dalmuti), CHROMIUM
+// (default /usr/bin/chromium), E2E_WEB_DIR (while editing the client:
+// serve crates/dalmuti-server/web/* from this directory instead of the
+// files built into the binary, so no rebuild is needed between runs).
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, '..');
+export const outDir = path.join(here, 'out');
+export const bin = process.env.DALMUTI_BIN || path.join(root, 'target', 'release', 'dalmuti');
+export const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+
+/** Chromium's flags: headless, no sandbox (CI runs as root), nothing fetched. */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+// A page served by the test itself (E2E_WEB_DIR) counts as a public one,
+// which may not open a WebSocket to 127.0.0.1 unless this check is off.
+if (process.env.E2E_WEB_DIR) CHROMIUM_ARGS.push('--disable-features=LocalNetworkAccessChecks');
+
+let prefix = '[e2e]';
+
+/** Sets the tag in front of every line (`[e2e]`, `[e2e friends]`). */
+export function setLogPrefix(p) {
+  prefix = p;
+}
+
+export function log(...args) {
+  console.log(prefix, ...args);
+}
+
+export class TestFailure extends Error {}
+
+export function fail(message) {
+  throw new TestFailure(message);
+}
+
+export const tid = id => `[data-testid="${id}"]`;
+
+export const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
+
+// ------------------------------------------------------------ the server
+
+/**
+ * `dalmuti serve` on a free port with a fresh database in `dir`; `args`
+ * are more options (`--bot-delay`, `--hand-pause`, `--grace`).
+ */
+export class Server {
+  constructor(dir, args) {
+    this.dir = dir;
+    this.args = args;
+    this.proc = null;
+    this.lines = [];
+  }
+
+  /** Starts it; resolves to its base URL (http://127.0.0.1:PORT). */
+  start() {
+    if (!existsSync(bin)) fail(`no server binary at ${bin}: run cargo build --release -p dalmuti`);
+    return new Promise((resolve, reject) => {
+      const args = ['serve', '--addr', '127.0.0.1:0', '--data', path.join(this.dir, 'db.sqlite'), ...this.args];
+      const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      this.proc = proc;
+      let buffer = '';
+      const timer = setTimeout(() => reject(new TestFailure('the server did not say where it listens within 20 s')), 20_000);
+      const onData = chunk => {
+        const text = chunk.toString();
+        this.push(text);
+        buffer += text;
+        const m = buffer.match(/open (http:\/\/[^/\s]+)\//);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      };
+      proc.stderr.on('data', onData);
+      proc.stdout.on('data', chunk => { this.push(chunk.toString()); });
+      proc.on('exit', (code, signal) => {
+        clearTimeout(timer);
+        this.push(`\n[server exited: code ${code}, signal ${signal}]\n`);
+        reject(new TestFailure(`the server exited (code ${code}, signal ${signal}) before listening`));
+      });
+    });
+  }
+
+  push(text) {
+    this.lines.push(text);
+    if (this.lines.length > 400) this.lines = this.lines.slice(-300);
+  }
+
+  running() {
+    return !!(this.proc && this.proc.exitCode == null && this.proc.signalCode == null);
+  }
+
+  async stop() {
+    if (!this.running()) return;
+    const proc = this.proc;
+    const exited = new Promise(resolve => proc.once('exit', resolve));
+    proc.kill('SIGTERM');
+    const timeout = new Promise(resolve => setTimeout(() => resolve('timeout'), 5000));
+    if ((await Promise.race([exited, timeout])) === 'timeout') {
+      proc.kill('SIGKILL');
+      await exited;
+    }
+  }
+
+  /** Its last lines of output. */
+  tail(n = 40) {
+    return this.lines.join('').split('\n').slice(-n).join('\n');
+  }
+}
+
+/**
+ * With E2E_WEB_DIR set, the context gets the client's files from that
+ * directory instead of the server (for editing the client without a
+ * rebuild). Without it, nothing changes.
+ */
+export async function maybeServeWebFromDisk(context) {
+  const dir = process.env.E2E_WEB_DIR;
+  if (!dir) return;
+  const types = { '/': 'text/html', '/app.js': 'text/javascript', '/fairness.js': 'text/javascript', '/style.css': 'text/css' };
+  await context.route(url => url.protocol === 'http:' && url.pathname in types, route => {
+    const p = new URL(route.request().url()).pathname;
+    const file = path.join(dir, p === '/' ? 'index.html' : p.slice(1));
+    route.fulfill({ status: 200, contentType: types[p] + '; charset=utf-8', body: readFileSync(file, 'utf8') });
+  });
+}
+
+// ------------------------------------------------------------ page helpers
+
+export async function clientV(page) {
+  return page.evaluate(() => (window.dalmutiClient ? window.dalmutiClient.table.v : -1));
+}
+
+/**
+ * Waits until the player has something to do in hand `hand`, or the hand
+ * is over. Returns 'over', 'lead', 'follow', or a dialog kind
+ * ('revolution', 'tax', 'offer_exchange', 'exchange_offer',
+ * 'answer_exchange', 'exchange_answer', 'place').
+ */
+export async function nextThing(page, hand, timeout = 60_000) {
+  const handle = await page.waitForFunction(h => {
+    const status = document.querySelector('[data-testid="table-status"]');
+    const result = document.querySelector('[data-testid="hand-result"]');
+    const statusHand = status ? Number(status.dataset.hand) : 0;
+    if (result && !result.hidden && Number(result.dataset.hand) >= h) return 'over';
+    if (statusHand > h) return 'over';
+    if (statusHand !== h) return null;
+    const decision = document.querySelector('[data-testid="decision"]');
+    if (decision && !decision.hidden && decision.dataset.pending !== 'true') return decision.dataset.kind;
+    const dock = document.querySelector('[data-testid="dock"]');
+    if (dock && !dock.hidden && dock.classList.contains('my-turn') && dock.dataset.pending !== 'true') {
+      const pass = document.querySelector('[data-testid="pass"]');
+      return pass && !pass.disabled ? 'follow' : 'lead';
+    }
+    return null;
+  }, hand, { timeout, polling: 50 });
+  return handle.jsonValue();
+}
+
+/** Clicks, then waits until the client has seen a new event number (or an error). */
+export async function actAndWait(page, click) {
+  const before = await clientV(page);
+  await click();
+  await page.waitForFunction(v => {
+    const c = window.dalmutiClient;
+    const err = document.querySelector('[data-testid="error"]');
+    return (c && c.table.v > v) || (err && !err.hidden);
+  }, before, { timeout: 20_000, polling: 50 });
+  const err = page.locator(tid('error'));
+  if (await err.isVisible()) {
+    const text = await err.textContent();
+    log('  the server refused a move:', text, '(the client took the resync and goes on)');
+  }
+}
+
+/** Plays the worst playable set, or passes; returns what it did in words. */
+export async function playSet(page) {
+  const groups = page.locator(tid('card-group'));
+  const n = await groups.count();
+  if (n === 0) fail('my turn, but no cards are shown in the hand');
+  const play = page.locator(tid('play'));
+  const pass = page.locator(tid('pass'));
+  const following = await pass.isEnabled();
+  // Worst rank first (the hand is shown best first, Jesters last).
+  const order = [];
+  for (let i = n - 1; i >= 0; i--) order.push(i);
+  for (const i of order) {
+    const group = groups.nth(i);
+    const rank = await group.getAttribute('data-rank');
+    if (rank === 'J' && !following && n > 1) continue; // keep the Jesters for later
+    await group.click();
+    if ((await group.getAttribute('aria-pressed')) !== 'true' && rank !== 'J') fail(`clicking the ${rank} group did not choose it`);
+    if (await play.isEnabled()) {
+      const label = (await play.textContent()).trim();
+      await actAndWait(page, () => play.click());
+      return label;
+    }
+    // Not playable: un-choose it (a Jester group cycles back to none).
+    if (rank === 'J') {
+      while ((await group.getAttribute('aria-pressed')) === 'true') await group.click();
+    } else {
+      await group.click();
+    }
+  }
+  if (!following) fail('leading a round, yet no group of the hand made Play enabled');
+  await actAndWait(page, () => pass.click());
+  return 'Pass';
+}
+
+/** Leads with the keyboard only: focus the hand, End, (←), Space, p. */
+export async function leadByKeyboard(page) {
+  const groups = page.locator(tid('card-group'));
+  const n = await groups.count();
+  await groups.first().focus();
+  await page.keyboard.press('End');
+  let rank = await page.evaluate(() => document.activeElement && document.activeElement.dataset.rank);
+  if (rank === 'J' && n > 1) {
+    await page.keyboard.press('ArrowLeft');
+    rank = await page.evaluate(() => document.activeElement && document.activeElement.dataset.rank);
+  }
+  if (!rank) fail('the arrow keys did not move the focus among the rank groups');
+  await page.keyboard.press('Space');
+  const pressed = await page.evaluate(() => document.activeElement && document.activeElement.getAttribute('aria-pressed'));
+  if (pressed !== 'true') fail(`Space on the ${rank} group did not choose it (aria-pressed=${pressed})`);
+  const play = page.locator(tid('play'));
+  if (!(await play.isEnabled())) fail(`leading with the ${rank} group chosen, yet Play is disabled`);
+  const label = (await play.textContent()).trim();
+  await actAndWait(page, () => page.keyboard.press('p'));
+  return label + ' (by keyboard)';
+}
+
+/** Answers a dialog the simplest way; returns what it did in words. */
+export async function answerDialog(page, kind) {
+  const box = page.locator(tid('decision'));
+  switch (kind) {
+    case 'revolution':
+      await actAndWait(page, () => page.locator(tid('decline-revolution')).click());
+      return 'kept quiet (no revolution)';
+    case 'tax': {
+      const count = Number(await box.getAttribute('data-count')) || 1;
+      const cards = page.locator(tid('tax-card'));
+      const n = await cards.count();
+      // The worst cards; after a refused gift (stale, resync) the client
+      // keeps the cards chosen: click only the others.
+      let chosen = await page.locator(`${tid('tax-card')}[aria-pressed="true"]`).count();
+      for (let i = n - 1; i >= 0 && chosen < count; i--) {
+        if ((await cards.nth(i).getAttribute('aria-pressed')) === 'true') continue;
+        await cards.nth(i).click();
+        chosen++;
+      }
+      const give = page.locator(tid('give-tax'));
+      if (!(await give.isEnabled())) fail(`chose ${count} tax cards, yet Give is disabled`);
+      const label = (await give.textContent()).trim();
+      await actAndWait(page, () => give.click());
+      return label;
+    }
+    case 'offer_exchange':
+    case 'exchange_offer':
+      await actAndWait(page, () => page.locator(tid('decline-exchange')).click());
+      return 'no exchange';
+    case 'answer_exchange':
+    case 'exchange_answer':
+      await page.locator(tid('answer-card')).first().click();
+      await actAndWait(page, () => page.locator(tid('answer-exchange')).click());
+      return 'gave a card back';
+    case 'place':
+      await actAndWait(page, () => page.locator(tid('place-seat')).first().click());
+      return 'placed a newcomer';
+    default:
+      fail(`an unknown dialog: ${kind}`);
+  }
+  return '';
+}
+
+/** Checks the end-of-hand box: every player, the new titles. */
+export async function checkResult(page, hand, players) {
+  const result = page.locator(`${tid('hand-result')}[data-hand="${hand}"]`);
+  await result.waitFor({ state: 'visible', timeout: 15_000 });
+  const rows = await result.locator('tbody tr').count();
+  if (rows !== players) fail(`the result of hand ${hand} lists ${rows} players, not ${players}`);
+  const text = (await result.innerText()).replace(/\s+/g, ' ');
+  if (!/Greater Dalmuti/.test(text) || !/Greater Peon/.test(text)) fail(`the result of hand ${hand} does not show the new titles: ${text}`);
+  log(`  result of hand ${hand}: ${text.slice(0, 200)}`);
+}
+
+/** Waits for hand `hand`'s deal check; fails on a failed one only when `strict`. */
+export async function checkFairness(page, hand, strict) {
+  const item = page.locator(`${tid('fair-hand')}[data-hand="${hand}"]`);
+  try {
+    await page.waitForFunction(h => {
+      const node = document.querySelector(`[data-testid="fair-hand"][data-hand="${h}"]`);
+      return node && /verified|failed|no verifier/.test(node.textContent);
+    }, hand, { timeout: 8_000 });
+    const text = (await item.textContent()).trim();
+    if (/deal verified/.test(text)) log(`  ${text}`);
+    else if (strict) fail(`hand ${hand}: the deal is not shown as verified: ${text}`);
+    else log(`  warning: ${text}`);
+  } catch (e) {
+    if (e instanceof TestFailure) throw e;
+    const text = (await item.count()) ? (await item.textContent()).trim() : 'no fairness line';
+    if (strict) fail(`hand ${hand}: no verification shown (${text})`);
+    log(`  warning: hand ${hand}: no verification shown (${text})`);
+  }
+}
+
+// ------------------------------------------------------------ the closing line
+
+/** The line .ci/run counts with the Rust tests' `test result:` lines. */
+export function resultLine(ok, what) {
+  return ok
+    ? `test result: ok. 1 passed; 0 failed; (${what})`
+    : `test result: FAILED. 0 passed; 1 failed; (${what})`;
+}
+
+/**
+ * Whatever ends this process, `server` goes with it: `cleanup` runs on
+ * SIGINT, SIGHUP and SIGTERM, and a server still running at exit is killed.
+ * Output piped into a reader that went away (| head) must not stop it.
+ */
+export function guardProcess(server, cleanup) {
+  process.on('exit', () => {
+    if (server.running()) server.proc.kill('SIGKILL');
+  });
+  process.stdout.on('error', () => {});
+  process.stderr.on('error', () => {});
+  for (const [signal, code] of [['SIGINT', 130], ['SIGHUP', 129], ['SIGTERM', 143]]) {
+    process.on(signal, () => { cleanup().finally(() => process.exit(code)); });
+  }
+}
+
+/**
+ * Says why a test failed and leaves what helps to see why: a screenshot of
+ * each page (`e2e/out/<file>-<label>.png`), the pages' errors and the
+ * server's last lines.
+ */
+export async function reportFailure(tag, file, { step, error, pages, pageErrors, consoleErrors, server }) {
+  const why = error instanceof TestFailure ? error.message : (error && error.stack) || error;
+  console.error(`\n[${tag}] FAILED at step "${step}": ${why}`);
+  mkdirSync(outDir, { recursive: true });
+  for (const [label, page] of Object.entries(pages)) {
+    if (!page) continue;
+    const shot = path.join(outDir, `${file}-${label}.png`);
+    try {
+      await page.screenshot({ path: shot, fullPage: true });
+      console.error(`[${tag}] screenshot: ${path.relative(process.cwd(), shot)} (${page.url()})`);
+    } catch (err) {
+      console.error(`[${tag}] no screenshot of ${label}:`, err.message);
+    }
+  }
+  if (pageErrors.length) console.error(`[${tag}] page errors:\n` + pageErrors.join('\n'));
+  if (consoleErrors.length) console.error(`[${tag}] console errors:\n` + consoleErrors.slice(-20).join('\n'));
+  console.error(`[${tag}] server output (last lines):\n` + server.tail(40));
+}
+
+/**
+ * Runs a test to its end: `run()` within `timeoutMs`, then one result line
+ * (counted by .ci/run with the Rust tests' lines) or the failure report;
+ * `cleanup()` always; the process exits 0 or 1. `t` gives the live parts:
+ * `pages()`, `pageErrors`, `consoleErrors`, `server`, `passed()`.
+ */
+export async function runTest(tag, name, file, timeoutMs, run, cleanup, t) {
+  const timer = setTimeout(() => {
+    console.error(`[${tag}] FAILED: the test took more than ${timeoutMs / 1000} s (at step: ${currentStep})`);
+    cleanup().finally(() => process.exit(1));
+  }, timeoutMs);
+  let code = 0;
+  try {
+    await run();
+    if (t.passed) t.passed();
+    log('PASSED');
+    console.log(resultLine(true, name));
+  } catch (e) {
+    code = 1;
+    console.log(resultLine(false, name));
+    await reportFailure(tag, file, { step: currentStep, error: e, pages: t.pages(), pageErrors: t.pageErrors, consoleErrors: t.consoleErrors, server: t.server });
+  } finally {
+    clearTimeout(timer);
+    await cleanup();
+  }
+  process.exit(code);
+}
+
+/**
+ * The end of a test, run once however it ends: the browser closed
+ * (`closeBrowser`), the server stopped, the temporary folder removed.
+ */
+export function cleaner(closeBrowser, server, tmp) {
+  let cleaned = false;
+  return async () => {
+    if (cleaned) return;
+    cleaned = true;
+    try { await closeBrowser(); } catch (_) { /* already gone */ }
+    await server.stop();
+    try { rmSync(tmp, { recursive: true, force: true }); } catch (_) { /* leave it */ }
+  };
+}
+
+let currentStep = 'setup';
+
+/** The step a test is at, for its failure report. */
+export function stepName() {
+  return currentStep;
+}
+
+/** Runs one named step of a test, logging its name and how long it took. */
+export async function step(name, fn) {
+  currentStep = name;
+  const t0 = Date.now();
+  log('step:', name);
+  const result = await fn();
+  log('  ok (' + (Date.now() - t0) + ' ms)');
+  return result;
+}
