@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An example bot for dalmuti, speaking the bot protocol dalmuti-bot/1.
+"""An example bot for dalmuti, speaking the bot protocol dalmuti-bot/2.
 
 Copy this file to start your own bot. It uses only Python's standard library.
 
@@ -29,8 +29,9 @@ about a place ahead of them on average:
   while we hold many cards; later, play the worst set that tops.
 - Tax (as a Dalmuti): give our worst lone cards first (each one given is a
   set we will not have to play), never a Jester or one of our best ranks.
-- Revolution: call one when it saves us tax (we sit in the lower half of the
-  table), otherwise keep quiet.
+- Revolution: when dealt both Jesters (the view's "revolution_offer"), call
+  one when it saves us tax (we sit in the lower half of the table); otherwise
+  keep quiet by making our setup choice as usual ("ready", or the tax gift).
 - Merchant exchange: never offer; when asked for a card back, give the worst.
 """
 
@@ -38,7 +39,7 @@ import json
 import sys
 from collections import Counter
 
-PROTOCOL = "dalmuti-bot/1"
+PROTOCOL = "dalmuti-bot/2"
 NAME = sys.argv[1] if len(sys.argv) > 1 else "example-bot"
 
 
@@ -69,7 +70,7 @@ def jesters_in(cards):
 # --- Actions -----------------------------------------------------------------
 #
 # Actions are JSON values (see docs/BOT-PROTOCOL.md):
-#   "pass", "call_revolution", "decline_revolution", "decline_exchange",
+#   "pass", "ready", "call_revolution", "decline_exchange",
 #   {"play": "6 6 J"}, {"give_tax": "10 10"},
 #   {"offer_exchange": {"partner": 3, "card": "7"}}, {"answer_exchange": "9"}
 # The decide message lists the legal ones, worst first; answering with one of
@@ -93,11 +94,17 @@ def choose(decision, view, legal):
         if len(tokens(cards)) == len(hand):
             return action
 
-    if kind == "revolution":
-        # Seats are numbered from 0 (the Greater Dalmuti) to players - 1 (the
-        # Greater Peon). A revolution cancels the taxes: good for the bottom.
-        in_lower_half = view["seat"] >= view["players"] / 2
-        return "call_revolution" if in_lower_half else "decline_revolution"
+    if view.get("revolution_offer"):
+        # Dealt both Jesters: we may call a revolution instead of our setup
+        # choice. Seats are numbered from 0 (the Greater Dalmuti) to
+        # players - 1 (the Greater Peon). A revolution cancels the taxes: good
+        # for the bottom. Keeping quiet is simply making the choice below.
+        if view["seat"] >= view["players"] / 2:
+            return "call_revolution"
+
+    if kind == "ready":
+        # The hand is being set up: nothing to choose but to say so.
+        return "ready"
 
     if kind == "tax":
         # Our worst lone cards first, then our other worst cards; never a

@@ -90,8 +90,13 @@ impl Bot for HeuristicBot {
     }
 
     fn decide(&mut self, view: &View<'_>, legal: &[Action]) -> Result<Action, BotFault> {
+        if let Some(offer) = view.revolution_offer()
+            && calls_revolution(view, offer.greater)
+        {
+            return Ok(Action::CallRevolution);
+        }
         let chosen = match view.decision() {
-            Some(Decision::Revolution { greater }) => revolution(view, greater),
+            Some(Decision::Ready) => Some(Action::Ready),
             Some(Decision::Tax { .. }) => tax_gift(hand_of(view), legal),
             Some(Decision::ExchangeOffer) => exchange_offer(hand_of(view), legal),
             Some(Decision::ExchangeAnswer { .. }) => exchange_answer(hand_of(view), legal),
@@ -467,20 +472,16 @@ fn exchange_answer(cards: Cards, _legal: &[Action]) -> Option<Action> {
     worst_lone_card(cards).map(Action::AnswerExchange)
 }
 
-/// Calls a revolution when it gains: always as Greater Peon; as a Peon who
-/// would pay; as a Merchant with a weak hand. A Dalmuti declines.
-fn revolution(view: &View<'_>, greater: bool) -> Option<Action> {
-    let call = greater
+/// Whether to call the revolution offered: always as Greater Peon; as a
+/// Peon who would pay; as a Merchant with a weak hand. A Dalmuti keeps
+/// quiet (and chooses its tax gift).
+fn calls_revolution(view: &View<'_>, greater: bool) -> bool {
+    greater
         || match view.seat().map(|s| view.title(s)) {
             Some(Title::GreaterDalmuti | Title::LesserDalmuti) | None => false,
             Some(Title::LesserPeon | Title::GreaterPeon) => true,
             Some(Title::Merchant { .. }) => is_weak(hand_of(view), view.deck().cards()),
-        };
-    Some(if call {
-        Action::CallRevolution
-    } else {
-        Action::DeclineRevolution
-    })
+        }
 }
 
 /// A hand is weak when it holds a smaller share of good cards (rank 4 or

@@ -178,7 +178,7 @@ impl Knowledge {
 mod tests {
     use super::*;
     use crate::bot_rng;
-    use dalmuti_core::{Action, DealRng, Hand, Rules, Seed, Stage, Viewer};
+    use dalmuti_core::{DealRng, Hand, Rules, Seed, Stage, Viewer};
 
     fn taxed_hand(seed: u64) -> Hand {
         let mut hand = Hand::deal(
@@ -189,11 +189,7 @@ mod tests {
         );
         while hand.stage() != Stage::Play {
             let s = hand.next_to_act().unwrap();
-            let a = match hand.decision(s) {
-                Some(dalmuti_core::Decision::Revolution { .. }) => Action::DeclineRevolution,
-                _ => hand.worst_legal(s).unwrap(),
-            };
-            hand.apply(s, a).unwrap();
+            hand.apply(s, hand.worst_legal(s).unwrap()).unwrap();
         }
         // A few plays.
         for _ in 0..12 {

@@ -1,4 +1,4 @@
-//! The bot protocol, `dalmuti-bot/1`: JSON lines between the game and a bot
+//! The bot protocol, `dalmuti-bot/2`: JSON lines between the game and a bot
 //! program, in the spirit of chess's UCI (`docs/BOT-PROTOCOL.md`).
 //!
 //! The game writes one JSON object per line to the bot's standard input
@@ -6,7 +6,7 @@
 //! ([`FromBot`]):
 //!
 //! ```text
-//! game → bot  {"type":"hello","protocol":"dalmuti-bot/1","time_limit_ms":5000}
+//! game → bot  {"type":"hello","protocol":"dalmuti-bot/2","time_limit_ms":5000}
 //! bot → game  {"type":"ready","name":"my-bot"}
 //! game → bot  {"type":"seed","seed":42}
 //! game → bot  {"type":"decide","id":1,"decision":{"kind":"lead"},"view":{…},"legal":[{"play":"12 12"},…]}
@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 /// The protocol's name and version, sent in the greeting.
-pub const PROTOCOL: &str = "dalmuti-bot/1";
+pub const PROTOCOL: &str = "dalmuti-bot/2";
 
 /// A line the bot could not be understood from, or a value that is not an
 /// action: says what is wrong, in words meant for the bot's author.
@@ -52,13 +52,13 @@ fn bad<T>(message: impl Into<String>) -> Result<T, BadMessage> {
 /// The names of the actions without arguments, as written on the wire.
 const UNIT_ACTIONS: [(&str, Action); 4] = [
     ("pass", Action::Pass),
+    ("ready", Action::Ready),
     ("call_revolution", Action::CallRevolution),
-    ("decline_revolution", Action::DeclineRevolution),
     ("decline_exchange", Action::DeclineExchange),
 ];
 
 /// What every action looks like, for error messages.
-const ACTION_FORMS: &str = r#"an action is "pass", "call_revolution", "decline_revolution", "decline_exchange", {"play": CARDS}, {"give_tax": CARDS}, {"offer_exchange": {"partner": SEAT, "card": CARD}} or {"answer_exchange": CARD}"#;
+const ACTION_FORMS: &str = r#"an action is "pass", "ready", "call_revolution", "decline_exchange", {"play": CARDS}, {"give_tax": CARDS}, {"offer_exchange": {"partner": SEAT, "card": CARD}} or {"answer_exchange": CARD}"#;
 
 /// An action as JSON:
 ///
@@ -66,8 +66,8 @@ const ACTION_FORMS: &str = r#"an action is "pass", "call_revolution", "decline_r
 /// |---|---|
 /// | play a set | `{"play": "6 6 J"}` |
 /// | pass | `"pass"` |
+/// | ready (for a holder of both Jesters: keep quiet) | `"ready"` |
 /// | call a revolution | `"call_revolution"` |
-/// | keep quiet about two Jesters | `"decline_revolution"` |
 /// | a Dalmuti's tax gift | `{"give_tax": "10 10"}` |
 /// | offer a merchant exchange | `{"offer_exchange": {"partner": 3, "card": "7"}}` |
 /// | let the merchant exchange go | `"decline_exchange"` |
@@ -78,8 +78,8 @@ pub fn encode_action(action: &Action) -> Value {
     match *action {
         Action::Play(set) => json!({ "play": set.to_string() }),
         Action::Pass => json!("pass"),
+        Action::Ready => json!("ready"),
         Action::CallRevolution => json!("call_revolution"),
-        Action::DeclineRevolution => json!("decline_revolution"),
         Action::GiveTax(cards) => json!({ "give_tax": cards.to_string() }),
         Action::OfferExchange { partner, card } => json!({
             "offer_exchange": { "partner": partner.index(), "card": card.token() }
@@ -217,7 +217,7 @@ pub(crate) fn truncate(text: &str, max: usize) -> String {
 ///
 /// | decision | JSON |
 /// |---|---|
-/// | call a revolution or not | `{"kind": "revolution", "greater": false}` |
+/// | look at the cards and say ready | `{"kind": "ready"}` |
 /// | choose the tax gift | `{"kind": "tax", "to": 4, "count": 2}` |
 /// | offer a merchant exchange or not | `{"kind": "exchange_offer"}` |
 /// | give a card back in the exchange | `{"kind": "exchange_answer", "from": 2}` |
@@ -225,7 +225,7 @@ pub(crate) fn truncate(text: &str, max: usize) -> String {
 /// | top the set on the table or pass | `{"kind": "follow", "top": "9 9", "by": 3}` |
 pub fn encode_decision(decision: &Decision) -> Value {
     match *decision {
-        Decision::Revolution { greater } => json!({ "kind": "revolution", "greater": greater }),
+        Decision::Ready => json!({ "kind": "ready" }),
         Decision::Tax { to, count } => json!({ "kind": "tax", "to": to.index(), "count": count }),
         Decision::ExchangeOffer => json!({ "kind": "exchange_offer" }),
         Decision::ExchangeAnswer { from } => {
@@ -252,11 +252,7 @@ pub fn decode_decision(value: &Value) -> Result<Decision, BadMessage> {
     };
     let seat = |name: &str| field(name).and_then(decode_seat);
     match map.get("kind").and_then(Value::as_str) {
-        Some("revolution") => Ok(Decision::Revolution {
-            greater: field("greater")?
-                .as_bool()
-                .ok_or_else(|| BadMessage(r#""greater" must be true or false"#.into()))?,
-        }),
+        Some("ready") => Ok(Decision::Ready),
         Some("tax") => Ok(Decision::Tax {
             to: seat("to")?,
             count: field("count")?
@@ -276,7 +272,7 @@ pub fn decode_decision(value: &Value) -> Result<Decision, BadMessage> {
             by: seat("by")?,
         }),
         _ => bad(format!(
-            "unknown decision kind in {}: expected revolution, tax, exchange_offer, exchange_answer, lead or follow",
+            "unknown decision kind in {}: expected ready, tax, exchange_offer, exchange_answer, lead or follow",
             show(value)
         )),
     }
@@ -285,8 +281,7 @@ pub fn decode_decision(value: &Value) -> Result<Decision, BadMessage> {
 /// A decision in words, for messages: `lead a round`, `top 9 9 or pass`…
 pub fn describe_decision(decision: &Decision) -> String {
     match decision {
-        Decision::Revolution { greater: false } => "call a revolution or not".into(),
-        Decision::Revolution { greater: true } => "call a greater revolution or not".into(),
+        Decision::Ready => "say ready".into(),
         Decision::Tax { to, count } => format!("choose {count} card(s) of tax for {to}"),
         Decision::ExchangeOffer => "offer a merchant exchange or not".into(),
         Decision::ExchangeAnswer { from } => {
@@ -551,8 +546,8 @@ mod tests {
             Action::Play("J J".parse().unwrap()),
             Action::Play("1".parse().unwrap()),
             Action::Pass,
+            Action::Ready,
             Action::CallRevolution,
-            Action::DeclineRevolution,
             Action::GiveTax("10 10".parse().unwrap()),
             Action::GiveTax("12 J".parse().unwrap()),
             Action::OfferExchange {
@@ -594,8 +589,8 @@ mod tests {
                 r#"{"play":"J J"}"#,
                 r#"{"play":"1"}"#,
                 r#""pass""#,
+                r#""ready""#,
                 r#""call_revolution""#,
-                r#""decline_revolution""#,
                 r#"{"give_tax":"10 10"}"#,
                 r#"{"give_tax":"12 J"}"#,
                 r#"{"offer_exchange":{"partner":3,"card":"7"}}"#,
@@ -682,8 +677,7 @@ mod tests {
     #[test]
     fn every_decision_round_trips() {
         let decisions = [
-            Decision::Revolution { greater: false },
-            Decision::Revolution { greater: true },
+            Decision::Ready,
             Decision::Tax {
                 to: Seat::new(4),
                 count: 2,
@@ -737,7 +731,7 @@ mod tests {
         }
         assert_eq!(
             ToBot::hello(Duration::from_millis(1500)).to_line(),
-            r#"{"type":"hello","protocol":"dalmuti-bot/1","time_limit_ms":1500}"#
+            r#"{"type":"hello","protocol":"dalmuti-bot/2","time_limit_ms":1500}"#
         );
         assert_eq!(ToBot::Quit.to_line(), r#"{"type":"quit"}"#);
         let decide: Value =

@@ -10,14 +10,18 @@ use crate::seat::Seat;
 use crate::set::Set;
 
 /// A decision a seat must make.
+///
+/// While the hand is set up ([`crate::Stage::Setup`]) every player has one
+/// setup choice: the Dalmutis choose their tax gifts, the highest Merchant
+/// may offer an exchange, everyone else says they are ready. A player dealt
+/// both Jesters may call a revolution *instead* of that choice
+/// ([`crate::View::revolution_offer`]); making the choice keeps quiet. So
+/// the decisions others could learn of are the same whoever holds the
+/// Jesters.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Decision {
-    /// Dealt both Jesters: call a revolution (no taxes; a greater revolution
-    /// if this is the Greater Peon) or not.
-    Revolution {
-        /// Whether calling makes it a greater revolution.
-        greater: bool,
-    },
+    /// The hand is being set up: look at your cards, then say you are ready.
+    Ready,
     /// A Dalmuti chooses which `count` cards of the dealt hand to give to
     /// the Peon `to`, whose best cards come back in exchange.
     Tax {
@@ -44,13 +48,24 @@ pub enum Decision {
     },
 }
 
+/// A revolution that a player dealt both Jesters may call while the hand
+/// is set up, in place of their setup choice.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RevolutionOffer {
+    /// Whether calling makes it a greater revolution: the caller is the
+    /// Greater Peon, and everyone trades seats with their opposite.
+    pub greater: bool,
+}
+
 /// One move: the answer to a [`Decision`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
-    /// Call a revolution.
+    /// Ready to play: the answer to [`Decision::Ready`]. For a player dealt
+    /// both Jesters it also means keeping quiet about them.
+    Ready,
+    /// Call a revolution (only a player dealt both Jesters, in place of
+    /// their setup choice).
     CallRevolution,
-    /// Keep quiet about the two Jesters.
-    DeclineRevolution,
     /// A Dalmuti's tax gift to the Peon.
     GiveTax(Cards),
     /// The highest Merchant offers `card` to Merchant `partner`.
@@ -73,8 +88,8 @@ pub enum Action {
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Action::Ready => f.write_str("say ready"),
             Action::CallRevolution => f.write_str("call a revolution"),
-            Action::DeclineRevolution => f.write_str("decline the revolution"),
             Action::GiveTax(cards) => write!(f, "give {cards} in tax"),
             Action::OfferExchange { partner, card } => {
                 write!(f, "offer {card} to {partner}")
@@ -88,8 +103,8 @@ impl fmt::Display for Action {
 }
 
 /// The most legal actions any decision can have (a Dalmuti choosing two of
-/// up to 13 kinds of card has 91; the richest lead, 27 cards with two
-/// Jesters, has under 90).
+/// up to 13 kinds of card has 91, 92 with a revolution to call; the richest
+/// lead, 27 cards with two Jesters, has under 90).
 pub const MAX_ACTIONS: usize = 128;
 
 /// The legal actions of one decision, on the stack.
@@ -140,11 +155,18 @@ pub enum Illegal {
     /// The merchant exchange partner is not another Merchant.
     #[error("{0} is not another Merchant")]
     NotAMerchant(Seat),
+    /// A revolution called by someone not dealt both Jesters, or after
+    /// their setup choice.
+    #[error(
+        "only a player dealt both Jesters may call a revolution, while the hand is set up and \
+         in place of their setup choice"
+    )]
+    NoRevolution,
 }
 
 fn wrong_decision(d: &Decision) -> String {
     let wanted = match d {
-        Decision::Revolution { .. } => "to call a revolution or decline it",
+        Decision::Ready => "to say they are ready",
         Decision::Tax { .. } => "to choose the tax gift",
         Decision::ExchangeOffer => "to offer a merchant exchange or decline it",
         Decision::ExchangeAnswer { .. } => "to give a card back in the merchant exchange",

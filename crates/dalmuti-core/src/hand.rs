@@ -4,7 +4,7 @@ use std::ops::ControlFlow;
 
 use arrayvec::ArrayVec;
 
-use crate::action::{Action, ActionList, Decision, Illegal, IllegalAction};
+use crate::action::{Action, ActionList, Decision, Illegal, IllegalAction, RevolutionOffer};
 use crate::card::{CARD_KINDS, Card, Rank};
 use crate::cards::Cards;
 use crate::deck::Deck;
@@ -17,10 +17,13 @@ use crate::set::Set;
 /// The phase of a hand.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Stage {
-    /// The player dealt both Jesters decides on a revolution.
-    Revolution,
-    /// Dalmutis choose their tax gifts (and Merchants may exchange).
-    Taxes,
+    /// The hand is being set up, every choice at once: the Dalmutis choose
+    /// their tax gifts, the highest Merchant may offer an exchange, everyone
+    /// else looks at their cards and says they are ready, and a player dealt
+    /// both Jesters may call a revolution in place of their choice. No card
+    /// moves until every choice is made. Every hand has this stage, whoever
+    /// holds the Jesters, so that it never tells anyone that (RULES.md, D25).
+    Setup,
     /// Rounds of play.
     Play,
     /// Only one player holds cards: the finishing order is complete.
@@ -36,9 +39,9 @@ pub struct Revolution {
     pub greater: bool,
 }
 
-/// A Dalmuti's side of the taxes. Choices wait until every taxation
-/// decision is made, then all exchanges happen at once, in a fixed order:
-/// the same hand whatever order the players chose in.
+/// A Dalmuti's side of the taxes. Choices wait until every setup decision
+/// is made, then all exchanges happen at once, in a fixed order: the same
+/// hand whatever order the players chose in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 enum Gift {
     NotDue,
@@ -59,6 +62,17 @@ enum Exchange {
 
 /// The seat of the highest-class Merchant, who may start a merchant exchange.
 const HIGHEST_MERCHANT: Seat = Seat::new(2);
+
+/// A seat's own choice while the hand is set up.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum SetupTask {
+    /// Say ready.
+    Ready,
+    /// Choose a tax gift of this many cards.
+    Tax(u8),
+    /// Offer a merchant exchange or let it go.
+    ExchangeOffer,
+}
 
 /// Why a given deal cannot start a hand.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -166,6 +180,8 @@ pub struct Hand {
     greater_tax: Gift,
     lesser_tax: Gift,
     exchange: Exchange,
+    /// Seats whose setup choice is to say ready and that have said it.
+    ready: Seats,
     turn: Seat,
     top: Option<(Seat, Set)>,
     passes: u8,
@@ -318,6 +334,7 @@ impl Hand {
             greater_tax: Gift::NotDue,
             lesser_tax: Gift::NotDue,
             exchange: Exchange::NotDue,
+            ready: Seats::NONE,
             turn: position.turn,
             top: position.top,
             passes: position.passes,
@@ -340,40 +357,31 @@ impl Hand {
             holding: Seats::first(players),
             active: players as u8,
             sizes: sizes_of(&dealt, players),
-            stage: Stage::Revolution,
+            stage: Stage::Setup,
             revolution_holder,
             revolution: None,
             greater_tax: Gift::NotDue,
             lesser_tax: Gift::NotDue,
             exchange: Exchange::NotDue,
+            ready: Seats::NONE,
             turn: Seat::GREATER_DALMUTI,
             top: None,
             passes: 0,
             finish: ArrayVec::new(),
             events: Vec::with_capacity(log_capacity(players)),
         };
-        if revolution_holder.is_none() {
-            hand.begin_taxes();
+        // Taxes are due unless this is the first hand under the first-deal
+        // revolution; a revolution called during setup cancels them.
+        if !(first && rules.first_deal_revolution) {
+            hand.greater_tax = Gift::Pending;
+            if players >= 4 {
+                hand.lesser_tax = Gift::Pending;
+            }
+            if rules.merchant_exchange && players >= 6 {
+                hand.exchange = Exchange::AwaitingOffer;
+            }
         }
         hand
-    }
-
-    fn begin_taxes(&mut self) {
-        let n = self.players();
-        let no_taxes =
-            self.revolution.is_some() || (self.first && self.rules.first_deal_revolution);
-        if no_taxes {
-            self.begin_play();
-            return;
-        }
-        self.stage = Stage::Taxes;
-        self.greater_tax = Gift::Pending;
-        if n >= 4 {
-            self.lesser_tax = Gift::Pending;
-        }
-        if self.rules.merchant_exchange && n >= 6 {
-            self.exchange = Exchange::AwaitingOffer;
-        }
     }
 
     fn begin_play(&mut self) {
@@ -427,9 +435,33 @@ impl Hand {
         self.holding
     }
 
-    /// The player dealt both Jesters, if any.
+    /// The player dealt both Jesters, if any (at seat 0 after a greater
+    /// revolution). Secret: views never tell it.
     pub fn revolution_holder(&self) -> Option<Seat> {
         self.revolution_holder
+    }
+
+    /// The revolution `seat` may call now: only the player dealt both
+    /// Jesters, while the hand is set up and before their setup choice.
+    pub fn revolution_offer(&self, seat: Seat) -> Option<RevolutionOffer> {
+        (self.stage == Stage::Setup
+            && self.revolution_holder == Some(seat)
+            && !self.setup_done(seat))
+        .then(|| RevolutionOffer {
+            greater: seat.index() + 1 == self.players(),
+        })
+    }
+
+    /// The seats that have said ready while the hand is set up (their only
+    /// setup choice). Omniscient, like [`Hand::to_act`].
+    pub fn said_ready(&self) -> Seats {
+        self.ready
+    }
+
+    /// How many players have nothing left to choose while the hand is set
+    /// up (`None` once play has begun). The same whoever holds the Jesters.
+    pub fn ready_count(&self) -> Option<usize> {
+        (self.stage == Stage::Setup).then(|| self.players() - self.to_act().len())
     }
 
     /// The revolution called this hand, if any.
@@ -527,33 +559,75 @@ impl Hand {
         &self.events
     }
 
-    /// The seats with a decision to make now (several during taxes, which
-    /// are simultaneous).
+    /// The seats with a decision to make now (several while the hand is
+    /// set up, when the choices are simultaneous). Omniscient: a view shows
+    /// others only [`Hand::ready_count`] during setup.
     pub fn to_act(&self) -> Seats {
         let mut seats = Seats::NONE;
         match self.stage {
-            Stage::Revolution => {
-                if let Some(s) = self.revolution_holder {
-                    seats.insert(s)
-                }
-            }
-            Stage::Taxes => {
-                if self.greater_tax == Gift::Pending {
-                    seats.insert(Seat::GREATER_DALMUTI);
-                }
-                if self.lesser_tax == Gift::Pending {
-                    seats.insert(Seat::new(1));
-                }
-                match self.exchange {
-                    Exchange::AwaitingOffer => seats.insert(HIGHEST_MERCHANT),
-                    Exchange::AwaitingAnswer { partner, .. } => seats.insert(partner),
-                    _ => {}
+            Stage::Setup => {
+                for seat in Seat::all(self.players()) {
+                    if self.setup_decision(seat).is_some() {
+                        seats.insert(seat);
+                    }
                 }
             }
             Stage::Play => seats.insert(self.turn),
             Stage::Over => {}
         }
         seats
+    }
+
+    /// A seat's own setup choice.
+    fn setup_task(&self, seat: Seat) -> SetupTask {
+        if seat == Seat::GREATER_DALMUTI && self.greater_tax != Gift::NotDue {
+            SetupTask::Tax(2)
+        } else if seat.index() == 1 && self.lesser_tax != Gift::NotDue {
+            SetupTask::Tax(1)
+        } else if seat == HIGHEST_MERCHANT && self.exchange != Exchange::NotDue {
+            SetupTask::ExchangeOffer
+        } else {
+            SetupTask::Ready
+        }
+    }
+
+    /// Whether `seat` has made its own setup choice.
+    fn setup_done(&self, seat: Seat) -> bool {
+        match self.setup_task(seat) {
+            SetupTask::Ready => self.ready.contains(seat),
+            SetupTask::Tax(_) => {
+                let gift = if seat == Seat::GREATER_DALMUTI {
+                    self.greater_tax
+                } else {
+                    self.lesser_tax
+                };
+                gift != Gift::Pending
+            }
+            SetupTask::ExchangeOffer => self.exchange != Exchange::AwaitingOffer,
+        }
+    }
+
+    /// The decision `seat` faces while the hand is set up: its own choice
+    /// first; then, for a Merchant offered an exchange, the card back.
+    fn setup_decision(&self, seat: Seat) -> Option<Decision> {
+        if !self.setup_done(seat) {
+            return Some(match self.setup_task(seat) {
+                SetupTask::Ready => Decision::Ready,
+                SetupTask::Tax(count) => Decision::Tax {
+                    to: seat.opposite(self.players()),
+                    count,
+                },
+                SetupTask::ExchangeOffer => Decision::ExchangeOffer,
+            });
+        }
+        match self.exchange {
+            Exchange::AwaitingAnswer { partner, .. } if partner == seat => {
+                Some(Decision::ExchangeAnswer {
+                    from: HIGHEST_MERCHANT,
+                })
+            }
+            _ => None,
+        }
     }
 
     /// The lowest seat with a decision to make, or `None` when the hand is
@@ -568,42 +642,17 @@ impl Hand {
 
     /// The decision `seat` faces now, if any.
     pub fn decision(&self, seat: Seat) -> Option<Decision> {
-        if !self.to_act().contains(seat) {
+        if seat.index() >= self.players() {
             return None;
         }
-        let n = self.players();
-        Some(match self.stage {
-            Stage::Revolution => Decision::Revolution {
-                greater: seat.index() + 1 == n,
-            },
-            Stage::Taxes => {
-                if seat == Seat::GREATER_DALMUTI && self.greater_tax == Gift::Pending {
-                    Decision::Tax {
-                        to: seat.opposite(n),
-                        count: 2,
-                    }
-                } else if seat.index() == 1 && self.lesser_tax == Gift::Pending {
-                    Decision::Tax {
-                        to: seat.opposite(n),
-                        count: 1,
-                    }
-                } else if let Exchange::AwaitingAnswer { .. } = self.exchange {
-                    if seat == HIGHEST_MERCHANT {
-                        return None;
-                    }
-                    Decision::ExchangeAnswer {
-                        from: HIGHEST_MERCHANT,
-                    }
-                } else {
-                    Decision::ExchangeOffer
-                }
-            }
-            Stage::Play => match self.top {
+        match self.stage {
+            Stage::Setup => self.setup_decision(seat),
+            Stage::Play if seat == self.turn => Some(match self.top {
                 None => Decision::Lead,
                 Some((by, top)) => Decision::Follow { top, by },
-            },
-            Stage::Over => return None,
-        })
+            }),
+            Stage::Play | Stage::Over => None,
+        }
     }
 
     // ----- legal actions -----
@@ -612,8 +661,9 @@ impl Hand {
     /// breaks. For plays, "worst first" means the worst rank first (Jesters
     /// alone, then Peasants…), fewer Jesters before more, larger leads
     /// before smaller, and a pass last; for tax gifts, the worst numbered
-    /// cards first and Jesters last. So the first action is what a player
-    /// who sheds bad cards would do, found without building the whole list.
+    /// cards first and Jesters last; a revolution comes after every other
+    /// setup choice. So the first action is what a player who sheds bad
+    /// cards would do, found without building the whole list.
     pub fn for_each_legal(&self, seat: Seat, mut f: impl FnMut(Action) -> ControlFlow<()>) {
         let held = self.held[seat];
         // The play phase first: it is the hot path of every simulation.
@@ -632,11 +682,8 @@ impl Hand {
         };
         let _ = (|| -> ControlFlow<()> {
             match decision {
-                Decision::Revolution { .. } => {
-                    f(Action::DeclineRevolution)?;
-                    f(Action::CallRevolution)
-                }
-                Decision::Tax { count, .. } => for_each_gift(held, count, &mut f),
+                Decision::Ready => f(Action::Ready)?,
+                Decision::Tax { count, .. } => for_each_gift(held, count, &mut f)?,
                 Decision::ExchangeOffer => {
                     f(Action::DeclineExchange)?;
                     let n = self.players();
@@ -647,20 +694,22 @@ impl Hand {
                             f(Action::OfferExchange { partner, card })?;
                         }
                     }
-                    ControlFlow::Continue(())
                 }
                 Decision::ExchangeAnswer { .. } => {
                     for (card, _) in held.kinds() {
                         f(Action::AnswerExchange(card))?;
                     }
-                    ControlFlow::Continue(())
                 }
-                Decision::Lead => for_each_lead(held, &mut f),
+                Decision::Lead => for_each_lead(held, &mut f)?,
                 Decision::Follow { top, .. } => {
                     for_each_topping(held, top, &mut f)?;
-                    f(Action::Pass)
+                    f(Action::Pass)?;
                 }
             }
+            if self.revolution_offer(seat).is_some() {
+                f(Action::CallRevolution)?;
+            }
+            ControlFlow::Continue(())
         })();
     }
 
@@ -737,22 +786,20 @@ impl Hand {
             return Err(Illegal::HandOver);
         }
         let decision = self.decision(seat).ok_or(Illegal::NotToAct)?;
+        if action == Action::CallRevolution {
+            let offer = self.revolution_offer(seat).ok_or(Illegal::NoRevolution)?;
+            self.call_revolution(seat, offer.greater);
+            return Ok(());
+        }
+        let own_choice = !self.setup_done(seat);
         match (decision, action) {
-            (Decision::Revolution { greater }, Action::CallRevolution) => {
-                self.call_revolution(seat, greater);
-                Ok(())
+            (Decision::Ready, Action::Ready) => self.ready.insert(seat),
+            (Decision::Tax { count, .. }, Action::GiveTax(gift)) => {
+                self.choose_tax(seat, count, gift)?
             }
-            (Decision::Revolution { .. }, Action::DeclineRevolution) => {
-                self.events.push(Event::RevolutionDeclined { seat });
-                self.begin_taxes();
-                Ok(())
-            }
-            (Decision::Tax { count, .. }, Action::GiveTax(gift)) => self.pay_tax(seat, count, gift),
             (Decision::ExchangeOffer, Action::DeclineExchange) => {
                 self.exchange = Exchange::Declined;
                 self.events.push(Event::ExchangeDeclined { seat });
-                self.taxes_maybe_done();
-                Ok(())
             }
             (Decision::ExchangeOffer, Action::OfferExchange { partner, card }) => {
                 let n = self.players();
@@ -763,7 +810,6 @@ impl Hand {
                     return Err(Illegal::NotHeld(Cards::one(card)));
                 }
                 self.exchange = Exchange::AwaitingAnswer { partner, card };
-                Ok(())
             }
             (Decision::ExchangeAnswer { from }, Action::AnswerExchange(returned)) => {
                 let Exchange::AwaitingAnswer { partner, card } = self.exchange else {
@@ -778,11 +824,16 @@ impl Hand {
                     offered: card,
                     returned,
                 });
-                self.taxes_maybe_done();
-                Ok(())
             }
-            (decision, _) => Err(Illegal::WrongDecision(decision)),
+            (decision, _) => return Err(Illegal::WrongDecision(decision)),
         }
+        // Making one's own setup choice keeps quiet about the Jesters: only
+        // the omniscient log says so (views show it to the holder alone).
+        if own_choice && self.revolution_holder == Some(seat) {
+            self.events.push(Event::RevolutionDeclined { seat });
+        }
+        self.setup_maybe_done();
+        Ok(())
     }
 
     fn call_revolution(&mut self, seat: Seat, greater: bool) {
@@ -798,12 +849,18 @@ impl Hand {
         };
         self.revolution_holder = Some(by);
         self.revolution = Some(Revolution { by, greater });
+        // No taxes, so no exchange: every setup choice made so far is void
+        // (no card has moved yet).
+        self.greater_tax = Gift::NotDue;
+        self.lesser_tax = Gift::NotDue;
+        self.exchange = Exchange::NotDue;
+        self.ready = Seats::NONE;
         self.events
             .push(Event::RevolutionCalled { seat: by, greater });
-        self.begin_taxes();
+        self.begin_play();
     }
 
-    fn pay_tax(&mut self, dalmuti: Seat, count: u8, gift: Cards) -> Result<(), Illegal> {
+    fn choose_tax(&mut self, dalmuti: Seat, count: u8, gift: Cards) -> Result<(), Illegal> {
         if gift.len() != u32::from(count) {
             return Err(Illegal::TaxCount {
                 needed: count,
@@ -818,18 +875,13 @@ impl Hand {
         } else {
             self.lesser_tax = Gift::Chosen(gift);
         }
-        self.taxes_maybe_done();
         Ok(())
     }
 
-    fn taxes_maybe_done(&mut self) {
-        let pending = self.greater_tax == Gift::Pending
-            || self.lesser_tax == Gift::Pending
-            || matches!(
-                self.exchange,
-                Exchange::AwaitingOffer | Exchange::AwaitingAnswer { .. }
-            );
-        if pending {
+    /// Once every setup choice is made, the taxes and the merchant exchange
+    /// happen together, and play begins.
+    fn setup_maybe_done(&mut self) {
+        if !self.to_act().is_empty() {
             return;
         }
         // Every choice was made from the hands as dealt; now all the cards

@@ -45,7 +45,9 @@ mod seat;
 mod set;
 mod view;
 
-pub use action::{Action, ActionList, Decision, Illegal, IllegalAction, MAX_ACTIONS};
+pub use action::{
+    Action, ActionList, Decision, Illegal, IllegalAction, MAX_ACTIONS, RevolutionOffer,
+};
 pub use card::{BadCard, CARD_KINDS, Card, Rank};
 pub use cards::Cards;
 pub use deck::{Deck, MAX_DECK, deal_in_order};
@@ -58,5 +60,6 @@ pub use rules::{BadScoring, Rules, Scoring};
 pub use seat::{MAX_PLAYERS, MIN_PLAYERS, PerSeat, Seat, Seats, Title};
 pub use set::{JESTERS_ALONE_RANK, NotASet, Set};
 pub use view::{
-    ExchangeSnapshot, LogEntry, RevolutionSnapshot, SeatSnapshot, Seen, View, ViewSnapshot, Viewer,
+    ExchangeSnapshot, LogEntry, OfferSnapshot, RevolutionSnapshot, SeatSnapshot, Seen, View,
+    ViewSnapshot, Viewer,
 };

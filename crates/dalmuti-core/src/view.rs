@@ -4,7 +4,7 @@ use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
 
-use crate::action::{Action, ActionList, Decision};
+use crate::action::{Action, ActionList, Decision, RevolutionOffer};
 use crate::cards::Cards;
 use crate::event::{Event, MerchantTrade, TaxPayment};
 use crate::hand::{Hand, Revolution, Stage};
@@ -48,6 +48,10 @@ pub enum Seen {
 /// A seat's (or a spectator's) view of a hand: its own cards, every seat's
 /// card count and title, the public plays, and the tax and exchange cards
 /// it gave and received; nothing else.
+///
+/// While the hand is set up, a view shows only the viewer's own decision and
+/// how many players are ready: never who else is still choosing, nor that
+/// someone kept quiet about both Jesters (RULES.md, D25).
 ///
 /// A `View` borrows the hand but keeps it private, so code holding a view
 /// (a bot, a protocol encoder) cannot reach another seat's cards.
@@ -165,14 +169,37 @@ impl<'a> View<'a> {
         self.hand.revolution()
     }
 
-    /// Who must decide now (public: the table sees who is thinking).
+    /// Who must decide now, as far as the viewer may know: in play, the
+    /// player whose turn it is (the table sees who is thinking); while the
+    /// hand is set up, only the viewer, if they have a choice to make. Who
+    /// else is still choosing stays secret, since it could tell who holds
+    /// both Jesters.
     pub fn to_act(&self) -> Seats {
-        self.hand.to_act()
+        match self.stage() {
+            Stage::Setup => match self.seat() {
+                Some(me) if self.hand.decision(me).is_some() => Seats::only(me),
+                _ => Seats::NONE,
+            },
+            _ => self.hand.to_act(),
+        }
+    }
+
+    /// How many players have made every setup choice, while the hand is set
+    /// up (`None` once play has begun): all anyone learns of the others'
+    /// choices until they take effect.
+    pub fn ready_count(&self) -> Option<usize> {
+        self.hand.ready_count()
     }
 
     /// The viewer's own pending decision.
     pub fn decision(&self) -> Option<Decision> {
         self.seat().and_then(|s| self.hand.decision(s))
+    }
+
+    /// The revolution the viewer may call in place of their setup choice:
+    /// only the player dealt both Jesters, and only they ever learn it.
+    pub fn revolution_offer(&self) -> Option<RevolutionOffer> {
+        self.seat().and_then(|s| self.hand.revolution_offer(s))
     }
 
     /// The viewer's legal actions, worst first (empty if nothing to decide).
@@ -219,26 +246,32 @@ impl<'a> View<'a> {
             .filter(|t| self.is_me(t.offerer) || self.is_me(t.partner))
     }
 
-    /// The hand's log as this viewer may see it.
+    /// The hand's log as this viewer may see it. A holder of both Jesters
+    /// who kept quiet is told only to themself.
     pub fn log(&self) -> impl Iterator<Item = Seen> + 'a {
         let me = self.viewer;
-        self.hand.events().iter().map(move |&e| match e {
-            Event::TaxPaid(t) if me != Viewer::Seat(t.dalmuti) && me != Viewer::Seat(t.peon) => {
-                Seen::TaxPaid {
-                    dalmuti: t.dalmuti,
-                    peon: t.peon,
-                    cards: t.gift.len(),
+        self.hand.events().iter().filter_map(move |&e| {
+            Some(match e {
+                Event::RevolutionDeclined { seat } if me != Viewer::Seat(seat) => return None,
+                Event::TaxPaid(t)
+                    if me != Viewer::Seat(t.dalmuti) && me != Viewer::Seat(t.peon) =>
+                {
+                    Seen::TaxPaid {
+                        dalmuti: t.dalmuti,
+                        peon: t.peon,
+                        cards: t.gift.len(),
+                    }
                 }
-            }
-            Event::MerchantExchange(t)
-                if me != Viewer::Seat(t.offerer) && me != Viewer::Seat(t.partner) =>
-            {
-                Seen::MerchantExchanged {
-                    offerer: t.offerer,
-                    partner: t.partner,
+                Event::MerchantExchange(t)
+                    if me != Viewer::Seat(t.offerer) && me != Viewer::Seat(t.partner) =>
+                {
+                    Seen::MerchantExchanged {
+                        offerer: t.offerer,
+                        partner: t.partner,
+                    }
                 }
-            }
-            e => Seen::Event(e),
+                e => Seen::Event(e),
+            })
         })
     }
 
@@ -257,8 +290,7 @@ impl<'a> View<'a> {
             seat: self.seat().map(Seat::index),
             players: n,
             stage: match self.stage() {
-                Stage::Revolution => "revolution",
-                Stage::Taxes => "taxes",
+                Stage::Setup => "setup",
                 Stage::Play => "play",
                 Stage::Over => "over",
             }
@@ -272,6 +304,10 @@ impl<'a> View<'a> {
                 })
                 .collect(),
             to_act: self.to_act().iter().map(Seat::index).collect(),
+            ready: self.ready_count(),
+            revolution_offer: self
+                .revolution_offer()
+                .map(|o| OfferSnapshot { greater: o.greater }),
             top: self.top().map(|(s, set)| (s.index(), set.to_string())),
             passes: self.passes(),
             revolution: self.revolution().map(|r| RevolutionSnapshot {
@@ -321,14 +357,20 @@ pub struct ViewSnapshot {
     pub seat: Option<usize>,
     /// How many players.
     pub players: usize,
-    /// `revolution`, `taxes`, `play` or `over`.
+    /// `setup`, `play` or `over`.
     pub stage: String,
     /// The viewer's cards.
     pub hand: Option<String>,
     /// Every seat, in order.
     pub seats: Vec<SeatSnapshot>,
-    /// Seats with a decision to make.
+    /// Seats with a decision to make, as the viewer may know them (during
+    /// setup, at most the viewer).
     pub to_act: Vec<usize>,
+    /// During setup, how many players have made every choice.
+    pub ready: Option<usize>,
+    /// The revolution the viewer may call (only the holder of both Jesters
+    /// during setup).
+    pub revolution_offer: Option<OfferSnapshot>,
     /// The seat and set on the table.
     pub top: Option<(usize, String)>,
     /// Passes in a row since the set on the table.
@@ -364,6 +406,13 @@ pub struct RevolutionSnapshot {
     /// The caller's seat of play.
     pub by: usize,
     /// Whether it was greater.
+    pub greater: bool,
+}
+
+/// A revolution the viewer may call, in a [`ViewSnapshot`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OfferSnapshot {
+    /// Whether it would be a greater revolution.
     pub greater: bool,
 }
 

@@ -73,6 +73,7 @@ impl AppState {
                 grace: config.grace,
                 bot_delay: config.bot_delay,
                 hand_pause: config.hand_pause,
+                setup_pause: config.setup_pause,
             },
         };
         let mut tables = HashMap::new();

@@ -49,6 +49,9 @@ pub struct Config {
     pub bot_delay: Duration,
     /// The pause between the end of a hand and the next deal.
     pub hand_pause: Duration,
+    /// The "look at your cards" pause that every hand's setup lasts at
+    /// least (RULES.md, D25).
+    pub setup_pause: Duration,
     /// The most WebSocket connections at once.
     pub max_connections: usize,
     /// The most tables kept.
@@ -65,6 +68,7 @@ impl Default for Config {
             grace: Duration::from_secs(30),
             bot_delay: Duration::from_millis(700),
             hand_pause: Duration::from_secs(6),
+            setup_pause: Duration::from_secs(6),
             max_connections: 20_000,
             max_tables: 10_000,
             messages_per_second: 20,
@@ -79,6 +83,7 @@ impl Config {
             grace: Duration::from_millis(300),
             bot_delay: Duration::ZERO,
             hand_pause: Duration::ZERO,
+            setup_pause: Duration::ZERO,
             ..Config::default()
         }
     }

@@ -240,6 +240,7 @@ fn fast() -> Timings {
         grace: Duration::from_secs(30),
         bot_delay: Duration::ZERO,
         hand_pause: Duration::ZERO,
+        setup_pause: Duration::ZERO,
     }
 }
 
@@ -312,6 +313,20 @@ impl Drop for Watchdog {
     }
 }
 
+/// Whether a seat's state asks it something: a decision other than saying
+/// ready, which the table makes for everyone when the setup pause ends.
+fn asked(d: &Value) -> bool {
+    !d["decision"].is_null() && d["decision"]["kind"] != "ready"
+}
+
+/// Whether only this seat is left to decide: during setup everyone else is
+/// ready; in play it is its turn.
+fn alone_to_act(d: &Value) -> bool {
+    asked(d)
+        && (d["view"]["ready"].is_null()
+            || d["view"]["ready"].as_u64().map(|r| r + 1) == d["view"]["players"].as_u64())
+}
+
 fn cards(hand: &str) -> Vec<&str> {
     hand.split_whitespace().collect()
 }
@@ -325,7 +340,8 @@ fn candidates(d: &Value) -> Vec<Action> {
     let decision = &d["decision"];
     let parse = |s: &str| s.parse().unwrap();
     match decision["kind"].as_str().unwrap() {
-        "revolution" => vec![Action::DeclineRevolution],
+        // The table says ready for everyone when the setup pause ends.
+        "ready" => Vec::new(),
         "tax" => {
             let n = decision["count"].as_u64().unwrap() as usize;
             let mut out = Vec::new();
@@ -372,7 +388,7 @@ async fn play_human(
                 continue 'outer;
             }
         }
-        if !last.d["decision"].is_null() {
+        if asked(&last.d) {
             for action in candidates(&last.d) {
                 match table.act(token, action, last.v).await {
                     Ok(_) => break,
@@ -402,7 +418,7 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
         .start_with_seed(&token, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let first = next(&mut feed, |m| !m.d["decision"].is_null()).await;
+    let first = next(&mut feed, |m| alone_to_act(&m.d)).await;
     // A stranger, a stale event number, an illegal action: each refused,
     // with a resync, and nothing changes.
     let (e, resync) = table
@@ -575,7 +591,7 @@ async fn no_message_shows_a_hidden_card_or_an_unrevealed_seed() {
         .start_with_seed(&token, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let first = next(&mut mine, |m| !m.d["decision"].is_null()).await;
+    let first = next(&mut mine, |m| asked(&m.d)).await;
     play_human(&table, &token, &mut mine, (*first).clone(), |_| false).await;
     drop(watching);
     let fairness = table.fairness().await.unwrap();
@@ -660,9 +676,9 @@ async fn a_table_survives_a_restart_from_its_file() {
             "",
         )
         .await;
-        let first = (*next(&mut feed, |m| !m.d["decision"].is_null()).await).clone();
+        let first = (*next(&mut feed, |m| asked(&m.d)).await).clone();
         let last = play_human(&table, &token, &mut feed, first, |d| {
-            d["view"]["log"].as_array().is_some_and(|l| l.len() > 6) && !d["decision"].is_null()
+            d["view"]["log"].as_array().is_some_and(|l| l.len() > 6) && asked(d)
         })
         .await;
         (id, token, last)
@@ -701,6 +717,7 @@ async fn a_gone_player_is_played_by_a_bot_after_the_grace_period_and_back_at_onc
         grace: Duration::from_secs(30),
         bot_delay: Duration::from_millis(100),
         hand_pause: Duration::from_secs(1),
+        setup_pause: Duration::from_secs(2),
     };
     // Two humans and two bots: Bo stays connected, the Human leaves.
     let table = table::create(context(store, timings), row(4, json!({"hands": 2}), None)).unwrap();
@@ -750,7 +767,7 @@ async fn a_gone_player_is_played_by_a_bot_after_the_grace_period_and_back_at_onc
     // They do not act: the table waits for them, however long.
     let mut feed = sub.feed;
     let mut last = sub.first;
-    while last.d["decision"].is_null() {
+    while !asked(&last.d) {
         last = (*next(&mut feed, |m| m.t == "event").await).clone();
     }
     // Bo may still finish a decision of his own; then all wait.
@@ -780,7 +797,7 @@ async fn the_turn_timer_plays_one_decision_for_a_slow_player() {
         .start_with_seed(&token, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let mine = next(&mut feed, |m| !m.d["decision"].is_null()).await;
+    let mine = next(&mut feed, |m| asked(&m.d)).await;
     let deadline = mine.d["deadline_ms"].as_u64().expect("a deadline");
     assert!(deadline <= 20_000 && deadline > 0, "{deadline}");
     let waited = tokio::time::Instant::now();
@@ -813,7 +830,7 @@ async fn newcomers_wait_for_the_hand_and_the_greater_dalmuti_places_them() {
         .start_with_seed(&host, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let first = (*next(&mut feed, |m| !m.d["decision"].is_null()).await).clone();
+    let first = (*next(&mut feed, |m| asked(&m.d)).await).clone();
     let late = table.join("Late").await.unwrap();
     table.add_bot(&host, "greedy").await.unwrap();
     table.remove_bot(&host, "heuristic bot 1").await.unwrap();

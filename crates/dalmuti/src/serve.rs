@@ -26,6 +26,11 @@ pub struct ServeArgs {
     /// Milliseconds between the end of a hand and the next deal.
     #[arg(long, default_value_t = 6000)]
     pub hand_pause: u64,
+    /// Milliseconds every hand's setup lasts at least: the "look at your
+    /// cards" pause, at whose end everyone is ready (a player dealt both
+    /// Jesters calls a revolution before it ends, or keeps quiet).
+    #[arg(long, default_value_t = 6000)]
+    pub setup_pause: u64,
     /// The most WebSocket connections held at once.
     #[arg(long, default_value_t = Config::default().max_connections)]
     pub max_connections: usize,
@@ -55,6 +60,7 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
         grace: Duration::from_secs(args.grace),
         bot_delay: Duration::from_millis(args.bot_delay),
         hand_pause: Duration::from_millis(args.hand_pause),
+        setup_pause: Duration::from_millis(args.setup_pause),
         max_connections: args.max_connections,
         max_tables: args.max_tables,
         ..Config::default()

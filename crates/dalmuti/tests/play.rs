@@ -201,6 +201,13 @@ fn play_through(game: &mut Game) -> Met {
             assert_eq!(reply.last().unwrap(), &prompt, "the game goes on");
             *met_it = true;
         };
+        // Dealt both Jesters as a Dalmuti: the revolution is offered in
+        // place of the tax gift.
+        if prompt.contains("\"revolution\" to call") && keyword != "revolution" {
+            met.revolutions += 1;
+            lines = game.answer("revolution");
+            continue;
+        }
         lines = match keyword.as_str() {
             "next" => {
                 met.hands += 1;

@@ -31,7 +31,15 @@ impl Serve {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
             .args(["serve", "--addr", "127.0.0.1:0", "--data"])
             .arg(data)
-            .args(["--bot-delay", "0", "--hand-pause", "0", "--grace", "600"])
+            .args([
+                "--bot-delay",
+                "0",
+                "--hand-pause",
+                "0",
+                "--setup-pause",
+                "0",
+            ])
+            .args(["--grace", "600"])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -218,10 +226,12 @@ impl Client {
     }
 
     /// The decision this seat has now, if any, and it was not answered.
+    /// Saying ready is not one: the server makes everyone ready when the
+    /// setup pause ends.
     fn decision(&self) -> Option<(u64, &Value)> {
         let d = &self.state["d"]["decision"];
         let v = self.state["v"].as_u64()?;
-        (!d.is_null() && self.acted_at != Some(v)).then_some((v, d))
+        (!d.is_null() && d["kind"] != "ready" && self.acted_at != Some(v)).then_some((v, d))
     }
 
     /// Answers the current decision with a legal action.
@@ -245,7 +255,6 @@ fn choose(decision: &Value, hand: &str) -> Value {
     cards.sort_by_key(|c| std::cmp::Reverse(c.parse::<u8>().unwrap_or(0)));
     let worst = |n: usize| cards[..n].join(" ");
     match decision["kind"].as_str().unwrap() {
-        "revolution" => json!("decline_revolution"),
         "tax" => json!({"give_tax": worst(decision["count"].as_u64().unwrap() as usize)}),
         "offer_exchange" | "exchange_offer" => json!("decline_exchange"),
         "answer_exchange" | "exchange_answer" => json!({"answer_exchange": worst(1)}),

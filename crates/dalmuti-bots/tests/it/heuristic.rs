@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use dalmuti_bots::{Bot, BotSpec, GreedyBot, HeuristicBot, RandomBot, bot_rng};
 use dalmuti_core::{
-    Action, Card, Cards, DealRng, Decision, Deck, Game, Hand, PlayPosition, Rules, Scoring, Seat,
-    Seed, Set, Stage, View, Viewer, join_seats,
+    Action, Card, Cards, DealRng, Decision, Deck, Game, Hand, PlayPosition, RevolutionOffer, Rules,
+    Scoring, Seat, Seed, Set, Stage, View, Viewer, join_seats,
 };
 use rand::seq::SliceRandom;
 
@@ -205,24 +205,15 @@ fn deal_with(rules: Rules, players: usize, fixed: &[(usize, &str)], seed: u64) -
     Hand::from_deal(rules, players, false, &dealt).unwrap()
 }
 
-/// Declines any revolution offered, so that taxes begin.
-fn to_taxes(mut hand: Hand) -> Hand {
-    while hand.stage() == Stage::Revolution {
-        let seat = hand.next_to_act().unwrap();
-        hand.apply(seat, Action::DeclineRevolution).unwrap();
-    }
-    assert_eq!(hand.stage(), Stage::Taxes);
-    hand
-}
-
 const TWO_JESTERS_AND_JUNK: &str = "J J 4 6 7 8 9 10 10 11 11 12 12 12 12 12";
 
 #[test]
 fn as_greater_peon_dealt_both_jesters_it_calls_the_greater_revolution() {
     let hand = deal_with(Rules::default(), 5, &[(4, TWO_JESTERS_AND_JUNK)], 1);
+    assert_eq!(hand.decision(Seat::new(4)), Some(Decision::Ready));
     assert_eq!(
-        hand.decision(Seat::new(4)),
-        Some(Decision::Revolution { greater: true })
+        hand.revolution_offer(Seat::new(4)),
+        Some(RevolutionOffer { greater: true })
     );
     assert_eq!(
         heuristic_decides(&hand, Seat::new(4)),
@@ -240,21 +231,17 @@ fn as_lesser_peon_it_calls_the_revolution_rather_than_pay() {
 }
 
 #[test]
-fn as_greater_dalmuti_it_declines_the_revolution_and_never_gives_a_jester() {
+fn as_greater_dalmuti_it_keeps_quiet_and_never_gives_a_jester() {
     let hand = deal_with(Rules::default(), 5, &[(0, TWO_JESTERS_AND_JUNK)], 3);
-    assert_eq!(
+    assert!(hand.revolution_offer(Seat::new(0)).is_some());
+    assert!(matches!(
         heuristic_decides(&hand, Seat::new(0)),
-        Action::DeclineRevolution
-    );
+        Action::GiveTax(_)
+    ));
     // Sixteen players: five cards, two of them Jesters, the others good.
     let hand = deal_with(Rules::default(), 16, &[(0, "2 3 3 J J")], 4);
-    assert_eq!(
-        heuristic_decides(&hand, Seat::new(0)),
-        Action::DeclineRevolution
-    );
-    let hand = to_taxes(deal_with(Rules::default(), 16, &[(0, "2 3 3 J J")], 4));
     let Action::GiveTax(gift) = heuristic_decides(&hand, Seat::new(0)) else {
-        panic!("a tax gift was due");
+        panic!("a tax gift was due, and it keeps quiet");
     };
     assert_eq!(gift.jesters(), 0, "gave {gift}");
 }
@@ -263,12 +250,7 @@ fn as_greater_dalmuti_it_declines_the_revolution_and_never_gives_a_jester() {
 fn in_tax_it_gives_lone_bad_cards_and_keeps_its_groups_and_jester() {
     let greater = "2 3 3 5 5 6 6 8 8 9 10 12 12 12 12 J";
     let lesser = "1 4 4 7 7 7 7 9 9 9 10 11 11 11 11 J";
-    let hand = to_taxes(deal_with(
-        Rules::default(),
-        5,
-        &[(0, greater), (1, lesser)],
-        5,
-    ));
+    let hand = deal_with(Rules::default(), 5, &[(0, greater), (1, lesser)], 5);
     // The lone Cook and Shepherdess, not the Peasants of a group of four.
     assert_eq!(
         heuristic_decides(&hand, Seat::new(0)),
@@ -289,7 +271,7 @@ fn in_a_merchant_exchange_it_trades_away_its_worst_lone_card() {
     };
     let offerer = "1 3 3 4 4 5 5 6 6 7 7 9 12";
     let partner = "2 5 5 6 6 6 8 8 11 12 12 12 12";
-    let hand = to_taxes(deal_with(rules, 6, &[(2, offerer), (3, partner)], 6));
+    let hand = deal_with(rules, 6, &[(2, offerer), (3, partner)], 6);
     let offer = heuristic_decides(&hand, Seat::new(2));
     let Action::OfferExchange { partner: to, card } = offer else {
         panic!("a lone Peasant is worth trading, not {offer}");
@@ -305,6 +287,7 @@ fn in_a_merchant_exchange_it_trades_away_its_worst_lone_card() {
         },
     )
     .unwrap();
+    hand.apply(Seat::new(3), Action::Ready).unwrap();
     assert_eq!(to.index(), 3);
     assert_eq!(
         heuristic_decides(&hand, Seat::new(3)),
@@ -319,7 +302,7 @@ fn in_a_merchant_exchange_it_declines_without_a_bad_lone_card() {
         ..Rules::default()
     };
     let offerer = "2 3 3 4 4 5 5 6 6 7 7 9 9";
-    let hand = to_taxes(deal_with(rules, 6, &[(2, offerer)], 7));
+    let hand = deal_with(rules, 6, &[(2, offerer)], 7);
     assert_eq!(
         heuristic_decides(&hand, Seat::new(2)),
         Action::DeclineExchange

@@ -80,4 +80,9 @@ pub struct HandRecord {
     /// in progress: (offerer, partner, card), written as `"merchant_offer":
     /// {"from", "to", "card"}`.
     pub merchant_offer: Option<(String, String, Card)>,
+    /// Players who had said ready, in a game saved before the hand's first
+    /// play (the project's own field `"ready"`, so that such a game replays
+    /// exactly; once a set is played everyone was ready, and it is left
+    /// out).
+    pub ready: Vec<String>,
 }

@@ -569,32 +569,23 @@ impl HandReader<'_> {
         let exchange = optional(obj, "merchant_exchange");
         let offer = optional(obj, "merchant_offer");
         self.read_declined(optional(obj, "declined"), &mut out)?;
-        // A hand saved in progress may stop before a decision; otherwise a
-        // missing revolution was declined and a missing exchange let go.
-        let more_after_exchange = !plays.is_empty() || !self.last;
-        let more_after_revolution = out.declined_revolution
-            || tax.is_some()
-            || exchange.is_some()
-            || offer.is_some()
-            || out.declined_exchange
-            || more_after_exchange;
-
-        self.read_revolution(optional(obj, "revolution"), more_after_revolution, &mut out)?;
-        // Taxes and the merchant exchange are simultaneous: one may be
-        // recorded while the other is still being chosen.
-        self.read_tax(tax, more_after_exchange, &mut out)?;
+        // A hand saved in progress may stop while it is set up; otherwise
+        // every setup choice was made: a missing revolution was declined, a
+        // missing exchange let go, and everyone else said ready.
+        let setup_over = !plays.is_empty() || !self.last;
+        self.read_revolution(optional(obj, "revolution"), &mut out)?;
+        // The setup choices are simultaneous: one may be recorded while
+        // another is still being made.
+        self.read_tax(tax, setup_over, &mut out)?;
         if let Some(offer) = offer {
             if exchange.is_some() || out.declined_exchange {
                 return Err(self.fault("merchant_offer is only for an exchange still unanswered"));
             }
             self.read_offer(offer, &mut out)?;
         } else {
-            self.read_exchange(
-                exchange,
-                out.declined_exchange || more_after_exchange,
-                &mut out,
-            )?;
+            self.read_exchange(exchange, out.declined_exchange || setup_over, &mut out)?;
         }
+        self.say_ready(optional(obj, "ready"), setup_over, &mut out)?;
         if !plays.is_empty()
             && self.game.hand().stage() != Stage::Play
             && self.game.hand().stage() != Stage::Over
@@ -729,11 +720,76 @@ impl HandReader<'_> {
                 }
             }
         }
-        let hand = self.game.hand();
-        if out.declined_revolution && hand.stage() != Stage::Revolution {
+        if out.declined_revolution && self.game.hand().revolution_holder().is_none() {
             return Err(self.fault("no one was dealt both Jesters, so no revolution was declined"));
         }
         Ok(())
+    }
+
+    /// Says ready for the players whose setup choice is only that: those the
+    /// record lists as ready (a hand saved while set up), the holder of both
+    /// Jesters when it says they kept quiet, and everyone once the setup is
+    /// over.
+    fn say_ready(
+        &mut self,
+        listed: Option<&Value>,
+        setup_over: bool,
+        out: &mut HandRecord,
+    ) -> Result<(), ReadError> {
+        if let Some(listed) = listed {
+            let names = listed
+                .as_array()
+                .ok_or_else(|| self.fault("ready should be an array of names"))?;
+            for name in names {
+                let name = name
+                    .as_str()
+                    .ok_or_else(|| self.fault("ready should be an array of names"))?;
+                let seat = self.seat(name).map_err(|m| self.fault(m))?;
+                out.ready.push(name.to_string());
+                if self.game.hand().said_ready().contains(seat) {
+                    // Already, as the partner of the merchant exchange.
+                    continue;
+                }
+                if self.game.hand().decision(seat) != Some(Decision::Ready) {
+                    return Err(self.fault(format!(
+                        "{} has no reason to say ready: only players without another setup choice do, once",
+                        show(name)
+                    )));
+                }
+                self.ready(seat)?;
+            }
+        }
+        let hand = self.game.hand();
+        if hand.stage() != Stage::Setup {
+            return Ok(());
+        }
+        let holder = hand.revolution_holder();
+        let declined = out.declined_revolution;
+        let ready: Vec<Seat> = hand
+            .to_act()
+            .iter()
+            .filter(|&s| hand.decision(s) == Some(Decision::Ready))
+            .filter(|&s| setup_over || (declined && Some(s) == holder))
+            .collect();
+        for seat in ready {
+            self.ready(seat)?;
+        }
+        if let Some(holder) =
+            holder.filter(|&h| declined && self.game.hand().revolution_offer(h).is_some())
+        {
+            return Err(self.fault(format!(
+                "the revolution was declined, but the record has no setup choice of {}, \
+                 who was dealt both Jesters",
+                self.name(holder)
+            )));
+        }
+        Ok(())
+    }
+
+    fn ready(&mut self, seat: Seat) -> Result<(), ReadError> {
+        self.game
+            .apply(seat, Action::Ready)
+            .map_err(|e| self.fault(e.reason.to_string()))
     }
 
     fn read_offer(&mut self, value: &Value, out: &mut HandRecord) -> Result<(), ReadError> {
@@ -763,27 +819,19 @@ impl HandReader<'_> {
     fn read_revolution(
         &mut self,
         value: Option<&Value>,
-        more: bool,
         out: &mut HandRecord,
     ) -> Result<(), ReadError> {
-        let stage = self.game.hand().stage();
         if value.is_some() && out.declined_revolution {
             return Err(self.fault("a revolution cannot be both called and declined"));
         }
         let Some(value) = value else {
-            if stage == Stage::Revolution && more {
-                let holder = self.game.hand().revolution_holder().expect("a holder");
-                self.game
-                    .apply(holder, Action::DeclineRevolution)
-                    .map_err(|e| self.fault(e.reason.to_string()))?;
-            }
             return Ok(());
         };
         let name = value.as_str().ok_or_else(|| {
             self.fault("revolution should be the name of the player who called it")
         })?;
         let seat = self.seat(name).map_err(|m| self.fault(m))?;
-        if stage != Stage::Revolution || self.game.hand().revolution_holder() != Some(seat) {
+        if self.game.hand().revolution_offer(seat).is_none() {
             return Err(self.fault(format!(
                 "{} was not dealt both Jesters, so cannot call a revolution",
                 show(name)
@@ -803,7 +851,7 @@ impl HandReader<'_> {
         out: &mut HandRecord,
     ) -> Result<(), ReadError> {
         let hand = self.game.hand();
-        let due = hand.stage() == Stage::Taxes
+        let due = hand.stage() == Stage::Setup
             && hand
                 .to_act()
                 .iter()
@@ -966,6 +1014,10 @@ impl HandReader<'_> {
                 r => r.to_string(),
             })
         })?;
+        // The partner answers after its own setup choice: saying ready.
+        if self.game.hand().decision(partner) == Some(Decision::Ready) {
+            self.ready(partner)?;
+        }
         apply(self.game, partner, Action::AnswerExchange(returned)).map_err(|e| {
             self.fault(match e.reason {
                 Illegal::NotHeld(_) => format!("{} was not dealt {returned}", show(&partner_name)),

@@ -125,13 +125,26 @@ fn hand_record(game: &Game, log: &HandLog) -> HandRecord {
             .events()
             .iter()
             .any(|e| matches!(e, Event::RevolutionDeclined { .. })),
-        declined_exchange: hand
-            .events()
-            .iter()
-            .any(|e| matches!(e, Event::ExchangeDeclined { .. })),
+        // A revolution voids every setup choice made before it.
+        declined_exchange: hand.revolution().is_none()
+            && hand
+                .events()
+                .iter()
+                .any(|e| matches!(e, Event::ExchangeDeclined { .. })),
         merchant_offer: hand
             .merchant_offer()
             .map(|(from, to, card)| (name(from), name(to), card)),
+        // Only a hand saved before its first play needs it: after that,
+        // everyone was ready.
+        ready: if hand
+            .events()
+            .iter()
+            .any(|e| matches!(e, Event::Played { .. }))
+        {
+            Vec::new()
+        } else {
+            hand.said_ready().iter().map(name).collect()
+        },
         plays: hand
             .events()
             .iter()
@@ -188,6 +201,9 @@ fn hand_json(hand: &HandRecord) -> Value {
     }
     if !declined.is_empty() {
         h.insert("declined".into(), json!(declined));
+    }
+    if !hand.ready.is_empty() {
+        h.insert("ready".into(), json!(hand.ready));
     }
     if let Some((from, to, card)) = &hand.merchant_offer {
         h.insert(

@@ -469,7 +469,7 @@ fn candidates(hand: &Hand, seat: Seat, rng: &mut Chooser) -> Vec<Action> {
     let mut out = vec![
         Action::Pass,
         Action::CallRevolution,
-        Action::DeclineRevolution,
+        Action::Ready,
         Action::DeclineExchange,
     ];
     let legal = hand.legal_actions(seat);
@@ -766,10 +766,11 @@ proptest! {
         deal[ia].add(y, 1);
         deal[ib].add(x, 1);
         let h2 = replay_hand(&h1, &deal, &table.actions);
-        // Moving a Jester can give someone both, and a revolution to decide.
+        // Moving a Jester can give someone both: the same actions still
+        // replay (keeping quiet is their setup choice, as for anyone), and
+        // nobody else can tell. Only a call could not replay.
         prop_assume!(h2.is_some());
         let h2 = h2.expect("assumed");
-        prop_assume!(h2.revolution_holder() == h1.revolution_holder());
         let mut held_a = h1.held(a);
         held_a.remove(x, 1);
         held_a.add(y, 1);
@@ -799,39 +800,136 @@ proptest! {
     }
 }
 
+/// Moves one card `card` of seat `from` to seat `to` in exchange for the
+/// first card of `to` that is not a Jester, so the shares stay the same.
+fn give_card(deal: &mut [Cards], from: usize, to: usize, card: Card) {
+    let back = deal[to]
+        .iter()
+        .find(|c| !c.is_jester())
+        .expect("a seat holds at least five cards, at most two Jesters");
+    assert!(deal[from].remove(card, 1) && deal[to].remove(back, 1));
+    deal[to].add(card, 1);
+    deal[from].add(back, 1);
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// The setup stage looks the same to everyone else whether a player was
+    /// dealt both Jesters and kept quiet or nobody holds both: the same
+    /// deal but for the Jesters' places (seat h holds both, or h and k one
+    /// each), the same setup choices in the same order, and every view of a
+    /// seat outside the two hands and their tax partners, and the
+    /// spectator's, is identical at every step and once play begins.
+    #[test]
+    fn keeping_quiet_about_both_jesters_shows_nothing(
+        setup in setup(),
+        first in any::<bool>(),
+        picks in any::<u64>(),
+    ) {
+        let n = setup.players;
+        let mut rng = Chooser::new(picks);
+        let dealt = Hand::deal(setup.rules, n, first, &mut dalmuti_core::DealRng::new(Seed::from(setup.seed)));
+        let mut quiet: Vec<Cards> = Seat::all(n).map(|s| dealt.dealt(s)).collect();
+        let h = rng.below(n);
+        let k = (h + 1 + rng.below(n - 1)) % n;
+        for s in 0..n {
+            while s != h && quiet[s].jesters() > 0 {
+                give_card(&mut quiet, s, h, Card::JESTER);
+            }
+        }
+        let mut nobody = quiet.clone();
+        give_card(&mut nobody, h, k, Card::JESTER);
+        let a = Hand::from_deal(setup.rules, n, first, &quiet).expect("a deal");
+        let b = Hand::from_deal(setup.rules, n, first, &nobody).expect("a deal");
+        prop_assert_eq!(a.revolution_holder(), Some(Seat::new(h)));
+        prop_assert_eq!(b.revolution_holder(), None);
+        prop_assert!(a.revolution_offer(Seat::new(h)).is_some());
+
+        let involved = [h, k, n - 1 - h, n - 1 - k];
+        let viewers: Vec<Viewer> = Seat::all(n)
+            .filter(|s| !involved.contains(&s.index()))
+            .map(Viewer::Seat)
+            .chain([Viewer::Spectator])
+            .collect();
+        let same = |a: &Hand, b: &Hand| -> Result<(), TestCaseError> {
+            for &viewer in &viewers {
+                let (va, vb) = (View::new(a, viewer), View::new(b, viewer));
+                prop_assert_eq!(
+                    va.snapshot(),
+                    vb.snapshot(),
+                    "{:?} can tell that seat {} holds both Jesters", viewer, h
+                );
+                prop_assert_eq!(va.legal_actions(), vb.legal_actions());
+            }
+            Ok(())
+        };
+        let (mut a, mut b) = (a, b);
+        same(&a, &b)?;
+        // Every player makes the same setup choices in one random order:
+        // the first legal one (saying ready, the worst tax cards, no
+        // exchange), which for the holder keeps quiet.
+        while a.stage() == Stage::Setup {
+            let to_act: Vec<Seat> = a.to_act().iter().collect();
+            prop_assert_eq!(a.to_act(), b.to_act());
+            let seat = rng.pick(&to_act);
+            prop_assert_eq!(a.decision(seat), b.decision(seat));
+            let action = a.worst_legal(seat).expect("to act");
+            a.apply(seat, action).expect("legal");
+            // The tax cards of the players involved may differ.
+            let action = b.worst_legal(seat).expect("to act");
+            b.apply(seat, action).expect("legal");
+            same(&a, &b)?;
+        }
+        prop_assert_eq!(a.stage(), Stage::Play);
+        prop_assert_eq!(b.stage(), Stage::Play);
+        let declined = Event::RevolutionDeclined { seat: Seat::new(h) };
+        prop_assert!(a.events().contains(&declined), "the omniscient log keeps it");
+        // The holder alone is told that they kept quiet.
+        let own = View::new(&a, Viewer::Seat(Seat::new(h))).snapshot();
+        prop_assert!(
+            own.log.contains(&LogEntry::RevolutionDeclined { seat: h }),
+            "the holder is not told"
+        );
+    }
+}
+
 // ----- 5. records of games -----
 
 fn names(game: &Game, players: impl Iterator<Item = dalmuti_core::PlayerId>) -> Vec<String> {
     players.map(|p| game.name(p).to_string()).collect()
 }
 
-/// Whether an event belongs to the taxation phase, whose decisions are
-/// simultaneous.
-fn taxation_rank(event: &Event) -> Option<u8> {
+/// Where an event of the setup stage, whose choices are simultaneous, goes
+/// in one canonical order: keeping quiet, letting the exchange go, then
+/// the exchanges themselves (which happen together at the end).
+fn setup_rank(event: &Event) -> Option<u8> {
     match event {
-        Event::TaxPaid(t) => Some(t.dalmuti.index() as u8),
-        Event::MerchantExchange(_) | Event::ExchangeDeclined { .. } => Some(2),
+        Event::RevolutionDeclined { .. } => Some(0),
+        Event::ExchangeDeclined { .. } => Some(1),
+        Event::TaxPaid(t) => Some(2 + t.dalmuti.index() as u8),
+        Event::MerchantExchange(_) => Some(4),
         _ => None,
     }
 }
 
-/// The hand's log with the taxation phase's simultaneous decisions in one
-/// order: the Greater tax, the Lesser tax, the merchant exchange.
+/// The hand's log with the setup stage's simultaneous choices in one
+/// order.
 fn canonical_events(hand: &Hand) -> Vec<Event> {
     let mut events = hand.events().to_vec();
-    if let Some(start) = events.iter().position(|e| taxation_rank(e).is_some()) {
+    if let Some(start) = events.iter().position(|e| setup_rank(e).is_some()) {
         let len = events[start..]
             .iter()
-            .take_while(|e| taxation_rank(e).is_some())
+            .take_while(|e| setup_rank(e).is_some())
             .count();
-        events[start..start + len].sort_by_key(taxation_rank);
+        events[start..start + len].sort_by_key(setup_rank);
     }
     events
 }
 
 /// Two hands are the same hand: every state a player or referee can ask
-/// about, and the same log but for the order of simultaneous taxation
-/// decisions (which a record does not keep).
+/// about, and the same log but for the order of simultaneous setup
+/// choices (which a record does not keep).
 fn same_hand(a: &Hand, b: &Hand) -> Result<(), TestCaseError> {
     prop_assert_eq!(a.rules(), b.rules());
     prop_assert_eq!(a.players(), b.players());
@@ -848,6 +946,7 @@ fn same_hand(a: &Hand, b: &Hand) -> Result<(), TestCaseError> {
     prop_assert_eq!(a.passes(), b.passes());
     prop_assert_eq!(a.finish_order(), b.finish_order());
     prop_assert_eq!(a.to_act(), b.to_act());
+    prop_assert_eq!(a.said_ready(), b.said_ready());
     prop_assert_eq!(a.next_to_act(), b.next_to_act());
     prop_assert_eq!(a.points(), b.points());
     if a.stage() == Stage::Play {

@@ -27,7 +27,18 @@ fn spec_examples_check_as_expected() {
         if !name.ends_with(".json") || name.ends_with(".expected.json") {
             continue;
         }
-        let verdict = check(&std::fs::read_to_string(&path).unwrap());
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Corporate Shuffle's examples wait for that variant (issue 10):
+        // until then the reader refuses them, saying so.
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        if doc["rules"]["variant"] == "corporate-shuffle" {
+            let Checked::Invalid(fault) = check(&text) else {
+                panic!("{name}: a variant not yet played must be refused");
+            };
+            assert!(fault.message.contains("corporate-shuffle"), "{name}");
+            continue;
+        }
+        let verdict = check(&text);
         let mut got = verdict.to_json();
         let expected_path = path.with_file_name(name.replace(".json", ".expected.json"));
         let mut expected: Value =

@@ -55,8 +55,17 @@ fn hand_with(rules: Rules, players: usize, first: bool, fixed: &[(usize, &str)])
     Hand::from_deal(rules, players, first, &deal_with(&rules, players, fixed)).unwrap()
 }
 
-/// Answers every pending tax or revolution decision with the worst legal
-/// action, so play can begin.
+/// Every seat whose setup choice is only to say ready says it.
+fn all_ready(hand: &mut Hand) {
+    for s in hand.to_act().iter() {
+        if hand.decision(s) == Some(Decision::Ready) {
+            hand.apply(s, Action::Ready).unwrap();
+        }
+    }
+}
+
+/// Answers every pending setup decision with the worst legal action (no
+/// revolution, the worst tax cards, no exchange), so play can begin.
 fn settle_taxes(hand: &mut Hand) {
     while hand.stage() != Stage::Play {
         let s = hand.next_to_act().unwrap();
@@ -251,14 +260,136 @@ fn both_jesters_offer_a_revolution_but_do_not_force_one() {
         false,
         &[(2, "J J 1 12 12 12 12 12 12 12 12 12 12 12 11 11")],
     );
-    assert_eq!(hand.stage(), Stage::Revolution);
+    // The offer comes with the holder's setup choice, in the one setup
+    // stage every hand has: everyone else is choosing too.
+    assert_eq!(hand.stage(), Stage::Setup);
+    assert_eq!(hand.decision(seat(2)), Some(Decision::Ready));
     assert_eq!(
-        hand.decision(seat(2)),
-        Some(Decision::Revolution { greater: false })
+        hand.revolution_offer(seat(2)),
+        Some(RevolutionOffer { greater: false })
     );
-    assert_eq!(hand.to_act(), Seats::only(seat(2)));
-    hand.apply(seat(2), Action::DeclineRevolution).unwrap();
-    assert_eq!(hand.stage(), Stage::Taxes, "declined: taxes as usual");
+    assert_eq!(
+        hand.legal_actions(seat(2)).as_slice(),
+        [Action::Ready, Action::CallRevolution]
+    );
+    assert_eq!(hand.to_act(), Seats::first(5));
+    // Saying ready keeps quiet: taxes as usual, and the offer is gone.
+    hand.apply(seat(2), Action::Ready).unwrap();
+    assert_eq!(hand.revolution_offer(seat(2)), None);
+    assert_eq!(hand.stage(), Stage::Setup);
+    let err = hand.apply(seat(2), Action::CallRevolution).unwrap_err();
+    assert_eq!(err.reason, Illegal::NotToAct);
+    settle_taxes(&mut hand);
+    assert_eq!(hand.revolution(), None);
+    assert_eq!(hand.taxes().count(), 2, "declined: taxes as usual");
+}
+
+#[test]
+fn while_the_hand_is_set_up_a_view_shows_its_own_choice_and_a_count_only() {
+    let mut hand = hand_with(
+        Rules::default(),
+        5,
+        false,
+        &[(2, "J J 1 12 12 12 12 12 12 12 12 12 12 12 11 11")],
+    );
+    let spectator = View::new(&hand, Viewer::Spectator);
+    assert_eq!(spectator.to_act(), Seats::NONE, "nobody is named");
+    assert_eq!(spectator.ready_count(), Some(0));
+    let bystander = View::new(&hand, Viewer::Seat(seat(3)));
+    assert_eq!(bystander.to_act(), Seats::only(seat(3)));
+    assert_eq!(bystander.decision(), Some(Decision::Ready));
+    assert_eq!(bystander.revolution_offer(), None);
+    assert_eq!(
+        View::new(&hand, Viewer::Seat(seat(2))).revolution_offer(),
+        Some(RevolutionOffer { greater: false })
+    );
+    hand.apply(seat(3), Action::Ready).unwrap();
+    hand.apply(seat(2), Action::Ready).unwrap();
+    let bystander = View::new(&hand, Viewer::Seat(seat(3)));
+    assert_eq!(bystander.to_act(), Seats::NONE);
+    assert_eq!(bystander.ready_count(), Some(2));
+    let text = serde_json::to_string(&bystander.snapshot()).unwrap();
+    assert!(
+        !text.contains("declined"),
+        "a bystander learns of the Jesters: {text}"
+    );
+    assert!(
+        View::new(&hand, Viewer::Seat(seat(2)))
+            .log()
+            .any(|e| e == Seen::Event(Event::RevolutionDeclined { seat: seat(2) })),
+        "the holder is told they kept quiet"
+    );
+    settle_taxes(&mut hand);
+    let spectator = View::new(&hand, Viewer::Spectator);
+    assert_eq!(spectator.ready_count(), None);
+    assert_eq!(
+        spectator.to_act(),
+        Seats::only(seat(0)),
+        "in play, the turn is public"
+    );
+}
+
+#[test]
+fn only_the_holder_of_both_jesters_may_call_a_revolution() {
+    let mut hand = hand_with(
+        Rules::default(),
+        5,
+        false,
+        &[(2, "J J 1 12 12 12 12 12 12 12 12 12 12 12 11 11")],
+    );
+    let before = hand.clone();
+    for other in [0, 1, 3, 4] {
+        assert_eq!(hand.revolution_offer(seat(other)), None);
+        assert!(
+            !hand
+                .legal_actions(seat(other))
+                .contains(&Action::CallRevolution)
+        );
+        let err = hand.apply(seat(other), Action::CallRevolution).unwrap_err();
+        assert_eq!(err.reason, Illegal::NoRevolution);
+    }
+    assert_eq!(hand, before, "a refused call changes nothing");
+}
+
+#[test]
+fn a_dalmuti_dealt_both_jesters_calls_instead_of_choosing_the_tax() {
+    let holder = "J J 1 12 12 12 12 12 12 12 12 12 12 12 11 11";
+    let mut hand = hand_with(Rules::default(), 5, false, &[(1, holder)]);
+    assert_eq!(
+        hand.decision(seat(1)),
+        Some(Decision::Tax {
+            to: seat(3),
+            count: 1
+        })
+    );
+    assert_eq!(
+        hand.legal_actions(seat(1)).last(),
+        Some(&Action::CallRevolution),
+        "calling comes after every gift"
+    );
+    // Giving the tax keeps quiet.
+    let mut quiet = hand.clone();
+    quiet.apply(seat(1), Action::GiveTax(cards("12"))).unwrap();
+    assert_eq!(quiet.revolution_offer(seat(1)), None);
+    let err = quiet.apply(seat(1), Action::CallRevolution).unwrap_err();
+    assert_eq!(err.reason, Illegal::NotToAct);
+    assert!(
+        quiet
+            .events()
+            .contains(&Event::RevolutionDeclined { seat: seat(1) })
+    );
+    // Calling instead: no taxes, though the Greater Dalmuti already chose.
+    hand.apply(seat(0), Action::GiveTax(hand.held(seat(0)).worst(2)))
+        .unwrap();
+    let dealt: Vec<Cards> = Seat::all(5).map(|s| hand.held(s)).collect();
+    hand.apply(seat(1), Action::CallRevolution).unwrap();
+    assert_eq!(hand.stage(), Stage::Play);
+    assert!(!hand.taxed());
+    assert_eq!(hand.taxes().count(), 0);
+    assert_eq!(hand.tax_gifts().count(), 0, "the chosen gift is void");
+    for s in Seat::all(5) {
+        assert_eq!(hand.held(s), dealt[s.index()], "no card moved");
+    }
 }
 
 #[test]
@@ -303,8 +434,8 @@ fn a_greater_revolution_reverses_the_seats_and_the_old_greater_peon_leads() {
     let peon = game.player_at(seat(4));
     assert_eq!(game.name(peon), order[4]);
     assert_eq!(
-        game.hand().decision(seat(4)),
-        Some(Decision::Revolution { greater: true })
+        game.hand().revolution_offer(seat(4)),
+        Some(RevolutionOffer { greater: true })
     );
     game.apply(seat(4), Action::CallRevolution).unwrap();
     // Everyone traded seats with their opposite, cards and all.
@@ -336,7 +467,7 @@ fn a_jester_received_in_tax_does_not_make_a_revolution() {
             (4, "J 2 3 3 4 4 4 5 5 5 5 6 6 6 6 6"),
         ],
     );
-    assert_eq!(hand.stage(), Stage::Taxes);
+    assert_eq!(hand.stage(), Stage::Setup);
     hand.apply(seat(0), Action::GiveTax(cards("12 J"))).unwrap();
     settle_taxes(&mut hand);
     assert_eq!(hand.held(seat(4)).jesters(), 2);
@@ -367,16 +498,23 @@ fn rulebook_taxation_example() {
             count: 1
         })
     );
-    assert_eq!(hand.decision(seat(4)), None, "the Peon has no choice");
+    assert_eq!(
+        hand.decision(seat(4)),
+        Some(Decision::Ready),
+        "the Peon has no choice: it only says ready"
+    );
+    assert_eq!(hand.decision(seat(4)), Some(Decision::Ready));
     hand.apply(seat(0), Action::GiveTax(cards("10 10")))
         .unwrap();
-    // Nothing moves until every taxation decision is made: both pairs
+    // Nothing moves until every setup decision is made: both pairs
     // exchange at the same time.
     assert_eq!(hand.held(seat(0)), cards(sondra));
     assert_eq!(hand.taxes().count(), 0);
     let cherise = hand.held(seat(3));
     let gift = hand.held(seat(1)).worst(1);
     hand.apply(seat(1), Action::GiveTax(gift)).unwrap();
+    assert_eq!(hand.taxes().count(), 0, "the others are not ready yet");
+    all_ready(&mut hand);
     let paid = hand.taxes().next().unwrap();
     assert_eq!(paid.tribute, cards("2 4"));
     assert_eq!(
@@ -434,12 +572,18 @@ fn jesters_count_as_the_worst_cards_in_tax() {
 #[test]
 fn with_three_players_only_the_greater_pair_pays() {
     let mut hand = hand_with(Rules::default(), 3, false, &[]);
-    assert_eq!(hand.stage(), Stage::Taxes);
-    assert_eq!(hand.to_act(), Seats::only(seat(0)));
+    assert_eq!(hand.stage(), Stage::Setup);
+    assert!(matches!(
+        hand.decision(seat(0)),
+        Some(Decision::Tax { count: 2, .. })
+    ));
+    assert_eq!(hand.decision(seat(1)), Some(Decision::Ready));
     assert_eq!(seat(1).title(3), Title::Merchant { class: 1 });
     hand.apply(seat(0), Action::GiveTax(hand.held(seat(0)).worst(2)))
         .unwrap();
+    all_ready(&mut hand);
     assert_eq!(hand.stage(), Stage::Play);
+    assert_eq!(hand.taxes().count(), 1);
 }
 
 #[test]
@@ -641,11 +785,23 @@ fn first_deal_revolution_skips_taxes_in_the_first_hand_only() {
         first_deal_revolution: true,
         ..Rules::default()
     };
-    let first = hand_with(rules, 5, true, &[]);
-    assert_eq!(first.stage(), Stage::Play);
+    let mut first = hand_with(rules, 5, true, &[]);
+    // Still a setup stage, as in every hand: everyone only says ready.
+    assert_eq!(first.stage(), Stage::Setup);
     assert!(!first.taxed());
+    assert!(
+        Seat::all(5).all(|s| first.decision(s) == Some(Decision::Ready)),
+        "no tax to choose"
+    );
+    all_ready(&mut first);
+    assert_eq!(first.stage(), Stage::Play);
+    assert_eq!(first.taxes().count(), 0);
     let later = hand_with(rules, 5, false, &[]);
-    assert_eq!(later.stage(), Stage::Taxes);
+    assert!(later.taxed());
+    assert!(matches!(
+        later.decision(seat(0)),
+        Some(Decision::Tax { .. })
+    ));
 }
 
 #[test]
@@ -661,8 +817,8 @@ fn first_deal_revolution_still_allows_a_greater_revolution() {
         &[(4, "J J 1 12 12 12 12 12 12 12 12 12 12 12 11 11")],
     );
     assert_eq!(
-        hand.decision(seat(4)),
-        Some(Decision::Revolution { greater: true })
+        hand.revolution_offer(seat(4)),
+        Some(RevolutionOffer { greater: true })
     );
     hand.apply(seat(4), Action::CallRevolution).unwrap();
     assert!(hand.revolution().unwrap().greater);
@@ -797,6 +953,9 @@ fn merchant_exchange_is_blind_and_between_two_merchants() {
         },
     )
     .unwrap();
+    // The partner first says ready, like every Merchant, then answers.
+    assert_eq!(hand.decision(seat(4)), Some(Decision::Ready));
+    hand.apply(seat(4), Action::Ready).unwrap();
     assert_eq!(
         hand.decision(seat(4)),
         Some(Decision::ExchangeAnswer { from: seat(2) })
@@ -830,7 +989,7 @@ fn merchant_exchange_needs_two_merchants_and_taxes() {
         ..Rules::default()
     };
     let five = hand_with(rules, 5, false, &[]);
-    assert_eq!(five.decision(seat(2)), None);
+    assert_eq!(five.decision(seat(2)), Some(Decision::Ready));
     let mut revolution = hand_with(rules, 7, false, &[(3, "J J 1 2 12 12 12 12 12 12 12")]);
     revolution.apply(seat(3), Action::CallRevolution).unwrap();
     assert_eq!(revolution.stage(), Stage::Play);

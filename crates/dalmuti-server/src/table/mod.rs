@@ -11,8 +11,14 @@
 //! Beyond the log the actor keeps what is live: connections per seat, who
 //! is away (gone past the grace period: a stand-in bot plays for them), the
 //! turn timer, the pause before the next deal, a newcomer waiting for the
-//! Greater Dalmuti to place them. Bots think on tokio's blocking pool so a
-//! slow `search` bot never stalls the table.
+//! Greater Dalmuti to place them, and the "look at your cards" pause of each
+//! hand's setup. Bots think on tokio's blocking pool so a slow `search` bot
+//! never stalls the table.
+//!
+//! While a hand is set up, everyone whose only choice is to say ready (a
+//! holder of both Jesters among them: saying ready keeps quiet) is made
+//! ready together when the setup pause ends, bots included: so the setup
+//! looks and lasts the same whoever holds the Jesters (RULES.md, D25).
 
 pub mod state;
 
@@ -22,7 +28,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dalmuti_bots::{Bot, BotSpec};
-use dalmuti_core::{Action, Seed, Viewer};
+use dalmuti_core::{Action, Decision, Seed, Viewer};
 use futures_util::FutureExt;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -52,6 +58,9 @@ pub struct Timings {
     pub bot_delay: Duration,
     /// The pause between hands.
     pub hand_pause: Duration,
+    /// How long a hand's setup lasts at least: the "look at your cards"
+    /// pause, at whose end everyone still to say ready is made ready.
+    pub setup_pause: Duration,
 }
 
 /// A public summary of a table, for the lobby list.
@@ -424,6 +433,10 @@ struct Actor {
     thinking: bool,
     bot_at: Option<Instant>,
     turn_since: HashMap<String, Instant>,
+    /// When the current hand's setup pause ends, and whether the people
+    /// still to say ready have been made ready since.
+    setup_until: Option<Instant>,
+    setup_readied: bool,
     deal_at: Option<Instant>,
     place: Option<(Placement, Instant)>,
     /// Tests: deal seeds follow from this seed instead of the OS.
@@ -447,6 +460,8 @@ impl Actor {
             thinking: false,
             bot_at: None,
             turn_since: HashMap::new(),
+            setup_until: None,
+            setup_readied: false,
             deal_at: None,
             place: None,
             test_seed: None,
@@ -480,6 +495,7 @@ impl Actor {
         self.state = state;
         self.thinking = false;
         self.bot_at = None;
+        self.setup_until = None;
         self.deal_at = None;
         self.place = None;
         self.turn_since.clear();
@@ -512,15 +528,32 @@ impl Actor {
             .any(|s| s.bot.is_none() && self.connected(&s.name))
     }
 
+    /// Whether lobby seat `i` has only to say ready (or, dealt both
+    /// Jesters, call a revolution instead).
+    fn to_say_ready(&self, i: usize) -> bool {
+        self.state.decision_of(i) == Some(Decision::Ready)
+    }
+
+    /// Whether the setup pause is still running: nobody says ready yet.
+    fn looking_at_cards(&self, now: Instant) -> bool {
+        self.setup_until.is_some_and(|until| now < until)
+    }
+
     /// The first seat a bot should play now, and whether it is a stand-in.
+    /// Saying ready waits for the end of the setup pause, for bots as for
+    /// people; a person's is then made by [`Actor::tick`], not a stand-in.
     fn bot_due(&self, now: Instant) -> Option<(usize, bool)> {
         let turn = self
             .state
             .row
             .turn_seconds
             .map(|s| Duration::from_secs(s.into()));
+        let looking = self.looking_at_cards(now);
         self.state.to_act().into_iter().find_map(|i| {
             let seat = &self.state.seats[i];
+            if self.to_say_ready(i) && (looking || seat.bot.is_none()) {
+                return None;
+            }
             if seat.bot.is_some() {
                 return Some((i, false));
             }
@@ -536,12 +569,14 @@ impl Actor {
     }
 
     /// Starts the turn timers of humans with a new decision and stops
-    /// those of humans without one.
+    /// those of humans without one. Saying ready has no turn timer: the
+    /// setup pause bounds it.
     fn update_turns(&mut self, now: Instant) {
         let to_act: HashSet<String> = self
             .state
             .to_act()
             .into_iter()
+            .filter(|&i| !self.to_say_ready(i))
             .map(|i| self.state.seats[i].name.clone())
             .filter(|n| self.is_human(n))
             .collect();
@@ -555,14 +590,16 @@ impl Actor {
     fn schedule(&mut self) {
         let now = Instant::now();
         self.update_turns(now);
+        self.schedule_setup(now);
         if !self.thinking && self.bot_at.is_none() {
             if let Some((i, stand_in)) = self.bot_due(now) {
                 // A turn timer's move is played at once; bots take their
-                // time so people can follow.
+                // time so people can follow, but saying ready shows nothing
+                // to follow.
                 let timed_out = stand_in
                     && !self.state.seats[i].leaving
                     && !self.away.contains(&self.state.seats[i].name);
-                self.bot_at = Some(if timed_out {
+                self.bot_at = Some(if timed_out || self.to_say_ready(i) {
                     now
                 } else {
                     now + self.ctx.timings.bot_delay
@@ -570,6 +607,17 @@ impl Actor {
             }
         }
         self.schedule_deal(now);
+    }
+
+    /// A hand being set up has its setup pause, from the deal (or, after a
+    /// restart, from now: people are given the time again).
+    fn schedule_setup(&mut self, now: Instant) {
+        if !self.state.in_setup() {
+            self.setup_until = None;
+        } else if self.setup_until.is_none() {
+            self.setup_until = Some(now + self.ctx.timings.setup_pause);
+            self.setup_readied = false;
+        }
     }
 
     /// When a hand is over and another is due, the next deal comes after
@@ -599,8 +647,12 @@ impl Actor {
             .turn_since
             .values()
             .filter_map(|&t| turn.map(|d| t + d));
+        // Once: then the people are ready, and the bots' turns are their
+        // own timer.
+        let setup = self.setup_until.filter(|_| !self.setup_readied);
         graces
             .chain(turns)
+            .chain(setup)
             .chain(self.bot_at)
             .chain(self.deal_at)
             .chain(self.place.as_ref().map(|p| p.1))
@@ -620,6 +672,10 @@ impl Actor {
             self.away.extend(expired);
             self.broadcast("presence", None);
         }
+        if !self.setup_readied && self.setup_until.is_some_and(|t| now >= t) {
+            self.setup_readied = true;
+            self.everyone_ready().await;
+        }
         if self.bot_at.is_some_and(|t| now >= t) {
             self.bot_at = None;
             self.start_bot(now);
@@ -637,6 +693,25 @@ impl Actor {
         if self.deal_at.is_some_and(|t| now >= t) {
             self.deal_at = None;
             self.between_hands().await;
+        }
+    }
+
+    /// The setup pause is over: every person who has only to say ready is
+    /// made ready, in lobby order, whatever their cards (a holder of both
+    /// Jesters who said nothing keeps quiet). Bots follow, as bots.
+    async fn everyone_ready(&mut self) {
+        let people: Vec<String> = (0..self.state.seats.len())
+            .filter(|&i| self.state.seats[i].bot.is_none() && self.to_say_ready(i))
+            .map(|i| self.state.seats[i].name.clone())
+            .collect();
+        for name in people {
+            let _ = self
+                .commit(Stored::Act {
+                    player: name,
+                    action: dalmuti_bots::protocol::encode_action(&Action::Ready),
+                    auto: true,
+                })
+                .await;
         }
     }
 
@@ -825,6 +900,10 @@ impl Actor {
                     Some(left.as_millis() as u64)
                 })
                 .collect(),
+            setup_ms: self
+                .setup_until
+                .filter(|_| self.state.in_setup())
+                .map(|t| t.saturating_duration_since(now).as_millis() as u64),
             next_deal_ms: self
                 .deal_at
                 .map(|t| t.saturating_duration_since(now).as_millis() as u64),
@@ -1093,6 +1172,16 @@ impl Actor {
             };
             return Err((e.clone(), self.resync(&e, Some(i))));
         }
+        if action == Action::Ready {
+            // Everyone is made ready together when the pause ends: a
+            // person saying it early would be the only one to.
+            let e = ServerError::Conflict(
+                "no need to say ready: everyone is made ready together when the \
+                 look-at-your-cards pause ends (setup_ms)"
+                    .into(),
+            );
+            return Err(self.refusal(e, i));
+        }
         let event = Stored::Act {
             player: self.state.seats[i].name.clone(),
             action: dalmuti_bots::protocol::encode_action(&action),
@@ -1206,6 +1295,7 @@ mod tests {
                 grace: Duration::from_secs(30),
                 bot_delay: Duration::ZERO,
                 hand_pause: Duration::ZERO,
+                setup_pause: Duration::ZERO,
             },
         };
         let row = TableRow {
@@ -1223,10 +1313,11 @@ mod tests {
         }
         let mut feed = table.subscribe(Some(&token), 0).await.unwrap().feed;
         table.start_with_seed(&token, Seed::from(3)).await.unwrap();
-        // When Ada is to act, nobody else moves.
+        // When Ada is to act, nobody else moves (saying ready is not hers
+        // to do: the table does it when the setup pause ends).
         let before = loop {
             let msg = feed.recv().await.unwrap().to_msg();
-            if !msg.d["decision"].is_null() {
+            if !msg.d["decision"].is_null() && msg.d["decision"]["kind"] != "ready" {
                 break msg;
             }
         };
@@ -1245,7 +1336,6 @@ mod tests {
         // And the table still plays.
         let decision = after.d["decision"]["kind"].as_str().unwrap();
         let action = match decision {
-            "revolution" => Action::DeclineRevolution,
             "follow" => Action::Pass,
             // Ada deals first: the Greater Dalmuti gives any cards.
             "tax" => {

@@ -5,7 +5,9 @@
 //! changes nothing; replaying a table's log through it rebuilds the table
 //! exactly (the deal seeds are in the `deal` events).
 
-use dalmuti_core::{Game, MAX_PLAYERS, MIN_PLAYERS, Rules, Seat, Seed, Viewer, join_seats};
+use dalmuti_core::{
+    Decision, Game, MAX_PLAYERS, MIN_PLAYERS, Rules, Seat, Seed, Stage, Viewer, join_seats,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -213,16 +215,32 @@ impl TableState {
         self.seat_named(game.name(game.player_at(seat)))
     }
 
-    /// Lobby seats with a decision to make now.
+    /// Lobby seats with a decision to make now. Omniscient (while the hand
+    /// is set up, players are shown only how many are ready): for the actor,
+    /// which plays bots and runs timers.
     pub fn to_act(&self) -> Vec<usize> {
         let Some(game) = self.game.as_ref().filter(|g| !g.hands().is_empty()) else {
             return Vec::new();
         };
-        game.view(Viewer::Spectator)
+        game.hand()
             .to_act()
             .iter()
             .filter_map(|s| self.lobby_at(s))
             .collect()
+    }
+
+    /// Lobby seat `i`'s decision now, if any.
+    pub fn decision_of(&self, i: usize) -> Option<Decision> {
+        let seat = self.game_seat(i)?;
+        self.game.as_ref()?.hand().decision(seat)
+    }
+
+    /// Whether the current hand is being set up.
+    pub fn in_setup(&self) -> bool {
+        self.game
+            .as_ref()
+            .filter(|g| !g.hands().is_empty())
+            .is_some_and(|g| g.hand().stage() == Stage::Setup)
     }
 
     /// Whether the current hand is over and another is due.
@@ -468,6 +486,12 @@ impl TableState {
                 auto,
             } => {
                 let mine = who.is_some_and(|i| &self.seats[i].name == player);
+                // Saying ready is all anyone else learns of a setup choice
+                // that could be keeping quiet about both Jesters: not even
+                // who.
+                if !mine && *action == "ready" {
+                    return json!({ "kind": "ready" });
+                }
                 json!({
                     "kind": "act",
                     "name": player,
@@ -544,6 +568,7 @@ impl TableState {
             view: None,
             decision: None,
             deadline_ms: who.and_then(|i| live.deadline_ms.get(i).copied().flatten()),
+            setup_ms: live.setup_ms,
             next_deal_ms: live.next_deal_ms,
             place: live
                 .place
@@ -665,6 +690,7 @@ struct StateOut<'a> {
     view: Option<dalmuti_core::ViewSnapshot>,
     decision: Option<Value>,
     deadline_ms: Option<u64>,
+    setup_ms: Option<u64>,
     next_deal_ms: Option<u64>,
     place: Option<PlaceOut<'a>>,
     totals: Vec<TotalOut<'a>>,
@@ -723,6 +749,9 @@ pub struct Live {
     pub away: Vec<bool>,
     /// Milliseconds left on the seat's turn timer.
     pub deadline_ms: Vec<Option<u64>>,
+    /// While the hand is set up, milliseconds until everyone still to say
+    /// ready is made ready (the same for every viewer).
+    pub setup_ms: Option<u64>,
     /// Milliseconds until the next deal.
     pub next_deal_ms: Option<u64>,
     /// A newcomer waiting to be placed by the Greater Dalmuti.

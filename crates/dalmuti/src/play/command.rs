@@ -17,6 +17,9 @@ pub enum Command {
     Pass,
     /// `revolution` (or `yes`, `call`).
     Revolution,
+    /// `ready`: nothing to choose but to say so (for a player dealt both
+    /// Jesters, keeping quiet).
+    Ready,
     /// `no` or `decline`: no revolution, or no merchant exchange.
     Decline,
     /// `give 10 10`: the tax gift.
@@ -100,6 +103,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "pass" => nothing_more(Command::Pass),
         "revolution" | "yes" | "call" => nothing_more(Command::Revolution),
         "no" | "decline" => nothing_more(Command::Decline),
+        "ready" | "quiet" => nothing_more(Command::Ready),
         "hint" => nothing_more(Command::Hint),
         "legal" | "moves" => nothing_more(Command::Legal),
         "hand" | "cards" => nothing_more(Command::Hand),

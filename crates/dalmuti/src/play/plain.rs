@@ -423,9 +423,15 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             Command::Play(cards) => Action::Play(set(&cards)?),
             Command::Give(cards) => Action::GiveTax(cards),
             Command::Pass => Action::Pass,
-            Command::Revolution => Action::CallRevolution,
+            Command::Revolution => {
+                if self.session.revolution_offer().is_none() {
+                    return Err(words::no_revolution());
+                }
+                Action::CallRevolution
+            }
+            Command::Ready => Action::Ready,
             Command::Decline => match decision {
-                Decision::Revolution { .. } => Action::DeclineRevolution,
+                Decision::Ready => Action::Ready,
                 Decision::ExchangeOffer => Action::DeclineExchange,
                 _ => return Err(words::wrong_decision(decision)),
             },
@@ -531,10 +537,9 @@ fn mark(name: &str) -> &'static str {
 fn fits(decision: &Decision, action: &Action) -> bool {
     matches!(
         (decision, action),
-        (
-            Decision::Revolution { .. },
-            Action::CallRevolution | Action::DeclineRevolution
-        ) | (Decision::Tax { .. }, Action::GiveTax(_))
+        (Decision::Ready, Action::Ready)
+            | (_, Action::CallRevolution)
+            | (Decision::Tax { .. }, Action::GiveTax(_))
             | (
                 Decision::ExchangeOffer,
                 Action::OfferExchange { .. } | Action::DeclineExchange

@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 
 use dalmuti_bots::{Bot, HeuristicBot, fallback};
 use dalmuti_core::{
-    Action, ActionList, Cards, Decision, Event, Game, IllegalAction, PlayerId, Revolution, Rules,
-    Seat, Seen, Set, TableError, Title, View, Viewer, narrate,
+    Action, ActionList, Cards, Decision, Event, Game, IllegalAction, PlayerId, Revolution,
+    RevolutionOffer, Rules, Seat, Seen, Set, TableError, Title, View, Viewer, narrate,
 };
 
 use super::config::Config;
@@ -191,13 +191,26 @@ impl Session {
                 spec: b.spec.to_string(),
             });
         }
-        Ok(Session {
+        let mut session = Session {
             game,
             me,
             bots,
             seed_text: config.seed_text(),
             told: 0,
-        })
+        };
+        session.ready_when_nothing_to_choose();
+        Ok(session)
+    }
+
+    /// Says ready for the human when that is all there is to choose: every
+    /// hand starts with it, and at a table of bots there is nobody to keep
+    /// waiting. A human dealt both Jesters is asked instead (saying ready
+    /// then keeps quiet).
+    fn ready_when_nothing_to_choose(&mut self) {
+        if self.decision() == Some(Decision::Ready) && self.revolution_offer().is_none() {
+            self.act(Action::Ready)
+                .expect("saying ready is the human's legal action");
+        }
     }
 
     // ----- the table -----
@@ -358,53 +371,73 @@ impl Session {
         self.view().legal_actions()
     }
 
+    /// The revolution the human may call: only when dealt both Jesters,
+    /// while the hand is set up, in place of their setup choice.
+    pub fn revolution_offer(&self) -> Option<RevolutionOffer> {
+        self.view().revolution_offer()
+    }
+
     fn next_bot_seat(&self) -> Option<Seat> {
         let me = self.my_seat();
         self.game.hand().to_act().iter().find(|&s| s != me)
     }
 
+    /// Whether a bot has a decision to make now. The session is the
+    /// referee at this table, so it knows; what the human is shown of it
+    /// comes from the human's view ([`Session::table`]), which while the
+    /// hand is set up names nobody.
+    pub fn bots_to_act(&self) -> bool {
+        self.next_bot_seat().is_some()
+    }
+
     /// Lets the next bot with a decision make it, and says what the human
     /// may see of it. `None` when no bot has anything to decide (the human
-    /// is to act, or the hand is over). Taxes are simultaneous: bots make
-    /// their tax decisions while the human's is pending, and no card moves
-    /// until every taxation decision is made.
+    /// is to act, or the hand is over). Setup choices are simultaneous:
+    /// bots make theirs while the human's is pending, and no card moves
+    /// until every choice is made. A bot that only says ready is no step of
+    /// its own: nothing about it is shown, whatever its cards.
     pub fn step_bots(&mut self) -> Option<Step> {
-        let seat = self.next_bot_seat()?;
-        let player = self.game.player_at(seat);
-        let view = self.game.view(Viewer::Seat(seat));
-        let decision = view.decision()?;
-        let legal = view.legal_actions();
-        let bot = self.bots.iter_mut().find(|b| b.player == player)?;
-        let (action, fault) = match bot.bot.decide(&view, &legal) {
-            Ok(a) if legal.contains(&a) => (a, None),
-            Ok(a) => (
-                fallback(&legal),
-                Some(format!("answered an illegal action ({a})")),
-            ),
-            Err(f) => (fallback(&legal), Some(f.to_string())),
-        };
-        self.game
-            .apply(seat, action)
-            .expect("the engine accepts its own legal actions");
-        let name = self.name(player).to_string();
-        let mut lines = Vec::new();
-        if let Some(f) = &fault {
-            lines.push(format!(
-                "{name}'s bot failed ({f}); the safe choice was made for it."
-            ));
+        loop {
+            let seat = self.next_bot_seat()?;
+            let player = self.game.player_at(seat);
+            let view = self.game.view(Viewer::Seat(seat));
+            let decision = view.decision()?;
+            let legal = view.legal_actions();
+            let bot = self.bots.iter_mut().find(|b| b.player == player)?;
+            let (action, fault) = match bot.bot.decide(&view, &legal) {
+                Ok(a) if legal.contains(&a) => (a, None),
+                Ok(a) => (
+                    fallback(&legal),
+                    Some(format!("answered an illegal action ({a})")),
+                ),
+                Err(f) => (fallback(&legal), Some(f.to_string())),
+            };
+            self.game
+                .apply(seat, action)
+                .expect("the engine accepts its own legal actions");
+            let name = self.name(player).to_string();
+            let mut lines = Vec::new();
+            if let Some(f) = &fault {
+                lines.push(format!(
+                    "{name}'s bot failed ({f}); the safe choice was made for it."
+                ));
+            }
+            let news = self.take_news();
+            if news.is_empty() && lines.is_empty() && action == Action::Ready {
+                continue;
+            }
+            if news.is_empty() {
+                lines.push(self.secret_choice(&name, decision, action));
+            }
+            lines.extend(news);
+            return Some(Step {
+                player,
+                seat,
+                decision,
+                lines,
+                fault,
+            });
         }
-        let news = self.take_news();
-        if news.is_empty() {
-            lines.push(self.secret_choice(&name, decision, action));
-        }
-        lines.extend(news);
-        Some(Step {
-            player,
-            seat,
-            decision,
-            lines,
-            fault,
-        })
     }
 
     /// A note for a bot's choice that shows nothing yet in the log.
@@ -529,6 +562,7 @@ impl Session {
     pub fn next_hand(&mut self) -> Result<(), TableError> {
         self.game.next_hand()?;
         self.told = 0;
+        self.ready_when_nothing_to_choose();
         Ok(())
     }
 

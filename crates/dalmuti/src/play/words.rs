@@ -111,8 +111,8 @@ pub fn top_line(session: &Session) -> String {
 /// "offer 4 12" (seats from 1).
 pub fn command(action: &Action) -> String {
     match action {
+        Action::Ready => "ready".to_string(),
         Action::CallRevolution => "revolution".to_string(),
-        Action::DeclineRevolution => "no".to_string(),
         Action::GiveTax(cards) => format!("give {cards}"),
         Action::OfferExchange { partner, card } => {
             format!("offer {} {card}", seat_number(*partner))
@@ -128,8 +128,8 @@ pub fn command(action: &Action) -> String {
 /// Jester)", "two Peasants", "a Peasant to Dana", "no revolution".
 pub fn action(session: &Session, action: &Action) -> String {
     match action {
+        Action::Ready => "keep quiet about the Jesters".to_string(),
         Action::CallRevolution => "call a revolution".to_string(),
-        Action::DeclineRevolution => "no revolution".to_string(),
         Action::GiveTax(cards) => cards_words(cards),
         Action::OfferExchange { partner, card } => {
             format!("{} to {}", count_of(1, *card), session.name_at(*partner))
@@ -141,25 +141,51 @@ pub fn action(session: &Session, action: &Action) -> String {
     }
 }
 
-/// What the decision is about, in a sentence or two, before the prompt.
+/// What a revolution offered to the human would do, in words: for the
+/// dialogs of every setup choice it may replace.
+pub fn revolution_offer(session: &Session) -> Option<String> {
+    let offer = session.revolution_offer()?;
+    let view = session.view();
+    let what = if offer.greater {
+        "As Greater Peon yours is a greater revolution: no taxes, and everyone trades seats with \
+         their opposite for this hand, so you become the Greater Dalmuti and lead."
+    } else {
+        "A revolution means no taxes this hand; seats stay as they are."
+    };
+    let taxes = if view.is_first_hand() && view.rules().first_deal_revolution {
+        "This first hand has no taxes anyway (first-deal revolution)."
+    } else {
+        "If you keep quiet, taxes go ahead as usual."
+    };
+    Some(format!(
+        "You were dealt both Jesters and may call a revolution instead. {what} {taxes} \
+         Nobody learns that you kept quiet."
+    ))
+}
+
+/// That the human may not call a revolution now.
+pub fn no_revolution() -> String {
+    "Only a player dealt both Jesters may call a revolution, while the hand is set up and \
+     before making their setup choice."
+        .to_string()
+}
+
+/// What the decision is about, in a sentence or two, before the prompt
+/// (with the revolution the human may call instead, if any).
 pub fn explain(session: &Session, decision: &Decision) -> String {
+    let text = explain_decision(session, decision);
+    match revolution_offer(session) {
+        Some(offer) if *decision == Decision::Ready => offer,
+        Some(offer) => format!("{text} {offer}"),
+        None => text,
+    }
+}
+
+fn explain_decision(session: &Session, decision: &Decision) -> String {
     let view = session.view();
     let n = view.players();
     match *decision {
-        Decision::Revolution { greater } => {
-            let what = if greater {
-                "As Greater Peon yours is a greater revolution: no taxes, and everyone trades \
-                 seats with their opposite for this hand, so you become the Greater Dalmuti and lead."
-            } else {
-                "A revolution means no taxes this hand; seats stay as they are."
-            };
-            let taxes = if view.is_first_hand() && view.rules().first_deal_revolution {
-                "This first hand has no taxes anyway (first-deal revolution)."
-            } else {
-                "If you decline, taxes go ahead as usual."
-            };
-            format!("You were dealt both Jesters and may call a revolution. {what} {taxes}")
-        }
+        Decision::Ready => "The hand is being set up: look at your cards.".to_string(),
         Decision::Tax { to, count } => format!(
             "Taxes: as {} you give {} of your choice to {}, the {}, who at the same time gives \
              you their best {}. Nobody else learns the cards.",
@@ -211,18 +237,30 @@ pub fn explain(session: &Session, decision: &Decision) -> String {
 /// The prompt line: `> ` then the decision's keyword, a colon, and the
 /// commands that answer it. Scripts read the keyword.
 pub fn prompt(session: &Session, decision: &Decision) -> String {
+    let instead = session
+        .revolution_offer()
+        .map(|o| {
+            format!(
+                ", or \"revolution\" to call a {}revolution instead",
+                if o.greater { "greater " } else { "" }
+            )
+        })
+        .unwrap_or_default();
     match *decision {
-        Decision::Revolution { greater } => format!(
-            "> revolution: type \"revolution\" to call a {}revolution or \"no\" to decline",
-            if greater { "greater " } else { "" }
-        ),
+        Decision::Ready => match session.revolution_offer() {
+            Some(offer) => format!(
+                "> revolution: type \"revolution\" to call a {}revolution or \"no\" to keep quiet",
+                if offer.greater { "greater " } else { "" }
+            ),
+            None => "> ready: type \"ready\"".to_string(),
+        },
         Decision::Tax { to, count } => format!(
-            "> tax: give {count} card{} to {} (\"give CARDS\")",
+            "> tax: give {count} card{} to {} (\"give CARDS\"){instead}",
             if count == 1 { "" } else { "s" },
             session.name_at(to)
         ),
         Decision::ExchangeOffer => {
-            "> exchange: \"offer SEAT CARD\" to trade blind, or \"decline\"".to_string()
+            format!("> exchange: \"offer SEAT CARD\" to trade blind, or \"decline\"{instead}")
         }
         Decision::ExchangeAnswer { from } => format!(
             "> answer: give one card back to {} (\"answer CARD\")",
@@ -240,9 +278,7 @@ pub fn prompt(session: &Session, decision: &Decision) -> String {
 /// a set".
 fn task(decision: &Decision) -> &'static str {
     match decision {
-        Decision::Revolution { .. } => {
-            "you are to call a revolution (\"revolution\") or decline it (\"no\")"
-        }
+        Decision::Ready => "you are to say you are ready (\"ready\")",
         Decision::Tax { .. } => "you are to choose your tax gift (\"give CARDS\")",
         Decision::ExchangeOffer => {
             "you may offer a merchant exchange (\"offer SEAT CARD\") or decline it (\"decline\")"
@@ -273,6 +309,7 @@ pub fn not_held(held: &Cards, wanted: &Cards) -> String {
 pub fn refusal(session: &Session, reason: &Illegal) -> String {
     match reason {
         Illegal::HandOver => "The hand is over.".to_string(),
+        Illegal::NoRevolution => no_revolution(),
         Illegal::NotToAct => "It is not your turn: you have nothing to decide now.".to_string(),
         Illegal::WrongDecision(d) => wrong_decision(d),
         Illegal::NotHeld(missing) => format!(

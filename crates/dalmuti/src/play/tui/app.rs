@@ -139,9 +139,7 @@ impl<'s> App<'s> {
     /// Whether a bot has a decision to make now (and the help screen is not
     /// open: the table waits while you read).
     pub fn bots_pending(&self) -> bool {
-        self.help.is_none()
-            && !self.session.is_hand_over()
-            && self.session.table().iter().any(|s| s.to_act && !s.is_me)
+        self.help.is_none() && !self.session.is_hand_over() && self.session.bots_to_act()
     }
 
     /// How long until the next bot may act; `None` when no bot is to act.
@@ -289,8 +287,14 @@ impl<'s> App<'s> {
             self.hint();
             return;
         }
+        // Dealt both Jesters: r calls the revolution in place of any setup
+        // choice.
+        if key.code == KeyCode::Char('r') && self.session.revolution_offer().is_some() {
+            self.act(Action::CallRevolution);
+            return;
+        }
         match decision {
-            Decision::Revolution { .. } => self.revolution_key(key.code),
+            Decision::Ready => self.revolution_key(key.code),
             Decision::Tax { count, .. } => self.tax_key(key.code, count),
             Decision::ExchangeOffer => self.offer_key(key.code),
             Decision::ExchangeAnswer { .. } => self.answer_key(key.code),
@@ -306,6 +310,14 @@ impl<'s> App<'s> {
 
     /// Who the table waits for, in words.
     pub(super) fn waiting_for(&self) -> String {
+        // While the hand is set up, who is still choosing stays secret.
+        let view = self.session.view();
+        if let Some(ready) = view.ready_count() {
+            return format!(
+                "the others are getting ready ({ready} of {} ready)",
+                view.players()
+            );
+        }
         let names: Vec<String> = self
             .session
             .table()
@@ -396,8 +408,8 @@ impl<'s> App<'s> {
         };
         let what = words::action(self.session, &action);
         let text = match action {
-            Action::CallRevolution => "Hint: call the revolution (y).".to_string(),
-            Action::DeclineRevolution => "Hint: no revolution (n).".to_string(),
+            Action::CallRevolution => "Hint: call the revolution (r).".to_string(),
+            Action::Ready => "Hint: keep quiet about the Jesters (n).".to_string(),
             Action::Pass => "Hint: pass (p), keep your cards.".to_string(),
             Action::DeclineExchange => "Hint: no merchant exchange (n).".to_string(),
             Action::Play(set) => {
@@ -649,11 +661,11 @@ impl<'s> App<'s> {
                 self.act(Action::CallRevolution);
             }
             KeyCode::Char('n') | KeyCode::Esc => {
-                self.act(Action::DeclineRevolution);
+                self.act(Action::Ready);
             }
             KeyCode::Enter => self.say(
                 Tone::Refusal,
-                "Press y to call the revolution or n to decline it.",
+                "Press r to call the revolution or n to keep quiet.",
             ),
             code => {
                 self.move_cursor(code);
@@ -787,7 +799,7 @@ impl<'s> App<'s> {
                 ),
                 None => "Nothing chosen".to_string(),
             },
-            Decision::Revolution { .. } => return None,
+            Decision::Ready => return None,
         })
     }
 

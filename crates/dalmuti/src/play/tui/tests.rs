@@ -92,8 +92,8 @@ fn play_until(app: &mut App, stop: impl Fn(&App) -> bool) {
         };
         press(app, KeyCode::Char('h'));
         let key = match hint {
-            Action::CallRevolution => KeyCode::Char('y'),
-            Action::DeclineRevolution | Action::DeclineExchange => KeyCode::Char('n'),
+            Action::CallRevolution => KeyCode::Char('r'),
+            Action::Ready | Action::DeclineExchange => KeyCode::Char('n'),
             Action::Pass => KeyCode::Char('p'),
             _ => KeyCode::Enter,
         };
@@ -155,7 +155,8 @@ fn the_hand_panel_shows_the_selection() {
 
 #[test]
 fn the_revolution_dialog() {
-    let seed = seed_where(5, false, |d| matches!(d, Decision::Revolution { .. }));
+    // The human is asked to say ready only when dealt both Jesters.
+    let seed = seed_where(5, false, |d| *d == Decision::Ready);
     let mut s = session(seed, 5, false, 3);
     let app = app(&mut s);
     let term = screen(&app, 80, 24);
@@ -428,7 +429,8 @@ fn a_dalmuti_chooses_the_tax_gift_and_sees_the_exchange() {
 
 #[test]
 fn y_calls_the_revolution() {
-    let seed = seed_where(5, false, |d| matches!(d, Decision::Revolution { .. }));
+    // The human is asked to say ready only when dealt both Jesters.
+    let seed = seed_where(5, false, |d| *d == Decision::Ready);
     let mut s = session(seed, 5, false, 3);
     let mut app = app(&mut s);
     press(&mut app, KeyCode::Char('y'));
@@ -438,6 +440,42 @@ fn y_calls_the_revolution() {
         "{:?}",
         app.log()
     );
+}
+
+#[test]
+fn n_keeps_quiet_and_nobody_is_told() {
+    let seed = seed_where(5, false, |d| *d == Decision::Ready);
+    let mut s = session(seed, 5, false, 3);
+    let mut app = app(&mut s);
+    press(&mut app, KeyCode::Char('n'));
+    app.settle();
+    assert!(app.session().view().revolution().is_none());
+    assert!(
+        app.log()
+            .iter()
+            .any(|l| l.contains("dealt both Jesters but call no revolution")),
+        "you are told: {:?}",
+        app.log()
+    );
+}
+
+#[test]
+fn a_dalmuti_dealt_both_jesters_may_press_r_in_the_tax_dialog() {
+    let seed = (0..5000)
+        .find(|&seed| {
+            let mut s = session(seed, 5, false, 3);
+            while s.step_bots().is_some() {}
+            matches!(s.decision(), Some(Decision::Tax { .. })) && s.revolution_offer().is_some()
+        })
+        .expect("some seed deals that");
+    let mut s = session(seed, 5, false, 3);
+    let mut app = app(&mut s);
+    let text = format!("{}", screen(&app, 80, 30).backend());
+    assert!(text.contains("call a revolution instead"), "{text}");
+    press(&mut app, KeyCode::Char('r'));
+    assert!(app.session().view().revolution().is_some());
+    assert!(!app.session().view().rules().first_deal_revolution);
+    assert_eq!(app.session().view().my_tax(), None, "no taxes after it");
 }
 
 #[test]

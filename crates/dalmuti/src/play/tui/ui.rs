@@ -159,7 +159,7 @@ impl App<'_> {
             None => {
                 return vec![("PgUp/PgDn", "log"), ("?", "help"), ("q", "quit and save")];
             }
-            Some(Decision::Revolution { .. }) => vec![("y", "revolution"), ("n", "no")],
+            Some(Decision::Ready) => vec![("r", "revolution"), ("n", "keep quiet")],
             Some(Decision::Tax { .. }) => vec![
                 ("←→", "card"),
                 ("↑", "add"),
@@ -187,6 +187,11 @@ impl App<'_> {
                 ("p", "pass"),
             ],
         };
+        if self.session.revolution_offer().is_some()
+            && self.session.decision() != Some(Decision::Ready)
+        {
+            keys.push(("r", "revolution"));
+        }
         keys.extend(common);
         keys
     }
@@ -209,7 +214,7 @@ impl App<'_> {
         self.hand_panel(hand, buf);
         self.now_panel(now, buf);
         match self.session.decision() {
-            Some(Decision::Revolution { .. }) => self.revolution_dialog(top, buf),
+            Some(Decision::Ready) => self.revolution_dialog(top, buf),
             Some(Decision::Tax { .. }) => self.tax_dialog(top, buf),
             Some(Decision::ExchangeOffer) => self.offer_dialog(top, buf),
             Some(Decision::ExchangeAnswer { .. }) => self.answer_dialog(top, buf),
@@ -384,8 +389,11 @@ impl App<'_> {
                     leader.unwrap_or_default()
                 ));
             }
-            (Stage::Revolution, _) => text.push("Before taxes: a revolution?".to_string()),
-            (Stage::Taxes, _) => text.push("Taxes are being chosen.".to_string()),
+            (Stage::Setup, _) => text.push(format!(
+                "The hand is being set up: {} of {} ready.",
+                view.ready_count().unwrap_or(0),
+                view.players()
+            )),
             (Stage::Over, _) => {}
         }
         let mut exchange = |what: &str, gave: String, got: String, other| {
@@ -477,7 +485,7 @@ impl App<'_> {
     fn chip_lines(&self, width: u16) -> Vec<Line<'static>> {
         let chosen = self.chosen();
         let decision = self.session.decision();
-        let choosing = decision.is_some_and(|d| !matches!(d, Decision::Revolution { .. }));
+        let choosing = decision.is_some_and(|d| d != Decision::Ready);
         let mut lines = Vec::new();
         let mut line: Vec<Span> = Vec::new();
         let mut used = 0usize;
@@ -616,9 +624,11 @@ impl App<'_> {
 
     fn revolution_dialog(&self, area: Rect, buf: &mut Buffer) {
         let s = &*self.session;
-        let Some(decision @ Decision::Revolution { greater }) = s.decision() else {
+        let (Some(decision @ Decision::Ready), Some(offer)) = (s.decision(), s.revolution_offer())
+        else {
             return;
         };
+        let greater = offer.greater;
         let call = if greater {
             "call a greater revolution: no taxes, the seating is reversed for this hand and you \
              lead as Greater Dalmuti"
@@ -627,11 +637,11 @@ impl App<'_> {
         };
         let mut lines = Self::para(area, words::explain(s, &decision));
         lines.push(Line::from(""));
-        lines.extend(Self::key_line(area, "y", call));
+        lines.extend(Self::key_line(area, "r", call));
         lines.extend(Self::key_line(
             area,
             "n",
-            "decline: keep quiet about the Jesters",
+            "keep quiet about the Jesters: nobody will know",
         ));
         lines.extend(Self::key_line(
             area,
@@ -676,6 +686,9 @@ impl App<'_> {
             "add it to the gift, take it back",
         ));
         lines.extend(Self::key_line(area, "Enter", "give the chosen cards"));
+        if s.revolution_offer().is_some() {
+            lines.extend(Self::key_line(area, "r", "call a revolution instead"));
+        }
         self.dialog(area, "Taxes", lines, buf);
     }
 
@@ -707,6 +720,9 @@ impl App<'_> {
         lines.extend(Self::key_line(area, "←→", "choose your card (below)"));
         lines.extend(Self::key_line(area, "Enter", "offer it, blind"));
         lines.extend(Self::key_line(area, "n", "no exchange"));
+        if s.revolution_offer().is_some() {
+            lines.extend(Self::key_line(area, "r", "call a revolution instead"));
+        }
         self.dialog(area, "Merchant exchange", lines, buf);
     }
 
@@ -988,10 +1004,13 @@ fn prompt(app: &App, decision: &Decision) -> String {
                 format!("{} cards", top.size())
             }
         ),
-        Decision::Revolution { greater } => format!(
-            "You hold both Jesters: call a {}revolution (y) or not (n)?",
-            if greater { "greater " } else { "" }
-        ),
+        Decision::Ready => match s.revolution_offer() {
+            Some(offer) => format!(
+                "You hold both Jesters: call a {}revolution (r) or keep quiet (n)?",
+                if offer.greater { "greater " } else { "" }
+            ),
+            None => "Look at your cards: the hand is being set up.".into(),
+        },
         Decision::Tax { to, count } => format!(
             "Choose {} to give {}, the {}.",
             if count == 1 {
