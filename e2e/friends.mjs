@@ -43,7 +43,7 @@ const TOTAL_TIMEOUT_MS = 480_000;
 const tmp = mkdtempSync(path.join(tmpdir(), 'dalmuti-e2e-friends-'));
 // --grace 5: a Greater Dalmuti who does not place a newcomer within 5 s
 // has it done for them, so the test must place quickly.
-const server = new Server(tmp, ['--bot-delay', '40', '--hand-pause', '2500', '--grace', '5']);
+const server = new Server(tmp, ['--bot-delay', '40', '--hand-pause', '2500', '--setup-pause', '1500', '--grace', '5']);
 let browser = null;
 const pages = {};          // label → page, for the failure screenshots
 const pageErrors = [];
@@ -424,7 +424,7 @@ async function merchantExchange(page) {
     const seat = (await state(page)).view.seat;
     const want = seat === 2 && !offered ? 'exchange_offer' : seat === 3 && !answered ? 'exchange_answer' : null;
     if (!want) continue;
-    // Wait for the exchange (after a revolution decision if Ada holds both Jesters).
+    // Wait for the exchange (after the revolution dialog if Ada holds both Jesters).
     let kind = null;
     for (;;) {
       kind = await page.waitForFunction(() => {
@@ -434,7 +434,7 @@ async function merchantExchange(page) {
         if (s.view.stage === 'play' || s.view.stage === 'over') return 'none';
         return null;
       }, null, { timeout: 15_000, polling: 50 }).then(h => h.jsonValue());
-      if (kind !== 'revolution') break;
+      if (kind !== 'ready') break;
       await answerDialog(page, kind);
     }
     if (kind === 'tax') fail(`Ada at seat ${seat + 1} (a Merchant) is asked for a tax`);

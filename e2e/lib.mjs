@@ -141,7 +141,7 @@ export async function clientV(page) {
 /**
  * Waits until the player has something to do in hand `hand`, or the hand
  * is over. Returns 'over', 'lead', 'follow', or a dialog kind
- * ('revolution', 'tax', 'offer_exchange', 'exchange_offer',
+ * ('ready' for a player dealt both Jesters, 'tax', 'exchange_offer',
  * 'answer_exchange', 'exchange_answer', 'place').
  */
 export async function nextThing(page, hand, timeout = 60_000) {
@@ -240,8 +240,14 @@ export async function leadByKeyboard(page) {
 export async function answerDialog(page, kind) {
   const box = page.locator(tid('decision'));
   switch (kind) {
-    case 'revolution':
-      await actAndWait(page, () => page.locator(tid('decline-revolution')).click());
+    case 'ready':
+      // Dealt both Jesters: keeping quiet sends nothing (the table makes
+      // everyone ready when the setup pause ends); the dialog just closes.
+      await page.locator(tid('keep-quiet')).click();
+      await page.waitForFunction(() => {
+        const box = document.querySelector('[data-testid="decision"]');
+        return !box || box.hidden || box.dataset.kind !== 'ready';
+      }, null, { timeout: 20_000, polling: 50 });
       return 'kept quiet (no revolution)';
     case 'tax': {
       const count = Number(await box.getAttribute('data-count')) || 1;

@@ -29,7 +29,7 @@ const strictFairness = process.env.E2E_STRICT_FAIRNESS === '1';
 const TOTAL_TIMEOUT_MS = 300_000;
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'dalmuti-e2e-'));
-const server = new Server(tmp, ['--bot-delay', '50', '--hand-pause', '500']);
+const server = new Server(tmp, ['--bot-delay', '50', '--hand-pause', '500', '--setup-pause', '1500']);
 let context = null;
 let page = null;
 const pageErrors = [];

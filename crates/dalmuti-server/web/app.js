@@ -95,7 +95,7 @@ function titleWithIcon(title) {
 function actionWords(action, players) {
   if (action === 'pass') return 'passed';
   if (action === 'call_revolution') return 'called a revolution';
-  if (action === 'decline_revolution') return 'kept quiet about the Jesters';
+  if (action === 'ready') return 'is ready';
   if (action === 'decline_exchange') return 'let the merchant exchange go';
   if (action && typeof action === 'object') {
     if ('play' in action) return 'played ' + setWords(action.play);
@@ -135,7 +135,8 @@ function logWords(entry, who) {
       return who(entry.seat) + ' called a ' + (entry.greater ? 'greater ' : '') +
         'revolution: no taxes this hand' + (entry.greater ? ', and the seating is reversed.' : '.');
     case 'revolution_declined':
-      return who(entry.seat) + ' held both Jesters and kept quiet.';
+      // Only the holder ever sees this entry.
+      return who(entry.seat) + ' held both Jesters and kept quiet: nobody else knows.';
     case 'tax_paid': {
       let s = who(entry.dalmuti) + ' and ' + who(entry.peon) + ' exchanged ' + entry.cards +
         ' ' + plural(entry.cards, 'card', 'cards') + ' in tax';
@@ -401,7 +402,8 @@ const T = {
   answer: null,         // the card chosen to give back in an exchange
   logHand: 0, logLen: 0,
   decisionKey: '',
-  deadlineAt: null, nextDealAt: null,
+  deadlineAt: null, nextDealAt: null, setupAt: null,
+  quietHand: 0,         // the hand in which we chose to keep quiet about both Jesters
   lastResult: null,     // the last hand's result, kept after the next deal
   fair: {},             // hand → {status, text}
   news: [],             // chat and table news lines
@@ -415,7 +417,7 @@ function resetTable(id) {
   Object.assign(T, {
     id, state: null, v: 0, pending: false, sel: { rank: null, n: 0, j: 0 }, tax: [],
     exchange: { partner: null, card: null }, answer: null, logHand: 0, logLen: 0,
-    decisionKey: '', deadlineAt: null, nextDealAt: null, lastResult: null, fair: {}, news: [],
+    decisionKey: '', deadlineAt: null, nextDealAt: null, setupAt: null, quietHand: 0, lastResult: null, fair: {}, news: [],
     seenState: false, retry: 0, joined: [],
   });
   setNotice('');
@@ -745,7 +747,11 @@ function showError(reason) {
 function onEvent(e, state) {
   const players = (state && state.players) || (T.state && T.state.players);
   const you = (state && state.you) || me();
-  if (e.kind === 'act' && e.auto && you && e.name === you) {
+  // Everyone is made ready when the look-at-your-cards pause ends: the
+  // count on the table says it; the news would only repeat it.
+  if (e.kind === 'ready' || (e.kind === 'act' && e.action === 'ready')) {
+    // nothing to tell
+  } else if (e.kind === 'act' && e.auto && you && e.name === you) {
     // A move made for us: say so plainly, in the news and on the table.
     const leaving = state && state.lobby && state.lobby.some(x => x.name === you && x.leaving);
     const what = 'you ' + actionWords(e.action, players);
@@ -816,6 +822,7 @@ function onState(state, v) {
   const now = performance.now();
   T.deadlineAt = state.deadline_ms != null ? now + state.deadline_ms : null;
   T.nextDealAt = state.next_deal_ms != null ? now + state.next_deal_ms : null;
+  T.setupAt = state.setup_ms != null ? now + state.setup_ms : null;
 
   rememberDealt(state);
   keepSelectionSane();
@@ -867,7 +874,12 @@ function decisionPrompt(d) {
   switch (d.kind) {
     case 'lead': return 'Your turn: lead a round.';
     case 'follow': return 'Your turn: top ' + setWords(d.top) + ' played by ' + playerName(d.by) + ', or pass.';
-    case 'revolution': return 'You hold both Jesters: call a revolution or keep quiet.';
+    case 'ready': {
+      const offer = view() && view().revolution_offer;
+      return offer
+        ? 'You hold both Jesters: call a ' + (offer.greater ? 'greater ' : '') + 'revolution before the hand starts, or keep quiet.'
+        : 'Look at your cards: the hand is being set up.';
+    }
     case 'tax': return 'Choose ' + d.count + ' ' + plural(d.count, 'card', 'cards') + ' to give ' + playerName(d.to) + ' in tax.';
     case 'offer_exchange':
     case 'exchange_offer': return 'Merchant exchange: offer a card to another Merchant, or decline.';
@@ -1079,7 +1091,8 @@ function renderSeats() {
     if (passed.has(i)) classes.push('passed');
     let flag = '';
     if (seat.out != null) flag = 'out ' + ordinal(seat.out + 1);
-    else if (toAct.has(i)) flag = vw.stage === 'play' ? 'to play' : 'deciding';
+    // While the hand is set up only your own choice is shown (docs/RULES.md, D25).
+    else if (toAct.has(i)) flag = vw.stage === 'play' ? 'to play' : 'choosing';
     else if (passed.has(i)) flag = 'passed';
     let conn = null;
     if (lobby) {
@@ -1116,8 +1129,7 @@ function renderPile() {
         (vw.passes ? '; ' + vw.passes + ' ' + plural(vw.passes, 'pass', 'passes') + ' since' : '') + '.'));
   } else {
     const words = {
-      revolution: 'Waiting: someone holds both Jesters and may call a revolution.',
-      taxes: 'Taxes are being paid.',
+      setup: 'The hand is being set up: ' + (vw.ready || 0) + ' of ' + vw.players + ' ready.',
       play: 'The table is empty: a new round is to be led.',
       over: 'The hand is over.',
     };
@@ -1143,13 +1155,16 @@ function renderTurnLine() {
   const s = T.state;
   const vw = s.view;
   const line = $('turn-line');
-  const mine = !!s.decision;
+  // Everyone is to be ready while the hand is set up: only a real choice
+  // makes the line yours.
+  const mine = !!s.decision && (s.decision.kind !== 'ready' || !!revolutionOffer());
   line.classList.toggle('mine', mine);
   if (s.game_over) { line.textContent = 'The game is over.'; return; }
   if (vw.stage === 'over') { line.textContent = 'Hand ' + s.hand + ' is over.'; return; }
   if (mine) { line.textContent = decisionPrompt(s.decision); return; }
   const others = (vw.to_act || []).filter(i => i !== vw.seat).map(playerName);
   if (s.place) { line.textContent = 'Choose where ' + s.place.name + ' sits.'; return; }
+  if (vw.stage === 'setup') { line.textContent = 'The others are getting ready (' + (vw.ready || 0) + ' of ' + vw.players + ').'; return; }
   line.textContent = others.length ? 'Waiting for ' + others.join(', ') + '.' : '';
 }
 
@@ -1163,6 +1178,13 @@ function renderTimers() {
     show(timer, true);
   } else {
     show(timer, false);
+  }
+  const setup = $('setup-timer');
+  if (setup) {
+    const looking = T.setupAt != null && s && s.view && s.view.stage === 'setup';
+    const left = looking ? Math.max(0, Math.ceil((T.setupAt - performance.now()) / 1000)) : 0;
+    setup.textContent = left > 0 ? 'Look at your cards: everyone is ready in ' + left + ' s.' : '';
+    show(setup, left > 0);
   }
   const next = $('next-deal');
   if (next) {
@@ -1544,7 +1566,7 @@ function renderDecision() {
   if (s && s.place) {
     [title, body] = placeDialog(s.place);
   } else if (d) {
-    if (d.kind === 'revolution') [title, body] = revolutionDialog(d);
+    if (d.kind === 'ready') [title, body] = revolutionDialog();
     else if (d.kind === 'tax') [title, body] = taxDialog(d);
     else if (d.kind === 'offer_exchange' || d.kind === 'exchange_offer') [title, body] = offerDialog(d);
     else if (d.kind === 'answer_exchange' || d.kind === 'exchange_answer') [title, body] = answerDialog(d);
@@ -1576,16 +1598,44 @@ function buttonRow(...buttons) {
   return el('div', { class: 'button-row' }, buttons);
 }
 
-function revolutionDialog(d) {
-  const text = d.greater
+/** The revolution a player dealt both Jesters may call, if this is them. */
+function revolutionOffer() {
+  const vw = view();
+  return vw && vw.revolution_offer;
+}
+
+function callRevolutionButton(offer, label) {
+  return el('button', { type: 'button', 'data-testid': 'call-revolution', dataset: { key: 'rev-call' }, disabled: T.pending, onclick: () => sendAct('call_revolution') },
+    label || (offer.greater ? 'Call a greater revolution' : 'Call a revolution'));
+}
+
+/**
+ * Saying ready is the table's to do (docs/PROTOCOL.md): when the setup
+ * pause ends, everyone is. Only a player dealt both Jesters has a dialog, to
+ * call a revolution first; keeping quiet is saying nothing, so "Keep quiet"
+ * only closes the dialog here and sends nothing.
+ */
+function revolutionDialog() {
+  const offer = revolutionOffer();
+  if (!offer || T.quietHand === T.state.hand) return ['', null];
+  const text = offer.greater
     ? 'You are the Greater Peon and hold both Jesters. A greater revolution cancels the taxes and reverses the seating for this hand: you become the Greater Dalmuti.'
     : 'You hold both Jesters. A revolution cancels the taxes for this hand.';
   return ['Revolution?', el('div', {},
     el('p', {}, text),
+    el('p', { class: 'muted' }, 'Call it before the hand starts, or keep quiet: nobody will know you hold them.'),
     buttonRow(
-      el('button', { type: 'button', class: 'primary', 'data-testid': 'call-revolution', dataset: { key: 'rev-call' }, disabled: T.pending, onclick: () => sendAct('call_revolution') },
-        d.greater ? 'Call a greater revolution' : 'Call a revolution'),
-      el('button', { type: 'button', 'data-testid': 'decline-revolution', dataset: { key: 'rev-no' }, disabled: T.pending, onclick: () => sendAct('decline_revolution') }, 'Keep quiet')))];
+      callRevolutionButton(offer),
+      el('button', { type: 'button', 'data-testid': 'keep-quiet', dataset: { key: 'rev-no' }, onclick: () => { T.quietHand = T.state.hand; render(); } }, 'Keep quiet')))];
+}
+
+/** Under a tax or exchange dialog: the revolution its holder may call instead. */
+function revolutionInstead() {
+  const offer = revolutionOffer();
+  return offer
+    ? el('p', { class: 'muted' }, 'You hold both Jesters: ',
+      callRevolutionButton(offer, offer.greater ? 'call a greater revolution instead' : 'call a revolution instead'), '.')
+    : null;
 }
 
 function taxDialog(d) {
@@ -1615,7 +1665,8 @@ function taxDialog(d) {
     buttonRow(el('button', {
       type: 'button', class: 'primary', 'data-testid': 'give-tax', dataset: { key: 'tax-give' },
       disabled: !ready || T.pending, onclick: () => sendAct({ give_tax: gift.join(' ') }),
-    }, ready ? 'Give ' + gift.join(' ') : 'Give (' + gift.length + ' of ' + d.count + ' chosen)')))];
+    }, ready ? 'Give ' + gift.join(' ') : 'Give (' + gift.length + ' of ' + d.count + ' chosen)')),
+    revolutionInstead())];
 }
 
 function distinctRankButtons(selected, onPick, testid) {
@@ -1659,7 +1710,8 @@ function offerDialog() {
           if (T.pending) T.exchange = { partner: null, card: null };
         },
       }, ready ? 'Offer a ' + cardName(ex.card) + ' to ' + playerName(ex.partner) : 'Offer'),
-      el('button', { type: 'button', 'data-testid': 'decline-exchange', dataset: { key: 'decline' }, disabled: T.pending, onclick: () => sendAct('decline_exchange') }, 'No exchange')))];
+      el('button', { type: 'button', 'data-testid': 'decline-exchange', dataset: { key: 'decline' }, disabled: T.pending, onclick: () => sendAct('decline_exchange') }, 'No exchange')),
+    revolutionInstead())];
 }
 
 function answerDialog(d) {
