@@ -35,6 +35,7 @@ pub mod protocol;
 pub mod store;
 pub mod table;
 pub mod web;
+mod ws;
 
 pub use error::ServerError;
 
