@@ -168,25 +168,7 @@ async fn create_table(
         ));
     }
     table::state::check_name(&req.player)?;
-    // Server tables let players come and go between hands unless told not to.
-    let mut rules = json!({ "join_and_leave": true });
-    match req.rules {
-        None | Some(Value::Null) => {}
-        Some(Value::Object(given)) => {
-            for (k, v) in given {
-                rules[k] = v;
-            }
-        }
-        Some(_) => return Err(ServerError::BadRequest("rules: an object".into())),
-    }
-    let mut rules: dalmuti_core::Rules = serde_json::from_value(rules)
-        .map_err(|e| ServerError::BadRequest(format!("rules: {e}")))?;
-    if let Some(hands) = req.hands {
-        if hands == 0 || hands > 1000 {
-            return Err(ServerError::BadRequest("hands: 1 to 1000".into()));
-        }
-        rules.hands = Some(hands);
-    }
+    let rules = crate::rules::from_request(req.rules.as_ref(), req.hands)?;
     if let Some(t) = req.turn_seconds
         && !(10..=600).contains(&t)
     {

@@ -9,6 +9,7 @@
 //!   is rebuilt on start by replaying its log. Each seat gets messages
 //!   built from its own view only; spectators from the spectator view.
 //! - [`protocol`]: the WebSocket messages (`docs/PROTOCOL.md`).
+//! - [`rules`]: the rules a client asks for, read strictly.
 //! - [`http`]: the axum router: the lobby API, the WebSocket, the embedded
 //!   browser client ([`web`]), with caps and rate limits.
 //!
@@ -32,6 +33,7 @@ pub mod error;
 pub mod fairness;
 pub mod http;
 pub mod protocol;
+pub mod rules;
 pub mod store;
 pub mod table;
 pub mod web;

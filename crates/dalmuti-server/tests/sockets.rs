@@ -994,6 +994,25 @@ async fn bad_http_input_gets_the_documented_status_and_changes_nothing() {
         400,
         "bad rules",
     );
+    // Inside rules too: an unknown field and a number of hands out of
+    // range are refused, naming the field.
+    for (rules, names) in [
+        (r#"{"colour":"red"}"#, "colour"),
+        (r#"{"hands":0}"#, "rules.hands"),
+        (r#"{"merchant_exchange":"yes"}"#, "rules.merchant_exchange"),
+    ] {
+        let answer = post(
+            s,
+            tables,
+            None,
+            &table(&format!(r#","seats":4,"rules":{rules}"#)),
+        )
+        .await;
+        let what = format!("rules {rules}");
+        assert_error(answer.clone(), 400, &what);
+        let reason = answer.1["error"].as_str().unwrap();
+        assert!(reason.contains(names), "{what}: {reason}");
+    }
     assert_error(
         post(s, &seats, None, r#"{"name":"Cy","seat":3}"#).await,
         400,
