@@ -7,6 +7,9 @@ pub enum ServerError {
     /// No table with this id.
     #[error("no table {0:?}")]
     NoTable(String),
+    /// Nothing is served at this path.
+    #[error("{0}")]
+    NotFound(String),
     /// The request is malformed or out of range.
     #[error("{0}")]
     BadRequest(String),

@@ -28,7 +28,7 @@ const MAX_LISTED: usize = 200;
 impl IntoResponse for ServerError {
     fn into_response(self) -> Response {
         let status = match &self {
-            ServerError::NoTable(_) => StatusCode::NOT_FOUND,
+            ServerError::NoTable(_) | ServerError::NotFound(_) => StatusCode::NOT_FOUND,
             ServerError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ServerError::NoToken => StatusCode::UNAUTHORIZED,
             ServerError::BadToken | ServerError::NotHost => StatusCode::FORBIDDEN,
@@ -102,7 +102,7 @@ impl AppState {
 /// The router: the client at `/`, the lobby API under `/api`, the
 /// WebSocket at `/ws/{id}`.
 pub fn router(state: AppState) -> Router {
-    Router::new()
+    let api = Router::new()
         .route("/api/tables", post(create_table).get(list_tables))
         .route("/api/tables/{id}", get(table_info))
         .route("/api/tables/{id}/seats", post(take_seat).delete(leave))
@@ -114,8 +114,14 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/fairness", get(fairness))
         .route("/ws/{id}", get(websocket))
         .merge(crate::web::routes())
+        .fallback(crate::rejection::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(state)
+        .with_state(state);
+    // Around the whole router (a layer on it would wrap each route inside
+    // its method router, before the `Allow` header of a 405 is set).
+    Router::new()
+        .fallback_service(api)
+        .layer(axum::middleware::from_fn(crate::rejection::json_errors))
 }
 
 /// A JSON body, or a 400 (413 if too large) that says what is wrong.

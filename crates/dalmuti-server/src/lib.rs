@@ -33,6 +33,7 @@ pub mod error;
 pub mod fairness;
 pub mod http;
 pub mod protocol;
+mod rejection;
 pub mod rules;
 pub mod store;
 pub mod table;

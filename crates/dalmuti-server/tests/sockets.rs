@@ -1104,3 +1104,69 @@ async fn bad_http_input_gets_the_documented_status_and_changes_nothing() {
     assert_error(post(s, &start, Some(&ada), "").await, 409, "a second start");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_http_error_is_json_that_says_what_is_wrong() {
+    let server = Server::start(|_| {}).await;
+    let (id, _) = server
+        .create_table(json!({"name": "errors", "player": "Ada", "seats": 3}))
+        .await;
+    let addr = server.addr;
+    let request = |method: &str, path: &str, extra: &str| {
+        format!(
+            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{extra}Content-Length: 0\r\n\r\n"
+        )
+    };
+    for (method, path, extra, status, says) in [
+        ("GET", "/nowhere".to_string(), "", 404, "/nowhere"),
+        (
+            "GET",
+            format!("/api/tables/{id}/nothing"),
+            "",
+            404,
+            "nothing",
+        ),
+        ("GET", "/api/tables/%FF".to_string(), "", 400, ""),
+        (
+            "GET",
+            "/api/tables?finished=maybe".to_string(),
+            "",
+            400,
+            "finished",
+        ),
+        ("DELETE", "/api/tables".to_string(), "", 405, "use"),
+        ("PUT", "/".to_string(), "", 405, "PUT"),
+        ("POST", format!("/api/tables/{id}/record"), "", 405, "GET"),
+        ("GET", format!("/ws/{id}"), "", 400, ""),
+        (
+            "POST",
+            format!("/ws/{id}"),
+            "Upgrade: websocket\r\nConnection: Upgrade\r\n",
+            405,
+            "",
+        ),
+    ] {
+        let what = format!("{method} {path}");
+        let (got, head, body) =
+            common::raw_http_head(addr, request(method, &path, extra).as_bytes()).await;
+        assert_eq!(got, status, "{what}: {head} {body}");
+        assert!(
+            head.contains("content-type: application/json"),
+            "{what}: {head}"
+        );
+        let reason = body["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{what}: {body}"));
+        assert!(
+            !reason.trim().is_empty() && reason.contains(says),
+            "{what}: {reason}"
+        );
+        if status == 405 {
+            assert!(
+                head.contains("\r\nallow: "),
+                "{what}: a 405 says what is allowed: {head}"
+            );
+        }
+    }
+    server.stop().await;
+}

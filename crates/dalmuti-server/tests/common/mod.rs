@@ -190,6 +190,13 @@ pub async fn http(
 
 /// Sends bytes as they are; answers the status and the body.
 pub async fn raw_http(addr: SocketAddr, request: &[u8]) -> (u16, Value) {
+    let (status, _, body) = raw_http_head(addr, request).await;
+    (status, body)
+}
+
+/// Sends bytes as they are; answers the status, the head (status line and
+/// headers, lowercased) and the body.
+pub async fn raw_http_head(addr: SocketAddr, request: &[u8]) -> (u16, String, Value) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     // The server may answer (413) before reading everything: a failed
     // write is then not the test's concern, the answer is.
@@ -218,7 +225,7 @@ pub async fn raw_http(addr: SocketAddr, request: &[u8]) -> (u16, Value) {
     } else {
         serde_json::from_str(&body).unwrap_or(Value::String(body))
     };
-    (status, value)
+    (status, head.to_ascii_lowercase(), value)
 }
 
 fn dechunk(mut body: &str) -> String {
