@@ -66,6 +66,7 @@ impl AppState {
                 bot_delay: config.bot_delay,
                 hand_pause: config.hand_pause,
             },
+            budget: crate::bots::Budget::new(config.bot_threads, config.bot_wait),
         };
         let mut tables = HashMap::new();
         for row in store.tables()? {

@@ -8,6 +8,8 @@
 //!   a numbered event written to the store before it is broadcast; a table
 //!   is rebuilt on start by replaying its log. Each seat gets messages
 //!   built from its own view only; spectators from the spectator view.
+//! - [`bots`]: the bot levels offered and the server-wide budget they
+//!   think in.
 //! - [`protocol`]: the WebSocket messages (`docs/PROTOCOL.md`).
 //! - [`rules`]: the rules a client asks for, read strictly.
 //! - [`http`]: the axum router: the lobby API, the WebSocket, the embedded
@@ -29,6 +31,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub mod bots;
 pub mod error;
 pub mod fairness;
 pub mod http;
@@ -60,6 +63,17 @@ pub struct Config {
     /// Messages a connection may send per second (with a burst of twice
     /// as many).
     pub messages_per_second: u32,
+    /// Bot decisions that may think at once, over every table (each holds
+    /// one thread of the blocking pool).
+    pub bot_threads: usize,
+    /// How long a bot decision may wait for its turn to think before the
+    /// cheap heuristic bot decides instead.
+    pub bot_wait: Duration,
+}
+
+/// The machine's cores: the default number of bot decisions at once.
+pub fn default_bot_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 impl Default for Config {
@@ -72,6 +86,8 @@ impl Default for Config {
             max_connections: 20_000,
             max_tables: 10_000,
             messages_per_second: 20,
+            bot_threads: default_bot_threads(),
+            bot_wait: Duration::from_secs(2),
         }
     }
 }

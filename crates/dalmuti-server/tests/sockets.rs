@@ -1053,11 +1053,27 @@ async fn bad_http_input_gets_the_documented_status_and_changes_nothing() {
         403,
         "a bot from a non-host",
     );
-    assert_error(
-        post(s, &bots, Some(&ada), r#"{"bot":"oracle"}"#).await,
-        400,
-        "an unknown bot",
-    );
+    // Only the offered levels, without options: nobody may ask the server
+    // to think for minutes on every core.
+    for bot in [
+        "oracle",
+        "search:ms=300",
+        "search:threads=256,ms=600000",
+        "search:iterations=4294967295",
+        "cmd:python3 examples/bot.py",
+        "heuristic:",
+    ] {
+        let body = json!({ "bot": bot }).to_string();
+        let answer = post(s, &bots, Some(&ada), &body).await;
+        assert_error(answer.clone(), 400, bot);
+        let reason = answer.1["error"].as_str().unwrap();
+        for level in ["random", "greedy", "heuristic", "search"] {
+            assert!(
+                reason.contains(level),
+                "{bot}: the levels are listed: {reason}"
+            );
+        }
+    }
     assert_error(
         post(s, &start, None, "").await,
         401,
@@ -1098,8 +1114,9 @@ async fn bad_http_input_gets_the_documented_status_and_changes_nothing() {
 
     // Nothing changed.
     assert_eq!(before, server.info(&id).await);
-    // The host can still do what the others could not.
-    server.add_bot(&id, &ada, "greedy").await;
+    // The host can still do what the others could not, the strongest
+    // level included.
+    assert_eq!(server.add_bot(&id, &ada, "search").await, "search bot 1");
     server.start_game(&id, &ada).await;
     assert_error(post(s, &start, Some(&ada), "").await, 409, "a second start");
     server.stop().await;

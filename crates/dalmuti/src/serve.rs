@@ -32,6 +32,10 @@ pub struct ServeArgs {
     /// The most tables the server keeps.
     #[arg(long, default_value_t = Config::default().max_tables)]
     pub max_tables: usize,
+    /// Bot decisions that may think at once, over every table. Default:
+    /// the machine's cores.
+    #[arg(long, default_value_t = dalmuti_server::default_bot_threads())]
+    pub bot_threads: usize,
 }
 
 fn default_data() -> PathBuf {
@@ -57,6 +61,7 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
         hand_pause: Duration::from_millis(args.hand_pause),
         max_connections: args.max_connections,
         max_tables: args.max_tables,
+        bot_threads: args.bot_threads.max(1),
         ..Config::default()
     };
     let runtime = match tokio::runtime::Runtime::new() {

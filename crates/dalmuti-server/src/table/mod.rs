@@ -21,7 +21,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
-use dalmuti_bots::{Bot, BotSpec};
+use dalmuti_bots::Bot;
 use dalmuti_core::{Action, Seed, Viewer};
 use futures_util::FutureExt;
 use serde_json::{Value, json};
@@ -29,6 +29,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
+use crate::bots::{Budget, Level};
 use crate::error::ServerError;
 use crate::protocol::{Outgoing, ServerMsg};
 use crate::store::{Store, TableRow, Writer, hash_token, new_token};
@@ -168,8 +169,8 @@ impl TableHandle {
         self.ask(|r| Command::Join(name, r)).await
     }
 
-    /// The host seats a bot (`random`, `greedy`, `heuristic`, `search[:…]`);
-    /// returns its display name.
+    /// The host seats a bot of one of the offered levels
+    /// ([`crate::bots::LEVELS`]); returns its display name.
     pub async fn add_bot(&self, host_token: &str, spec: &str) -> Result<String, ServerError> {
         let (token, spec) = (host_token.to_string(), spec.to_string());
         self.ask(|r| Command::AddBot(token, spec, r)).await
@@ -291,6 +292,21 @@ pub struct Context {
     pub writer: Writer,
     /// The table's timings.
     pub timings: Timings,
+    /// The server's budget for bot thinking, shared by every table.
+    pub budget: Budget,
+}
+
+impl Context {
+    /// A context over `store` with its own writer and a bot budget of one
+    /// decision per core.
+    pub fn new(store: Arc<dyn Store>, timings: Timings) -> Context {
+        Context {
+            writer: Writer::start(store.clone()),
+            store,
+            timings,
+            budget: Budget::new(crate::default_bot_threads(), Duration::from_secs(2)),
+        }
+    }
 }
 
 /// Creates a new table in the store and starts its actor.
@@ -388,20 +404,6 @@ async fn sleep_until(wake: Option<Instant>) {
     }
 }
 
-fn build_bot(spec: &str, index: u64) -> Result<Box<dyn Bot>, ServerError> {
-    let parsed: BotSpec = spec
-        .parse()
-        .map_err(|e: dalmuti_bots::BadSpec| ServerError::BadRequest(e.0))?;
-    if matches!(parsed, BotSpec::External { .. }) {
-        return Err(ServerError::BadRequest(
-            "external bots cannot be seated over the network".into(),
-        ));
-    }
-    parsed
-        .build(index)
-        .map_err(|e| ServerError::BadRequest(e.0))
-}
-
 /// A bot's answer, back from the blocking pool.
 struct BotDone {
     name: String,
@@ -457,9 +459,8 @@ impl Actor {
         for (i, seat) in actor.state.seats.clone().iter().enumerate() {
             match &seat.bot {
                 Some(spec) => {
-                    actor
-                        .bots
-                        .insert(seat.name.clone(), build_bot(spec, i as u64)?);
+                    let bot = Level::from_stored(spec).build(i as u64);
+                    actor.bots.insert(seat.name.clone(), bot);
                 }
                 // After a restart nobody is connected yet: the grace
                 // period starts now.
@@ -486,8 +487,8 @@ impl Actor {
         for (i, seat) in self.state.seats.iter().enumerate() {
             if let Some(spec) = &seat.bot
                 && !self.bots.contains_key(&seat.name)
-                && let Ok(bot) = build_bot(spec, i as u64)
             {
+                let bot = Level::from_stored(spec).build(i as u64);
                 self.bots.insert(seat.name.clone(), bot);
             }
         }
@@ -731,33 +732,44 @@ impl Actor {
             return;
         };
         let name = self.state.seats[i].name.clone();
-        let bot = match self.bots.remove(&name) {
-            Some(bot) => bot,
-            None => match build_bot("heuristic", i as u64) {
-                Ok(bot) => bot,
-                Err(_) => return,
-            },
-        };
+        let seed = i as u64;
+        let bot = self
+            .bots
+            .remove(&name)
+            .unwrap_or_else(|| Level::Heuristic.build(seed));
         let game = self
             .state
             .game
             .clone()
             .expect("a seat of play means a game");
         let done = self.bot_tx.clone();
+        let budget = self.ctx.budget.clone();
         self.thinking = true;
-        tokio::task::spawn_blocking(move || {
-            let mut bot = bot;
-            let view = game.view(Viewer::Seat(seat));
-            let legal = view.legal_actions();
-            let action = bot
-                .decide(&view, &legal)
-                .unwrap_or_else(|_| dalmuti_bots::fallback(&legal));
-            let _ = done.blocking_send(BotDone {
-                name,
-                bot,
-                action,
-                stand_in,
-            });
+        tokio::spawn(async move {
+            let decided = budget
+                .run(move |granted| {
+                    let mut bot = bot;
+                    let view = game.view(Viewer::Seat(seat));
+                    let legal = view.legal_actions();
+                    // No permit in time: the server is busy thinking for
+                    // other tables, so the cheap heuristic decides.
+                    let action = if granted {
+                        bot.decide(&view, &legal)
+                    } else {
+                        Level::Heuristic.build(seed).decide(&view, &legal)
+                    }
+                    .unwrap_or_else(|_| dalmuti_bots::fallback(&legal));
+                    BotDone {
+                        name,
+                        bot,
+                        action,
+                        stand_in,
+                    }
+                })
+                .await;
+            if let Some(decided) = decided {
+                let _ = done.send(decided).await;
+            }
         });
     }
 
@@ -1011,7 +1023,8 @@ impl Actor {
 
     async fn add_bot(&mut self, token: &str, spec: &str) -> Result<String, ServerError> {
         self.check_host(token)?;
-        let bot = build_bot(spec, self.state.seats.len() as u64)?;
+        let level = Level::parse(spec)?;
+        let bot = level.build(self.state.seats.len() as u64);
         let name = (1..)
             .map(|i| format!("{} bot {i}", bot.name()))
             .find(|n| {
@@ -1023,7 +1036,7 @@ impl Actor {
                         .is_none_or(|g| g.player_named(n).is_none())
             })
             .expect("a free name");
-        let (name2, bot_spec) = (name.clone(), Some(spec.to_string()));
+        let (name2, bot_spec) = (name.clone(), Some(level.name().to_string()));
         let event = if self.state.game.is_some() {
             Stored::Waiting {
                 name: name2,
@@ -1199,15 +1212,14 @@ mod tests {
     #[tokio::test]
     async fn a_panic_rebuilds_the_table_from_its_log_and_play_goes_on() {
         let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-        let ctx = Context {
-            writer: Writer::start(store.clone()),
+        let ctx = Context::new(
             store,
-            timings: Timings {
+            Timings {
                 grace: Duration::from_secs(30),
                 bot_delay: Duration::ZERO,
                 hand_pause: Duration::ZERO,
             },
-        };
+        );
         let row = TableRow {
             id: "t".into(),
             name: "t".into(),
