@@ -83,6 +83,12 @@ impl RateLimit {
     }
 }
 
+/// A text frame from the client, and whether the rate limit let it in.
+struct Incoming {
+    text: String,
+    allowed: bool,
+}
+
 /// What a connection should do after a frame.
 enum Next {
     Go,
@@ -121,7 +127,7 @@ impl Connection {
 
     /// The next text frame, answering what is not one; `None` when the
     /// connection ends.
-    async fn next_text(&mut self) -> Option<String> {
+    async fn next_text(&mut self) -> Option<Incoming> {
         loop {
             let message = tokio::select! {
                 m = self.socket.recv() => Some(m),
@@ -134,31 +140,28 @@ impl Connection {
             let Some(Ok(message)) = message else {
                 return None;
             };
-            if !self.limit.allow() {
-                if self.limit.refused > MAX_REFUSED {
-                    self.close(1008, "too many messages").await;
-                    return None;
-                }
-                let error = ServerError::TooMany(format!(
-                    "too many messages: at most {} a second",
-                    self.limit.rate
-                ));
-                if !self
-                    .send(&ServerMsg::error(self.v, &error.to_string()))
-                    .await
-                {
-                    return None;
-                }
-                continue;
+            let allowed = match message {
+                Message::Text(_) | Message::Binary(_) => self.limit.allow(),
+                _ => true,
+            };
+            if !allowed && self.limit.refused > MAX_REFUSED {
+                self.close(1008, "too many messages").await;
+                return None;
             }
             match message {
-                Message::Text(text) => return Some(text.to_string()),
+                Message::Text(text) => {
+                    return Some(Incoming {
+                        text: text.to_string(),
+                        allowed,
+                    });
+                }
                 Message::Binary(_) => {
-                    let msg = ServerMsg::error(
-                        self.v,
-                        "binary frames are not understood: send JSON text",
-                    );
-                    if !self.send(&msg).await {
+                    let reason = if allowed {
+                        "binary frames are not understood: send JSON text".to_string()
+                    } else {
+                        self.too_many()
+                    };
+                    if !self.send(&ServerMsg::error(self.v, &reason)).await {
                         return None;
                     }
                 }
@@ -168,17 +171,27 @@ impl Connection {
         }
     }
 
+    fn too_many(&self) -> String {
+        ServerError::TooMany(format!(
+            "too many messages: at most {} a second",
+            self.limit.rate
+        ))
+        .to_string()
+    }
+
     async fn run(&mut self) {
-        // `hello` first.
+        // `hello` first; before it the connection has no seat or view to
+        // resync, so anything else gets only an error.
         let (token, v) = loop {
-            let Some(text) = self.next_text().await else {
+            let Some(incoming) = self.next_text().await else {
                 return;
             };
-            let reason = match ClientMsg::parse(&text) {
+            let reason = match ClientMsg::parse(&incoming.text) {
+                _ if !incoming.allowed => self.too_many(),
                 Ok(ClientMsg::Hello { token, v }) => break (token, v),
                 Ok(_) => "say hello first: {\"t\": \"hello\", \"v\": 0, \"d\": {\"token\": TOKEN}}"
                     .to_string(),
-                Err(reason) => reason,
+                Err(refused) => refused.reason,
             };
             if !self.send(&ServerMsg::error(0, &reason)).await {
                 return;
@@ -234,9 +247,9 @@ impl Connection {
                         return;
                     }
                 },
-                text = self.next_text() => {
-                    let Some(text) = text else { return };
-                    if let Next::Stop = self.answer(&text, token.as_deref()).await {
+                incoming = self.next_text() => {
+                    let Some(incoming) = incoming else { return };
+                    if let Next::Stop = self.answer(incoming, token.as_deref()).await {
                         return;
                     }
                 }
@@ -244,43 +257,67 @@ impl Connection {
         }
     }
 
-    async fn answer(&mut self, text: &str, token: Option<&str>) -> Next {
-        let refused = |e: ServerError, resync: ServerMsg| (e, resync);
-        let result = match (ClientMsg::parse(text), token) {
-            (Err(reason), _) => Err(reason),
-            (Ok(ClientMsg::Hello { .. }), _) => Err("already said hello".into()),
-            (Ok(_), None) => Err("spectators cannot act or chat".into()),
-            (Ok(ClientMsg::Act { v, action }), Some(token)) => {
-                match self.table.act(token, action, v).await {
-                    Ok(_) => Ok(()),
-                    Err((e, resync)) => return self.refuse(refused(e, resync)).await,
-                }
-            }
-            (Ok(ClientMsg::Place { v, name, seat }), Some(token)) => {
-                match self.table.place(token, &name, seat, v).await {
-                    Ok(_) => Ok(()),
-                    Err((e, resync)) => return self.refuse(refused(e, resync)).await,
-                }
-            }
-            (Ok(ClientMsg::Chat(line)), Some(token)) => self
-                .table
-                .chat(token, &line)
-                .await
-                .map_err(|e| e.to_string()),
+    async fn answer(&mut self, incoming: Incoming, token: Option<&str>) -> Next {
+        let parsed = ClientMsg::parse(&incoming.text);
+        if !incoming.allowed {
+            let action = match &parsed {
+                Ok(msg) => msg.is_action(),
+                Err(refused) => refused.action,
+            };
+            let reason = self.too_many();
+            return self.refuse(&reason, action, token).await;
+        }
+        let msg = match parsed {
+            Ok(msg) => msg,
+            Err(refused) => return self.refuse(&refused.reason, refused.action, token).await,
         };
-        match result {
-            Ok(()) => Next::Go,
-            Err(reason) => {
-                if self.send(&ServerMsg::error(self.v, &reason)).await {
-                    Next::Go
-                } else {
-                    Next::Stop
+        let Some(token) = token else {
+            let reason = match msg {
+                ClientMsg::Hello { .. } => "already said hello",
+                ClientMsg::Chat(_) => "spectators cannot chat",
+                _ => "spectators cannot act: take a seat first",
+            };
+            return self.refuse(reason, msg.is_action(), None).await;
+        };
+        match msg {
+            ClientMsg::Hello { .. } => self.refuse("already said hello", false, Some(token)).await,
+            ClientMsg::Act { v, action } => match self.table.act(token, action, v).await {
+                Ok(_) => Next::Go,
+                Err(refusal) => self.refused_by_table(refusal).await,
+            },
+            ClientMsg::Place { v, name, seat } => {
+                match self.table.place(token, &name, seat, v).await {
+                    Ok(_) => Next::Go,
+                    Err(refusal) => self.refused_by_table(refusal).await,
                 }
             }
+            ClientMsg::Chat(line) => match self.table.chat(token, &line).await {
+                Ok(()) => Next::Go,
+                Err(e) => self.refuse(&e.to_string(), false, Some(token)).await,
+            },
         }
     }
 
-    async fn refuse(&mut self, (error, resync): (ServerError, ServerMsg)) -> Next {
+    /// Refuses the client's last message: an `error`, and for an `act` or
+    /// a `place` the `resync` the table gives this viewer.
+    async fn refuse(&mut self, reason: &str, action: bool, token: Option<&str>) -> Next {
+        if !action {
+            return if self.send(&ServerMsg::error(self.v, reason)).await {
+                Next::Go
+            } else {
+                Next::Stop
+            };
+        }
+        match self.table.resync(token, reason).await {
+            Ok(resync) => {
+                self.refused_by_table((ServerError::BadRequest(reason.into()), resync))
+                    .await
+            }
+            Err(_) => Next::Stop,
+        }
+    }
+
+    async fn refused_by_table(&mut self, (error, resync): (ServerError, ServerMsg)) -> Next {
         if matches!(error, ServerError::Closed) {
             return Next::Stop;
         }

@@ -830,11 +830,45 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
     expect_error(&mut ws, "garbage").await;
     ws.send_json(&json!({"t": "fly", "v": v, "d": {}})).await;
     expect_error(&mut ws, "unknown type").await;
-    ws.send_json(&json!({"t": "act", "d": legal})).await;
-    expect_error(&mut ws, "act without v").await;
     ws.send_frame(2, b"\x00\x01binary").await.unwrap();
     expect_error(&mut ws, "a binary frame").await;
     unchanged("garbage, unknown type, binary").await;
+
+    // An act or place the server cannot even read is still an action
+    // refused: error, then resync, the error naming the real fault.
+    let many = vec!["5"; 1000].join(" ");
+    for (message, says) in [
+        (json!({"t": "act", "d": legal}), "\"v\""),
+        (json!({"t": "act", "v": v.to_string(), "d": legal}), "\"v\""),
+        (json!({"t": "act", "v": v, "d": {"play": "6 6 X"}}), "X"),
+        (json!({"t": "act", "v": v, "d": "dance"}), "dance"),
+        (
+            json!({"t": "act", "v": v, "d": {"offer_exchange": {"partner": 99, "card": "7"}}}),
+            "99",
+        ),
+        (
+            json!({"t": "act", "v": v, "d": {"play": many}}),
+            "at most 14 cards",
+        ),
+        (json!({"t": "place", "v": v, "d": {"name": "Zed"}}), "seat"),
+        (
+            json!({"t": "place", "v": v, "d": {"name": "Zed", "seat": 1}}),
+            "newcomer",
+        ),
+    ] {
+        let what = message.to_string();
+        ws.send_json(&message).await;
+        let error = ws.recv_until(|m| m["t"] != json!("presence")).await;
+        assert_eq!(error["t"], json!("error"), "{what}: {error}");
+        let reason = error["d"]["reason"].as_str().unwrap_or("");
+        assert!(reason.contains(says), "{what}: {reason}");
+        let resync = ws.recv_until(|m| m["t"] != json!("presence")).await;
+        assert_eq!(resync["t"], json!("resync"), "{what}: {resync}");
+        assert_eq!(resync["v"], json!(v), "{what}");
+        assert_eq!(resync["d"]["you"], json!("Bo"), "{what}: Bo's own state");
+        assert_eq!(resync["d"]["error"], json!(reason), "{what}");
+    }
+    unchanged("unreadable actions").await;
 
     // An illegal action, a replayed old action (stale v): error and
     // resync at the table's event number.
@@ -874,8 +908,32 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
     watcher
         .send_json(&json!({"t": "act", "v": v, "d": legal}))
         .await;
-    expect_error(&mut watcher, "a spectator's act").await;
+    let resync = expect_error_and_resync(&mut watcher, "a spectator's act", v).await;
+    assert!(resync["d"]["you"].is_null(), "a spectator's view: {resync}");
+    watcher.send_json(&json!({"t": "chat", "d": "hi"})).await;
+    expect_error(&mut watcher, "a spectator's chat").await;
     unchanged("a spectator's act").await;
+
+    // Rate-limited actions are refused like any other: error, resync.
+    let (mut hasty, _) = server.hello(&id, Some(&bo), 0).await;
+    let stale = json!({"t": "act", "v": v - 1, "d": legal}).to_string();
+    for _ in 0..45 {
+        hasty.send_text(&stale).await;
+    }
+    let mut too_many = 0;
+    for _ in 0..45 {
+        let error = hasty.recv_until(|m| m["t"] != json!("presence")).await;
+        assert_eq!(error["t"], json!("error"), "{error}");
+        let reason = error["d"]["reason"].as_str().unwrap();
+        if reason.contains("too many") {
+            too_many += 1;
+        }
+        let resync = hasty.recv_until(|m| m["t"] != json!("presence")).await;
+        assert_eq!(resync["t"], json!("resync"), "after {reason:?}: {resync}");
+        assert_eq!(resync["d"]["error"], json!(reason));
+    }
+    assert!(too_many > 0, "45 actions at once go over the limit");
+    unchanged("rate-limited actions").await;
 
     // An oversized frame: refused with an error.
     let (mut big, _) = server.hello(&id, Some(&bo), 0).await;

@@ -102,6 +102,7 @@ enum Command {
         reply: oneshot::Sender<Result<u64, Refusal>>,
     },
     Subscribe(Option<String>, u64, Reply<Subscription>),
+    Resync(Option<String>, String, oneshot::Sender<ServerMsg>),
     Unsubscribe(String),
     Chat(String, String, Reply<()>),
     Info(oneshot::Sender<TableInfo>),
@@ -244,6 +245,24 @@ impl TableHandle {
     ) -> Result<Subscription, ServerError> {
         let token = token.map(str::to_string);
         self.ask(|r| Command::Subscribe(token, v, r)).await
+    }
+
+    /// The `resync` for a connection whose `act` or `place` was refused
+    /// before it reached the table (unreadable, rate-limited, from a
+    /// spectator): the state of the token's seat (a spectator's if none),
+    /// with `reason` as its `error`.
+    pub async fn resync(
+        &self,
+        token: Option<&str>,
+        reason: &str,
+    ) -> Result<ServerMsg, ServerError> {
+        let (token, reason) = (token.map(str::to_string), reason.to_string());
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Command::Resync(token, reason, reply))
+            .await
+            .map_err(|_| ServerError::Closed)?;
+        rx.await.map_err(|_| ServerError::Closed)
     }
 
     /// A seat's connection closed.
@@ -940,6 +959,10 @@ impl Actor {
             }
             Command::Subscribe(token, v, reply) => {
                 let _ = reply.send(self.subscribe(token.as_deref(), v));
+            }
+            Command::Resync(token, reason, reply) => {
+                let who = token.and_then(|t| self.state.seat_of_token(&t).ok());
+                let _ = reply.send(self.resync(&ServerError::BadRequest(reason), who));
             }
             Command::Unsubscribe(name) => {
                 if let Some(n) = self.connections.get_mut(&name) {
