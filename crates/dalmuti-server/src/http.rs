@@ -34,12 +34,20 @@ impl IntoResponse for ServerError {
             ServerError::BadToken | ServerError::NotHost => StatusCode::FORBIDDEN,
             ServerError::Conflict(_) | ServerError::Stale { .. } => StatusCode::CONFLICT,
             ServerError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ServerError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+            ServerError::TooMany(_) | ServerError::RateLimited { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ServerError::Full(_) => StatusCode::SERVICE_UNAVAILABLE,
             ServerError::Storage(_) | ServerError::Closed => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        (status, Json(json!({ "error": self.to_string() }))).into_response()
+        let mut response = (status, Json(json!({ "error": self.to_string() }))).into_response();
+        if let ServerError::RateLimited { retry_after, .. } = self {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from(retry_after));
+        }
+        response
     }
 }
 
@@ -117,6 +125,10 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::web::routes())
         .fallback(crate::rejection::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            state.config.request_timeout,
+        ))
         .with_state(state);
     // Around the whole router (a layer on it would wrap each route inside
     // its method router, before the `Allow` header of a 405 is set).
@@ -331,6 +343,7 @@ async fn fairness(
 async fn websocket(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    slot: Option<axum::Extension<crate::accept::ConnectionSlot>>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ServerError> {
     let table = state.table(&id)?;
@@ -340,11 +353,18 @@ async fn websocket(
             state.config.max_connections
         ))
     })?;
+    let config = &state.config;
+    let settings = crate::ws::Settings {
+        messages_per_second: config.messages_per_second,
+        hello_timeout: config.hello_timeout,
+        ping_interval: config.ping_interval,
+        idle_timeout: config.idle_timeout,
+    };
     Ok(crate::ws::accept(
         ws,
         table,
-        permit,
-        state.config.messages_per_second,
+        (permit, slot.map(|s| s.0)),
+        settings,
         state.closing.subscribe(),
     ))
 }

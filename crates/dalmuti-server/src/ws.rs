@@ -4,9 +4,12 @@
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
+use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, watch};
+
 use tokio::time::Instant;
 
+use crate::accept::ConnectionSlot;
 use crate::error::ServerError;
 use crate::protocol::{ClientMsg, ServerMsg};
 use crate::table::{self, TableHandle};
@@ -18,16 +21,31 @@ const MAX_FRAME: usize = 64 * 1024;
 /// A connection's read buffer, in bytes.
 const READ_BUFFER: usize = 8 * 1024;
 
-/// Upgrades to a WebSocket on `table`; `permit` is its connection slot,
-/// held until the connection ends.
+/// The close code of a connection closed for silence: no `hello` in
+/// time, or no answer to pings (4000-4999 are the application's own;
+/// 408 as in HTTP's Request Timeout).
+pub const CLOSE_TIMEOUT: u16 = 4408;
+
+/// A connection's limits, from the server's [`crate::Config`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settings {
+    pub messages_per_second: u32,
+    pub hello_timeout: Duration,
+    pub ping_interval: Duration,
+    pub idle_timeout: Duration,
+}
+
+/// Upgrades to a WebSocket on `table`. `held` is what the connection
+/// holds while it is open: its place among the server's connections and
+/// its address's.
 pub(crate) fn accept(
     ws: WebSocketUpgrade,
     table: TableHandle,
-    permit: OwnedSemaphorePermit,
-    messages_per_second: u32,
+    held: (OwnedSemaphorePermit, Option<ConnectionSlot>),
+    settings: Settings,
     closing: watch::Receiver<bool>,
 ) -> Response {
-    let limit = RateLimit::new(messages_per_second);
+    let limit = RateLimit::new(settings.messages_per_second);
     ws
         // Client frames are small; tungstenite's default 128 KiB read
         // buffer per connection was most of a connection's memory and
@@ -35,15 +53,19 @@ pub(crate) fn accept(
         .read_buffer_size(READ_BUFFER)
         .max_message_size(MAX_FRAME)
         .on_upgrade(move |socket| async move {
+            let now = Instant::now();
             let mut conn = Connection {
                 socket,
                 table,
                 limit,
                 closing,
                 v: 0,
+                settings,
+                last_heard: now,
+                next_ping: now + settings.ping_interval,
             };
             conn.run().await;
-            drop(permit);
+            drop(held);
         })
 }
 
@@ -83,6 +105,14 @@ impl RateLimit {
     }
 }
 
+/// What woke a connection waiting for the client.
+enum Woke {
+    Frame(Option<Result<Message, axum::Error>>),
+    Closing,
+    Ping,
+    Silent,
+}
+
 /// A text frame from the client, and whether the rate limit let it in.
 struct Incoming {
     text: String,
@@ -101,6 +131,10 @@ struct Connection {
     limit: RateLimit,
     closing: watch::Receiver<bool>,
     v: u64,
+    settings: Settings,
+    /// When the client last sent anything (a pong counts).
+    last_heard: Instant,
+    next_ping: Instant,
 }
 
 /// A client refused this many messages in a row is closed.
@@ -129,17 +163,42 @@ impl Connection {
     /// connection ends.
     async fn next_text(&mut self) -> Option<Incoming> {
         loop {
-            let message = tokio::select! {
-                m = self.socket.recv() => Some(m),
-                _ = self.closing.wait_for(|c| *c) => None,
+            let silent_until = self.last_heard + self.settings.idle_timeout;
+            let woke = tokio::select! {
+                m = self.socket.recv() => Woke::Frame(m),
+                _ = self.closing.wait_for(|c| *c) => Woke::Closing,
+                () = tokio::time::sleep_until(self.next_ping) => Woke::Ping,
+                () = tokio::time::sleep_until(silent_until) => Woke::Silent,
             };
-            let Some(message) = message else {
-                self.close(1001, "the server is stopping").await;
-                return None;
+            let message = match woke {
+                Woke::Frame(Some(Ok(message))) => message,
+                Woke::Frame(_) => return None,
+                Woke::Closing => {
+                    self.close(1001, "the server is stopping").await;
+                    return None;
+                }
+                Woke::Ping => {
+                    self.next_ping = Instant::now() + self.settings.ping_interval;
+                    if self
+                        .socket
+                        .send(Message::Ping(Default::default()))
+                        .await
+                        .is_err()
+                    {
+                        return None;
+                    }
+                    continue;
+                }
+                Woke::Silent => {
+                    let reason = format!(
+                        "no answer to pings for {} s",
+                        self.settings.idle_timeout.as_secs_f64()
+                    );
+                    self.close(CLOSE_TIMEOUT, &reason).await;
+                    return None;
+                }
             };
-            let Some(Ok(message)) = message else {
-                return None;
-            };
+            self.last_heard = Instant::now();
             let allowed = match message {
                 Message::Text(_) | Message::Binary(_) => self.limit.allow(),
                 _ => true,
@@ -182,8 +241,17 @@ impl Connection {
     async fn run(&mut self) {
         // `hello` first; before it the connection has no seat or view to
         // resync, so anything else gets only an error.
+        let hello_by = Instant::now() + self.settings.hello_timeout;
         let (token, v) = loop {
-            let Some(incoming) = self.next_text().await else {
+            let Ok(incoming) = tokio::time::timeout_at(hello_by, self.next_text()).await else {
+                let reason = format!(
+                    "no hello within {} s",
+                    self.settings.hello_timeout.as_secs_f64()
+                );
+                self.close(CLOSE_TIMEOUT, &reason).await;
+                return;
+            };
+            let Some(incoming) = incoming else {
                 return;
             };
             let reason = match ClientMsg::parse(&incoming.text) {

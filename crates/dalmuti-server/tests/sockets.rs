@@ -966,7 +966,9 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
                     closed = true;
                     break 'flood;
                 }
-                Some(Some(common::Frame::Binary(_))) => panic!("a binary frame"),
+                Some(Some(common::Frame::Binary(_) | common::Frame::Ping)) => {
+                    panic!("a binary frame")
+                }
                 None => panic!("no answer to a message within {WAIT:?}"),
             }
         }
@@ -1242,6 +1244,149 @@ async fn every_http_error_is_json_that_says_what_is_wrong() {
                 "{what}: a 405 says what is allowed: {head}"
             );
         }
+    }
+    server.stop().await;
+}
+
+// ---------------------------------------------------------------------------
+// Strangers who hold on: timeouts and caps.
+
+/// Waits for the server to close `ws`; returns the close code and reason.
+async fn closed(ws: &mut Ws, what: &str) -> (Option<u16>, String) {
+    loop {
+        match ws.recv_within(WAIT).await {
+            Some(Some(common::Frame::Close(code, reason))) => return (code, reason),
+            Some(Some(_)) => {}
+            Some(None) => panic!("{what}: the connection ended without a close frame"),
+            None => panic!("{what}: still open after {WAIT:?}"),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_websocket_that_never_says_hello_is_closed() {
+    let server = Server::start(|c| c.hello_timeout = Duration::from_millis(300)).await;
+    let (id, _) = server
+        .create_table(json!({"name": "silent", "player": "Ada", "seats": 3}))
+        .await;
+    let mut ws = server.ws(&id).await;
+    let (code, reason) = closed(&mut ws, "no hello").await;
+    assert_eq!(code, Some(4408), "{reason}");
+    assert!(reason.contains("hello"), "{reason}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_websocket_that_answers_no_pings_is_closed_one_that_does_stays() {
+    let server = Server::start(|c| {
+        c.ping_interval = Duration::from_millis(100);
+        c.idle_timeout = Duration::from_millis(500);
+    })
+    .await;
+    let (id, ada) = server
+        .create_table(json!({"name": "pings", "player": "Ada", "seats": 3}))
+        .await;
+    let (mut deaf, _) = server.hello(&id, None, 0).await;
+    deaf.answer_pings = false;
+    let (mut alive, _) = server.hello(&id, Some(&ada), 0).await;
+    // The one that answers, for three times the idle time.
+    let until = tokio::time::Instant::now() + Duration::from_millis(1500);
+    let listening = async {
+        while let Ok(frame) = tokio::time::timeout_at(until, alive.recv()).await {
+            match frame {
+                Some(common::Frame::Close(code, reason)) => {
+                    panic!("a client that answers pings was closed: {code:?} {reason}")
+                }
+                None => panic!("a client that answers pings lost its connection"),
+                _ => {}
+            }
+        }
+    };
+    let deaf_closed = async {
+        let mut pinged = false;
+        loop {
+            match deaf.recv_within(WAIT).await {
+                Some(Some(common::Frame::Ping)) => pinged = true,
+                Some(Some(common::Frame::Close(code, reason))) => return (pinged, code, reason),
+                Some(Some(_)) => {}
+                other => panic!("the deaf client was not closed: {other:?}"),
+            }
+        }
+    };
+    let ((pinged, code, reason), ()) = tokio::join!(deaf_closed, listening);
+    assert!(pinged, "the server pings");
+    assert_eq!(code, Some(4408), "{reason}");
+    assert!(reason.contains("ping"), "{reason}");
+    // Still there: a chat line comes back.
+    alive
+        .send_json(&json!({"t": "chat", "d": "still here"}))
+        .await;
+    let chat = alive.recv_until(|m| m["t"] == json!("chat")).await;
+    assert_eq!(chat["d"]["text"], json!("still here"));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_whose_headers_or_body_never_end_are_cut_off() {
+    let server = Server::start(|c| {
+        c.header_timeout = Duration::from_millis(300);
+        c.request_timeout = Duration::from_millis(300);
+    })
+    .await;
+    let addr = server.addr;
+    // Headers that never end: the connection is closed.
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    stream
+        .write_all(format!("GET /api/tables HTTP/1.1\r\nHost: {addr}\r\nX-Slow: ").as_bytes())
+        .await
+        .unwrap();
+    let mut rest = Vec::new();
+    tokio::time::timeout(WAIT, stream.read_to_end(&mut rest))
+        .await
+        .expect("headers that never end are cut off")
+        .ok();
+    // A body that never ends: 408, with a JSON error.
+    let request = format!(
+        "POST /api/tables HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: 100\r\n\r\n{{\"name\":"
+    );
+    let (status, _, body) = common::raw_http_head(addr, request.as_bytes()).await;
+    assert_eq!(status, 408, "{body}");
+    assert!(body["error"].is_string(), "{body}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_holds_at_most_its_share_of_connections() {
+    let server = Server::start(|c| c.max_per_address = 3).await;
+    let (id, _) = server
+        .create_table(json!({"name": "crowd", "player": "Ada", "seats": 3}))
+        .await;
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(server.hello(&id, None, 0).await.0);
+    }
+    // A fourth connection, HTTP or WebSocket, is refused with a reason.
+    let (status, body) = server.http("GET", "/api/tables", None, None).await;
+    assert_eq!(status, 429, "{body}");
+    let reason = body["error"].as_str().unwrap();
+    assert!(reason.contains("at most 3"), "{reason}");
+    let refused = Ws::try_connect(server.addr, &format!("/ws/{id}")).await;
+    assert!(matches!(refused, Err((429, _))), "{:?}", refused.err());
+    // One closes: there is room again.
+    held.pop().unwrap().close().await;
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let (status, _) = server.http("GET", "/api/tables", None, None).await;
+        if status == 200 {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the slot was never given back"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
     server.stop().await;
 }

@@ -255,11 +255,17 @@ pub enum Frame {
     Binary(Vec<u8>),
     /// A close frame: its code and reason.
     Close(Option<u16>, String),
+    /// A ping, when the connection does not answer them
+    /// ([`Ws::answer_pings`] false).
+    Ping,
 }
 
 /// A WebSocket connection.
 pub struct Ws {
     stream: BufReader<TcpStream>,
+    /// Whether [`Ws::recv`] answers pings, as browsers do (the default);
+    /// if not it returns them as [`Frame::Ping`].
+    pub answer_pings: bool,
 }
 
 impl Ws {
@@ -302,7 +308,10 @@ impl Ws {
             let _ = stream.read_to_end(&mut body).await;
             return Err((status, String::from_utf8_lossy(&body).into_owned()));
         }
-        Ok(Ws { stream })
+        Ok(Ws {
+            stream,
+            answer_pings: true,
+        })
     }
 
     /// Sends one frame, masked as a client must.
@@ -357,6 +366,7 @@ impl Ws {
             let mut payload = vec![0; len as usize];
             self.stream.read_exact(&mut payload).await.ok()?;
             match opcode {
+                0x9 if !self.answer_pings => return Some(Frame::Ping),
                 0x9 => {
                     self.send_frame(0xA, &payload).await.ok()?;
                     continue;
@@ -591,10 +601,21 @@ async fn play(
                 .unwrap_or_else(|e| panic!("non-JSON text {text:?}: {e}")),
             Some(Frame::Close(..)) | None => return,
             Some(Frame::Binary(b)) => panic!("the server sent a binary frame: {b:?}"),
+            Some(Frame::Ping) => continue,
         };
         log.lock().unwrap().push(m.clone());
         let _ = tx.send(m.clone());
         let v = m["v"].as_u64().unwrap_or(0);
+        // Faster than any person, it may hit the message rate limit: the
+        // refused action comes back with a resync; wait, then act again.
+        if m["t"] == json!("resync")
+            && m["d"]["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("too many"))
+        {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            acted_at = None;
+        }
         if has_state(&m) {
             if m["d"]["game_over"] == json!(true) {
                 return;
