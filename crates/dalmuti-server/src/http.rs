@@ -2,11 +2,12 @@
 //! axum [`Router`] (`docs/PROTOCOL.md`).
 
 use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
@@ -17,8 +18,10 @@ use tokio::sync::{Semaphore, watch};
 
 use crate::Config;
 use crate::error::ServerError;
+use crate::limits::CreationLimit;
+use crate::records;
 use crate::store::{Store, TableRow, Writer, new_id};
-use crate::table::{self, Context, TableHandle, Timings};
+use crate::table::{self, Context, Lifetimes, TableHandle, Timings};
 
 /// The largest HTTP request body, in bytes.
 pub const MAX_BODY: usize = 16 * 1024;
@@ -57,14 +60,16 @@ impl IntoResponse for ServerError {
 pub struct AppState {
     ctx: Context,
     config: Arc<Config>,
+    /// The live tables (a finished game is in the store only).
     tables: Arc<Mutex<HashMap<String, TableHandle>>>,
     connections: Arc<Semaphore>,
+    creation: Arc<CreationLimit>,
     closing: watch::Sender<bool>,
 }
 
 impl AppState {
-    /// Opens every stored table (replaying its log) and starts its actor.
-    /// Must run inside a tokio runtime.
+    /// Opens every live stored table (replaying its log) and starts its
+    /// actor. Must run inside a tokio runtime.
     pub fn open(store: Arc<dyn Store>, config: Config) -> Result<AppState, ServerError> {
         let ctx = Context {
             writer: Writer::start(store.clone()),
@@ -75,6 +80,12 @@ impl AppState {
                 hand_pause: config.hand_pause,
             },
             budget: crate::bots::Budget::new(config.bot_threads, config.bot_wait),
+            lifetimes: Some(Lifetimes {
+                unstarted: config.unstarted_ttl,
+                abandoned: config.abandoned_ttl,
+                finished: config.finished_linger,
+                max_finished: config.max_finished,
+            }),
         };
         let mut tables = HashMap::new();
         for row in store.tables()? {
@@ -84,18 +95,38 @@ impl AppState {
         Ok(AppState {
             ctx,
             connections: Arc::new(Semaphore::new(config.max_connections)),
+            creation: Arc::new(CreationLimit::new(
+                config.table_burst,
+                config.table_interval,
+            )),
             config: Arc::new(config),
             tables: Arc::new(Mutex::new(tables)),
             closing: watch::channel(false).0,
         })
     }
 
-    /// The handle of table `id`.
+    /// The handle of live table `id`; a finished game's table is a
+    /// conflict (it can no longer change), an unknown one not found.
     pub fn table(&self, id: &str) -> Result<TableHandle, ServerError> {
-        self.lock()
-            .get(id)
-            .cloned()
-            .ok_or_else(|| ServerError::NoTable(id.to_string()))
+        match self.live(id) {
+            Some(handle) => Ok(handle),
+            None => match records::find(&self.ctx, id) {
+                Ok(_) => Err(records::over(id)),
+                Err(e) => Err(e),
+            },
+        }
+    }
+
+    /// The handle of table `id` if it is live.
+    fn live(&self, id: &str) -> Option<TableHandle> {
+        self.lock().get(id).filter(|h| !h.is_closed()).cloned()
+    }
+
+    /// The live tables, forgetting those whose actor has stopped.
+    fn live_tables(&self) -> Vec<TableHandle> {
+        let mut tables = self.lock();
+        tables.retain(|_, h| !h.is_closed());
+        tables.values().cloned().collect()
     }
 
     /// Closes every WebSocket (the server is stopping).
@@ -148,6 +179,12 @@ fn body<T>(json: Result<Json<T>, JsonRejection>) -> Result<T, ServerError> {
     })
 }
 
+/// The client's address; without one (a router called without a socket,
+/// in tests) every request counts as one unspecified client.
+fn address(client: Option<&axum::Extension<ConnectInfo<SocketAddr>>>) -> IpAddr {
+    client.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.0.ip())
+}
+
 /// The token of `Authorization: Bearer TOKEN`.
 fn bearer(headers: &HeaderMap) -> Result<String, ServerError> {
     headers
@@ -177,6 +214,7 @@ struct CreateTable {
 
 async fn create_table(
     State(state): State<AppState>,
+    client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     json: Result<Json<CreateTable>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ServerError> {
     let req = body(json)?;
@@ -195,12 +233,13 @@ async fn create_table(
             "turn_seconds: 10 to 600 seconds".into(),
         ));
     }
-    if state.lock().len() >= state.config.max_tables {
+    if state.live_tables().len() >= state.config.max_tables {
         return Err(ServerError::Full(format!(
             "this server holds at most {} tables",
             state.config.max_tables
         )));
     }
+    state.creation.check(address(client.as_ref()))?;
     let row = TableRow {
         id: new_id(),
         name: name.to_string(),
@@ -228,28 +267,62 @@ async fn list_tables(
     State(state): State<AppState>,
     Query(query): Query<ListQuery>,
 ) -> Result<Json<Value>, ServerError> {
-    let handles: Vec<TableHandle> = state.lock().values().cloned().collect();
     let mut listed = Vec::new();
-    for handle in handles {
-        let info = handle.info().await?;
-        if info.public && info.over == query.finished {
-            listed.push(info);
+    for handle in state.live_tables() {
+        match handle.info().await {
+            Ok(info) if info.public && info.over == query.finished => {
+                listed.push(json!(info));
+            }
+            Ok(_) | Err(ServerError::Closed) => {}
+            Err(e) => return Err(e),
         }
     }
     if query.finished {
-        listed.sort_by(|a, b| b.v.cmp(&a.v).then(a.id.cmp(&b.id)));
+        // Games over but still live are the newest; then the records.
+        listed.sort_by(|a, b| b["v"].as_u64().cmp(&a["v"].as_u64()));
+        let live: Vec<Value> = listed.iter().map(|i| i["id"].clone()).collect();
+        for summary in state.ctx.store.finished(MAX_LISTED)? {
+            let Ok(info) = serde_json::from_str::<Value>(&summary) else {
+                continue;
+            };
+            if !live.contains(&info["id"]) {
+                listed.push(info);
+            }
+        }
     } else {
-        listed.sort_by(|a, b| a.name.cmp(&b.name).then(a.id.cmp(&b.id)));
+        listed.sort_by(|a, b| {
+            let key = |i: &Value| (i["name"].as_str().map(str::to_string), i["id"].to_string());
+            key(a).cmp(&key(b))
+        });
     }
     listed.truncate(MAX_LISTED);
     Ok(Json(json!({ "tables": listed })))
+}
+
+/// A live table's answer, or `None` if the table is not live (or stopped
+/// while asked): the caller turns to the store.
+async fn ask_live<T>(
+    state: &AppState,
+    id: &str,
+    ask: impl AsyncFnOnce(TableHandle) -> Result<T, ServerError>,
+) -> Result<Option<T>, ServerError> {
+    let Some(handle) = state.live(id) else {
+        return Ok(None);
+    };
+    match ask(handle).await {
+        Err(ServerError::Closed) => Ok(None),
+        other => other.map(Some),
+    }
 }
 
 async fn table_info(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ServerError> {
-    Ok(Json(json!(state.table(&id)?.info().await?)))
+    if let Some(info) = ask_live(&state, &id, async |t| t.info().await).await? {
+        return Ok(Json(json!(info)));
+    }
+    Ok(Json(records::find(&state.ctx, &id)?.1))
 }
 
 #[derive(Deserialize)]
@@ -322,7 +395,10 @@ async fn record(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ServerError> {
-    let record = state.table(&id)?.record().await?;
+    let record = match ask_live(&state, &id, async |t| t.record().await).await? {
+        Some(record) => record,
+        None => records::replayed(&state.ctx, &id).await?.record()?,
+    };
     let disposition = format!("attachment; filename=\"dalmuti-{id}.json\"");
     Ok(([(header::CONTENT_DISPOSITION, disposition)], Json(record)).into_response())
 }
@@ -331,14 +407,23 @@ async fn replay(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ServerError> {
-    Ok(Json(state.table(&id)?.replay().await?))
+    match ask_live(&state, &id, async |t| t.replay().await).await? {
+        Some(replay) => Ok(Json(replay)),
+        None => Ok(Json(records::replayed(&state.ctx, &id).await?.replay()?)),
+    }
 }
 
 async fn fairness(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ServerError> {
-    Ok(Json(state.table(&id)?.fairness().await?))
+    match ask_live(&state, &id, async |t| t.fairness().await).await? {
+        Some(fairness) => Ok(Json(fairness)),
+        None => {
+            let state = records::replayed(&state.ctx, &id).await?;
+            Ok(Json(json!(state.fairness())))
+        }
+    }
 }
 async fn websocket(
     State(state): State<AppState>,
@@ -346,7 +431,11 @@ async fn websocket(
     slot: Option<axum::Extension<crate::accept::ConnectionSlot>>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ServerError> {
-    let table = state.table(&id)?;
+    let table = match state.live(&id) {
+        Some(table) => table,
+        // A finished game: its final state, for this connection alone.
+        None => records::revive(&state.ctx, &id).await?,
+    };
     let permit = state.connections.clone().try_acquire_owned().map_err(|_| {
         ServerError::Full(format!(
             "this server holds at most {} connections",

@@ -14,6 +14,7 @@
 //! - [`rules`]: the rules a client asks for, read strictly.
 //! - [`accept`]: the accept loop (header timeout, connections per
 //!   address, graceful shutdown); [`limits`]: the per-address limits.
+//! - [`records`]: finished games served from the store.
 //! - [`http`]: the axum router: the lobby API, the WebSocket, the embedded
 //!   browser client ([`web`]), with caps and rate limits.
 //!
@@ -40,6 +41,7 @@ pub mod fairness;
 pub mod http;
 pub mod limits;
 pub mod protocol;
+pub mod records;
 mod rejection;
 pub mod rules;
 pub mod store;
@@ -92,6 +94,17 @@ pub struct Config {
     /// How long a WebSocket may send nothing at all (not even a pong)
     /// before it is closed.
     pub idle_timeout: Duration,
+    /// A table not started this long after its creation (or the server's
+    /// start) expires: it is deleted.
+    pub unstarted_ttl: Duration,
+    /// A started game with no human seat connected this long expires.
+    pub abandoned_ttl: Duration,
+    /// A finished game stays live (its players see the final standings)
+    /// at most this long, less once its last human connection closes;
+    /// then it is served from the store as a record.
+    pub finished_linger: Duration,
+    /// The most finished games kept, oldest pruned first.
+    pub max_finished: usize,
 }
 
 /// The machine's cores: the default number of bot decisions at once.
@@ -119,6 +132,10 @@ impl Default for Config {
             hello_timeout: Duration::from_secs(10),
             ping_interval: Duration::from_secs(20),
             idle_timeout: Duration::from_secs(60),
+            unstarted_ttl: Duration::from_secs(30 * 60),
+            abandoned_ttl: Duration::from_secs(60 * 60),
+            finished_linger: Duration::from_secs(10 * 60),
+            max_finished: 10_000,
         }
     }
 }

@@ -311,7 +311,10 @@ impl Connection {
                         }
                     }
                     Err(_) => {
-                        self.close(1000, "you left the table").await;
+                        // The feed ends when the seat is gone or the table
+                        // left memory.
+                        let reason = self.table.retired().map_or("you left the table", |r| r.reason());
+                        self.close(1000, reason).await;
                         return;
                     }
                 },

@@ -1390,3 +1390,185 @@ async fn one_address_holds_at_most_its_share_of_connections() {
     }
     server.stop().await;
 }
+
+// ---------------------------------------------------------------------------
+// Tables come and go: creation limits, expiry, finished games as records.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_may_create_only_so_many_tables_at_once() {
+    let server = Server::start(|c| c.table_burst = 2).await;
+    let body = json!({"name": "junk", "player": "Ada", "seats": 3});
+    for _ in 0..2 {
+        server.create_table(body.clone()).await;
+    }
+    let request = format!(
+        "POST /api/tables HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        server.addr,
+        body.to_string().len()
+    );
+    let (status, head, answer) = common::raw_http_head(server.addr, request.as_bytes()).await;
+    assert_eq!(status, 429, "{answer}");
+    let reason = answer["error"].as_str().unwrap();
+    assert!(reason.contains("try again in"), "{reason}");
+    assert!(head.contains("\r\nretry-after: "), "{head}");
+    server.stop().await;
+}
+
+/// Waits until `GET path` answers `status`.
+async fn until_status(server: &Server, path: &str, status: u16) -> Value {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let (got, body) = server.http("GET", path, None, None).await;
+        if got == status {
+            return body;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "GET {path}: still {got} {body}, not {status}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unused_and_abandoned_tables_expire_and_free_their_place() {
+    let lifetimes = |c: &mut dalmuti_server::Config| {
+        c.max_tables = 2;
+        c.unstarted_ttl = Duration::from_secs(2);
+        c.abandoned_ttl = Duration::from_secs(2);
+    };
+    let server = Server::start(lifetimes).await;
+    // One table nobody starts, one whose only human leaves mid-game.
+    let (unused, _) = server
+        .create_table(json!({"name": "unused", "player": "Ada", "seats": 3}))
+        .await;
+    let (left, bo) = server
+        .create_table(json!({"name": "left", "player": "Bo", "seats": 3}))
+        .await;
+    server.add_bot(&left, &bo, "greedy").await;
+    server.add_bot(&left, &bo, "greedy").await;
+    let player = Player::join(&server, &left, "Bo", Some(&bo), 0, Mode::NoPlay).await;
+    server.start_game(&left, &bo).await;
+    let (status, full) = server
+        .http(
+            "POST",
+            "/api/tables",
+            None,
+            Some(json!({"name": "third", "player": "Cy", "seats": 3})),
+        )
+        .await;
+    assert_eq!(status, 503, "two live tables fill the server: {full}");
+    player.drop_connection();
+
+    for id in [&unused, &left] {
+        until_status(&server, &format!("/api/tables/{id}"), 404).await;
+    }
+    // Their places are free, and they do not come back after a restart.
+    server
+        .create_table(json!({"name": "third", "player": "Cy", "seats": 3}))
+        .await;
+    let server = server.restart(lifetimes).await;
+    for id in [&unused, &left] {
+        let (status, body) = server
+            .http("GET", &format!("/api/tables/{id}"), None, None)
+            .await;
+        assert_eq!(status, 404, "{id} after a restart: {body}");
+    }
+    server.stop().await;
+}
+
+/// Plays a 3-seat game of one hand (one scripted human, two bots) to its
+/// end; returns its id and the human's token once the human has gone.
+async fn finished_game(server: &Server, name: &str) -> (String, String) {
+    let (id, ada) = server
+        .create_table(json!({"name": name, "player": "Ada", "seats": 3, "hands": 1}))
+        .await;
+    server.add_bot(&id, &ada, "greedy").await;
+    server.add_bot(&id, &ada, "random").await;
+    let player = Player::join(server, &id, "Ada", Some(&ada), 0, Mode::All).await;
+    server.start_game(&id, &ada).await;
+    player.finish().await;
+    (id, ada)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_game_is_kept_as_a_record_not_a_live_table() {
+    let limits = |c: &mut dalmuti_server::Config| {
+        c.max_tables = 1;
+        c.max_finished = 1;
+    };
+    let server = Server::start(limits).await;
+    let (first, ada) = finished_game(&server, "first").await;
+    // Once its player is gone it no longer holds the server's one live
+    // table: a new table can be made.
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let next = loop {
+        let (status, body) = server
+            .http(
+                "POST",
+                "/api/tables",
+                None,
+                Some(json!({"name": "next", "player": "Ada", "seats": 3, "hands": 1})),
+            )
+            .await;
+        if status == 201 {
+            break body;
+        }
+        assert_eq!(status, 503, "{body}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the finished game stayed live"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let check_served = async |server: &Server| {
+        let info = server.info(&first).await;
+        assert_eq!(info["over"], json!(true), "{info}");
+        for what in ["record", "replay", "fairness"] {
+            let path = format!("/api/tables/{first}/{what}");
+            let (status, body) = server.http("GET", &path, None, None).await;
+            assert_eq!(status, 200, "{path}: {body}");
+        }
+        let (_, finished) = server
+            .http("GET", "/api/tables?finished=true", None, None)
+            .await;
+        assert_eq!(finished["tables"][0]["id"], json!(first), "{finished}");
+        let (_, open) = server.http("GET", "/api/tables", None, None).await;
+        assert!(!open.to_string().contains(&first), "{open}");
+        // Its seat's page still shows the final standings.
+        let (ws, snapshot) = server.hello(&first, Some(&ada), 0).await;
+        assert_eq!(snapshot["t"], json!("snapshot"), "{snapshot}");
+        assert_eq!(snapshot["d"]["game_over"], json!(true));
+        assert_eq!(snapshot["d"]["you"], json!("Ada"));
+        ws.close().await;
+        // Nothing about it can change.
+        let (status, body) = server
+            .http(
+                "POST",
+                &format!("/api/tables/{first}/seats"),
+                None,
+                Some(json!({"name": "Zed"})),
+            )
+            .await;
+        assert_eq!(status, 409, "{body}");
+    };
+    check_served(&server).await;
+    // A restart loads only live tables; the record is still served.
+    let server = server.restart(limits).await;
+    check_served(&server).await;
+    // The next game over prunes the oldest record (one is kept).
+    let next_id = next["id"].as_str().unwrap().to_string();
+    let host = next["token"].as_str().unwrap().to_string();
+    server.add_bot(&next_id, &host, "greedy").await;
+    server.add_bot(&next_id, &host, "greedy").await;
+    let player = Player::join(&server, &next_id, "Ada", Some(&host), 0, Mode::All).await;
+    server.start_game(&next_id, &host).await;
+    player.finish().await;
+    until_status(&server, &format!("/api/tables/{first}"), 404).await;
+    let (status, body) = server
+        .http("GET", &format!("/api/tables/{next_id}/record"), None, None)
+        .await;
+    assert_eq!(status, 200, "{body}");
+    server.stop().await;
+}

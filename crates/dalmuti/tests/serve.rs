@@ -491,7 +491,10 @@ fn a_folder_for_data_is_refused_before_any_address_is_announced() {
         .expect("dalmuti serve runs");
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success(), "it exits with an error: {said}");
-    assert!(!said.contains("open http://"), "no address announced: {said}");
+    assert!(
+        !said.contains("open http://"),
+        "no address announced: {said}"
+    );
     assert!(said.contains("--data"), "says what --data wants: {said}");
     assert!(said.contains("file path"), "{said}");
     assert!(said.contains("is a folder"), "{said}");

@@ -14,11 +14,12 @@
 //! Greater Dalmuti to place them. Bots think on tokio's blocking pool so a
 //! slow `search` bot never stalls the table.
 
+pub mod expiry;
 pub mod state;
 
 use std::collections::{HashMap, HashSet};
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use dalmuti_bots::Bot;
@@ -33,6 +34,7 @@ use crate::bots::{Budget, Level};
 use crate::error::ServerError;
 use crate::protocol::{Outgoing, ServerMsg};
 use crate::store::{Store, TableRow, Writer, hash_token, new_token};
+pub use expiry::{Lifetimes, Retire};
 pub use state::{Live, Placement, Stored, TableState};
 
 /// How many messages a slow receiver may fall behind before it must resync.
@@ -135,6 +137,7 @@ pub struct Subscription {
 #[derive(Clone)]
 pub struct TableHandle {
     tx: mpsc::Sender<Command>,
+    retired: Arc<OnceLock<Retire>>,
 }
 
 fn closed() -> Refusal {
@@ -145,6 +148,16 @@ fn closed() -> Refusal {
 }
 
 impl TableHandle {
+    /// Whether the table's actor has stopped (the table left memory).
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
+    /// Why the table left memory, once it has.
+    pub fn retired(&self) -> Option<Retire> {
+        self.retired.get().copied()
+    }
+
     async fn ask<T>(&self, make: impl FnOnce(Reply<T>) -> Command) -> Result<T, ServerError> {
         let (reply, rx) = oneshot::channel();
         self.tx
@@ -313,17 +326,20 @@ pub struct Context {
     pub timings: Timings,
     /// The server's budget for bot thinking, shared by every table.
     pub budget: Budget,
+    /// When tables leave memory; `None`: never.
+    pub lifetimes: Option<Lifetimes>,
 }
 
 impl Context {
-    /// A context over `store` with its own writer and a bot budget of one
-    /// decision per core.
+    /// A context over `store` with its own writer, a bot budget of one
+    /// decision per core, and tables that never leave memory.
     pub fn new(store: Arc<dyn Store>, timings: Timings) -> Context {
         Context {
             writer: Writer::start(store.clone()),
             store,
             timings,
             budget: Budget::new(crate::default_bot_threads(), Duration::from_secs(2)),
+            lifetimes: None,
         }
     }
 }
@@ -341,7 +357,14 @@ pub fn load(ctx: Context, row: TableRow) -> Result<TableHandle, ServerError> {
     Ok(spawn(Actor::new(ctx, state)?))
 }
 
-fn replay_log(store: &dyn Store, row: TableRow) -> Result<TableState, ServerError> {
+/// A table whose state is already rebuilt, with its actor started (a
+/// finished game served to one connection, [`crate::records`]).
+pub fn revive(ctx: Context, state: TableState) -> Result<TableHandle, ServerError> {
+    Ok(spawn(Actor::new(ctx, state)?))
+}
+
+/// A table rebuilt by replaying its log from the store.
+pub fn replay_log(store: &dyn Store, row: TableRow) -> Result<TableState, ServerError> {
     let id = row.id.clone();
     let mut state =
         TableState::new(row).map_err(|e| ServerError::Storage(format!("table {id}: {e}")))?;
@@ -368,6 +391,7 @@ const MAX_RECOVERIES: u32 = 3;
 
 fn spawn(mut actor: Actor) -> TableHandle {
     let (tx, mut rx) = mpsc::channel(256);
+    let retired = actor.retired.clone();
     tokio::spawn(async move {
         let mut recoveries = 0;
         loop {
@@ -411,9 +435,14 @@ fn spawn(mut actor: Actor) -> TableHandle {
             } else {
                 recoveries = 0;
             }
+            if actor.retired.get().is_some() {
+                // Dropping the actor closes every feed: connections end,
+                // told why by the handle.
+                return;
+            }
         }
     });
-    TableHandle { tx }
+    TableHandle { tx, retired }
 }
 
 async fn sleep_until(wake: Option<Instant>) {
@@ -451,6 +480,15 @@ struct Actor {
     test_seed: Option<Seed>,
     bot_tx: mpsc::Sender<BotDone>,
     bot_rx: mpsc::Receiver<BotDone>,
+    /// When the table was created or loaded.
+    born: Instant,
+    /// Since when no human seat has had a connection.
+    idle_since: Instant,
+    /// When the game was seen to be over.
+    over_since: Option<Instant>,
+    /// A failed retirement is tried again then.
+    retry_retire: Option<Instant>,
+    retired: Arc<OnceLock<Retire>>,
 }
 
 impl Actor {
@@ -474,6 +512,11 @@ impl Actor {
             bot_tx,
             bot_rx,
             state,
+            born: now,
+            idle_since: now,
+            over_since: None,
+            retry_retire: None,
+            retired: Arc::new(OnceLock::new()),
         };
         for (i, seat) in actor.state.seats.clone().iter().enumerate() {
             match &seat.bot {
@@ -574,6 +617,9 @@ impl Actor {
     /// Sets the timers the state calls for.
     fn schedule(&mut self) {
         let now = Instant::now();
+        if self.over_since.is_none() && self.state.is_over() {
+            self.over_since = Some(now);
+        }
         self.update_turns(now);
         if !self.thinking && self.bot_at.is_none() {
             if let Some((i, stand_in)) = self.bot_due(now) {
@@ -624,11 +670,56 @@ impl Actor {
             .chain(self.bot_at)
             .chain(self.deal_at)
             .chain(self.place.as_ref().map(|p| p.1))
+            .chain(self.retire_due().map(|(at, _)| at))
             .min()
+    }
+
+    /// When the table should leave memory, and why.
+    fn retire_due(&self) -> Option<(Instant, Retire)> {
+        let lifetimes = self.ctx.lifetimes.as_ref()?;
+        let facts = expiry::Facts {
+            born: self.born,
+            started: self.state.game.is_some(),
+            over_since: self.over_since,
+            humans_connected: self.any_human_connected(),
+            idle_since: self.idle_since,
+        };
+        let (at, why) = expiry::due(lifetimes, &facts)?;
+        Some((self.retry_retire.map_or(at, |r| r.max(at)), why))
+    }
+
+    /// Leaves memory: a finished game is kept in the store as a record,
+    /// an expired table deleted. The actor stops after this step.
+    fn retire(&mut self, why: Retire) {
+        let Some(lifetimes) = self.ctx.lifetimes else {
+            return;
+        };
+        let id = &self.state.row.id;
+        let stored = match why {
+            Retire::Finished => {
+                let summary = serde_json::to_string(&self.info()).expect("info serializes");
+                self.ctx.store.finish(id, &summary, lifetimes.max_finished)
+            }
+            Retire::Expired => self.ctx.store.delete(id),
+        };
+        match stored {
+            Ok(()) => {
+                let _ = self.retired.set(why);
+            }
+            // The store will be asked again in a minute; meanwhile the
+            // table stays as it is.
+            Err(_) => self.retry_retire = Some(Instant::now() + Duration::from_secs(60)),
+        }
     }
 
     async fn tick(&mut self) {
         let now = Instant::now();
+        if let Some((at, why)) = self.retire_due()
+            && now >= at
+        {
+            self.retire(why);
+            return;
+        }
         let grace = self.ctx.timings.grace;
         let expired: Vec<String> = self
             .gone_since
@@ -969,6 +1060,9 @@ impl Actor {
                     *n = n.saturating_sub(1);
                     if *n == 0 {
                         self.gone_since.insert(name, Instant::now());
+                        if !self.any_human_connected() {
+                            self.idle_since = Instant::now();
+                        }
                         self.broadcast("presence", None);
                     }
                 }

@@ -29,7 +29,7 @@ pub struct Server {
     pub addr: SocketAddr,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<Result<(), dalmuti_server::ServerError>>>,
-    dir: PathBuf,
+    dir: Option<PathBuf>,
 }
 
 impl Server {
@@ -43,6 +43,11 @@ impl Server {
         ));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
+        Server::start_in(dir, tweak).await
+    }
+
+    /// Starts a server on the data in `dir`.
+    async fn start_in(dir: PathBuf, tweak: impl FnOnce(&mut Config)) -> Server {
         let mut config = Config {
             data: dir.join("server.sqlite"),
             ..Config::for_tests()
@@ -58,8 +63,16 @@ impl Server {
             addr,
             stop: Some(stop),
             task: Some(task),
-            dir,
+            dir: Some(dir),
         }
+    }
+
+    /// Stops the server and starts it again on the same data, with
+    /// `Config::for_tests()` changed by `tweak`.
+    pub async fn restart(mut self, tweak: impl FnOnce(&mut Config)) -> Server {
+        let dir = self.dir.take().unwrap();
+        self.stop().await;
+        Server::start_in(dir, tweak).await
     }
 
     /// Stops the server and waits until it has.
@@ -152,7 +165,9 @@ impl Drop for Server {
         if let Some(task) = self.task.take() {
             task.abort();
         }
-        let _ = std::fs::remove_dir_all(&self.dir);
+        if let Some(dir) = &self.dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
     }
 }
 
