@@ -42,8 +42,10 @@ lib.setLogPrefix('[e2e friends]');
 const TOTAL_TIMEOUT_MS = 480_000;
 const tmp = mkdtempSync(path.join(tmpdir(), 'dalmuti-e2e-friends-'));
 // --grace 5: a Greater Dalmuti who does not place a newcomer within 5 s
-// has it done for them, so the test must place quickly.
-const server = new Server(tmp, ['--bot-delay', '40', '--hand-pause', '2500', '--setup-pause', '1500', '--grace', '5']);
+// has it done for them, so the test must place quickly. Up to 20 tables
+// are made from this one address: more than a stranger may make at once.
+const server = new Server(tmp, ['--bot-delay', '40', '--hand-pause', '2500', '--setup-pause', '1500',
+  '--grace', '5', '--tables-per-address', '100']);
 let browser = null;
 const pages = {};          // label → page, for the failure screenshots
 const pageErrors = [];

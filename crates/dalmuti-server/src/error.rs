@@ -7,6 +7,9 @@ pub enum ServerError {
     /// No table with this id.
     #[error("no table {0:?}")]
     NoTable(String),
+    /// Nothing is served at this path.
+    #[error("{0}")]
+    NotFound(String),
     /// The request is malformed or out of range.
     #[error("{0}")]
     BadRequest(String),
@@ -25,6 +28,14 @@ pub enum ServerError {
     /// Too many requests or messages.
     #[error("{0}")]
     TooMany(String),
+    /// Too many requests of this kind from one address: retry later.
+    #[error("{reason}")]
+    RateLimited {
+        /// What was refused and when to retry.
+        reason: String,
+        /// Seconds until a retry may succeed.
+        retry_after: u64,
+    },
     /// The request conflicts with the table's state (started, full…).
     #[error("{0}")]
     Conflict(String),

@@ -2,11 +2,12 @@
 //! axum [`Router`] (`docs/PROTOCOL.md`).
 
 use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
@@ -14,40 +15,42 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::{Semaphore, watch};
-use tokio::time::Instant;
 
 use crate::Config;
 use crate::error::ServerError;
-use crate::protocol::{ClientMsg, ServerMsg};
+use crate::limits::CreationLimit;
+use crate::records;
 use crate::store::{Store, TableRow, Writer, new_id};
-use crate::table::{self, Context, TableHandle, Timings};
+use crate::table::{self, Context, Lifetimes, TableHandle, Timings};
 
 /// The largest HTTP request body, in bytes.
 pub const MAX_BODY: usize = 16 * 1024;
-/// The largest WebSocket frame read at all; frames over
-/// [`crate::protocol::MAX_CLIENT_MESSAGE`] get a clear error, larger ones
-/// close the connection.
-const MAX_FRAME: usize = 64 * 1024;
-/// A connection's read buffer, in bytes.
-const READ_BUFFER: usize = 8 * 1024;
 /// The most tables a lobby list shows.
 const MAX_LISTED: usize = 200;
 
 impl IntoResponse for ServerError {
     fn into_response(self) -> Response {
         let status = match &self {
-            ServerError::NoTable(_) => StatusCode::NOT_FOUND,
+            ServerError::NoTable(_) | ServerError::NotFound(_) => StatusCode::NOT_FOUND,
             ServerError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ServerError::NoToken => StatusCode::UNAUTHORIZED,
             ServerError::BadToken | ServerError::NotHost => StatusCode::FORBIDDEN,
             ServerError::Conflict(_) | ServerError::Stale { .. } => StatusCode::CONFLICT,
             ServerError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ServerError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+            ServerError::TooMany(_) | ServerError::RateLimited { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ServerError::Full(_) => StatusCode::SERVICE_UNAVAILABLE,
             ServerError::Storage(_) | ServerError::Closed => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        (status, Json(json!({ "error": self.to_string() }))).into_response()
+        let mut response = (status, Json(json!({ "error": self.to_string() }))).into_response();
+        if let ServerError::RateLimited { retry_after, .. } = self {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from(retry_after));
+        }
+        response
     }
 }
 
@@ -57,14 +60,16 @@ impl IntoResponse for ServerError {
 pub struct AppState {
     ctx: Context,
     config: Arc<Config>,
+    /// The live tables (a finished game is in the store only).
     tables: Arc<Mutex<HashMap<String, TableHandle>>>,
     connections: Arc<Semaphore>,
+    creation: Arc<CreationLimit>,
     closing: watch::Sender<bool>,
 }
 
 impl AppState {
-    /// Opens every stored table (replaying its log) and starts its actor.
-    /// Must run inside a tokio runtime.
+    /// Opens every live stored table (replaying its log) and starts its
+    /// actor. Must run inside a tokio runtime.
     pub fn open(store: Arc<dyn Store>, config: Config) -> Result<AppState, ServerError> {
         let ctx = Context {
             writer: Writer::start(store.clone()),
@@ -75,6 +80,13 @@ impl AppState {
                 hand_pause: config.hand_pause,
                 setup_pause: config.setup_pause,
             },
+            budget: crate::bots::Budget::new(config.bot_threads, config.bot_wait),
+            lifetimes: Some(Lifetimes {
+                unstarted: config.unstarted_ttl,
+                abandoned: config.abandoned_ttl,
+                finished: config.finished_linger,
+                max_finished: config.max_finished,
+            }),
         };
         let mut tables = HashMap::new();
         for row in store.tables()? {
@@ -84,18 +96,38 @@ impl AppState {
         Ok(AppState {
             ctx,
             connections: Arc::new(Semaphore::new(config.max_connections)),
+            creation: Arc::new(CreationLimit::new(
+                config.table_burst,
+                config.table_interval,
+            )),
             config: Arc::new(config),
             tables: Arc::new(Mutex::new(tables)),
             closing: watch::channel(false).0,
         })
     }
 
-    /// The handle of table `id`.
+    /// The handle of live table `id`; a finished game's table is a
+    /// conflict (it can no longer change), an unknown one not found.
     pub fn table(&self, id: &str) -> Result<TableHandle, ServerError> {
-        self.lock()
-            .get(id)
-            .cloned()
-            .ok_or_else(|| ServerError::NoTable(id.to_string()))
+        match self.live(id) {
+            Some(handle) => Ok(handle),
+            None => match records::find(&self.ctx, id) {
+                Ok(_) => Err(records::over(id)),
+                Err(e) => Err(e),
+            },
+        }
+    }
+
+    /// The handle of table `id` if it is live.
+    fn live(&self, id: &str) -> Option<TableHandle> {
+        self.lock().get(id).filter(|h| !h.is_closed()).cloned()
+    }
+
+    /// The live tables, forgetting those whose actor has stopped.
+    fn live_tables(&self) -> Vec<TableHandle> {
+        let mut tables = self.lock();
+        tables.retain(|_, h| !h.is_closed());
+        tables.values().cloned().collect()
     }
 
     /// Closes every WebSocket (the server is stopping).
@@ -111,7 +143,7 @@ impl AppState {
 /// The router: the client at `/`, the lobby API under `/api`, the
 /// WebSocket at `/ws/{id}`.
 pub fn router(state: AppState) -> Router {
-    Router::new()
+    let api = Router::new()
         .route("/api/tables", post(create_table).get(list_tables))
         .route("/api/tables/{id}", get(table_info))
         .route("/api/tables/{id}/seats", post(take_seat).delete(leave))
@@ -123,8 +155,18 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/fairness", get(fairness))
         .route("/ws/{id}", get(websocket))
         .merge(crate::web::routes())
+        .fallback(crate::rejection::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(state)
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            state.config.request_timeout,
+        ))
+        .with_state(state);
+    // Around the whole router (a layer on it would wrap each route inside
+    // its method router, before the `Allow` header of a 405 is set).
+    Router::new()
+        .fallback_service(api)
+        .layer(axum::middleware::from_fn(crate::rejection::json_errors))
 }
 
 /// A JSON body, or a 400 (413 if too large) that says what is wrong.
@@ -136,6 +178,12 @@ fn body<T>(json: Result<Json<T>, JsonRejection>) -> Result<T, ServerError> {
             ServerError::BadRequest(e.body_text())
         }
     })
+}
+
+/// The client's address; without one (a router called without a socket,
+/// in tests) every request counts as one unspecified client.
+fn address(client: Option<&axum::Extension<ConnectInfo<SocketAddr>>>) -> IpAddr {
+    client.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.0.ip())
 }
 
 /// The token of `Authorization: Bearer TOKEN`.
@@ -167,6 +215,7 @@ struct CreateTable {
 
 async fn create_table(
     State(state): State<AppState>,
+    client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     json: Result<Json<CreateTable>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ServerError> {
     let req = body(json)?;
@@ -177,25 +226,7 @@ async fn create_table(
         ));
     }
     table::state::check_name(&req.player)?;
-    // Server tables let players come and go between hands unless told not to.
-    let mut rules = json!({ "join_and_leave": true });
-    match req.rules {
-        None | Some(Value::Null) => {}
-        Some(Value::Object(given)) => {
-            for (k, v) in given {
-                rules[k] = v;
-            }
-        }
-        Some(_) => return Err(ServerError::BadRequest("rules: an object".into())),
-    }
-    let mut rules: dalmuti_core::Rules = serde_json::from_value(rules)
-        .map_err(|e| ServerError::BadRequest(format!("rules: {e}")))?;
-    if let Some(hands) = req.hands {
-        if hands == 0 || hands > 1000 {
-            return Err(ServerError::BadRequest("hands: 1 to 1000".into()));
-        }
-        rules.hands = Some(hands);
-    }
+    let rules = crate::rules::from_request(req.rules.as_ref(), req.hands)?;
     if let Some(t) = req.turn_seconds
         && !(10..=600).contains(&t)
     {
@@ -203,12 +234,13 @@ async fn create_table(
             "turn_seconds: 10 to 600 seconds".into(),
         ));
     }
-    if state.lock().len() >= state.config.max_tables {
+    if state.live_tables().len() >= state.config.max_tables {
         return Err(ServerError::Full(format!(
             "this server holds at most {} tables",
             state.config.max_tables
         )));
     }
+    state.creation.check(address(client.as_ref()))?;
     let row = TableRow {
         id: new_id(),
         name: name.to_string(),
@@ -236,28 +268,62 @@ async fn list_tables(
     State(state): State<AppState>,
     Query(query): Query<ListQuery>,
 ) -> Result<Json<Value>, ServerError> {
-    let handles: Vec<TableHandle> = state.lock().values().cloned().collect();
     let mut listed = Vec::new();
-    for handle in handles {
-        let info = handle.info().await?;
-        if info.public && info.over == query.finished {
-            listed.push(info);
+    for handle in state.live_tables() {
+        match handle.info().await {
+            Ok(info) if info.public && info.over == query.finished => {
+                listed.push(json!(info));
+            }
+            Ok(_) | Err(ServerError::Closed) => {}
+            Err(e) => return Err(e),
         }
     }
     if query.finished {
-        listed.sort_by(|a, b| b.v.cmp(&a.v).then(a.id.cmp(&b.id)));
+        // Games over but still live are the newest; then the records.
+        listed.sort_by(|a, b| b["v"].as_u64().cmp(&a["v"].as_u64()));
+        let live: Vec<Value> = listed.iter().map(|i| i["id"].clone()).collect();
+        for summary in state.ctx.store.finished(MAX_LISTED)? {
+            let Ok(info) = serde_json::from_str::<Value>(&summary) else {
+                continue;
+            };
+            if !live.contains(&info["id"]) {
+                listed.push(info);
+            }
+        }
     } else {
-        listed.sort_by(|a, b| a.name.cmp(&b.name).then(a.id.cmp(&b.id)));
+        listed.sort_by(|a, b| {
+            let key = |i: &Value| (i["name"].as_str().map(str::to_string), i["id"].to_string());
+            key(a).cmp(&key(b))
+        });
     }
     listed.truncate(MAX_LISTED);
     Ok(Json(json!({ "tables": listed })))
+}
+
+/// A live table's answer, or `None` if the table is not live (or stopped
+/// while asked): the caller turns to the store.
+async fn ask_live<T>(
+    state: &AppState,
+    id: &str,
+    ask: impl AsyncFnOnce(TableHandle) -> Result<T, ServerError>,
+) -> Result<Option<T>, ServerError> {
+    let Some(handle) = state.live(id) else {
+        return Ok(None);
+    };
+    match ask(handle).await {
+        Err(ServerError::Closed) => Ok(None),
+        other => other.map(Some),
+    }
 }
 
 async fn table_info(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ServerError> {
-    Ok(Json(json!(state.table(&id)?.info().await?)))
+    if let Some(info) = ask_live(&state, &id, async |t| t.info().await).await? {
+        return Ok(Json(json!(info)));
+    }
+    Ok(Json(records::find(&state.ctx, &id)?.1))
 }
 
 #[derive(Deserialize)]
@@ -330,7 +396,10 @@ async fn record(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ServerError> {
-    let record = state.table(&id)?.record().await?;
+    let record = match ask_live(&state, &id, async |t| t.record().await).await? {
+        Some(record) => record,
+        None => records::replayed(&state.ctx, &id).await?.record()?,
+    };
     let disposition = format!("attachment; filename=\"dalmuti-{id}.json\"");
     Ok(([(header::CONTENT_DISPOSITION, disposition)], Json(record)).into_response())
 }
@@ -339,297 +408,53 @@ async fn replay(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ServerError> {
-    Ok(Json(state.table(&id)?.replay().await?))
+    match ask_live(&state, &id, async |t| t.replay().await).await? {
+        Some(replay) => Ok(Json(replay)),
+        None => Ok(Json(records::replayed(&state.ctx, &id).await?.replay()?)),
+    }
 }
 
 async fn fairness(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ServerError> {
-    Ok(Json(state.table(&id)?.fairness().await?))
+    match ask_live(&state, &id, async |t| t.fairness().await).await? {
+        Some(fairness) => Ok(Json(fairness)),
+        None => {
+            let state = records::replayed(&state.ctx, &id).await?;
+            Ok(Json(json!(state.fairness())))
+        }
+    }
 }
-
 async fn websocket(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    slot: Option<axum::Extension<crate::accept::ConnectionSlot>>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ServerError> {
-    let table = state.table(&id)?;
+    let table = match state.live(&id) {
+        Some(table) => table,
+        // A finished game: its final state, for this connection alone.
+        None => records::revive(&state.ctx, &id).await?,
+    };
     let permit = state.connections.clone().try_acquire_owned().map_err(|_| {
         ServerError::Full(format!(
             "this server holds at most {} connections",
             state.config.max_connections
         ))
     })?;
-    let limit = RateLimit::new(state.config.messages_per_second);
-    let closing = state.closing.subscribe();
-    Ok(ws
-        // Client frames are small; tungstenite's default 128 KiB read
-        // buffer per connection was most of a connection's memory and
-        // cleared on every frame read (docs/PERFORMANCE.md).
-        .read_buffer_size(READ_BUFFER)
-        .max_message_size(MAX_FRAME)
-        .on_upgrade(move |socket| async move {
-            let mut conn = Connection {
-                socket,
-                table,
-                limit,
-                closing,
-                v: 0,
-            };
-            conn.run().await;
-            drop(permit);
-        }))
-}
-
-/// A token bucket: `rate` messages a second, bursts of twice that.
-struct RateLimit {
-    rate: f64,
-    tokens: f64,
-    last: Instant,
-    refused: u32,
-}
-
-impl RateLimit {
-    fn new(per_second: u32) -> RateLimit {
-        let rate = f64::from(per_second.max(1));
-        RateLimit {
-            rate,
-            tokens: 2.0 * rate,
-            last: Instant::now(),
-            refused: 0,
-        }
-    }
-
-    /// Whether one more message may pass now.
-    fn allow(&mut self) -> bool {
-        let now = Instant::now();
-        let earned = now.duration_since(self.last).as_secs_f64() * self.rate;
-        self.tokens = (self.tokens + earned).min(2.0 * self.rate);
-        self.last = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            self.refused = 0;
-            true
-        } else {
-            self.refused += 1;
-            false
-        }
-    }
-}
-
-/// What a connection should do after a frame.
-enum Next {
-    Go,
-    Stop,
-}
-
-struct Connection {
-    socket: WebSocket,
-    table: TableHandle,
-    limit: RateLimit,
-    closing: watch::Receiver<bool>,
-    v: u64,
-}
-
-/// A client refused this many messages in a row is closed.
-const MAX_REFUSED: u32 = 100;
-
-impl Connection {
-    async fn send(&mut self, msg: &ServerMsg) -> bool {
-        self.send_text(&msg.to_text()).await
-    }
-
-    async fn send_text(&mut self, text: &str) -> bool {
-        self.socket.send(Message::Text(text.into())).await.is_ok()
-    }
-
-    async fn close(&mut self, code: u16, reason: &str) {
-        let _ = self
-            .socket
-            .send(Message::Close(Some(CloseFrame {
-                code,
-                reason: reason.into(),
-            })))
-            .await;
-    }
-
-    /// The next text frame, answering what is not one; `None` when the
-    /// connection ends.
-    async fn next_text(&mut self) -> Option<String> {
-        loop {
-            let message = tokio::select! {
-                m = self.socket.recv() => Some(m),
-                _ = self.closing.wait_for(|c| *c) => None,
-            };
-            let Some(message) = message else {
-                self.close(1001, "the server is stopping").await;
-                return None;
-            };
-            let Some(Ok(message)) = message else {
-                return None;
-            };
-            if !self.limit.allow() {
-                if self.limit.refused > MAX_REFUSED {
-                    self.close(1008, "too many messages").await;
-                    return None;
-                }
-                let error = ServerError::TooMany(format!(
-                    "too many messages: at most {} a second",
-                    self.limit.rate
-                ));
-                if !self
-                    .send(&ServerMsg::error(self.v, &error.to_string()))
-                    .await
-                {
-                    return None;
-                }
-                continue;
-            }
-            match message {
-                Message::Text(text) => return Some(text.to_string()),
-                Message::Binary(_) => {
-                    let msg = ServerMsg::error(
-                        self.v,
-                        "binary frames are not understood: send JSON text",
-                    );
-                    if !self.send(&msg).await {
-                        return None;
-                    }
-                }
-                Message::Close(_) => return None,
-                Message::Ping(_) | Message::Pong(_) => {}
-            }
-        }
-    }
-
-    async fn run(&mut self) {
-        // `hello` first.
-        let (token, v) = loop {
-            let Some(text) = self.next_text().await else {
-                return;
-            };
-            let reason = match ClientMsg::parse(&text) {
-                Ok(ClientMsg::Hello { token, v }) => break (token, v),
-                Ok(_) => "say hello first: {\"t\": \"hello\", \"v\": 0, \"d\": {\"token\": TOKEN}}"
-                    .to_string(),
-                Err(reason) => reason,
-            };
-            if !self.send(&ServerMsg::error(0, &reason)).await {
-                return;
-            }
-        };
-        let sub = match self.table.subscribe(token.as_deref(), v).await {
-            Ok(sub) => sub,
-            Err(e) => {
-                self.send(&ServerMsg::error(0, &e.to_string())).await;
-                self.close(1008, "no such seat").await;
-                return;
-            }
-        };
-        let seat = sub.seat.clone();
-        self.play(token, sub).await;
-        if let Some(seat) = seat {
-            self.table.unsubscribe(&seat).await;
-        }
-    }
-
-    async fn play(&mut self, token: Option<String>, sub: table::Subscription) {
-        let mut feed = sub.feed;
-        self.v = sub.first.v;
-        if !self.send(&sub.first).await {
-            return;
-        }
-        loop {
-            tokio::select! {
-                msg = feed.recv() => match msg {
-                    Ok(msg) => {
-                        self.v = msg.v;
-                        if !self.send_text(&msg.text).await { return; }
-                    }
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                        // Fell behind: a fresh state replaces everything.
-                        match self.table.subscribe(token.as_deref(), 0).await {
-                            Ok(sub) => {
-                                if let Some(seat) = &sub.seat {
-                                    // The new subscription counted again.
-                                    self.table.unsubscribe(seat).await;
-                                }
-                                feed = sub.feed;
-                                let mut first = sub.first;
-                                first.t = "resync";
-                                self.v = first.v;
-                                if !self.send(&first).await { return; }
-                            }
-                            Err(_) => return,
-                        }
-                    }
-                    Err(_) => {
-                        self.close(1000, "you left the table").await;
-                        return;
-                    }
-                },
-                text = self.next_text() => {
-                    let Some(text) = text else { return };
-                    if let Next::Stop = self.answer(&text, token.as_deref()).await {
-                        return;
-                    }
-                }
-            }
-        }
-    }
-
-    async fn answer(&mut self, text: &str, token: Option<&str>) -> Next {
-        let refused = |e: ServerError, resync: ServerMsg| (e, resync);
-        let result = match (ClientMsg::parse(text), token) {
-            (Err(reason), _) => Err(reason),
-            (Ok(ClientMsg::Hello { .. }), _) => Err("already said hello".into()),
-            (Ok(_), None) => Err("spectators cannot act or chat".into()),
-            (Ok(ClientMsg::Act { v, action }), Some(token)) => {
-                match self.table.act(token, action, v).await {
-                    Ok(_) => Ok(()),
-                    Err((e, resync)) => return self.refuse(refused(e, resync)).await,
-                }
-            }
-            (Ok(ClientMsg::Place { v, name, seat }), Some(token)) => {
-                match self.table.place(token, &name, seat, v).await {
-                    Ok(_) => Ok(()),
-                    Err((e, resync)) => return self.refuse(refused(e, resync)).await,
-                }
-            }
-            (Ok(ClientMsg::Chat(line)), Some(token)) => self
-                .table
-                .chat(token, &line)
-                .await
-                .map_err(|e| e.to_string()),
-        };
-        match result {
-            Ok(()) => Next::Go,
-            Err(reason) => {
-                if self.send(&ServerMsg::error(self.v, &reason)).await {
-                    Next::Go
-                } else {
-                    Next::Stop
-                }
-            }
-        }
-    }
-
-    async fn refuse(&mut self, (error, resync): (ServerError, ServerMsg)) -> Next {
-        if matches!(error, ServerError::Closed) {
-            return Next::Stop;
-        }
-        if !self
-            .send(&ServerMsg::error(resync.v, &error.to_string()))
-            .await
-        {
-            return Next::Stop;
-        }
-        self.v = resync.v;
-        if self.send(&resync).await {
-            Next::Go
-        } else {
-            Next::Stop
-        }
-    }
+    let config = &state.config;
+    let settings = crate::ws::Settings {
+        messages_per_second: config.messages_per_second,
+        hello_timeout: config.hello_timeout,
+        ping_interval: config.ping_interval,
+        idle_timeout: config.idle_timeout,
+    };
+    Ok(crate::ws::accept(
+        ws,
+        table,
+        (permit, slot.map(|s| s.0)),
+        settings,
+        state.closing.subscribe(),
+    ))
 }

@@ -8,7 +8,13 @@
 //!   a numbered event written to the store before it is broadcast; a table
 //!   is rebuilt on start by replaying its log. Each seat gets messages
 //!   built from its own view only; spectators from the spectator view.
+//! - [`bots`]: the bot levels offered and the server-wide budget they
+//!   think in.
 //! - [`protocol`]: the WebSocket messages (`docs/PROTOCOL.md`).
+//! - [`rules`]: the rules a client asks for, read strictly.
+//! - [`accept`]: the accept loop (header timeout, connections per
+//!   address, graceful shutdown); [`limits`]: the per-address limits.
+//! - [`records`]: finished games served from the store.
 //! - [`http`]: the axum router: the lobby API, the WebSocket, the embedded
 //!   browser client ([`web`]), with caps and rate limits.
 //!
@@ -28,13 +34,20 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub mod accept;
+pub mod bots;
 pub mod error;
 pub mod fairness;
 pub mod http;
+pub mod limits;
 pub mod protocol;
+pub mod records;
+mod rejection;
+pub mod rules;
 pub mod store;
 pub mod table;
 pub mod web;
+pub mod ws;
 
 pub use error::ServerError;
 
@@ -59,6 +72,47 @@ pub struct Config {
     /// Messages a connection may send per second (with a burst of twice
     /// as many).
     pub messages_per_second: u32,
+    /// Bot decisions that may think at once, over every table (each holds
+    /// one thread of the blocking pool).
+    pub bot_threads: usize,
+    /// How long a bot decision may wait for its turn to think before the
+    /// cheap heuristic bot decides instead.
+    pub bot_wait: Duration,
+    /// Connections one client address may hold at once (HTTP and
+    /// WebSocket together).
+    pub max_per_address: usize,
+    /// Tables one client address may create at once…
+    pub table_burst: u32,
+    /// …and then one per this interval.
+    pub table_interval: Duration,
+    /// How long a client has to send a request's headers (also how long
+    /// an idle keep-alive connection stays open).
+    pub header_timeout: Duration,
+    /// How long a whole request may take, body and answer included.
+    pub request_timeout: Duration,
+    /// How long a new WebSocket has to say `hello`.
+    pub hello_timeout: Duration,
+    /// How often the server pings each WebSocket.
+    pub ping_interval: Duration,
+    /// How long a WebSocket may send nothing at all (not even a pong)
+    /// before it is closed.
+    pub idle_timeout: Duration,
+    /// A table not started this long after its creation (or the server's
+    /// start) expires: it is deleted.
+    pub unstarted_ttl: Duration,
+    /// A started game with no human seat connected this long expires.
+    pub abandoned_ttl: Duration,
+    /// A finished game stays live (its players see the final standings)
+    /// at most this long, less once its last human connection closes;
+    /// then it is served from the store as a record.
+    pub finished_linger: Duration,
+    /// The most finished games kept, oldest pruned first.
+    pub max_finished: usize,
+}
+
+/// The machine's cores: the default number of bot decisions at once.
+pub fn default_bot_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 impl Default for Config {
@@ -72,24 +126,82 @@ impl Default for Config {
             max_connections: 20_000,
             max_tables: 10_000,
             messages_per_second: 20,
+            bot_threads: default_bot_threads(),
+            bot_wait: Duration::from_secs(2),
+            max_per_address: 64,
+            table_burst: 5,
+            table_interval: Duration::from_secs(60),
+            header_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(30),
+            hello_timeout: Duration::from_secs(10),
+            ping_interval: Duration::from_secs(20),
+            idle_timeout: Duration::from_secs(60),
+            unstarted_ttl: Duration::from_secs(30 * 60),
+            abandoned_ttl: Duration::from_secs(60 * 60),
+            finished_linger: Duration::from_secs(10 * 60),
+            max_finished: 10_000,
         }
     }
 }
 
 impl Config {
-    /// A configuration for tests: no pauses, a short grace period.
+    /// A configuration for tests: no pauses, a short grace period, and
+    /// room for the many tables and connections tests make from one
+    /// address.
     pub fn for_tests() -> Config {
         Config {
             grace: Duration::from_millis(300),
             bot_delay: Duration::ZERO,
             hand_pause: Duration::ZERO,
             setup_pause: Duration::ZERO,
+            max_per_address: 1000,
+            table_burst: 1000,
             ..Config::default()
         }
     }
 }
 
-/// Opens the database in `config.data`, brings every stored table back,
+/// A server with its database open and its tables back, ready to serve.
+pub struct Server {
+    state: http::AppState,
+    config: Config,
+}
+
+impl Server {
+    /// Opens (or creates) the database in `config.data` and brings every
+    /// live table back. Must run inside a tokio runtime. Fails, before
+    /// anything listens, if the database cannot be opened or read.
+    pub fn open(config: Config) -> Result<Server, ServerError> {
+        let store = store::SqliteStore::open(&config.data).map_err(|e| {
+            ServerError::Storage(format!(
+                "cannot open the database {}: {}",
+                config.data.display(),
+                e.0
+            ))
+        })?;
+        let store: Arc<dyn store::Store> = Arc::new(store);
+        let state = http::AppState::open(store, config.clone())?;
+        Ok(Server { state, config })
+    }
+
+    /// Serves on `listener` until `shutdown` completes; then closes every
+    /// WebSocket, lets open requests finish and returns.
+    pub async fn run(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServerError> {
+        let closing = self.state.clone();
+        let app = http::router(self.state);
+        accept::serve(listener, app, &self.config, shutdown, move || {
+            closing.close()
+        })
+        .await;
+        Ok(())
+    }
+}
+
+/// Opens the database in `config.data`, brings every live table back,
 /// and serves on `listener` until `shutdown` completes; then closes every
 /// WebSocket and returns.
 pub async fn serve(
@@ -97,18 +209,5 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
-    let store: Arc<dyn store::Store> = Arc::new(store::SqliteStore::open(&config.data)?);
-    let state = http::AppState::open(store, config)?;
-    let closing = state.clone();
-    let app = http::router(state);
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
-        shutdown.await;
-        closing.close();
-    })
-    .await
-    .map_err(|e| ServerError::Storage(format!("serving: {e}")))
+    Server::open(config)?.run(listener, shutdown).await
 }

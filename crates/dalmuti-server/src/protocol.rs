@@ -116,23 +116,74 @@ pub enum ClientMsg {
     Chat(String),
 }
 
+/// The most cards one play may hold: a whole rank (twelve Peasants) and
+/// both Jesters.
+pub const MAX_PLAY: usize = 14;
+/// The most cards a tax gift holds (the Greater Dalmuti gives two).
+pub const MAX_TAX: usize = 2;
+
+/// A client message refused before it reached the table, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// What is wrong, for the client.
+    pub reason: String,
+    /// The message was an `act` or a `place` (its `t` says so): its
+    /// refusal is followed by a `resync`, like any refused action.
+    pub action: bool,
+}
+
+impl Refused {
+    fn new(reason: impl Into<String>, action: bool) -> Refused {
+        Refused {
+            reason: reason.into(),
+            action,
+        }
+    }
+}
+
+/// Whether a message's `t` is `act` or `place`: for messages refused
+/// before they are read (too long, rate-limited), which are refused like
+/// any action all the same.
+pub fn is_action_text(text: &str) -> bool {
+    serde_json::from_str::<Value>(text)
+        .ok()
+        .as_ref()
+        .and_then(|m| m.get("t"))
+        .and_then(Value::as_str)
+        .is_some_and(|t| t == "act" || t == "place")
+}
+
 impl ClientMsg {
+    /// Whether it is an `act` or a `place`.
+    pub fn is_action(&self) -> bool {
+        matches!(self, ClientMsg::Act { .. } | ClientMsg::Place { .. })
+    }
+
     /// Reads a client message, or says what is wrong with it.
-    pub fn parse(text: &str) -> Result<ClientMsg, String> {
+    pub fn parse(text: &str) -> Result<ClientMsg, Refused> {
         if text.len() > MAX_CLIENT_MESSAGE {
-            return Err(format!(
-                "message too long: {} bytes, at most {MAX_CLIENT_MESSAGE}",
-                text.len()
+            return Err(Refused::new(
+                format!(
+                    "message too long: {} bytes, at most {MAX_CLIENT_MESSAGE}",
+                    text.len()
+                ),
+                is_action_text(text),
             ));
         }
-        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| Refused::new(format!("not JSON: {e}"), false))?;
         let t = value
             .get("t")
             .and_then(Value::as_str)
-            .ok_or("a message is an object with a string \"t\"")?;
+            .ok_or_else(|| Refused::new("a message is an object with a string \"t\"", false))?;
+        let action = t == "act" || t == "place";
+        let refuse = |reason: String| Refused::new(reason, action);
         let v = match value.get("v") {
             None | Some(Value::Null) => None,
-            Some(v) => Some(v.as_u64().ok_or("\"v\" must be a non-negative integer")?),
+            Some(v) => Some(
+                v.as_u64()
+                    .ok_or_else(|| refuse(format!("{t}: \"v\" must be a non-negative integer")))?,
+            ),
         };
         let d = value.get("d").unwrap_or(&Value::Null);
         match t {
@@ -140,7 +191,7 @@ impl ClientMsg {
                 let token = match d.get("token") {
                     None | Some(Value::Null) => None,
                     Some(Value::String(s)) => Some(s.clone()),
-                    Some(_) => return Err("hello: \"token\" must be a string".into()),
+                    Some(_) => return Err(refuse("hello: \"token\" must be a string".into())),
                 };
                 Ok(ClientMsg::Hello {
                     token,
@@ -148,43 +199,67 @@ impl ClientMsg {
                 })
             }
             "act" => {
-                let v =
-                    v.ok_or("act: \"v\", the event number the action was chosen at, is required")?;
+                let v = v.ok_or_else(|| {
+                    refuse(
+                        "act: \"v\", the event number the action was chosen at, is required".into(),
+                    )
+                })?;
+                check_card_counts(d).map_err(|e| refuse(format!("act: {e}")))?;
                 let action = dalmuti_bots::protocol::decode_action(d)
-                    .map_err(|e| format!("act: {}", e.0))?;
+                    .map_err(|e| refuse(format!("act: {}", e.0)))?;
                 Ok(ClientMsg::Act { v, action })
             }
             "place" => {
-                let v = v.ok_or("place: \"v\", the event number, is required")?;
-                let name = d
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .ok_or("place: \"d\" must be {\"name\": NEWCOMER, \"seat\": K}")?;
-                let seat = d
-                    .get("seat")
-                    .and_then(Value::as_u64)
-                    .ok_or("place: \"seat\" must be a non-negative integer")?;
+                let v =
+                    v.ok_or_else(|| refuse("place: \"v\", the event number, is required".into()))?;
+                let name = d.get("name").and_then(Value::as_str).ok_or_else(|| {
+                    refuse("place: \"d\" must be {\"name\": NEWCOMER, \"seat\": K}".into())
+                })?;
+                let seat = d.get("seat").and_then(Value::as_u64).ok_or_else(|| {
+                    refuse("place: \"seat\" must be a non-negative integer".into())
+                })?;
                 Ok(ClientMsg::Place {
                     v,
                     name: name.to_string(),
-                    seat: seat as usize,
+                    seat: usize::try_from(seat).unwrap_or(usize::MAX),
                 })
             }
             "chat" => {
-                let text = d.as_str().ok_or("chat: \"d\" must be a string")?;
+                let text = d
+                    .as_str()
+                    .ok_or_else(|| refuse("chat: \"d\" must be a string".into()))?;
                 if text.trim().is_empty() {
-                    return Err("chat: an empty line".into());
+                    return Err(refuse("chat: an empty line".into()));
                 }
                 if text.chars().count() > MAX_CHAT {
-                    return Err(format!("chat: at most {MAX_CHAT} characters"));
+                    return Err(refuse(format!("chat: at most {MAX_CHAT} characters")));
                 }
                 Ok(ClientMsg::Chat(text.to_string()))
             }
-            other => Err(format!(
+            other => Err(refuse(format!(
                 "unknown message type {other:?}: expected hello, act, place or chat"
-            )),
+            ))),
         }
     }
+}
+
+/// Refuses a play or tax gift with more cards than any can hold, before
+/// the cards are read: the engine would only say the cards are not held.
+fn check_card_counts(d: &Value) -> Result<(), String> {
+    let count = |key: &str| {
+        d.get(key)
+            .and_then(Value::as_str)
+            .map(|cards| cards.split_whitespace().count())
+    };
+    if let Some(n) = count("play").filter(|&n| n > MAX_PLAY) {
+        return Err(format!(
+            "a play has at most {MAX_PLAY} cards (one rank and the two Jesters), not {n}"
+        ));
+    }
+    if let Some(n) = count("give_tax").filter(|&n| n > MAX_TAX) {
+        return Err(format!("a tax gift has at most {MAX_TAX} cards, not {n}"));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -207,23 +282,49 @@ mod tests {
                 action: Action::Pass
             }
         );
+        let refused = |text: &str| ClientMsg::parse(text).unwrap_err();
         assert!(
-            ClientMsg::parse(r#"{"t":"act","d":"pass"}"#)
-                .unwrap_err()
+            refused(r#"{"t":"act","d":"pass"}"#)
+                .reason
                 .contains("\"v\"")
         );
-        assert!(ClientMsg::parse(r#"{"t":"act","v":1,"d":"dance"}"#).is_err());
-        assert!(
-            ClientMsg::parse("garbage")
-                .unwrap_err()
-                .contains("not JSON")
-        );
-        assert!(
-            ClientMsg::parse(r#"{"t":"fly"}"#)
-                .unwrap_err()
-                .contains("unknown")
-        );
+        assert!(refused(r#"{"t":"act","v":1,"d":"dance"}"#).action);
+        assert!(refused("garbage").reason.contains("not JSON"));
+        assert!(refused(r#"{"t":"fly"}"#).reason.contains("unknown"));
         let long = format!(r#"{{"t":"chat","d":"{}"}}"#, "x".repeat(5000));
-        assert!(ClientMsg::parse(&long).unwrap_err().contains("too long"));
+        assert!(refused(&long).reason.contains("too long"));
+        assert!(!refused(&long).action);
+    }
+
+    #[test]
+    fn every_refused_act_or_place_is_marked_for_a_resync() {
+        let many = vec!["5"; 1000].join(" ");
+        for text in [
+            r#"{"t":"act","v":"7","d":"pass"}"#.to_string(),
+            r#"{"t":"act","v":7,"d":{"play":"6 6 X"}}"#.to_string(),
+            r#"{"t":"act","v":7,"d":{"offer_exchange":{"partner":99,"card":"7"}}}"#.to_string(),
+            format!(r#"{{"t":"act","v":7,"d":{{"play":"{many}"}}}}"#),
+            r#"{"t":"place","v":7,"d":{"name":"Bo"}}"#.to_string(),
+            r#"{"t":"place","v":-1,"d":{"name":"Bo","seat":1}}"#.to_string(),
+        ] {
+            let refused = ClientMsg::parse(&text).unwrap_err();
+            assert!(refused.action, "{text}: {refused:?}");
+        }
+        for text in ["garbage", r#"{"v":1}"#, r#"{"t":"chat","d":7}"#] {
+            assert!(!ClientMsg::parse(text).unwrap_err().action, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_oversized_play_is_refused_for_its_size() {
+        let many = vec!["5"; 1000].join(" ");
+        let text = format!(r#"{{"t":"act","v":7,"d":{{"play":"{many}"}}}}"#);
+        let reason = ClientMsg::parse(&text).unwrap_err().reason;
+        assert!(reason.contains("at most 14 cards"), "{reason}");
+        let text = r#"{"t":"act","v":7,"d":{"give_tax":"1 2 3"}}"#;
+        let reason = ClientMsg::parse(text).unwrap_err().reason;
+        assert!(reason.contains("at most 2 cards"), "{reason}");
+        assert!(is_action_text(r#"{"t":"place","v":1}"#));
+        assert!(!is_action_text(r#"{"t":"chat"}"#));
     }
 }

@@ -3,6 +3,12 @@
 //! Two tables: `tables` (one row per game table) and `log` (append-only,
 //! one row per accepted event, numbered from 1 per table). Seats are events
 //! too (with the SHA-256 of the seat's token, never the token).
+//!
+//! A table is `live` (its actor runs; brought back on a restart) until
+//! its game is over, when it is kept as `finished`: its log stays, to be
+//! replayed on demand for its record, and its lobby summary is kept beside
+//! it, up to a number of finished games, oldest pruned first. A table that
+//! expires unused is deleted with its log.
 //! The table actor writes an event here *before* it broadcasts it, so
 //! anything a client has seen survives a crash; a table's game is rebuilt
 //! by replaying its log ([`crate::table`]).
@@ -47,8 +53,19 @@ pub struct TableRow {
 pub trait Store: Send + Sync {
     /// Adds a new table.
     fn create_table(&self, table: &TableRow) -> Result<(), StoreError>;
-    /// Every table, oldest first.
+    /// Every live table, oldest first.
     fn tables(&self) -> Result<Vec<TableRow>, StoreError>;
+    /// A finished table: its row and its lobby summary (JSON), if kept.
+    fn finished_table(&self, id: &str) -> Result<Option<(TableRow, String)>, StoreError>;
+    /// The lobby summaries (JSON) of the newest `limit` public finished
+    /// tables, newest first.
+    fn finished(&self, limit: usize) -> Result<Vec<String>, StoreError>;
+    /// Marks a live table finished with its lobby summary (JSON), then
+    /// keeps only the newest `keep` finished tables, deleting the others
+    /// with their logs.
+    fn finish(&self, id: &str, summary: &str, keep: usize) -> Result<(), StoreError>;
+    /// Deletes a table and its log.
+    fn delete(&self, id: &str) -> Result<(), StoreError>;
     /// Appends event number `v` (JSON). Fails unless `v` is one more than
     /// the last event stored for the table: the log is append-only.
     fn append(&self, table: &str, v: u64, event: &str) -> Result<(), StoreError>;
@@ -110,6 +127,7 @@ impl SqliteStore {
                 table_id TEXT NOT NULL REFERENCES tables(id), v INTEGER NOT NULL,
                 event TEXT NOT NULL, PRIMARY KEY (table_id, v));",
         )?;
+        migrate(&conn)?;
         Ok(SqliteStore {
             conn: Mutex::new(conn),
         })
@@ -120,10 +138,53 @@ impl SqliteStore {
     }
 }
 
+/// The schema's version, in `PRAGMA user_version`.
+const SCHEMA: i64 = 1;
+
+/// Brings a database of an older schema up to [`SCHEMA`], in one
+/// transaction.
+///
+/// 1: tables get a `status` (`live` or `finished`; every table of an
+/// older database is live, and one whose game is over becomes finished
+/// when it is loaded), the order in which they `finished`, and their lobby
+/// `summary`.
+fn migrate(conn: &Connection) -> Result<(), StoreError> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version >= SCHEMA {
+        return Ok(());
+    }
+    conn.execute_batch(
+        "BEGIN;
+         ALTER TABLE tables ADD COLUMN status TEXT NOT NULL DEFAULT 'live';
+         ALTER TABLE tables ADD COLUMN finished INTEGER;
+         ALTER TABLE tables ADD COLUMN summary TEXT;
+         CREATE INDEX IF NOT EXISTS tables_status ON tables (status, finished);
+         PRAGMA user_version = 1;
+         COMMIT;",
+    )?;
+    Ok(())
+}
+
+fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableRow> {
+    Ok(TableRow {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        seats: r.get::<_, i64>(2)? as usize,
+        rules: r.get(3)?,
+        public: r.get(4)?,
+        turn_seconds: r.get(5)?,
+    })
+}
+
 impl Store for SqliteStore {
     fn create_table(&self, t: &TableRow) -> Result<(), StoreError> {
         let conn = self.conn();
-        let created: i64 = conn.query_row("SELECT COUNT(*) FROM tables", [], |r| r.get(0))?;
+        // Not COUNT(*): tables are deleted, and a number must not repeat.
+        let created: i64 = conn.query_row(
+            "SELECT COALESCE(MAX(created), 0) + 1 FROM tables",
+            [],
+            |r| r.get(0),
+        )?;
         conn.execute(
             "INSERT INTO tables (id, name, seats, rules, public, turn_seconds, created)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -143,19 +204,65 @@ impl Store for SqliteStore {
     fn tables(&self) -> Result<Vec<TableRow>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn.prepare(
-            "SELECT id, name, seats, rules, public, turn_seconds FROM tables ORDER BY created",
+            "SELECT id, name, seats, rules, public, turn_seconds FROM tables
+             WHERE status = 'live' ORDER BY created",
         )?;
-        let rows = stmt.query_map([], |r| {
-            Ok(TableRow {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                seats: r.get::<_, i64>(2)? as usize,
-                rules: r.get(3)?,
-                public: r.get(4)?,
-                turn_seconds: r.get(5)?,
-            })
-        })?;
+        let rows = stmt.query_map([], row)?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn finished_table(&self, id: &str) -> Result<Option<(TableRow, String)>, StoreError> {
+        let conn = self.conn();
+        Ok(conn
+            .query_row(
+                "SELECT id, name, seats, rules, public, turn_seconds, summary FROM tables
+                 WHERE id = ?1 AND status = 'finished'",
+                [id],
+                |r| Ok((row(r)?, r.get::<_, Option<String>>(6)?.unwrap_or_default())),
+            )
+            .optional()?)
+    }
+
+    fn finished(&self, limit: usize) -> Result<Vec<String>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(
+            "SELECT summary FROM tables WHERE status = 'finished' AND public
+             ORDER BY finished DESC LIMIT ?1",
+        )?;
+        let rows = stmt.query_map([limit as i64], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn finish(&self, id: &str, summary: &str, keep: usize) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute(
+            "UPDATE tables SET status = 'finished', summary = ?2,
+                finished = (SELECT COALESCE(MAX(finished), 0) + 1 FROM tables)
+             WHERE id = ?1",
+            params![id, summary],
+        )?;
+        let pruned = "SELECT id FROM tables WHERE status = 'finished'
+                      ORDER BY finished DESC LIMIT -1 OFFSET ?1";
+        tx.execute(
+            &format!("DELETE FROM log WHERE table_id IN ({pruned})"),
+            [keep as i64],
+        )?;
+        tx.execute(
+            &format!("DELETE FROM tables WHERE id IN ({pruned})"),
+            [keep as i64],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn delete(&self, id: &str) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute("DELETE FROM log WHERE table_id = ?1", [id])?;
+        tx.execute("DELETE FROM tables WHERE id = ?1", [id])?;
+        tx.commit()?;
+        Ok(())
     }
 
     fn append(&self, table: &str, v: u64, event: &str) -> Result<(), StoreError> {
@@ -332,10 +439,87 @@ mod tests {
         assert!(store.append("t1", 3, "{}").is_err(), "a gap");
         store.append("t1", 2, "{}").unwrap();
         assert_eq!(store.log("t1").unwrap().len(), 2);
+        // Finished: no longer live, its log kept, its summary listed.
+        store.finish("t1", "{\"id\":\"t1\"}", 10).unwrap();
+        assert_eq!(store.tables().unwrap(), vec![]);
+        assert_eq!(store.log("t1").unwrap().len(), 2);
+        assert_eq!(store.finished(10).unwrap(), Vec::<String>::new(), "private");
+        let (row, summary) = store.finished_table("t1").unwrap().unwrap();
+        assert_eq!(
+            (row.id.as_str(), summary.as_str()),
+            ("t1", "{\"id\":\"t1\"}")
+        );
         let token = new_token();
         assert_eq!(token.len(), 32);
         let hash = hash_token(&token);
         assert!(token_matches(&token, &hash));
         assert!(!token_matches(&new_token(), &hash));
+    }
+
+    fn public_row(id: &str) -> TableRow {
+        TableRow {
+            id: id.into(),
+            name: id.into(),
+            seats: 3,
+            rules: "{}".into(),
+            public: true,
+            turn_seconds: None,
+        }
+    }
+
+    #[test]
+    fn finished_tables_are_kept_up_to_a_bound_oldest_pruned_first() {
+        let store = SqliteStore::in_memory().unwrap();
+        for id in ["a", "b", "c"] {
+            store.create_table(&public_row(id)).unwrap();
+            store.append(id, 1, "{}").unwrap();
+            store.finish(id, &format!("\"{id}\""), 2).unwrap();
+        }
+        assert_eq!(store.finished(10).unwrap(), ["\"c\"", "\"b\""]);
+        assert!(store.finished_table("a").unwrap().is_none(), "pruned");
+        assert!(store.log("a").unwrap().is_empty(), "with its log");
+        store.create_table(&public_row("d")).unwrap();
+        store.append("d", 1, "{}").unwrap();
+        store.delete("d").unwrap();
+        assert!(store.tables().unwrap().is_empty());
+        assert!(store.log("d").unwrap().is_empty());
+        // Numbers are not reused after a delete: the order stays.
+        store.create_table(&public_row("e")).unwrap();
+        store.create_table(&public_row("f")).unwrap();
+        let ids: Vec<String> = store.tables().unwrap().into_iter().map(|t| t.id).collect();
+        assert_eq!(ids, ["e", "f"]);
+    }
+
+    #[test]
+    fn a_database_of_the_first_schema_is_migrated() {
+        let dir = std::env::temp_dir().join(format!("dalmuti-migrate-{}", new_id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("old.sqlite");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "CREATE TABLE tables (
+                    id TEXT PRIMARY KEY, name TEXT NOT NULL, seats INTEGER NOT NULL,
+                    rules TEXT NOT NULL, public INTEGER NOT NULL, turn_seconds INTEGER,
+                    created INTEGER NOT NULL);
+                 CREATE TABLE log (
+                    table_id TEXT NOT NULL REFERENCES tables(id), v INTEGER NOT NULL,
+                    event TEXT NOT NULL, PRIMARY KEY (table_id, v));
+                 INSERT INTO tables VALUES ('old', 'Old', 4, '{}', 1, NULL, 0);
+                 INSERT INTO log VALUES ('old', 1, '{}');",
+            )
+            .unwrap();
+        }
+        let store = SqliteStore::open(&path).unwrap();
+        let tables = store.tables().unwrap();
+        assert_eq!(tables.len(), 1, "an old table is live");
+        assert_eq!(tables[0].id, "old");
+        store.finish("old", "\"old\"", 10).unwrap();
+        assert_eq!(store.finished(10).unwrap(), ["\"old\""]);
+        drop(store);
+        // Opening again does not migrate twice.
+        let store = SqliteStore::open(&path).unwrap();
+        assert!(store.tables().unwrap().is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

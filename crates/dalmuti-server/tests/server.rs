@@ -11,7 +11,7 @@ use axum::http::{Request, StatusCode};
 use dalmuti_core::{Action, DealRng, Deck, Rules, Seed};
 use dalmuti_server::http::{AppState, router};
 use dalmuti_server::protocol::ServerMsg;
-use dalmuti_server::store::{SqliteStore, Store, TableRow, Writer};
+use dalmuti_server::store::{SqliteStore, Store, TableRow};
 use dalmuti_server::table::{self, Context, Feed, TableHandle, Timings};
 use dalmuti_server::{Config, ServerError};
 use http_body_util::BodyExt;
@@ -228,11 +228,7 @@ async fn lobby_api_and_bad_input() {
 }
 
 fn context(store: Arc<dyn Store>, timings: Timings) -> Context {
-    Context {
-        writer: Writer::start(store.clone()),
-        store,
-        timings,
-    }
+    Context::new(store, timings)
 }
 
 fn fast() -> Timings {
@@ -707,6 +703,65 @@ async fn a_table_survives_a_restart_from_its_file() {
     }
     assert!(ok, "the human could act after the restart");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_stored_with_old_specs_still_load_and_play_at_the_offered_levels() {
+    use dalmuti_server::table::Stored;
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    // A table seated before the levels were fixed: its log names bots by
+    // any spec, even ones no longer offered.
+    let table = row(5, json!({"hands": 1}), None);
+    store.create_table(&table).unwrap();
+    let token = dalmuti_server::store::new_token();
+    let hash = dalmuti_server::table::state::hash_hex(&dalmuti_server::store::hash_token(&token));
+    let seats = [
+        ("Ada", Some(hash), None),
+        ("search bot 1", None, Some("search:ms=300")),
+        ("search bot 2", None, Some("search:threads=256,ms=600000")),
+        ("cmd bot 1", None, Some("cmd:rm -rf /")),
+        ("greedy bot 1", None, Some("greedy")),
+    ];
+    for (v, (name, hash, bot)) in seats.into_iter().enumerate() {
+        let event = Stored::Seat {
+            name: name.into(),
+            hash,
+            bot: bot.map(str::to_string),
+        };
+        let text = serde_json::to_string(&event).unwrap();
+        store.append(&table.id, v as u64 + 1, &text).unwrap();
+    }
+    let state = AppState::open(store, Config::for_tests()).unwrap();
+    let handle = state.table(&table.id).expect("the table loaded");
+    let sub = handle.subscribe(Some(&token), 0).await.unwrap();
+    let bots: Vec<&str> = sub.first.d["lobby"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["bot"].as_str())
+        .collect();
+    assert_eq!(bots, ["search", "search", "heuristic", "greedy"]);
+    // And they play: the human passes or plays whatever, the bots answer.
+    let mut feed = sub.feed;
+    handle.start(&token).await.unwrap();
+    let mut msg = (*next(&mut feed, |m| {
+        !m.d["decision"].is_null() || m.d["game_over"] == json!(true)
+    })
+    .await)
+        .clone();
+    let _dog = watchdog();
+    while msg.d["game_over"] != json!(true) {
+        if !msg.d["decision"].is_null() {
+            for action in candidates(&msg.d) {
+                if handle.act(&token, action, msg.v).await.is_ok() {
+                    break;
+                }
+            }
+        }
+        msg = (*next(&mut feed, |m| m.t == "event").await).clone();
+    }
+    let info = handle.info().await.unwrap();
+    assert!(info.over, "the hand was played to its end");
 }
 
 #[tokio::test(start_paused = true)]

@@ -830,11 +830,45 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
     expect_error(&mut ws, "garbage").await;
     ws.send_json(&json!({"t": "fly", "v": v, "d": {}})).await;
     expect_error(&mut ws, "unknown type").await;
-    ws.send_json(&json!({"t": "act", "d": legal})).await;
-    expect_error(&mut ws, "act without v").await;
     ws.send_frame(2, b"\x00\x01binary").await.unwrap();
     expect_error(&mut ws, "a binary frame").await;
     unchanged("garbage, unknown type, binary").await;
+
+    // An act or place the server cannot even read is still an action
+    // refused: error, then resync, the error naming the real fault.
+    let many = vec!["5"; 1000].join(" ");
+    for (message, says) in [
+        (json!({"t": "act", "d": legal}), "\"v\""),
+        (json!({"t": "act", "v": v.to_string(), "d": legal}), "\"v\""),
+        (json!({"t": "act", "v": v, "d": {"play": "6 6 X"}}), "X"),
+        (json!({"t": "act", "v": v, "d": "dance"}), "dance"),
+        (
+            json!({"t": "act", "v": v, "d": {"offer_exchange": {"partner": 99, "card": "7"}}}),
+            "99",
+        ),
+        (
+            json!({"t": "act", "v": v, "d": {"play": many}}),
+            "at most 14 cards",
+        ),
+        (json!({"t": "place", "v": v, "d": {"name": "Zed"}}), "seat"),
+        (
+            json!({"t": "place", "v": v, "d": {"name": "Zed", "seat": 1}}),
+            "newcomer",
+        ),
+    ] {
+        let what = message.to_string();
+        ws.send_json(&message).await;
+        let error = ws.recv_until(|m| m["t"] != json!("presence")).await;
+        assert_eq!(error["t"], json!("error"), "{what}: {error}");
+        let reason = error["d"]["reason"].as_str().unwrap_or("");
+        assert!(reason.contains(says), "{what}: {reason}");
+        let resync = ws.recv_until(|m| m["t"] != json!("presence")).await;
+        assert_eq!(resync["t"], json!("resync"), "{what}: {resync}");
+        assert_eq!(resync["v"], json!(v), "{what}");
+        assert_eq!(resync["d"]["you"], json!("Bo"), "{what}: Bo's own state");
+        assert_eq!(resync["d"]["error"], json!(reason), "{what}");
+    }
+    unchanged("unreadable actions").await;
 
     // An illegal action, a replayed old action (stale v): error and
     // resync at the table's event number.
@@ -874,8 +908,32 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
     watcher
         .send_json(&json!({"t": "act", "v": v, "d": legal}))
         .await;
-    expect_error(&mut watcher, "a spectator's act").await;
+    let resync = expect_error_and_resync(&mut watcher, "a spectator's act", v).await;
+    assert!(resync["d"]["you"].is_null(), "a spectator's view: {resync}");
+    watcher.send_json(&json!({"t": "chat", "d": "hi"})).await;
+    expect_error(&mut watcher, "a spectator's chat").await;
     unchanged("a spectator's act").await;
+
+    // Rate-limited actions are refused like any other: error, resync.
+    let (mut hasty, _) = server.hello(&id, Some(&bo), 0).await;
+    let stale = json!({"t": "act", "v": v - 1, "d": legal}).to_string();
+    for _ in 0..45 {
+        hasty.send_text(&stale).await;
+    }
+    let mut too_many = 0;
+    for _ in 0..45 {
+        let error = hasty.recv_until(|m| m["t"] != json!("presence")).await;
+        assert_eq!(error["t"], json!("error"), "{error}");
+        let reason = error["d"]["reason"].as_str().unwrap();
+        if reason.contains("too many") {
+            too_many += 1;
+        }
+        let resync = hasty.recv_until(|m| m["t"] != json!("presence")).await;
+        assert_eq!(resync["t"], json!("resync"), "after {reason:?}: {resync}");
+        assert_eq!(resync["d"]["error"], json!(reason));
+    }
+    assert!(too_many > 0, "45 actions at once go over the limit");
+    unchanged("rate-limited actions").await;
 
     // An oversized frame: refused with an error.
     let (mut big, _) = server.hello(&id, Some(&bo), 0).await;
@@ -908,7 +966,9 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
                     closed = true;
                     break 'flood;
                 }
-                Some(Some(common::Frame::Binary(_))) => panic!("a binary frame"),
+                Some(Some(common::Frame::Binary(_) | common::Frame::Ping)) => {
+                    panic!("a binary frame")
+                }
                 None => panic!("no answer to a message within {WAIT:?}"),
             }
         }
@@ -994,6 +1054,25 @@ async fn bad_http_input_gets_the_documented_status_and_changes_nothing() {
         400,
         "bad rules",
     );
+    // Inside rules too: an unknown field and a number of hands out of
+    // range are refused, naming the field.
+    for (rules, names) in [
+        (r#"{"colour":"red"}"#, "colour"),
+        (r#"{"hands":0}"#, "rules.hands"),
+        (r#"{"merchant_exchange":"yes"}"#, "rules.merchant_exchange"),
+    ] {
+        let answer = post(
+            s,
+            tables,
+            None,
+            &table(&format!(r#","seats":4,"rules":{rules}"#)),
+        )
+        .await;
+        let what = format!("rules {rules}");
+        assert_error(answer.clone(), 400, &what);
+        let reason = answer.1["error"].as_str().unwrap();
+        assert!(reason.contains(names), "{what}: {reason}");
+    }
     assert_error(
         post(s, &seats, None, r#"{"name":"Cy","seat":3}"#).await,
         400,
@@ -1034,11 +1113,27 @@ async fn bad_http_input_gets_the_documented_status_and_changes_nothing() {
         403,
         "a bot from a non-host",
     );
-    assert_error(
-        post(s, &bots, Some(&ada), r#"{"bot":"oracle"}"#).await,
-        400,
-        "an unknown bot",
-    );
+    // Only the offered levels, without options: nobody may ask the server
+    // to think for minutes on every core.
+    for bot in [
+        "oracle",
+        "search:ms=300",
+        "search:threads=256,ms=600000",
+        "search:iterations=4294967295",
+        "cmd:python3 examples/bot.py",
+        "heuristic:",
+    ] {
+        let body = json!({ "bot": bot }).to_string();
+        let answer = post(s, &bots, Some(&ada), &body).await;
+        assert_error(answer.clone(), 400, bot);
+        let reason = answer.1["error"].as_str().unwrap();
+        for level in ["random", "greedy", "heuristic", "search"] {
+            assert!(
+                reason.contains(level),
+                "{bot}: the levels are listed: {reason}"
+            );
+        }
+    }
     assert_error(
         post(s, &start, None, "").await,
         401,
@@ -1079,9 +1174,401 @@ async fn bad_http_input_gets_the_documented_status_and_changes_nothing() {
 
     // Nothing changed.
     assert_eq!(before, server.info(&id).await);
-    // The host can still do what the others could not.
-    server.add_bot(&id, &ada, "greedy").await;
+    // The host can still do what the others could not, the strongest
+    // level included.
+    assert_eq!(server.add_bot(&id, &ada, "search").await, "search bot 1");
     server.start_game(&id, &ada).await;
     assert_error(post(s, &start, Some(&ada), "").await, 409, "a second start");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_http_error_is_json_that_says_what_is_wrong() {
+    let server = Server::start(|_| {}).await;
+    let (id, _) = server
+        .create_table(json!({"name": "errors", "player": "Ada", "seats": 3}))
+        .await;
+    let addr = server.addr;
+    let request = |method: &str, path: &str, extra: &str| {
+        format!(
+            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{extra}Content-Length: 0\r\n\r\n"
+        )
+    };
+    for (method, path, extra, status, says) in [
+        ("GET", "/nowhere".to_string(), "", 404, "/nowhere"),
+        (
+            "GET",
+            format!("/api/tables/{id}/nothing"),
+            "",
+            404,
+            "nothing",
+        ),
+        ("GET", "/api/tables/%FF".to_string(), "", 400, ""),
+        (
+            "GET",
+            "/api/tables?finished=maybe".to_string(),
+            "",
+            400,
+            "finished",
+        ),
+        ("DELETE", "/api/tables".to_string(), "", 405, "use"),
+        ("PUT", "/".to_string(), "", 405, "PUT"),
+        ("POST", format!("/api/tables/{id}/record"), "", 405, "GET"),
+        ("GET", format!("/ws/{id}"), "", 400, ""),
+        (
+            "POST",
+            format!("/ws/{id}"),
+            "Upgrade: websocket\r\nConnection: Upgrade\r\n",
+            405,
+            "",
+        ),
+    ] {
+        let what = format!("{method} {path}");
+        let (got, head, body) =
+            common::raw_http_head(addr, request(method, &path, extra).as_bytes()).await;
+        assert_eq!(got, status, "{what}: {head} {body}");
+        assert!(
+            head.contains("content-type: application/json"),
+            "{what}: {head}"
+        );
+        let reason = body["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{what}: {body}"));
+        assert!(
+            !reason.trim().is_empty() && reason.contains(says),
+            "{what}: {reason}"
+        );
+        if status == 405 {
+            assert!(
+                head.contains("\r\nallow: "),
+                "{what}: a 405 says what is allowed: {head}"
+            );
+        }
+    }
+    server.stop().await;
+}
+
+// ---------------------------------------------------------------------------
+// Strangers who hold on: timeouts and caps.
+
+/// Waits for the server to close `ws`; returns the close code and reason.
+async fn closed(ws: &mut Ws, what: &str) -> (Option<u16>, String) {
+    loop {
+        match ws.recv_within(WAIT).await {
+            Some(Some(common::Frame::Close(code, reason))) => return (code, reason),
+            Some(Some(_)) => {}
+            Some(None) => panic!("{what}: the connection ended without a close frame"),
+            None => panic!("{what}: still open after {WAIT:?}"),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_websocket_that_never_says_hello_is_closed() {
+    let server = Server::start(|c| c.hello_timeout = Duration::from_millis(300)).await;
+    let (id, _) = server
+        .create_table(json!({"name": "silent", "player": "Ada", "seats": 3}))
+        .await;
+    let mut ws = server.ws(&id).await;
+    let (code, reason) = closed(&mut ws, "no hello").await;
+    assert_eq!(code, Some(4408), "{reason}");
+    assert!(reason.contains("hello"), "{reason}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_websocket_that_answers_no_pings_is_closed_one_that_does_stays() {
+    let server = Server::start(|c| {
+        c.ping_interval = Duration::from_millis(100);
+        c.idle_timeout = Duration::from_millis(500);
+    })
+    .await;
+    let (id, ada) = server
+        .create_table(json!({"name": "pings", "player": "Ada", "seats": 3}))
+        .await;
+    let (mut deaf, _) = server.hello(&id, None, 0).await;
+    deaf.answer_pings = false;
+    let (mut alive, _) = server.hello(&id, Some(&ada), 0).await;
+    // The one that answers, for three times the idle time.
+    let until = tokio::time::Instant::now() + Duration::from_millis(1500);
+    let listening = async {
+        while let Ok(frame) = tokio::time::timeout_at(until, alive.recv()).await {
+            match frame {
+                Some(common::Frame::Close(code, reason)) => {
+                    panic!("a client that answers pings was closed: {code:?} {reason}")
+                }
+                None => panic!("a client that answers pings lost its connection"),
+                _ => {}
+            }
+        }
+    };
+    let deaf_closed = async {
+        let mut pinged = false;
+        loop {
+            match deaf.recv_within(WAIT).await {
+                Some(Some(common::Frame::Ping)) => pinged = true,
+                Some(Some(common::Frame::Close(code, reason))) => return (pinged, code, reason),
+                Some(Some(_)) => {}
+                other => panic!("the deaf client was not closed: {other:?}"),
+            }
+        }
+    };
+    let ((pinged, code, reason), ()) = tokio::join!(deaf_closed, listening);
+    assert!(pinged, "the server pings");
+    assert_eq!(code, Some(4408), "{reason}");
+    assert!(reason.contains("ping"), "{reason}");
+    // Still there: a chat line comes back.
+    alive
+        .send_json(&json!({"t": "chat", "d": "still here"}))
+        .await;
+    let chat = alive.recv_until(|m| m["t"] == json!("chat")).await;
+    assert_eq!(chat["d"]["text"], json!("still here"));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_whose_headers_or_body_never_end_are_cut_off() {
+    let server = Server::start(|c| {
+        c.header_timeout = Duration::from_millis(300);
+        c.request_timeout = Duration::from_millis(300);
+    })
+    .await;
+    let addr = server.addr;
+    // Headers that never end: the connection is closed.
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    stream
+        .write_all(format!("GET /api/tables HTTP/1.1\r\nHost: {addr}\r\nX-Slow: ").as_bytes())
+        .await
+        .unwrap();
+    let mut rest = Vec::new();
+    tokio::time::timeout(WAIT, stream.read_to_end(&mut rest))
+        .await
+        .expect("headers that never end are cut off")
+        .ok();
+    // A body that never ends: 408, with a JSON error.
+    let request = format!(
+        "POST /api/tables HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: 100\r\n\r\n{{\"name\":"
+    );
+    let (status, _, body) = common::raw_http_head(addr, request.as_bytes()).await;
+    assert_eq!(status, 408, "{body}");
+    assert!(body["error"].is_string(), "{body}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_holds_at_most_its_share_of_connections() {
+    let server = Server::start(|c| c.max_per_address = 3).await;
+    let (id, _) = server
+        .create_table(json!({"name": "crowd", "player": "Ada", "seats": 3}))
+        .await;
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(server.hello(&id, None, 0).await.0);
+    }
+    // A fourth connection, HTTP or WebSocket, is refused with a reason.
+    let (status, body) = server.http("GET", "/api/tables", None, None).await;
+    assert_eq!(status, 429, "{body}");
+    let reason = body["error"].as_str().unwrap();
+    assert!(reason.contains("at most 3"), "{reason}");
+    let refused = Ws::try_connect(server.addr, &format!("/ws/{id}")).await;
+    assert!(matches!(refused, Err((429, _))), "{:?}", refused.err());
+    // One closes: there is room again.
+    held.pop().unwrap().close().await;
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let (status, _) = server.http("GET", "/api/tables", None, None).await;
+        if status == 200 {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the slot was never given back"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    server.stop().await;
+}
+
+// ---------------------------------------------------------------------------
+// Tables come and go: creation limits, expiry, finished games as records.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_may_create_only_so_many_tables_at_once() {
+    let server = Server::start(|c| c.table_burst = 2).await;
+    let body = json!({"name": "junk", "player": "Ada", "seats": 3});
+    for _ in 0..2 {
+        server.create_table(body.clone()).await;
+    }
+    let request = format!(
+        "POST /api/tables HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        server.addr,
+        body.to_string().len()
+    );
+    let (status, head, answer) = common::raw_http_head(server.addr, request.as_bytes()).await;
+    assert_eq!(status, 429, "{answer}");
+    let reason = answer["error"].as_str().unwrap();
+    assert!(reason.contains("try again in"), "{reason}");
+    assert!(head.contains("\r\nretry-after: "), "{head}");
+    server.stop().await;
+}
+
+/// Waits until `GET path` answers `status`.
+async fn until_status(server: &Server, path: &str, status: u16) -> Value {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let (got, body) = server.http("GET", path, None, None).await;
+        if got == status {
+            return body;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "GET {path}: still {got} {body}, not {status}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unused_and_abandoned_tables_expire_and_free_their_place() {
+    let lifetimes = |c: &mut dalmuti_server::Config| {
+        c.max_tables = 2;
+        c.unstarted_ttl = Duration::from_secs(2);
+        c.abandoned_ttl = Duration::from_secs(2);
+    };
+    let server = Server::start(lifetimes).await;
+    // One table nobody starts, one whose only human leaves mid-game.
+    let (unused, _) = server
+        .create_table(json!({"name": "unused", "player": "Ada", "seats": 3}))
+        .await;
+    let (left, bo) = server
+        .create_table(json!({"name": "left", "player": "Bo", "seats": 3}))
+        .await;
+    server.add_bot(&left, &bo, "greedy").await;
+    server.add_bot(&left, &bo, "greedy").await;
+    let player = Player::join(&server, &left, "Bo", Some(&bo), 0, Mode::NoPlay).await;
+    server.start_game(&left, &bo).await;
+    let (status, full) = server
+        .http(
+            "POST",
+            "/api/tables",
+            None,
+            Some(json!({"name": "third", "player": "Cy", "seats": 3})),
+        )
+        .await;
+    assert_eq!(status, 503, "two live tables fill the server: {full}");
+    player.drop_connection();
+
+    for id in [&unused, &left] {
+        until_status(&server, &format!("/api/tables/{id}"), 404).await;
+    }
+    // Their places are free, and they do not come back after a restart.
+    server
+        .create_table(json!({"name": "third", "player": "Cy", "seats": 3}))
+        .await;
+    let server = server.restart(lifetimes).await;
+    for id in [&unused, &left] {
+        let (status, body) = server
+            .http("GET", &format!("/api/tables/{id}"), None, None)
+            .await;
+        assert_eq!(status, 404, "{id} after a restart: {body}");
+    }
+    server.stop().await;
+}
+
+/// Plays a 3-seat game of one hand (one scripted human, two bots) to its
+/// end; returns its id and the human's token once the human has gone.
+async fn finished_game(server: &Server, name: &str) -> (String, String) {
+    let (id, ada) = server
+        .create_table(json!({"name": name, "player": "Ada", "seats": 3, "hands": 1}))
+        .await;
+    server.add_bot(&id, &ada, "greedy").await;
+    server.add_bot(&id, &ada, "random").await;
+    let player = Player::join(server, &id, "Ada", Some(&ada), 0, Mode::All).await;
+    server.start_game(&id, &ada).await;
+    player.finish().await;
+    (id, ada)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_game_is_kept_as_a_record_not_a_live_table() {
+    let limits = |c: &mut dalmuti_server::Config| {
+        c.max_tables = 1;
+        c.max_finished = 1;
+    };
+    let server = Server::start(limits).await;
+    let (first, ada) = finished_game(&server, "first").await;
+    // Once its player is gone it no longer holds the server's one live
+    // table: a new table can be made.
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let next = loop {
+        let (status, body) = server
+            .http(
+                "POST",
+                "/api/tables",
+                None,
+                Some(json!({"name": "next", "player": "Ada", "seats": 3, "hands": 1})),
+            )
+            .await;
+        if status == 201 {
+            break body;
+        }
+        assert_eq!(status, 503, "{body}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the finished game stayed live"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let check_served = async |server: &Server| {
+        let info = server.info(&first).await;
+        assert_eq!(info["over"], json!(true), "{info}");
+        for what in ["record", "replay", "fairness"] {
+            let path = format!("/api/tables/{first}/{what}");
+            let (status, body) = server.http("GET", &path, None, None).await;
+            assert_eq!(status, 200, "{path}: {body}");
+        }
+        let (_, finished) = server
+            .http("GET", "/api/tables?finished=true", None, None)
+            .await;
+        assert_eq!(finished["tables"][0]["id"], json!(first), "{finished}");
+        let (_, open) = server.http("GET", "/api/tables", None, None).await;
+        assert!(!open.to_string().contains(&first), "{open}");
+        // Its seat's page still shows the final standings.
+        let (ws, snapshot) = server.hello(&first, Some(&ada), 0).await;
+        assert_eq!(snapshot["t"], json!("snapshot"), "{snapshot}");
+        assert_eq!(snapshot["d"]["game_over"], json!(true));
+        assert_eq!(snapshot["d"]["you"], json!("Ada"));
+        ws.close().await;
+        // Nothing about it can change.
+        let (status, body) = server
+            .http(
+                "POST",
+                &format!("/api/tables/{first}/seats"),
+                None,
+                Some(json!({"name": "Zed"})),
+            )
+            .await;
+        assert_eq!(status, 409, "{body}");
+    };
+    check_served(&server).await;
+    // A restart loads only live tables; the record is still served.
+    let server = server.restart(limits).await;
+    check_served(&server).await;
+    // The next game over prunes the oldest record (one is kept).
+    let next_id = next["id"].as_str().unwrap().to_string();
+    let host = next["token"].as_str().unwrap().to_string();
+    server.add_bot(&next_id, &host, "greedy").await;
+    server.add_bot(&next_id, &host, "greedy").await;
+    let player = Player::join(&server, &next_id, "Ada", Some(&host), 0, Mode::All).await;
+    server.start_game(&next_id, &host).await;
+    player.finish().await;
+    until_status(&server, &format!("/api/tables/{first}"), 404).await;
+    let (status, body) = server
+        .http("GET", &format!("/api/tables/{next_id}/record"), None, None)
+        .await;
+    assert_eq!(status, 200, "{body}");
     server.stop().await;
 }

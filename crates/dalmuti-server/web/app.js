@@ -28,7 +28,7 @@ const TITLE_ICONS = {
   'Greater Dalmuti': '👑', 'Lesser Dalmuti': '🎩', 'Merchant': '⚖️',
   'Lesser Peon': '🧺', 'Greater Peon': '👒',
 };
-const BOT_LEVELS = ['random', 'greedy', 'heuristic', 'search:ms=300'];
+const BOT_LEVELS = ['random', 'greedy', 'heuristic', 'search'];
 
 /** Card tokens of a card string ("1 3 3 J" → ["1","3","3","J"]). */
 function parseCards(text) {

@@ -198,6 +198,9 @@ impl Server {
             .args(["--bot-delay", "0", "--hand-pause", "0", "--grace", "3600"])
             .args(["--max-connections", &(args.seats + 1000).to_string()])
             .args(["--max-tables", &(tables + 100).to_string()])
+            // Every simulated client comes from this machine's address.
+            .args(["--max-per-address", &(args.seats + 1000).to_string()])
+            .args(["--tables-per-address", &(tables + 100).to_string()])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

@@ -37,6 +37,17 @@ pub struct ServeArgs {
     /// The most tables the server keeps.
     #[arg(long, default_value_t = Config::default().max_tables)]
     pub max_tables: usize,
+    /// Bot decisions that may think at once, over every table. Default:
+    /// the machine's cores.
+    #[arg(long, default_value_t = dalmuti_server::default_bot_threads())]
+    pub bot_threads: usize,
+    /// The most connections one client address may hold at once. Behind a
+    /// reverse proxy every client has the proxy's address: raise it there.
+    #[arg(long, default_value_t = Config::default().max_per_address)]
+    pub max_per_address: usize,
+    /// Tables one client address may create at once (then one a minute).
+    #[arg(long, default_value_t = Config::default().table_burst)]
+    pub tables_per_address: u32,
 }
 
 fn default_data() -> PathBuf {
@@ -63,6 +74,9 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
         setup_pause: Duration::from_millis(args.setup_pause),
         max_connections: args.max_connections,
         max_tables: args.max_tables,
+        bot_threads: args.bot_threads.max(1),
+        max_per_address: args.max_per_address.max(1),
+        table_burst: args.tables_per_address.max(1),
         ..Config::default()
     };
     let runtime = match tokio::runtime::Runtime::new() {
@@ -73,6 +87,10 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
         }
     };
     let result = runtime.block_on(async move {
+        // The database first: nobody is told to open an address that
+        // would fail at once.
+        let server = dalmuti_server::Server::open(config.clone())
+            .map_err(|e| format!("{e}\n{}", data_help(&config.data)))?;
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
@@ -81,7 +99,8 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
             "dalmuti serve: open http://{addr}/ (data in {})",
             config.data.display()
         );
-        dalmuti_server::serve(config, listener, shutdown_signal())
+        server
+            .run(listener, shutdown_signal())
             .await
             .map_err(|e| e.to_string())
     });
@@ -95,6 +114,20 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// What `--data` wants, for a database that would not open.
+fn data_help(data: &std::path::Path) -> String {
+    let folder = if data.is_dir() {
+        format!("{} is a folder. ", data.display())
+    } else {
+        String::new()
+    };
+    format!(
+        "{folder}--data wants a file path for the SQLite database (created if missing, \
+         in a folder that exists and can be written), not a folder: e.g. --data {}",
+        data.join("server.sqlite").display()
+    )
 }
 
 /// Ctrl-C or SIGTERM.

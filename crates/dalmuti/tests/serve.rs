@@ -488,3 +488,24 @@ async fn sigterm_stops_the_server_cleanly() {
     assert!(end.is_ok(), "the client's connection is closed");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_folder_for_data_is_refused_before_any_address_is_announced() {
+    let dir = temp_dir("folder");
+    let output = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+        .arg(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("dalmuti serve runs");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "it exits with an error: {said}");
+    assert!(
+        !said.contains("open http://"),
+        "no address announced: {said}"
+    );
+    assert!(said.contains("--data"), "says what --data wants: {said}");
+    assert!(said.contains("file path"), "{said}");
+    assert!(said.contains("is a folder"), "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

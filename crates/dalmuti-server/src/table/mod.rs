@@ -20,14 +20,15 @@
 //! ready together when the setup pause ends, bots included: so the setup
 //! looks and lasts the same whoever holds the Jesters (RULES.md, D25).
 
+pub mod expiry;
 pub mod state;
 
 use std::collections::{HashMap, HashSet};
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use dalmuti_bots::{Bot, BotSpec};
+use dalmuti_bots::Bot;
 use dalmuti_core::{Action, Decision, Seed, Viewer};
 use futures_util::FutureExt;
 use serde_json::{Value, json};
@@ -35,9 +36,11 @@ use sha2::{Digest, Sha256};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
+use crate::bots::{Budget, Level};
 use crate::error::ServerError;
 use crate::protocol::{Outgoing, ServerMsg};
 use crate::store::{Store, TableRow, Writer, hash_token, new_token};
+pub use expiry::{Lifetimes, Retire};
 pub use state::{Live, Placement, Stored, TableState};
 
 /// How many messages a slow receiver may fall behind before it must resync.
@@ -110,6 +113,7 @@ enum Command {
         reply: oneshot::Sender<Result<u64, Refusal>>,
     },
     Subscribe(Option<String>, u64, Reply<Subscription>),
+    Resync(Option<String>, String, oneshot::Sender<ServerMsg>),
     Unsubscribe(String),
     Chat(String, String, Reply<()>),
     Info(oneshot::Sender<TableInfo>),
@@ -142,6 +146,7 @@ pub struct Subscription {
 #[derive(Clone)]
 pub struct TableHandle {
     tx: mpsc::Sender<Command>,
+    retired: Arc<OnceLock<Retire>>,
 }
 
 fn closed() -> Refusal {
@@ -152,6 +157,16 @@ fn closed() -> Refusal {
 }
 
 impl TableHandle {
+    /// Whether the table's actor has stopped (the table left memory).
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
+    /// Why the table left memory, once it has.
+    pub fn retired(&self) -> Option<Retire> {
+        self.retired.get().copied()
+    }
+
     async fn ask<T>(&self, make: impl FnOnce(Reply<T>) -> Command) -> Result<T, ServerError> {
         let (reply, rx) = oneshot::channel();
         self.tx
@@ -177,8 +192,8 @@ impl TableHandle {
         self.ask(|r| Command::Join(name, r)).await
     }
 
-    /// The host seats a bot (`random`, `greedy`, `heuristic`, `search[:…]`);
-    /// returns its display name.
+    /// The host seats a bot of one of the offered levels
+    /// ([`crate::bots::LEVELS`]); returns its display name.
     pub async fn add_bot(&self, host_token: &str, spec: &str) -> Result<String, ServerError> {
         let (token, spec) = (host_token.to_string(), spec.to_string());
         self.ask(|r| Command::AddBot(token, spec, r)).await
@@ -254,6 +269,24 @@ impl TableHandle {
         self.ask(|r| Command::Subscribe(token, v, r)).await
     }
 
+    /// The `resync` for a connection whose `act` or `place` was refused
+    /// before it reached the table (unreadable, rate-limited, from a
+    /// spectator): the state of the token's seat (a spectator's if none),
+    /// with `reason` as its `error`.
+    pub async fn resync(
+        &self,
+        token: Option<&str>,
+        reason: &str,
+    ) -> Result<ServerMsg, ServerError> {
+        let (token, reason) = (token.map(str::to_string), reason.to_string());
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Command::Resync(token, reason, reply))
+            .await
+            .map_err(|_| ServerError::Closed)?;
+        rx.await.map_err(|_| ServerError::Closed)
+    }
+
     /// A seat's connection closed.
     pub async fn unsubscribe(&self, seat: &str) {
         let _ = self.tx.send(Command::Unsubscribe(seat.to_string())).await;
@@ -300,6 +333,24 @@ pub struct Context {
     pub writer: Writer,
     /// The table's timings.
     pub timings: Timings,
+    /// The server's budget for bot thinking, shared by every table.
+    pub budget: Budget,
+    /// When tables leave memory; `None`: never.
+    pub lifetimes: Option<Lifetimes>,
+}
+
+impl Context {
+    /// A context over `store` with its own writer, a bot budget of one
+    /// decision per core, and tables that never leave memory.
+    pub fn new(store: Arc<dyn Store>, timings: Timings) -> Context {
+        Context {
+            writer: Writer::start(store.clone()),
+            store,
+            timings,
+            budget: Budget::new(crate::default_bot_threads(), Duration::from_secs(2)),
+            lifetimes: None,
+        }
+    }
 }
 
 /// Creates a new table in the store and starts its actor.
@@ -315,7 +366,14 @@ pub fn load(ctx: Context, row: TableRow) -> Result<TableHandle, ServerError> {
     Ok(spawn(Actor::new(ctx, state)?))
 }
 
-fn replay_log(store: &dyn Store, row: TableRow) -> Result<TableState, ServerError> {
+/// A table whose state is already rebuilt, with its actor started (a
+/// finished game served to one connection, [`crate::records`]).
+pub fn revive(ctx: Context, state: TableState) -> Result<TableHandle, ServerError> {
+    Ok(spawn(Actor::new(ctx, state)?))
+}
+
+/// A table rebuilt by replaying its log from the store.
+pub fn replay_log(store: &dyn Store, row: TableRow) -> Result<TableState, ServerError> {
     let id = row.id.clone();
     let mut state =
         TableState::new(row).map_err(|e| ServerError::Storage(format!("table {id}: {e}")))?;
@@ -342,6 +400,7 @@ const MAX_RECOVERIES: u32 = 3;
 
 fn spawn(mut actor: Actor) -> TableHandle {
     let (tx, mut rx) = mpsc::channel(256);
+    let retired = actor.retired.clone();
     tokio::spawn(async move {
         let mut recoveries = 0;
         loop {
@@ -385,9 +444,14 @@ fn spawn(mut actor: Actor) -> TableHandle {
             } else {
                 recoveries = 0;
             }
+            if actor.retired.get().is_some() {
+                // Dropping the actor closes every feed: connections end,
+                // told why by the handle.
+                return;
+            }
         }
     });
-    TableHandle { tx }
+    TableHandle { tx, retired }
 }
 
 async fn sleep_until(wake: Option<Instant>) {
@@ -395,20 +459,6 @@ async fn sleep_until(wake: Option<Instant>) {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
     }
-}
-
-fn build_bot(spec: &str, index: u64) -> Result<Box<dyn Bot>, ServerError> {
-    let parsed: BotSpec = spec
-        .parse()
-        .map_err(|e: dalmuti_bots::BadSpec| ServerError::BadRequest(e.0))?;
-    if matches!(parsed, BotSpec::External { .. }) {
-        return Err(ServerError::BadRequest(
-            "external bots cannot be seated over the network".into(),
-        ));
-    }
-    parsed
-        .build(index)
-        .map_err(|e| ServerError::BadRequest(e.0))
 }
 
 /// A bot's answer, back from the blocking pool.
@@ -443,6 +493,15 @@ struct Actor {
     test_seed: Option<Seed>,
     bot_tx: mpsc::Sender<BotDone>,
     bot_rx: mpsc::Receiver<BotDone>,
+    /// When the table was created or loaded.
+    born: Instant,
+    /// Since when no human seat has had a connection.
+    idle_since: Instant,
+    /// When the game was seen to be over.
+    over_since: Option<Instant>,
+    /// A failed retirement is tried again then.
+    retry_retire: Option<Instant>,
+    retired: Arc<OnceLock<Retire>>,
 }
 
 impl Actor {
@@ -468,13 +527,17 @@ impl Actor {
             bot_tx,
             bot_rx,
             state,
+            born: now,
+            idle_since: now,
+            over_since: None,
+            retry_retire: None,
+            retired: Arc::new(OnceLock::new()),
         };
         for (i, seat) in actor.state.seats.clone().iter().enumerate() {
             match &seat.bot {
                 Some(spec) => {
-                    actor
-                        .bots
-                        .insert(seat.name.clone(), build_bot(spec, i as u64)?);
+                    let bot = Level::from_stored(spec).build(i as u64);
+                    actor.bots.insert(seat.name.clone(), bot);
                 }
                 // After a restart nobody is connected yet: the grace
                 // period starts now.
@@ -502,8 +565,8 @@ impl Actor {
         for (i, seat) in self.state.seats.iter().enumerate() {
             if let Some(spec) = &seat.bot
                 && !self.bots.contains_key(&seat.name)
-                && let Ok(bot) = build_bot(spec, i as u64)
             {
+                let bot = Level::from_stored(spec).build(i as u64);
                 self.bots.insert(seat.name.clone(), bot);
             }
         }
@@ -589,6 +652,9 @@ impl Actor {
     /// Sets the timers the state calls for.
     fn schedule(&mut self) {
         let now = Instant::now();
+        if self.over_since.is_none() && self.state.is_over() {
+            self.over_since = Some(now);
+        }
         self.update_turns(now);
         self.schedule_setup(now);
         if !self.thinking && self.bot_at.is_none() {
@@ -656,11 +722,56 @@ impl Actor {
             .chain(self.bot_at)
             .chain(self.deal_at)
             .chain(self.place.as_ref().map(|p| p.1))
+            .chain(self.retire_due().map(|(at, _)| at))
             .min()
+    }
+
+    /// When the table should leave memory, and why.
+    fn retire_due(&self) -> Option<(Instant, Retire)> {
+        let lifetimes = self.ctx.lifetimes.as_ref()?;
+        let facts = expiry::Facts {
+            born: self.born,
+            started: self.state.game.is_some(),
+            over_since: self.over_since,
+            humans_connected: self.any_human_connected(),
+            idle_since: self.idle_since,
+        };
+        let (at, why) = expiry::due(lifetimes, &facts)?;
+        Some((self.retry_retire.map_or(at, |r| r.max(at)), why))
+    }
+
+    /// Leaves memory: a finished game is kept in the store as a record,
+    /// an expired table deleted. The actor stops after this step.
+    fn retire(&mut self, why: Retire) {
+        let Some(lifetimes) = self.ctx.lifetimes else {
+            return;
+        };
+        let id = &self.state.row.id;
+        let stored = match why {
+            Retire::Finished => {
+                let summary = serde_json::to_string(&self.info()).expect("info serializes");
+                self.ctx.store.finish(id, &summary, lifetimes.max_finished)
+            }
+            Retire::Expired => self.ctx.store.delete(id),
+        };
+        match stored {
+            Ok(()) => {
+                let _ = self.retired.set(why);
+            }
+            // The store will be asked again in a minute; meanwhile the
+            // table stays as it is.
+            Err(_) => self.retry_retire = Some(Instant::now() + Duration::from_secs(60)),
+        }
     }
 
     async fn tick(&mut self) {
         let now = Instant::now();
+        if let Some((at, why)) = self.retire_due()
+            && now >= at
+        {
+            self.retire(why);
+            return;
+        }
         let grace = self.ctx.timings.grace;
         let expired: Vec<String> = self
             .gone_since
@@ -806,33 +917,44 @@ impl Actor {
             return;
         };
         let name = self.state.seats[i].name.clone();
-        let bot = match self.bots.remove(&name) {
-            Some(bot) => bot,
-            None => match build_bot("heuristic", i as u64) {
-                Ok(bot) => bot,
-                Err(_) => return,
-            },
-        };
+        let seed = i as u64;
+        let bot = self
+            .bots
+            .remove(&name)
+            .unwrap_or_else(|| Level::Heuristic.build(seed));
         let game = self
             .state
             .game
             .clone()
             .expect("a seat of play means a game");
         let done = self.bot_tx.clone();
+        let budget = self.ctx.budget.clone();
         self.thinking = true;
-        tokio::task::spawn_blocking(move || {
-            let mut bot = bot;
-            let view = game.view(Viewer::Seat(seat));
-            let legal = view.legal_actions();
-            let action = bot
-                .decide(&view, &legal)
-                .unwrap_or_else(|_| dalmuti_bots::fallback(&legal));
-            let _ = done.blocking_send(BotDone {
-                name,
-                bot,
-                action,
-                stand_in,
-            });
+        tokio::spawn(async move {
+            let decided = budget
+                .run(move |granted| {
+                    let mut bot = bot;
+                    let view = game.view(Viewer::Seat(seat));
+                    let legal = view.legal_actions();
+                    // No permit in time: the server is busy thinking for
+                    // other tables, so the cheap heuristic decides.
+                    let action = if granted {
+                        bot.decide(&view, &legal)
+                    } else {
+                        Level::Heuristic.build(seed).decide(&view, &legal)
+                    }
+                    .unwrap_or_else(|_| dalmuti_bots::fallback(&legal));
+                    BotDone {
+                        name,
+                        bot,
+                        action,
+                        stand_in,
+                    }
+                })
+                .await;
+            if let Some(decided) = decided {
+                let _ = done.send(decided).await;
+            }
         });
     }
 
@@ -1008,11 +1130,18 @@ impl Actor {
             Command::Subscribe(token, v, reply) => {
                 let _ = reply.send(self.subscribe(token.as_deref(), v));
             }
+            Command::Resync(token, reason, reply) => {
+                let who = token.and_then(|t| self.state.seat_of_token(&t).ok());
+                let _ = reply.send(self.resync(&ServerError::BadRequest(reason), who));
+            }
             Command::Unsubscribe(name) => {
                 if let Some(n) = self.connections.get_mut(&name) {
                     *n = n.saturating_sub(1);
                     if *n == 0 {
                         self.gone_since.insert(name, Instant::now());
+                        if !self.any_human_connected() {
+                            self.idle_since = Instant::now();
+                        }
                         self.broadcast("presence", None);
                     }
                 }
@@ -1090,7 +1219,8 @@ impl Actor {
 
     async fn add_bot(&mut self, token: &str, spec: &str) -> Result<String, ServerError> {
         self.check_host(token)?;
-        let bot = build_bot(spec, self.state.seats.len() as u64)?;
+        let level = Level::parse(spec)?;
+        let bot = level.build(self.state.seats.len() as u64);
         let name = (1..)
             .map(|i| format!("{} bot {i}", bot.name()))
             .find(|n| {
@@ -1102,7 +1232,7 @@ impl Actor {
                         .is_none_or(|g| g.player_named(n).is_none())
             })
             .expect("a free name");
-        let (name2, bot_spec) = (name.clone(), Some(spec.to_string()));
+        let (name2, bot_spec) = (name.clone(), Some(level.name().to_string()));
         let event = if self.state.game.is_some() {
             Stored::Waiting {
                 name: name2,
@@ -1288,16 +1418,15 @@ mod tests {
     #[tokio::test]
     async fn a_panic_rebuilds_the_table_from_its_log_and_play_goes_on() {
         let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-        let ctx = Context {
-            writer: Writer::start(store.clone()),
+        let ctx = Context::new(
             store,
-            timings: Timings {
+            Timings {
                 grace: Duration::from_secs(30),
                 bot_delay: Duration::ZERO,
                 hand_pause: Duration::ZERO,
                 setup_pause: Duration::ZERO,
             },
-        };
+        );
         let row = TableRow {
             id: "t".into(),
             name: "t".into(),

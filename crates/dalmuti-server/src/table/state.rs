@@ -719,9 +719,9 @@ struct TotalOut<'a> {
     total: u32,
 }
 
-/// A bot's display kind from its spec: `search:ms=300` → `search`.
-pub fn bot_name(spec: &str) -> &str {
-    spec.split(':').next().unwrap_or(spec)
+/// A bot's level from its stored spec: `search:ms=300` → `search`.
+pub fn bot_name(spec: &str) -> &'static str {
+    crate::bots::Level::from_stored(spec).name()
 }
 
 /// An action without the cards that only its chooser may know: tax gifts

@@ -29,7 +29,7 @@ pub struct Server {
     pub addr: SocketAddr,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<Result<(), dalmuti_server::ServerError>>>,
-    dir: PathBuf,
+    dir: Option<PathBuf>,
 }
 
 impl Server {
@@ -43,6 +43,11 @@ impl Server {
         ));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
+        Server::start_in(dir, tweak).await
+    }
+
+    /// Starts a server on the data in `dir`.
+    async fn start_in(dir: PathBuf, tweak: impl FnOnce(&mut Config)) -> Server {
         let mut config = Config {
             data: dir.join("server.sqlite"),
             ..Config::for_tests()
@@ -58,8 +63,16 @@ impl Server {
             addr,
             stop: Some(stop),
             task: Some(task),
-            dir,
+            dir: Some(dir),
         }
+    }
+
+    /// Stops the server and starts it again on the same data, with
+    /// `Config::for_tests()` changed by `tweak`.
+    pub async fn restart(mut self, tweak: impl FnOnce(&mut Config)) -> Server {
+        let dir = self.dir.take().unwrap();
+        self.stop().await;
+        Server::start_in(dir, tweak).await
     }
 
     /// Stops the server and waits until it has.
@@ -152,7 +165,9 @@ impl Drop for Server {
         if let Some(task) = self.task.take() {
             task.abort();
         }
-        let _ = std::fs::remove_dir_all(&self.dir);
+        if let Some(dir) = &self.dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
     }
 }
 
@@ -190,6 +205,13 @@ pub async fn http(
 
 /// Sends bytes as they are; answers the status and the body.
 pub async fn raw_http(addr: SocketAddr, request: &[u8]) -> (u16, Value) {
+    let (status, _, body) = raw_http_head(addr, request).await;
+    (status, body)
+}
+
+/// Sends bytes as they are; answers the status, the head (status line and
+/// headers, lowercased) and the body.
+pub async fn raw_http_head(addr: SocketAddr, request: &[u8]) -> (u16, String, Value) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     // The server may answer (413) before reading everything: a failed
     // write is then not the test's concern, the answer is.
@@ -218,7 +240,7 @@ pub async fn raw_http(addr: SocketAddr, request: &[u8]) -> (u16, Value) {
     } else {
         serde_json::from_str(&body).unwrap_or(Value::String(body))
     };
-    (status, value)
+    (status, head.to_ascii_lowercase(), value)
 }
 
 fn dechunk(mut body: &str) -> String {
@@ -248,11 +270,17 @@ pub enum Frame {
     Binary(Vec<u8>),
     /// A close frame: its code and reason.
     Close(Option<u16>, String),
+    /// A ping, when the connection does not answer them
+    /// ([`Ws::answer_pings`] false).
+    Ping,
 }
 
 /// A WebSocket connection.
 pub struct Ws {
     stream: BufReader<TcpStream>,
+    /// Whether [`Ws::recv`] answers pings, as browsers do (the default);
+    /// if not it returns them as [`Frame::Ping`].
+    pub answer_pings: bool,
 }
 
 impl Ws {
@@ -295,7 +323,10 @@ impl Ws {
             let _ = stream.read_to_end(&mut body).await;
             return Err((status, String::from_utf8_lossy(&body).into_owned()));
         }
-        Ok(Ws { stream })
+        Ok(Ws {
+            stream,
+            answer_pings: true,
+        })
     }
 
     /// Sends one frame, masked as a client must.
@@ -350,6 +381,7 @@ impl Ws {
             let mut payload = vec![0; len as usize];
             self.stream.read_exact(&mut payload).await.ok()?;
             match opcode {
+                0x9 if !self.answer_pings => return Some(Frame::Ping),
                 0x9 => {
                     self.send_frame(0xA, &payload).await.ok()?;
                     continue;
@@ -584,10 +616,21 @@ async fn play(
                 .unwrap_or_else(|e| panic!("non-JSON text {text:?}: {e}")),
             Some(Frame::Close(..)) | None => return,
             Some(Frame::Binary(b)) => panic!("the server sent a binary frame: {b:?}"),
+            Some(Frame::Ping) => continue,
         };
         log.lock().unwrap().push(m.clone());
         let _ = tx.send(m.clone());
         let v = m["v"].as_u64().unwrap_or(0);
+        // Faster than any person, it may hit the message rate limit: the
+        // refused action comes back with a resync; wait, then act again.
+        if m["t"] == json!("resync")
+            && m["d"]["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("too many"))
+        {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            acted_at = None;
+        }
         if has_state(&m) {
             if m["d"]["game_over"] == json!(true) {
                 return;

@@ -1,0 +1,196 @@
+//! Limits per client address, so one stranger cannot take what everyone
+//! shares: connections held at once ([`PerAddress`]) and new tables
+//! ([`CreationLimit`]).
+//!
+//! A client is known by its address as the socket sees it: behind a
+//! reverse proxy every client shares the proxy's, so raise the limits
+//! there (`dalmuti serve --max-per-address`, `--tables-per-address`).
+//! IPv6 clients are counted by their /64 network, which one machine
+//! usually holds whole.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv6Addr};
+use std::num::NonZeroU32;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+
+use crate::error::ServerError;
+
+/// The key a client address is counted under: an IPv4 address itself
+/// (also when mapped into IPv6), an IPv6 address its /64 network.
+pub fn address_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(v4) => IpAddr::V4(v4),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
+    }
+}
+
+/// Counts what each address holds at once, up to a cap.
+#[derive(Debug)]
+pub struct PerAddress {
+    max: usize,
+    held: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// One thing an address holds; given back when dropped.
+#[derive(Debug)]
+pub struct Slot {
+    owner: Arc<PerAddress>,
+    key: IpAddr,
+}
+
+impl PerAddress {
+    /// At most `max` at once per address.
+    pub fn new(max: usize) -> Arc<PerAddress> {
+        Arc::new(PerAddress {
+            max,
+            held: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The cap.
+    pub fn max(&self) -> usize {
+        self.max
+    }
+
+    /// A slot for `ip`, or `None` if it holds the most it may already.
+    pub fn try_take(self: &Arc<Self>, ip: IpAddr) -> Option<Slot> {
+        let key = address_key(ip);
+        let mut held = self.lock();
+        let n = held.entry(key).or_default();
+        if *n >= self.max {
+            return None;
+        }
+        *n += 1;
+        Some(Slot {
+            owner: self.clone(),
+            key,
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, usize>> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut held = self.owner.lock();
+        if let Some(n) = held.get_mut(&self.key) {
+            *n -= 1;
+            if *n == 0 {
+                held.remove(&self.key);
+            }
+        }
+    }
+}
+
+/// How many tables an address may create: a burst, then one per
+/// interval (a token bucket per address, GCRA).
+pub struct CreationLimit {
+    limiter: DefaultKeyedRateLimiter<IpAddr>,
+}
+
+/// Addresses remembered before the limiter forgets those back to a full
+/// burst.
+const REMEMBERED: usize = 10_000;
+
+impl CreationLimit {
+    /// `burst` tables at once, then one every `interval`.
+    pub fn new(burst: u32, interval: Duration) -> CreationLimit {
+        let burst = NonZeroU32::new(burst.max(1)).expect("at least 1");
+        let quota = Quota::with_period(interval.max(Duration::from_millis(1)))
+            .expect("a positive period")
+            .allow_burst(burst);
+        CreationLimit {
+            limiter: RateLimiter::keyed(quota),
+        }
+    }
+
+    /// Counts one new table for `ip`, or refuses it with when to retry.
+    pub fn check(&self, ip: IpAddr) -> Result<(), ServerError> {
+        if self.limiter.len() > REMEMBERED {
+            self.limiter.retain_recent();
+        }
+        self.limiter
+            .check_key(&address_key(ip))
+            .map_err(|not_until| {
+                let wait = not_until.wait_time_from(DefaultClock::default().now());
+                let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+                ServerError::RateLimited {
+                    reason: format!(
+                        "too many new tables from your address: try again in {seconds} s"
+                    ),
+                    retry_after: seconds,
+                }
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_holds_at_most_its_share_and_gets_it_back() {
+        let limit = PerAddress::new(2);
+        let a: IpAddr = "192.0.2.1".parse().unwrap();
+        let b: IpAddr = "192.0.2.2".parse().unwrap();
+        let first = limit.try_take(a).unwrap();
+        let _second = limit.try_take(a).unwrap();
+        assert!(limit.try_take(a).is_none());
+        assert!(
+            limit.try_take(b).is_some(),
+            "another address is not held up"
+        );
+        drop(first);
+        assert!(
+            limit.try_take(a).is_some(),
+            "a slot given back is free again"
+        );
+    }
+
+    #[test]
+    fn ipv6_is_counted_by_its_64_network() {
+        let limit = PerAddress::new(1);
+        let _one = limit.try_take("2001:db8:1:2::1".parse().unwrap()).unwrap();
+        assert!(
+            limit
+                .try_take("2001:db8:1:2::ffff".parse().unwrap())
+                .is_none()
+        );
+        assert!(limit.try_take("2001:db8:1:3::1".parse().unwrap()).is_some());
+        assert_eq!(
+            address_key("::ffff:192.0.2.1".parse().unwrap()),
+            "192.0.2.1".parse::<IpAddr>().unwrap()
+        );
+    }
+
+    #[test]
+    fn table_creation_is_refused_past_the_burst_with_when_to_retry() {
+        let limit = CreationLimit::new(2, Duration::from_secs(60));
+        let a: IpAddr = "192.0.2.1".parse().unwrap();
+        limit.check(a).unwrap();
+        limit.check(a).unwrap();
+        match limit.check(a) {
+            Err(ServerError::RateLimited {
+                reason,
+                retry_after,
+            }) => {
+                assert!((1..=60).contains(&retry_after), "{retry_after}");
+                assert!(reason.contains("try again in"), "{reason}");
+            }
+            other => panic!("a third table at once: {other:?}"),
+        }
+        limit.check("192.0.2.2".parse().unwrap()).unwrap();
+    }
+}

@@ -1,0 +1,408 @@
+//! One WebSocket connection to a table (`docs/PROTOCOL.md`): `hello`
+//! first, then the table's feed out and the client's messages in, each
+//! answered or refused with a reason.
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::response::Response;
+use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, watch};
+
+use tokio::time::Instant;
+
+use crate::accept::ConnectionSlot;
+use crate::error::ServerError;
+use crate::protocol::{ClientMsg, ServerMsg};
+use crate::table::{self, TableHandle};
+
+/// The largest WebSocket frame read at all; frames over
+/// [`crate::protocol::MAX_CLIENT_MESSAGE`] get a clear error, larger ones
+/// close the connection.
+const MAX_FRAME: usize = 64 * 1024;
+/// A connection's read buffer, in bytes.
+const READ_BUFFER: usize = 8 * 1024;
+
+/// The close code of a connection closed for silence: no `hello` in
+/// time, or no answer to pings (4000-4999 are the application's own;
+/// 408 as in HTTP's Request Timeout).
+pub const CLOSE_TIMEOUT: u16 = 4408;
+
+/// A connection's limits, from the server's [`crate::Config`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settings {
+    pub messages_per_second: u32,
+    pub hello_timeout: Duration,
+    pub ping_interval: Duration,
+    pub idle_timeout: Duration,
+}
+
+/// Upgrades to a WebSocket on `table`. `held` is what the connection
+/// holds while it is open: its place among the server's connections and
+/// its address's.
+pub(crate) fn accept(
+    ws: WebSocketUpgrade,
+    table: TableHandle,
+    held: (OwnedSemaphorePermit, Option<ConnectionSlot>),
+    settings: Settings,
+    closing: watch::Receiver<bool>,
+) -> Response {
+    let limit = RateLimit::new(settings.messages_per_second);
+    ws
+        // Client frames are small; tungstenite's default 128 KiB read
+        // buffer per connection was most of a connection's memory and
+        // cleared on every frame read (docs/PERFORMANCE.md).
+        .read_buffer_size(READ_BUFFER)
+        .max_message_size(MAX_FRAME)
+        .on_upgrade(move |socket| async move {
+            let now = Instant::now();
+            let mut conn = Connection {
+                socket,
+                table,
+                limit,
+                closing,
+                v: 0,
+                settings,
+                last_heard: now,
+                next_ping: now + settings.ping_interval,
+            };
+            conn.run().await;
+            drop(held);
+        })
+}
+
+/// A token bucket: `rate` messages a second, bursts of twice that.
+struct RateLimit {
+    rate: f64,
+    tokens: f64,
+    last: Instant,
+    refused: u32,
+}
+
+impl RateLimit {
+    fn new(per_second: u32) -> RateLimit {
+        let rate = f64::from(per_second.max(1));
+        RateLimit {
+            rate,
+            tokens: 2.0 * rate,
+            last: Instant::now(),
+            refused: 0,
+        }
+    }
+
+    /// Whether one more message may pass now.
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        let earned = now.duration_since(self.last).as_secs_f64() * self.rate;
+        self.tokens = (self.tokens + earned).min(2.0 * self.rate);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            self.refused = 0;
+            true
+        } else {
+            self.refused += 1;
+            false
+        }
+    }
+}
+
+/// What woke a connection waiting for the client.
+enum Woke {
+    Frame(Option<Result<Message, axum::Error>>),
+    Closing,
+    Ping,
+    Silent,
+}
+
+/// A text frame from the client, and whether the rate limit let it in.
+struct Incoming {
+    text: String,
+    allowed: bool,
+}
+
+/// What a connection should do after a frame.
+enum Next {
+    Go,
+    Stop,
+}
+
+struct Connection {
+    socket: WebSocket,
+    table: TableHandle,
+    limit: RateLimit,
+    closing: watch::Receiver<bool>,
+    v: u64,
+    settings: Settings,
+    /// When the client last sent anything (a pong counts).
+    last_heard: Instant,
+    next_ping: Instant,
+}
+
+/// A client refused this many messages in a row is closed.
+const MAX_REFUSED: u32 = 100;
+
+impl Connection {
+    async fn send(&mut self, msg: &ServerMsg) -> bool {
+        self.send_text(&msg.to_text()).await
+    }
+
+    async fn send_text(&mut self, text: &str) -> bool {
+        self.socket.send(Message::Text(text.into())).await.is_ok()
+    }
+
+    async fn close(&mut self, code: u16, reason: &str) {
+        let _ = self
+            .socket
+            .send(Message::Close(Some(CloseFrame {
+                code,
+                reason: reason.into(),
+            })))
+            .await;
+    }
+
+    /// The next text frame, answering what is not one; `None` when the
+    /// connection ends.
+    async fn next_text(&mut self) -> Option<Incoming> {
+        loop {
+            let silent_until = self.last_heard + self.settings.idle_timeout;
+            let woke = tokio::select! {
+                m = self.socket.recv() => Woke::Frame(m),
+                _ = self.closing.wait_for(|c| *c) => Woke::Closing,
+                () = tokio::time::sleep_until(self.next_ping) => Woke::Ping,
+                () = tokio::time::sleep_until(silent_until) => Woke::Silent,
+            };
+            let message = match woke {
+                Woke::Frame(Some(Ok(message))) => message,
+                Woke::Frame(_) => return None,
+                Woke::Closing => {
+                    self.close(1001, "the server is stopping").await;
+                    return None;
+                }
+                Woke::Ping => {
+                    self.next_ping = Instant::now() + self.settings.ping_interval;
+                    if self
+                        .socket
+                        .send(Message::Ping(Default::default()))
+                        .await
+                        .is_err()
+                    {
+                        return None;
+                    }
+                    continue;
+                }
+                Woke::Silent => {
+                    let reason = format!(
+                        "no answer to pings for {} s",
+                        self.settings.idle_timeout.as_secs_f64()
+                    );
+                    self.close(CLOSE_TIMEOUT, &reason).await;
+                    return None;
+                }
+            };
+            self.last_heard = Instant::now();
+            let allowed = match message {
+                Message::Text(_) | Message::Binary(_) => self.limit.allow(),
+                _ => true,
+            };
+            if !allowed && self.limit.refused > MAX_REFUSED {
+                self.close(1008, "too many messages").await;
+                return None;
+            }
+            match message {
+                Message::Text(text) => {
+                    return Some(Incoming {
+                        text: text.to_string(),
+                        allowed,
+                    });
+                }
+                Message::Binary(_) => {
+                    let reason = if allowed {
+                        "binary frames are not understood: send JSON text".to_string()
+                    } else {
+                        self.too_many()
+                    };
+                    if !self.send(&ServerMsg::error(self.v, &reason)).await {
+                        return None;
+                    }
+                }
+                Message::Close(_) => return None,
+                Message::Ping(_) | Message::Pong(_) => {}
+            }
+        }
+    }
+
+    fn too_many(&self) -> String {
+        ServerError::TooMany(format!(
+            "too many messages: at most {} a second",
+            self.limit.rate
+        ))
+        .to_string()
+    }
+
+    async fn run(&mut self) {
+        // `hello` first; before it the connection has no seat or view to
+        // resync, so anything else gets only an error.
+        let hello_by = Instant::now() + self.settings.hello_timeout;
+        let (token, v) = loop {
+            let Ok(incoming) = tokio::time::timeout_at(hello_by, self.next_text()).await else {
+                let reason = format!(
+                    "no hello within {} s",
+                    self.settings.hello_timeout.as_secs_f64()
+                );
+                self.close(CLOSE_TIMEOUT, &reason).await;
+                return;
+            };
+            let Some(incoming) = incoming else {
+                return;
+            };
+            let reason = match ClientMsg::parse(&incoming.text) {
+                _ if !incoming.allowed => self.too_many(),
+                Ok(ClientMsg::Hello { token, v }) => break (token, v),
+                Ok(_) => "say hello first: {\"t\": \"hello\", \"v\": 0, \"d\": {\"token\": TOKEN}}"
+                    .to_string(),
+                Err(refused) => refused.reason,
+            };
+            if !self.send(&ServerMsg::error(0, &reason)).await {
+                return;
+            }
+        };
+        let sub = match self.table.subscribe(token.as_deref(), v).await {
+            Ok(sub) => sub,
+            Err(e) => {
+                self.send(&ServerMsg::error(0, &e.to_string())).await;
+                self.close(1008, "no such seat").await;
+                return;
+            }
+        };
+        let seat = sub.seat.clone();
+        self.play(token, sub).await;
+        if let Some(seat) = seat {
+            self.table.unsubscribe(&seat).await;
+        }
+    }
+
+    async fn play(&mut self, token: Option<String>, sub: table::Subscription) {
+        let mut feed = sub.feed;
+        self.v = sub.first.v;
+        if !self.send(&sub.first).await {
+            return;
+        }
+        loop {
+            tokio::select! {
+                msg = feed.recv() => match msg {
+                    Ok(msg) => {
+                        self.v = msg.v;
+                        if !self.send_text(&msg.text).await { return; }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        // Fell behind: a fresh state replaces everything.
+                        match self.table.subscribe(token.as_deref(), 0).await {
+                            Ok(sub) => {
+                                if let Some(seat) = &sub.seat {
+                                    // The new subscription counted again.
+                                    self.table.unsubscribe(seat).await;
+                                }
+                                feed = sub.feed;
+                                let mut first = sub.first;
+                                first.t = "resync";
+                                self.v = first.v;
+                                if !self.send(&first).await { return; }
+                            }
+                            Err(_) => return,
+                        }
+                    }
+                    Err(_) => {
+                        // The feed ends when the seat is gone or the table
+                        // left memory.
+                        let reason = self.table.retired().map_or("you left the table", |r| r.reason());
+                        self.close(1000, reason).await;
+                        return;
+                    }
+                },
+                incoming = self.next_text() => {
+                    let Some(incoming) = incoming else { return };
+                    if let Next::Stop = self.answer(incoming, token.as_deref()).await {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    async fn answer(&mut self, incoming: Incoming, token: Option<&str>) -> Next {
+        let parsed = ClientMsg::parse(&incoming.text);
+        if !incoming.allowed {
+            let action = match &parsed {
+                Ok(msg) => msg.is_action(),
+                Err(refused) => refused.action,
+            };
+            let reason = self.too_many();
+            return self.refuse(&reason, action, token).await;
+        }
+        let msg = match parsed {
+            Ok(msg) => msg,
+            Err(refused) => return self.refuse(&refused.reason, refused.action, token).await,
+        };
+        let Some(token) = token else {
+            let reason = match msg {
+                ClientMsg::Hello { .. } => "already said hello",
+                ClientMsg::Chat(_) => "spectators cannot chat",
+                _ => "spectators cannot act: take a seat first",
+            };
+            return self.refuse(reason, msg.is_action(), None).await;
+        };
+        match msg {
+            ClientMsg::Hello { .. } => self.refuse("already said hello", false, Some(token)).await,
+            ClientMsg::Act { v, action } => match self.table.act(token, action, v).await {
+                Ok(_) => Next::Go,
+                Err(refusal) => self.refused_by_table(refusal).await,
+            },
+            ClientMsg::Place { v, name, seat } => {
+                match self.table.place(token, &name, seat, v).await {
+                    Ok(_) => Next::Go,
+                    Err(refusal) => self.refused_by_table(refusal).await,
+                }
+            }
+            ClientMsg::Chat(line) => match self.table.chat(token, &line).await {
+                Ok(()) => Next::Go,
+                Err(e) => self.refuse(&e.to_string(), false, Some(token)).await,
+            },
+        }
+    }
+
+    /// Refuses the client's last message: an `error`, and for an `act` or
+    /// a `place` the `resync` the table gives this viewer.
+    async fn refuse(&mut self, reason: &str, action: bool, token: Option<&str>) -> Next {
+        if !action {
+            return if self.send(&ServerMsg::error(self.v, reason)).await {
+                Next::Go
+            } else {
+                Next::Stop
+            };
+        }
+        match self.table.resync(token, reason).await {
+            Ok(resync) => {
+                self.refused_by_table((ServerError::BadRequest(reason.into()), resync))
+                    .await
+            }
+            Err(_) => Next::Stop,
+        }
+    }
+
+    async fn refused_by_table(&mut self, (error, resync): (ServerError, ServerMsg)) -> Next {
+        if matches!(error, ServerError::Closed) {
+            return Next::Stop;
+        }
+        if !self
+            .send(&ServerMsg::error(resync.v, &error.to_string()))
+            .await
+        {
+            return Next::Stop;
+        }
+        self.v = resync.v;
+        if self.send(&resync).await {
+            Next::Go
+        } else {
+            Next::Stop
+        }
+    }
+}
