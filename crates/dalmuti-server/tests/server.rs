@@ -1007,3 +1007,265 @@ async fn the_end_of_a_hand_says_when_the_next_is_dealt() {
         "no countdown during a hand"
     );
 }
+
+// ----- the setup stage tells nobody who holds both Jesters -----
+
+/// Every name in `value` replaced by its seat of play in this hand
+/// (`players`), so that messages of different tables compare.
+fn by_seat(value: &mut Value, players: &[String]) {
+    match value {
+        Value::String(s) => {
+            if let Some(seat) = players.iter().position(|p| p == s) {
+                *s = format!("seat {seat}");
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| by_seat(v, players)),
+        Value::Object(map) => map.values_mut().for_each(|v| by_seat(v, players)),
+        _ => {}
+    }
+}
+
+/// A message to lobby seat `me` (or a spectator) without what differs from
+/// one table to the next by right: the viewer's own cards (and the cards of
+/// its own tax exchange), the table's id and deal commitments, the timers;
+/// names become seats of play. What is left must not depend on where the
+/// Jesters are.
+fn shape(msg: &ServerMsg, me: Option<&str>) -> Value {
+    let mut d = msg.d.clone();
+    let players: Vec<String> = d["players"]
+        .as_array()
+        .map(|p| p.iter().map(|n| n.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default();
+    let object = d.as_object_mut().unwrap();
+    // The host is whoever made the table: public, and nothing to do with
+    // the cards.
+    for key in [
+        "table",
+        "host",
+        "fairness",
+        "dealt",
+        "setup_ms",
+        "deadline_ms",
+        "next_deal_ms",
+    ] {
+        object.remove(key);
+    }
+    if let Some(view) = d["view"].as_object_mut() {
+        view.remove("hand");
+        if let Some(tax) = view.get_mut("my_tax").and_then(Value::as_object_mut) {
+            tax.remove("gave");
+            tax.remove("received");
+        }
+        for entry in view
+            .get_mut("log")
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            let entry = entry.as_object_mut().unwrap();
+            entry.remove("gift");
+            entry.remove("tribute");
+        }
+    }
+    if let Some(e) = d["e"].as_object_mut() {
+        e.remove("commitment");
+        if me.is_some() && e.get("name").and_then(Value::as_str) == me {
+            e.remove("action");
+        }
+    }
+    by_seat(&mut d, &players);
+    if let Some(lobby) = d["lobby"].as_array_mut() {
+        lobby.sort_by_key(|seat| seat["name"].to_string());
+    }
+    json!({ "t": msg.t, "v": msg.v, "d": d })
+}
+
+/// The messages of a feed from the deal up to the first one in play.
+fn setup_messages(feed: &mut Feed) -> Vec<ServerMsg> {
+    let mut out = Vec::new();
+    while let Ok(msg) = feed.try_recv() {
+        let msg = msg.to_msg();
+        if out.is_empty() && msg.d["e"]["kind"] != "deal" {
+            continue;
+        }
+        let playing = msg.d["view"]["stage"] == "play";
+        out.push(msg);
+        if playing {
+            return out;
+        }
+    }
+    panic!("the feed ended before play began: {out:?}");
+}
+
+/// Many first hands at tables of five people and a spectator: whoever is
+/// dealt both Jesters keeps quiet (they are made ready with everyone, or as
+/// a Dalmuti they give their tax), and every message the others and the
+/// spectator get, from the deal to the first lead, is the same as in a hand
+/// where nobody holds both: the same events, numbers, views and order.
+#[tokio::test]
+async fn no_message_tells_anyone_else_who_holds_both_jesters() {
+    let _dog = watchdog();
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let names = ["Ada", "Bo", "Cy", "Di", "Ed"];
+    // Seat of play (5: the spectator) → the shapes of its messages.
+    let mut seen: Vec<std::collections::BTreeSet<String>> = vec![Default::default(); 6];
+    let (mut quiet, mut nobody) = (0, 0);
+    for k in 0..48 {
+        let table = table::create(context(store.clone(), fast()), row(5, json!({}), None)).unwrap();
+        let mut tokens = Vec::new();
+        for name in names {
+            tokens.push(table.join(name).await.unwrap());
+        }
+        // Each viewer's feed as sent, and a second copy to drive the test.
+        let mut kept = Vec::new();
+        let mut driving = Vec::new();
+        for token in tokens.iter().map(Some).chain([None]) {
+            let feed = table
+                .subscribe(token.map(String::as_str), 0)
+                .await
+                .unwrap()
+                .feed;
+            driving.push(feed.resubscribe());
+            kept.push(feed);
+        }
+        table
+            .start_with_seed(&tokens[0], Seed::from(1000 + k))
+            .await
+            .unwrap();
+        let spectator = &mut driving[5];
+        let dealt = next(spectator, |m| m.d["e"]["kind"] == "deal").await;
+        let players: Vec<String> = dealt.d["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap().to_string())
+            .collect();
+        // Those who only say ready are made ready at once (no pause here);
+        // then the Dalmutis give their worst cards, the Greater first.
+        next(spectator, |m| m.d["view"]["ready"] == 3).await;
+        for dalmuti in &players[..2] {
+            let i = names.iter().position(|n| n == dalmuti).unwrap();
+            let mine = next(&mut driving[i], |m| m.d["decision"]["kind"] == "tax").await;
+            let count = mine.d["decision"]["count"].as_u64().unwrap() as usize;
+            let hand: Vec<&str> = mine.d["view"]["hand"]
+                .as_str()
+                .unwrap()
+                .split(' ')
+                .collect();
+            let gift = hand[hand.len() - count..].join(" ").parse().unwrap();
+            let v = table.info().await.unwrap().v;
+            table
+                .act(&tokens[i], Action::GiveTax(gift), v)
+                .await
+                .unwrap();
+        }
+        next(&mut driving[5], |m| m.d["view"]["stage"] == "play").await;
+        // Who held both Jesters: their own first state says so.
+        let mut holder = None;
+        let mut streams = Vec::new();
+        for (i, feed) in kept.iter_mut().enumerate() {
+            let messages = setup_messages(feed);
+            let (seat, me) = match names.get(i) {
+                Some(name) => (players.iter().position(|p| p == name).unwrap(), Some(*name)),
+                None => (5, None),
+            };
+            if !messages[0].d["view"]["revolution_offer"].is_null() {
+                holder = Some(seat);
+            }
+            streams.push((seat, messages, me));
+        }
+        match holder {
+            Some(_) => quiet += 1,
+            None => nobody += 1,
+        }
+        for (seat, messages, me) in streams {
+            if Some(seat) == holder {
+                continue;
+            }
+            let text: Vec<String> = messages.iter().map(|m| shape(m, me).to_string()).collect();
+            seen[seat].insert(text.join("\n"));
+        }
+    }
+    assert!(
+        quiet >= 3 && nobody >= 3,
+        "{quiet} hands with a holder, {nobody} without"
+    );
+    for (seat, shapes) in seen.iter().enumerate() {
+        assert_eq!(
+            shapes.len(),
+            1,
+            "seat {seat} (5: a spectator) can tell hands apart:\n{}",
+            shapes.iter().cloned().collect::<Vec<_>>().join("\n----\n")
+        );
+    }
+}
+
+/// The setup lasts the same whoever holds both Jesters: a bot, the person
+/// at the table, or nobody. On a paused clock, every first hand's setup
+/// (from the deal to the first lead) lasts exactly the look-at-your-cards
+/// pause; no revolution is called (greedy bots never call, and the person
+/// here says nothing).
+#[tokio::test(start_paused = true)]
+async fn the_setup_lasts_the_pause_whoever_holds_the_jesters() {
+    let _dog = watchdog();
+    let pause = Duration::from_secs(5);
+    let timings = Timings {
+        bot_delay: Duration::from_millis(300),
+        setup_pause: pause,
+        ..fast()
+    };
+    let mut holders = std::collections::BTreeSet::new();
+    for k in 0..24 {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+        let table =
+            table::create(context(store, timings), row(5, json!({"hands": 1}), None)).unwrap();
+        let token = table.join("Human").await.unwrap();
+        for _ in 0..4 {
+            table.add_bot(&token, "greedy").await.unwrap();
+        }
+        let mut feed = table.subscribe(Some(&token), 0).await.unwrap().feed;
+        let mut watching = table.subscribe(None, 0).await.unwrap().feed;
+        let clock = tokio::spawn(async move {
+            let (mut dealt, mut played) = (None, None);
+            while played.is_none() {
+                let msg = watching.recv().await.unwrap().to_msg();
+                let now = tokio::time::Instant::now();
+                if msg.d["e"]["kind"] == "deal" {
+                    dealt = Some(now);
+                }
+                if dealt.is_some() && msg.d["view"]["stage"] == "play" {
+                    played = Some(now);
+                }
+            }
+            played.unwrap() - dealt.unwrap()
+        });
+        table
+            .start_with_seed(&token, Seed::from(2000 + k))
+            .await
+            .unwrap();
+        let first = (*next(&mut feed, |m| m.d["hand"] == 1).await).clone();
+        play_human(&table, &token, &mut feed, first, |_| false).await;
+        assert_eq!(clock.await.unwrap(), pause, "hand of seed {}", 2000 + k);
+        let record = table.record().await.unwrap();
+        let hand = &record["hands"][0];
+        assert!(hand["revolution"].is_null(), "nobody calls here");
+        let holder = hand["deal"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .find(|(_, cards)| cards.as_str().unwrap().matches('J').count() == 2)
+            .map(|(name, _)| {
+                if name == "Human" {
+                    "the person"
+                } else {
+                    "a bot"
+                }
+            });
+        holders.insert(holder.unwrap_or("nobody"));
+    }
+    assert_eq!(
+        holders.len(),
+        3,
+        "hands with a bot, the person and nobody holding both Jesters: {holders:?}"
+    );
+}

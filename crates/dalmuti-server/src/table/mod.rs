@@ -808,13 +808,18 @@ impl Actor {
     }
 
     /// The setup pause is over: every person who has only to say ready is
-    /// made ready, in lobby order, whatever their cards (a holder of both
+    /// made ready, in seat order, whatever their cards (a holder of both
     /// Jesters who said nothing keeps quiet). Bots follow, as bots.
     async fn everyone_ready(&mut self) {
-        let people: Vec<String> = (0..self.state.seats.len())
+        let mut people: Vec<(usize, String)> = (0..self.state.seats.len())
             .filter(|&i| self.state.seats[i].bot.is_none() && self.to_say_ready(i))
-            .map(|i| self.state.seats[i].name.clone())
+            .filter_map(|i| {
+                let seat = self.state.game_seat(i)?;
+                Some((seat.index(), self.state.seats[i].name.clone()))
+            })
             .collect();
+        people.sort();
+        let people = people.into_iter().map(|(_, name)| name);
         for name in people {
             let _ = self
                 .commit(Stored::Act {
