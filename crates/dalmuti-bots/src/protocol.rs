@@ -154,12 +154,10 @@ pub fn decode_action(value: &Value) -> Result<Action, BadMessage> {
                         .map_err(context)?;
                     Ok(Action::OfferExchange { partner, card })
                 }
-                "pass" | "call_revolution" | "decline_revolution" | "decline_exchange" => {
-                    bad(format!(
-                        r#"{key:?} takes nothing: write it as the string "{key}", not {}"#,
-                        show(value)
-                    ))
-                }
+                "pass" | "ready" | "call_revolution" | "decline_exchange" => bad(format!(
+                    r#"{key:?} takes nothing: write it as the string "{key}", not {}"#,
+                    show(value)
+                )),
                 _ => bad(format!("unknown action {key:?}: {ACTION_FORMS}")),
             }
         }

@@ -545,7 +545,6 @@ impl Cards {
 fn choose(decision: &Value, hand: &str) -> Option<Value> {
     let cards = Cards::parse(hand);
     match decision.get("kind")?.as_str()? {
-        "revolution" => Some(json!("decline_revolution")),
         "tax" => {
             let count = decision.get("count")?.as_u64()? as usize;
             Some(json!({ "give_tax": cards.worst(count)? }))
@@ -1253,7 +1252,8 @@ impl Client {
         let Some(d) = msg.d.as_ref() else { return };
         let hand = d.view.as_ref().and_then(|v| v.hand.as_deref());
         match (&d.decision, hand) {
-            (Some(decision), Some(hand)) if !decision.is_null() => {
+            // Saying ready is the table's to do, when the setup pause ends.
+            (Some(decision), Some(hand)) if !decision.is_null() && decision["kind"] != "ready" => {
                 // One action in flight at a time: its event, or its error
                 // and resync, come first.
                 if seat.sent.is_some()
@@ -1333,10 +1333,6 @@ mod tests {
         assert_eq!(
             choose(&json!({"kind": "follow", "top": "9", "by": 2}), hand),
             Some(json!("pass"))
-        );
-        assert_eq!(
-            choose(&json!({"kind": "revolution"}), hand),
-            Some(json!("decline_revolution"))
         );
         assert_eq!(
             choose(

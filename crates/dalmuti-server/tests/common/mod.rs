@@ -482,12 +482,12 @@ impl Cards {
 /// A legal action for STATE's `decision` holding STATE's `view.hand`: no
 /// revolution and no exchange offer, the worst cards as tax or in answer,
 /// lead the worst single card, follow with the worst set that tops (numbered
-/// cards only) or pass.
+/// cards only) or pass. None for `ready`: the table says that for everyone.
 pub fn choose(state: &Value) -> Option<Value> {
     let decision = state.get("decision").filter(|d| !d.is_null())?;
     let hand = Cards::parse(state["view"]["hand"].as_str().unwrap_or(""));
     Some(match decision["kind"].as_str()? {
-        "revolution" => json!("decline_revolution"),
+        "ready" => return None,
         "tax" => json!({ "give_tax": hand.worst(decision["count"].as_u64()? as usize) }),
         "offer_exchange" | "exchange_offer" => json!("decline_exchange"),
         "answer_exchange" | "exchange_answer" => json!({ "answer_exchange": hand.worst(1) }),
