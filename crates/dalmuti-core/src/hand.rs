@@ -180,8 +180,10 @@ pub struct Hand {
     greater_tax: Gift,
     lesser_tax: Gift,
     exchange: Exchange,
-    /// Seats whose setup choice is to say ready and that have said it.
-    ready: Seats,
+    /// Seats that have made their own setup choice (said ready, chose the
+    /// tax gift, offered or let go the exchange): kept so that who is to
+    /// act during setup is a few bit operations.
+    chosen: Seats,
     turn: Seat,
     top: Option<(Seat, Set)>,
     passes: u8,
@@ -334,7 +336,7 @@ impl Hand {
             greater_tax: Gift::NotDue,
             lesser_tax: Gift::NotDue,
             exchange: Exchange::NotDue,
-            ready: Seats::NONE,
+            chosen: Seats::NONE,
             turn: position.turn,
             top: position.top,
             passes: position.passes,
@@ -363,7 +365,7 @@ impl Hand {
             greater_tax: Gift::NotDue,
             lesser_tax: Gift::NotDue,
             exchange: Exchange::NotDue,
-            ready: Seats::NONE,
+            chosen: Seats::NONE,
             turn: Seat::GREATER_DALMUTI,
             top: None,
             passes: 0,
@@ -455,7 +457,13 @@ impl Hand {
     /// The seats that have said ready while the hand is set up (their only
     /// setup choice). Omniscient, like [`Hand::to_act`].
     pub fn said_ready(&self) -> Seats {
-        self.ready
+        let mut ready = Seats::NONE;
+        for seat in self.chosen.iter() {
+            if self.setup_task(seat) == SetupTask::Ready {
+                ready.insert(seat);
+            }
+        }
+        ready
     }
 
     /// How many players have nothing left to choose while the hand is set
@@ -566,10 +574,11 @@ impl Hand {
         let mut seats = Seats::NONE;
         match self.stage {
             Stage::Setup => {
-                for seat in Seat::all(self.players()) {
-                    if self.setup_decision(seat).is_some() {
-                        seats.insert(seat);
-                    }
+                seats = Seats::first(self.players()).without(self.chosen);
+                if let Exchange::AwaitingAnswer { partner, .. } = self.exchange
+                    && self.chosen.contains(partner)
+                {
+                    seats.insert(partner);
                 }
             }
             Stage::Play => seats.insert(self.turn),
@@ -592,19 +601,9 @@ impl Hand {
     }
 
     /// Whether `seat` has made its own setup choice.
+    #[inline]
     fn setup_done(&self, seat: Seat) -> bool {
-        match self.setup_task(seat) {
-            SetupTask::Ready => self.ready.contains(seat),
-            SetupTask::Tax(_) => {
-                let gift = if seat == Seat::GREATER_DALMUTI {
-                    self.greater_tax
-                } else {
-                    self.lesser_tax
-                };
-                gift != Gift::Pending
-            }
-            SetupTask::ExchangeOffer => self.exchange != Exchange::AwaitingOffer,
-        }
+        self.chosen.contains(seat)
     }
 
     /// The decision `seat` faces while the hand is set up: its own choice
@@ -793,7 +792,7 @@ impl Hand {
         }
         let own_choice = !self.setup_done(seat);
         match (decision, action) {
-            (Decision::Ready, Action::Ready) => self.ready.insert(seat),
+            (Decision::Ready, Action::Ready) => {}
             (Decision::Tax { count, .. }, Action::GiveTax(gift)) => {
                 self.choose_tax(seat, count, gift)?
             }
@@ -829,8 +828,11 @@ impl Hand {
         }
         // Making one's own setup choice keeps quiet about the Jesters: only
         // the omniscient log says so (views show it to the holder alone).
-        if own_choice && self.revolution_holder == Some(seat) {
-            self.events.push(Event::RevolutionDeclined { seat });
+        if own_choice {
+            self.chosen.insert(seat);
+            if self.revolution_holder == Some(seat) {
+                self.events.push(Event::RevolutionDeclined { seat });
+            }
         }
         self.setup_maybe_done();
         Ok(())
@@ -854,7 +856,7 @@ impl Hand {
         self.greater_tax = Gift::NotDue;
         self.lesser_tax = Gift::NotDue;
         self.exchange = Exchange::NotDue;
-        self.ready = Seats::NONE;
+        self.chosen = Seats::NONE;
         self.events
             .push(Event::RevolutionCalled { seat: by, greater });
         self.begin_play();

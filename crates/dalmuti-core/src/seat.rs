@@ -201,6 +201,18 @@ impl Seats {
         self.0 &= !(1 << seat.0);
     }
 
+    /// The seats of `self` that are not in `other`.
+    ///
+    /// ```
+    /// use dalmuti_core::{Seat, Seats};
+    /// let rest = Seats::first(3).without(Seats::only(Seat::new(1)));
+    /// assert_eq!(rest.iter().map(Seat::index).collect::<Vec<_>>(), [0, 2]);
+    /// ```
+    #[inline]
+    pub const fn without(self, other: Seats) -> Seats {
+        Seats(self.0 & !other.0)
+    }
+
     /// How many seats.
     #[inline]
     pub const fn len(self) -> usize {
