@@ -977,6 +977,32 @@ async fn a_human_greater_dalmuti_chooses_the_newcomers_seat() {
 }
 
 #[tokio::test]
+async fn the_deal_says_how_long_the_setup_pause_lasts() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let timings = Timings {
+        setup_pause: Duration::from_millis(300),
+        ..fast()
+    };
+    let (table, token) = table_with(store, json!({"hands": 1}), 3, timings, None).await;
+    let mut feed = table.subscribe(Some(&token), 0).await.unwrap().feed;
+    let mut watching = table.subscribe(None, 0).await.unwrap().feed;
+    table
+        .start_with_seed(&token, Seed::from(TEST_SEED))
+        .await
+        .unwrap();
+    // Everyone, a spectator too, sees the countdown from the deal on.
+    for feed in [&mut feed, &mut watching] {
+        let dealt = next(feed, |m| m.d["e"]["kind"] == "deal").await;
+        let left = dealt.d["setup_ms"]
+            .as_u64()
+            .expect("a countdown in the deal");
+        assert!(left <= 300 && left > 0, "{left}");
+        let playing = next(feed, |m| m.d["view"]["stage"] == "play").await;
+        assert!(playing.d["setup_ms"].is_null(), "no countdown in play");
+    }
+}
+
+#[tokio::test]
 async fn the_end_of_a_hand_says_when_the_next_is_dealt() {
     let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
     let timings = Timings {

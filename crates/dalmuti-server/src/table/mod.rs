@@ -992,6 +992,9 @@ impl Actor {
         }
         self.state.apply(event)?;
         self.update_turns(Instant::now());
+        // Before the broadcast, so that the deal's own message counts the
+        // setup pause down (and a hand's last event the next deal).
+        self.schedule_setup(Instant::now());
         self.schedule_deal(Instant::now());
         let v = self.state.v();
         if let Err(e) = self.ctx.writer.append(&self.state.row.id, v, text).await {
