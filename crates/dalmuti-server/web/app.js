@@ -1092,7 +1092,11 @@ function renderSeats() {
     let flag = '';
     if (seat.out != null) flag = 'out ' + ordinal(seat.out + 1);
     // While the hand is set up only your own choice is shown (docs/RULES.md, D25).
-    else if (toAct.has(i)) flag = vw.stage === 'play' ? 'to play' : 'choosing';
+    else if (toAct.has(i)) {
+      const d = s.decision;
+      flag = vw.stage === 'play' ? 'to play'
+        : d && d.kind === 'ready' && !vw.revolution_offer ? 'getting ready' : 'choosing';
+    }
     else if (passed.has(i)) flag = 'passed';
     let conn = null;
     if (lobby) {
