@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use dalmuti_core::record::{Checked, Fault, Record, check};
-use dalmuti_core::{Game, Rules, Scoring, Seed};
+use dalmuti_core::{Action, Game, Rules, Scoring, Seat, Seed};
 use serde_json::{Value, json};
 
 fn spec_examples() -> PathBuf {
@@ -357,6 +357,37 @@ fn the_last_hand_may_stop_anywhere() {
     hand.remove("tax");
     hand.insert("plays".into(), json!([]));
     assert_eq!(check(&v.to_string()).exit_code(), 0);
+}
+
+/// A game saved while its first hand is set up keeps who said ready, and
+/// reads back to the same hand; `ready` may name only players whose setup
+/// choice is that.
+#[test]
+fn a_game_saved_while_set_up_keeps_who_said_ready() {
+    let names = ["Ada", "Bo", "Cy", "Di", "Ed"].map(String::from).to_vec();
+    let mut game = Game::with_seating(Rules::default(), names, Seed::from(3)).unwrap();
+    for seat in [Seat::new(4), Seat::new(2)] {
+        game.apply(seat, Action::Ready).unwrap();
+    }
+    let record = Record::from_game(&game).to_json();
+    let ready = &record["hands"][0]["ready"];
+    assert_eq!(
+        ready,
+        &json!([
+            game.name(game.player_at(Seat::new(2))),
+            game.name(game.player_at(Seat::new(4)))
+        ])
+    );
+    let back = Record::parse(&record.to_string())
+        .unwrap()
+        .replay(Seed::from(0))
+        .unwrap();
+    assert_eq!(back.hand().said_ready(), game.hand().said_ready());
+    assert_eq!(back.hand().to_act(), game.hand().to_act());
+    // The Greater Dalmuti chooses a tax gift: saying ready is not theirs.
+    let mut wrong = record.clone();
+    wrong["hands"][0]["ready"] = json!([game.name(game.player_at(Seat::new(0)))]);
+    assert_fault(&wrong, Some(0), None, "has no reason to say ready");
 }
 
 fn play_game(rules: Rules, players: usize, seed: u64, hands: usize) -> Game {
