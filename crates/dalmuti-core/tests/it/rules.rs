@@ -252,14 +252,12 @@ fn a_given_deal_must_be_the_whole_deck_in_the_right_shares() {
 
 // ----- Revolution -----
 
+/// A five-player hand with both Jesters (and a Dalmuti).
+const BOTH_JESTERS: &str = "J J 1 12 12 12 12 12 12 12 12 12 12 12 11 11";
+
 #[test]
 fn both_jesters_offer_a_revolution_but_do_not_force_one() {
-    let mut hand = hand_with(
-        Rules::default(),
-        5,
-        false,
-        &[(2, "J J 1 12 12 12 12 12 12 12 12 12 12 12 11 11")],
-    );
+    let mut hand = hand_with(Rules::default(), 5, false, &[(2, BOTH_JESTERS)]);
     // The offer comes with the holder's setup choice, in the one setup
     // stage every hand has: everyone else is choosing too.
     assert_eq!(hand.stage(), Stage::Setup);
@@ -286,12 +284,7 @@ fn both_jesters_offer_a_revolution_but_do_not_force_one() {
 
 #[test]
 fn while_the_hand_is_set_up_a_view_shows_its_own_choice_and_a_count_only() {
-    let mut hand = hand_with(
-        Rules::default(),
-        5,
-        false,
-        &[(2, "J J 1 12 12 12 12 12 12 12 12 12 12 12 11 11")],
-    );
+    let mut hand = hand_with(Rules::default(), 5, false, &[(2, BOTH_JESTERS)]);
     let spectator = View::new(&hand, Viewer::Spectator);
     assert_eq!(spectator.to_act(), Seats::NONE, "nobody is named");
     assert_eq!(spectator.ready_count(), Some(0));
@@ -331,12 +324,7 @@ fn while_the_hand_is_set_up_a_view_shows_its_own_choice_and_a_count_only() {
 
 #[test]
 fn only_the_holder_of_both_jesters_may_call_a_revolution() {
-    let mut hand = hand_with(
-        Rules::default(),
-        5,
-        false,
-        &[(2, "J J 1 12 12 12 12 12 12 12 12 12 12 12 11 11")],
-    );
+    let mut hand = hand_with(Rules::default(), 5, false, &[(2, BOTH_JESTERS)]);
     let before = hand.clone();
     for other in [0, 1, 3, 4] {
         assert_eq!(hand.revolution_offer(seat(other)), None);
@@ -353,7 +341,7 @@ fn only_the_holder_of_both_jesters_may_call_a_revolution() {
 
 #[test]
 fn a_dalmuti_dealt_both_jesters_calls_instead_of_choosing_the_tax() {
-    let holder = "J J 1 12 12 12 12 12 12 12 12 12 12 12 11 11";
+    let holder = BOTH_JESTERS;
     let mut hand = hand_with(Rules::default(), 5, false, &[(1, holder)]);
     assert_eq!(
         hand.decision(seat(1)),
@@ -394,12 +382,7 @@ fn a_dalmuti_dealt_both_jesters_calls_instead_of_choosing_the_tax() {
 
 #[test]
 fn a_revolution_cancels_taxes_and_the_greater_dalmuti_still_leads() {
-    let mut hand = hand_with(
-        Rules::default(),
-        5,
-        false,
-        &[(2, "J J 1 12 12 12 12 12 12 12 12 12 12 12 11 11")],
-    );
+    let mut hand = hand_with(Rules::default(), 5, false, &[(2, BOTH_JESTERS)]);
     let before = hand.held(seat(0));
     hand.apply(seat(2), Action::CallRevolution).unwrap();
     assert_eq!(hand.stage(), Stage::Play);
@@ -418,11 +401,7 @@ fn a_revolution_cancels_taxes_and_the_greater_dalmuti_still_leads() {
 #[test]
 fn a_greater_revolution_reverses_the_seats_and_the_old_greater_peon_leads() {
     let rules = Rules::default();
-    let dealt = deal_with(
-        &rules,
-        5,
-        &[(4, "J J 1 12 12 12 12 12 12 12 12 12 12 12 11 11")],
-    );
+    let dealt = deal_with(&rules, 5, &[(4, BOTH_JESTERS)]);
     let mut game = Game::with_seating(rules, names(5), Seed::from(1)).unwrap();
     play_out(&mut game);
     let order: Vec<String> = game
@@ -810,22 +789,14 @@ fn first_deal_revolution_still_allows_a_greater_revolution() {
         first_deal_revolution: true,
         ..Rules::default()
     };
-    let mut hand = hand_with(
-        rules,
-        5,
-        true,
-        &[(4, "J J 1 12 12 12 12 12 12 12 12 12 12 12 11 11")],
-    );
+    let mut hand = hand_with(rules, 5, true, &[(4, BOTH_JESTERS)]);
     assert_eq!(
         hand.revolution_offer(seat(4)),
         Some(RevolutionOffer { greater: true })
     );
     hand.apply(seat(4), Action::CallRevolution).unwrap();
     assert!(hand.revolution().unwrap().greater);
-    assert_eq!(
-        hand.held(seat(0)),
-        cards("J J 1 12 12 12 12 12 12 12 12 12 12 12 11 11")
-    );
+    assert_eq!(hand.held(seat(0)), cards(BOTH_JESTERS));
 }
 
 #[test]
