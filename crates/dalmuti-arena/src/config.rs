@@ -278,6 +278,7 @@ impl SimConfig {
                 .map_err(|_| ConfigError::Scoring(text.trim().to_string()))?,
         };
         let rules = Rules {
+            variant: Default::default(),
             stripped_deck: args.stripped_deck,
             first_deal_revolution: args.first_deal_revolution,
             merchant_exchange: args.merchant_exchange,

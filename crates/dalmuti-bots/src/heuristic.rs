@@ -226,7 +226,7 @@ impl Plan {
         let mut plan = Plan {
             losers: 0,
             winners: 0,
-            spare_jesters: i32::from(cards.jesters()),
+            spare_jesters: i32::from(cards.wilds()),
             loser_ranks: 0,
         };
         for (rank, copies) in groups(cards) {
@@ -238,9 +238,9 @@ impl Plan {
             }
         }
         plan.secure_with_jesters(rivals, cards);
-        if !cards.is_empty() && cards.len() == u32::from(cards.jesters()) {
+        if !cards.is_empty() && cards.len() == u32::from(cards.wilds()) {
             // Jesters alone: one set, on its own.
-            let set = Set::jesters_alone(cards.jesters()).expect("some Jesters");
+            let set = Set::jesters_alone(cards.wilds()).expect("some Jesters");
             plan.spare_jesters = 0;
             if rivals.cannot_top(set) {
                 plan.winners = 1;
@@ -352,7 +352,7 @@ fn sure_winner_keeping_the_way_out(
     plays(legal)
         .filter(|&s| rivals.cannot_top(s))
         .filter(|&s| Plan::of(without(cards, s), rivals).goes_out_leading())
-        .min_by_key(|&s| (s.jesters(), s.rank_number()))
+        .min_by_key(|&s| (s.wilds(), s.rank_number()))
         .map(Action::Play)
 }
 
@@ -372,7 +372,7 @@ fn follow(cards: Cards, rivals: &Rivals, legal: &[Action]) -> Option<Action> {
     let after_top = |s: Set| Plan::of(without(cards, s), rivals);
     let way_out = plays(legal)
         .filter(|&s| rivals.cannot_top(s) && after_top(s).goes_out_leading())
-        .min_by_key(|&s| (s.jesters(), std::cmp::Reverse(s.rank_number())));
+        .min_by_key(|&s| (s.wilds(), std::cmp::Reverse(s.rank_number())));
     if let Some(s) = way_out {
         return Some(Action::Play(s));
     }
@@ -396,7 +396,7 @@ fn follow(cards: Cards, rivals: &Rivals, legal: &[Action]) -> Option<Action> {
             continue;
         }
         // Fewest leads needed, then fewest Jesters, then the worst rank.
-        let key = need * 64 + 16 * i32::from(s.jesters()) - i32::from(s.rank_number());
+        let key = need * 64 + 16 * i32::from(s.wilds()) - i32::from(s.rank_number());
         if best.is_none_or(|(k, _)| key < k) {
             best = Some((key, s));
         }
@@ -493,7 +493,7 @@ fn is_weak(cards: Cards, deck: Cards) -> bool {
             .map(|g| u32::from(g.1))
             .sum()
     };
-    let numbered = |c: &Cards| c.len() - u32::from(c.jesters());
+    let numbered = |c: &Cards| c.len() - u32::from(c.wilds());
     let (mine, all): (u32, u32) = (good(&cards), good(&deck));
     mine * numbered(&deck) < all * numbered(&cards)
 }
@@ -608,7 +608,7 @@ fn positions(cards: Cards) -> u64 {
 /// Every set `cards` can lead, or can top `top` with.
 fn sets_to_play(cards: Cards, top: Option<Set>) -> ActionList {
     let mut list = ActionList::new();
-    let jesters = cards.jesters();
+    let jesters = cards.wilds();
     let mut push = |s: Option<Set>| {
         if let Some(s) = s.filter(|s| top.is_none_or(|t| s.tops(&t))) {
             let _ = list.try_push(Action::Play(s));

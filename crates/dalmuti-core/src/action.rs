@@ -96,7 +96,10 @@ impl fmt::Display for Action {
             }
             Action::DeclineExchange => f.write_str("decline the merchant exchange"),
             Action::AnswerExchange(card) => write!(f, "give {card} back"),
-            Action::Play(set) => write!(f, "play {set}"),
+            Action::Play(set) => match set.wedgie_target() {
+                Some(target) => write!(f, "play {set} wedging {target}"),
+                None => write!(f, "play {set}"),
+            },
             Action::Pass => f.write_str("pass"),
         }
     }
@@ -104,8 +107,10 @@ impl fmt::Display for Action {
 
 /// The most legal actions any decision can have (a Dalmuti choosing two of
 /// up to 13 kinds of card has 91, 92 with a revolution to call; the richest
-/// lead, 27 cards with two Jesters, has under 90).
-pub const MAX_ACTIONS: usize = 128;
+/// lead, 27 cards with two Jesters, has under 90; a Corporate Shuffle lead
+/// of seven 6s, the Wedgie and both Dogberts at eight players, aimed at any
+/// of seven players, stays under 180).
+pub const MAX_ACTIONS: usize = 192;
 
 /// The legal actions of one decision, on the stack.
 pub type ActionList = ArrayVec<Action, MAX_ACTIONS>;
@@ -155,6 +160,15 @@ pub enum Illegal {
     /// The merchant exchange partner is not another Merchant.
     #[error("{0} is not another Merchant")]
     NotAMerchant(Seat),
+    /// A Wedgie played without naming its target.
+    #[error("the Twirling Wedgie must name another player who still holds cards")]
+    WedgieNeedsTarget,
+    /// A Wedgie aimed at its own player or at a player with no cards.
+    #[error("the Twirling Wedgie cannot name {0}: it names another player who still holds cards")]
+    WedgieTarget(Seat),
+    /// A Wedgie naming someone in the play that ends the hand.
+    #[error("this play ends the hand, so the Twirling Wedgie names no one")]
+    WedgieEndsHand,
     /// A revolution called by someone not dealt both Jesters, or after
     /// their setup choice.
     #[error(

@@ -3,13 +3,19 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// How many distinct kinds of card there are: the twelve ranks and the Jester.
-pub const CARD_KINDS: usize = 13;
+use crate::variant::Variant;
 
-/// The names printed on the cards, indexed by [`Card::index`] (1 to 13);
-/// index 0 is unused so the rank number is the index.
-const NAMES: [&str; CARD_KINDS + 1] = [
-    "",
+/// How many distinct kinds of card there are in both decks: the World
+/// Ruler (0), the twelve ranks, the Jester, the Twirling Wedgie, Ratbert and
+/// the Dogbert. Each kind has its own record token, so cards read and write
+/// the same whichever game they belong to; only their names differ
+/// ([`crate::Variant::card_name`]).
+pub const CARD_KINDS: usize = 17;
+
+/// Each card's own name (Dalmuti's for the numbers), indexed by
+/// [`Card::index`].
+const NAMES: [&str; CARD_KINDS] = [
+    "Dogbert, World Ruler",
     "Dalmuti",
     "Archbishop",
     "Earl Marshal",
@@ -23,10 +29,13 @@ const NAMES: [&str; CARD_KINDS + 1] = [
     "Stonecutter",
     "Peasant",
     "Jester",
+    "Twirling Wedgie",
+    "Ratbert",
+    "Dogbert",
 ];
 
-const PLURALS: [&str; CARD_KINDS + 1] = [
-    "",
+const PLURALS: [&str; CARD_KINDS] = [
+    "Dogberts, World Rulers",
     "Dalmutis",
     "Archbishops",
     "Earl Marshals",
@@ -40,6 +49,13 @@ const PLURALS: [&str; CARD_KINDS + 1] = [
     "Stonecutters",
     "Peasants",
     "Jesters",
+    "Twirling Wedgies",
+    "Ratberts",
+    "Dogberts",
+];
+
+const TOKENS: [&str; CARD_KINDS] = [
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "J", "T", "R", "D",
 ];
 
 /// A card's rank, 1 (the Dalmuti, best) to 12 (the Peasant, worst).
@@ -51,7 +67,7 @@ const PLURALS: [&str; CARD_KINDS + 1] = [
 /// ```
 /// use dalmuti_core::Rank;
 /// let knight = Rank::new(6).unwrap();
-/// assert_eq!(knight.name(), "Knight");
+/// assert_eq!(knight.number(), 6);
 /// assert!(Rank::DALMUTI < knight); // the Dalmuti is better
 /// assert!(Rank::new(13).is_none()); // Jesters have no rank of their own
 /// ```
@@ -102,91 +118,156 @@ impl Rank {
     pub const fn number(self) -> u8 {
         self.0
     }
-
-    /// The card's name, e.g. "Earl Marshal".
-    pub fn name(self) -> &'static str {
-        NAMES[self.0 as usize]
-    }
-
-    /// The name for several of these cards, e.g. "Baronesses".
-    pub fn plural(self) -> &'static str {
-        PLURALS[self.0 as usize]
-    }
 }
 
-/// One card: a numbered rank or a Jester (wild).
+/// One card of either deck: a numbered rank, a wild card (the Jester or a
+/// Dogbert), or one of Corporate Shuffle's three specials.
 ///
-/// Cards are written as the tokens of game records: `1` to `12`, and `J`
-/// for a Jester.
+/// Cards are written as the tokens of game records: `1` to `12`, `J` for a
+/// Jester; `0` (Dogbert, World Ruler), `T` (Twirling Wedgie), `R` (Ratbert)
+/// and `D` (Dogbert) in Corporate Shuffle.
 ///
 /// ```
-/// use dalmuti_core::{Card, Rank};
+/// use dalmuti_core::{Card, Rank, Variant};
 /// let jester: Card = "J".parse().unwrap();
-/// assert!(jester.is_jester());
+/// assert!(jester.is_wild());
 /// assert_eq!(Card::from(Rank::COOK).to_string(), "9");
-/// assert_eq!("9".parse::<Card>().unwrap().name(), "Cook");
-/// assert!("0".parse::<Card>().is_err());
+/// assert_eq!("9".parse::<Card>().unwrap().name(Variant::Dalmuti), "Cook");
+/// assert_eq!("9".parse::<Card>().unwrap().name(Variant::CorporateShuffle), "Marketing");
+/// assert_eq!(Card::TWIRLING_WEDGIE.value(), Some(6));
+/// assert!("13".parse::<Card>().is_err());
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Card(u8);
 
 impl Card {
-    /// The wild card. Alone (or with the other Jester) it ranks 13, worse
-    /// than a Peasant; with numbered cards it takes their rank.
+    /// Dalmuti's wild card. Alone (or with the other Jester) it ranks 13,
+    /// worse than a Peasant; with numbered cards it takes their rank.
     pub const JESTER: Card = Card(13);
+    /// Corporate Shuffle's Dogbert, World Ruler: value 0, played only alone,
+    /// and it wins its trick at once.
+    pub const WORLD_RULER: Card = Card(0);
+    /// Corporate Shuffle's Twirling Wedgie: a 6 whose player names another
+    /// player, who must pass for the rest of the trick.
+    pub const TWIRLING_WEDGIE: Card = Card(14);
+    /// Corporate Shuffle's Ratbert: value 11, played only alone; the
+    /// winner of its trick takes it back, unless the spec says otherwise.
+    pub const RATBERT: Card = Card(15);
+    /// Corporate Shuffle's wild card: with numbered cards it takes their
+    /// value; alone (or with the other) it plays as a value its player
+    /// declares, 1 to 10.
+    pub const DOGBERT: Card = Card(16);
 
-    /// The card at this index: 1 to 12 for the ranks, 13 for the Jester.
+    /// The card at this index: 0 to 16; see [`Card::index`].
     pub const fn from_index(index: usize) -> Option<Card> {
-        if index >= 1 && index <= CARD_KINDS {
+        if index < CARD_KINDS {
             Some(Card(index as u8))
         } else {
             None
         }
     }
 
-    /// The card at `index` (1..=13), for tables built at compile time.
+    /// The card at `index` (0..=16), for tables built at compile time.
     pub(crate) const fn at(index: usize) -> Card {
-        assert!(index >= 1 && index <= CARD_KINDS);
+        assert!(index < CARD_KINDS);
         Card(index as u8)
     }
 
-    /// 1 to 12 for a numbered card, 13 for a Jester: the card's badness
-    /// when played alone, and its slot in [`crate::Cards`].
+    /// The card's slot: 0 the World Ruler, 1 to 12 the numbered cards, 13
+    /// the Jester, 14 the Twirling Wedgie, 15 Ratbert, 16 the Dogbert. Also
+    /// the order in which hands are written.
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
-    /// Whether this is a Jester.
+    /// Whether this is a wild card: a Jester or a Dogbert.
+    pub const fn is_wild(self) -> bool {
+        self.0 == 13 || self.0 == 16
+    }
+
+    /// Whether this is a Jester (Dalmuti's wild card).
     pub const fn is_jester(self) -> bool {
         self.0 == 13
     }
 
-    /// The rank of a numbered card; `None` for a Jester.
+    /// The rank of a numbered card (1 to 12); `None` for the others.
     pub const fn rank(self) -> Option<Rank> {
         Rank::new(self.0)
     }
 
-    /// The card's name, e.g. "Dalmuti" or "Jester".
-    pub fn name(self) -> &'static str {
+    /// The printed number of a numbered card (1 to 12).
+    pub const fn number(self) -> Option<u8> {
+        if self.0 >= 1 && self.0 <= 12 {
+            Some(self.0)
+        } else {
+            None
+        }
+    }
+
+    /// What the card is worth when it is played (lower is better): its
+    /// number; 0 for the World Ruler, 6 for the Wedgie, 11 for Ratbert.
+    /// `None` for a wild card, whose worth depends on its set.
+    pub const fn value(self) -> Option<u8> {
+        match self.0 {
+            0..=12 => Some(self.0),
+            14 => Some(6),
+            15 => Some(11),
+            _ => None,
+        }
+    }
+
+    /// Its worth in the seating draw (lower is better): its value; 13 for a
+    /// Jester and 12 for a Dogbert, the worst card of each deck (C3).
+    pub const fn draw_value(self) -> u8 {
+        match self.0 {
+            13 => 13,
+            16 => 12,
+            _ => match self.value() {
+                Some(v) => v,
+                None => 13,
+            },
+        }
+    }
+
+    /// The only game whose deck holds this card, or `None` for the numbers
+    /// 1 to 10, which both decks hold.
+    pub const fn variant(self) -> Option<Variant> {
+        match self.0 {
+            1..=10 => None,
+            11..=13 => Some(Variant::Dalmuti),
+            _ => Some(Variant::CorporateShuffle),
+        }
+    }
+
+    /// The card's name in `variant`, e.g. "Cook" or "Marketing".
+    pub fn name(self, variant: Variant) -> &'static str {
+        variant.card_name(self)
+    }
+
+    /// The name for several of these cards in `variant`.
+    pub fn plural(self, variant: Variant) -> &'static str {
+        variant.card_plural(self)
+    }
+
+    /// The name of the card itself; the numbers by Dalmuti's names.
+    pub(crate) fn own_name(self) -> &'static str {
         NAMES[self.0 as usize]
     }
 
-    /// The name for several of these cards.
-    pub fn plural(self) -> &'static str {
+    /// The plural of [`Card::own_name`].
+    pub(crate) fn own_plural(self) -> &'static str {
         PLURALS[self.0 as usize]
     }
 
-    /// The record token: `1`..`12` or `J`.
+    /// The record token: `0`..`12`, `J`, `T`, `R` or `D`.
     pub fn token(self) -> &'static str {
-        const TOKENS: [&str; CARD_KINDS + 1] = [
-            "", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "J",
-        ];
         TOKENS[self.0 as usize]
     }
 
-    /// Every kind of card, best first, Jester last.
+    /// Every kind of card of both decks, in the order hands are written.
+    /// See [`Variant::kinds`] for one deck's.
     pub fn all() -> impl DoubleEndedIterator<Item = Card> + Clone {
-        (1..=CARD_KINDS as u8).map(Card)
+        (0..CARD_KINDS as u8).map(Card)
     }
 }
 
@@ -204,7 +285,10 @@ impl fmt::Display for Card {
 
 /// A token that is not a card.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{token:?} is not a card (cards are 1 to 12, or J for a Jester)")]
+#[error(
+    "{token:?} is not a card (cards are 1 to 12 and J for a Jester; 0, 1 to 10, T, R and D in \
+     Corporate Shuffle)"
+)]
 pub struct BadCard {
     /// The text that was read.
     pub token: String,
@@ -214,8 +298,13 @@ impl FromStr for Card {
     type Err = BadCard;
 
     fn from_str(s: &str) -> Result<Card, BadCard> {
-        if s == "J" {
-            return Ok(Card::JESTER);
+        match s {
+            "J" => return Ok(Card::JESTER),
+            "0" => return Ok(Card::WORLD_RULER),
+            "T" => return Ok(Card::TWIRLING_WEDGIE),
+            "R" => return Ok(Card::RATBERT),
+            "D" => return Ok(Card::DOGBERT),
+            _ => {}
         }
         // Only canonical numbers: "06" or "+6" are not tokens of the format.
         let canonical =
@@ -236,7 +325,9 @@ mod tests {
 
     #[test]
     fn names_follow_the_rulebook_chart() {
-        let names: Vec<_> = Rank::all().map(Rank::name).collect();
+        let names: Vec<_> = Rank::all()
+            .map(|r| Card::from(r).name(Variant::Dalmuti))
+            .collect();
         assert_eq!(
             names,
             [
@@ -254,7 +345,7 @@ mod tests {
                 "Peasant"
             ]
         );
-        assert_eq!(Card::JESTER.name(), "Jester");
+        assert_eq!(Card::JESTER.name(Variant::Dalmuti), "Jester");
     }
 
     #[test]
@@ -268,7 +359,9 @@ mod tests {
         for card in Card::all() {
             assert_eq!(card.token().parse::<Card>(), Ok(card));
         }
-        for bad in ["", "0", "13", "j", "06", "+6", " 6", "Jester", "99999"] {
+        for bad in [
+            "", "00", "13", "j", "d", "06", "+6", " 6", "Jester", "99999", "-0",
+        ] {
             assert!(bad.parse::<Card>().is_err(), "{bad:?} accepted");
         }
     }

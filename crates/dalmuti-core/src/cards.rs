@@ -5,15 +5,31 @@ use std::str::FromStr;
 
 use crate::card::{BadCard, CARD_KINDS, Card};
 
-/// Count slots: index 0 unused, 1..=12 the ranks, 13 the Jester.
-pub(crate) const SLOTS: usize = CARD_KINDS + 1;
+/// Count slots, one per kind of card ([`Card::index`]).
+pub(crate) const SLOTS: usize = CARD_KINDS;
+
+/// The order in which a Peon (an Intern) pays tribute, best first: the
+/// Dogberts, then by value with the Wedgie before the 6s (C4), Ratbert last;
+/// in Dalmuti the ranks and then the Jesters. Each deck holds only its own
+/// cards, so one order serves both.
+const TRIBUTE_ORDER: [Card; CARD_KINDS] = {
+    let order = [16, 0, 1, 2, 3, 4, 5, 14, 6, 7, 8, 9, 10, 11, 12, 13, 15];
+    let mut cards = [Card::at(0); CARD_KINDS];
+    let mut i = 0;
+    while i < CARD_KINDS {
+        cards[i] = Card::at(order[i]);
+        i += 1;
+    }
+    cards
+};
 
 /// A multiset of cards: how many of each kind.
 ///
 /// Order does not matter in Dalmuti (players sort their hands), so a group of
-/// cards is sixteen counters and copying it is as cheap as copying an integer.
-/// It is written as record tokens separated by spaces, best first and Jesters
-/// last: `"3 6 6 J"`.
+/// cards is seventeen counters and copying it is as cheap as copying two
+/// integers. It is written as record tokens separated by spaces in the order
+/// of [`Card::index`]: best first, Corporate Shuffle's specials after the
+/// numbers, wild cards last: `"3 6 6 J"`, `"0 6 T R D"`.
 ///
 /// ```
 /// use dalmuti_core::{Card, Cards, Rank};
@@ -26,9 +42,7 @@ pub(crate) const SLOTS: usize = CARD_KINDS + 1;
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Cards {
-    /// Slot `Card::index()` (1..=13) holds that card's count; slot 0 stays
-    /// zero. Fourteen bytes keep an [`crate::Action`] within two machine
-    /// words, so actions travel in registers on the play path.
+    /// Slot `Card::index()` holds that card's count.
     counts: [u8; SLOTS],
 }
 
@@ -36,7 +50,7 @@ impl Cards {
     /// No cards.
     pub const EMPTY: Cards = Cards { counts: [0; SLOTS] };
 
-    /// Cards from raw counts (slot = `Card::index()`; slot 0 zero).
+    /// Cards from raw counts (slot = `Card::index()`).
     pub(crate) const fn from_counts(counts: [u8; SLOTS]) -> Cards {
         Cards { counts }
     }
@@ -54,22 +68,22 @@ impl Cards {
         self.counts[card.index()]
     }
 
-    /// How many Jesters.
+    /// How many wild cards (Jesters or Dogberts; a deck has one kind).
     #[inline]
-    pub fn jesters(&self) -> u8 {
-        self.counts[Card::JESTER.index()]
+    pub fn wilds(&self) -> u8 {
+        self.counts[Card::JESTER.index()] + self.counts[Card::DOGBERT.index()]
     }
 
-    /// A bit mask of the ranks (bit r for rank r, 1..=12; Jesters never)
-    /// held at least `n` times. A flat loop the compiler unrolls into
-    /// straight-line compares, without branches.
+    /// A bit mask of the numbered ranks (bit r for rank r, 1..=12; no
+    /// special or wild card) held at least `n` times. A flat loop the
+    /// compiler unrolls into straight-line compares, without branches.
     #[inline]
     pub(crate) fn ranks_with_at_least(&self, n: u8) -> u16 {
-        let mut mask = 0u16;
+        let mut mask = 0u32;
         for (i, &c) in self.counts.iter().enumerate() {
-            mask |= u16::from(c >= n) << i;
+            mask |= u32::from(c >= n) << i;
         }
-        mask & 0b1_1111_1111_1110
+        (mask & 0b1_1111_1111_1110) as u16
     }
 
     /// How many of the card with this index (1..=13); see [`Card::index`].
@@ -145,40 +159,43 @@ impl Cards {
     /// hold `self`.
     pub fn missing_from(&self, other: &Cards) -> Cards {
         let mut out = Cards::EMPTY;
-        for i in 1..=CARD_KINDS {
+        for i in 0..CARD_KINDS {
             out.counts[i] = self.counts[i].saturating_sub(other.counts[i]);
         }
         out
     }
 
-    /// Each kind present with its count, best first, Jesters last.
+    /// Each kind present with its count, in the order of [`Card::index`].
     pub fn kinds(&self) -> impl Iterator<Item = (Card, u8)> + '_ {
         Card::all()
             .map(|card| (card, self.count(card)))
             .filter(|&(_, n)| n > 0)
     }
 
-    /// Every card, one item per copy, best first, Jesters last.
+    /// Every card, one item per copy, in the order of [`Card::index`].
     pub fn iter(&self) -> impl Iterator<Item = Card> + '_ {
         self.kinds()
             .flat_map(|(card, n)| std::iter::repeat_n(card, n as usize))
     }
 
-    /// The `n` best cards (lowest ranks; Jesters count as the worst), or all
-    /// of them if there are fewer: what a Peon pays in tax.
+    /// The `n` best cards, or all of them if there are fewer: what a Peon
+    /// pays in tax. In Dalmuti the lowest ranks, Jesters counting as the
+    /// worst; in Corporate Shuffle the Dogberts first, then by value, the
+    /// Wedgie before the 6s and Ratbert last (C4).
     pub fn best(&self, n: u32) -> Cards {
-        let mut out = Cards::EMPTY;
-        for card in self.iter().take(n as usize) {
-            out.add(card, 1);
-        }
-        out
+        self.take_in(TRIBUTE_ORDER.iter().copied(), n)
     }
 
-    /// The `n` worst cards (Jesters first, then the highest ranks).
+    /// The `n` worst cards: [`Cards::best`]'s order backwards (Jesters or
+    /// Ratbert first).
     pub fn worst(&self, n: u32) -> Cards {
+        self.take_in(TRIBUTE_ORDER.iter().rev().copied(), n)
+    }
+
+    fn take_in(&self, order: impl Iterator<Item = Card>, n: u32) -> Cards {
         let mut out = Cards::EMPTY;
         let mut left = n;
-        for card in Card::all().rev() {
+        for card in order {
             let take = (self.count(card) as u32).min(left);
             out.add(card, take as u8);
             left -= take;
@@ -248,6 +265,18 @@ mod tests {
         for bad in [" 6", "6 ", "6  6", "6,6", "x", "6 13"] {
             assert!(bad.parse::<Cards>().is_err(), "{bad:?} accepted");
         }
+    }
+
+    #[test]
+    fn interns_pay_dogberts_first_and_ratbert_last() {
+        let intern: Cards = "1 5 6 T R D".parse().unwrap();
+        assert_eq!(intern.best(2).to_string(), "1 D");
+        assert_eq!(intern.best(4).to_string(), "1 5 T D");
+        let no_wild: Cards = "6 6 T R".parse().unwrap();
+        assert_eq!(no_wild.best(1).to_string(), "T"); // C4: the Wedgie before a plain 6
+        assert_eq!(no_wild.worst(1).to_string(), "R");
+        let ruler: Cards = "0 1 D".parse().unwrap();
+        assert_eq!(ruler.best(2).to_string(), "0 D");
     }
 
     #[test]

@@ -7,6 +7,7 @@ use crate::cards::Cards;
 use crate::rng::DealRng;
 use crate::rules::Rules;
 use crate::seat::{MAX_PLAYERS, PerSeat, Seat};
+use crate::variant::Variant;
 
 /// The most cards a deck may hold.
 pub const MAX_DECK: usize = 80;
@@ -24,6 +25,9 @@ pub const MAX_DECK: usize = 80;
 /// assert_eq!(Deck::for_table(&stripped, 4).len(), 57);
 /// assert_eq!(Deck::for_table(&stripped, 5).len(), 68);
 /// assert_eq!(Deck::for_table(&stripped, 6).len(), 80);
+/// let cs = Rules { variant: dalmuti_core::Variant::CorporateShuffle, ..Rules::default() };
+/// assert_eq!(Deck::for_table(&cs, 5).len(), 60);
+/// assert_eq!(Deck::CORPORATE_SHUFFLE.cards().to_string().split(' ').filter(|t| *t == "10").count(), 10);
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Deck {
@@ -36,18 +40,40 @@ pub struct Deck {
 
 const fn standard(worst_rank_kept: usize) -> Deck {
     // Rank n has n copies; two Jesters.
+    let mut copies = [0u8; CARD_KINDS];
+    let mut r = 1;
+    while r <= worst_rank_kept {
+        copies[r] = r as u8;
+        r += 1;
+    }
+    copies[Card::JESTER.index()] = 2;
+    laid_out(copies)
+}
+
+const fn corporate_shuffle() -> Deck {
+    // Values 1 to 10, n copies of n; the World Ruler, the Twirling Wedgie
+    // and Ratbert once each; two Dogberts.
+    let mut copies = [0u8; CARD_KINDS];
+    let mut r = 1;
+    while r <= 10 {
+        copies[r] = r as u8;
+        r += 1;
+    }
+    copies[Card::WORLD_RULER.index()] = 1;
+    copies[Card::TWIRLING_WEDGIE.index()] = 1;
+    copies[Card::RATBERT.index()] = 1;
+    copies[Card::DOGBERT.index()] = 2;
+    laid_out(copies)
+}
+
+/// A deck of these counts, laid out in the order of [`Card::index`].
+const fn laid_out(copies: [u8; CARD_KINDS]) -> Deck {
     let mut counts = [0u8; crate::cards::SLOTS];
     let mut layout = [Card::JESTER; MAX_DECK];
     let mut len = 0;
-    let mut r = 1;
-    while r <= CARD_KINDS {
-        let copies = if r == CARD_KINDS {
-            2
-        } else if r <= worst_rank_kept {
-            r
-        } else {
-            0
-        };
+    let mut r = 0;
+    while r < CARD_KINDS {
+        let copies = copies[r] as usize;
         counts[r] = copies as u8;
         let mut k = 0;
         while k < copies {
@@ -75,12 +101,27 @@ impl Deck {
     /// The stripped deck for five players: no Peasants.
     pub const STRIPPED_FOR_FIVE: Deck = standard(11);
 
+    /// Corporate Shuffle's 60 cards: the World Ruler, one CEO, two Vice
+    /// Presidents … ten Engineers, the Twirling Wedgie, Ratbert and two
+    /// Dogberts. Never stripped (C1).
+    pub const CORPORATE_SHUFFLE: Deck = corporate_shuffle();
+
     /// The deck a hand of `players` players uses under `rules`.
     pub fn for_table(rules: &Rules, players: usize) -> Deck {
-        match (rules.stripped_deck, players) {
-            (true, 4) => Deck::STRIPPED_FOR_FOUR,
-            (true, 5) => Deck::STRIPPED_FOR_FIVE,
+        match (rules.variant, rules.stripped_deck, players) {
+            (Variant::CorporateShuffle, _, _) => Deck::CORPORATE_SHUFFLE,
+            (Variant::Dalmuti, true, 4) => Deck::STRIPPED_FOR_FOUR,
+            (Variant::Dalmuti, true, 5) => Deck::STRIPPED_FOR_FIVE,
             _ => Deck::STANDARD,
+        }
+    }
+
+    /// The game this deck belongs to.
+    pub fn variant(&self) -> Variant {
+        if self.cards.count(Card::DOGBERT) > 0 {
+            Variant::CorporateShuffle
+        } else {
+            Variant::Dalmuti
         }
     }
 

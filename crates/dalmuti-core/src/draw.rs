@@ -99,7 +99,7 @@ pub fn check_draw(players: usize, deck: Deck, rounds: &[DrawRound]) -> Result<Ve
         for &(_, card) in round {
             used.add(card, 1);
             if used.count(card) > deck.cards().count(card) {
-                return Err(BadDraw::TooMany(card.name().to_string()));
+                return Err(BadDraw::TooMany(card.name(deck.variant()).to_string()));
             }
         }
     }
@@ -109,14 +109,15 @@ pub fn check_draw(players: usize, deck: Deck, rounds: &[DrawRound]) -> Result<Ve
     Ok(order_of(players, rounds))
 }
 
-/// A player's draws so far, as badness (1 best … 13 Jester).
+/// A player's draws so far, as badness (1 best … 13 Jester; in Corporate
+/// Shuffle 0 the World Ruler … 12 a Dogbert, C3).
 fn key(player: usize, rounds: &[DrawRound]) -> Vec<usize> {
     rounds
         .iter()
         .filter_map(|r| {
             r.iter()
                 .find(|&&(p, _)| p == player)
-                .map(|&(_, c)| c.index())
+                .map(|&(_, c)| usize::from(c.draw_value()))
         })
         .collect()
 }

@@ -85,6 +85,14 @@ pub enum Event {
         /// the left who still holds cards.
         leader: Seat,
     },
+    /// The winner of a trick that held Ratbert takes it into their hand
+    /// (Corporate Shuffle): it follows [`Event::RoundWon`]. Not when Ratbert
+    /// was the trick's only card, nor when the winner went out in it, nor
+    /// when the hand ended in the trick (C7).
+    RatbertTaken {
+        /// Who takes Ratbert back.
+        seat: Seat,
+    },
     /// Only one player holds cards: the hand is over.
     HandOver,
 }

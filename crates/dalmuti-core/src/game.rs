@@ -72,6 +72,10 @@ pub enum TableError {
     /// Not 3 to 16 players.
     #[error("a table seats 3 to 16 players, not {0}")]
     Players(usize),
+    /// The rules cannot seat this table (the variant's table sizes, a
+    /// stripped Corporate Shuffle deck).
+    #[error(transparent)]
+    Rules(#[from] crate::rules::BadRules),
     /// An empty name.
     #[error("a player's name cannot be empty")]
     EmptyName,
@@ -195,6 +199,7 @@ impl Game {
         let mut rng = DealRng::new(draw_seed);
         let players = names.len();
         check_count(players)?;
+        rules.check(players)?;
         let deck = Deck::for_table(&rules, players);
         let draw = draw_for_seats(players, deck, &mut rng);
         let seating: Vec<String> = draw.order.iter().map(|&p| names[p].clone()).collect();
@@ -230,6 +235,7 @@ impl Game {
         rng: DealRng,
     ) -> Result<Game, TableError> {
         check_count(seating.len())?;
+        rules.check(seating.len())?;
         let mut players: Vec<Player> = Vec::with_capacity(seating.len());
         for name in seating {
             check_name(&name, players.iter().map(|p| p.name.as_str()))?;
@@ -403,7 +409,7 @@ impl Game {
     pub fn join(&mut self, name: &str, seat: usize) -> Result<PlayerId, TableError> {
         self.between_hands()?;
         let n = self.next_seating.len();
-        if n >= MAX_PLAYERS {
+        if n >= MAX_PLAYERS.min(*self.rules.variant.players().end()) {
             return Err(TableError::TooMany);
         }
         let seats = join_seats(n);

@@ -11,8 +11,9 @@ use crate::deck::Deck;
 use crate::event::{Event, MerchantTrade, TaxPayment};
 use crate::rng::DealRng;
 use crate::rules::{Rules, Scoring};
-use crate::seat::{MAX_PLAYERS, MIN_PLAYERS, PerSeat, Seat, Seats};
-use crate::set::Set;
+use crate::seat::{MAX_PLAYERS, PerSeat, Seat, Seats};
+use crate::set::{DECLARED_VALUES, Set};
+use crate::variant::Variant;
 
 /// The phase of a hand.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -60,6 +61,18 @@ enum Exchange {
     Done(MerchantTrade),
 }
 
+/// Where Ratbert stands in the trick being played (Corporate Shuffle).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+enum RatbertTrick {
+    /// Not played in this trick.
+    Absent,
+    /// Led, and so far the trick's only card: nobody takes it back.
+    Alone,
+    /// Led and then topped: the trick's winner takes it back, unless they
+    /// went out in the trick.
+    Topped,
+}
+
 /// The seat of the highest-class Merchant, who may start a merchant exchange.
 const HIGHEST_MERCHANT: Seat = Seat::new(2);
 
@@ -77,8 +90,8 @@ enum SetupTask {
 /// Why a given deal cannot start a hand.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BadDeal {
-    /// Not 3 to 16 players.
-    #[error("a hand needs 3 to 16 players, not {0}")]
+    /// Not 3 to 16 players (3 to 8 in Corporate Shuffle).
+    #[error("a hand needs 3 to 16 players (3 to 8 in Corporate Shuffle), not {0}")]
     Players(usize),
     /// The hands together are not the deck.
     #[error("the dealt cards are not the deck of this hand: {0}")]
@@ -116,8 +129,8 @@ pub struct PlayPosition {
 /// Why a [`PlayPosition`] is not a position of play.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BadPosition {
-    /// Not 3 to 16 seats.
-    #[error("a hand needs 3 to 16 players, not {0}")]
+    /// Not 3 to 16 seats (3 to 8 in Corporate Shuffle).
+    #[error("a hand needs 3 to 16 players (3 to 8 in Corporate Shuffle), not {0}")]
     Players(usize),
     /// The hands hold more of a card than the deck has.
     #[error("the hands hold cards that are not in the deck")]
@@ -187,6 +200,10 @@ pub struct Hand {
     turn: Seat,
     top: Option<(Seat, Set)>,
     passes: u8,
+    /// The player the Twirling Wedgie made pass for the rest of this trick
+    /// (at most one: the deck has one Wedgie); empty in Dalmuti.
+    wedged: Seats,
+    ratbert: RatbertTrick,
     finish: ArrayVec<Seat, MAX_PLAYERS>,
     events: Vec<Event>,
 }
@@ -199,8 +216,10 @@ impl Hand {
     /// If `players` is not 3 to 16.
     pub fn deal(rules: Rules, players: usize, first: bool, rng: &mut DealRng) -> Hand {
         assert!(
-            (MIN_PLAYERS..=MAX_PLAYERS).contains(&players),
-            "a hand needs 3 to 16 players"
+            rules.variant.players().contains(&players),
+            "a hand of {} needs {:?} players",
+            rules.variant,
+            rules.variant.players()
         );
         let deck = Deck::for_table(&rules, players);
         Hand::start(rules, players, first, deck, deck.deal(players, rng))
@@ -214,7 +233,7 @@ impl Hand {
         first: bool,
         dealt: &[Cards],
     ) -> Result<Hand, BadDeal> {
-        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) || dealt.len() != players {
+        if !rules.variant.players().contains(&players) || dealt.len() != players {
             return Err(BadDeal::Players(dealt.len()));
         }
         let deck = Deck::for_table(&rules, players);
@@ -273,7 +292,7 @@ impl Hand {
     /// ```
     pub fn from_position(position: PlayPosition) -> Result<Hand, BadPosition> {
         let players = position.held.len();
-        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+        if !position.rules.variant.players().contains(&players) {
             return Err(BadPosition::Players(players));
         }
         let deck = Deck::for_table(&position.rules, players);
@@ -340,15 +359,17 @@ impl Hand {
             turn: position.turn,
             top: position.top,
             passes: position.passes,
+            wedged: Seats::NONE,
+            ratbert: RatbertTrick::Absent,
             finish,
             events: Vec::with_capacity(128),
         })
     }
 
     fn start(rules: Rules, players: usize, first: bool, deck: Deck, dealt: PerSeat<Cards>) -> Hand {
-        let all_jesters = deck.cards().jesters();
+        let all_wilds = deck.cards().wilds();
         let revolution_holder =
-            Seat::all(players).find(|&s| all_jesters > 0 && dealt[s].jesters() == all_jesters);
+            Seat::all(players).find(|&s| all_wilds > 0 && dealt[s].wilds() == all_wilds);
         let mut hand = Hand {
             rules,
             players: players as u8,
@@ -369,6 +390,8 @@ impl Hand {
             turn: Seat::GREATER_DALMUTI,
             top: None,
             passes: 0,
+            wedged: Seats::NONE,
+            ratbert: RatbertTrick::Absent,
             finish: ArrayVec::new(),
             events: Vec::with_capacity(log_capacity(players)),
         };
@@ -549,6 +572,17 @@ impl Hand {
         self.passes as usize
     }
 
+    /// Who the Twirling Wedgie makes pass for the rest of this trick.
+    pub fn wedged(&self) -> Option<Seat> {
+        self.wedged.first_seat()
+    }
+
+    /// Whether Ratbert was played in this trick and topped since, so that
+    /// the trick's winner will take it back (unless they go out in it).
+    pub fn ratbert_to_take(&self) -> bool {
+        self.ratbert == RatbertTrick::Topped
+    }
+
     /// The seats that have gone out, in order (the full finishing order once
     /// the hand is over).
     pub fn finish_order(&self) -> &[Seat] {
@@ -667,6 +701,10 @@ impl Hand {
         let held = self.held[seat];
         // The play phase first: it is the hot path of every simulation.
         if self.stage == Stage::Play && seat == self.turn {
+            if self.rules.variant == Variant::CorporateShuffle {
+                let _ = self.for_each_corporate_play(seat, &mut f);
+                return;
+            }
             let _ = match self.top {
                 None => for_each_lead(held, &mut f),
                 Some((_, top)) => match for_each_topping(held, top, &mut f) {
@@ -682,7 +720,9 @@ impl Hand {
         let _ = (|| -> ControlFlow<()> {
             match decision {
                 Decision::Ready => f(Action::Ready)?,
-                Decision::Tax { count, .. } => for_each_gift(held, count, &mut f)?,
+                Decision::Tax { count, .. } => {
+                    for_each_gift(held, count, self.rules.variant, &mut f)?
+                }
                 Decision::ExchangeOffer => {
                     f(Action::DeclineExchange)?;
                     let n = self.players();
@@ -699,10 +739,8 @@ impl Hand {
                         f(Action::AnswerExchange(card))?;
                     }
                 }
-                Decision::Lead => for_each_lead(held, &mut f)?,
-                Decision::Follow { top, .. } => {
-                    for_each_topping(held, top, &mut f)?;
-                    f(Action::Pass)?;
+                Decision::Lead | Decision::Follow { .. } => {
+                    unreachable!("play decisions are answered above")
                 }
             }
             if self.revolution_offer(seat).is_some() {
@@ -730,7 +768,8 @@ impl Hand {
     pub fn worst_legal(&self, seat: Seat) -> Option<Action> {
         // In play, compute it directly from rank masks: no loop, few branches
         // (a property test checks it equals the first of `for_each_legal`).
-        if self.stage == Stage::Play && seat == self.turn {
+        if self.stage == Stage::Play && seat == self.turn && self.rules.variant == Variant::Dalmuti
+        {
             // By reference: a copy on the stack read back at once stalls the
             // processor's store forwarding.
             let held = &self.held[seat];
@@ -857,6 +896,10 @@ impl Hand {
         self.lesser_tax = Gift::NotDue;
         self.exchange = Exchange::NotDue;
         self.chosen = Seats::NONE;
+        // A declined exchange is void too: the log (and so the record) keeps
+        // no trace of a choice that never took effect.
+        self.events
+            .retain(|e| !matches!(e, Event::ExchangeDeclined { .. }));
         self.events
             .push(Event::RevolutionCalled { seat: by, greater });
         self.begin_play();
@@ -927,7 +970,6 @@ impl Hand {
 
     #[inline]
     fn play(&mut self, seat: Seat, set: Set) -> Result<(), Illegal> {
-        let held = &mut self.held[seat];
         if let Some((_, top)) = self.top {
             if set.size() != top.size() {
                 return Err(Illegal::WrongSize { top, played: set });
@@ -936,32 +978,100 @@ impl Hand {
                 return Err(Illegal::DoesNotTop { top, played: set });
             }
         }
-        let has = held.jesters() >= set.jesters()
-            && (set.naturals() == 0 || held.count(set.face()) >= set.naturals());
+        let held = &self.held[seat];
+        let has = held.count(set.wild()) >= set.wilds()
+            && (set.naturals() == 0 || held.count(set.face()) >= set.naturals())
+            && (!set.holds_wedgie() || held.count(Card::TWIRLING_WEDGIE) > 0);
         if !has {
             return Err(Illegal::NotHeld(set.cards().missing_from(held)));
         }
+        if set.holds_wedgie() {
+            self.check_wedgie(seat, set)?;
+        }
+        let held = &mut self.held[seat];
         if set.naturals() > 0 {
             held.remove(set.face(), set.naturals());
         }
-        held.remove(Card::JESTER, set.jesters());
+        held.remove(set.wild(), set.wilds());
         let left = &mut self.sizes[seat];
         *left -= set.size();
         let out = *left == 0;
         self.events.push(Event::Played { seat, set });
         self.top = Some((seat, set));
         self.passes = 0;
+        if set.is_special() || self.ratbert != RatbertTrick::Absent {
+            self.special_play(set);
+        }
         if out {
             self.go_out(seat);
             if self.stage == Stage::Over {
+                // C7: a hand that ends mid-trick ends with it; nobody takes
+                // Ratbert back.
                 return Ok(());
             }
         }
-        self.turn = self
-            .holding
-            .next_after(seat)
-            .expect("two players hold cards");
+        // A wedged player is skipped like one who is out, until the trick
+        // ends (C6); the trick ends at once after the World Ruler, or when
+        // nobody is left to answer.
+        let answering = self.holding.without(self.wedged).without(Seats::only(seat));
+        if set.is_world_ruler() || answering.is_empty() {
+            self.end_trick(seat);
+        } else {
+            self.turn = answering
+                .next_after(seat)
+                .expect("someone is left to answer");
+        }
         Ok(())
+    }
+
+    /// The Twirling Wedgie names another player who still holds cards,
+    /// unless its play ends the hand (C5).
+    fn check_wedgie(&self, seat: Seat, set: Set) -> Result<(), Illegal> {
+        let ends_hand = self.sizes[seat] == set.size() && self.active == 2;
+        match set.wedgie_target() {
+            None if ends_hand => Ok(()),
+            None => Err(Illegal::WedgieNeedsTarget),
+            Some(_) if ends_hand => Err(Illegal::WedgieEndsHand),
+            Some(t) if t == seat || !self.holding.contains(t) => Err(Illegal::WedgieTarget(t)),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// The bookkeeping of Corporate Shuffle's specials, kept off the path
+    /// of ordinary plays.
+    #[inline(never)]
+    fn special_play(&mut self, set: Set) {
+        if set.is_ratbert() {
+            self.ratbert = RatbertTrick::Alone;
+        } else if self.ratbert == RatbertTrick::Alone {
+            self.ratbert = RatbertTrick::Topped;
+        }
+        if let Some(target) = set.wedgie_target() {
+            self.wedged = Seats::only(target);
+        }
+    }
+
+    /// The trick is won by `by`, who played its last set: they lead the next
+    /// one, or if out the next player clockwise who holds cards; and if the
+    /// trick held Ratbert and was topped since, they take Ratbert back.
+    fn end_trick(&mut self, by: Seat) {
+        let winner_holds = self.holding.contains(by);
+        let leader = if winner_holds {
+            by
+        } else {
+            self.holding.next_after(by).expect("two players hold cards")
+        };
+        self.events.push(Event::RoundWon { seat: by, leader });
+        if self.ratbert == RatbertTrick::Topped && winner_holds {
+            self.held[by].add(Card::RATBERT, 1);
+            self.sizes[by] += 1;
+            self.events.push(Event::RatbertTaken { seat: by });
+        }
+        self.ratbert = RatbertTrick::Absent;
+        self.wedged = Seats::NONE;
+        self.top = None;
+        self.passes = 0;
+        self.turn = leader;
     }
 
     fn go_out(&mut self, seat: Seat) {
@@ -987,25 +1097,99 @@ impl Hand {
         };
         self.events.push(Event::Passed { seat });
         self.passes += 1;
-        // Everyone else still holding cards must pass the set in a row.
-        let others = self.active - u8::from(self.holding.contains(by));
+        // Everyone else still holding cards and not wedged must pass the set
+        // in a row (a wedged player always holds cards: they cannot play).
+        let others =
+            self.active - u8::from(self.holding.contains(by)) - u8::from(!self.wedged.is_empty());
         if self.passes == others {
-            let leader = if self.holding.contains(by) {
-                by
-            } else {
-                self.holding.next_after(by).expect("two players hold cards")
-            };
-            self.events.push(Event::RoundWon { seat: by, leader });
-            self.top = None;
-            self.passes = 0;
-            self.turn = leader;
+            self.end_trick(by);
         } else {
             self.turn = self
                 .holding
+                .without(self.wedged)
                 .next_after(seat)
                 .expect("two players hold cards");
         }
         Ok(())
+    }
+
+    /// Every play of `seat` in Corporate Shuffle, worst first: Ratbert
+    /// (a free lead when nobody tops it), then by value from 10 down, each
+    /// value's natural sets before its Wedgie sets (one per target), then
+    /// Dogberts alone (each declared value, worst first), the World Ruler,
+    /// and a pass last.
+    fn for_each_corporate_play(
+        &self,
+        seat: Seat,
+        f: &mut impl FnMut(Action) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let held = self.held[seat];
+        let top = self.top.map(|(_, set)| set);
+        let dogberts = held.count(Card::DOGBERT);
+        let fits = |size: u8| top.is_none_or(|t| t.size() == size);
+        let beats = |rank: u8| top.is_none_or(|t| rank < t.rank_number());
+        if held.count(Card::RATBERT) > 0 && fits(1) && beats(11) {
+            f(Action::Play(Set::RATBERT))?;
+        }
+        for r in (1..=10u8).rev().filter(|&r| beats(r)) {
+            let rank = Rank::new(r).expect("1..=10");
+            let naturals = held.count_at(r as usize);
+            let (least, most) = match top {
+                None => (1, naturals),
+                Some(t) => (
+                    t.size().saturating_sub(dogberts).max(1),
+                    naturals.min(t.size()),
+                ),
+            };
+            for a in (least..=most).rev() {
+                for j in 0..=dogberts {
+                    if fits(a + j) {
+                        f(Action::Play(Set::with_dogberts(rank, a, j).expect("a > 0")))?;
+                    }
+                }
+            }
+            if r == 6 && held.count(Card::TWIRLING_WEDGIE) > 0 {
+                for a in (0..=naturals).rev() {
+                    for j in 0..=dogberts {
+                        let set = Set::wedgie(a, j).expect("few cards");
+                        if fits(set.size()) {
+                            self.for_each_wedgie_target(seat, set, f)?;
+                        }
+                    }
+                }
+            }
+        }
+        for j in (1..=dogberts).rev().filter(|&j| fits(j)) {
+            for v in DECLARED_VALUES.rev().filter(|&v| beats(v)) {
+                f(Action::Play(Set::dogberts_as(j, v).expect("1..=10")))?;
+            }
+        }
+        if held.count(Card::WORLD_RULER) > 0 && fits(1) && beats(0) {
+            f(Action::Play(Set::WORLD_RULER))?;
+        }
+        if top.is_some() {
+            f(Action::Pass)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// `set` (holding the Wedgie) aimed at each player it may name, in seat
+    /// order; or aimed at no one when its play ends the hand.
+    fn for_each_wedgie_target(
+        &self,
+        seat: Seat,
+        set: Set,
+        f: &mut impl FnMut(Action) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if self.sizes[seat] == set.size() && self.active == 2 {
+            return f(Action::Play(set));
+        }
+        for target in self.holding.without(Seats::only(seat)).iter() {
+            f(Action::Play(
+                set.with_target(Some(target)).expect("a Wedgie"),
+            ))?;
+        }
+        ControlFlow::Continue(())
     }
 
     // ----- results -----
@@ -1061,14 +1245,24 @@ fn is_merchant(s: Seat, n: usize) -> bool {
     n >= 4 && s.index() >= 2 && s.index() + 2 < n
 }
 
-/// Gifts of `count` (1 or 2) cards, worst numbered cards first, Jesters last.
+/// The order tax gifts are listed in, worst first, wild cards last (nobody
+/// wants to give one): 12 … 1, J in Dalmuti; R, 10 … 6, T, 5 … 1, 0, D in
+/// Corporate Shuffle.
+const DALMUTI_GIFTS: [usize; 13] = [12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 13];
+const CORPORATE_GIFTS: [usize; 14] = [15, 10, 9, 8, 7, 6, 14, 5, 4, 3, 2, 1, 0, 16];
+
+/// Gifts of `count` (1 or 2) cards, worst first, wild cards last.
 fn for_each_gift(
     held: Cards,
     count: u8,
+    variant: Variant,
     f: &mut impl FnMut(Action) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    // Worst first, with Jesters after the Dalmuti: nobody wants to give one.
-    let order = (1..=12).rev().chain([CARD_KINDS]);
+    let order: &[usize] = match variant {
+        Variant::Dalmuti => &DALMUTI_GIFTS,
+        Variant::CorporateShuffle => &CORPORATE_GIFTS,
+    };
+    let order = order.iter().copied();
     for (i, a) in order.clone().enumerate() {
         let a = Card::from_index(a).expect("card index");
         if held.count(a) == 0 {
@@ -1095,7 +1289,7 @@ fn for_each_gift(
 /// every card of the worst rank held.
 #[inline]
 fn worst_lead(held: &Cards) -> Set {
-    let jesters = held.jesters();
+    let jesters = held.count(Card::JESTER);
     if jesters > 0 {
         return Set::jesters_alone(jesters).expect("jesters > 0");
     }
@@ -1110,7 +1304,7 @@ fn worst_lead(held: &Cards) -> Set {
 #[inline]
 fn worst_topping(held: &Cards, top: Set) -> Option<Set> {
     let size = top.size();
-    let jesters = held.jesters();
+    let jesters = held.count(Card::JESTER);
     let least = size.saturating_sub(jesters).max(1);
     // Ranks strictly better than the top with enough cards (Jesters fill).
     let ranks = held.ranks_with_at_least(least) & ((1u16 << top.rank_number()) - 1);
@@ -1124,7 +1318,7 @@ fn worst_topping(held: &Cards, top: Set) -> Option<Set> {
 
 /// Every set `held` can lead, worst first.
 fn for_each_lead(held: Cards, f: &mut impl FnMut(Action) -> ControlFlow<()>) -> ControlFlow<()> {
-    let jesters = held.jesters();
+    let jesters = held.count(Card::JESTER);
     for j in (1..=jesters).rev() {
         f(Action::Play(Set::jesters_alone(j).expect("j > 0")))?;
     }
@@ -1148,7 +1342,7 @@ fn for_each_topping(
     f: &mut impl FnMut(Action) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let size = top.size();
-    let jesters = held.jesters();
+    let jesters = held.count(Card::JESTER);
     for r in (1..top.rank_number()).rev() {
         let naturals = held.count_at(r as usize);
         if naturals == 0 || naturals + jesters < size {

@@ -43,6 +43,7 @@ mod rng;
 mod rules;
 mod seat;
 mod set;
+mod variant;
 mod view;
 
 pub use action::{
@@ -56,9 +57,10 @@ pub use event::{Event, MerchantTrade, TaxPayment};
 pub use game::{Game, HandLog, PlayerId, TableError, join_seats};
 pub use hand::{BadDeal, BadPosition, Hand, PlayPosition, Revolution, Stage};
 pub use rng::{BadSeed, DealRng, Seed};
-pub use rules::{BadScoring, Rules, Scoring};
+pub use rules::{BadRules, BadScoring, Rules, Scoring};
 pub use seat::{MAX_PLAYERS, MIN_PLAYERS, PerSeat, Seat, Seats, Title};
-pub use set::{JESTERS_ALONE_RANK, NotASet, Set};
+pub use set::{DECLARED_VALUES, JESTERS_ALONE_RANK, NotASet, Set};
+pub use variant::{BadVariant, Variant, Words};
 pub use view::{
     ExchangeSnapshot, LogEntry, OfferSnapshot, RevolutionSnapshot, SeatSnapshot, Seen, View,
     ViewSnapshot, Viewer,

@@ -8,6 +8,7 @@ use crate::game::{Game, HandLog};
 use crate::rules::Scoring;
 use crate::seat::Seat;
 use crate::set::Set;
+use crate::variant::Variant;
 use crate::view::{Seen, Viewer};
 
 const NUMBERS: [&str; 17] = [
@@ -47,54 +48,89 @@ pub fn ordinal(place: usize) -> String {
         .map_or_else(|| format!("{}th", place + 1), |w| (*w).to_string())
 }
 
-/// `n` of a card in words: "a Mason", "an Archbishop", "four Stonecutters".
+/// `n` of a card in words: "a Mason", "an Archbishop", "four Stonecutters";
+/// Corporate Shuffle's specials by their names ("the Twirling Wedgie").
 ///
 /// ```
-/// use dalmuti_core::{narrate::count_of, Card, Rank};
-/// assert_eq!(count_of(1, Rank::ARCHBISHOP.into()), "an Archbishop");
-/// assert_eq!(count_of(4, Rank::STONECUTTER.into()), "four Stonecutters");
-/// assert_eq!(count_of(1, Card::JESTER), "a Jester");
+/// use dalmuti_core::{narrate::count_of, Card, Rank, Variant};
+/// let d = Variant::Dalmuti;
+/// assert_eq!(count_of(1, Rank::ARCHBISHOP.into(), d), "an Archbishop");
+/// assert_eq!(count_of(4, Rank::STONECUTTER.into(), d), "four Stonecutters");
+/// assert_eq!(count_of(1, Card::JESTER, d), "a Jester");
+/// let cs = Variant::CorporateShuffle;
+/// assert_eq!(count_of(2, Rank::ARCHBISHOP.into(), cs), "two Vice Presidents");
+/// assert_eq!(count_of(1, Card::TWIRLING_WEDGIE, cs), "the Twirling Wedgie");
+/// assert_eq!(count_of(1, Card::RATBERT, cs), "Ratbert");
 /// ```
-pub fn count_of(n: u32, card: Card) -> String {
+pub fn count_of(n: u32, card: Card, variant: Variant) -> String {
+    let name = card.name(variant);
     if n == 1 {
-        let article = if card.name().starts_with(['A', 'E', 'I', 'O', 'U']) {
-            "an"
+        let article = if card == Card::TWIRLING_WEDGIE {
+            "the "
+        } else if card == Card::RATBERT || card == Card::WORLD_RULER {
+            ""
+        } else if name.starts_with(['A', 'E', 'I', 'O', 'U']) {
+            "an "
         } else {
-            "a"
+            "a "
         };
-        format!("{article} {}", card.name())
+        format!("{article}{name}")
     } else {
-        format!("{} {}", number(n), card.plural())
+        format!("{} {}", number(n), card.plural(variant))
     }
 }
 
-/// A set in words: "three Knights (one a Jester)", "two Jesters".
+/// A set in words: "three Knights (one a Jester)", "two Jesters"; in
+/// Corporate Shuffle also "two Dogberts as 3s (Consultants)" and
+/// "an Accounting and the Twirling Wedgie".
 ///
 /// ```
-/// use dalmuti_core::narrate::set_words;
-/// assert_eq!(set_words(&"6 6 J".parse().unwrap()), "three Knights (one a Jester)");
-/// assert_eq!(set_words(&"J J".parse().unwrap()), "two Jesters");
+/// use dalmuti_core::{narrate::set_words, Variant};
+/// let d = Variant::Dalmuti;
+/// assert_eq!(set_words(&"6 6 J".parse().unwrap(), d), "three Knights (one a Jester)");
+/// assert_eq!(set_words(&"J J".parse().unwrap(), d), "two Jesters");
+/// let cs = Variant::CorporateShuffle;
+/// assert_eq!(set_words(&"D D as 3".parse().unwrap(), cs), "two Dogberts as 3s (Consultants)");
+/// assert_eq!(set_words(&"D as 8".parse().unwrap(), cs), "a Dogbert as an 8 (Sales)");
+/// assert_eq!(set_words(&"6 T".parse().unwrap(), cs), "an Accounting and the Twirling Wedgie");
+/// assert_eq!(set_words(&"4 4 D".parse().unwrap(), cs), "three Lawyers (one a Dogbert)");
 /// ```
-pub fn set_words(set: &Set) -> String {
-    let base = count_of(u32::from(set.size()), set.face());
-    match (set.naturals(), set.jesters()) {
+pub fn set_words(set: &Set, variant: Variant) -> String {
+    if set.holds_wedgie() {
+        return cards_words(&set.cards(), variant);
+    }
+    if let Some(value) = set.declared() {
+        let card = Card::from_index(value.into()).expect("1..=10");
+        let n = u32::from(set.size());
+        let as_what = if n == 1 {
+            let article = if matches!(value, 8 | 11) { "an" } else { "a" };
+            format!("{article} {value} ({})", card.name(variant))
+        } else {
+            format!("{value}s ({})", card.plural(variant))
+        };
+        return format!("{} as {as_what}", count_of(n, Card::DOGBERT, variant));
+    }
+    let base = count_of(u32::from(set.size()), set.face(), variant);
+    let wild = variant.words();
+    match (set.naturals(), set.wilds()) {
         (0, _) | (_, 0) => base,
-        (_, 1) => format!("{base} (one a Jester)"),
-        (_, j) => format!("{base} ({} of them Jesters)", number(u32::from(j))),
+        (_, 1) => format!("{base} (one a {})", wild.wild),
+        (_, j) => format!("{base} ({} of them {})", number(u32::from(j)), wild.wilds),
     }
 }
 
 /// A group of cards in words: "an Archbishop and a Baroness".
 ///
 /// ```
-/// use dalmuti_core::narrate::cards_words;
-/// assert_eq!(cards_words(&"10 10".parse().unwrap()), "two Shepherdesses");
-/// assert_eq!(cards_words(&"2 4".parse().unwrap()), "an Archbishop and a Baroness");
+/// use dalmuti_core::{narrate::cards_words, Variant};
+/// let d = Variant::Dalmuti;
+/// assert_eq!(cards_words(&"10 10".parse().unwrap(), d), "two Shepherdesses");
+/// assert_eq!(cards_words(&"2 4".parse().unwrap(), d), "an Archbishop and a Baroness");
 /// ```
-pub fn cards_words(cards: &Cards) -> String {
+pub fn cards_words(cards: &Cards, variant: Variant) -> String {
     let parts: Vec<String> = cards
         .kinds()
-        .map(|(c, n)| count_of(u32::from(n), c))
+        .map(|(c, n)| count_of(u32::from(n), c, variant))
         .collect();
     match parts.len() {
         0 => "nothing".to_string(),
@@ -105,8 +141,16 @@ pub fn cards_words(cards: &Cards) -> String {
 
 /// Tells one hand's events, in order, one sentence each. `name` gives a
 /// seat of play's player name.
-pub fn events(events: &[Event], players: usize, name: &dyn Fn(Seat) -> String) -> Vec<String> {
-    let title = |s: Seat| s.title(players).name();
+pub fn events(
+    events: &[Event],
+    players: usize,
+    variant: Variant,
+    name: &dyn Fn(Seat) -> String,
+) -> Vec<String> {
+    let words = variant.words();
+    let title = |s: Seat| variant.title_name(s.title(players));
+    let count_of = |n, card| count_of(n, card, variant);
+    let cards_words = |cards: &Cards| cards_words(cards, variant);
     let mut lines = Vec::with_capacity(events.len());
     let mut leading = true;
     for event in events {
@@ -115,25 +159,36 @@ pub fn events(events: &[Event], players: usize, name: &dyn Fn(Seat) -> String) -
                 seat,
                 greater: true,
             } => format!(
-                "{0} was dealt both Jesters and, as Greater Peon, calls a greater revolution: no taxes, \
-                 and everyone trades seats with their opposite. {0} is now the Greater Dalmuti.",
-                name(seat)
+                "{0} was dealt both {wilds} and, as {peon}, calls a greater {revolution}: no {taxes}, \
+                 and everyone trades seats with their opposite. {0} is now the {top}.",
+                name(seat),
+                wilds = words.wilds,
+                peon = title(Seat::new(players - 1)),
+                revolution = words.revolution,
+                taxes = words.taxes,
+                top = title(Seat::GREATER_DALMUTI),
             ),
             Event::RevolutionCalled {
                 seat,
                 greater: false,
             } => format!(
-                "{} was dealt both Jesters and calls a revolution: no taxes this hand.",
-                name(seat)
+                "{} was dealt both {} and calls a {}: no {} this hand.",
+                name(seat),
+                words.wilds,
+                words.revolution,
+                words.taxes
             ),
             Event::RevolutionDeclined { seat } => {
                 format!(
-                    "{} was dealt both Jesters but calls no revolution.",
-                    name(seat)
+                    "{} was dealt both {} but calls no {}.",
+                    name(seat),
+                    words.wilds,
+                    words.revolution
                 )
             }
             Event::TaxPaid(t) => format!(
-                "Taxes: {}, the {}, gives {} to {}, the {}, and receives {}.",
+                "{}: {}, the {}, gives {} to {}, the {}, and receives {}.",
+                capitalized(words.taxes),
                 name(t.dalmuti),
                 title(t.dalmuti),
                 cards_words(&t.gift),
@@ -142,44 +197,98 @@ pub fn events(events: &[Event], players: usize, name: &dyn Fn(Seat) -> String) -
                 cards_words(&t.tribute)
             ),
             Event::MerchantExchange(t) => format!(
-                "Merchant exchange: {} trades {} blind with {} for {}.",
+                "{} exchange: {} trades {} blind with {} for {}.",
+                title(Seat::new(2)),
                 name(t.offerer),
                 count_of(1, t.offered),
                 name(t.partner),
                 count_of(1, t.returned)
             ),
             Event::ExchangeDeclined { seat } => {
-                format!("{}, the highest Merchant, makes no exchange.", name(seat))
+                format!(
+                    "{}, the highest {}, makes no exchange.",
+                    name(seat),
+                    title(seat)
+                )
             }
             Event::Played { seat, set } => {
                 let verb = if leading { "leads" } else { "tops it with" };
                 leading = false;
-                format!("{} {verb} {}.", name(seat), set_words(&set))
+                format!(
+                    "{} {verb} {}{}.",
+                    name(seat),
+                    set_words(&set, variant),
+                    power(&set, &|s| name(s))
+                )
             }
             Event::Passed { seat } => format!("{} passes.", name(seat)),
             Event::WentOut { seat, place } => format!(
                 "{} has gone out, {}: next hand's {}.",
                 name(seat),
                 ordinal(place.into()),
-                Seat::new(place.into()).title(players).name()
+                title(Seat::new(place.into()))
             ),
             Event::RoundWon { seat, leader } => {
                 leading = true;
                 if seat == leader {
-                    format!("Everyone passes: {} wins the round and leads.", name(seat))
+                    format!(
+                        "{}: {} wins the round and leads.",
+                        round_end(events, event),
+                        name(seat)
+                    )
                 } else {
                     format!(
-                        "Everyone passes. {} is out, so the lead goes to {}.",
+                        "{}. {} is out, so the lead goes to {}.",
+                        round_end(events, event),
                         name(seat),
                         name(leader)
                     )
                 }
             }
+            Event::RatbertTaken { seat } => format!("Ratbert goes back to {}.", name(seat)),
             Event::HandOver => "Only one player still holds cards: the hand is over.".to_string(),
         };
         lines.push(line);
     }
     lines
+}
+
+/// "Tax" words at the start of a sentence.
+fn capitalized(words: &str) -> String {
+    let mut chars = words.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// What a special card does, after the set's words: the Wedgie's victim,
+/// the World Ruler's instant win.
+fn power(set: &Set, name: &dyn Fn(Seat) -> String) -> String {
+    if let Some(target) = set.wedgie_target() {
+        format!(": {} must pass for the rest of the trick", name(target))
+    } else if set.is_world_ruler() {
+        ", which wins the trick at once".to_string()
+    } else {
+        String::new()
+    }
+}
+
+/// How a round ended: everyone passed, or the World Ruler or the Wedgie
+/// left no one to answer.
+fn round_end(events: &[Event], won: &Event) -> &'static str {
+    let at = events
+        .iter()
+        .position(|e| std::ptr::eq(e, won))
+        .unwrap_or(0);
+    round_end_after(at.checked_sub(1).map(|i| &events[i]))
+}
+
+fn round_end_after(previous: Option<&Event>) -> &'static str {
+    match previous {
+        Some(Event::Passed { .. }) => "Everyone passes",
+        _ => "The trick is won at once",
+    }
 }
 
 /// Tells a hand's log as one viewer may see it ([`crate::View::log`]), one
@@ -206,8 +315,9 @@ pub fn events(events: &[Event], players: usize, name: &dyn Fn(Seat) -> String) -
 /// ];
 /// let names = ["Amity", "Anton", "Cherise", "Dana"];
 /// let name = |s: Seat| names[s.index()].to_string();
+/// let d = dalmuti_core::Variant::Dalmuti;
 /// assert_eq!(
-///     seen(log, 4, Viewer::Seat(Seat::new(0)), &name),
+///     seen(log, 4, d, Viewer::Seat(Seat::new(0)), &name),
 ///     [
 ///         "Taxes: you give two Peasants to Dana, the Greater Peon, and receive an Archbishop and a Baroness.",
 ///         "Taxes: Anton, the Lesser Dalmuti, gives a card to Cherise, the Lesser Peon, and receives Cherise's best card.",
@@ -216,7 +326,7 @@ pub fn events(events: &[Event], players: usize, name: &dyn Fn(Seat) -> String) -
 ///     ]
 /// );
 /// // Another seat never hears the cards, even from a full event.
-/// let told = seen([Seen::Event(Event::TaxPaid(payment))], 4, Viewer::Seat(Seat::new(1)), &name);
+/// let told = seen([Seen::Event(Event::TaxPaid(payment))], 4, d, Viewer::Seat(Seat::new(1)), &name);
 /// assert_eq!(
 ///     told,
 ///     ["Taxes: Amity, the Greater Dalmuti, gives two cards to Dana, the Greater Peon, and receives Dana's two best cards."]
@@ -225,6 +335,7 @@ pub fn events(events: &[Event], players: usize, name: &dyn Fn(Seat) -> String) -
 pub fn seen(
     log: impl IntoIterator<Item = Seen>,
     players: usize,
+    variant: Variant,
     viewer: Viewer,
     name: &dyn Fn(Seat) -> String,
 ) -> Vec<String> {
@@ -232,8 +343,14 @@ pub fn seen(
         Viewer::Seat(s) => Some(s),
         Viewer::Spectator => None,
     };
-    let teller = Teller { players, me, name };
+    let teller = Teller {
+        players,
+        variant,
+        me,
+        name,
+    };
     let mut leading = true;
+    let mut previous = None;
     log.into_iter()
         .map(|entry| match entry {
             Seen::TaxPaid {
@@ -245,12 +362,13 @@ pub fn seen(
                 teller.hidden_exchange(offerer, partner)
             }
             Seen::Event(event) => {
-                let line = teller.event(event, leading);
+                let line = teller.event(event, leading, previous.as_ref());
                 match event {
                     Event::Played { .. } => leading = false,
                     Event::RoundWon { .. } => leading = true,
                     _ => {}
                 }
+                previous = Some(event);
                 line
             }
         })
@@ -260,6 +378,7 @@ pub fn seen(
 /// Names seats for [`seen`]: the viewer as "you", the others by name.
 struct Teller<'a> {
     players: usize,
+    variant: Variant,
     me: Option<Seat>,
     name: &'a dyn Fn(Seat) -> String,
 }
@@ -293,7 +412,20 @@ impl Teller<'_> {
     }
 
     fn title(&self, seat: Seat) -> &'static str {
-        seat.title(self.players).name()
+        self.variant.title_name(seat.title(self.players))
+    }
+
+    fn count_of(&self, n: u32, card: Card) -> String {
+        count_of(n, card, self.variant)
+    }
+
+    fn cards_words(&self, cards: &Cards) -> String {
+        cards_words(cards, self.variant)
+    }
+
+    /// "Taxes" or "Executive bonuses", to start a sentence.
+    fn taxes(&self) -> String {
+        capitalized(self.variant.words().taxes)
     }
 
     fn hidden_tax(&self, dalmuti: Seat, peon: Seat, cards: u32) -> String {
@@ -311,7 +443,8 @@ impl Teller<'_> {
             format!("{}'s", (self.name)(peon))
         };
         format!(
-            "Taxes: {}, the {}, {} {some} to {}, the {}, and {} {whose} {best}.",
+            "{}: {}, the {}, {} {some} to {}, the {}, and {} {whose} {best}.",
+            self.taxes(),
             self.subject(dalmuti),
             self.title(dalmuti),
             self.verb(dalmuti, "give", "gives"),
@@ -323,25 +456,32 @@ impl Teller<'_> {
 
     fn hidden_exchange(&self, offerer: Seat, partner: Seat) -> String {
         format!(
-            "Merchant exchange: {} {} a card blind with {}.",
+            "{} exchange: {} {} a card blind with {}.",
+            self.title(Seat::new(2)),
             self.subject(offerer),
             self.verb(offerer, "trade", "trades"),
             self.who(partner)
         )
     }
 
-    fn event(&self, event: Event, leading: bool) -> String {
+    fn event(&self, event: Event, leading: bool, previous: Option<&Event>) -> String {
+        let words = self.variant.words();
         match event {
             Event::RevolutionCalled {
                 seat,
                 greater: true,
             } => {
                 let mut line = format!(
-                    "{} dealt both Jesters and, as Greater Peon, {} a greater revolution: no taxes, \
-                     and everyone trades seats with their opposite. {} now the Greater Dalmuti.",
+                    "{} dealt both {} and, as {}, {} a greater {}: no {}, \
+                     and everyone trades seats with their opposite. {} now the {}.",
                     self.subject(seat) + self.verb(seat, " were", " was"),
+                    words.wilds,
+                    self.title(Seat::new(self.players - 1)),
                     self.verb(seat, "call", "calls"),
+                    words.revolution,
+                    words.taxes,
                     self.subject(seat) + self.verb(seat, " are", " is"),
+                    self.title(Seat::GREATER_DALMUTI),
                 );
                 if let Some(me) = self.me.filter(|&me| me != seat) {
                     line.push_str(&format!(" You are now the {}.", self.title(me)));
@@ -352,55 +492,65 @@ impl Teller<'_> {
                 seat,
                 greater: false,
             } => format!(
-                "{} dealt both Jesters and {} a revolution: no taxes this hand.",
+                "{} dealt both {} and {} a {}: no {} this hand.",
                 self.subject(seat) + self.verb(seat, " were", " was"),
+                words.wilds,
                 self.verb(seat, "call", "calls"),
+                words.revolution,
+                words.taxes,
             ),
             Event::RevolutionDeclined { seat } => format!(
-                "{} dealt both Jesters but {} no revolution.",
+                "{} dealt both {} but {} no {}.",
                 self.subject(seat) + self.verb(seat, " were", " was"),
+                words.wilds,
                 self.verb(seat, "call", "calls"),
+                words.revolution,
             ),
             Event::TaxPaid(t) if self.is_me(t.dalmuti) => format!(
-                "Taxes: you give {} to {}, the {}, and receive {}.",
-                cards_words(&t.gift),
+                "{}: you give {} to {}, the {}, and receive {}.",
+                self.taxes(),
+                self.cards_words(&t.gift),
                 self.who(t.peon),
                 self.title(t.peon),
-                cards_words(&t.tribute)
+                self.cards_words(&t.tribute)
             ),
             Event::TaxPaid(t) if self.is_me(t.peon) => format!(
-                "Taxes: you give your best {}, {}, to {}, the {}, and receive {}.",
+                "{}: you give your best {}, {}, to {}, the {}, and receive {}.",
+                self.taxes(),
                 if t.tribute.len() == 1 {
                     "card"
                 } else {
                     "cards"
                 },
-                cards_words(&t.tribute),
+                self.cards_words(&t.tribute),
                 self.who(t.dalmuti),
                 self.title(t.dalmuti),
-                cards_words(&t.gift)
+                self.cards_words(&t.gift)
             ),
             Event::TaxPaid(t) => self.hidden_tax(t.dalmuti, t.peon, t.gift.len()),
             Event::MerchantExchange(t) if self.is_me(t.offerer) => format!(
-                "Merchant exchange: you give {} blind to {} and receive {}.",
-                count_of(1, t.offered),
+                "{} exchange: you give {} blind to {} and receive {}.",
+                self.title(Seat::new(2)),
+                self.count_of(1, t.offered),
                 self.who(t.partner),
-                count_of(1, t.returned)
+                self.count_of(1, t.returned)
             ),
             Event::MerchantExchange(t) if self.is_me(t.partner) => format!(
-                "Merchant exchange: {} gives you {} blind and receives {}.",
+                "{} exchange: {} gives you {} blind and receives {}.",
+                self.title(Seat::new(2)),
                 self.who(t.offerer),
-                count_of(1, t.offered),
-                count_of(1, t.returned)
+                self.count_of(1, t.offered),
+                self.count_of(1, t.returned)
             ),
             Event::MerchantExchange(t) => self.hidden_exchange(t.offerer, t.partner),
             Event::ExchangeDeclined { seat } => format!(
-                "{}, the highest Merchant, {} no exchange.",
+                "{}, the highest {}, {} no exchange.",
                 self.subject(seat),
+                self.title(seat),
                 self.verb(seat, "make", "makes")
             ),
             Event::Played { seat, set } => format!(
-                "{} {} {}.",
+                "{} {} {}{}.",
                 self.subject(seat),
                 match (leading, self.is_me(seat)) {
                     (true, true) => "lead",
@@ -408,7 +558,8 @@ impl Teller<'_> {
                     (false, true) => "top it with",
                     (false, false) => "tops it with",
                 },
-                set_words(&set)
+                set_words(&set, self.variant),
+                power(&set, &|s| self.who(s))
             ),
             Event::Passed { seat } => {
                 format!(
@@ -421,21 +572,22 @@ impl Teller<'_> {
                 "{} gone out, {}: next hand's {}.",
                 self.subject(seat) + self.verb(seat, " have", " has"),
                 ordinal(place.into()),
-                Seat::new(usize::from(place).min(crate::MAX_PLAYERS - 1))
-                    .title(self.players)
-                    .name()
+                self.title(Seat::new(usize::from(place).min(crate::MAX_PLAYERS - 1)))
             ),
             Event::RoundWon { seat, leader } if seat == leader => format!(
-                "Everyone passes: {} {} the round and {}.",
+                "{}: {} {} the round and {}.",
+                round_end_after(previous),
                 self.who(seat),
                 self.verb(seat, "win", "wins"),
                 self.verb(seat, "lead", "leads"),
             ),
             Event::RoundWon { seat, leader } => format!(
-                "Everyone passes. {} out, so the lead goes to {}.",
+                "{}. {} out, so the lead goes to {}.",
+                round_end_after(previous),
                 self.subject(seat) + self.verb(seat, " are", " is"),
                 self.who(leader)
             ),
+            Event::RatbertTaken { seat } => format!("Ratbert goes back to {}.", self.who(seat)),
             Event::HandOver => "Only one player still holds cards: the hand is over.".to_string(),
         }
     }
@@ -462,7 +614,8 @@ pub fn game(game: &Game) -> Vec<String> {
         Scoring::Philanthropic => options.push("philanthropic scoring"),
     }
     out.push(format!(
-        "A game of The Great Dalmuti, {} hand(s). Optional rules: {}.",
+        "A game of {}, {} hand(s). Optional rules: {}.",
+        rules.variant.words().game,
         game.hands().len(),
         if options.is_empty() {
             "none".to_string()
@@ -478,7 +631,7 @@ pub fn game(game: &Game) -> Vec<String> {
                     format!(
                         "{} draws {}",
                         game.name(crate::game::PlayerId::from_index(p)),
-                        count_of(1, c)
+                        count_of(1, c, rules.variant)
                     )
                 })
                 .collect();
@@ -530,7 +683,10 @@ fn hand(game: &Game, index: usize, log: &HandLog, totals: &mut [u32]) -> Vec<Str
         .dealt_seating
         .iter()
         .enumerate()
-        .map(|(i, &p)| format!("{} ({})", game.name(p), Seat::new(i).title(n)))
+        .map(|(i, &p)| {
+            let title = hand.rules().variant.title_name(Seat::new(i).title(n));
+            format!("{} ({title})", game.name(p))
+        })
         .collect();
     out.push(format!("Seating: {}.", seating.join(", ")));
     for &p in &log.dealt_seating {
@@ -543,10 +699,14 @@ fn hand(game: &Game, index: usize, log: &HandLog, totals: &mut [u32]) -> Vec<Str
         ));
     }
     if hand.is_first() && hand.rules().first_deal_revolution {
-        out.push("First-deal revolution: no taxes this hand.".to_string());
+        let words = hand.rules().variant.words();
+        out.push(format!(
+            "First-deal {}: no {} this hand.",
+            words.revolution, words.taxes
+        ));
     }
     let name = |s: Seat| game.name(log.player_at(s)).to_string();
-    out.extend(events(hand.events(), n, &name));
+    out.extend(events(hand.events(), n, hand.rules().variant, &name));
     let order: Vec<String> = log
         .finishers()
         .enumerate()

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::variant::Variant;
+
 /// Which optional rules are in force. `Rules::default()` is the basic game.
 ///
 /// ```
@@ -13,6 +15,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Rules {
+    /// Which game: Dalmuti, or Corporate Shuffle.
+    pub variant: Variant,
     /// With four players strip the 11s and 12s (57 cards); with five the
     /// 12s (68 cards). Other table sizes use the full deck.
     pub stripped_deck: bool,
@@ -34,6 +38,7 @@ pub struct Rules {
 impl Default for Rules {
     fn default() -> Rules {
         Rules {
+            variant: Variant::Dalmuti,
             stripped_deck: false,
             first_deal_revolution: false,
             merchant_exchange: false,
@@ -42,6 +47,53 @@ impl Default for Rules {
             join_and_leave: true,
         }
     }
+}
+
+impl Rules {
+    /// Whether these rules can seat `players`, or why not: the variant's
+    /// table sizes (3 to 16 for Dalmuti, 3 to 8 for Corporate Shuffle), and
+    /// no stripped deck in Corporate Shuffle (C1).
+    ///
+    /// ```
+    /// use dalmuti_core::{Rules, Variant};
+    /// let cs = Rules { variant: Variant::CorporateShuffle, ..Rules::default() };
+    /// assert!(cs.check(8).is_ok());
+    /// assert!(cs.check(9).is_err());
+    /// let stripped = Rules { stripped_deck: true, ..cs };
+    /// assert!(stripped.check(5).is_err());
+    /// ```
+    pub fn check(&self, players: usize) -> Result<(), BadRules> {
+        let range = self.variant.players();
+        if !range.contains(&players) {
+            return Err(BadRules::Players {
+                variant: self.variant,
+                players,
+            });
+        }
+        if self.variant == Variant::CorporateShuffle && self.stripped_deck {
+            return Err(BadRules::StrippedCorporate);
+        }
+        Ok(())
+    }
+}
+
+/// Why rules cannot seat a table.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadRules {
+    /// Too few or too many players for the variant.
+    #[error(
+        "{} seats {} to {} players, not {players}",
+        .variant.words().game, .variant.players().start(), .variant.players().end()
+    )]
+    Players {
+        /// The variant.
+        variant: Variant,
+        /// How many were asked for.
+        players: usize,
+    },
+    /// Corporate Shuffle's deck is never stripped.
+    #[error("Corporate Shuffle's 60-card deck is never stripped: stripped_deck must be false")]
+    StrippedCorporate,
 }
 
 /// How hands are scored.

@@ -10,6 +10,7 @@ use crate::event::{Event, MerchantTrade, TaxPayment};
 use crate::hand::{Hand, Revolution, Stage};
 use crate::seat::{PerSeat, Seat, Seats, Title};
 use crate::set::Set;
+use crate::variant::Variant;
 
 /// Who is looking.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -227,6 +228,23 @@ impl<'a> View<'a> {
         self.hand.passes()
     }
 
+    /// Who the Twirling Wedgie makes pass for the rest of this trick
+    /// (public: the Wedgie is played face up and names its target aloud).
+    pub fn wedged(&self) -> Option<Seat> {
+        self.hand.wedged()
+    }
+
+    /// Whether the winner of this trick will take Ratbert back (public: it
+    /// follows from the plays).
+    pub fn ratbert_to_take(&self) -> bool {
+        self.hand.ratbert_to_take()
+    }
+
+    /// The game being played.
+    pub fn variant(&self) -> Variant {
+        self.hand.rules().variant
+    }
+
     /// Whose turn it is in play.
     pub fn turn(&self) -> Option<Seat> {
         (self.stage() == Stage::Play).then(|| self.hand.turn())
@@ -287,6 +305,7 @@ impl<'a> View<'a> {
     pub fn snapshot(&self) -> ViewSnapshot {
         let n = self.players();
         ViewSnapshot {
+            variant: self.rules().variant,
             seat: self.seat().map(Seat::index),
             players: n,
             stage: match self.stage() {
@@ -298,7 +317,7 @@ impl<'a> View<'a> {
             hand: self.cards().map(|c| c.to_string()),
             seats: Seat::all(n)
                 .map(|s| SeatSnapshot {
-                    title: self.title(s).name().to_string(),
+                    title: self.rules().variant.title_name(self.title(s)).to_string(),
                     cards: self.card_count(s),
                     out: self.hand.place(s).filter(|_| !self.holding().contains(s)),
                 })
@@ -310,6 +329,7 @@ impl<'a> View<'a> {
                 .map(|o| OfferSnapshot { greater: o.greater }),
             top: self.top().map(|(s, set)| (s.index(), set.to_string())),
             passes: self.passes(),
+            wedged: self.wedged().map(Seat::index),
             revolution: self.revolution().map(|r| RevolutionSnapshot {
                 by: r.by.index(),
                 greater: r.greater,
@@ -353,6 +373,10 @@ impl<'a> View<'a> {
 /// as record tokens.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ViewSnapshot {
+    /// The game: absent (or `dalmuti`) for The Great Dalmuti,
+    /// `corporate-shuffle` for Corporate Shuffle.
+    #[serde(default, skip_serializing_if = "is_dalmuti")]
+    pub variant: Variant,
     /// The viewer's seat; absent for a spectator.
     pub seat: Option<usize>,
     /// How many players.
@@ -375,6 +399,10 @@ pub struct ViewSnapshot {
     pub top: Option<(usize, String)>,
     /// Passes in a row since the set on the table.
     pub passes: usize,
+    /// Who the Twirling Wedgie makes pass for the rest of the trick
+    /// (Corporate Shuffle; absent when no one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wedged: Option<usize>,
     /// A revolution, if called.
     pub revolution: Option<RevolutionSnapshot>,
     /// The viewer's tax exchange.
@@ -458,6 +486,9 @@ pub enum LogEntry {
     Played {
         seat: usize,
         set: String,
+        /// The Twirling Wedgie's target (Corporate Shuffle).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        wedgie: Option<usize>,
     },
     Passed {
         seat: usize,
@@ -470,7 +501,15 @@ pub enum LogEntry {
         seat: usize,
         leader: usize,
     },
+    /// The trick's winner takes Ratbert back (Corporate Shuffle).
+    RatbertTaken {
+        seat: usize,
+    },
     HandOver,
+}
+
+fn is_dalmuti(variant: &Variant) -> bool {
+    *variant == Variant::Dalmuti
 }
 
 impl From<Seen> for LogEntry {
@@ -520,6 +559,7 @@ impl From<Seen> for LogEntry {
                 Event::Played { seat, set } => LogEntry::Played {
                     seat: seat.index(),
                     set: set.to_string(),
+                    wedgie: set.wedgie_target().map(Seat::index),
                 },
                 Event::Passed { seat } => LogEntry::Passed { seat: seat.index() },
                 Event::WentOut { seat, place } => LogEntry::WentOut {
@@ -530,6 +570,7 @@ impl From<Seen> for LogEntry {
                     seat: seat.index(),
                     leader: leader.index(),
                 },
+                Event::RatbertTaken { seat } => LogEntry::RatbertTaken { seat: seat.index() },
                 Event::HandOver => LogEntry::HandOver,
             },
         }

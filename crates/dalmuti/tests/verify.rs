@@ -72,7 +72,7 @@ fn play_with(
         let seed = loop {
             let seed = Seed::from_entropy();
             let deal = Deck::for_table(&rules, n).deal(n, &mut DealRng::new(seed));
-            if !greater_revolutions || deal.as_slice(n)[n - 1].jesters() == 2 {
+            if !greater_revolutions || deal.as_slice(n)[n - 1].wilds() == 2 {
                 break seed;
             }
         };

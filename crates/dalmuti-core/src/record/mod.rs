@@ -66,8 +66,8 @@ pub struct HandRecord {
     pub tax: Option<Vec<(String, Cards)>>,
     /// The merchant exchange: the highest Merchant's card, then the other's.
     pub merchant_exchange: Option<[(String, Card); 2]>,
-    /// Every play in order: a set, or `None` for a pass.
-    pub plays: Vec<(String, Option<Set>)>,
+    /// Every play in order.
+    pub plays: Vec<PlayRecord>,
     /// The holder of both Jesters declined a revolution (the project's own
     /// field `"declined": ["revolution"]`, so a game saved right after the
     /// decision replays exactly; a missing revolution is otherwise read as
@@ -85,4 +85,26 @@ pub struct HandRecord {
     /// exactly; once a set is played everyone was ready, and it is left
     /// out).
     pub ready: Vec<String>,
+}
+
+/// One line of a hand's `plays`: `"Name: cards"`, `"Name: D D as 3"`,
+/// `"Name: 6 T wedgie Other"` or `"Name: pass"`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayRecord {
+    /// Who played or passed.
+    pub player: String,
+    /// The set, or `None` for a pass.
+    pub set: Option<Set>,
+    /// The player the Twirling Wedgie names (Corporate Shuffle).
+    pub wedgie: Option<String>,
+}
+
+impl std::fmt::Display for PlayRecord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (&self.set, &self.wedgie) {
+            (None, _) => write!(f, "{}: pass", self.player),
+            (Some(set), None) => write!(f, "{}: {set}", self.player),
+            (Some(set), Some(target)) => write!(f, "{}: {set} wedgie {target}", self.player),
+        }
+    }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{DrawRecord, FORMAT, HandRecord, Record};
+use super::{DrawRecord, FORMAT, HandRecord, PlayRecord, Record};
 use crate::action::{Action, Decision, Illegal};
 use crate::card::Card;
 use crate::cards::Cards;
@@ -349,9 +349,11 @@ fn read_rules(value: Option<&Value>) -> Result<Rules, ReadError> {
     if let Some(v) = optional(obj, "variant") {
         match v.as_str() {
             Some("dalmuti") => {}
+            Some("corporate-shuffle") => rules.variant = crate::Variant::CorporateShuffle,
             Some(other) => {
                 return Err(top(format!(
-                    "rules.variant is {}; this version of the format knows only dalmuti",
+                    "rules.variant is {}; this version of the format knows dalmuti and \
+                     corporate-shuffle",
                     show(other)
                 )));
             }
@@ -1028,7 +1030,7 @@ impl HandReader<'_> {
         Ok(())
     }
 
-    fn read_play(&mut self, j: usize, entry: &Value) -> Result<(String, Option<Set>), ReadError> {
+    fn read_play(&mut self, j: usize, entry: &Value) -> Result<PlayRecord, ReadError> {
         let bad = || {
             self.play_fault(
                 j,
@@ -1036,18 +1038,42 @@ impl HandReader<'_> {
             )
         };
         let text = entry.as_str().ok_or_else(bad)?;
-        // The last ": ": a name may contain one, the cards never do.
-        let (name, what) = text.rsplit_once(": ").ok_or_else(bad)?;
+        // A name may contain ": ", and so may a Wedgie's target after the
+        // cards: the player is the longest seated name before a ": ", or
+        // failing that the text before the last one.
+        let splits: Vec<usize> = text.match_indices(": ").map(|(i, _)| i).collect();
+        let at = splits
+            .iter()
+            .rev()
+            .copied()
+            .find(|&i| self.seat(&text[..i]).is_ok())
+            .or_else(|| splits.last().copied())
+            .ok_or_else(bad)?;
+        let (name, what) = (&text[..at], &text[at + 2..]);
         let seat = self.seat(name).map_err(|m| self.play_fault(j, m))?;
         let hand = self.game.hand();
         if hand.stage() == Stage::Over {
             return Err(self.play_fault(j, "the hand is already over: no play may follow"));
         }
+        // The rest after the word `wedgie` is the target's name.
+        let (cards, wedgie) = match what.split_once(" wedgie ") {
+            Some((cards, target)) => (cards, Some(target)),
+            None => (what, None),
+        };
         let set = if what == "pass" {
             None
         } else {
+            let set = cards
+                .parse::<Set>()
+                .map_err(|e| self.play_fault(j, e.to_string()))?;
+            let target = match wedgie {
+                Some(target) => Some(self.seat(target).map_err(|m| {
+                    self.play_fault(j, format!("the Twirling Wedgie's target: {m}"))
+                })?),
+                None => None,
+            };
             Some(
-                what.parse::<Set>()
+                set.with_target(target)
                     .map_err(|e| self.play_fault(j, e.to_string()))?,
             )
         };
@@ -1085,6 +1111,10 @@ impl HandReader<'_> {
                 },
             )
         })?;
-        Ok((name.to_string(), set))
+        Ok(PlayRecord {
+            player: name.to_string(),
+            set,
+            wedgie: wedgie.map(str::to_string),
+        })
     }
 }

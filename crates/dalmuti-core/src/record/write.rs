@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{FORMAT, HandRecord, Record};
+use super::{FORMAT, HandRecord, PlayRecord, Record};
 use crate::event::Event;
 use crate::game::{Game, HandLog};
 use crate::rules::Rules;
@@ -76,7 +76,7 @@ impl Record {
 
 fn rules_json(rules: &Rules) -> Value {
     let mut r = Map::new();
-    r.insert("variant".into(), json!("dalmuti"));
+    r.insert("variant".into(), json!(rules.variant.word()));
     r.insert("stripped_deck".into(), json!(rules.stripped_deck));
     r.insert(
         "first_deal_revolution".into(),
@@ -149,8 +149,16 @@ fn hand_record(game: &Game, log: &HandLog) -> HandRecord {
             .events()
             .iter()
             .filter_map(|e| match *e {
-                Event::Played { seat, set } => Some((name(seat), Some(set))),
-                Event::Passed { seat } => Some((name(seat), None)),
+                Event::Played { seat, set } => Some(PlayRecord {
+                    player: name(seat),
+                    set: Some(set),
+                    wedgie: set.wedgie_target().map(name),
+                }),
+                Event::Passed { seat } => Some(PlayRecord {
+                    player: name(seat),
+                    set: None,
+                    wedgie: None,
+                }),
                 _ => None,
             })
             .collect(),
@@ -211,14 +219,7 @@ fn hand_json(hand: &HandRecord) -> Value {
             json!({"from": from, "to": to, "card": card.token()}),
         );
     }
-    let plays = hand
-        .plays
-        .iter()
-        .map(|(n, set)| match set {
-            Some(s) => json!(format!("{n}: {s}")),
-            None => json!(format!("{n}: pass")),
-        })
-        .collect();
+    let plays = hand.plays.iter().map(|p| json!(p.to_string())).collect();
     h.insert("plays".into(), Value::Array(plays));
     Value::Object(h)
 }

@@ -87,6 +87,7 @@ fn rules() -> impl Strategy<Value = Rules> {
         .prop_map(
             |(stripped_deck, first_deal_revolution, merchant_exchange, scoring, hands, open)| {
                 Rules {
+                    variant: dalmuti_core::Variant::Dalmuti,
                     stripped_deck,
                     first_deal_revolution,
                     merchant_exchange,
@@ -272,8 +273,8 @@ fn config(cases: u32) -> ProptestConfig {
     }
 }
 
-fn counts(cards: &Cards) -> [i32; 14] {
-    let mut out = [0; 14];
+fn counts(cards: &Cards) -> [i32; 17] {
+    let mut out = [0; 17];
     for card in Card::all() {
         out[card.index()] = i32::from(cards.count(card));
     }
@@ -302,10 +303,10 @@ fn check_ledger(hand: &Hand) -> Result<(), TestCaseError> {
     }
     prop_assert_eq!(dealt, deck, "the deal is not the deck");
 
-    let mut ledger: Vec<[i32; 14]> = Seat::all(n).map(|s| counts(&hand.dealt(s))).collect();
+    let mut ledger: Vec<[i32; 17]> = Seat::all(n).map(|s| counts(&hand.dealt(s))).collect();
     let mut played_by = vec![0u32; n];
     let mut on_table = Cards::EMPTY;
-    let move_card = |ledger: &mut Vec<[i32; 14]>, from: Seat, to: Seat, cards: &Cards| {
+    let move_card = |ledger: &mut Vec<[i32; 17]>, from: Seat, to: Seat, cards: &Cards| {
         for (card, k) in cards.kinds() {
             ledger[from.index()][card.index()] -= i32::from(k);
             ledger[to.index()][card.index()] += i32::from(k);
@@ -476,7 +477,7 @@ fn candidates(hand: &Hand, seat: Seat, rng: &mut Chooser) -> Vec<Action> {
     for _ in 0..legal.len().min(6) {
         match rng.pick(&legal) {
             Action::Play(set) => {
-                let (r, a, j) = (set.rank_number(), set.naturals(), set.jesters());
+                let (r, a, j) = (set.rank_number(), set.naturals(), set.wilds());
                 if let Some(rank) = set.rank() {
                     out.extend(Set::new(rank, a + 1, j).map(Action::Play));
                     out.extend(Set::new(rank, a - 1, j).map(Action::Play));
@@ -834,7 +835,7 @@ proptest! {
         let h = rng.below(n);
         let k = (h + 1 + rng.below(n - 1)) % n;
         for s in 0..n {
-            while s != h && quiet[s].jesters() > 0 {
+            while s != h && quiet[s].wilds() > 0 {
                 give_card(&mut quiet, s, h, Card::JESTER);
             }
         }

@@ -187,6 +187,7 @@ impl Config {
             return Err(ConfigError::Hands);
         }
         let rules = Rules {
+            variant: Default::default(),
             stripped_deck: args.stripped_deck,
             first_deal_revolution: args.first_deal_revolution,
             merchant_exchange: args.merchant_exchange,

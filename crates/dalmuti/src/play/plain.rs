@@ -453,7 +453,11 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         };
         let held = self.session.my_cards();
         if !held.contains(&wanted) {
-            return Err(words::not_held(&held, &wanted));
+            return Err(words::not_held(
+                &held,
+                &wanted,
+                self.session.rules().variant,
+            ));
         }
         Ok(action)
     }
@@ -490,17 +494,17 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             let note = match (decision, action) {
                 (Decision::Tax { .. }, Action::GiveTax(cards)) => format!(
                     "You will give {}: the cards change hands once every tax decision is made.",
-                    dalmuti_core::narrate::cards_words(&cards)
+                    dalmuti_core::narrate::cards_words(&cards, self.session.rules().variant)
                 ),
                 (_, Action::OfferExchange { partner, card }) => format!(
                     "You offer {} to {}, blind; the cards change hands once they answer and the \
                      taxes are chosen.",
-                    dalmuti_core::narrate::count_of(1, card),
+                    dalmuti_core::narrate::count_of(1, card, self.session.rules().variant),
                     self.session.name_at(partner)
                 ),
                 (_, Action::AnswerExchange(card)) => format!(
                     "You will give back {}: the cards change hands once every tax decision is made.",
-                    dalmuti_core::narrate::count_of(1, card)
+                    dalmuti_core::narrate::count_of(1, card, self.session.rules().variant)
                 ),
                 _ => String::new(),
             };

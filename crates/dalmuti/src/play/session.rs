@@ -345,7 +345,10 @@ impl Session {
                         } else {
                             format!("{} draws", self.name(id))
                         };
-                        Some(format!("{verb} {}", narrate::count_of(1, card)))
+                        Some(format!(
+                            "{verb} {}",
+                            narrate::count_of(1, card, self.rules().variant)
+                        ))
                     })
                     .collect();
                 let intro = if i == 0 {
@@ -487,7 +490,13 @@ impl Session {
     pub fn log(&self) -> Vec<String> {
         let view = self.view();
         let name = |s: Seat| self.name_at(s).to_string();
-        narrate::seen(view.log(), view.players(), view.viewer(), &name)
+        narrate::seen(
+            view.log(),
+            view.players(),
+            view.variant(),
+            view.viewer(),
+            &name,
+        )
     }
 
     /// The lines of [`Session::log`] not handed out before (the whole log

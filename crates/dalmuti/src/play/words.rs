@@ -2,13 +2,13 @@
 //! commands, and why a move is refused. Shared by the interfaces.
 
 use dalmuti_core::narrate::{cards_words, count_of, ordinal, set_words};
-use dalmuti_core::{Action, Cards, Decision, Illegal, Seat, Title};
+use dalmuti_core::{Action, Cards, Decision, Illegal, Seat, Title, Variant};
 
 use super::session::{SeatInfo, Session};
 
 /// A hand grouped by rank, best first, with names and the tokens to type:
 /// `"a Dalmuti [1], two Earl Marshals [3 3], a Jester [J]"`.
-pub fn hand(cards: &Cards) -> String {
+pub fn hand(cards: &Cards, variant: Variant) -> String {
     if cards.is_empty() {
         return "no cards".to_string();
     }
@@ -16,7 +16,7 @@ pub fn hand(cards: &Cards) -> String {
         .kinds()
         .map(|(card, n)| {
             let tokens = vec![card.token(); n.into()].join(" ");
-            format!("{} [{tokens}]", count_of(n.into(), card))
+            format!("{} [{tokens}]", count_of(n.into(), card, variant))
         })
         .collect();
     groups.join(", ")
@@ -25,7 +25,11 @@ pub fn hand(cards: &Cards) -> String {
 /// The human's hand as one line.
 pub fn hand_line(session: &Session) -> String {
     let cards = session.my_cards();
-    format!("Your hand ({} cards): {}.", cards.len(), hand(&cards))
+    format!(
+        "Your hand ({} cards): {}.",
+        cards.len(),
+        hand(&cards, session.rules().variant)
+    )
 }
 
 /// A title with its status symbol: the crown and the straw hat.
@@ -99,7 +103,7 @@ pub fn top_line(session: &Session) -> String {
             };
             format!(
                 "On the table: {} [{}], played by {}.{passed}",
-                set_words(&top.set),
+                set_words(&top.set, session.rules().variant),
                 top.set,
                 top.name
             )
@@ -130,13 +134,17 @@ pub fn action(session: &Session, action: &Action) -> String {
     match action {
         Action::Ready => "keep quiet about the Jesters".to_string(),
         Action::CallRevolution => "call a revolution".to_string(),
-        Action::GiveTax(cards) => cards_words(cards),
+        Action::GiveTax(cards) => cards_words(cards, session.rules().variant),
         Action::OfferExchange { partner, card } => {
-            format!("{} to {}", count_of(1, *card), session.name_at(*partner))
+            format!(
+                "{} to {}",
+                count_of(1, *card, session.rules().variant),
+                session.name_at(*partner)
+            )
         }
         Action::DeclineExchange => "no merchant exchange".to_string(),
-        Action::AnswerExchange(card) => count_of(1, *card),
-        Action::Play(set) => set_words(set),
+        Action::AnswerExchange(card) => count_of(1, *card, session.rules().variant),
+        Action::Play(set) => set_words(set, session.rules().variant),
         Action::Pass => "keep your cards".to_string(),
     }
 }
@@ -219,7 +227,7 @@ fn explain_decision(session: &Session, decision: &Decision) -> String {
         Decision::Follow { top, by } => format!(
             "To top {} played by {}, play {} of a better rank (a lower number), Jesters \
              allowed; or pass.",
-            set_words(&top),
+            set_words(&top, session.rules().variant),
             if by == session.my_seat() {
                 "you"
             } else {
@@ -269,7 +277,7 @@ pub fn prompt(session: &Session, decision: &Decision) -> String {
         Decision::Lead => "> lead: play a set (\"play CARDS\")".to_string(),
         Decision::Follow { top, .. } => format!(
             "> follow: top {} [{top}] (\"play CARDS\") or \"pass\"",
-            set_words(&top)
+            set_words(&top, session.rules().variant)
         ),
     }
 }
@@ -297,11 +305,11 @@ pub fn wrong_decision(decision: &Decision) -> String {
 }
 
 /// That the human does not hold `wanted`.
-pub fn not_held(held: &Cards, wanted: &Cards) -> String {
+pub fn not_held(held: &Cards, wanted: &Cards, variant: Variant) -> String {
     let missing = wanted.missing_from(held);
     format!(
         "You do not hold {wanted}: you are missing {} [{missing}]. Type hand to see your cards.",
-        cards_words(&missing)
+        cards_words(&missing, variant)
     )
 }
 
@@ -314,9 +322,12 @@ pub fn refusal(session: &Session, reason: &Illegal) -> String {
         Illegal::WrongDecision(d) => wrong_decision(d),
         Illegal::NotHeld(missing) => format!(
             "You do not hold that: you are missing {} [{missing}].",
-            cards_words(missing)
+            cards_words(missing, session.rules().variant)
         ),
         Illegal::MustLead => "You lead this round, so you cannot pass: play any set.".to_string(),
+        r @ (Illegal::WedgieNeedsTarget | Illegal::WedgieTarget(_) | Illegal::WedgieEndsHand) => {
+            format!("{}.", capitalize(&r.to_string()))
+        }
         Illegal::WrongSize { top, played } => format!(
             "{played} does not top {top}: you must play {} card{}, not {}.",
             top.size(),
@@ -326,7 +337,7 @@ pub fn refusal(session: &Session, reason: &Illegal) -> String {
         Illegal::DoesNotTop { top, played } => format!(
             "{played} does not top {top}: play {} of a better rank than {} (a lower number), or pass.",
             top.size(),
-            set_words(top)
+            set_words(top, session.rules().variant)
         ),
         Illegal::TaxCount { needed, given } => format!(
             "Give exactly {needed} card{} in tax, not {given}.",
@@ -361,4 +372,13 @@ pub fn optional_rules(rules: &dalmuti_core::Rules) -> Vec<String> {
         options.push(format!("{} scoring", rules.scoring.word()));
     }
     options
+}
+
+/// The first letter in upper case.
+fn capitalize(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }

@@ -375,19 +375,19 @@ impl<'s> App<'s> {
                 (Some(Decision::Tax { to, .. }), Action::GiveTax(cards)) => format!(
                     "You will give {} [{cards}] to {}: the cards change hands once every tax \
                      decision is made.",
-                    cards_words(&cards),
+                    cards_words(&cards, self.session.rules().variant),
                     self.session.name_at(to)
                 ),
                 (_, Action::OfferExchange { partner, card }) => format!(
                     "You offer {} [{card}] to {}, blind: the cards change hands once they \
                      answer and the taxes are chosen.",
-                    count_of(1, card),
+                    count_of(1, card, self.session.rules().variant),
                     self.session.name_at(partner)
                 ),
                 (_, Action::AnswerExchange(card)) => format!(
                     "You will give back {} [{card}]: the cards change hands once every tax \
                      decision is made.",
-                    count_of(1, card)
+                    count_of(1, card, self.session.rules().variant)
                 ),
                 _ => String::new(),
             };
@@ -501,7 +501,7 @@ impl<'s> App<'s> {
         if let Some(c) = self.cursor {
             self.count = self.count.clamp(1, held.count(c).max(1));
         }
-        self.jesters = self.jesters.min(held.jesters());
+        self.jesters = self.jesters.min(held.wilds());
         if !held.contains(&self.picked) {
             self.picked = Cards::EMPTY;
         }
@@ -535,10 +535,10 @@ impl<'s> App<'s> {
         if set.naturals() > 0 {
             self.cursor = Some(set.face());
             self.count = set.naturals();
-            self.jesters = set.jesters();
+            self.jesters = set.wilds();
         } else {
             self.cursor = Some(Card::JESTER);
-            self.count = set.jesters();
+            self.count = set.wilds();
             self.jesters = 0;
         }
     }
@@ -597,7 +597,10 @@ impl<'s> App<'s> {
         if self.held(card) == 0 {
             self.say(
                 Tone::Refusal,
-                format!("You hold no {} ({card}).", card.plural()),
+                format!(
+                    "You hold no {} ({card}).",
+                    card.plural(self.session.rules().variant)
+                ),
             );
         } else {
             self.cursor = Some(card);
@@ -620,7 +623,10 @@ impl<'s> App<'s> {
                 } else {
                     self.say(
                         Tone::Refusal,
-                        format!("You hold only {}.", count_of(held.into(), card)),
+                        format!(
+                            "You hold only {}.",
+                            count_of(held.into(), card, self.session.rules().variant)
+                        ),
                     );
                 }
             }
@@ -691,7 +697,10 @@ impl<'s> App<'s> {
                 } else if self.picked.count(card) >= self.held(card) {
                     self.say(
                         Tone::Refusal,
-                        format!("You hold only {}.", count_of(self.held(card).into(), card)),
+                        format!(
+                            "You hold only {}.",
+                            count_of(self.held(card).into(), card, self.session.rules().variant)
+                        ),
                     );
                 } else {
                     self.picked.add(card, 1);
@@ -765,7 +774,7 @@ impl<'s> App<'s> {
                     let ok = s.legal().contains(&Action::Play(set));
                     format!(
                         "Your set: {} [{set}]{}",
-                        set_words(&set),
+                        set_words(&set, self.session.rules().variant),
                         if ok {
                             ": Enter plays it"
                         } else {
@@ -778,14 +787,14 @@ impl<'s> App<'s> {
             Decision::Tax { to, count } => format!(
                 "Your gift to {}: {} [{}], {} of {count} chosen",
                 s.name_at(to),
-                cards_words(&self.picked),
+                cards_words(&self.picked, self.session.rules().variant),
                 self.picked,
                 self.picked.len()
             ),
             Decision::ExchangeOffer => match (self.partner, self.cursor) {
                 (Some(p), Some(card)) => format!(
                     "Offer {} [{card}] to {} (seat {}): Enter offers, n declines",
-                    count_of(1, card),
+                    count_of(1, card, self.session.rules().variant),
                     s.name_at(p),
                     words::seat_number(p)
                 ),
@@ -794,7 +803,7 @@ impl<'s> App<'s> {
             Decision::ExchangeAnswer { from } => match self.cursor {
                 Some(card) => format!(
                     "Give back {} [{card}] to {}: Enter gives it",
-                    count_of(1, card),
+                    count_of(1, card, self.session.rules().variant),
                     s.name_at(from)
                 ),
                 None => "Nothing chosen".to_string(),

@@ -144,7 +144,7 @@ fn the_hand_panel_shows_the_selection() {
     let cards = app.session().my_cards();
     // Move to the best rank you hold and add a Jester if you have one.
     press(&mut app, KeyCode::Home);
-    if cards.jesters() > 0 {
+    if cards.wilds() > 0 {
         press(&mut app, KeyCode::Char('j'));
     }
     let term = screen(&app, 80, 24);
@@ -294,7 +294,7 @@ fn choosing_a_rank_and_a_count_then_enter_plays_it() {
     let log = app.log().len();
     app.on_key(KeyEvent::from(KeyCode::Enter));
     let after = app.session().my_cards();
-    assert_eq!(after.count(card), held - 1, "one {} played", card.name());
+    assert_eq!(after.count(card), held - 1, "one {} played", card.token());
     assert_eq!(after.len(), before.len() - 1);
     assert!(app.log().len() > log);
     assert!(app.log()[log].starts_with("You"), "{:?}", &app.log()[log..]);

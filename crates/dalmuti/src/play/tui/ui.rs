@@ -366,7 +366,7 @@ impl App<'_> {
             (_, Some(top)) => {
                 text.push(format!(
                     "On the table: {} [{}], by {}.",
-                    set_words(&top.set),
+                    set_words(&top.set, s.rules().variant),
                     top.set,
                     top.name
                 ));
@@ -490,7 +490,11 @@ impl App<'_> {
         let mut line: Vec<Span> = Vec::new();
         let mut used = 0usize;
         for (card, n) in self.kinds() {
-            let text = format!(" {} {} ×{n} ", card.token(), card.name());
+            let text = format!(
+                " {} {} ×{n} ",
+                card.token(),
+                card.name(self.session.rules().variant)
+            );
             let w = Span::raw(text.as_str()).width();
             if used > 0 && used + 1 + w > width as usize {
                 lines.push(Line::from(std::mem::take(&mut line)));
@@ -668,7 +672,7 @@ impl App<'_> {
             Line::styled(
                 format!(
                     "Your gift: {} [{}], {} of {count} chosen.",
-                    cards_words(&self.picked),
+                    cards_words(&self.picked, s.rules().variant),
                     self.picked,
                     self.picked.len()
                 ),
@@ -992,7 +996,7 @@ fn prompt(app: &App, decision: &Decision) -> String {
         }
         Decision::Follow { top, by } => format!(
             "Top {} [{top}] by {}: {} of a lower number, or pass.",
-            set_words(&top),
+            set_words(&top, s.rules().variant),
             if by == s.my_seat() {
                 "you"
             } else {

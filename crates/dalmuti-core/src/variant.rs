@@ -1,0 +1,222 @@
+//! The two games on this engine: *The Great Dalmuti* and its Dilbert
+//! spinoff, *Corporate Shuffle*. A variant is data (a deck, names, titles,
+//! words); the rules of play follow from the cards themselves, since each
+//! special card exists in one deck only.
+
+use std::ops::RangeInclusive;
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::Card;
+use crate::seat::{MAX_PLAYERS, MIN_PLAYERS, Title};
+
+/// Which game is played.
+///
+/// ```
+/// use dalmuti_core::{Card, Variant};
+/// let cs: Variant = "corporate-shuffle".parse().unwrap();
+/// assert_eq!(cs.card_name(Card::from_index(1).unwrap()), "CEO");
+/// assert_eq!(Variant::Dalmuti.card_name(Card::from_index(1).unwrap()), "Dalmuti");
+/// assert_eq!(cs.players(), 3..=8);
+/// assert_eq!(cs.word(), "corporate-shuffle");
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Variant {
+    /// *The Great Dalmuti*: 80 cards, ranks 1 to 12 and two Jesters.
+    #[default]
+    Dalmuti,
+    /// *Dilbert's Corporate Shuffle*: 60 cards, values 1 to 10, two wild
+    /// Dogberts, and the World Ruler, the Twirling Wedgie and Ratbert
+    /// (`../shared/specs/corporate-shuffle.md`, RULES.md C1–C7).
+    CorporateShuffle,
+}
+
+/// The words a variant uses for the same things.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Words {
+    /// The game's name.
+    pub game: &'static str,
+    /// What the Dalmutis collect ("taxes", "executive bonuses").
+    pub taxes: &'static str,
+    /// One revolution ("revolution", "corporate takeover").
+    pub revolution: &'static str,
+    /// The wild card ("Jester", "Dogbert").
+    pub wild: &'static str,
+    /// Several wild cards.
+    pub wilds: &'static str,
+}
+
+const DALMUTI_WORDS: Words = Words {
+    game: "The Great Dalmuti",
+    taxes: "taxes",
+    revolution: "revolution",
+    wild: "Jester",
+    wilds: "Jesters",
+};
+
+const CORPORATE_WORDS: Words = Words {
+    game: "Corporate Shuffle",
+    taxes: "executive bonuses",
+    revolution: "corporate takeover",
+    wild: "Dogbert",
+    wilds: "Dogberts",
+};
+
+/// Corporate Shuffle's names for values 1 to 10 (Dilbert's office, from the
+/// CEO down to the Engineer).
+const OFFICE: [(&str, &str); 10] = [
+    ("CEO", "CEOs"),
+    ("Vice President", "Vice Presidents"),
+    ("Consultant", "Consultants"),
+    ("Lawyer", "Lawyers"),
+    ("Human Resources", "Human Resources"),
+    ("Accounting", "Accounting"),
+    ("Manager", "Managers"),
+    ("Sales", "Sales"),
+    ("Marketing", "Marketing"),
+    ("Engineer", "Engineers"),
+];
+
+impl Variant {
+    /// Both variants.
+    pub const ALL: [Variant; 2] = [Variant::Dalmuti, Variant::CorporateShuffle];
+
+    /// The word in records, rules and command lines: `dalmuti` or
+    /// `corporate-shuffle`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Variant::Dalmuti => "dalmuti",
+            Variant::CorporateShuffle => "corporate-shuffle",
+        }
+    }
+
+    /// The variant's vocabulary.
+    pub fn words(self) -> &'static Words {
+        match self {
+            Variant::Dalmuti => &DALMUTI_WORDS,
+            Variant::CorporateShuffle => &CORPORATE_WORDS,
+        }
+    }
+
+    /// How many players may sit at a table: 3 to 16 for Dalmuti; 3 to 8 for
+    /// Corporate Shuffle (C2).
+    pub fn players(self) -> RangeInclusive<usize> {
+        match self {
+            Variant::Dalmuti => MIN_PLAYERS..=MAX_PLAYERS,
+            Variant::CorporateShuffle => MIN_PLAYERS..=8,
+        }
+    }
+
+    /// The wild card of this deck.
+    pub fn wild(self) -> Card {
+        match self {
+            Variant::Dalmuti => Card::JESTER,
+            Variant::CorporateShuffle => Card::DOGBERT,
+        }
+    }
+
+    /// Every kind of card in this variant's deck, in the order hands are
+    /// written (best first, specials after the numbers, wilds last).
+    pub fn kinds(self) -> impl DoubleEndedIterator<Item = Card> + Clone {
+        Card::all().filter(move |c| c.variant().is_none_or(|v| v == self))
+    }
+
+    /// The name printed on a card, e.g. "Earl Marshal" or "Vice President".
+    pub fn card_name(self, card: Card) -> &'static str {
+        match (self, card.number()) {
+            (Variant::CorporateShuffle, Some(n @ 1..=10)) => OFFICE[n as usize - 1].0,
+            _ => card.own_name(),
+        }
+    }
+
+    /// The name of several of these cards, e.g. "Baronesses" or "Lawyers".
+    pub fn card_plural(self, card: Card) -> &'static str {
+        match (self, card.number()) {
+            (Variant::CorporateShuffle, Some(n @ 1..=10)) => OFFICE[n as usize - 1].1,
+            _ => card.own_plural(),
+        }
+    }
+
+    /// A title in this variant's words: "Greater Dalmuti" or "Big Boss".
+    pub fn title_name(self, title: Title) -> &'static str {
+        match self {
+            Variant::Dalmuti => title.name(),
+            Variant::CorporateShuffle => match title {
+                Title::GreaterDalmuti => "Big Boss",
+                Title::LesserDalmuti => "Little Boss",
+                Title::Merchant { .. } => "Worker",
+                Title::LesserPeon => "Senior Intern",
+                Title::GreaterPeon => "Junior Intern",
+            },
+        }
+    }
+}
+
+/// A word that names no variant.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the variant is dalmuti or corporate-shuffle, not {0:?}")]
+pub struct BadVariant(pub String);
+
+impl std::str::FromStr for Variant {
+    type Err = BadVariant;
+
+    /// `dalmuti` or `corporate-shuffle`, in any case, spaces around ignored.
+    fn from_str(s: &str) -> Result<Variant, BadVariant> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "dalmuti" => Ok(Variant::Dalmuti),
+            "corporate-shuffle" => Ok(Variant::CorporateShuffle),
+            _ => Err(BadVariant(s.chars().take(40).collect())),
+        }
+    }
+}
+
+impl std::fmt::Display for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn office_titles_follow_the_encyclopedia() {
+        let cs = Variant::CorporateShuffle;
+        let names: Vec<_> = crate::Seat::all(5)
+            .map(|s| cs.title_name(s.title(5)))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "Big Boss",
+                "Little Boss",
+                "Worker",
+                "Senior Intern",
+                "Junior Intern"
+            ]
+        );
+        let three: Vec<_> = crate::Seat::all(3)
+            .map(|s| cs.title_name(s.title(3)))
+            .collect();
+        assert_eq!(three, ["Big Boss", "Worker", "Junior Intern"]);
+    }
+
+    #[test]
+    fn each_deck_has_its_own_kinds() {
+        let cs: Vec<_> = Variant::CorporateShuffle
+            .kinds()
+            .map(|c| c.token())
+            .collect();
+        assert_eq!(
+            cs,
+            [
+                "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "T", "R", "D"
+            ]
+        );
+        let dalmuti: Vec<_> = Variant::Dalmuti.kinds().map(|c| c.token()).collect();
+        assert_eq!(dalmuti.len(), 13);
+        assert_eq!(dalmuti.last(), Some(&"J"));
+    }
+}
