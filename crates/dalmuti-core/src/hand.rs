@@ -993,6 +993,9 @@ impl Hand {
             held.remove(set.face(), set.naturals());
         }
         held.remove(set.wild(), set.wilds());
+        if set.holds_wedgie() {
+            held.remove(Card::TWIRLING_WEDGIE, 1);
+        }
         let left = &mut self.sizes[seat];
         *left -= set.size();
         let out = *left == 0;

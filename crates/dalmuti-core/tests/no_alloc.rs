@@ -37,6 +37,7 @@ static ALLOCATOR: Counting = Counting;
 /// Plays `hands` hands of `players` players with the given choice of action
 /// and returns how many allocations happened during play (after taxes).
 fn allocations_in_play(
+    rules: Rules,
     players: usize,
     hands: u64,
     choose: fn(&Hand, dalmuti_core::Seat, u64) -> dalmuti_core::Action,
@@ -44,7 +45,7 @@ fn allocations_in_play(
     let mut rng = DealRng::new(Seed::from(players as u64));
     let mut total = 0;
     for h in 0..hands {
-        let mut hand = Hand::deal(Rules::default(), players, false, &mut rng);
+        let mut hand = Hand::deal(rules, players, false, &mut rng);
         while hand.stage() != Stage::Play {
             let seat = hand.next_to_act().unwrap();
             hand.apply(seat, hand.worst_legal(seat).unwrap()).unwrap();
@@ -70,16 +71,25 @@ fn playing_a_hand_does_not_allocate() {
         let legal = hand.legal_actions(seat);
         legal[(r >> 33) as usize % legal.len()]
     };
-    for players in [3, 5, 8, 16] {
+    let corporate = Rules {
+        variant: dalmuti_core::Variant::CorporateShuffle,
+        ..Rules::default()
+    };
+    for (rules, players) in [3, 5, 8, 16]
+        .map(|n| (Rules::default(), n))
+        .into_iter()
+        .chain([3, 5, 8].map(|n| (corporate, n)))
+    {
+        let game = rules.variant;
         assert_eq!(
-            allocations_in_play(players, 300, worst),
+            allocations_in_play(rules, players, 300, worst),
             0,
-            "{players} players, worst set"
+            "{game}, {players} players, worst set"
         );
         assert_eq!(
-            allocations_in_play(players, 300, random),
+            allocations_in_play(rules, players, 300, random),
             0,
-            "{players} players, random"
+            "{game}, {players} players, random"
         );
     }
 }

@@ -1,5 +1,6 @@
 //! Integration tests of the rules engine: one binary, several modules.
 
+mod corporate;
 mod properties;
 mod records;
 mod rules;

@@ -11,6 +11,7 @@ use dalmuti_core::{
     Action, Card, Cards, Deck, Event, Game, Hand, LogEntry, Rank, Rules, Scoring, Seat, Seed, Set,
     Stage, TableError, View, ViewSnapshot, Viewer, deal_in_order, join_seats,
 };
+use dalmuti_core::{Seats, Variant};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
@@ -48,8 +49,9 @@ impl Chooser {
         items[self.below(items.len())].clone()
     }
 
+    /// Any card of either deck.
     fn card(&mut self) -> Card {
-        Card::from_index(1 + self.below(13)).expect("1..=13")
+        Card::from_index(self.below(dalmuti_core::CARD_KINDS)).expect("a card")
     }
 
     fn rank(&mut self) -> Rank {
@@ -101,19 +103,29 @@ fn rules() -> impl Strategy<Value = Rules> {
 
 /// 3 to 16 players (small tables more often: they are where the stripped
 /// decks, the missing Lesser pair and the three-player titles are), any
-/// rules, any seed.
+/// rules, any seed; a third of the games are Corporate Shuffle (3 to 8
+/// players, never a stripped deck).
 fn setup() -> impl Strategy<Value = Setup> {
     (
         prop_oneof![2 => 3usize..=6, 1 => 7usize..=16],
         rules(),
         any::<u64>(),
         any::<u64>(),
+        prop::bool::weighted(0.34),
     )
-        .prop_map(|(players, rules, seed, policy)| Setup {
-            players,
-            rules,
-            seed,
-            policy,
+        .prop_map(|(players, mut rules, seed, policy, corporate)| {
+            let mut players = players;
+            if corporate {
+                rules.variant = Variant::CorporateShuffle;
+                rules.stripped_deck = false;
+                players = 3 + players % 6;
+            }
+            Setup {
+                players,
+                rules,
+                seed,
+                policy,
+            }
         })
 }
 
@@ -206,7 +218,8 @@ impl Table {
         }
         for join in changes {
             let n = self.game.next_seating().len();
-            if join && self.rng.one_in(3) && n < 16 {
+            let most = *self.game.rules().variant.players().end();
+            if join && self.rng.one_in(3) && n < most {
                 self.join_one();
             } else if !join && self.rng.one_in(3) && n > 3 {
                 self.leave_one();
@@ -343,6 +356,14 @@ fn check_ledger(hand: &Hand) -> Result<(), TestCaseError> {
                 played_by[seat.index()] += set.cards().len();
                 on_table.add_all(&set.cards());
             }
+            Event::RatbertTaken { seat } => {
+                prop_assert!(
+                    on_table.remove(Card::RATBERT, 1),
+                    "Ratbert taken but not played"
+                );
+                ledger[seat.index()][Card::RATBERT.index()] += 1;
+                played_by[seat.index()] -= 1;
+            }
             _ => {}
         }
     }
@@ -384,7 +405,8 @@ proptest! {
     #![proptest_config(config(64))]
 
     /// The deck is fixed: at every step of every hand, the cards each seat
-    /// holds plus every card played are exactly the hand's deck; no seat's
+    /// holds plus every card played (less Ratbert each time it is taken
+    /// back) are exactly the hand's deck; no seat's
     /// count of a card goes negative; each seat holds what it was dealt,
     /// less what it gave and plus what it got in tax and merchant exchanges
     /// (which never change a seat's card count), less what it played. Tax
@@ -392,6 +414,13 @@ proptest! {
     #[test]
     fn cards_are_conserved(setup in setup()) {
         play_game(&setup, |t| check_ledger(t.hand()))?;
+    }
+
+    /// Corporate Shuffle's specials do what the spec says, at every step of
+    /// random games: see [`check_specials`].
+    #[test]
+    fn the_specials_work_as_the_spec_says(setup in corporate_setup()) {
+        play_game(&setup, |t| check_specials(t.hand()))?;
     }
 
     /// `worst_legal` is a shortcut a simple bot relies on: for every seat at
@@ -415,10 +444,122 @@ proptest! {
     }
 }
 
+/// Corporate Shuffle tables only.
+fn corporate_setup() -> impl Strategy<Value = Setup> {
+    (3usize..=8, rules(), any::<u64>(), any::<u64>()).prop_map(|(players, rules, seed, policy)| {
+        Setup {
+            players,
+            rules: Rules {
+                variant: Variant::CorporateShuffle,
+                stripped_deck: false,
+                ..rules
+            },
+            seed,
+            policy,
+        }
+    })
+}
+
+/// Reads the hand's log trick by trick and checks the spec's rules of play
+/// for the specials: a wedged player never plays or passes until the trick
+/// ends (C6), and is another player who still held cards (C5); the World
+/// Ruler ends its trick at once; Ratbert is taken back, by the trick's
+/// winner, exactly when the trick held Ratbert and another card after it
+/// and the winner still holds cards; never when the hand ends mid-trick
+/// (C7); and the next lead is the winner's, or if out the next player
+/// holding cards.
+fn check_specials(hand: &Hand) -> Result<(), TestCaseError> {
+    let events = hand.events();
+    let mut wedged: Option<Seat> = None;
+    let mut ratbert_plays: Option<usize> = None;
+    let mut plays_in_trick = 0usize;
+    let mut holding = Seats::first(hand.players());
+    let mut expect_round_end = false;
+    for (i, event) in events.iter().enumerate() {
+        if expect_round_end {
+            prop_assert!(
+                matches!(
+                    event,
+                    Event::RoundWon { .. } | Event::WentOut { .. } | Event::HandOver
+                ),
+                "the World Ruler's trick goes on: {:?}",
+                event
+            );
+        }
+        match *event {
+            Event::Played { seat, set } => {
+                prop_assert_ne!(Some(seat), wedged, "a wedged player plays");
+                plays_in_trick += 1;
+                if set.is_ratbert() {
+                    prop_assert_eq!(plays_in_trick, 1, "Ratbert only leads");
+                    ratbert_plays = Some(1);
+                } else if let Some(n) = ratbert_plays.as_mut() {
+                    *n += 1;
+                }
+                if let Some(target) = set.wedgie_target() {
+                    prop_assert_ne!(target, seat, "a Wedgie names its own player");
+                    prop_assert!(holding.contains(target), "{} wedged without cards", target);
+                    wedged = Some(target);
+                } else if set.holds_wedgie() {
+                    // No target only when the play ends the hand.
+                    prop_assert!(
+                        events[i + 1..].iter().any(|e| matches!(e, Event::HandOver)),
+                        "a Wedgie without a target in a hand that goes on"
+                    );
+                }
+                expect_round_end = set.is_world_ruler();
+            }
+            Event::Passed { seat } => {
+                prop_assert_ne!(Some(seat), wedged, "a wedged player is asked to pass");
+            }
+            Event::WentOut { seat, .. } => {
+                holding.remove(seat);
+            }
+            Event::RoundWon { seat, leader } => {
+                let takes = ratbert_plays.is_some_and(|n| n > 1) && holding.contains(seat);
+                let took = matches!(events.get(i + 1), Some(Event::RatbertTaken { seat: s }) if *s == seat);
+                prop_assert_eq!(takes, took, "Ratbert's take-back at event {}", i);
+                let lead = if holding.contains(seat) {
+                    seat
+                } else {
+                    holding.next_after(seat).expect("two hold cards")
+                };
+                prop_assert_eq!(leader, lead);
+                wedged = None;
+                ratbert_plays = None;
+                plays_in_trick = 0;
+                expect_round_end = false;
+            }
+            Event::RatbertTaken { seat } => {
+                let after_win =
+                    matches!(events[i - 1], Event::RoundWon { seat: s, .. } if s == seat);
+                prop_assert!(after_win, "Ratbert taken but not by the trick's winner");
+            }
+            Event::HandOver => {
+                prop_assert!(
+                    !events[i..]
+                        .iter()
+                        .any(|e| matches!(e, Event::RatbertTaken { .. })),
+                    "Ratbert taken after the hand ended (C7)"
+                );
+            }
+            _ => {}
+        }
+    }
+    prop_assert_eq!(
+        hand.wedged(),
+        wedged.filter(|_| hand.stage() == Stage::Play)
+    );
+    Ok(())
+}
+
 // ----- 2. legal exactly when accepted -----
 
 /// A random set, often close to what `held` could play on `top`.
 fn random_set(rng: &mut Chooser, held: Cards, top: Option<Set>) -> Set {
+    if rng.one_in(3) {
+        return random_corporate_set(rng, held, top);
+    }
     let jesters = rng.pick(&[0u8, 0, 0, 1, 1, 2, 3]);
     if rng.one_in(6) {
         return Set::jesters_alone(jesters.max(1)).expect("at least one");
@@ -444,6 +585,35 @@ fn random_set(rng: &mut Chooser, held: Cards, top: Option<Set>) -> Set {
         _ => 1,
     };
     Set::new(rank, naturals.clamp(1, 40) as u8, jesters).expect("at least one natural")
+}
+
+/// A random set of Corporate Shuffle's, specials and Dogberts included,
+/// with a Wedgie aimed at any seat at all (its own, one that is out, one
+/// beyond the table) or at no one.
+fn random_corporate_set(rng: &mut Chooser, held: Cards, top: Option<Set>) -> Set {
+    let dogberts = rng.pick(&[0u8, 0, 1, 1, 2, 3]);
+    let size = top.map_or(1 + rng.below(4) as u8, |t| t.size());
+    let set = match rng.below(6) {
+        0 => Set::WORLD_RULER,
+        1 => Set::RATBERT,
+        2 => Set::dogberts_as(dogberts.max(1), 1 + rng.below(10) as u8).expect("1..=10"),
+        3 => Set::wedgie(size.saturating_sub(1 + dogberts), dogberts).expect("small"),
+        _ => {
+            let r = if held.count(Card::TWIRLING_WEDGIE) > 0 && rng.one_in(2) {
+                6
+            } else {
+                1 + rng.below(10) as u8
+            };
+            let naturals = size.saturating_sub(dogberts).max(1);
+            Set::with_dogberts(Rank::new(r).expect("1..=10"), naturals, dogberts).expect("ok")
+        }
+    };
+    if set.holds_wedgie() && !rng.one_in(5) {
+        set.with_target(Some(Seat::new(rng.below(16))))
+            .expect("a Wedgie")
+    } else {
+        set
+    }
 }
 
 /// A random group of up to `max` cards, mostly from `held`.
@@ -476,6 +646,27 @@ fn candidates(hand: &Hand, seat: Seat, rng: &mut Chooser) -> Vec<Action> {
     let legal = hand.legal_actions(seat);
     for _ in 0..legal.len().min(6) {
         match rng.pick(&legal) {
+            Action::Play(set) if set.holds_wedgie() => {
+                // Another target, or none.
+                out.push(Action::Play(set.with_target(None).expect("none")));
+                for s in [0, 1, rng.below(16)] {
+                    out.push(Action::Play(
+                        set.with_target(Some(Seat::new(s))).expect("a Wedgie"),
+                    ));
+                }
+            }
+            Action::Play(set) if set.declared().is_some() => {
+                let v = set.declared().expect("declared");
+                for other in [v.wrapping_sub(1), v + 1] {
+                    out.extend(Set::dogberts_as(set.wilds(), other).map(Action::Play));
+                }
+                out.extend(Set::dogberts_as(set.wilds() + 1, v).map(Action::Play));
+            }
+            Action::Play(set)
+                if set.wild() == Card::DOGBERT || set.is_world_ruler() || set.is_ratbert() =>
+            {
+                out.extend(Set::dogberts_as(1, 1 + rng.below(10) as u8).map(Action::Play));
+            }
             Action::Play(set) => {
                 let (r, a, j) = (set.rank_number(), set.naturals(), set.wilds());
                 if let Some(rank) = set.rank() {
@@ -802,11 +993,11 @@ proptest! {
 }
 
 /// Moves one card `card` of seat `from` to seat `to` in exchange for the
-/// first card of `to` that is not a Jester, so the shares stay the same.
+/// first card of `to` that is not wild, so the shares stay the same.
 fn give_card(deal: &mut [Cards], from: usize, to: usize, card: Card) {
     let back = deal[to]
         .iter()
-        .find(|c| !c.is_jester())
+        .find(|c| !c.is_wild())
         .expect("a seat holds at least five cards, at most two Jesters");
     assert!(deal[from].remove(card, 1) && deal[to].remove(back, 1));
     deal[to].add(card, 1);
@@ -836,11 +1027,11 @@ proptest! {
         let k = (h + 1 + rng.below(n - 1)) % n;
         for s in 0..n {
             while s != h && quiet[s].wilds() > 0 {
-                give_card(&mut quiet, s, h, Card::JESTER);
+                give_card(&mut quiet, s, h, setup.rules.variant.wild());
             }
         }
         let mut nobody = quiet.clone();
-        give_card(&mut nobody, h, k, Card::JESTER);
+        give_card(&mut nobody, h, k, setup.rules.variant.wild());
         let a = Hand::from_deal(setup.rules, n, first, &quiet).expect("a deal");
         let b = Hand::from_deal(setup.rules, n, first, &nobody).expect("a deal");
         prop_assert_eq!(a.revolution_holder(), Some(Seat::new(h)));
@@ -1139,6 +1330,7 @@ proptest! {
         names in plain_player_names(),
         stop in prop::option::of(0usize..1500),
     ) {
+        let names: Vec<String> = names.into_iter().take(*setup.rules.variant.players().end()).collect();
         let setup = Setup { players: names.len(), ..setup };
         let table = run_until(Table::with_names(&setup, names), stop, false);
         check_record(&table.game, 0, false)?;
@@ -1186,6 +1378,7 @@ proptest! {
         names in player_names(),
         stop in prop::option::of(0usize..1500),
     ) {
+        let names: Vec<String> = names.into_iter().take(*setup.rules.variant.players().end()).collect();
         let setup = Setup { players: names.len(), ..setup };
         let table = run_until(Table::with_names(&setup, names), stop, false);
         check_record(&table.game, 0, false)?;
