@@ -30,6 +30,9 @@ fn check_json_prints_the_verdict_and_exits_by_it() {
         ("four-players-stripped-philanthropic", 0),
         ("seven-players-merchant-exchange", 0),
         ("invalid-play", 1),
+        ("corporate-shuffle-five-players", 0),
+        ("corporate-shuffle-six-players-exchange", 0),
+        ("corporate-shuffle-invalid-wedged-player", 1),
     ] {
         let out = dalmuti(&["check", "--json", &spec(&format!("{name}.json"))]);
         assert_eq!(out.status.code(), Some(code), "{name}");
@@ -121,4 +124,35 @@ fn replay_into_a_closed_pipe_ends_quietly() {
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+#[test]
+fn replay_tells_corporate_shuffle_in_its_own_words() {
+    let out = dalmuti(&["replay", &spec("corporate-shuffle-five-players.json")]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    for words in [
+        "A game of Corporate Shuffle",
+        "Alice (Big Boss)",
+        "Asok (Junior Intern)",
+        "Executive bonuses: Alice, the Big Boss, gives",
+        "Alice leads a Dogbert as an 8 (Sales).",
+        "Asok tops it with the Twirling Wedgie: Ted must pass for the rest of the trick.",
+        "Dogbert, World Ruler, which wins the trick at once.",
+        "Ratbert goes back to",
+        "corporate takeover",
+    ] {
+        assert!(text.contains(words), "no {words:?} in:\n{text}");
+    }
+    // The wedged player's error says whose turn it was.
+    let bad = dalmuti(&[
+        "check",
+        &spec("corporate-shuffle-invalid-wedged-player.json"),
+    ]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        stdout(&bad).contains("it is Asok's turn, not Ted's"),
+        "{}",
+        stdout(&bad)
+    );
 }
