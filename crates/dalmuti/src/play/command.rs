@@ -1,21 +1,35 @@
 //! The commands a player types in the plain line mode, read
 //! case-insensitively.
 
-use dalmuti_core::{Card, Cards};
+use dalmuti_core::{Card, Cards, Variant};
+
+/// A play as typed: cards, then the value Dogberts alone play as (`as 3`),
+/// then the player the Twirling Wedgie names (`wedgie Wally`). Whether
+/// these make a set is the caller's to check, with the game's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Play {
+    /// The cards.
+    pub cards: Cards,
+    /// The value after `as`.
+    pub value: Option<u8>,
+    /// The player after `wedgie`, as typed (lower case): a seat number
+    /// from 1, or a name.
+    pub target: Option<String>,
+}
 
 /// One typed line, understood.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     /// An empty line: show the situation again (between hands: deal).
     Empty,
-    /// `play 6 6 J`.
-    Play(Cards),
+    /// `play 6 6 J` (`play D D as 3`, `play 6 T wedgie Wally`).
+    Play(Play),
     /// Cards alone, `6 6 J`: a play, a tax gift or an exchange card,
     /// whichever the decision asks for.
-    Cards(Cards),
+    Cards(Play),
     /// `pass`.
     Pass,
-    /// `revolution` (or `yes`, `call`).
+    /// `revolution` (or `takeover`, `yes`, `call`).
     Revolution,
     /// `ready`: nothing to choose but to say so (for a player dealt both
     /// Jesters, keeping quiet).
@@ -54,11 +68,14 @@ pub enum Command {
     Quit,
 }
 
-/// Reads one line as a command, or says in one sentence what is wrong.
+/// Reads one line as a command for a game of `variant`, or says in one
+/// sentence what is wrong.
 ///
-/// Cards are `1` to `12` and `J` (or `jester`), separated by spaces or
-/// commas.
-pub fn parse(line: &str) -> Result<Command, String> {
+/// Cards are the record's tokens, separated by spaces or commas: `1` to
+/// `12` and `J` (or `jester`) in Dalmuti; `0`, `1` to `10`, `T`, `R` and
+/// `D` (or `dogbert`, `ratbert`) in Corporate Shuffle. Cards of the other
+/// game's deck are refused here.
+pub fn parse(line: &str, variant: Variant) -> Result<Command, String> {
     let words: Vec<String> = line
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
@@ -79,29 +96,38 @@ pub fn parse(line: &str) -> Result<Command, String> {
     match verb.as_str() {
         "play" | "p" => {
             if rest.is_empty() {
-                return Err("Play which cards? For example: play 6 6 J".into());
+                return Err(format!(
+                    "Play which cards? For example: play {}",
+                    example(variant)
+                ));
             }
-            cards(rest).map(Command::Play)
+            play(rest, variant).map(Command::Play)
         }
         "give" => {
             if rest.is_empty() {
-                return Err("Give which cards? For example: give 12 12".into());
+                return Err(format!(
+                    "Give which cards? For example: give {}",
+                    match variant {
+                        Variant::Dalmuti => "12 12",
+                        Variant::CorporateShuffle => "10 10",
+                    }
+                ));
             }
-            cards(rest).map(Command::Give)
+            cards(rest, variant).map(Command::Give)
         }
         "offer" => match rest {
             [partner, card] => Ok(Command::Offer {
                 partner: partner.clone(),
-                card: one_card(card)?,
+                card: one_card(card, variant)?,
             }),
-            _ => Err("Offer needs a seat and a card, for example: offer 4 12".into()),
+            _ => Err("Offer needs a seat and a card, for example: offer 4 9".into()),
         },
         "answer" => match rest {
-            [card] => Ok(Command::Answer(one_card(card)?)),
+            [card] => Ok(Command::Answer(one_card(card, variant)?)),
             _ => Err("Answer needs one card, for example: answer 9".into()),
         },
         "pass" => nothing_more(Command::Pass),
-        "revolution" | "yes" | "call" => nothing_more(Command::Revolution),
+        "revolution" | "takeover" | "yes" | "call" => nothing_more(Command::Revolution),
         "no" | "decline" => nothing_more(Command::Decline),
         "ready" | "quiet" => nothing_more(Command::Ready),
         "hint" => nothing_more(Command::Hint),
@@ -113,7 +139,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "help" | "?" => nothing_more(Command::Help),
         "next" | "deal" => nothing_more(Command::Next),
         "quit" | "exit" | "q" => nothing_more(Command::Quit),
-        _ if is_card(verb) => cards(&words).map(Command::Cards),
+        _ if one_card(verb, variant).is_ok() => play(&words, variant).map(Command::Cards),
         _ => Err(format!(
             "Unknown command \"{}\". Type help for the commands.",
             shorten(verb)
@@ -121,27 +147,101 @@ pub fn parse(line: &str) -> Result<Command, String> {
     }
 }
 
-fn is_card(word: &str) -> bool {
-    one_card(word).is_ok()
+/// A set of cards as people write it in `variant`, for the examples in
+/// messages.
+fn example(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Dalmuti => "6 6 J",
+        Variant::CorporateShuffle => "6 6 D",
+    }
 }
 
-fn one_card(word: &str) -> Result<Card, String> {
+/// The cards of a game, in a sentence.
+fn deck_words(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Dalmuti => "cards are 1 (Dalmuti) to 12 (Peasant) and J (Jester)",
+        Variant::CorporateShuffle => {
+            "cards are 0 (Dogbert, World Ruler), 1 (CEO) to 10 (Engineer), T (Twirling Wedgie), \
+             R (Ratbert) and D (Dogbert)"
+        }
+    }
+}
+
+fn one_card(word: &str, variant: Variant) -> Result<Card, String> {
     let token = match word {
         "j" | "jester" | "jesters" => "J",
+        "d" | "dogbert" | "dogberts" => "D",
+        "t" => "T",
+        "r" | "ratbert" => "R",
         other => other,
     };
-    token.parse::<Card>().map_err(|_| {
-        format!(
-            "\"{}\" is not a card: cards are 1 (Dalmuti) to 12 (Peasant) and J (Jester).",
-            shorten(word)
-        )
+    token
+        .parse::<Card>()
+        .ok()
+        // Each game's specials exist in its own deck only.
+        .filter(|card| card.variant().is_none_or(|v| v == variant))
+        .ok_or_else(|| {
+            format!(
+                "\"{}\" is not a card: {}.",
+                shorten(word),
+                deck_words(variant)
+            )
+        })
+}
+
+/// A play: cards, then `as VALUE`, then `wedgie NAME`, each optional.
+fn play(words: &[String], variant: Variant) -> Result<Play, String> {
+    let (words, target) = match words.iter().position(|w| w == "wedgie") {
+        Some(at) => {
+            let name = words[at + 1..].join(" ");
+            if name.is_empty() {
+                return Err(
+                    "Name the player after \"wedgie\", for example: play 6 T wedgie 3 (a seat) \
+                     or play T wedgie Wally."
+                        .into(),
+                );
+            }
+            (&words[..at], Some(name))
+        }
+        None => (words, None),
+    };
+    let (words, value) = match words.iter().position(|w| w == "as") {
+        Some(at) => match &words[at + 1..] {
+            [value] => {
+                let value = value.parse::<u8>().map_err(|_| {
+                    format!(
+                        "\"{}\" is not a value: Dogberts alone play as 1 to 10, for example: \
+                         play D D as 3",
+                        shorten(value)
+                    )
+                })?;
+                (&words[..at], Some(value))
+            }
+            _ => {
+                return Err(
+                    "Say one value after \"as\", 1 to 10, for example: play D D as 3".into(),
+                );
+            }
+        },
+        None => (words, None),
+    };
+    if words.is_empty() {
+        return Err(format!(
+            "Play which cards? For example: play {}",
+            example(variant)
+        ));
+    }
+    Ok(Play {
+        cards: cards(words, variant)?,
+        value,
+        target,
     })
 }
 
-fn cards(words: &[String]) -> Result<Cards, String> {
+fn cards(words: &[String], variant: Variant) -> Result<Cards, String> {
     let mut all = Cards::EMPTY;
     for word in words {
-        let card = one_card(word)?;
+        let card = one_card(word, variant)?;
         if all.count(card) == u8::MAX {
             return Err("That is far more cards than anyone holds.".into());
         }
@@ -164,14 +264,29 @@ fn shorten(word: &str) -> String {
 mod tests {
     use super::*;
 
+    const D: Variant = Variant::Dalmuti;
+    const CS: Variant = Variant::CorporateShuffle;
+
     fn c(s: &str) -> Cards {
         s.parse().unwrap()
     }
 
+    fn plain(s: &str) -> Play {
+        Play {
+            cards: c(s),
+            value: None,
+            target: None,
+        }
+    }
+
+    fn parse(line: &str) -> Result<Command, String> {
+        super::parse(line, D)
+    }
+
     #[test]
     fn commands_read_in_any_case_with_or_without_a_verb() {
-        assert_eq!(parse("PLAY 6 6 j"), Ok(Command::Play(c("6 6 J"))));
-        assert_eq!(parse("  6, 6 Jester "), Ok(Command::Cards(c("6 6 J"))));
+        assert_eq!(parse("PLAY 6 6 j"), Ok(Command::Play(plain("6 6 J"))));
+        assert_eq!(parse("  6, 6 Jester "), Ok(Command::Cards(plain("6 6 J"))));
         assert_eq!(parse("Give 10 10"), Ok(Command::Give(c("10 10"))));
         assert_eq!(
             parse("offer Dana 7"),
@@ -201,5 +316,65 @@ mod tests {
         assert!(parse(&long).unwrap_err().len() < 100);
         let many = vec!["7"; 300].join(" ");
         assert!(parse(&many).is_err());
+    }
+
+    #[test]
+    fn corporate_shuffle_plays_say_their_value_and_their_victim() {
+        let cs = |line: &str| super::parse(line, CS);
+        assert_eq!(
+            cs("play D d as 3"),
+            Ok(Command::Play(Play {
+                cards: c("D D"),
+                value: Some(3),
+                target: None
+            }))
+        );
+        assert_eq!(
+            cs("6 T wedgie Wally"),
+            Ok(Command::Cards(Play {
+                cards: c("6 T"),
+                value: None,
+                target: Some("wally".into())
+            }))
+        );
+        assert_eq!(cs("play 0"), Ok(Command::Play(plain("0"))));
+        assert_eq!(cs("play ratbert"), Ok(Command::Play(plain("R"))));
+        assert_eq!(cs("takeover"), Ok(Command::Revolution));
+        // The value's range is the set's to check; here only its form.
+        assert_eq!(
+            cs("play D as 0"),
+            Ok(Command::Play(Play {
+                cards: c("D"),
+                value: Some(0),
+                target: None
+            }))
+        );
+        assert!(
+            cs("play D as")
+                .unwrap_err()
+                .contains("one value after \"as\"")
+        );
+        assert!(
+            cs("play D as three")
+                .unwrap_err()
+                .contains("is not a value")
+        );
+        assert!(
+            cs("play 6 T wedgie")
+                .unwrap_err()
+                .contains("after \"wedgie\"")
+        );
+        assert!(cs("play as 3").unwrap_err().contains("which cards"));
+    }
+
+    #[test]
+    fn each_game_knows_only_its_own_cards() {
+        let err = super::parse("play J", CS).unwrap_err();
+        assert!(err.contains("\"j\" is not a card"), "{err}");
+        assert!(err.contains("D (Dogbert)"), "{err}");
+        assert!(super::parse("play 11", CS).is_err());
+        assert!(parse("play D").unwrap_err().contains("J (Jester)"));
+        assert!(parse("play 0").is_err());
+        assert!(parse("12").is_ok());
     }
 }

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use dalmuti_arena::{parse_seed, seed_text};
 use dalmuti_bots::BotSpec;
-use dalmuti_core::{MAX_PLAYERS, MIN_PLAYERS, Rules, Scoring, Seed};
+use dalmuti_core::{BadRules, Rules, Scoring, Seed, Variant};
 
 /// The bots' names, in the order they are given out: the rulebook's
 /// players first, so logs read like the book's examples.
@@ -13,14 +13,27 @@ pub const BOT_NAMES: [&str; 20] = [
     "Jocasta", "Lorcan", "Mireille", "Nils", "Orla", "Perrin", "Quilla", "Rafe", "Tamsin", "Wren",
 ];
 
+/// The bots' names in Corporate Shuffle: Dilbert's office, one word each
+/// so that `wedgie NAME` reads them back; one more than the largest table
+/// needs, in case the human takes one of them.
+pub const OFFICE_NAMES: [&str; 8] = [
+    "Alice", "Dilbert", "Wally", "Asok", "Ted", "Tina", "Carol", "Phil",
+];
+
 /// The longest name a player may take.
 pub const MAX_NAME: usize = 40;
 
 /// `dalmuti play`'s arguments as typed.
 #[derive(clap::Args, Clone, Debug)]
 pub struct PlayArgs {
-    /// Players at the table, you included: 3 to 16 [default: 5, or one
-    /// more than the bots listed in --bots].
+    /// The game: dalmuti (The Great Dalmuti) or corporate-shuffle
+    /// (Dilbert's Corporate Shuffle: 60 cards, office titles, Dogberts and
+    /// three special cards; 3 to 8 players).
+    #[arg(long, value_name = "VARIANT", default_value = "dalmuti")]
+    pub variant: String,
+
+    /// Players at the table, you included: 3 to 16 (3 to 8 in Corporate
+    /// Shuffle) [default: 5, or one more than the bots listed in --bots].
     #[arg(long)]
     pub players: Option<usize>,
 
@@ -39,16 +52,17 @@ pub struct PlayArgs {
     #[arg(long)]
     pub seed: Option<String>,
 
-    /// Optional rule: the stripped deck for four or five players.
+    /// Optional rule: the stripped deck for four or five players (never in
+    /// Corporate Shuffle).
     #[arg(long)]
     pub stripped_deck: bool,
 
-    /// Optional rule: no taxes on the first hand.
+    /// Optional rule: no taxes (executive bonuses) on the first hand.
     #[arg(long)]
     pub first_deal_revolution: bool,
 
-    /// Optional rule: the highest Merchant may trade a card blind with
-    /// another Merchant (6 or more players).
+    /// Optional rule: the highest Merchant (Worker) may trade a card blind
+    /// with another Merchant (6 or more players).
     #[arg(long)]
     pub merchant_exchange: bool,
 
@@ -100,9 +114,20 @@ pub struct Config {
 /// Why arguments do not make a game, in words for the command line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
-    /// Not 3 to 16 players.
-    #[error("a table seats 3 to 16 players, you included, not {0}")]
-    Players(usize),
+    /// Not a variant.
+    #[error("--variant is dalmuti or corporate-shuffle, not {0:?}")]
+    Variant(String),
+    /// Too few or too many players for the variant.
+    #[error("{} seats {} to {} players, you included, not {players}", .variant.words().game, .variant.players().start(), .variant.players().end())]
+    Players {
+        /// The game asked for.
+        variant: Variant,
+        /// Players asked for.
+        players: usize,
+    },
+    /// The stripped deck asked for a game that has none.
+    #[error("--stripped-deck is not for Corporate Shuffle: its 60-card deck is never stripped")]
+    StrippedDeck,
     /// The lineup does not fit the table.
     #[error("--players {players} needs {} bots (or one bot for all), but --bots lists {bots}", players - 1)]
     BotCount {
@@ -150,9 +175,29 @@ impl Config {
             (None, 1) => 5,
             (None, b) => b + 1,
         };
-        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
-            return Err(ConfigError::Players(players));
-        }
+        let variant: Variant = args
+            .variant
+            .parse()
+            .map_err(|_| ConfigError::Variant(shorten(&args.variant)))?;
+        let scoring: Scoring = args
+            .scoring
+            .parse()
+            .map_err(|_| ConfigError::Scoring(args.scoring.clone()))?;
+        let rules = Rules {
+            variant,
+            stripped_deck: args.stripped_deck,
+            first_deal_revolution: args.first_deal_revolution,
+            merchant_exchange: args.merchant_exchange,
+            scoring,
+            hands: args.hands,
+            join_and_leave: false,
+        };
+        // The table's size and the deck are checked here, before any bot
+        // is read, so the message names the real fault.
+        rules.check(players).map_err(|e| match e {
+            BadRules::Players { variant, players } => ConfigError::Players { variant, players },
+            BadRules::StrippedCorporate => ConfigError::StrippedDeck,
+        })?;
         if specs.len() != 1 && specs.len() != players - 1 {
             return Err(ConfigError::BotCount {
                 players,
@@ -171,7 +216,11 @@ impl Config {
         if parsed.len() == 1 {
             parsed = vec![parsed[0].clone(); players - 1];
         }
-        let names = BOT_NAMES
+        let pool: &[&str] = match variant {
+            Variant::Dalmuti => &BOT_NAMES,
+            Variant::CorporateShuffle => &OFFICE_NAMES,
+        };
+        let names = pool
             .iter()
             .filter(|b| !b.eq_ignore_ascii_case(&name))
             .map(|b| b.to_string());
@@ -179,22 +228,9 @@ impl Config {
             .zip(parsed)
             .map(|(name, spec)| BotSeat { name, spec })
             .collect();
-        let scoring: Scoring = args
-            .scoring
-            .parse()
-            .map_err(|_| ConfigError::Scoring(args.scoring.clone()))?;
         if args.hands == Some(0) {
             return Err(ConfigError::Hands);
         }
-        let rules = Rules {
-            variant: Default::default(),
-            stripped_deck: args.stripped_deck,
-            first_deal_revolution: args.first_deal_revolution,
-            merchant_exchange: args.merchant_exchange,
-            scoring,
-            hands: args.hands,
-            join_and_leave: false,
-        };
         let seed = match &args.seed {
             Some(text) => parse_seed(text).map_err(|_| ConfigError::Seed(text.clone()))?,
             None => fresh_seed(),
@@ -215,6 +251,11 @@ impl Config {
     }
 }
 
+/// Text echoed back in a message: at most 40 characters.
+fn shorten(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
 /// A short seed from the operating system (a number, easy to type again).
 fn fresh_seed() -> Seed {
     let bytes = Seed::from_entropy().0;
@@ -231,6 +272,7 @@ mod tests {
 
     fn args(bots: &str) -> PlayArgs {
         PlayArgs {
+            variant: "dalmuti".into(),
             players: None,
             bots: bots.into(),
             name: "You".into(),
@@ -300,5 +342,67 @@ mod tests {
         ] {
             assert!(Config::new(&bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn corporate_shuffle_seats_three_to_eight_with_office_names() {
+        let cs = |players: usize| PlayArgs {
+            variant: "Corporate-Shuffle".into(),
+            players: Some(players),
+            ..args("greedy")
+        };
+        let c = Config::new(&cs(8)).unwrap();
+        assert_eq!(c.rules.variant, Variant::CorporateShuffle);
+        let names: Vec<&str> = c.bots.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["Alice", "Dilbert", "Wally", "Asok", "Ted", "Tina", "Carol"]
+        );
+        assert_eq!(
+            Config::new(&cs(9)).unwrap_err().to_string(),
+            "Corporate Shuffle seats 3 to 8 players, you included, not 9"
+        );
+        assert_eq!(
+            Config::new(&cs(2)).unwrap_err().to_string(),
+            "Corporate Shuffle seats 3 to 8 players, you included, not 2"
+        );
+        // Nine players is a Dalmuti table, though.
+        assert!(
+            Config::new(&PlayArgs {
+                players: Some(9),
+                ..args("greedy")
+            })
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn corporate_shuffle_refuses_the_stripped_deck_and_unknown_variants() {
+        let stripped = PlayArgs {
+            variant: "corporate-shuffle".into(),
+            players: Some(4),
+            stripped_deck: true,
+            ..args("greedy")
+        };
+        assert_eq!(
+            Config::new(&stripped).unwrap_err(),
+            ConfigError::StrippedDeck
+        );
+        assert!(
+            Config::new(&PlayArgs {
+                variant: "dalmuti".into(),
+                ..stripped
+            })
+            .is_ok()
+        );
+        let err = Config::new(&PlayArgs {
+            variant: "dilbert".into(),
+            ..args("greedy")
+        })
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "--variant is dalmuti or corporate-shuffle, not \"dilbert\""
+        );
     }
 }

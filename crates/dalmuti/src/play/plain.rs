@@ -1,15 +1,15 @@
 //! The plain line mode: the game as lines of text, one command per line.
 //! Friendly to screen readers and to scripts: every question is one line
 //! starting with `> ` and the decision's keyword (`> lead:`, `> follow:`,
-//! `> tax:`, `> revolution:`, `> exchange:`, `> answer:`, `> next:`), and
-//! every refusal is one sentence saying why.
+//! `> tax:`, `> revolution:`, `> exchange:`, `> answer:`, `> next:`, the
+//! same in both games), and every refusal is one sentence saying why.
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
-use dalmuti_core::{Action, Cards, Decision, PlayerId, Seat, Set};
+use dalmuti_core::{Action, Cards, Decision, PlayerId, Seat, Set, Variant};
 
-use super::command::{self, Command};
+use super::command::{self, Command, Play};
 use super::session::{HandEnd, Session};
 use super::words;
 
@@ -98,7 +98,11 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             }
             if self.seating != self.current_seating() {
                 self.seating = self.current_seating();
-                for line in self.table_lines("The seats after the greater revolution, from 1:") {
+                let header = format!(
+                    "The seats after the greater {}, from 1:",
+                    self.session.variant().words().revolution
+                );
+                for line in self.table_lines(&header) {
                     self.say(line)?;
                 }
             }
@@ -156,7 +160,8 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         };
         let lines = vec![
             format!(
-                "The Great Dalmuti: {} against {}.",
+                "{}: {} against {}.",
+                rules.variant.words().game,
                 you(s.name(s.me())),
                 bots.join(", ")
             ),
@@ -188,11 +193,11 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             .map(|h| format!(" of {h}"))
             .unwrap_or_default();
         let mut lines = vec![String::new(), format!("== Hand {}{of} ==", s.hand_number())];
-        lines.extend(self.table_lines(TABLE));
+        lines.extend(self.table_lines(&table_header(s.variant())));
         self.seating = self.current_seating();
         let view = s.view();
         if view.is_first_hand() && view.rules().first_deal_revolution {
-            lines.push("First-deal revolution: no taxes this hand.".to_string());
+            lines.push(first_deal(s.variant()));
         }
         lines.push(words::hand_line(s));
         for line in lines {
@@ -208,9 +213,10 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
 
     fn table_lines(&self, header: &str) -> Vec<String> {
         let exchange = self.session.rules().merchant_exchange;
+        let variant = self.session.variant();
         let mut lines = vec![header.to_string()];
         for info in self.session.table() {
-            lines.push(format!("  {}", words::seat_line(&info, exchange)));
+            lines.push(format!("  {}", words::seat_line(&info, variant, exchange)));
         }
         lines
     }
@@ -250,7 +256,11 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
     }
 
     fn help(&mut self) -> io::Result<()> {
-        for line in HELP.lines() {
+        let help = match self.session.variant() {
+            Variant::Dalmuti => HELP,
+            Variant::CorporateShuffle => HELP_CORPORATE,
+        };
+        for line in help.lines() {
             self.say(line)?;
         }
         Ok(())
@@ -273,7 +283,7 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         match command {
             Command::Hand => self.say(words::hand_line(self.session))?,
             Command::Table => {
-                for line in self.table_lines(TABLE) {
+                for line in self.table_lines(&table_header(self.session.variant())) {
                     self.say(line)?;
                 }
             }
@@ -303,7 +313,7 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             let Some(line) = self.ask(&prompt)? else {
                 return Ok(Flow::Stop(Ending::EndOfInput));
             };
-            match command::parse(&line) {
+            match command::parse(&line, self.session.variant()) {
                 Ok(Command::Empty | Command::Next) => break,
                 Ok(Command::Quit) => return Ok(Flow::Stop(Ending::Quit)),
                 Ok(c) if self.show(&c)? => {}
@@ -332,12 +342,13 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
                 (Some(p), Some(t)) => format!(", +{p} (total {t})"),
                 _ => String::new(),
             };
+            let variant = self.session.variant();
             lines.push(format!(
                 "  {}. {}{you}, was {}, becomes {}{points}",
                 i + 1,
                 place.name,
-                place.was.name(),
-                words::title(place.becomes, false)
+                variant.title_name(place.was),
+                words::title(place.becomes, variant, false)
             ));
         }
         if !end.game_over {
@@ -361,7 +372,8 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
     // ----- the human's decisions -----
 
     fn decide(&mut self, decision: &Decision, line: &str) -> io::Result<Flow> {
-        let command = match command::parse(line) {
+        let variant = self.session.variant();
+        let command = match command::parse(line, variant) {
             Ok(c) => c,
             Err(message) => {
                 self.say(message)?;
@@ -381,7 +393,7 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
                 let line = match self.session.hint() {
                     Some(a) => format!(
                         "hint: {} ({})",
-                        words::command(&a),
+                        words::command(self.session, &a),
                         words::action(self.session, &a)
                     ),
                     None => "hint: nothing to decide now".to_string(),
@@ -390,14 +402,19 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
                 return Ok(Flow::Go);
             }
             Command::Legal => {
-                let legal: Vec<String> = self.session.legal().iter().map(words::command).collect();
+                let legal: Vec<String> = self
+                    .session
+                    .legal()
+                    .iter()
+                    .map(|a| words::command(self.session, a))
+                    .collect();
                 self.say(format!("legal: {}", legal.join("; ")))?;
                 return Ok(Flow::Go);
             }
             Command::Next => {
                 self.say(format!(
                     "The hand is not over yet. {}",
-                    words::wrong_decision(decision)
+                    words::wrong_decision(decision, variant)
                         .replace("That is not the decision now: ", "Now ")
                 ))?;
                 return Ok(Flow::Go);
@@ -413,19 +430,22 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
 
     /// The action a command asks for, or why it cannot be one now.
     fn action(&self, decision: &Decision, command: Command) -> Result<Action, String> {
+        let variant = self.session.variant();
+        let wrong = || words::wrong_decision(decision, variant);
         let action = match command {
-            Command::Cards(cards) => match decision {
-                Decision::Tax { .. } => Action::GiveTax(cards),
-                Decision::ExchangeAnswer { .. } => Action::AnswerExchange(single(&cards)?),
-                Decision::Lead | Decision::Follow { .. } => Action::Play(set(&cards)?),
-                _ => return Err(words::wrong_decision(decision)),
+            Command::Cards(play) => match decision {
+                Decision::Lead | Decision::Follow { .. } => Action::Play(self.set(&play)?),
+                _ if play.value.is_some() || play.target.is_some() => return Err(wrong()),
+                Decision::Tax { .. } => Action::GiveTax(play.cards),
+                Decision::ExchangeAnswer { .. } => Action::AnswerExchange(single(&play.cards)?),
+                _ => return Err(wrong()),
             },
-            Command::Play(cards) => Action::Play(set(&cards)?),
+            Command::Play(play) => Action::Play(self.set(&play)?),
             Command::Give(cards) => Action::GiveTax(cards),
             Command::Pass => Action::Pass,
             Command::Revolution => {
                 if self.session.revolution_offer().is_none() {
-                    return Err(words::no_revolution());
+                    return Err(words::no_revolution(variant));
                 }
                 Action::CallRevolution
             }
@@ -433,17 +453,17 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             Command::Decline => match decision {
                 Decision::Ready => Action::Ready,
                 Decision::ExchangeOffer => Action::DeclineExchange,
-                _ => return Err(words::wrong_decision(decision)),
+                _ => return Err(wrong()),
             },
             Command::Offer { partner, card } => Action::OfferExchange {
-                partner: self.partner(&partner)?,
+                partner: self.seat_named(&partner)?,
                 card,
             },
             Command::Answer(card) => Action::AnswerExchange(card),
-            _ => return Err(words::wrong_decision(decision)),
+            _ => return Err(wrong()),
         };
         if !fits(decision, &action) {
-            return Err(words::wrong_decision(decision));
+            return Err(wrong());
         }
         let wanted = match action {
             Action::Play(set) => set.cards(),
@@ -453,17 +473,34 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         };
         let held = self.session.my_cards();
         if !held.contains(&wanted) {
-            return Err(words::not_held(
-                &held,
-                &wanted,
-                self.session.rules().variant,
-            ));
+            return Err(words::not_held(&held, &wanted, variant));
         }
         Ok(action)
     }
 
-    /// A merchant exchange partner typed as a seat number or a name.
-    fn partner(&self, typed: &str) -> Result<Seat, String> {
+    /// The set a typed play makes, with its Wedgie's target, or why it is
+    /// not one.
+    fn set(&self, play: &Play) -> Result<Set, String> {
+        let variant = self.session.variant();
+        let set = Set::from_cards_as(&play.cards, play.value)
+            .map_err(|e| words::not_a_set(&play.cards, &e, variant))?;
+        let Some(typed) = &play.target else {
+            return Ok(set);
+        };
+        if !set.holds_wedgie() {
+            return Err(
+                "Only a set holding the Twirling Wedgie (T) names a player with \"wedgie\"."
+                    .to_string(),
+            );
+        }
+        let target = self.seat_named(typed)?;
+        set.with_target(Some(target))
+            .map_err(|e| words::not_a_set(&play.cards, &e, variant))
+    }
+
+    /// A player typed as a seat number or a name: a merchant exchange
+    /// partner, or whom the Twirling Wedgie names.
+    fn seat_named(&self, typed: &str) -> Result<Seat, String> {
         let n = self.session.players();
         if let Ok(number) = typed.parse::<usize>() {
             if (1..=n).contains(&number) {
@@ -490,21 +527,25 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         }
         self.shown = false;
         let news = self.session.take_news();
+        let variant = self.session.variant();
         if news.is_empty() {
             let note = match (decision, action) {
                 (Decision::Tax { .. }, Action::GiveTax(cards)) => format!(
-                    "You will give {}: the cards change hands once every tax decision is made.",
-                    dalmuti_core::narrate::cards_words(&cards, self.session.rules().variant)
+                    "You will give {}: the cards change hands once {}.",
+                    dalmuti_core::narrate::cards_words(&cards, variant),
+                    words::setup_done(variant)
                 ),
                 (_, Action::OfferExchange { partner, card }) => format!(
                     "You offer {} to {}, blind; the cards change hands once they answer and the \
-                     taxes are chosen.",
-                    dalmuti_core::narrate::count_of(1, card, self.session.rules().variant),
-                    self.session.name_at(partner)
+                     {} are chosen.",
+                    dalmuti_core::narrate::count_of(1, card, variant),
+                    self.session.name_at(partner),
+                    variant.words().taxes
                 ),
                 (_, Action::AnswerExchange(card)) => format!(
-                    "You will give back {}: the cards change hands once every tax decision is made.",
-                    dalmuti_core::narrate::count_of(1, card, self.session.rules().variant)
+                    "You will give back {}: the cards change hands once {}.",
+                    dalmuti_core::narrate::count_of(1, card, variant),
+                    words::setup_done(variant)
                 ),
                 _ => String::new(),
             };
@@ -554,12 +595,6 @@ fn fits(decision: &Decision, action: &Action) -> bool {
     )
 }
 
-fn set(cards: &Cards) -> Result<Set, String> {
-    Set::from_cards(cards).map_err(|_| {
-        format!("{cards} is not a set: a set is cards of one rank, with any number of Jesters.")
-    })
-}
-
 fn single(cards: &Cards) -> Result<dalmuti_core::Card, String> {
     match cards.iter().collect::<Vec<_>>()[..] {
         [card] => Ok(card),
@@ -568,7 +603,21 @@ fn single(cards: &Cards) -> Result<dalmuti_core::Card, String> {
 }
 
 /// The table's heading.
-const TABLE: &str = "Table (seats from 1, the Greater Dalmuti first):";
+fn table_header(variant: Variant) -> String {
+    format!(
+        "Table (seats from 1, the {} first):",
+        words::top_title(variant)
+    )
+}
+
+/// The first hand's note under the first-deal revolution rule.
+fn first_deal(variant: Variant) -> String {
+    let words = variant.words();
+    format!(
+        "First-deal {}: no {} this hand.",
+        words.revolution, words.taxes
+    )
+}
 
 /// The rules in short, and the commands.
 const HELP: &str = "\
@@ -602,13 +651,61 @@ Commands (any case):
   help, quit        quit saves the game as a record
 Cards are 1 to 12 and J; seats are numbered from 1, the Greater Dalmuti.";
 
+/// Corporate Shuffle in short, and the commands.
+const HELP_CORPORATE: &str = "\
+Corporate Shuffle in short:
+  Be the first to get rid of your cards. The first out is the next hand's
+  Big Boss, the last out its Junior Intern.
+  Cards: 1 CEO (the best) to 10 Engineer (the worst); value n has n
+  copies. Two Dogberts (D) are wild: with other cards they take their
+  value; alone (one or both) they play as a value you name, 1 to 10.
+  Specials: Dogbert, World Ruler (0) beats everything, goes alone where one
+  card may be played, and wins the trick at once. The Twirling Wedgie (T)
+  is a 6, alone or with 6s and Dogberts: name another player who still
+  holds cards, who must pass for the rest of the trick. Ratbert (R) is
+  worth 11, goes alone and only leads; whoever wins its trick takes it
+  back, unless it was the trick's only card or they went out.
+  A round: the leader plays any set (cards of one value, Dogberts
+  allowed). The next players, in turn, either top it (the same number of
+  cards of a better, lower value) or pass; passing once does not stop you
+  later in the round. When everyone else has passed, whoever played last
+  leads again.
+  Executive bonuses: the Junior Intern gives their two best cards to the
+  Big Boss, who gives back any two; the Senior Intern and the Little Boss
+  trade one card the same way.
+  Corporate takeover: whoever is dealt both Dogberts may call one: no
+  executive bonuses. Called by the Junior Intern, it is a greater
+  takeover: everyone swaps places with their opposite for the hand.
+Commands (any case):
+  play 6 6 D        play a set (or just: 6 6 D)
+  play D D as 3     Dogberts alone, played as 3s (Consultants)
+  play 6 T wedgie Wally
+                    the Twirling Wedgie: Wally (or a seat number) passes
+                    for the rest of the trick
+  pass              pass
+  takeover / no     call a corporate takeover, or decline it
+  give 10 10        your gift in the executive bonuses, as a Boss
+  offer 4 7         Worker exchange: offer a 7 to the Worker at seat 4
+  decline           make no Worker exchange
+  answer 9          Worker exchange: the card you give back
+  hint              what the heuristic bot would do in your place
+  legal             every legal move
+  hand, table, log, score
+  help, quit        quit saves the game as a record
+Cards are 0, 1 to 10, T, R and D; seats are numbered from 1, the Big Boss.";
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::play::config::{Config, PlayArgs};
 
     fn session(seed: u64) -> Session {
+        session_of("dalmuti", seed)
+    }
+
+    fn session_of(variant: &str, seed: u64) -> Session {
         let config = Config::new(&PlayArgs {
+            variant: variant.into(),
             players: Some(4),
             bots: "greedy".into(),
             name: "Ada".into(),
@@ -665,10 +762,154 @@ mod tests {
                 assert!(!text.contains("not the decision"), "{text}");
                 return;
             }
-            let hint = s.hint().map(|a| words::command(&a)).unwrap_or_default();
+            let hint = s.hint().map(|a| words::command(&s, &a)).unwrap_or_default();
             commands.push_str(&hint);
             commands.push('\n');
         }
         panic!("the hand did not end");
+    }
+
+    /// The first Corporate Shuffle game (from seed 0) that comes to a
+    /// decision of the human's where `want` holds, when the human plays the
+    /// hints: its seed, the commands that bring it there, and the session
+    /// there.
+    fn corporate_game_where(want: impl Fn(&Session) -> bool) -> (u64, String, Session) {
+        for seed in 0..500 {
+            let mut s = session_of("corporate-shuffle", seed);
+            let mut commands = String::new();
+            loop {
+                while s.step_bots().is_some() {}
+                if s.decision().is_none() {
+                    break;
+                }
+                if want(&s) {
+                    return (seed, commands, s);
+                }
+                let Some(hint) = s.hint() else { break };
+                commands.push_str(&words::command(&s, &hint));
+                commands.push('\n');
+                s.act(hint).unwrap();
+            }
+        }
+        panic!("no game comes there");
+    }
+
+    fn corporate_transcript(seed: u64, input: &str) -> String {
+        let mut s = session_of("corporate-shuffle", seed);
+        let mut out = Vec::new();
+        run(&mut s, input.as_bytes(), &mut out, &Options::default()).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn corporate_shuffle_refusals_say_why_and_the_game_goes_on() {
+        let holds = |s: &Session, card| s.my_cards().count(card) > 0;
+        let (seed, mut input, s) = corporate_game_where(|s| {
+            s.decision() == Some(Decision::Lead)
+                && holds(s, dalmuti_core::Card::TWIRLING_WEDGIE)
+                && holds(s, dalmuti_core::Card::DOGBERT)
+        });
+        let other = s
+            .table()
+            .into_iter()
+            .find(|i| !i.is_me && i.cards > 0)
+            .unwrap();
+        let refused = [
+            ("play D as 0", "Dogberts alone play as 1 to 10, not 0"),
+            ("play D as 11", "Dogberts alone play as 1 to 10, not 11"),
+            ("play D", "Dogberts alone play as a value you name, 1 to 10"),
+            (
+                "play 7 D as 3",
+                "Only Dogberts alone are played \"as\" a value",
+            ),
+            (
+                "play 0 0",
+                "Dogbert, World Ruler (0) is played only alone, as a set of one",
+            ),
+            ("play R D", "Ratbert (R) is played only alone"),
+            ("play 5 T", "is not a set: a set is cards of one value"),
+            ("play T wedgie Ada", "The Twirling Wedgie cannot name you"),
+            ("play T wedgie 1", "The Twirling Wedgie cannot name you"),
+            ("play T wedgie Zed", "Nobody called \"zed\" sits here"),
+            ("play T wedgie 9", "There is no seat 9: seats are 1 to 4."),
+            ("play T", "The Twirling Wedgie must name another player"),
+            (
+                "play 7 wedgie Zed",
+                "Only a set holding the Twirling Wedgie (T) names a player",
+            ),
+            ("play J", "\"j\" is not a card"),
+            ("play 12", "\"12\" is not a card"),
+        ];
+        // Seat 1 is the human's only when the human is the Big Boss.
+        let refused: Vec<_> = refused
+            .into_iter()
+            .filter(|(line, _)| *line != "play T wedgie 1" || s.my_seat().index() == 0)
+            .collect();
+        for (line, _) in &refused {
+            input.push_str(line);
+            input.push('\n');
+        }
+        input.push_str(&format!("legal\nplay T wedgie {}\nquit\n", other.name));
+        let text = corporate_transcript(seed, &input);
+        let lead = text
+            .lines()
+            .rev()
+            .find(|l| l.starts_with("> lead:"))
+            .unwrap();
+        assert!(
+            lead.contains("\"play D as VALUE\"") && lead.contains("\"play T wedgie NAME\""),
+            "{lead}"
+        );
+        // Each refusal is one line, in order, and the same question follows.
+        let mut rest = text.as_str();
+        for (line, why) in &refused {
+            let at = rest
+                .find(why)
+                .unwrap_or_else(|| panic!("{line}: no {why:?} in\n{text}"));
+            let reply = &rest[at..];
+            let (refusal, next) = reply.split_once('\n').unwrap();
+            assert!(!refusal.starts_with("> "), "{refusal}");
+            assert!(next.starts_with(lead), "{line}: {next}");
+            rest = &reply[refusal.len()..];
+        }
+        let legal = text.lines().find(|l| l.starts_with("legal: ")).unwrap();
+        assert!(legal.contains("play D as 1;"), "{legal}");
+        assert!(
+            legal.contains(&format!("play T wedgie {};", other.name)),
+            "{legal}"
+        );
+        assert!(
+            text.contains(&format!(
+                "You lead the Twirling Wedgie: {} must pass for the rest of the trick.",
+                other.name
+            )),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn corporate_shuffle_speaks_its_own_words() {
+        let text = corporate_transcript(1, "help\nquit\n");
+        assert!(
+            text.starts_with("Corporate Shuffle: you (Ada) against Alice"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Table (seats from 1, the Big Boss first):"),
+            "{text}"
+        );
+        assert!(text.contains("Junior Intern"), "{text}");
+        assert!(text.contains("Corporate Shuffle in short:"), "{text}");
+        assert!(text.contains("play D D as 3"), "{text}");
+        for word in [
+            "Jester",
+            "Dalmuti",
+            "Peon",
+            "Merchant",
+            "taxes",
+            "revolution",
+        ] {
+            assert!(!text.contains(word), "{word} in\n{text}");
+        }
     }
 }

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use dalmuti_bots::{Bot, HeuristicBot, fallback};
 use dalmuti_core::{
     Action, ActionList, Cards, Decision, Event, Game, IllegalAction, PlayerId, Revolution,
-    RevolutionOffer, Rules, Seat, Seen, Set, TableError, Title, View, Viewer, narrate,
+    RevolutionOffer, Rules, Seat, Seen, Set, TableError, Title, Variant, View, Viewer, narrate,
 };
 
 use super::config::Config;
@@ -84,6 +84,9 @@ pub struct SeatInfo {
     pub out: Option<usize>,
     /// Whether they have a decision to make now.
     pub to_act: bool,
+    /// Whether the Twirling Wedgie makes them pass for the rest of this
+    /// trick (Corporate Shuffle).
+    pub wedged: bool,
     /// Whether this is the human.
     pub is_me: bool,
     /// Their points so far, when the game is scored.
@@ -220,6 +223,11 @@ impl Session {
         self.game.rules()
     }
 
+    /// The game played: its cards' names, titles and words.
+    pub fn variant(&self) -> Variant {
+        self.game.rules().variant
+    }
+
     /// The seed, as `--seed` takes it.
     pub fn seed_text(&self) -> &str {
         &self.seed_text
@@ -290,6 +298,7 @@ impl Session {
                         .then(|| view.finish_order().iter().position(|&s| s == seat))
                         .flatten(),
                     to_act: to_act.contains(seat),
+                    wedged: view.wedged() == Some(seat),
                     is_me: player == self.me,
                     total: scores.and_then(|s| s.get(seat.index()).copied()),
                 }
@@ -347,7 +356,7 @@ impl Session {
                         };
                         Some(format!(
                             "{verb} {}",
-                            narrate::count_of(1, card, self.rules().variant)
+                            narrate::count_of(1, card, self.variant())
                         ))
                     })
                     .collect();
@@ -374,10 +383,47 @@ impl Session {
         self.view().legal_actions()
     }
 
-    /// The revolution the human may call: only when dealt both Jesters,
-    /// while the hand is set up, in place of their setup choice.
+    /// The revolution the human may call: only when dealt both Jesters (or
+    /// Dogberts), while the hand is set up, in place of their setup choice.
     pub fn revolution_offer(&self) -> Option<RevolutionOffer> {
         self.view().revolution_offer()
+    }
+
+    /// The Wedgie targets the human may name when playing `set` now (its
+    /// own target, if any, is ignored), in seat order: `[None]` when this
+    /// play ends the hand and so names no one; empty when `set` cannot be
+    /// played now or holds no Wedgie.
+    pub fn wedgie_targets(&self, set: &Set) -> Vec<Option<Seat>> {
+        if !set.holds_wedgie() {
+            return Vec::new();
+        }
+        let bare = set.with_target(None).ok();
+        let mut targets: Vec<Option<Seat>> = self
+            .legal()
+            .iter()
+            .filter_map(|a| match a {
+                Action::Play(s) if s.with_target(None).ok() == bare => Some(s.wedgie_target()),
+                _ => None,
+            })
+            .collect();
+        targets.sort_by_key(|t| t.map(Seat::index));
+        targets
+    }
+
+    /// The values, best (lowest) first, that `dogberts` Dogberts alone may
+    /// be declared as now: those that top the table, or all of 1 to 10 on a
+    /// lead. Empty when no such play is legal.
+    pub fn dogbert_values(&self, dogberts: u8) -> Vec<u8> {
+        let mut values: Vec<u8> = self
+            .legal()
+            .iter()
+            .filter_map(|a| match a {
+                Action::Play(s) if s.size() == dogberts => s.declared(),
+                _ => None,
+            })
+            .collect();
+        values.sort_unstable();
+        values
     }
 
     fn next_bot_seat(&self) -> Option<Seat> {
@@ -445,13 +491,20 @@ impl Session {
 
     /// A note for a bot's choice that shows nothing yet in the log.
     fn secret_choice(&self, name: &str, decision: Decision, action: Action) -> String {
+        let variant = self.variant();
         match (decision, action) {
-            (Decision::Tax { to, .. }, _) => {
-                format!("{name} has chosen the tax gift for {}.", self.who(to))
-            }
+            (Decision::Tax { to, .. }, _) => match variant {
+                Variant::Dalmuti => format!("{name} has chosen the tax gift for {}.", self.who(to)),
+                _ => format!(
+                    "{name} has chosen the cards to give {} in the {}.",
+                    self.who(to),
+                    variant.words().taxes
+                ),
+            },
             (_, Action::OfferExchange { partner, .. }) => {
                 format!(
-                    "{name}, the highest Merchant, offers {} a blind trade.",
+                    "{name}, the highest {}, offers {} a blind trade.",
+                    variant.title_name(Title::Merchant { class: 1 }),
                     self.who(partner)
                 )
             }
@@ -633,7 +686,12 @@ mod tests {
     use crate::play::config::{Config, PlayArgs};
 
     pub(crate) fn config(seed: u64, players: usize) -> Config {
+        config_of("dalmuti", seed, players)
+    }
+
+    pub(crate) fn config_of(variant: &str, seed: u64, players: usize) -> Config {
         Config::new(&PlayArgs {
+            variant: variant.into(),
             players: Some(players),
             bots: "heuristic".into(),
             name: "You".into(),
@@ -709,5 +767,77 @@ mod tests {
         assert!(s.act(four_dalmutis).is_err());
         assert_eq!((s.log(), s.my_cards()), (before, cards));
         assert!(s.decision().is_some());
+    }
+
+    #[test]
+    fn corporate_shuffle_games_play_out_in_their_words_and_save_records_that_check() {
+        let dir = std::env::temp_dir().join(format!("dalmuti-session-cs-{}", std::process::id()));
+        let mut specials = [false; 3];
+        for seed in 0..6 {
+            let mut s =
+                Session::new(&config_of("corporate-shuffle", seed, 5 + seed as usize % 4)).unwrap();
+            assert_eq!(s.variant(), Variant::CorporateShuffle);
+            let seen = play_out(&mut s);
+            assert_eq!(s.hand_number(), 3);
+            let text = seen.join("\n");
+            for dalmuti_word in [
+                "Jester",
+                "Dalmuti",
+                "Peon",
+                "Merchant",
+                "Taxes",
+                "revolution",
+            ] {
+                assert!(!text.contains(dalmuti_word), "{dalmuti_word}: {text}");
+            }
+            assert!(text.contains("Executive bonuses: "), "{text}");
+            specials[0] |= text.contains("must pass for the rest of the trick");
+            specials[1] |= text.contains("Dogbert, World Ruler, which wins the trick at once");
+            specials[2] |= text.contains("Ratbert goes back to");
+            let path = s.save_record(&dir).unwrap();
+            let record = std::fs::read_to_string(&path).unwrap();
+            assert!(record.contains("\"corporate-shuffle\""), "{record}");
+            match dalmuti_core::record::check(&record) {
+                dalmuti_core::record::Checked::Valid(report) => assert_eq!(report.hands.len(), 3),
+                other => panic!("seed {seed}: {other:?}"),
+            }
+        }
+        assert_eq!(specials, [true; 3], "every special power was seen");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_wedgie_targets_and_the_dogbert_values_come_from_the_legal_plays() {
+        // A lead holding the Wedgie: every other player with cards may be
+        // named; a lead holding a Dogbert: it may be any value 1 to 10.
+        let (mut wedgie, mut dogbert) = (false, false);
+        for seed in 0..40 {
+            let mut s = Session::new(&config_of("corporate-shuffle", seed, 5)).unwrap();
+            while s.step_bots().is_some() {}
+            while s.decision().is_some_and(|d| d != Decision::Lead) {
+                let hint = s.hint().unwrap();
+                s.act(hint).unwrap();
+                while s.step_bots().is_some() {}
+            }
+            if s.decision() != Some(Decision::Lead) {
+                continue;
+            }
+            let cards = s.my_cards();
+            if cards.count(dalmuti_core::Card::TWIRLING_WEDGIE) > 0 {
+                let alone: Set = "T".parse().unwrap();
+                let others: Vec<Option<Seat>> = Seat::all(5)
+                    .filter(|&t| t != s.my_seat() && s.view().card_count(t) > 0)
+                    .map(Some)
+                    .collect();
+                assert_eq!(s.wedgie_targets(&alone), others);
+                assert!(s.wedgie_targets(&"6 6".parse().unwrap()).is_empty());
+                wedgie = true;
+            }
+            if cards.count(dalmuti_core::Card::DOGBERT) > 0 {
+                assert_eq!(s.dogbert_values(1), (1..=10).collect::<Vec<u8>>());
+                dogbert = true;
+            }
+        }
+        assert!(wedgie && dogbert);
     }
 }

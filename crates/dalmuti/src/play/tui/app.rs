@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use dalmuti_core::narrate::{cards_words, count_of, set_words};
-use dalmuti_core::{Action, Card, Cards, Decision, Seat, Set, Title};
+use dalmuti_core::{Action, Card, Cards, Decision, Seat, Set, Title, Variant};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::play::session::Session;
@@ -55,6 +55,32 @@ pub struct Message {
     pub text: String,
 }
 
+/// A question about the set you chose, asked in a dialog before it is
+/// played (Corporate Shuffle).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// Whom the Twirling Wedgie in `set` makes pass for the rest of the
+    /// trick: one of `targets`, the other players who still hold cards.
+    Target {
+        /// The set, naming no one yet.
+        set: Set,
+        /// The players it may name, in seat order.
+        targets: Vec<Seat>,
+        /// The one under the cursor.
+        at: usize,
+    },
+    /// What `dogberts` Dogberts played alone are worth: one of `values`,
+    /// those that top the table, best first.
+    Value {
+        /// How many Dogberts.
+        dogberts: u8,
+        /// The values they may be played as.
+        values: Vec<u8>,
+        /// The one under the cursor.
+        at: usize,
+    },
+}
+
 /// The full-screen game.
 pub struct App<'s> {
     pub(super) session: &'s mut Session,
@@ -74,8 +100,16 @@ pub struct App<'s> {
     pub(super) cursor: Option<Card>,
     /// How many of the cursor's kind are in the set to play.
     pub(super) count: u8,
-    /// How many Jesters go with them.
-    pub(super) jesters: u8,
+    /// How many wild cards (Jesters, Dogberts) go with them.
+    pub(super) wilds: u8,
+    /// Whether the Twirling Wedgie goes with the cursor's 6s.
+    pub(super) wedgie: bool,
+    /// The dialog open over the set to play, if any.
+    pub(super) choice: Option<Choice>,
+    /// The Wedgie target and the Dogberts' value the hint chose, to start
+    /// the dialogs on.
+    hinted_target: Option<Seat>,
+    hinted_value: Option<u8>,
     /// The cards chosen as a tax gift.
     pub(super) picked: Cards,
     /// The Merchant to offer an exchange to.
@@ -102,7 +136,11 @@ impl<'s> App<'s> {
             message: None,
             cursor: None,
             count: 0,
-            jesters: 0,
+            wilds: 0,
+            wedgie: false,
+            choice: None,
+            hinted_target: None,
+            hinted_value: None,
             picked: Cards::EMPTY,
             partner: None,
             decision: None,
@@ -183,7 +221,11 @@ impl<'s> App<'s> {
             .map(|(name, spec)| format!("{name} ({spec})"))
             .collect();
         let mut lines = vec![
-            format!("The Great Dalmuti: you against {}.", bots.join(", ")),
+            format!(
+                "{}: you against {}.",
+                s.variant().words().game,
+                bots.join(", ")
+            ),
             format!(
                 "Seed {0}: play these deals again with --seed {0}.",
                 s.seed_text()
@@ -203,7 +245,11 @@ impl<'s> App<'s> {
         let mut lines = vec![format!("── Hand {}{of} ──", s.hand_number())];
         let view = s.view();
         if view.is_first_hand() && view.rules().first_deal_revolution {
-            lines.push("First-deal revolution: no taxes this hand.".to_string());
+            let words = s.variant().words();
+            lines.push(format!(
+                "First-deal {}: no {} this hand.",
+                words.revolution, words.taxes
+            ));
         }
         lines.push(words::hand_line(s));
         self.log.extend(lines);
@@ -283,12 +329,16 @@ impl<'s> App<'s> {
             self.move_cursor(key.code);
             return;
         };
+        if self.choice.is_some() {
+            self.choice_key(key.code);
+            return;
+        }
         if key.code == KeyCode::Char('h') {
             self.hint();
             return;
         }
-        // Dealt both Jesters: r calls the revolution in place of any setup
-        // choice.
+        // Dealt both Jesters (Dogberts): r calls the revolution in place of
+        // any setup choice.
         if key.code == KeyCode::Char('r') && self.session.revolution_offer().is_some() {
             self.act(Action::CallRevolution);
             return;
@@ -373,21 +423,22 @@ impl<'s> App<'s> {
         if news.is_empty() {
             let note = match (decision, action) {
                 (Some(Decision::Tax { to, .. }), Action::GiveTax(cards)) => format!(
-                    "You will give {} [{cards}] to {}: the cards change hands once every tax \
-                     decision is made.",
-                    cards_words(&cards, self.session.rules().variant),
-                    self.session.name_at(to)
+                    "You will give {} [{cards}] to {}: the cards change hands once {}.",
+                    cards_words(&cards, self.session.variant()),
+                    self.session.name_at(to),
+                    words::setup_done(self.session.variant())
                 ),
                 (_, Action::OfferExchange { partner, card }) => format!(
                     "You offer {} [{card}] to {}, blind: the cards change hands once they \
-                     answer and the taxes are chosen.",
-                    count_of(1, card, self.session.rules().variant),
-                    self.session.name_at(partner)
+                     answer and the {} are chosen.",
+                    count_of(1, card, self.session.variant()),
+                    self.session.name_at(partner),
+                    self.session.variant().words().taxes
                 ),
                 (_, Action::AnswerExchange(card)) => format!(
-                    "You will give back {} [{card}]: the cards change hands once every tax \
-                     decision is made.",
-                    count_of(1, card, self.session.rules().variant)
+                    "You will give back {} [{card}]: the cards change hands once {}.",
+                    count_of(1, card, self.session.variant()),
+                    words::setup_done(self.session.variant())
                 ),
                 _ => String::new(),
             };
@@ -406,15 +457,25 @@ impl<'s> App<'s> {
             self.say(Tone::Hint, "Hint: nothing to decide now.");
             return;
         };
+        let variant = self.session.variant();
         let what = words::action(self.session, &action);
         let text = match action {
-            Action::CallRevolution => "Hint: call the revolution (r).".to_string(),
-            Action::Ready => "Hint: keep quiet about the Jesters (n).".to_string(),
+            Action::CallRevolution => {
+                format!("Hint: call the {} (r).", variant.words().revolution)
+            }
+            Action::Ready => format!("Hint: keep quiet about the {} (n).", variant.words().wilds),
             Action::Pass => "Hint: pass (p), keep your cards.".to_string(),
-            Action::DeclineExchange => "Hint: no merchant exchange (n).".to_string(),
+            Action::DeclineExchange => {
+                format!("Hint: no {} (n).", words::exchange_name(variant))
+            }
             Action::Play(set) => {
                 self.select_set(&set);
-                format!("Hint: play {what} [{set}]. Selected: Enter plays it.")
+                let then = if set.wedgie_target().is_some() || set.declared().is_some() {
+                    "Enter, then Enter in the dialog, plays it"
+                } else {
+                    "Enter plays it"
+                };
+                format!("Hint: play {what} [{set}]. Selected: {then}.")
             }
             Action::GiveTax(cards) => {
                 self.picked = cards;
@@ -435,7 +496,7 @@ impl<'s> App<'s> {
 
     // ----- the selection -----
 
-    /// The kinds of card in your hand, best first, Jesters last.
+    /// The kinds of card in your hand, best first, wild cards last.
     pub(super) fn kinds(&self) -> Vec<(Card, u8)> {
         self.session.my_cards().kinds().collect()
     }
@@ -444,12 +505,25 @@ impl<'s> App<'s> {
         self.session.my_cards().count(card)
     }
 
+    fn variant(&self) -> Variant {
+        self.session.variant()
+    }
+
+    /// The 6 that the Twirling Wedgie joins.
+    fn six() -> Card {
+        Card::from_index(6).expect("a numbered card")
+    }
+
     /// A selection that suits a new decision: for a follow, the worst rank
     /// that could top, already the right size; for a lead, all of your
     /// worst numbered rank.
     fn fresh_selection(&mut self) {
         self.picked = Cards::EMPTY;
-        self.jesters = 0;
+        self.wilds = 0;
+        self.wedgie = false;
+        self.choice = None;
+        self.hinted_target = None;
+        self.hinted_value = None;
         self.partner = None;
         match self.decision {
             Some(Decision::Follow { .. }) => {
@@ -486,7 +560,7 @@ impl<'s> App<'s> {
         kinds
             .iter()
             .rev()
-            .find(|(c, _)| !c.is_jester())
+            .find(|(c, _)| !c.is_wild())
             .or(kinds.last())
             .map(|&(c, _)| c)
     }
@@ -501,55 +575,83 @@ impl<'s> App<'s> {
         if let Some(c) = self.cursor {
             self.count = self.count.clamp(1, held.count(c).max(1));
         }
-        self.jesters = self.jesters.min(held.wilds());
+        self.wilds = self.wilds.min(held.wilds());
+        self.wedgie &= held.count(Card::TWIRLING_WEDGIE) > 0;
         if !held.contains(&self.picked) {
             self.picked = Cards::EMPTY;
         }
     }
 
     /// After the cursor moves: for a follow, the size of the set on the
-    /// table, topped up with Jesters; for a lead, all the copies.
+    /// table, topped up with wild cards; for a lead, all the copies.
     fn fit_count(&mut self) {
         let Some(card) = self.cursor else { return };
         let held = self.held(card);
-        let jokers = self.held(Card::JESTER);
+        let jokers = self.held(self.variant().wild());
+        self.wedgie = false;
         match self.decision {
             Some(Decision::Follow { top, .. }) => {
                 let size = top.size();
-                if card.is_jester() {
-                    self.count = size.min(held).max(1);
-                    self.jesters = 0;
+                self.count = size.min(held).max(1);
+                self.wilds = if card.is_wild() || goes_alone(card) {
+                    0
                 } else {
-                    self.count = size.min(held).max(1);
-                    self.jesters = size.saturating_sub(self.count).min(jokers);
-                }
+                    size.saturating_sub(self.count).min(jokers)
+                };
             }
             _ => {
                 self.count = held.max(1);
-                self.jesters = 0;
+                self.wilds = 0;
             }
         }
     }
 
     fn select_set(&mut self, set: &Set) {
-        if set.naturals() > 0 {
+        self.hinted_target = set.wedgie_target();
+        self.hinted_value = set.declared();
+        self.wedgie = false;
+        if set.holds_wedgie() && set.naturals() > 0 {
+            self.cursor = Some(Self::six());
+            self.count = set.naturals();
+            self.wedgie = true;
+            self.wilds = set.wilds();
+        } else if set.holds_wedgie() {
+            self.cursor = Some(Card::TWIRLING_WEDGIE);
+            self.count = 1;
+            self.wilds = set.wilds();
+        } else if set.naturals() > 0 {
             self.cursor = Some(set.face());
             self.count = set.naturals();
-            self.jesters = set.wilds();
+            self.wilds = set.wilds();
         } else {
-            self.cursor = Some(Card::JESTER);
+            self.cursor = Some(set.wild());
             self.count = set.wilds();
-            self.jesters = 0;
+            self.wilds = 0;
         }
     }
 
-    /// The set selected to play, if it is one.
-    pub(super) fn selected_set(&self) -> Option<Set> {
-        let card = self.cursor?;
-        match card.rank() {
-            Some(rank) => Set::new(rank, self.count, self.jesters),
-            None => Set::jesters_alone(self.count),
+    /// The cards chosen to play.
+    pub(super) fn selected_cards(&self) -> Cards {
+        let Some(card) = self.cursor else {
+            return Cards::EMPTY;
+        };
+        let mut cards = Cards::EMPTY;
+        cards.add(card, self.count);
+        if !card.is_wild() {
+            cards.add(self.variant().wild(), self.wilds);
         }
+        if self.wedgie && card == Self::six() {
+            cards.add(Card::TWIRLING_WEDGIE, 1);
+        }
+        cards
+    }
+
+    /// Whether the cards chosen are wild cards of Corporate Shuffle alone,
+    /// whose value is asked before they are played.
+    fn dogberts_alone(&self) -> Option<u8> {
+        let cards = self.selected_cards();
+        let n = cards.count(Card::DOGBERT);
+        (n > 0 && u32::from(n) == cards.len()).then_some(n)
     }
 
     /// The other Merchants, who may be offered an exchange.
@@ -582,13 +684,13 @@ impl<'s> App<'s> {
     }
 
     /// A number key: the rank of that number (0 is 10, - is 11, = is 12:
-    /// the keyboard's top row).
+    /// the keyboard's top row). Corporate Shuffle's numbers end at 10.
     fn rank_key(&mut self, code: KeyCode) -> bool {
         let number = match code {
             KeyCode::Char(c @ '1'..='9') => c as u8 - b'0',
             KeyCode::Char('0') => 10,
-            KeyCode::Char('-') => 11,
-            KeyCode::Char('=') => 12,
+            KeyCode::Char('-') if self.variant() == Variant::Dalmuti => 11,
+            KeyCode::Char('=') if self.variant() == Variant::Dalmuti => 12,
             _ => return false,
         };
         let Some(card) = Card::from_index(number.into()) else {
@@ -597,10 +699,7 @@ impl<'s> App<'s> {
         if self.held(card) == 0 {
             self.say(
                 Tone::Refusal,
-                format!(
-                    "You hold no {} ({card}).",
-                    card.plural(self.session.rules().variant)
-                ),
+                format!("You hold no {} ({card}).", card.plural(self.variant())),
             );
         } else {
             self.cursor = Some(card);
@@ -616,6 +715,7 @@ impl<'s> App<'s> {
         }
         let Some(card) = self.cursor else { return };
         let held = self.held(card);
+        let variant = self.variant();
         match code {
             KeyCode::Up | KeyCode::Char('+') => {
                 if self.count < held {
@@ -623,41 +723,228 @@ impl<'s> App<'s> {
                 } else {
                     self.say(
                         Tone::Refusal,
-                        format!(
-                            "You hold only {}.",
-                            count_of(held.into(), card, self.session.rules().variant)
-                        ),
+                        format!("You hold only {}.", count_of(held.into(), card, variant)),
                     );
                 }
             }
             KeyCode::Down if self.count > 1 => self.count -= 1,
-            KeyCode::Char('j') | KeyCode::Char('J') => {
-                let jokers = self.held(Card::JESTER);
+            // j in Dalmuti, d in Corporate Shuffle; either works in both.
+            KeyCode::Char('j' | 'J' | 'd' | 'D') => {
+                let wild = variant.wild();
+                let jokers = self.held(wild);
                 if jokers == 0 {
-                    self.say(Tone::Refusal, "You hold no Jester.");
-                } else if card.is_jester() {
+                    self.say(
+                        Tone::Refusal,
+                        format!("You hold no {}.", wild.name(variant)),
+                    );
+                } else if card.is_wild() {
                     self.count = if self.count >= jokers {
                         1
                     } else {
                         self.count + 1
                     };
+                } else if goes_alone(card) {
+                    self.say(
+                        Tone::Refusal,
+                        format!("{} ({card}) is played only alone.", card.name(variant)),
+                    );
                 } else {
-                    self.jesters = (self.jesters + 1) % (jokers + 1);
+                    self.wilds = (self.wilds + 1) % (jokers + 1);
                 }
             }
-            KeyCode::Enter => match self.selected_set() {
-                Some(set) => {
-                    self.act(Action::Play(set));
-                }
-                None => self.say(Tone::Refusal, "Choose the cards of a set first."),
-            },
+            KeyCode::Char('t' | 'T') if variant == Variant::CorporateShuffle => {
+                self.wedgie_key(card, decision);
+            }
+            KeyCode::Enter => self.enter_play(),
             KeyCode::Char('p') | KeyCode::Char('P') => {
                 self.act(Action::Pass);
             }
             KeyCode::Char('y') | KeyCode::Char('n') => {
-                self.say(Tone::Refusal, words::wrong_decision(decision));
+                self.say(Tone::Refusal, words::wrong_decision(decision, variant));
             }
             _ => {}
+        }
+    }
+
+    /// `t`: the Twirling Wedgie joins your 6s, or leaves them.
+    fn wedgie_key(&mut self, card: Card, decision: &Decision) {
+        let six = Self::six();
+        let variant = self.variant();
+        if self.held(Card::TWIRLING_WEDGIE) == 0 {
+            self.say(Tone::Refusal, "You hold no Twirling Wedgie.");
+        } else if card == Card::TWIRLING_WEDGIE {
+            self.say(
+                Tone::Note,
+                format!(
+                    "The Twirling Wedgie is chosen: add Dogberts with d, or choose your {} \
+                     (6) and press t to play them with it.",
+                    six.plural(variant)
+                ),
+            );
+        } else if card != six {
+            self.say(
+                Tone::Refusal,
+                format!(
+                    "The Twirling Wedgie is a 6: it joins only {} (6) and Dogberts.",
+                    six.plural(variant)
+                ),
+            );
+        } else {
+            self.wedgie = !self.wedgie;
+            // Keep a follow's set the size of the one on the table.
+            if let Decision::Follow { top, .. } = decision
+                && self.wedgie
+                && self.count + self.wilds + 1 > top.size()
+            {
+                if self.wilds > 0 {
+                    self.wilds -= 1;
+                } else if self.count > 1 {
+                    self.count -= 1;
+                }
+            }
+        }
+    }
+
+    /// Enter on a set to play: plays it, or first asks what it needs (whom
+    /// the Wedgie names, what Dogberts alone are worth).
+    fn enter_play(&mut self) {
+        let cards = self.selected_cards();
+        if cards.is_empty() {
+            self.say(Tone::Refusal, "Choose the cards of a set first.");
+            return;
+        }
+        if let Some(dogberts) = self.dogberts_alone() {
+            let values = self.session.dogbert_values(dogberts);
+            if values.is_empty() {
+                // Even the best value is refused: the engine says why
+                // (the size, or what is on the table).
+                if let Some(best) = Set::dogberts_as(dogberts, 1) {
+                    self.act(Action::Play(best));
+                }
+                return;
+            }
+            let at = self
+                .hinted_value
+                .and_then(|v| values.iter().position(|&x| x == v))
+                .unwrap_or(0);
+            self.message = None;
+            self.choice = Some(Choice::Value {
+                dogberts,
+                values,
+                at,
+            });
+            return;
+        }
+        let set = match Set::from_cards(&cards) {
+            Ok(set) => set,
+            Err(e) => {
+                let text = words::not_a_set(&cards, &e, self.variant());
+                self.say(Tone::Refusal, text);
+                return;
+            }
+        };
+        if !set.holds_wedgie() {
+            self.act(Action::Play(set));
+            return;
+        }
+        let targets = self.session.wedgie_targets(&set);
+        match targets[..] {
+            // Not playable now: the engine says why.
+            [] => {
+                self.act(Action::Play(set));
+            }
+            // The play ends the hand: the Wedgie names no one.
+            [None] => {
+                self.act(Action::Play(set));
+            }
+            _ => {
+                let targets: Vec<Seat> = targets.into_iter().flatten().collect();
+                let at = self
+                    .hinted_target
+                    .and_then(|t| targets.iter().position(|&x| x == t))
+                    .unwrap_or(0);
+                self.message = None;
+                self.choice = Some(Choice::Target { set, targets, at });
+            }
+        }
+    }
+
+    /// A key in the Wedgie's or the Dogberts' dialog.
+    fn choice_key(&mut self, code: KeyCode) {
+        let Some(choice) = self.choice.clone() else {
+            return;
+        };
+        let (at, len) = match &choice {
+            Choice::Target { at, targets, .. } => (*at, targets.len()),
+            Choice::Value { at, values, .. } => (*at, values.len()),
+        };
+        let len = len.max(1);
+        match code {
+            KeyCode::Up | KeyCode::Left => self.choose((at + len - 1) % len),
+            KeyCode::Down | KeyCode::Right | KeyCode::Tab => self.choose((at + 1) % len),
+            KeyCode::Home => self.choose(0),
+            KeyCode::End => self.choose(len - 1),
+            KeyCode::Esc | KeyCode::Backspace => {
+                self.choice = None;
+                self.say(Tone::Note, "Not played: choose again.");
+            }
+            KeyCode::Enter => {
+                let set = match choice {
+                    Choice::Target { set, targets, at } => {
+                        set.with_target(targets.get(at).copied()).ok()
+                    }
+                    Choice::Value {
+                        dogberts,
+                        values,
+                        at,
+                    } => values.get(at).and_then(|&v| Set::dogberts_as(dogberts, v)),
+                };
+                self.choice = None;
+                if let Some(set) = set {
+                    self.act(Action::Play(set));
+                }
+            }
+            // A value by its number (0 is 10), or a player by seat number.
+            KeyCode::Char(c @ '0'..='9') => {
+                let number = match c {
+                    '0' => 10,
+                    c => c as u8 - b'0',
+                };
+                let found = match &choice {
+                    Choice::Value { values, .. } => values.iter().position(|&v| v == number),
+                    Choice::Target { targets, .. } => targets
+                        .iter()
+                        .position(|&s| usize::from(number) == words::seat_number(s)),
+                };
+                match (found, &choice) {
+                    (Some(i), _) => {
+                        self.choose(i);
+                        self.message = None;
+                    }
+                    (None, Choice::Value { values, .. }) => {
+                        let text = format!(
+                            "Not {number}: the Dogberts can be played as {} now.",
+                            list(values.iter().map(u8::to_string))
+                        );
+                        self.say(Tone::Refusal, text);
+                    }
+                    (None, Choice::Target { .. }) => self.say(
+                        Tone::Refusal,
+                        format!(
+                            "Seat {number} cannot be named: choose another player who still \
+                             holds cards."
+                        ),
+                    ),
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Moves the open dialog's cursor.
+    fn choose(&mut self, to: usize) {
+        if let Some(Choice::Target { at, .. } | Choice::Value { at, .. }) = &mut self.choice {
+            *at = to;
         }
     }
 
@@ -669,10 +956,13 @@ impl<'s> App<'s> {
             KeyCode::Char('n') | KeyCode::Esc => {
                 self.act(Action::Ready);
             }
-            KeyCode::Enter => self.say(
-                Tone::Refusal,
-                "Press r to call the revolution or n to keep quiet.",
-            ),
+            KeyCode::Enter => {
+                let revolution = self.variant().words().revolution;
+                self.say(
+                    Tone::Refusal,
+                    format!("Press r to call the {revolution} or n to keep quiet."),
+                )
+            }
             code => {
                 self.move_cursor(code);
             }
@@ -699,7 +989,7 @@ impl<'s> App<'s> {
                         Tone::Refusal,
                         format!(
                             "You hold only {}.",
-                            count_of(self.held(card).into(), card, self.session.rules().variant)
+                            count_of(self.held(card).into(), card, self.variant())
                         ),
                     );
                 } else {
@@ -742,7 +1032,13 @@ impl<'s> App<'s> {
                 (Some(partner), Some(card)) => {
                     self.act(Action::OfferExchange { partner, card });
                 }
-                _ => self.say(Tone::Refusal, "Choose a Merchant and a card first."),
+                _ => {
+                    let text = format!(
+                        "Choose a {} and a card first.",
+                        words::merchant(self.variant())
+                    );
+                    self.say(Tone::Refusal, text);
+                }
             },
             KeyCode::Char('n') | KeyCode::Char('x') | KeyCode::Esc => {
                 self.act(Action::DeclineExchange);
@@ -769,32 +1065,53 @@ impl<'s> App<'s> {
         let decision = self.decision?;
         let s = &*self.session;
         Some(match decision {
-            Decision::Lead | Decision::Follow { .. } => match self.selected_set() {
-                Some(set) => {
-                    let ok = s.legal().contains(&Action::Play(set));
-                    format!(
-                        "Your set: {} [{set}]{}",
-                        set_words(&set, self.session.rules().variant),
-                        if ok {
-                            ": Enter plays it"
-                        } else {
-                            ": cannot be played now"
+            Decision::Lead | Decision::Follow { .. } => {
+                let cards = self.selected_cards();
+                let variant = self.variant();
+                let (words, then) = if let Some(n) = self.dogberts_alone() {
+                    let then = match (s.dogbert_values(n).is_empty(), n) {
+                        (true, _) => "cannot be played now",
+                        (false, 1) => "Enter chooses its value",
+                        (false, _) => "Enter chooses their value",
+                    };
+                    (count_of(n.into(), Card::DOGBERT, variant), then)
+                } else {
+                    match Set::from_cards(&cards) {
+                        Ok(set) if set.holds_wedgie() => {
+                            let then = match s.wedgie_targets(&set)[..] {
+                                [] => "cannot be played now",
+                                [None] => "Enter plays it (the hand ends: it names no one)",
+                                _ => "Enter chooses whom it wedges",
+                            };
+                            (set_words(&set, variant), then)
                         }
-                    )
-                }
-                None => "Your set: nothing chosen".to_string(),
-            },
+                        Ok(set) => {
+                            let then = if s.legal().contains(&Action::Play(set)) {
+                                "Enter plays it"
+                            } else {
+                                "cannot be played now"
+                            };
+                            (set_words(&set, variant), then)
+                        }
+                        Err(_) if cards.is_empty() => {
+                            return Some("Your set: nothing chosen".to_string());
+                        }
+                        Err(_) => (cards_words(&cards, variant), "not a set"),
+                    }
+                };
+                format!("Your set: {words} [{cards}]: {then}")
+            }
             Decision::Tax { to, count } => format!(
                 "Your gift to {}: {} [{}], {} of {count} chosen",
                 s.name_at(to),
-                cards_words(&self.picked, self.session.rules().variant),
+                cards_words(&self.picked, self.variant()),
                 self.picked,
                 self.picked.len()
             ),
             Decision::ExchangeOffer => match (self.partner, self.cursor) {
                 (Some(p), Some(card)) => format!(
                     "Offer {} [{card}] to {} (seat {}): Enter offers, n declines",
-                    count_of(1, card, self.session.rules().variant),
+                    count_of(1, card, self.variant()),
                     s.name_at(p),
                     words::seat_number(p)
                 ),
@@ -803,7 +1120,7 @@ impl<'s> App<'s> {
             Decision::ExchangeAnswer { from } => match self.cursor {
                 Some(card) => format!(
                     "Give back {} [{card}] to {}: Enter gives it",
-                    count_of(1, card, self.session.rules().variant),
+                    count_of(1, card, self.variant()),
                     s.name_at(from)
                 ),
                 None => "Nothing chosen".to_string(),
@@ -815,14 +1132,27 @@ impl<'s> App<'s> {
     /// The cards of your hand that the selection uses, by kind.
     pub(super) fn chosen(&self) -> Cards {
         match self.decision {
-            Some(Decision::Lead | Decision::Follow { .. }) => {
-                self.selected_set().map(|s| s.cards()).unwrap_or_default()
-            }
+            Some(Decision::Lead | Decision::Follow { .. }) => self.selected_cards(),
             Some(Decision::Tax { .. }) => self.picked,
             Some(Decision::ExchangeOffer | Decision::ExchangeAnswer { .. }) => {
                 self.cursor.map(Cards::one).unwrap_or_default()
             }
             _ => Cards::EMPTY,
         }
+    }
+}
+
+/// Whether a card is played only alone: the World Ruler and Ratbert.
+fn goes_alone(card: Card) -> bool {
+    card == Card::WORLD_RULER || card == Card::RATBERT
+}
+
+/// Words joined as a list: "1, 2 or 3".
+fn list(items: impl Iterator<Item = String>) -> String {
+    let items: Vec<String> = items.collect();
+    match items.split_last() {
+        None => "nothing".to_string(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
     }
 }

@@ -5,17 +5,18 @@
 
 use std::time::Duration;
 
-use dalmuti_core::{Action, Card, Decision};
+use dalmuti_core::{Action, Card, Cards, Decision, Seat};
 use insta::assert_snapshot;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::style::{Color, Modifier};
 
-use super::app::Tone;
+use super::app::{Choice, Tone};
 use super::{App, Theme};
 use crate::play::config::{Config, PlayArgs};
 use crate::play::session::Session;
+use crate::play::words;
 
 const THEME: Theme = Theme {
     color: true,
@@ -23,7 +24,12 @@ const THEME: Theme = Theme {
 };
 
 fn config(seed: u64, players: usize, exchange: bool, hands: u32) -> Config {
+    config_of("dalmuti", seed, players, exchange, hands)
+}
+
+fn config_of(variant: &str, seed: u64, players: usize, exchange: bool, hands: u32) -> Config {
     Config::new(&PlayArgs {
+        variant: variant.into(),
         players: Some(players),
         bots: "heuristic".into(),
         name: "You".into(),
@@ -77,10 +83,19 @@ fn seed_where(players: usize, exchange: bool, want: impl Fn(&Decision) -> bool) 
 /// Answers the human's decisions with the hint's keys until `stop` says
 /// so (or the game is over).
 fn play_until(app: &mut App, stop: impl Fn(&App) -> bool) {
+    assert!(play_to(app, stop), "never got there");
+}
+
+/// Answers the human's decisions with the hint's keys until `stop` says
+/// so (`true`) or the game is over (`false`).
+fn play_to(app: &mut App, stop: impl Fn(&App) -> bool) -> bool {
     for _ in 0..2000 {
         app.settle();
-        if stop(app) || app.is_done() {
-            return;
+        if stop(app) {
+            return true;
+        }
+        if app.is_done() || app.standings {
+            return false;
         }
         if app.session().is_hand_over() {
             press(app, KeyCode::Enter);
@@ -98,8 +113,13 @@ fn play_until(app: &mut App, stop: impl Fn(&App) -> bool) {
             _ => KeyCode::Enter,
         };
         press(app, key);
+        // A Wedgie's target or the Dogberts' value: the dialog starts on
+        // the hint's choice.
+        if app.choice.is_some() {
+            press(app, KeyCode::Enter);
+        }
     }
-    panic!("never got there");
+    panic!("the game went on too long");
 }
 
 fn following(app: &App) -> bool {
@@ -387,7 +407,7 @@ fn h_shows_the_hint_and_selects_it() {
         "{}",
         message.text
     );
-    assert_eq!(app.selected_set(), Some(set));
+    assert_eq!(app.selected_cards(), set.cards());
     let held = app.session().my_cards().len();
     app.on_key(KeyEvent::from(KeyCode::Enter));
     assert_eq!(app.session().my_cards().len(), held - u32::from(set.size()));
@@ -512,4 +532,306 @@ fn whole_games_by_keys_alone() {
         press(&mut app, KeyCode::Enter);
         assert!(app.is_done());
     }
+}
+
+// ----- Corporate Shuffle -----
+
+fn corporate(seed: u64, players: usize, hands: u32) -> Session {
+    Session::new(&config_of("corporate-shuffle", seed, players, false, hands)).unwrap()
+}
+
+/// The first Corporate Shuffle game (from seed 0, five players) in which
+/// the hints' keys bring the human to where `stop` says; its seed.
+fn corporate_seed_where(stop: impl Fn(&App) -> bool + Copy) -> u64 {
+    (0..200)
+        .find(|&seed| {
+            let mut s = corporate(seed, 5, 3);
+            let mut app = app(&mut s);
+            play_to(&mut app, stop)
+        })
+        .expect("some game comes there")
+}
+
+fn holds(app: &App, card: Card) -> bool {
+    app.session().my_cards().count(card) > 0
+}
+
+fn leading_with(card: Card) -> impl Fn(&App) -> bool + Copy {
+    move |a: &App| a.session().decision() == Some(Decision::Lead) && holds(a, card)
+}
+
+/// Left and right until the cursor is on `card`.
+fn cursor_to(app: &mut App, card: Card) {
+    press(app, KeyCode::Home);
+    while app.cursor != Some(card) {
+        let before = app.cursor;
+        press(app, KeyCode::Right);
+        assert_ne!(app.cursor, before, "no {card} in the hand");
+    }
+}
+
+#[test]
+fn a_corporate_shuffle_table_shows_titles_names_and_who_is_wedged() {
+    let wedged = |a: &App| {
+        matches!(a.session().decision(), Some(Decision::Follow { .. }))
+            && a.session().view().wedged().is_some()
+    };
+    let seed = corporate_seed_where(wedged);
+    let mut s = corporate(seed, 5, 3);
+    let mut app = app(&mut s);
+    play_until(&mut app, wedged);
+    let term = screen(&app, 100, 30);
+    let text = format!("{}", term.backend());
+    for words in [
+        "Corporate Shuffle",
+        "Big Boss",
+        "Junior Intern",
+        " wedged ",
+        "is wedged: they pass for the rest of",
+    ] {
+        assert!(text.contains(words), "no {words:?} in\n{text}");
+    }
+    for word in [
+        "Jester",
+        "Dalmuti",
+        "Peon",
+        "Merchant",
+        "axes",
+        "revolution",
+    ] {
+        assert!(!text.contains(word), "{word} in\n{text}");
+    }
+    assert_snapshot!(term.backend());
+}
+
+#[test]
+fn the_wedgie_target_dialog_names_a_player_then_plays() {
+    let seed = corporate_seed_where(leading_with(Card::TWIRLING_WEDGIE));
+    let mut s = corporate(seed, 5, 3);
+    let mut app = app(&mut s);
+    play_until(&mut app, leading_with(Card::TWIRLING_WEDGIE));
+    cursor_to(&mut app, Card::TWIRLING_WEDGIE);
+    press(&mut app, KeyCode::Enter);
+    let Some(Choice::Target { targets, .. }) = app.choice.clone() else {
+        panic!("no dialog: {:?}", app.message());
+    };
+    // Everyone else still holding cards, and nobody else.
+    let others: Vec<Seat> = app
+        .session()
+        .table()
+        .iter()
+        .filter(|i| !i.is_me && i.cards > 0)
+        .map(|i| i.seat)
+        .collect();
+    assert_eq!(targets, others);
+    let term = screen(&app, 80, 24);
+    let text = format!("{}", term.backend());
+    assert!(text.contains("Twirling Wedgie: whom?"), "{text}");
+    assert_snapshot!(term.backend());
+    // Esc goes back and plays nothing; Enter again, Down, Enter names the
+    // second player.
+    let held = app.session().my_cards();
+    press(&mut app, KeyCode::Esc);
+    assert!(app.choice.is_none());
+    assert_eq!(app.session().my_cards(), held);
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Down);
+    let log = app.log().len();
+    app.on_key(KeyEvent::from(KeyCode::Enter));
+    assert!(app.choice.is_none());
+    assert_eq!(app.session().view().wedged(), Some(targets[1]));
+    let name = app.session().name_at(targets[1]).to_string();
+    assert_eq!(
+        app.log()[log],
+        format!("You lead the Twirling Wedgie: {name} must pass for the rest of the trick.")
+    );
+}
+
+#[test]
+fn the_dogbert_value_dialog_offers_the_values_that_top() {
+    let seed = corporate_seed_where(leading_with(Card::DOGBERT));
+    let mut s = corporate(seed, 5, 3);
+    let mut app = app(&mut s);
+    play_until(&mut app, leading_with(Card::DOGBERT));
+    // The wild card is the hand's last kind; one Dogbert.
+    press(&mut app, KeyCode::End);
+    assert_eq!(app.cursor, Some(Card::DOGBERT));
+    while app.count > 1 {
+        press(&mut app, KeyCode::Down);
+    }
+    press(&mut app, KeyCode::Enter);
+    let Some(Choice::Value { values, at, .. }) = app.choice.clone() else {
+        panic!("no dialog: {:?}", app.message());
+    };
+    assert_eq!(values, (1..=10).collect::<Vec<u8>>(), "a lead: any value");
+    assert_eq!(at, 0, "the best value first");
+    press(&mut app, KeyCode::Char('3'));
+    let term = screen(&app, 80, 24);
+    let text = format!("{}", term.backend());
+    assert!(text.contains("Dogberts: what value?"), "{text}");
+    assert!(text.contains("3 Consultant"), "{text}");
+    assert_snapshot!(term.backend());
+    for (w, h) in [(1, 1), (20, 5), (40, 12), (200, 60)] {
+        screen(&app, w, h);
+    }
+    let log = app.log().len();
+    app.on_key(KeyEvent::from(KeyCode::Enter));
+    assert_eq!(app.log()[log], "You lead a Dogbert as a 3 (Consultant).");
+}
+
+#[test]
+fn a_dogbert_value_that_does_not_top_is_refused_in_the_dialog() {
+    let following_with_a_dogbert = |a: &App| match a.session().decision() {
+        Some(Decision::Follow { top, .. }) => {
+            top.size() == 1 && top.rank_number() > 2 && holds(a, Card::DOGBERT)
+        }
+        _ => false,
+    };
+    let seed = corporate_seed_where(following_with_a_dogbert);
+    let mut s = corporate(seed, 5, 3);
+    let mut app = app(&mut s);
+    play_until(&mut app, following_with_a_dogbert);
+    let Some(Decision::Follow { top, .. }) = app.session().decision() else {
+        unreachable!()
+    };
+    press(&mut app, KeyCode::End);
+    while app.count > 1 {
+        press(&mut app, KeyCode::Down);
+    }
+    press(&mut app, KeyCode::Enter);
+    let Some(Choice::Value { values, .. }) = app.choice.clone() else {
+        panic!("no dialog: {:?}", app.message());
+    };
+    let topping: Vec<u8> = (1..top.rank_number()).collect();
+    assert_eq!(values, topping);
+    // The set's own value does not top it.
+    let key = match top.rank_number() {
+        10 => KeyCode::Char('0'),
+        n => KeyCode::Char(char::from(b'0' + n)),
+    };
+    press(&mut app, key);
+    let message = app.message().expect("a reason");
+    assert_eq!(message.tone, Tone::Refusal);
+    assert!(
+        message
+            .text
+            .starts_with(&format!("Not {}:", top.rank_number())),
+        "{}",
+        message.text
+    );
+    assert!(app.choice.is_some(), "the dialog stays open");
+}
+
+#[test]
+fn the_corporate_takeover_offer() {
+    let seed = (0..5000)
+        .find(|&seed| {
+            let mut s = corporate(seed, 5, 3);
+            while s.step_bots().is_some() {}
+            s.decision() == Some(Decision::Ready)
+        })
+        .expect("someone is dealt both Dogberts");
+    let mut s = corporate(seed, 5, 3);
+    let mut app = app(&mut s);
+    let term = screen(&app, 80, 24);
+    let text = format!("{}", term.backend());
+    assert!(text.contains("both Dogberts"), "{text}");
+    assert!(text.contains("corporate takeover"), "{text}");
+    assert!(!text.contains("revolution"), "{text}");
+    assert_snapshot!(term.backend());
+    press(&mut app, KeyCode::Char('r'));
+    assert!(app.session().view().revolution().is_some());
+    assert!(
+        app.log()
+            .iter()
+            .any(|l| l.contains("corporate takeover: no executive bonuses")),
+        "{:?}",
+        app.log()
+    );
+}
+
+#[test]
+fn whole_corporate_shuffle_games_by_keys_alone_save_records_that_check() {
+    let dir = std::env::temp_dir().join(format!("dalmuti-tui-cs-{}", std::process::id()));
+    for seed in 0..3 {
+        let mut s = corporate(seed, 4 + seed as usize, 2);
+        let mut app = app(&mut s);
+        play_until(&mut app, |a| a.standings);
+        screen(&app, 80, 24);
+        press(&mut app, KeyCode::Enter);
+        assert!(app.is_done());
+        let path = s.save_record(&dir).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            matches!(
+                dalmuti_core::record::check(&text),
+                dalmuti_core::record::Checked::Valid(_)
+            ),
+            "{text}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn t_joins_the_wedgie_to_your_sixes_and_only_to_them() {
+    let six = Card::from_index(6).unwrap();
+    let leading_with_sixes = |a: &App| {
+        leading_with(Card::TWIRLING_WEDGIE)(a)
+            && holds(a, six)
+            && a.session()
+                .my_cards()
+                .kinds()
+                .any(|(c, _)| c.number().is_some_and(|n| n != 6))
+    };
+    let seed = corporate_seed_where(leading_with_sixes);
+    let mut s = corporate(seed, 5, 3);
+    let mut app = app(&mut s);
+    play_until(&mut app, leading_with_sixes);
+    // On another value, t says why not.
+    let (other, _) = app
+        .session()
+        .my_cards()
+        .kinds()
+        .find(|(c, _)| c.number().is_some_and(|n| n != 6))
+        .unwrap();
+    press(&mut app, rank_key(other));
+    press(&mut app, KeyCode::Char('t'));
+    let message = app.message().expect("a reason");
+    assert_eq!(message.tone, Tone::Refusal);
+    assert!(
+        message.text.starts_with("The Twirling Wedgie is a 6"),
+        "{}",
+        message.text
+    );
+    // On the 6s it joins them, and Enter asks whom it names.
+    press(&mut app, KeyCode::Char('6'));
+    let sixes = app.count;
+    press(&mut app, KeyCode::Char('t'));
+    let mut cards = Cards::EMPTY;
+    cards.add(six, sixes);
+    cards.add(Card::TWIRLING_WEDGIE, 1);
+    assert_eq!(app.selected_cards(), cards);
+    press(&mut app, KeyCode::Enter);
+    let Some(Choice::Target { targets, .. }) = app.choice.clone() else {
+        panic!("no dialog: {:?}", app.message());
+    };
+    // A seat's number picks it.
+    let last = *targets.last().unwrap();
+    press(
+        &mut app,
+        KeyCode::Char(char::from(b'0' + words::seat_number(last) as u8)),
+    );
+    let log = app.log().len();
+    app.on_key(KeyEvent::from(KeyCode::Enter));
+    assert_eq!(app.session().my_cards().count(Card::TWIRLING_WEDGIE), 0);
+    assert_eq!(app.session().my_cards().count(six), 0);
+    assert!(
+        app.log()[log].ends_with(&format!(
+            "the Twirling Wedgie: {} must pass for the rest of the trick.",
+            app.session().name_at(last)
+        )),
+        "{}",
+        app.log()[log]
+    );
 }

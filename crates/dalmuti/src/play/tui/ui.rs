@@ -4,19 +4,21 @@
 //! titles, cards, who acts and who leads, the set on the table and the
 //! passes) beside the log; your hand as one chip per rank; the prompt and
 //! the last message; the keys. Dialogs (revolution, taxes, the merchant
-//! exchange) open over the table and leave your hand in view. At the end
+//! exchange; in Corporate Shuffle also whom the Twirling Wedgie names and
+//! what Dogberts alone are worth) open over the table and leave your hand
+//! in view. Words, titles and card names follow the variant. At the end
 //! of a hand its results take the place of the table, and the final
 //! standings end the game. Everything fits 80×24.
 
-use dalmuti_core::narrate::{cards_words, ordinal, set_words};
-use dalmuti_core::{Decision, Event, Seat, Seen, Stage, Title};
+use dalmuti_core::narrate::{cards_words, count_of, ordinal, set_words};
+use dalmuti_core::{Card, Decision, Event, Seat, Seen, Stage, Title, Variant};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, Widget, Wrap};
 
-use super::app::{App, Theme, Tone};
+use super::app::{App, Choice, Theme, Tone};
 use crate::play::words;
 
 impl Theme {
@@ -41,14 +43,13 @@ impl Theme {
         self.fg(Color::Yellow).add_modifier(Modifier::BOLD)
     }
 
-    /// A title with its status symbol.
-    fn title(self, title: Title, merchant_exchange: bool) -> String {
-        match (title, self.emoji) {
-            (Title::GreaterDalmuti, true) => "👑 Greater Dalmuti".to_string(),
-            (Title::GreaterPeon, true) => "👒 Greater Peon".to_string(),
-            (Title::GreaterDalmuti, false) => "Greater Dalmuti (crown)".to_string(),
-            (Title::GreaterPeon, false) => "Greater Peon (straw hat)".to_string(),
-            (t, _) => words::title(t, merchant_exchange),
+    /// A title with its status symbol (Dalmuti's crown and straw hat;
+    /// Corporate Shuffle's office titles have none).
+    fn title(self, title: Title, variant: Variant, merchant_exchange: bool) -> String {
+        match (variant, title, self.emoji) {
+            (Variant::Dalmuti, Title::GreaterDalmuti, true) => "👑 Greater Dalmuti".to_string(),
+            (Variant::Dalmuti, Title::GreaterPeon, true) => "👒 Greater Peon".to_string(),
+            (_, t, _) => words::title(t, variant, merchant_exchange),
         }
     }
 }
@@ -93,7 +94,10 @@ impl App<'_> {
             .map(|h| format!(" of {h}"))
             .unwrap_or_default();
         let mut left = vec![
-            Span::styled(" The Great Dalmuti", self.theme.title_style()),
+            Span::styled(
+                format!(" {}", s.variant().words().game),
+                self.theme.title_style(),
+            ),
             Span::raw(format!(
                 " · Hand {}{of} · seed {}",
                 s.hand_number(),
@@ -117,7 +121,16 @@ impl App<'_> {
     }
 
     fn footer(&self, area: Rect, buf: &mut Buffer) {
-        let keys = self.keys();
+        let mut keys = self.keys();
+        // Too many keys for the width: help and quit go first, since the
+        // header shows them too.
+        let width: usize = keys
+            .iter()
+            .map(|(k, w)| Span::raw(format!("  {k} {w}")).width())
+            .sum();
+        if width >= area.width as usize {
+            keys.retain(|(k, _)| !matches!(*k, "?" | "q"));
+        }
         let style = self.theme.dim();
         let mut spans = vec![Span::raw(" ")];
         for (i, (key, what)) in keys.iter().enumerate() {
@@ -155,11 +168,36 @@ impl App<'_> {
             ];
         }
         let common = [("h", "hint"), ("?", "help"), ("q", "quit")];
+        let variant = self.session.variant();
+        let corporate = variant == Variant::CorporateShuffle;
+        let (revolution, wild) = if corporate {
+            ("takeover", ("d", "Dogbert"))
+        } else {
+            ("revolution", ("j", "Jester"))
+        };
+        if let Some(choice) = &self.choice {
+            let (keys, what) = match choice {
+                Choice::Target { .. } => ("↑↓", "player"),
+                Choice::Value { .. } => ("←→", "value"),
+            };
+            return vec![
+                (keys, what),
+                ("Enter", "play"),
+                ("Esc", "back"),
+                ("?", "help"),
+                ("q", "quit"),
+            ];
+        }
+        let rank = if corporate { "value" } else { "rank" };
+        // t matters only to join the Wedgie to 6s you hold.
+        let held = self.session.my_cards();
+        let six = Card::from_index(6).unwrap_or(Card::TWIRLING_WEDGIE);
+        let wedgie = corporate && held.count(Card::TWIRLING_WEDGIE) > 0 && held.count(six) > 0;
         let mut keys = match self.session.decision() {
             None => {
                 return vec![("PgUp/PgDn", "log"), ("?", "help"), ("q", "quit and save")];
             }
-            Some(Decision::Ready) => vec![("r", "revolution"), ("n", "keep quiet")],
+            Some(Decision::Ready) => vec![("r", revolution), ("n", "keep quiet")],
             Some(Decision::Tax { .. }) => vec![
                 ("←→", "card"),
                 ("↑", "add"),
@@ -168,29 +206,31 @@ impl App<'_> {
             ],
             Some(Decision::ExchangeOffer) => vec![
                 ("←→", "card"),
-                ("↑↓", "Merchant"),
+                ("↑↓", words::merchant(variant)),
                 ("Enter", "offer"),
                 ("n", "decline"),
             ],
             Some(Decision::ExchangeAnswer { .. }) => vec![("←→", "card"), ("Enter", "give back")],
-            Some(Decision::Lead) => vec![
-                ("←→", "rank"),
-                ("↑↓", "how many"),
-                ("j", "Jester"),
-                ("Enter", "play"),
-            ],
+            Some(Decision::Lead) => vec![("←→", rank), ("↑↓", "how many"), wild, ("Enter", "play")],
             Some(Decision::Follow { .. }) => vec![
-                ("←→", "rank"),
+                ("←→", rank),
                 ("↑↓", "how many"),
-                ("j", "Jester"),
+                wild,
                 ("Enter", "play"),
                 ("p", "pass"),
             ],
         };
+        if wedgie && matches!(keys.last(), Some(("Enter", _) | ("p", _))) {
+            let at = keys
+                .iter()
+                .position(|k| k.0 == "Enter")
+                .unwrap_or(keys.len());
+            keys.insert(at, ("t", "Wedgie"));
+        }
         if self.session.revolution_offer().is_some()
             && self.session.decision() != Some(Decision::Ready)
         {
-            keys.push(("r", "revolution"));
+            keys.push(("r", revolution));
         }
         keys.extend(common);
         keys
@@ -213,11 +253,14 @@ impl App<'_> {
         self.log_panel(log, buf);
         self.hand_panel(hand, buf);
         self.now_panel(now, buf);
-        match self.session.decision() {
-            Some(Decision::Ready) => self.revolution_dialog(top, buf),
-            Some(Decision::Tax { .. }) => self.tax_dialog(top, buf),
-            Some(Decision::ExchangeOffer) => self.offer_dialog(top, buf),
-            Some(Decision::ExchangeAnswer { .. }) => self.answer_dialog(top, buf),
+        match (self.session.decision(), &self.choice) {
+            (Some(Decision::Ready), _) => self.revolution_dialog(top, buf),
+            (Some(Decision::Tax { .. }), _) => self.tax_dialog(top, buf),
+            (Some(Decision::ExchangeOffer), _) => self.offer_dialog(top, buf),
+            (Some(Decision::ExchangeAnswer { .. }), _) => self.answer_dialog(top, buf),
+            (Some(Decision::Lead | Decision::Follow { .. }), Some(choice)) => {
+                self.choice_dialog(choice, top, buf)
+            }
             _ => {}
         }
     }
@@ -227,6 +270,7 @@ impl App<'_> {
     fn columns(&self) -> Vec<u16> {
         let s = &*self.session;
         let exchange = s.rules().merchant_exchange;
+        let variant = s.variant();
         let table = s.table();
         let name = table
             .iter()
@@ -236,7 +280,7 @@ impl App<'_> {
             .clamp(4, 14) as u16;
         let title = table
             .iter()
-            .map(|i| Span::raw(self.theme.title(i.title, exchange)).width())
+            .map(|i| Span::raw(self.theme.title(i.title, variant, exchange)).width())
             .max()
             .unwrap_or(5) as u16;
         let mut widths = vec![1, 2, name, title, 5, 6];
@@ -270,6 +314,7 @@ impl App<'_> {
         let s = &*self.session;
         let theme = self.theme;
         let exchange = s.rules().merchant_exchange;
+        let variant = s.variant();
         let top = s.top();
         let leader = self.leader();
         let passed: Vec<String> = top.as_ref().map(|t| t.passed.clone()).unwrap_or_default();
@@ -284,6 +329,7 @@ impl App<'_> {
                 };
                 let state = match info.out {
                     Some(place) => format!("{} out", ordinal(place)),
+                    None if info.wedged => "wedged".to_string(),
                     None if passed.iter().any(|p| p == who) => "passed".to_string(),
                     None if leader == Some(info.seat) => "leads".to_string(),
                     None => String::new(),
@@ -308,7 +354,7 @@ impl App<'_> {
                         Line::from(words::seat_number(info.seat).to_string()).right_aligned(),
                     ),
                     Cell::from(display_name(&info.name, info.is_me)),
-                    Cell::from(theme.title(info.title, exchange)),
+                    Cell::from(theme.title(info.title, variant, exchange)),
                     Cell::from(Line::from(info.cards.to_string()).right_aligned()),
                     Cell::from(state),
                 ];
@@ -366,7 +412,7 @@ impl App<'_> {
             (_, Some(top)) => {
                 text.push(format!(
                     "On the table: {} [{}], by {}.",
-                    set_words(&top.set, s.rules().variant),
+                    set_words(&top.set, s.variant()),
                     top.set,
                     top.name
                 ));
@@ -374,6 +420,9 @@ impl App<'_> {
                     text.push("No passes yet.".to_string());
                 } else {
                     text.push(format!("Passed: {}.", top.passed.join(", ")));
+                }
+                if let Some(line) = words::wedged_line(s) {
+                    text.push(line);
                 }
             }
             (Stage::Play, None) => {
@@ -402,17 +451,18 @@ impl App<'_> {
                 s.name_at(other)
             ));
         };
+        let taxes = s.variant().words().taxes;
         if let Some(tax) = view.my_tax() {
             if tax.dalmuti == s.my_seat() {
                 exchange(
-                    "taxes",
+                    taxes,
                     tax.gift.to_string(),
                     tax.tribute.to_string(),
                     tax.peon,
                 );
             } else {
                 exchange(
-                    "taxes",
+                    taxes,
                     tax.tribute.to_string(),
                     tax.gift.to_string(),
                     tax.dalmuti,
@@ -633,19 +683,28 @@ impl App<'_> {
             return;
         };
         let greater = offer.greater;
+        let variant = s.variant();
+        let vocabulary = variant.words();
+        let (revolution, taxes) = (vocabulary.revolution, vocabulary.taxes);
         let call = if greater {
-            "call a greater revolution: no taxes, the seating is reversed for this hand and you \
-             lead as Greater Dalmuti"
+            format!(
+                "call a greater {revolution}: no {taxes}, the seating is reversed for this hand \
+                 and you lead as {}",
+                words::top_title(variant)
+            )
         } else {
-            "call a revolution: no taxes this hand, seats stay as they are"
+            format!("call a {revolution}: no {taxes} this hand, seats stay as they are")
         };
         let mut lines = Self::para(area, words::explain(s, &decision));
         lines.push(Line::from(""));
-        lines.extend(Self::key_line(area, "r", call));
+        lines.extend(Self::key_line(area, "r", &call));
         lines.extend(Self::key_line(
             area,
             "n",
-            "keep quiet about the Jesters: nobody will know",
+            &format!(
+                "keep quiet about the {}: nobody will know",
+                vocabulary.wilds
+            ),
         ));
         lines.extend(Self::key_line(
             area,
@@ -653,11 +712,11 @@ impl App<'_> {
             "hint: what the heuristic bot would do",
         ));
         let title = if greater {
-            "Greater revolution?"
+            format!("Greater {revolution}?")
         } else {
-            "Revolution?"
+            format!("{}?", words::capitalize(revolution))
         };
-        self.dialog(area, title, lines, buf);
+        self.dialog(area, &title, lines, buf);
     }
 
     fn tax_dialog(&self, area: Rect, buf: &mut Buffer) {
@@ -672,7 +731,7 @@ impl App<'_> {
             Line::styled(
                 format!(
                     "Your gift: {} [{}], {} of {count} chosen.",
-                    cards_words(&self.picked, s.rules().variant),
+                    cards_words(&self.picked, s.variant()),
                     self.picked,
                     self.picked.len()
                 ),
@@ -690,10 +749,15 @@ impl App<'_> {
             "add it to the gift, take it back",
         ));
         lines.extend(Self::key_line(area, "Enter", "give the chosen cards"));
+        let vocabulary = s.variant().words();
         if s.revolution_offer().is_some() {
-            lines.extend(Self::key_line(area, "r", "call a revolution instead"));
+            lines.extend(Self::key_line(
+                area,
+                "r",
+                &format!("call a {} instead", vocabulary.revolution),
+            ));
         }
-        self.dialog(area, "Taxes", lines, buf);
+        self.dialog(area, &words::capitalize(vocabulary.taxes), lines, buf);
     }
 
     fn offer_dialog(&self, area: Rect, buf: &mut Buffer) {
@@ -720,14 +784,24 @@ impl App<'_> {
             ));
         }
         lines.push(Line::from(""));
-        lines.extend(Self::key_line(area, "↑↓", "choose the Merchant"));
+        let variant = s.variant();
+        lines.extend(Self::key_line(
+            area,
+            "↑↓",
+            &format!("choose the {}", words::merchant(variant)),
+        ));
         lines.extend(Self::key_line(area, "←→", "choose your card (below)"));
         lines.extend(Self::key_line(area, "Enter", "offer it, blind"));
         lines.extend(Self::key_line(area, "n", "no exchange"));
         if s.revolution_offer().is_some() {
-            lines.extend(Self::key_line(area, "r", "call a revolution instead"));
+            lines.extend(Self::key_line(
+                area,
+                "r",
+                &format!("call a {} instead", variant.words().revolution),
+            ));
         }
-        self.dialog(area, "Merchant exchange", lines, buf);
+        let title = words::capitalize(&words::exchange_name(variant));
+        self.dialog(area, &title, lines, buf);
     }
 
     fn answer_dialog(&self, area: Rect, buf: &mut Buffer) {
@@ -737,7 +811,113 @@ impl App<'_> {
         lines.push(Line::from(""));
         lines.extend(Self::key_line(area, "←→", "choose your card (below)"));
         lines.extend(Self::key_line(area, "Enter", "give it back"));
-        self.dialog(area, "Merchant exchange", lines, buf);
+        let title = words::capitalize(&words::exchange_name(s.variant()));
+        self.dialog(area, &title, lines, buf);
+    }
+
+    /// Whom the Twirling Wedgie names, or what Dogberts alone are worth.
+    fn choice_dialog(&self, choice: &Choice, area: Rect, buf: &mut Buffer) {
+        let s = &*self.session;
+        let variant = s.variant();
+        let reversed = Style::new().add_modifier(Modifier::REVERSED);
+        let bold = Style::new().add_modifier(Modifier::BOLD);
+        let (title, mut lines) = match choice {
+            Choice::Target { set, targets, at } => {
+                let mut lines = Self::para(
+                    area,
+                    format!(
+                        "You play {} [{set}]. Name another player who still holds cards: they \
+                         must pass for the rest of this trick.",
+                        set_words(set, variant)
+                    ),
+                );
+                lines.push(Line::from(""));
+                for (i, &seat) in targets.iter().enumerate() {
+                    let on = i == *at;
+                    lines.push(Line::styled(
+                        format!(
+                            "{} seat {} {}, {}: {} cards",
+                            if on { "▶" } else { " " },
+                            words::seat_number(seat),
+                            s.name_at(seat),
+                            variant.title_name(seat.title(s.players())),
+                            s.view().card_count(seat)
+                        ),
+                        if on { reversed } else { Style::new() },
+                    ));
+                }
+                ("Twirling Wedgie: whom?", lines)
+            }
+            Choice::Value {
+                dogberts,
+                values,
+                at,
+            } => {
+                let which = match s.decision() {
+                    Some(Decision::Follow { top, .. }) => {
+                        format!("The values that top {} [{top}]:", set_words(&top, variant))
+                    }
+                    _ => "You lead: any value.".to_string(),
+                };
+                let mut lines = Self::para(
+                    area,
+                    format!(
+                        "You play {} alone: {} worth the value you name, 1 (the best) to 10. \
+                         {which}",
+                        count_of((*dogberts).into(), Card::DOGBERT, variant),
+                        if *dogberts == 1 { "it is" } else { "they are" },
+                    ),
+                );
+                lines.push(Line::from(""));
+                // The values flow as chips, so all ten fit a small screen.
+                let width = Self::dialog_text_width(area);
+                let mut line: Vec<Span> = Vec::new();
+                let mut used = 0;
+                for (i, &value) in values.iter().enumerate() {
+                    let Some(card) = Card::from_index(value.into()) else {
+                        continue;
+                    };
+                    let text = format!(" {value} {} ", card.name(variant));
+                    let w = Span::raw(text.as_str()).width();
+                    if used > 0 && used + 1 + w > width {
+                        lines.push(Line::from(std::mem::take(&mut line)));
+                        used = 0;
+                    }
+                    if used > 0 {
+                        line.push(Span::raw(" "));
+                        used += 1;
+                    }
+                    let style = if i == *at {
+                        reversed.patch(bold)
+                    } else {
+                        Style::new()
+                    };
+                    line.push(Span::styled(text, style));
+                    used += w;
+                }
+                if !line.is_empty() {
+                    lines.push(Line::from(line));
+                }
+                ("Dogberts: what value?", lines)
+            }
+        };
+        lines.push(Line::from(""));
+        let what = match choice {
+            Choice::Target { .. } => "↑↓ choose the player (or the seat's number)",
+            Choice::Value { .. } => "←→ choose the value (or its number, 0 for 10)",
+        };
+        lines.extend(Self::para(
+            area,
+            Line::from(vec![
+                Span::styled(what.to_string(), bold),
+                Span::raw("  "),
+                Span::styled("Enter", bold),
+                Span::raw(" play  "),
+                Span::styled("Esc", bold),
+                Span::raw(" back"),
+            ]),
+        ));
+        self.dialog(area, title, lines, buf);
     }
 
     // ----- between hands -----
@@ -764,21 +944,30 @@ impl App<'_> {
         };
         let theme = self.theme;
         let exchange = self.session.rules().merchant_exchange;
+        let variant = self.session.variant();
+        let vocabulary = variant.words();
         let scored = end.places.iter().any(|p| p.total.is_some());
         let mut lines: Vec<Line> = Vec::new();
         if let Some(r) = end.revolution {
             lines.push(Line::from(if r.greater {
-                "A greater revolution was called: the seating was reversed for this hand."
-                    .to_string()
+                format!(
+                    "A greater {} was called: the seating was reversed for this hand.",
+                    vocabulary.revolution
+                )
             } else {
                 format!(
-                    "{} called a revolution: no taxes this hand.",
-                    self.session.name_at(r.by)
+                    "{} called a {}: no {} this hand.",
+                    self.session.name_at(r.by),
+                    vocabulary.revolution,
+                    vocabulary.taxes
                 )
             }));
         }
         lines.push(Line::styled(
-            "Finishing order: the first out is the new Greater Dalmuti.",
+            format!(
+                "Finishing order: the first out is the new {}.",
+                words::top_title(variant)
+            ),
             theme.dim(),
         ));
         let rows: Vec<Row> = end
@@ -789,9 +978,9 @@ impl App<'_> {
                 let mut cells = vec![
                     Cell::from(format!("{}.", i + 1)),
                     Cell::from(display_name(&p.name, p.is_me)),
-                    Cell::from(p.was.name()),
+                    Cell::from(variant.title_name(p.was)),
                     Cell::from("→"),
-                    Cell::from(theme.title(p.becomes, exchange)),
+                    Cell::from(theme.title(p.becomes, variant, exchange)),
                 ];
                 if scored {
                     cells.push(Cell::from(
@@ -840,7 +1029,8 @@ impl App<'_> {
             ));
         } else {
             after.push(format!(
-                "Next hand's seating, from the Greater Dalmuti: {}.",
+                "Next hand's seating, from the {}: {}.",
+                words::top_title(variant),
                 end.next_seating.join(", ")
             ));
             after.push(format!(
@@ -852,6 +1042,10 @@ impl App<'_> {
             .iter()
             .flat_map(|t| wrap(t, inner.width as usize))
             .map(Line::from)
+            .collect();
+        let lines: Vec<Line> = lines
+            .into_iter()
+            .flat_map(|l| wrap_line(l, inner.width as usize, 0))
             .collect();
         let [top, table, _, bottom] = Layout::vertical([
             Constraint::Length(lines.len() as u16),
@@ -954,7 +1148,11 @@ impl App<'_> {
         let bold = Style::new().add_modifier(Modifier::BOLD);
         let width = inner.width as usize;
         let mut lines: Vec<Line> = Vec::new();
-        for raw in HELP.lines() {
+        let help = match self.session.variant() {
+            Variant::Dalmuti => HELP,
+            Variant::CorporateShuffle => HELP_CORPORATE,
+        };
+        for raw in help.lines() {
             if let Some(heading) = raw.strip_prefix("# ") {
                 lines.push(Line::styled(heading.to_string(), bold));
             } else if let Some((key, what)) = raw.split_once(" :: ") {
@@ -990,13 +1188,17 @@ impl App<'_> {
 /// The prompt for a decision, in one sentence.
 fn prompt(app: &App, decision: &Decision) -> String {
     let s = app.session();
+    let variant = s.variant();
+    let vocabulary = variant.words();
     match *decision {
-        Decision::Lead => {
-            "You lead this round: play any set of one rank (Jesters join any).".into()
-        }
+        Decision::Lead => format!(
+            "You lead this round: play any set of one {} ({} join any).",
+            words::rank_word(variant),
+            vocabulary.wilds
+        ),
         Decision::Follow { top, by } => format!(
             "Top {} [{top}] by {}: {} of a lower number, or pass.",
-            set_words(&top, s.rules().variant),
+            set_words(&top, variant),
             if by == s.my_seat() {
                 "you"
             } else {
@@ -1010,8 +1212,10 @@ fn prompt(app: &App, decision: &Decision) -> String {
         ),
         Decision::Ready => match s.revolution_offer() {
             Some(offer) => format!(
-                "You hold both Jesters: call a {}revolution (r) or keep quiet (n)?",
-                if offer.greater { "greater " } else { "" }
+                "You hold both {}: call a {}{} (r) or keep quiet (n)?",
+                vocabulary.wilds,
+                if offer.greater { "greater " } else { "" },
+                vocabulary.revolution
             ),
             None => "Look at your cards: the hand is being set up.".into(),
         },
@@ -1023,11 +1227,13 @@ fn prompt(app: &App, decision: &Decision) -> String {
                 format!("{count} cards")
             },
             s.name_at(to),
-            to.title(s.players()).name()
+            variant.title_name(to.title(s.players()))
         ),
-        Decision::ExchangeOffer => {
-            "Merchant exchange: offer one card to another Merchant, or decline (n).".into()
-        }
+        Decision::ExchangeOffer => format!(
+            "{}: offer one card to another {}, or decline (n).",
+            words::capitalize(&words::exchange_name(variant)),
+            words::merchant(variant)
+        ),
         Decision::ExchangeAnswer { from } => format!(
             "{} offers you a blind trade: choose one card to give back.",
             s.name_at(from)
@@ -1141,5 +1347,41 @@ Taxes: after the deal the Greater Peon gives their two best cards to the Greater
 Revolution: whoever is dealt both Jesters may call one: no taxes this hand. Called by the Greater Peon, it is a greater revolution: everyone swaps places with their opposite for the hand.
 
 Merchant exchange (optional rule, 6 or more players): the highest Merchant may trade one card blind with another Merchant.
+
+Scoring (optional): one point for each player who went out after you.";
+
+/// The help screen for Corporate Shuffle, in its words.
+const HELP_CORPORATE: &str = "\
+# Keys
+←/→ :: pick a value in your hand
+1-9 0 :: the value of that number (0 is 10)
+↑/↓ :: how many of that value to play
+d :: add a Dogbert (again: two, again: none); on the Dogbert alone, one or two
+t :: on your 6s: the Twirling Wedgie joins them (again: it leaves)
+Enter :: play the set shown under your hand; a Wedgie first asks whom it names, Dogberts alone what value they play as
+p :: pass
+h :: hint: what the heuristic bot would do (and selects it)
+y / n :: call a corporate takeover, or not (when you hold both Dogberts)
+Bonuses :: ←/→ a card, ↑ add it to your gift, ↓ take it back, Enter give
+Exchange :: ↑/↓ the Worker, ←/→ your card, Enter offer, n decline
+PgUp/PgDn :: scroll the log
+Enter :: after a hand: the next hand
+? :: this help
+q :: quit: the game so far is saved as a record (dalmuti replay tells it)
+
+# Corporate Shuffle in short
+Be the first to get rid of your cards. The first out is the next hand's Big Boss, the last out its Junior Intern.
+
+Cards: 1 CEO (the best) to 10 Engineer (the worst); value n has n copies. The two Dogberts (D) are wild: with other cards they take their value; alone (one or both) they play as a value you name, 1 to 10.
+
+Dogbert, World Ruler (0) beats everything; it goes alone, where one card may be played, and wins the trick at once. The Twirling Wedgie (T) is a 6, alone or with 6s and Dogberts: it names another player who still holds cards, who must pass for the rest of the trick. Ratbert (R) is worth 11, goes alone and only leads; whoever wins its trick takes it back, unless it was the trick's only card or they went out.
+
+A round: the leader plays any set (cards of one value, Dogberts allowed). The next players, in turn, either top it (the same number of cards of a better, lower value) or pass; passing once does not stop you later in the round. When everyone else has passed, whoever played last leads again; if they are out, the next player with cards.
+
+Executive bonuses: after the deal the Junior Intern gives their two best cards to the Big Boss, who gives back any two; the Senior Intern and the Little Boss trade one card the same way. You choose your gift as a Boss; an Intern's is automatic.
+
+Corporate takeover: whoever is dealt both Dogberts may call one: no executive bonuses this hand. Called by the Junior Intern, it is a greater takeover: everyone swaps places with their opposite for the hand.
+
+Worker exchange (optional rule, 6 or more players): the highest Worker may trade one card blind with another Worker.
 
 Scoring (optional): one point for each player who went out after you.";
