@@ -133,6 +133,11 @@ fn rank(token: &str) -> u8 {
     token.parse().unwrap_or(13)
 }
 
+/// Whether a token is a numbered card (not a special nor a wild card).
+fn numbered(token: &str) -> bool {
+    token != "0" && token.parse::<u8>().is_ok()
+}
+
 /// The player's groups from the last "Your hand" line shown.
 fn my_groups(transcript: &[String]) -> Vec<Vec<String>> {
     let line = transcript
@@ -169,6 +174,11 @@ fn check(path: &Path) -> (i32, String) {
 /// What the scripted player met on the way.
 #[derive(Default)]
 struct Met {
+    /// Corporate Shuffle's own refusals: a Dogbert `as 0`, the World
+    /// Ruler in a pair, a Wedgie naming its own player.
+    declared_zero: bool,
+    ruler_pair: bool,
+    wedgie_self: bool,
     revolutions: usize,
     taxes: usize,
     offers: usize,
@@ -184,6 +194,12 @@ struct Met {
 /// and tries each kind of bad input once, checking that the game says why
 /// and asks the same question again.
 fn play_through(game: &mut Game) -> Met {
+    play_through_in(game, false)
+}
+
+/// [`play_through`] for Dalmuti, or for Corporate Shuffle (`corporate`),
+/// which also tries its own kinds of bad plays.
+fn play_through_in(game: &mut Game, corporate: bool) -> Met {
     let mut met = Met::default();
     let mut lines = game.until_prompt();
     loop {
@@ -201,11 +217,12 @@ fn play_through(game: &mut Game) -> Met {
             assert_eq!(reply.last().unwrap(), &prompt, "the game goes on");
             *met_it = true;
         };
+        let call = if corporate { "takeover" } else { "revolution" };
         // Dealt both Jesters as a Dalmuti: the revolution is offered in
         // place of the tax gift.
-        if prompt.contains("\"revolution\" to call") && keyword != "revolution" {
+        if prompt.contains(&format!("\"{call}\" to call")) && keyword != "revolution" {
             met.revolutions += 1;
-            lines = game.answer("revolution");
+            lines = game.answer(call);
             continue;
         }
         lines = match keyword.as_str() {
@@ -215,7 +232,7 @@ fn play_through(game: &mut Game) -> Met {
             }
             "revolution" => {
                 met.revolutions += 1;
-                game.answer("Revolution")
+                game.answer(if corporate { "Takeover" } else { "Revolution" })
             }
             "tax" => {
                 met.taxes += 1;
@@ -231,29 +248,52 @@ fn play_through(game: &mut Game) -> Met {
             }
             "lead" | "follow" => {
                 let mine = my_groups(&game.transcript);
-                if !met.unknown_command {
+                // A lead holding the Wedgie is rare: take the first.
+                if corporate
+                    && !met.wedgie_self
+                    && keyword == "lead"
+                    && mine.iter().any(|g| g[0] == "T")
+                {
+                    let reply = game.answer("play T wedgie you");
+                    again(
+                        &reply,
+                        "The Twirling Wedgie cannot name you",
+                        &mut met.wedgie_self,
+                    );
+                } else if !met.unknown_command {
                     let reply = game.answer("dance");
                     again(
                         &reply,
                         "Unknown command \"dance\"",
                         &mut met.unknown_command,
                     );
+                } else if corporate && !met.declared_zero {
+                    let reply = game.answer("play D as 0");
+                    again(
+                        &reply,
+                        "Dogberts alone play as 1 to 10, not 0",
+                        &mut met.declared_zero,
+                    );
+                } else if corporate && !met.ruler_pair {
+                    let reply = game.answer("play 0 D");
+                    again(&reply, "is played only alone", &mut met.ruler_pair);
                 } else if !met.not_held {
                     let held: Vec<&str> = mine.iter().map(|g| g[0].as_str()).collect();
-                    let absent = (1..=12)
+                    let top_number = if corporate { 10 } else { 12 };
+                    let absent = (1..=top_number)
                         .map(|r| r.to_string())
                         .find(|r| !held.contains(&r.as_str()))
                         .unwrap();
                     let reply = game.answer(&format!("play {absent} {absent}"));
                     again(&reply, "You do not hold", &mut met.not_held);
                 } else if !met.wrong_decision {
-                    let reply = game.answer("give 12");
+                    let reply = game.answer("give 10");
                     again(&reply, "not the decision now", &mut met.wrong_decision);
                 } else if keyword == "follow" && !met.does_not_top {
                     let top = groups(&prompt).pop().unwrap();
-                    let weak = mine
-                        .iter()
-                        .find(|g| rank(&g[0]) >= rank(&top[0]) && g.len() >= top.len());
+                    let weak = mine.iter().find(|g| {
+                        numbered(&g[0]) && rank(&g[0]) >= rank(&top[0]) && g.len() >= top.len()
+                    });
                     if let Some(g) = weak {
                         let cards = g[..top.len()].join(" ");
                         let reply = game.answer(&format!("play {cards}"));
@@ -317,6 +357,73 @@ fn three_hands_with_taxes_and_a_revolution_are_saved_as_a_valid_record() {
     let (code, verdict) = check(&path);
     assert_eq!(code, 0, "{verdict}");
     assert!(verdict.starts_with("valid: 3 hand(s)"), "{verdict}");
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
+#[test]
+fn a_corporate_shuffle_game_plays_through_and_is_saved_as_a_valid_record() {
+    let data = data_dir("corporate");
+    let args = [
+        "--variant",
+        "corporate-shuffle",
+        "--seed",
+        "1",
+        "--players",
+        "5",
+        "--scoring",
+        "standard",
+        "--hands",
+        "3",
+    ];
+    let mut game = Game::start(&data, &args);
+    let met = play_through_in(&mut game, true);
+    let (code, transcript) = game.finish();
+    let text = transcript.join("\n");
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.starts_with("Corporate Shuffle: you against Alice"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Table (seats from 1, the Big Boss first):"),
+        "{text}"
+    );
+    assert!(text.contains("Executive bonuses: "), "{text}");
+    assert!(text.contains("The game is over: 3 hands played."), "{text}");
+    // Its own refusals, and the common ones, each said why.
+    assert!(
+        met.declared_zero && met.ruler_pair && met.wedgie_self,
+        "{text}"
+    );
+    assert!(
+        met.unknown_command && met.not_held && met.wrong_decision && met.does_not_top,
+        "{text}"
+    );
+    // Nothing of Dalmuti's words (the bots' and player's lines included).
+    for word in [
+        "Jester",
+        "Dalmuti",
+        "Peon",
+        "Merchant",
+        "Taxes",
+        "revolution",
+    ] {
+        let line = text
+            .lines()
+            .find(|l| l.contains(word) && !l.starts_with("<< "));
+        assert!(line.is_none(), "{word}: {line:?}");
+    }
+    let path = saved_path(&transcript);
+    let (code, verdict) = check(&path);
+    assert_eq!(code, 0, "{verdict}");
+    assert!(verdict.starts_with("valid: 3 hand(s)"), "{verdict}");
+    let replay = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+        .arg("replay")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let told = String::from_utf8_lossy(&replay.stdout);
+    assert!(told.starts_with("A game of Corporate Shuffle"), "{told}");
     std::fs::remove_dir_all(&data).unwrap();
 }
 
@@ -422,6 +529,15 @@ fn bad_options_are_refused_with_status_2() {
         &["--hands", "0"],
         &["--seed", "seven"],
         &["--players", "4", "--bots", "greedy,random"],
+        &["--variant", "dilbert"],
+        &["--variant", "corporate-shuffle", "--players", "9"],
+        &[
+            "--variant",
+            "corporate-shuffle",
+            "--players",
+            "4",
+            "--stripped-deck",
+        ],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
             .args(["play", "--plain"])
@@ -432,4 +548,24 @@ fn bad_options_are_refused_with_status_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: "));
     }
+    // The table size and the deck are the variant's own.
+    let out = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+        .args(["play", "--variant", "corporate-shuffle", "--players", "9"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "error: Corporate Shuffle seats 3 to 8 players, you included, not 9"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+        .args(["play", "--variant", "corporate-shuffle", "--stripped-deck"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("never stripped"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
