@@ -47,14 +47,18 @@ enum Command {
     /// Exit status: 0 done, 1 the run failed (a bot would not start, a file
     /// could not be written), 2 bad arguments.
     Sim(dalmuti_arena::SimArgs),
-    /// Play a game against bots in the terminal.
+    /// Play a game against bots in the terminal: The Great Dalmuti, or
+    /// Corporate Shuffle with --variant corporate-shuffle.
     ///
     /// On a terminal it opens the full-screen game: arrows or 1-9 0 - = pick
-    /// a rank, up/down how many, j adds Jesters, Enter plays, p passes, h
-    /// hints, ? shows help, q quits. With --plain (or when standard input is
-    /// not a terminal) commands are typed as lines: play 6 6 J, pass,
-    /// revolution, no, give 10 10, offer 4 7, decline, answer 9, hint,
-    /// legal, hand, table, log, score, help, quit. On quit (or at the end)
+    /// a rank, up/down how many, j adds Jesters (d Dogberts; t joins the
+    /// Twirling Wedgie to your 6s), Enter plays (asking whom a Wedgie names
+    /// or what Dogberts alone are worth), p passes, h hints, ? shows help, q
+    /// quits. With --plain (or when standard input is not a terminal)
+    /// commands are typed as lines: play 6 6 J, play D D as 3, play 6 T
+    /// wedgie Wally, pass, revolution (takeover), no, give 10 10, offer 4 7,
+    /// decline, answer 9, hint, legal, hand, table, log, score, help, quit.
+    /// On quit (or at the end)
     /// the game is saved as a record in $XDG_DATA_HOME/dalmuti/games (or
     /// ~/.local/share/dalmuti/games) and its path printed.
     ///
