@@ -551,6 +551,9 @@ async fn corporate_shuffle_games_end_check_and_show_no_card_a_client_may_not_see
         rules
     };
     let mut specials = (0, 0, 0);
+    // The acts the scripted humans sent, as accepted: a Wedgie naming its
+    // target, Dogberts alone with their value.
+    let (mut wedgie_acts, mut declared_acts) = (0, 0);
     for (seats, humans, bots, hands, rules) in [
         (
             4,
@@ -597,9 +600,30 @@ async fn corporate_shuffle_games_end_check_and_show_no_card_a_client_may_not_see
             .sum();
         assert_eq!(held, 60);
         assert_game_hides(&game);
+        let humans: HashSet<&str> = game.seats.iter().map(|(n, _)| n.as_str()).collect();
+        let mut acts = HashSet::new();
+        for m in &game.spectator {
+            let e = &m["d"]["e"];
+            if e["kind"] == json!("act") && humans.contains(e["name"].as_str().unwrap_or("")) {
+                acts.insert((m["v"].as_u64(), e["action"].to_string()));
+            }
+        }
+        for (_, action) in &acts {
+            let action: Value = serde_json::from_str(action).unwrap();
+            if action["wedgie"].is_u64() {
+                wedgie_acts += 1;
+            }
+            if action["play"].as_str().is_some_and(|p| p.contains(" as ")) {
+                declared_acts += 1;
+            }
+        }
         let (w, r, d) = specials_seen(&game);
         specials = (specials.0 + w, specials.1 + r, specials.2 + d);
     }
+    assert!(
+        wedgie_acts > 0 && declared_acts > 0,
+        "the humans sent {wedgie_acts} Wedgie plays and {declared_acts} lone Dogberts"
+    );
     // Which specials these random deals happened to bring (the seeded
     // game of tests/server.rs makes sure of a Wedgie and a Ratbert take).
     eprintln!(

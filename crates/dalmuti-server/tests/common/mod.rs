@@ -549,10 +549,10 @@ fn play_json(d: &Value, set: String, size: usize, hand: &Cards) -> Value {
 
 /// A legal action for STATE's `decision` holding STATE's `view.hand`: no
 /// revolution and no exchange offer, the worst cards as tax or in answer,
-/// lead the worst single card (Dogberts alone as 10s), follow with the worst
-/// set that tops (numbered cards and the Wedgie only) or pass. A play of the
-/// Wedgie names a target. None for `ready`: the table says that for
-/// everyone.
+/// lead the Twirling Wedgie or a lone Dogbert (as a 10) when held, else the
+/// worst single card, follow with the worst set that tops (numbered cards
+/// and the Wedgie only) or pass. A play of the Wedgie names a target. None
+/// for `ready`: the table says that for everyone.
 pub fn choose(state: &Value) -> Option<Value> {
     let decision = state.get("decision").filter(|d| !d.is_null())?;
     let hand = Cards::parse(state["view"]["hand"].as_str().unwrap_or(""));
@@ -561,11 +561,11 @@ pub fn choose(state: &Value) -> Option<Value> {
         "tax" => json!({ "give_tax": hand.worst(decision["count"].as_u64()? as usize) }),
         "offer_exchange" | "exchange_offer" => json!("decline_exchange"),
         "answer_exchange" | "exchange_answer" => json!({ "answer_exchange": hand.worst(1) }),
-        "lead" => {
-            let card = hand.worst(1);
-            let set = if card == "D" { "D as 10".into() } else { card };
-            play_json(state, set, 1, &hand)
-        }
+        // Corporate Shuffle's specials are led as soon as held, so every
+        // game sends a Wedgie's target and a Dogbert's value.
+        "lead" if hand.wedgie => play_json(state, "T".into(), 1, &hand),
+        "lead" if hand.wild == "D" && hand.wilds > 0 => json!({ "play": "D as 10" }),
+        "lead" => play_json(state, hand.worst(1), 1, &hand),
         "follow" => {
             let top = decision["top"].as_str()?;
             let n = Cards::parse(top).len();
