@@ -1154,6 +1154,19 @@ fn setup_messages(feed: &mut Feed) -> Vec<ServerMsg> {
 /// where nobody holds both: the same events, numbers, views and order.
 #[tokio::test]
 async fn no_message_tells_anyone_else_who_holds_both_jesters() {
+    quiet_holders_are_unseen(json!({})).await;
+}
+
+/// The same in Corporate Shuffle, whose corporate takeover is called by a
+/// player dealt both Dogberts.
+#[tokio::test]
+async fn no_message_tells_anyone_else_who_holds_both_dogberts() {
+    quiet_holders_are_unseen(json!({"variant": "corporate-shuffle"})).await;
+}
+
+/// Plays the first hand's setup at 48 tables of `rules` and checks that no
+/// one but a holder of both wild cards can tell whether anyone holds them.
+async fn quiet_holders_are_unseen(rules: Value) {
     let _dog = watchdog();
     let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
     let names = ["Ada", "Bo", "Cy", "Di", "Ed"];
@@ -1161,7 +1174,8 @@ async fn no_message_tells_anyone_else_who_holds_both_jesters() {
     let mut seen: Vec<std::collections::BTreeSet<String>> = vec![Default::default(); 6];
     let (mut quiet, mut nobody) = (0, 0);
     for k in 0..48 {
-        let table = table::create(context(store.clone(), fast()), row(5, json!({}), None)).unwrap();
+        let table =
+            table::create(context(store.clone(), fast()), row(5, rules.clone(), None)).unwrap();
         let mut tokens = Vec::new();
         for name in names {
             tokens.push(table.join(name).await.unwrap());
