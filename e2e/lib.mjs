@@ -142,7 +142,8 @@ export async function clientV(page) {
  * Waits until the player has something to do in hand `hand`, or the hand
  * is over. Returns 'over', 'lead', 'follow', or a dialog kind
  * ('ready' for a player dealt both Jesters, 'tax', 'exchange_offer',
- * 'answer_exchange', 'exchange_answer', 'place').
+ * 'answer_exchange', 'exchange_answer', 'place'; 'wedgie' and 'declare',
+ * a Corporate Shuffle play's question).
  */
 export async function nextThing(page, hand, timeout = 60_000) {
   const handle = await page.waitForFunction(h => {
@@ -180,30 +181,76 @@ export async function actAndWait(page, click) {
   }
 }
 
-/** Plays the worst playable set, or passes; returns what it did in words. */
-export async function playSet(page) {
+const shotDialogs = new Set();
+
+/**
+ * After Play, a Corporate Shuffle play may ask more in a dialog: whom the
+ * Twirling Wedgie makes pass, or what Dogberts alone are played as. Picks
+ * the first choice (which sends the play); returns it in words, or '' when
+ * no dialog opened.
+ */
+export async function answerPlayDialog(page) {
+  const box = page.locator(tid('decision'));
+  if (!(await box.isVisible())) return '';
+  const kind = await box.getAttribute('data-kind');
+  if ((kind === 'wedgie' || kind === 'declare') && !shotDialogs.has(kind)) {
+    // The first of each kind, to see how it looks (e2e/out/).
+    shotDialogs.add(kind);
+    mkdirSync(outDir, { recursive: true });
+    await page.screenshot({ path: path.join(outDir, `dialog-${kind}.png`) });
+  }
+  if (kind === 'wedgie') {
+    const target = page.locator(tid('wedgie-target')).first();
+    const label = (await target.textContent()).trim();
+    await target.click();
+    return ` (Twirling Wedgie dialog: ${label} must pass)`;
+  }
+  if (kind === 'declare') {
+    const value = page.locator(tid('declare-value')).first();
+    const label = (await value.textContent()).trim();
+    await value.click();
+    return ` (Dogbert dialog: played ${label})`;
+  }
+  return '';
+}
+
+/**
+ * Plays the worst playable set, or passes; returns what it did in words.
+ * `prefer` lists groups to try first (Corporate Shuffle's `T` and `D`, to
+ * see their dialogs).
+ */
+export async function playSet(page, { prefer = [] } = {}) {
   const groups = page.locator(tid('card-group'));
   const n = await groups.count();
   if (n === 0) fail('my turn, but no cards are shown in the hand');
   const play = page.locator(tid('play'));
   const pass = page.locator(tid('pass'));
   const following = await pass.isEnabled();
-  // Worst rank first (the hand is shown best first, Jesters last).
+  const ranks = [];
+  for (let i = 0; i < n; i++) ranks.push(await groups.nth(i).getAttribute('data-rank'));
+  // The preferred groups, then the worst rank first (the hand is shown
+  // best first, the wild cards last).
   const order = [];
-  for (let i = n - 1; i >= 0; i--) order.push(i);
+  for (const p of prefer) if (ranks.includes(p)) order.push(ranks.indexOf(p));
+  for (let i = n - 1; i >= 0; i--) if (!order.includes(i)) order.push(i);
   for (const i of order) {
     const group = groups.nth(i);
-    const rank = await group.getAttribute('data-rank');
-    if (rank === 'J' && !following && n > 1) continue; // keep the Jesters for later
+    const rank = ranks[i];
+    const wild = rank === 'J' || rank === 'D';
+    // Keep the wild cards for later, unless they are wanted.
+    if (wild && !following && n > 1 && !prefer.includes(rank)) continue;
     await group.click();
-    if ((await group.getAttribute('aria-pressed')) !== 'true' && rank !== 'J') fail(`clicking the ${rank} group did not choose it`);
+    if ((await group.getAttribute('aria-pressed')) !== 'true' && !wild) fail(`clicking the ${rank} group did not choose it`);
     if (await play.isEnabled()) {
-      const label = (await play.textContent()).trim();
-      await actAndWait(page, () => play.click());
+      let label = (await play.textContent()).trim();
+      await actAndWait(page, async () => {
+        await play.click();
+        label += await answerPlayDialog(page);
+      });
       return label;
     }
-    // Not playable: un-choose it (a Jester group cycles back to none).
-    if (rank === 'J') {
+    // Not playable: un-choose it (a wild group cycles back to none).
+    if (wild) {
       while ((await group.getAttribute('aria-pressed')) === 'true') await group.click();
     } else {
       await group.click();
@@ -279,20 +326,26 @@ export async function answerDialog(page, kind) {
     case 'place':
       await actAndWait(page, () => page.locator(tid('place-seat')).first().click());
       return 'placed a newcomer';
+    case 'wedgie':
+    case 'declare': {
+      let what = '';
+      await actAndWait(page, async () => { what = await answerPlayDialog(page); });
+      return 'answered a dialog left open' + what;
+    }
     default:
       fail(`an unknown dialog: ${kind}`);
   }
   return '';
 }
 
-/** Checks the end-of-hand box: every player, the new titles. */
-export async function checkResult(page, hand, players) {
+/** Checks the end-of-hand box: every player, the new titles (`titles`: the first's and the last's). */
+export async function checkResult(page, hand, players, titles = ['Greater Dalmuti', 'Greater Peon']) {
   const result = page.locator(`${tid('hand-result')}[data-hand="${hand}"]`);
   await result.waitFor({ state: 'visible', timeout: 15_000 });
   const rows = await result.locator('tbody tr').count();
   if (rows !== players) fail(`the result of hand ${hand} lists ${rows} players, not ${players}`);
   const text = (await result.innerText()).replace(/\s+/g, ' ');
-  if (!/Greater Dalmuti/.test(text) || !/Greater Peon/.test(text)) fail(`the result of hand ${hand} does not show the new titles: ${text}`);
+  if (!titles.every(t => text.includes(t))) fail(`the result of hand ${hand} does not show the new titles (${titles.join(', ')}): ${text}`);
   log(`  result of hand ${hand}: ${text.slice(0, 200)}`);
 }
 

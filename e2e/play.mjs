@@ -10,8 +10,14 @@
 // middle of the hand and plays on, checks the end-of-hand result, then
 // plays the second (last) hand on a phone-sized screen (360×640) checking
 // that the hand and the Play button are on screen, and checks the final
-// standings and the replay. It exits 0 on success; on failure it prints
-// what failed, takes a screenshot to e2e/out/ and exits 1.
+// standings and the replay. Then a Corporate Shuffle game: a table of that
+// game from the lobby form (its 3-to-8 seats refused beyond), two bots, and
+// its hands played by clicking, the Twirling Wedgie and Dogberts alone
+// played whenever they can be (their dialogs name the target and the
+// value), checking the office titles and card names, who is wedged, the
+// specials' news lines, the deals verified and the replay. It exits 0 on
+// success; on failure it prints what failed, takes a screenshot to e2e/out/
+// and exits 1.
 //
 // Environment: DALMUTI_BIN (default target/release/dalmuti), CHROMIUM
 // (default /usr/bin/chromium), E2E_STRICT_FAIRNESS=1 to fail when a deal
@@ -26,7 +32,11 @@ import * as lib from './lib.mjs';
 import { log, fail, tid, TestFailure, outDir, chromiumPath, CHROMIUM_ARGS, Server, guardProcess } from './lib.mjs';
 
 const strictFairness = process.env.E2E_STRICT_FAIRNESS === '1';
-const TOTAL_TIMEOUT_MS = 300_000;
+const TOTAL_TIMEOUT_MS = 420_000;
+/** Corporate Shuffle hands at most: played until both dialogs were used. */
+const CS_HANDS = 6;
+const CS_NAMES = ['Dogbert, World Ruler', 'CEO', 'Vice President', 'Consultant', 'Lawyer', 'Human Resources',
+  'Accounting', 'Manager', 'Sales', 'Marketing', 'Engineer', 'Twirling Wedgie', 'Ratbert', 'Dogbert'];
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'dalmuti-e2e-'));
 const server = new Server(tmp, ['--bot-delay', '50', '--hand-pause', '500', '--setup-pause', '1500']);
@@ -41,10 +51,10 @@ const step = lib.step;
 // ------------------------------------------------------------ page helpers (e2e/lib.mjs, on this page)
 
 const nextThing = (hand, timeout) => lib.nextThing(page, hand, timeout);
-const playSet = () => lib.playSet(page);
+const playSet = options => lib.playSet(page, options);
 const leadByKeyboard = () => lib.leadByKeyboard(page);
 const answerDialog = kind => lib.answerDialog(page, kind);
-const checkResult = (hand, players) => lib.checkResult(page, hand, players);
+const checkResult = (hand, players, titles) => lib.checkResult(page, hand, players, titles);
 const checkFairness = hand => lib.checkFairness(page, hand, strictFairness);
 
 /** Plays hand `hand` to its end; reloads the page after `reloadAfter` of our moves. */
@@ -252,7 +262,151 @@ async function run() {
     await page.screenshot({ path: path.join(outDir, 'replay-1280x800.png') });
   });
 
+  await corporateShuffle(base);
+
   if (pageErrors.length) fail('the page threw: ' + pageErrors.join('\n'));
+}
+
+/** Whether a seat is shown wedged now; the seat names seen wedged are kept in `seen`. */
+async function noteWedged(seen) {
+  const names = await page.locator(`${tid('seat')}[data-wedged="true"]`).evaluateAll(
+    nodes => nodes.map(n => n.dataset.name + ': ' + (n.querySelector('.s-flag') || {}).textContent));
+  for (const n of names) seen.add(n);
+}
+
+/** Plays Corporate Shuffle hand `hand` to its end, the specials first; returns the dialogs used. */
+async function playCorporateHand(hand, used, wedgedSeen) {
+  let moves = 0;
+  for (;;) {
+    const thing = await nextThing(hand);
+    if (thing === 'over') break;
+    await noteWedged(wedgedSeen);
+    let what;
+    if (thing === 'lead' || thing === 'follow') {
+      // The card names are the office's.
+      const names = await page.locator(`${tid('card-group')} .card-name`).allTextContents();
+      const foreign = names.filter(n => !CS_NAMES.includes(n.trim()));
+      if (foreign.length) fail(`cards named outside Corporate Shuffle: ${foreign.join(', ')}`);
+      what = await playSet({ prefer: ['T', 'D'] });
+      if (/Twirling Wedgie dialog/.test(what)) used.wedgie++;
+      if (/Dogbert dialog/.test(what)) used.declare++;
+    } else {
+      what = await answerDialog(thing);
+    }
+    moves++;
+    log(`  Corporate Shuffle hand ${hand}, move ${moves} (${thing}): ${what}`);
+    if (moves > 200) fail('more than 200 moves in one hand');
+  }
+  return moves;
+}
+
+async function corporateShuffle(base) {
+  const players = 3;
+  await step('Corporate Shuffle: the lobby form offers the game and refuses 9 seats', async () => {
+    await page.goto(base + '/#/');
+    const form = page.locator(tid('create-form'));
+    await form.waitFor();
+    await form.getByLabel('Table name').fill('E2E office');
+    await form.getByLabel('Your name').fill('Ada');
+    await form.getByLabel('Game').selectOption('corporate-shuffle');
+    // The form follows the game: 3 to 8 seats, no stripped deck.
+    await form.getByLabel('Seats (3 to 8)').fill('9');
+    if (await page.locator('#c-stripped').isEnabled()) fail('the stripped deck is offered for Corporate Shuffle');
+    await page.locator(tid('create-submit')).click();
+    const error = page.locator('#create-error');
+    await error.waitFor({ state: 'visible' });
+    const text = await error.textContent();
+    if (!/Corporate Shuffle seats 3 to 8 players/.test(text)) fail(`9 seats were not refused plainly: "${text}"`);
+    log(`  refused: ${text}`);
+  });
+
+  const tableId = await step('Corporate Shuffle: create a 3-seat table, add two bots, start', async () => {
+    const form = page.locator(tid('create-form'));
+    await form.getByLabel('Seats (3 to 8)').fill(String(players));
+    await form.getByLabel('Hands (empty: no limit)').fill(String(CS_HANDS));
+    await form.getByLabel('Scoring').selectOption('standard');
+    await form.getByLabel('Turn timer').selectOption('');
+    await page.locator(tid('create-submit')).click();
+    await page.waitForURL(/#\/t\/[^/]+$/, { timeout: 10_000 });
+    const id = decodeURIComponent(new URL(page.url()).hash.replace(/^#\/t\//, ''));
+    await page.locator(tid('prestart')).waitFor({ state: 'visible' });
+    const note = await page.locator('#start-note').textContent();
+    if (!/Game: Corporate Shuffle/.test(note)) fail(`the table does not say its game: "${note}"`);
+    for (const [i, level] of ['heuristic', 'greedy'].entries()) {
+      await page.locator(tid('bot-level')).selectOption(level);
+      await page.locator(tid('add-bot')).click();
+      await page.waitForFunction(n => {
+        const pre = document.querySelector('[data-testid="prestart"]');
+        return pre && Number(pre.dataset.taken) >= n;
+      }, i + 2, { timeout: 10_000 });
+    }
+    await page.locator(tid('start')).click();
+    await page.locator(tid('hand')).waitFor({ state: 'visible', timeout: 15_000 });
+    const titles = await page.locator(`${tid('seat')} .s-title`).allTextContents();
+    const joined = titles.join(' | ');
+    if (!/Big Boss/.test(joined) || !/Junior Intern/.test(joined) || !/Worker/.test(joined)) {
+      fail(`the seats do not show the office titles: ${joined}`);
+    }
+    if (!/Corporate Shuffle/.test(await page.title())) fail(`the page title does not name the game: ${await page.title()}`);
+    log('  table', id, '· seats:', joined);
+    return id;
+  });
+
+  const used = { wedgie: 0, declare: 0 };
+  const wedgedSeen = new Set();
+  await step('Corporate Shuffle: hands played by clicking, the Wedgie and Dogberts alone by their dialogs', async () => {
+    let hand = 1;
+    for (; hand <= CS_HANDS; hand++) {
+      await playCorporateHand(hand, used, wedgedSeen);
+      await checkResult(hand, players, ['Big Boss', 'Junior Intern']);
+      await checkFairness(hand);
+      if (hand === 1) await page.screenshot({ path: path.join(outDir, 'corporate-shuffle-1280x800.png') });
+      if (used.wedgie && used.declare) break;
+    }
+    log(`  dialogs used: Twirling Wedgie ${used.wedgie}, Dogberts alone ${used.declare}, in ${Math.min(hand, CS_HANDS)} hand(s)`);
+    if (!used.wedgie && !used.declare) {
+      fail(`in ${CS_HANDS} hands neither the Twirling Wedgie nor Dogberts alone could be played from this seat`);
+    }
+    if (!used.wedgie || !used.declare) log('  warning: only one of the two dialogs came up in these deals');
+  });
+
+  await step('Corporate Shuffle: who is wedged, and the specials in the news', async () => {
+    const news = (await page.locator(`${tid('chat')} li`).allTextContents()).join('\n');
+    const wedgie = news.match(/^.* plays the Twirling Wedgie.*: .* must pass for the rest of the trick\.$/m);
+    if (!wedgie) fail(`no news line for a Twirling Wedgie play:\n${news.slice(-2000)}`);
+    log(`  news: ${wedgie[0]}`);
+    const ratbert = news.match(/^Ratbert goes back to .*\.$/m);
+    log(ratbert ? `  news: ${ratbert[0]}` : '  (Ratbert went back to no one in these hands)');
+    if (wedgedSeen.size) log(`  seen wedged: ${[...wedgedSeen].join('; ')}`);
+    else log('  warning: no seat was shown wedged at one of our turns');
+    for (const flag of wedgedSeen) {
+      if (!/wedged: passes this trick/.test(flag)) fail(`a wedged seat says "${flag}"`);
+    }
+  });
+
+  await step('Corporate Shuffle: the rest of the game, then its replay in the office\'s words', async () => {
+    const status = page.locator(tid('table-status'));
+    for (let hand = Number(await status.getAttribute('data-hand')); ;) {
+      if (await page.locator(tid('game-over')).isVisible()) break;
+      await playCorporateHand(hand, used, wedgedSeen);
+      hand++;
+      if (hand > CS_HANDS) break;
+    }
+    await page.locator(tid('game-over')).waitFor({ state: 'visible', timeout: 20_000 });
+    await page.locator(`${tid('game-over')} ${tid('replay-link')}`).click();
+    await page.waitForURL(/#\/replay\//);
+    await page.waitForFunction(() => {
+      const node = document.querySelector('[data-testid="replay-pos"]');
+      return node && /step 1 of \d+/.test(node.textContent);
+    }, null, { timeout: 10_000 });
+    await page.keyboard.press('End');
+    const seats = (await page.locator(`${tid('replay-seats')} li`).allTextContents()).join(' | ');
+    if (!/Big Boss/.test(seats)) fail(`the replay does not show the office titles: ${seats}`);
+    const record = await page.request.get(`${base}/api/tables/${encodeURIComponent(tableId)}/record`);
+    const doc = await record.json();
+    if (doc.rules.variant !== 'corporate-shuffle') fail(`the record's rules: ${JSON.stringify(doc.rules)}`);
+    log(`  the record is a Corporate Shuffle game of ${doc.hands.length} hand(s)`);
+  });
 }
 
 function main() {

@@ -1,9 +1,9 @@
 //! The WebSocket messages (`docs/PROTOCOL.md`), lichess style: every
 //! message is a JSON object `{"t": TYPE, "v": EVENT, "d": DATA}`.
 
-use dalmuti_core::Action;
+use dalmuti_core::{Action, MAX_PLAYERS, Seat, Set};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// The largest message a client may send, in bytes.
 pub const MAX_CLIENT_MESSAGE: usize = 4096;
@@ -205,8 +205,7 @@ impl ClientMsg {
                     )
                 })?;
                 check_card_counts(d).map_err(|e| refuse(format!("act: {e}")))?;
-                let action = dalmuti_bots::protocol::decode_action(d)
-                    .map_err(|e| refuse(format!("act: {}", e.0)))?;
+                let action = decode_action(d).map_err(|e| refuse(format!("act: {e}")))?;
                 Ok(ClientMsg::Act { v, action })
             }
             "place" => {
@@ -243,13 +242,99 @@ impl ClientMsg {
     }
 }
 
+/// An action as the server writes it, in its messages and in its tables'
+/// logs: the bot protocol's form (`docs/BOT-PROTOCOL.md`), with a play of
+/// the Twirling Wedgie naming its target by seat of play beside the cards:
+/// `{"play": "6 T", "wedgie": 2}`. A set of Dogberts alone says its value
+/// in the cards, as records write it: `{"play": "D D as 3"}`.
+///
+/// ```
+/// use dalmuti_core::{Action, Seat, Set};
+/// use dalmuti_server::protocol::{decode_action, encode_action};
+/// let wedgie: Set = "6 T".parse().unwrap();
+/// let play = Action::Play(wedgie.with_target(Some(Seat::new(2))).unwrap());
+/// let json = encode_action(&play);
+/// assert_eq!(json.to_string(), r#"{"play":"6 T","wedgie":2}"#);
+/// assert_eq!(decode_action(&json), Ok(play));
+/// let dogberts = Action::Play("D D as 3".parse().unwrap());
+/// assert_eq!(encode_action(&dogberts).to_string(), r#"{"play":"D D as 3"}"#);
+/// ```
+pub fn encode_action(action: &Action) -> Value {
+    match action {
+        Action::Play(set) => {
+            let mut play = json!({ "play": set.to_string() });
+            if let Some(target) = set.wedgie_target() {
+                play["wedgie"] = json!(target.index());
+            }
+            play
+        }
+        other => dalmuti_bots::protocol::encode_action(other),
+    }
+}
+
+/// Reads an action written as in [`encode_action`], or says what is wrong
+/// with it. A play is `{"play": CARDS}`, plus `"wedgie": SEAT` when the set
+/// holds the Twirling Wedgie; every other action is read as the bot
+/// protocol reads it. Whether the target is allowed (another player who
+/// still holds cards) is the engine's to say, as for any illegal action.
+pub fn decode_action(value: &Value) -> Result<Action, String> {
+    let Some(map) = value.as_object().filter(|m| m.contains_key("play")) else {
+        return dalmuti_bots::protocol::decode_action(value).map_err(|e| e.0);
+    };
+    if let Some(key) = map.keys().find(|k| *k != "play" && *k != "wedgie") {
+        return Err(format!(
+            "a play is {{\"play\": CARDS}}, with \"wedgie\": SEAT for the Twirling Wedgie; \
+             not {key:?}"
+        ));
+    }
+    let cards = map["play"].as_str().ok_or_else(|| {
+        format!(
+            "{{\"play\": …}}: expected a string of cards such as \"6 6 J\" or \"D as 3\", not {}",
+            short(&map["play"])
+        )
+    })?;
+    let words = cards.split_whitespace().collect::<Vec<_>>().join(" ");
+    let set: Set = words.parse().map_err(|e| format!("{{\"play\": …}}: {e}"))?;
+    let target = match map.get("wedgie") {
+        None | Some(Value::Null) => None,
+        Some(seat) => Some(
+            seat.as_u64()
+                .filter(|&s| s < MAX_PLAYERS as u64)
+                .map(|s| Seat::new(s as usize))
+                .ok_or_else(|| {
+                    format!(
+                        "\"wedgie\" is the seat of play (0 to {}) of the player the Twirling \
+                         Wedgie makes pass, not {}",
+                        MAX_PLAYERS - 1,
+                        short(seat)
+                    )
+                })?,
+        ),
+    };
+    let set = set
+        .with_target(target)
+        .map_err(|e| format!("{{\"play\": …}}: {e}"))?;
+    Ok(Action::Play(set))
+}
+
+/// A JSON value for an error message, cut short.
+fn short(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 40 {
+        format!("{}…", text.chars().take(40).collect::<String>())
+    } else {
+        text
+    }
+}
+
 /// Refuses a play or tax gift with more cards than any can hold, before
 /// the cards are read: the engine would only say the cards are not held.
 fn check_card_counts(d: &Value) -> Result<(), String> {
+    // The cards of a play end where its `as V` begins.
     let count = |key: &str| {
         d.get(key)
             .and_then(Value::as_str)
-            .map(|cards| cards.split_whitespace().count())
+            .map(|cards| cards.split_whitespace().take_while(|t| *t != "as").count())
     };
     if let Some(n) = count("play").filter(|&n| n > MAX_PLAY) {
         return Err(format!(
@@ -312,6 +397,64 @@ mod tests {
         }
         for text in ["garbage", r#"{"v":1}"#, r#"{"t":"chat","d":7}"#] {
             assert!(!ClientMsg::parse(text).unwrap_err().action, "{text}");
+        }
+    }
+
+    #[test]
+    fn corporate_shuffle_plays_say_their_value_and_their_wedgie_target() {
+        let act = |d: &str| ClientMsg::parse(&format!(r#"{{"t":"act","v":4,"d":{d}}}"#));
+        let played = |d: &str| match act(d) {
+            Ok(ClientMsg::Act {
+                action: Action::Play(set),
+                ..
+            }) => set,
+            other => panic!("{d}: {other:?}"),
+        };
+        let dogberts = played(r#"{"play":"D  D as 3"}"#);
+        assert_eq!((dogberts.size(), dogberts.declared()), (2, Some(3)));
+        let wedgie = played(r#"{"play":"T 6","wedgie":2}"#);
+        assert_eq!(wedgie.wedgie_target(), Some(Seat::new(2)));
+        assert_eq!(wedgie.to_string(), "6 T");
+        // The hand's last play names no target (C5).
+        assert_eq!(played(r#"{"play":"T"}"#).wedgie_target(), None);
+        assert_eq!(played(r#"{"play":"0"}"#).rank_number(), 0);
+        // What goes out is what comes in.
+        for d in [r#"{"play":"6 T","wedgie":2}"#, r#"{"play":"D D as 3"}"#] {
+            let action = decode_action(&serde_json::from_str(d).unwrap()).unwrap();
+            assert_eq!(encode_action(&action).to_string(), d);
+        }
+    }
+
+    #[test]
+    fn malformed_corporate_shuffle_plays_are_refused_with_a_reason_and_a_resync() {
+        for (d, why) in [
+            (r#"{"play":"D as 0"}"#, "1 to 10, not 0"),
+            (r#"{"play":"D D as 11"}"#, "1 to 10, not 11"),
+            (r#"{"play":"D D"}"#, "must say what it plays as"),
+            (r#"{"play":"6 D as 3"}"#, "only a set of Dogberts alone"),
+            (r#"{"play":"0 0"}"#, "played only alone"),
+            (r#"{"play":"0 D"}"#, "played only alone"),
+            (r#"{"play":"R 10"}"#, "played only alone"),
+            (
+                r#"{"play":"6 6","wedgie":1}"#,
+                "only a set holding the Twirling Wedgie",
+            ),
+            (r#"{"play":"6 T","wedgie":"Bo"}"#, "seat of play"),
+            (r#"{"play":"6 T","wedgie":-1}"#, "seat of play"),
+            (r#"{"play":"6 T","wedgie":16}"#, "not 16"),
+            (r#"{"play":"6 T","target":1}"#, "\"target\""),
+            (r#"{"play":7}"#, "a string of cards"),
+            (r#"{"play":"6 J T"}"#, "mixes cards"),
+        ] {
+            let text = format!(r#"{{"t":"act","v":4,"d":{d}}}"#);
+            let refused = ClientMsg::parse(&text).unwrap_err();
+            assert!(refused.action, "{d}: a resync follows");
+            assert!(
+                refused.reason.starts_with("act: "),
+                "{d}: {}",
+                refused.reason
+            );
+            assert!(refused.reason.contains(why), "{d}: {}", refused.reason);
         }
     }
 

@@ -4,8 +4,11 @@
 //! may carry fields it does not know), so the server reads a request's
 //! `rules` through its own mirror of the fields it offers, which refuses
 //! unknown fields and values out of range and names the field at fault.
+//! The variant (`dalmuti` or `corporate-shuffle`) is chosen here, once, when
+//! the table is created: [`check_table`] then says whether its rules can seat
+//! the table.
 
-use dalmuti_core::{Rules, Scoring};
+use dalmuti_core::{Rules, Scoring, Variant};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -18,6 +21,7 @@ pub const MAX_HANDS: u32 = 1000;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RulesRequest {
+    variant: Option<Variant>,
     stripped_deck: Option<bool>,
     first_deal_revolution: Option<bool>,
     merchant_exchange: Option<bool>,
@@ -64,6 +68,7 @@ pub fn from_request(rules: Option<&Value>, hands: Option<u32>) -> Result<Rules, 
         ..Rules::default()
     };
     if let Some(r) = given {
+        out.variant = r.variant.unwrap_or(out.variant);
         out.stripped_deck = r.stripped_deck.unwrap_or(out.stripped_deck);
         out.first_deal_revolution = r.first_deal_revolution.unwrap_or(out.first_deal_revolution);
         out.merchant_exchange = r.merchant_exchange.unwrap_or(out.merchant_exchange);
@@ -83,6 +88,16 @@ pub fn from_request(rules: Option<&Value>, hands: Option<u32>) -> Result<Rules, 
         out.hands = Some(h);
     }
     Ok(out)
+}
+
+/// Whether `rules` can seat a table of `seats`, or a 400 that says why:
+/// the variant's table sizes (Corporate Shuffle seats 3 to 8) and no
+/// stripped deck in Corporate Shuffle, in the engine's words
+/// ([`Rules::check`]).
+pub fn check_table(rules: &Rules, seats: usize) -> Result<(), ServerError> {
+    rules
+        .check(seats)
+        .map_err(|e| ServerError::BadRequest(format!("rules: {e}")))
 }
 
 #[cfg(test)]
@@ -130,5 +145,33 @@ mod tests {
         assert_eq!(from_request(None, Some(5)).unwrap().hands, Some(5));
         assert!(from_request(Some(&json!({"hands": 3})), Some(4)).is_err());
         assert!(from_request(None, Some(1001)).is_err());
+    }
+
+    #[test]
+    fn the_variant_is_chosen_by_its_word_and_checked_against_the_table() {
+        let cs = from_request(Some(&json!({"variant": "corporate-shuffle"})), None).unwrap();
+        assert_eq!(cs.variant, Variant::CorporateShuffle);
+        assert_eq!(from_request(None, None).unwrap().variant, Variant::Dalmuti);
+        let reason = refused(json!({"variant": "uno"}));
+        assert!(
+            reason.contains("rules.variant") && reason.contains("corporate-shuffle"),
+            "names the allowed variants: {reason}"
+        );
+        assert!(check_table(&cs, 8).is_ok());
+        let reason = match check_table(&cs, 9) {
+            Err(ServerError::BadRequest(reason)) => reason,
+            other => panic!("nine Corporate Shuffle seats: {other:?}"),
+        };
+        assert!(reason.contains("3 to 8"), "{reason}");
+        let stripped = Rules {
+            stripped_deck: true,
+            ..cs
+        };
+        let reason = match check_table(&stripped, 5) {
+            Err(ServerError::BadRequest(reason)) => reason,
+            other => panic!("a stripped Corporate Shuffle deck: {other:?}"),
+        };
+        assert!(reason.contains("never stripped"), "{reason}");
+        assert!(check_table(&Rules::default(), 16).is_ok());
     }
 }

@@ -328,13 +328,20 @@ fn cards(hand: &str) -> Vec<&str> {
 }
 
 /// Candidate actions for a seat's decision, read from its state alone;
-/// the table refuses the illegal ones and the next is tried.
+/// the table refuses the illegal ones and the next is tried. In Corporate
+/// Shuffle a lead may be a lone Dogbert (as a 10) or the Twirling Wedgie,
+/// aimed at each seat in turn.
 fn candidates(d: &Value) -> Vec<Action> {
     let hand = d["view"]["hand"].as_str().unwrap_or("");
     let held = cards(hand);
-    let plain: Vec<&str> = held.iter().copied().filter(|c| *c != "J").collect();
+    let plain: Vec<&str> = held
+        .iter()
+        .copied()
+        .filter(|c| *c != "J" && *c != "D")
+        .collect();
     let decision = &d["decision"];
     let parse = |s: &str| s.parse().unwrap();
+    let set = |s: &str| s.parse::<dalmuti_core::Set>().unwrap();
     match decision["kind"].as_str().unwrap() {
         // The table says ready for everyone when the setup pause ends.
         "ready" => Vec::new(),
@@ -355,9 +362,26 @@ fn candidates(d: &Value) -> Vec<Action> {
             .map(|c| Action::AnswerExchange(c.parse().unwrap()))
             .collect(),
         "follow" => vec![Action::Pass],
-        _ => vec![Action::Play(
-            plain.last().copied().unwrap_or(held[0]).parse().unwrap(),
-        )],
+        _ => {
+            let players = d["view"]["players"].as_u64().unwrap() as usize;
+            let mut out = Vec::new();
+            // The worst plain card first, the wild cards last.
+            let wilds = held.iter().filter(|c| **c == "J" || **c == "D");
+            for card in plain.iter().rev().chain(wilds) {
+                match *card {
+                    "D" => out.push(Action::Play(set("D as 10"))),
+                    "T" => {
+                        let wedgie = set("T");
+                        for seat in (0..players).map(dalmuti_core::Seat::new) {
+                            out.push(Action::Play(wedgie.with_target(Some(seat)).unwrap()));
+                        }
+                        out.push(Action::Play(wedgie));
+                    }
+                    other => out.push(Action::Play(set(other))),
+                }
+            }
+            out
+        }
     }
 }
 
@@ -1130,6 +1154,19 @@ fn setup_messages(feed: &mut Feed) -> Vec<ServerMsg> {
 /// where nobody holds both: the same events, numbers, views and order.
 #[tokio::test]
 async fn no_message_tells_anyone_else_who_holds_both_jesters() {
+    quiet_holders_are_unseen(json!({})).await;
+}
+
+/// The same in Corporate Shuffle, whose corporate takeover is called by a
+/// player dealt both Dogberts.
+#[tokio::test]
+async fn no_message_tells_anyone_else_who_holds_both_dogberts() {
+    quiet_holders_are_unseen(json!({"variant": "corporate-shuffle"})).await;
+}
+
+/// Plays the first hand's setup at 48 tables of `rules` and checks that no
+/// one but a holder of both wild cards can tell whether anyone holds them.
+async fn quiet_holders_are_unseen(rules: Value) {
     let _dog = watchdog();
     let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
     let names = ["Ada", "Bo", "Cy", "Di", "Ed"];
@@ -1137,7 +1174,8 @@ async fn no_message_tells_anyone_else_who_holds_both_jesters() {
     let mut seen: Vec<std::collections::BTreeSet<String>> = vec![Default::default(); 6];
     let (mut quiet, mut nobody) = (0, 0);
     for k in 0..48 {
-        let table = table::create(context(store.clone(), fast()), row(5, json!({}), None)).unwrap();
+        let table =
+            table::create(context(store.clone(), fast()), row(5, rules.clone(), None)).unwrap();
         let mut tokens = Vec::new();
         for name in names {
             tokens.push(table.join(name).await.unwrap());
@@ -1293,5 +1331,256 @@ async fn the_setup_lasts_the_pause_whoever_holds_the_jesters() {
         holders.len(),
         3,
         "hands with a bot, the person and nobody holding both Jesters: {holders:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Corporate Shuffle.
+
+#[tokio::test]
+async fn the_variant_is_chosen_when_a_table_is_created_and_checked_against_its_seats() {
+    let app = app();
+    let create =
+        async |body: Value| call(&app, "POST", "/api/tables", None, &body.to_string()).await;
+    let cs = json!({"variant": "corporate-shuffle"});
+    let (status, created) = create(json!({
+        "name": "Office", "player": "Wally", "seats": 8, "rules": cs,
+    }))
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap();
+    let (_, info) = call(&app, "GET", &format!("/api/tables/{id}"), None, "").await;
+    assert_eq!(info["variant"], "corporate-shuffle", "{info}");
+    let (_, list) = call(&app, "GET", "/api/tables", None, "").await;
+    assert_eq!(list["tables"][0]["variant"], "corporate-shuffle", "{list}");
+    // Each refusal says why, in words a person can act on.
+    for (body, says) in [
+        (
+            json!({"name": "Big", "player": "Wally", "seats": 9, "rules": cs}),
+            "Corporate Shuffle seats 3 to 8 players, not 9",
+        ),
+        (
+            json!({"name": "Strip", "player": "Wally", "seats": 5,
+                   "rules": {"variant": "corporate-shuffle", "stripped_deck": true}}),
+            "never stripped",
+        ),
+        (
+            json!({"name": "Uno", "player": "Wally", "seats": 5, "rules": {"variant": "uno"}}),
+            "corporate-shuffle",
+        ),
+        (
+            json!({"name": "Num", "player": "Wally", "seats": 5, "rules": {"variant": 2}}),
+            "rules.variant",
+        ),
+    ] {
+        let (status, err) = create(body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {err}");
+        let reason = err["error"].as_str().unwrap();
+        assert!(reason.contains(says), "{body}: {reason}");
+    }
+    // Dalmuti is the default, up to 16 seats.
+    let (status, created) = create(json!({"name": "Court", "player": "Ada", "seats": 16})).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap();
+    let (_, info) = call(&app, "GET", &format!("/api/tables/{id}"), None, "").await;
+    assert_eq!(info["variant"], "dalmuti", "{info}");
+    let (_, list) = call(&app, "GET", "/api/tables", None, "").await;
+    assert_eq!(
+        list["tables"].as_array().unwrap().len(),
+        2,
+        "the refused were not made"
+    );
+}
+
+/// Every group of cards a spectator is shown is a set someone played (or
+/// a draw card): no hand, dealt or held, in any message.
+fn assert_spectator_sees_no_hand(msg: &ServerMsg) {
+    fn strings<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+        match value {
+            Value::String(s) => out.push(s),
+            Value::Array(a) => a.iter().for_each(|v| strings(v, out)),
+            Value::Object(o) => o.values().for_each(|v| strings(v, out)),
+            _ => {}
+        }
+    }
+    let mut all = Vec::new();
+    strings(&msg.d, &mut all);
+    for s in all {
+        let is_cards = s
+            .parse::<dalmuti_core::Cards>()
+            .is_ok_and(|c| !c.is_empty());
+        if is_cards {
+            assert!(
+                s.parse::<dalmuti_core::Set>().is_ok(),
+                "the spectator was shown {s:?}, not a played set: {}",
+                msg.to_text()
+            );
+        }
+    }
+}
+
+/// A Corporate Shuffle game at a fixed seed where the human leads holding
+/// the Twirling Wedgie and Ratbert goes back to a trick's winner: the
+/// specials' refusals, their events, what everyone sees of them, the
+/// record and the fair deals.
+#[tokio::test]
+async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_deals() {
+    let _dog = watchdog();
+    let cs = Rules {
+        variant: dalmuti_core::Variant::CorporateShuffle,
+        ..Rules::default()
+    };
+    let holds = |d: &Value, card: &str| {
+        d["view"]["hand"]
+            .as_str()
+            .is_some_and(|h| cards(h).contains(&card))
+    };
+    let mut found = false;
+    // Seeds are tried in order until one brings both specials: the first
+    // such seed is the same on every run (bots and deals are seeded).
+    for seed in 1..=60u64 {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+        let rules = json!({"variant": "corporate-shuffle", "hands": 2, "scoring": "standard"});
+        let (table, token) = table_with(store, rules, 3, fast(), None).await;
+        let mut mine = table.subscribe(Some(&token), 0).await.unwrap().feed;
+        let mut watching = table.subscribe(None, 0).await.unwrap().feed;
+        let watched = tokio::spawn(async move {
+            let mut kept = Vec::new();
+            loop {
+                let msg = watching
+                    .recv()
+                    .await
+                    .expect("the spectator keeps up")
+                    .to_msg();
+                let over = msg.d["game_over"] == true;
+                kept.push(msg);
+                if over {
+                    return kept;
+                }
+            }
+        });
+        table
+            .start_with_seed(&token, Seed::from(seed))
+            .await
+            .unwrap();
+        let first = next(&mut mine, |m| asked(&m.d)).await;
+        let leads_wedgie =
+            |d: &Value| d["decision"]["kind"] == "lead" && holds(d, "T") && d["hand"] == 1;
+        let last = play_human(&table, &token, &mut mine, (*first).clone(), leads_wedgie).await;
+        if last.d["game_over"] == true || !leads_wedgie(&last.d) {
+            watched.abort();
+            continue;
+        }
+        let (v, d) = (last.v, &last.d);
+        let me = d["view"]["seat"].as_u64().unwrap() as usize;
+        let players = d["view"]["players"].as_u64().unwrap() as usize;
+        let wedgie: dalmuti_core::Set = "T".parse().unwrap();
+        let aimed = |seat: usize| {
+            Action::Play(
+                wedgie
+                    .with_target(Some(dalmuti_core::Seat::new(seat)))
+                    .unwrap(),
+            )
+        };
+        // A Wedgie naming its own player, or no one, is refused: error and
+        // resync, nothing changes.
+        for (action, says) in [
+            (aimed(me), "cannot name"),
+            (Action::Play(wedgie), "must name another player"),
+        ] {
+            let (e, resync) = table.act(&token, action, v).await.unwrap_err();
+            assert!(matches!(e, ServerError::Illegal(_)), "{e}");
+            assert!(e.to_string().contains(says), "{e}");
+            assert_eq!((resync.t, resync.v), ("resync", v));
+            assert!(resync.d["error"].as_str().unwrap().contains(says));
+        }
+        assert_eq!(table.info().await.unwrap().v, v, "nothing changed");
+        // Aimed at the next player: everyone sees whom it makes pass.
+        let target = (me + 1) % players;
+        assert_eq!(table.act(&token, aimed(target), v).await, Ok(v + 1));
+        let played = next(&mut mine, |m| m.v == v + 1).await;
+        assert_eq!(
+            played.d["e"]["action"],
+            json!({"play": "T", "wedgie": target})
+        );
+        let log = played.d["view"]["log"].as_array().unwrap();
+        assert!(
+            log.contains(&json!({"event": "played", "seat": me, "set": "T", "wedgie": target})),
+            "{log:?}"
+        );
+        assert!(!holds(&played.d, "T"), "the Wedgie left the hand");
+        assert_eq!(played.d["view"]["wedged"], json!(target));
+        let end = play_human(&table, &token, &mut mine, (*played).clone(), |_| false).await;
+        assert_eq!(end.d["game_over"], true);
+        let watched = watched.await.unwrap();
+        // The spectator saw the Wedgie's target and, at least once, Ratbert
+        // go back to a trick's winner; never a hand.
+        assert!(
+            watched
+                .iter()
+                .any(|m| m.v == v + 1 && m.d["view"]["wedged"] == json!(target))
+        );
+        for msg in &watched {
+            check_hidden(msg, None, &[]);
+            assert_spectator_sees_no_hand(msg);
+        }
+        let ratbert_taken = watched.iter().any(|m| {
+            m.d["view"]["log"]
+                .as_array()
+                .is_some_and(|l| l.iter().any(|e| e["event"] == "ratbert_taken"))
+        });
+        if !ratbert_taken {
+            continue;
+        }
+
+        // The record checks, says which game it is and where the Wedgie
+        // went; every deal is the 60-card deck's, from its seed.
+        let record = table.record().await.unwrap();
+        let text = record.to_string();
+        assert!(
+            matches!(
+                dalmuti_core::record::check(&text),
+                dalmuti_core::record::Checked::Valid(_)
+            ),
+            "{text}"
+        );
+        assert_eq!(record["rules"]["variant"], "corporate-shuffle");
+        assert!(text.contains(" wedgie "), "{text}");
+        for (k, hand) in record["fairness"]["hands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+        {
+            let seed: Seed = hand["seed"].as_str().unwrap().parse().unwrap();
+            let n = hand["players"].as_u64().unwrap() as usize;
+            let dealt = Deck::for_table(&cs, n).deal(n, &mut DealRng::new(seed));
+            let mut from_seed: Vec<String> = dalmuti_core::Seat::all(n)
+                .map(|s| dealt[s].to_string())
+                .collect();
+            let mut recorded: Vec<String> = record["hands"][k]["deal"]
+                .as_object()
+                .unwrap()
+                .values()
+                .map(|c| c.as_str().unwrap().to_string())
+                .collect();
+            from_seed.sort();
+            recorded.sort();
+            assert_eq!(from_seed, recorded, "hand {}", k + 1);
+        }
+        let replay = table.replay().await.unwrap();
+        let held: usize = replay["frames"][0]["hands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| cards(h.as_str().unwrap()).len())
+            .sum();
+        assert_eq!(held, 60, "the whole deck, dealt");
+        found = true;
+        break;
+    }
+    assert!(
+        found,
+        "no seed up to 60 had the human lead holding the Wedgie and Ratbert taken back"
     );
 }

@@ -172,27 +172,45 @@ async fn whole_games_over_websockets_end_and_their_records_check() {
 // ---------------------------------------------------------------------------
 // Hidden information.
 
-/// A group of cards: tokens 1 to 12 and J separated by single spaces.
+/// A group of cards: record tokens (0 to 12, J, and Corporate Shuffle's T,
+/// R and D) separated by single spaces, with `as V` after Dogberts alone.
 fn is_cards(s: &str) -> bool {
-    !s.is_empty()
-        && s.split(' ').all(|t| {
-            t == "J"
-                || t.parse::<u8>()
-                    .is_ok_and(|n| (1..=12).contains(&n) && t == n.to_string())
+    let cards = s.split(" as ").next().unwrap_or("");
+    !cards.is_empty()
+        && cards.split(' ').all(|t| {
+            matches!(t, "J" | "T" | "R" | "D")
+                || t.parse::<u8>().is_ok_and(|n| n <= 12 && t == n.to_string())
         })
 }
 
-/// The cards in a canonical order (rank order, Jesters last).
+/// A card's place in a canonical order: by value, the wild cards last.
+fn card_order(t: &str) -> (u8, u8) {
+    match t {
+        "T" => (6, 1),
+        "R" => (11, 1),
+        "J" | "D" => (13, 0),
+        n => (n.parse().unwrap_or(14), 0),
+    }
+}
+
+/// The cards in a canonical order (by value, wild cards last).
 fn canon(s: &str) -> String {
     let mut t: Vec<&str> = s.split_whitespace().collect();
-    t.sort_by_key(|c| c.parse::<u8>().unwrap_or(13));
+    t.sort_by_key(|c| card_order(c));
     t.join(" ")
 }
 
-/// One rank and Jesters, or Jesters alone: a set anyone may see played.
+/// Cards of one value and wild cards, or wild cards alone (the Wedgie is a
+/// 6; the World Ruler and Ratbert alone): a set anyone may see played.
 fn is_set(s: &str) -> bool {
-    let ranks: HashSet<&str> = s.split(' ').filter(|t| *t != "J").collect();
-    ranks.len() <= 1
+    let cards: Vec<&str> = s.split(" as ").next().unwrap_or("").split(' ').collect();
+    let values: HashSet<u8> = cards
+        .iter()
+        .filter(|t| !matches!(**t, "J" | "D"))
+        .map(|t| card_order(t).0)
+        .collect();
+    let alone_only = cards.iter().any(|t| matches!(*t, "0" | "R"));
+    values.len() <= 1 && (!alone_only || cards.len() == 1)
 }
 
 /// Every string in `value` with its path (keys and indexes, dotted).
@@ -294,6 +312,15 @@ fn assert_message_hides(
             )
         }
         _ => {}
+    }
+    // The viewer's hand has as many cards as everyone is told it holds.
+    if let (Some(me), Some(hand)) = (me, view["hand"].as_str()) {
+        let held = hand.split_whitespace().count() as u64;
+        assert_eq!(
+            Some(held),
+            view["seats"][me]["cards"].as_u64(),
+            "{who}'s hand {hand:?} and its card count: {text}"
+        );
     }
     if viewer.is_none() {
         assert!(
@@ -479,6 +506,130 @@ async fn no_message_shows_cards_a_client_may_not_see() {
             assert_leaks_are_caught(&game);
         }
     }
+    server.stop().await;
+}
+
+/// The Corporate Shuffle plays seen in a game's messages: Wedgie plays
+/// (with their targets), Ratbert taken back, Dogberts played alone.
+fn specials_seen(game: &Game) -> (usize, usize, usize) {
+    // The spectator's log: everything public, the same for everyone.
+    let mut seen = HashSet::new();
+    {
+        for m in game.spectator.iter().filter(|m| has_state(m)) {
+            let hand = m["d"]["hand"].as_u64().unwrap_or(0);
+            for (i, entry) in m["d"]["view"]["log"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let kind = match entry["event"].as_str() {
+                    Some("played") if !entry["wedgie"].is_null() => "wedgie",
+                    Some("played") if entry["set"].as_str().is_some_and(|s| s.contains(" as ")) => {
+                        "dogberts"
+                    }
+                    Some("ratbert_taken") => "ratbert",
+                    _ => continue,
+                };
+                seen.insert((hand, i, kind));
+            }
+        }
+    }
+    let count = |kind: &str| seen.iter().filter(|s| s.2 == kind).count();
+    (count("wedgie"), count("ratbert"), count("dogberts"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn corporate_shuffle_games_end_check_and_show_no_card_a_client_may_not_see() {
+    let server = Server::start(|_| {}).await;
+    let cs = |extra: Value| {
+        let mut rules = json!({"variant": "corporate-shuffle"});
+        rules
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        rules
+    };
+    let mut specials = (0, 0, 0);
+    // The acts the scripted humans sent, as accepted: a Wedgie naming its
+    // target, Dogberts alone with their value.
+    let (mut wedgie_acts, mut declared_acts) = (0, 0);
+    for (seats, humans, bots, hands, rules) in [
+        (
+            4,
+            2,
+            vec!["heuristic", "greedy"],
+            3,
+            cs(json!({"scoring": "standard"})),
+        ),
+        (3, 3, vec![], 2, cs(json!({"first_deal_revolution": true}))),
+        (
+            6,
+            3,
+            vec!["random", "heuristic", "greedy"],
+            2,
+            cs(json!({"merchant_exchange": true})),
+        ),
+    ] {
+        let game = play_game(&server, seats, humans, &bots, hands, rules).await;
+        assert_eq!(game.record["rules"]["variant"], json!("corporate-shuffle"));
+        for (name, log) in &game.seats {
+            let last = log.iter().rev().find(|m| has_state(m)).unwrap();
+            assert_eq!(
+                last["d"]["rules"]["variant"],
+                json!("corporate-shuffle"),
+                "{name}"
+            );
+            assert_eq!(
+                last["d"]["view"]["variant"],
+                json!("corporate-shuffle"),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            server.info(&game.id).await["variant"],
+            json!("corporate-shuffle")
+        );
+        // Sixty cards, dealt in each hand.
+        let frames = game.replay["frames"].as_array().unwrap();
+        let held: usize = frames[0]["hands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.as_str().unwrap().split_whitespace().count())
+            .sum();
+        assert_eq!(held, 60);
+        assert_game_hides(&game);
+        let humans: HashSet<&str> = game.seats.iter().map(|(n, _)| n.as_str()).collect();
+        let mut acts = HashSet::new();
+        for m in &game.spectator {
+            let e = &m["d"]["e"];
+            if e["kind"] == json!("act") && humans.contains(e["name"].as_str().unwrap_or("")) {
+                acts.insert((m["v"].as_u64(), e["action"].to_string()));
+            }
+        }
+        for (_, action) in &acts {
+            let action: Value = serde_json::from_str(action).unwrap();
+            if action["wedgie"].is_u64() {
+                wedgie_acts += 1;
+            }
+            if action["play"].as_str().is_some_and(|p| p.contains(" as ")) {
+                declared_acts += 1;
+            }
+        }
+        let (w, r, d) = specials_seen(&game);
+        specials = (specials.0 + w, specials.1 + r, specials.2 + d);
+    }
+    assert!(
+        wedgie_acts > 0 && declared_acts > 0,
+        "the humans sent {wedgie_acts} Wedgie plays and {declared_acts} lone Dogberts"
+    );
+    // Which specials these random deals happened to bring (the seeded
+    // game of tests/server.rs makes sure of a Wedgie and a Ratbert take).
+    eprintln!(
+        "Wedgie plays {}, Ratbert taken back {}, Dogberts alone {}",
+        specials.0, specials.1, specials.2
+    );
     server.stop().await;
 }
 
@@ -988,6 +1139,76 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
     assert_eq!(m["t"], json!("event"), "{m}");
     assert_eq!(m["v"], json!(v + 1));
     assert_eq!(m["d"]["e"]["name"], json!("Bo"));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_corporate_shuffle_acts_get_an_error_and_a_resync() {
+    let server = Server::start(|c| c.grace = Duration::from_secs(600)).await;
+    let (id, ada) = server
+        .create_table(json!({
+            "name": "bad specials",
+            "player": "Ada",
+            "seats": 3,
+            "rules": {"variant": "corporate-shuffle"},
+        }))
+        .await;
+    let bo = server.take_seat(&id, "Bo").await;
+    server.add_bot(&id, &ada, "greedy").await;
+    let _ada_p = Player::join(&server, &id, "Ada", Some(&ada), 0, Mode::All).await;
+    let mut bo_p = Player::join(&server, &id, "Bo", Some(&bo), 0, Mode::NoPlay).await;
+    server.start_game(&id, &ada).await;
+    let waiting = bo_p
+        .wait_for("Bo's play", |m| {
+            has_state(m) && matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow"))
+        })
+        .await;
+    let v = waiting["v"].as_u64().unwrap();
+    let me = waiting["d"]["view"]["seat"].as_u64().unwrap();
+    let state = game_part(&waiting["d"]);
+    // What the engine says of a lone Wedgie, when Bo leads: it names no
+    // one, or Bo himself; or Bo does not hold it. Following, the set on
+    // the table may refuse it first.
+    let leads = waiting["d"]["decision"]["kind"] == json!("lead");
+    let holds_wedgie = waiting["d"]["view"]["hand"]
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .any(|t| t == "T");
+    let engine_says = match (leads, holds_wedgie) {
+        (false, _) => "",
+        (true, true) => "Twirling Wedgie",
+        (true, false) => "does not hold T",
+    };
+    let (mut ws, _) = server.hello(&id, Some(&bo), v).await;
+    for (play, says) in [
+        (json!({"play": "D as 0"}), "1 to 10, not 0"),
+        (json!({"play": "D D"}), "must say what it plays as"),
+        (json!({"play": "0 0"}), "played only alone"),
+        (json!({"play": "0 D"}), "played only alone"),
+        (json!({"play": "6 6", "wedgie": 1}), "Twirling Wedgie"),
+        (json!({"play": "6 T", "wedgie": "Ada"}), "seat of play"),
+        (json!({"play": "6 T", "wedgie": 99}), "seat of play"),
+        (json!({"play": "6 T", "as": 3}), "\"as\""),
+        // The engine's refusal: a Wedgie never names its own player.
+        (json!({"play": "T", "wedgie": me}), engine_says),
+        (json!({"play": "T"}), engine_says),
+    ] {
+        let what = play.to_string();
+        ws.send_json(&json!({"t": "act", "v": v, "d": play})).await;
+        let reason = expect_error(&mut ws, &what).await;
+        assert!(reason.contains(says), "{what}: {reason}");
+        let resync = ws.recv_until(|m| m["t"] != json!("presence")).await;
+        assert_eq!(resync["t"], json!("resync"), "{what}: {resync}");
+        assert_eq!(resync["v"], json!(v), "{what}");
+        assert_eq!(resync["d"]["error"], json!(reason), "{what}");
+        assert_eq!(
+            game_part(&resync["d"]),
+            state,
+            "{what}: Bo's state is unchanged"
+        );
+    }
+    assert_unchanged(&server, &id, &bo, v, &state, "malformed specials").await;
     server.stop().await;
 }
 

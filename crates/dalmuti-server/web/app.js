@@ -12,37 +12,125 @@
 // Cards and words
 // ====================================================================
 
-const RANK_NAMES = {
-  1: 'Dalmuti', 2: 'Archbishop', 3: 'Earl Marshal', 4: 'Baroness', 5: 'Abbess',
-  6: 'Knight', 7: 'Seamstress', 8: 'Mason', 9: 'Cook', 10: 'Shepherdess',
-  11: 'Stonecutter', 12: 'Peasant', J: 'Jester',
-};
-const RANK_PLURALS = {
-  1: 'Dalmutis', 2: 'Archbishops', 3: 'Earl Marshals', 4: 'Baronesses', 5: 'Abbesses',
-  6: 'Knights', 7: 'Seamstresses', 8: 'Masons', 9: 'Cooks', 10: 'Shepherdesses',
-  11: 'Stonecutters', 12: 'Peasants', J: 'Jesters',
+// The two games this client plays: the rules' `variant` chooses the words
+// (card names, titles, taxes) and a few cards of its own. Tokens are the
+// records' (docs/PROTOCOL.md, Corporate Shuffle).
+const VARIANTS = {
+  dalmuti: {
+    game: 'The Great Dalmuti',
+    wild: 'J',
+    names: {
+      1: 'Dalmuti', 2: 'Archbishop', 3: 'Earl Marshal', 4: 'Baroness', 5: 'Abbess',
+      6: 'Knight', 7: 'Seamstress', 8: 'Mason', 9: 'Cook', 10: 'Shepherdess',
+      11: 'Stonecutter', 12: 'Peasant', J: 'Jester',
+    },
+    plurals: {
+      1: 'Dalmutis', 2: 'Archbishops', 3: 'Earl Marshals', 4: 'Baronesses', 5: 'Abbesses',
+      6: 'Knights', 7: 'Seamstresses', 8: 'Masons', 9: 'Cooks', 10: 'Shepherdesses',
+      11: 'Stonecutters', 12: 'Peasants', J: 'Jesters',
+    },
+    // By place: first, second, the middle, second last, last.
+    titles: ['Greater Dalmuti', 'Lesser Dalmuti', 'Merchant', 'Lesser Peon', 'Greater Peon'],
+    taxes: 'taxes',
+    inTax: 'in tax',
+    payTax: 'Pay your tax',
+    revolution: 'revolution',
+    exchange: 'merchant exchange',
+  },
+  'corporate-shuffle': {
+    game: 'Corporate Shuffle',
+    wild: 'D',
+    names: {
+      0: 'Dogbert, World Ruler', 1: 'CEO', 2: 'Vice President', 3: 'Consultant', 4: 'Lawyer',
+      5: 'Human Resources', 6: 'Accounting', 7: 'Manager', 8: 'Sales', 9: 'Marketing',
+      10: 'Engineer', T: 'Twirling Wedgie', R: 'Ratbert', D: 'Dogbert',
+    },
+    plurals: {
+      0: 'Dogberts, World Rulers', 1: 'CEOs', 2: 'Vice Presidents', 3: 'Consultants', 4: 'Lawyers',
+      5: 'Human Resources', 6: 'Accounting', 7: 'Managers', 8: 'Sales', 9: 'Marketing',
+      10: 'Engineers', T: 'Twirling Wedgies', R: 'Ratberts', D: 'Dogberts',
+    },
+    titles: ['Big Boss', 'Little Boss', 'Worker', 'Senior Intern', 'Junior Intern'],
+    taxes: 'executive bonuses',
+    inTax: 'as an executive bonus',
+    payTax: 'Executive bonus',
+    revolution: 'corporate takeover',
+    exchange: 'Worker exchange',
+  },
 };
 const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven',
   'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen'];
 const TITLE_ICONS = {
   'Greater Dalmuti': '👑', 'Lesser Dalmuti': '🎩', 'Merchant': '⚖️',
   'Lesser Peon': '🧺', 'Greater Peon': '👒',
+  'Big Boss': '💼', 'Little Boss': '👔', 'Worker': '🖥️',
+  'Senior Intern': '☕', 'Junior Intern': '📎',
 };
 const BOT_LEVELS = ['random', 'greedy', 'heuristic', 'search'];
 
-/** Card tokens of a card string ("1 3 3 J" → ["1","3","3","J"]). */
-function parseCards(text) {
-  if (!text) return [];
-  return String(text).trim().split(/\s+/).filter(Boolean);
+/** The game on screen (a table's, a replay's): its word, as rules.variant. */
+let variant = 'dalmuti';
+
+function setVariant(word) {
+  variant = word && VARIANTS[word] ? word : 'dalmuti';
 }
 
-/** A card's rank as a number: 1 best … 12, and 13 for a Jester. */
+/** The words of the game on screen. */
+function V() {
+  return VARIANTS[variant];
+}
+
+function isCorporate() {
+  return variant === 'corporate-shuffle';
+}
+
+/** Card tokens of a card string ("1 3 3 J" → ["1","3","3","J"]); a set's `as V` is not a card. */
+function parseCards(text) {
+  if (!text) return [];
+  return String(text).split(' as ')[0].trim().split(/\s+/).filter(Boolean);
+}
+
+/** The value declared for Dogberts alone ("D D as 3" → 3), or null. */
+function declaredValue(set) {
+  const parts = String(set || '').split(' as ');
+  return parts.length > 1 ? Number(parts[1]) : null;
+}
+
+function isWild(token) {
+  return token === 'J' || token === 'D';
+}
+
+/**
+ * A card's value as a number, lower is better: the number, 6 for the
+ * Twirling Wedgie, 11 for Ratbert, 13 for a Jester or Dogbert (wild: no
+ * value of its own).
+ */
 function rankValue(token) {
-  return token === 'J' ? 13 : Number(token);
+  if (token === 'T') return 6;
+  if (token === 'R') return 11;
+  if (isWild(token)) return 13;
+  return Number(token);
+}
+
+/** Where a card sits in a hand: by value, the Wedgie after the 6s, wild cards last. */
+function sortKey(token) {
+  return rankValue(token) + (token === 'T' || token === 'R' ? 0.5 : 0);
+}
+
+/** The value a played set is compared by: `as V`, its numbered cards', or 13 for Jesters alone. */
+function setValue(set) {
+  const declared = declaredValue(set);
+  if (declared != null) return declared;
+  const plain = parseCards(set).filter(t => !isWild(t));
+  return plain.length ? rankValue(plain[0]) : 13;
 }
 
 function cardName(token) {
-  return RANK_NAMES[token] || ('card ' + token);
+  return V().names[token] || VARIANTS.dalmuti.names[token] || ('card ' + token);
+}
+
+function cardPlural(token) {
+  return V().plurals[token] || VARIANTS.dalmuti.plurals[token] || ('cards ' + token);
 }
 
 function countWord(n) {
@@ -53,24 +141,33 @@ function plural(n, one, many) {
   return n === 1 ? one : many;
 }
 
-/** Words for a set: "three Knights (6 6 J)". */
+/**
+ * Words for a set: "three Knights (6 6 J)", "two Dogberts as Lawyers
+ * (D D as 4)", "one Twirling Wedgie (T)".
+ */
 function setWords(set) {
   const cards = parseCards(set);
   if (cards.length === 0) return 'nothing';
-  const numbered = cards.filter(c => c !== 'J');
-  const rank = numbered.length ? numbered[0] : 'J';
   const n = cards.length;
-  return countWord(n) + ' ' + (n === 1 ? RANK_NAMES[rank] : RANK_PLURALS[rank]) +
-    ' (' + cards.join(' ') + ')';
+  const shown = ' (' + String(set).trim() + ')';
+  const declared = declaredValue(set);
+  if (declared != null) {
+    return countWord(n) + ' ' + plural(n, cardName(cards[0]), cardPlural(cards[0])) + ' as ' +
+      plural(n, cardName(String(declared)), cardPlural(String(declared))) + shown;
+  }
+  const plain = cards.filter(c => !isWild(c) && c !== 'T');
+  // The Wedgie is a 6: with other cards the set is named as 6s.
+  let rank = plain.length ? plain[0] : cards.includes('T') ? (n === 1 ? 'T' : '6') : cards[0];
+  return countWord(n) + ' ' + (n === 1 ? cardName(rank) : cardPlural(rank)) + shown;
 }
 
-/** A hand grouped by rank, best first, Jesters last: [{rank, count}]. */
+/** A hand grouped by card, best first, wild cards last: [{rank, count}]. */
 function groupHand(hand) {
   const counts = new Map();
   for (const c of parseCards(hand)) counts.set(c, (counts.get(c) || 0) + 1);
   return [...counts.entries()]
     .map(([rank, count]) => ({ rank, count }))
-    .sort((a, b) => rankValue(a.rank) - rankValue(b.rank));
+    .sort((a, b) => sortKey(a.rank) - sortKey(b.rank));
 }
 
 function ordinal(n) {
@@ -78,31 +175,48 @@ function ordinal(n) {
   return n + s;
 }
 
-/** The title of a seat of play, as the rules engine names it. */
+/** The title of a seat of play, as the rules engine names it in this game. */
 function titleOf(seat, players) {
-  if (seat === 0) return 'Greater Dalmuti';
-  if (seat + 1 === players) return 'Greater Peon';
-  if (players >= 4 && seat === 1) return 'Lesser Dalmuti';
-  if (players >= 4 && seat + 2 === players) return 'Lesser Peon';
-  return 'Merchant';
+  const t = V().titles;
+  if (seat === 0) return t[0];
+  if (seat + 1 === players) return t[4];
+  if (players >= 4 && seat === 1) return t[1];
+  if (players >= 4 && seat + 2 === players) return t[3];
+  return t[2];
+}
+
+/** The middle title: Merchant, or Worker. */
+function middleTitle() {
+  return V().titles[2];
 }
 
 function titleWithIcon(title) {
   return (TITLE_ICONS[title] ? TITLE_ICONS[title] + ' ' : '') + title;
 }
 
+/** A seat's name in the words of a message, from the players by seat. */
+function seatName(players, seat) {
+  return players && seat != null ? players[seat] || ('seat ' + (seat + 1)) : 'someone';
+}
+
 /** Words for a player's action. */
 function actionWords(action, players) {
   if (action === 'pass') return 'passed';
-  if (action === 'call_revolution') return 'called a revolution';
+  if (action === 'call_revolution') return 'called a ' + V().revolution;
   if (action === 'ready') return 'is ready';
-  if (action === 'decline_exchange') return 'let the merchant exchange go';
+  if (action === 'decline_exchange') return 'let the ' + V().exchange + ' go';
   if (action && typeof action === 'object') {
-    if ('play' in action) return 'played ' + setWords(action.play);
-    if ('give_tax' in action) return action.give_tax ? 'gave ' + action.give_tax + ' in tax' : 'paid the tax';
+    if ('play' in action) {
+      return 'played ' + setWords(action.play) +
+        (action.wedgie != null ? ', making ' + seatName(players, action.wedgie) + ' pass for the rest of the trick' : '');
+    }
+    if ('give_tax' in action) {
+      if (action.give_tax) return 'gave ' + action.give_tax + ' ' + V().inTax;
+      return isCorporate() ? 'gave an executive bonus' : 'paid the tax';
+    }
     if ('offer_exchange' in action) {
       const o = action.offer_exchange || {};
-      const who = players && o.partner != null ? players[o.partner] || ('seat ' + o.partner) : 'another Merchant';
+      const who = players && o.partner != null ? players[o.partner] || ('seat ' + o.partner) : 'another ' + middleTitle();
       return 'offered ' + (o.card ? 'a ' + cardName(o.card) : 'a card') + ' to ' + who;
     }
     if ('answer_exchange' in action) return action.answer_exchange ? 'gave back a ' + cardName(action.answer_exchange) : 'gave a card back';
@@ -128,18 +242,26 @@ function eventWords(e, players) {
   }
 }
 
+/** Whether a log entry is one of Corporate Shuffle's specials at work: news worth a line of its own. */
+function isSpecial(entry) {
+  if (entry.event === 'ratbert_taken') return true;
+  if (entry.event !== 'played') return false;
+  return entry.wedgie != null || parseCards(entry.set).includes('0');
+}
+
 /** Words for one entry of a view's log; `who(seat)` names a seat. */
 function logWords(entry, who) {
+  const words = V();
   switch (entry.event) {
     case 'revolution_called':
-      return who(entry.seat) + ' called a ' + (entry.greater ? 'greater ' : '') +
-        'revolution: no taxes this hand' + (entry.greater ? ', and the seating is reversed.' : '.');
+      return who(entry.seat) + ' called a ' + (entry.greater ? 'greater ' : '') + words.revolution +
+        ': no ' + words.taxes + ' this hand' + (entry.greater ? ', and the seating is reversed.' : '.');
     case 'revolution_declined':
       // Only the holder ever sees this entry.
-      return who(entry.seat) + ' held both Jesters and kept quiet: nobody else knows.';
+      return who(entry.seat) + ' held both ' + cardPlural(words.wild) + ' and kept quiet: nobody else knows.';
     case 'tax_paid': {
       let s = who(entry.dalmuti) + ' and ' + who(entry.peon) + ' exchanged ' + entry.cards +
-        ' ' + plural(entry.cards, 'card', 'cards') + ' in tax';
+        ' ' + plural(entry.cards, 'card', 'cards') + ' ' + (isCorporate() ? 'in executive bonuses' : 'in tax');
       if (entry.gift || entry.tribute) {
         s += ' (the gift: ' + (entry.gift || '?') + '; the best cards: ' + (entry.tribute || '?') + ')';
       }
@@ -152,12 +274,26 @@ function logWords(entry, who) {
       }
       return s + '.';
     }
-    case 'exchange_declined': return who(entry.seat) + ' let the merchant exchange go.';
-    case 'played': return who(entry.seat) + ' played ' + setWords(entry.set) + '.';
+    case 'exchange_declined': return who(entry.seat) + ' let the ' + words.exchange + ' go.';
+    case 'played':
+      if (entry.wedgie != null) {
+        const set = String(entry.set);
+        return who(entry.seat) + ' plays the Twirling Wedgie' + (set === 'T' ? '' : ' in ' + setWords(set)) +
+          ': ' + who(entry.wedgie) + ' must pass for the rest of the trick.';
+      }
+      if (parseCards(entry.set).includes('0')) {
+        return who(entry.seat) + ' plays Dogbert, World Ruler: the trick is won at once.';
+      }
+      return who(entry.seat) + ' played ' + setWords(entry.set) + '.';
     case 'passed': return who(entry.seat) + ' passed.';
     case 'went_out': return who(entry.seat) + ' is out, ' + ordinal(entry.place + 1) + '.';
     case 'round_won':
-      return 'Everyone passed on ' + who(entry.seat) + '\u2019s set; ' + who(entry.leader) + ' leads.';
+      // In Corporate Shuffle a trick also ends at the World Ruler, or when
+      // everyone left is wedged: not always "everyone passed".
+      return isCorporate()
+        ? who(entry.seat) + ' wins the trick; ' + who(entry.leader) + ' leads.'
+        : 'Everyone passed on ' + who(entry.seat) + '\u2019s set; ' + who(entry.leader) + ' leads.';
+    case 'ratbert_taken': return 'Ratbert goes back to ' + who(entry.seat) + '.';
     case 'hand_over': return 'The hand is over.';
     default: return entry.event;
   }
@@ -333,6 +469,7 @@ function tableItem(info, finished) {
   const taken = info.taken || [];
   const mine = store.token(info.id);
   const status = finished ? 'finished' : info.started ? 'playing, hand ' + (info.hand || 1) : 'waiting for players';
+  const game = info.variant && VARIANTS[info.variant] && info.variant !== 'dalmuti' ? ' · ' + VARIANTS[info.variant].game : '';
   const link = finished
     ? el('a', { href: '#/replay/' + encodeURIComponent(info.id), class: 'button small', 'data-testid': 'replay-link' }, 'Replay')
     : el('a', { href: '#/t/' + encodeURIComponent(info.id), class: 'button small' + (mine ? ' primary' : '') },
@@ -340,9 +477,22 @@ function tableItem(info, finished) {
   return el('li', { class: 'table-item', dataset: { table: info.id } },
     el('div', { class: 'ti-main' },
       el('strong', {}, info.name),
-      el('span', { class: 'muted' }, ' · ' + taken.length + ' of ' + info.seats + ' seats taken · ' + status),
+      el('span', { class: 'muted', 'data-testid': 'table-summary' }, game + ' · ' + taken.length + ' of ' + info.seats + ' seats taken · ' + status),
       taken.length ? el('div', { class: 'ti-names muted' }, taken.join(', ')) : null),
     link);
+}
+
+/** The lobby form follows the game chosen: its table sizes, its optional rules. */
+function onVariantChange() {
+  const corporate = $('c-variant').value === 'corporate-shuffle';
+  const most = corporate ? 8 : 16;
+  $('c-seats').max = String(most);
+  $('c-seats-label').textContent = 'Seats (3 to ' + most + ')';
+  if (Number($('c-seats').value) > most) $('c-seats').value = String(most);
+  $('c-stripped').disabled = corporate;
+  if (corporate) $('c-stripped').checked = false;
+  $('c-fdr-label').lastChild.textContent = corporate ? ' First-deal corporate takeover' : ' First-deal revolution';
+  $('c-merchant-label').lastChild.textContent = corporate ? ' Worker exchange' : ' Merchant exchange';
 }
 
 async function onCreate(event) {
@@ -352,13 +502,19 @@ async function onCreate(event) {
   const name = $('c-name').value.trim();
   const player = $('c-player').value.trim();
   const seats = Number($('c-seats').value);
+  const game = $('c-variant').value;
+  const most = game === 'corporate-shuffle' ? 8 : 16;
   if (!name) return setError(errorNode, 'Give the table a name.');
   if (!player) return setError(errorNode, 'Give your name.');
-  if (!(seats >= 3 && seats <= 16)) return setError(errorNode, 'A table has 3 to 16 seats.');
+  if (!(seats >= 3 && seats <= most)) {
+    return setError(errorNode, (VARIANTS[game] || VARIANTS.dalmuti).game + ' seats 3 to ' + most + ' players.');
+  }
   const body = {
     name, player, seats,
     rules: {
-      stripped_deck: $('c-stripped').checked,
+      variant: game,
+      // Corporate Shuffle's deck is never stripped.
+      stripped_deck: game !== 'corporate-shuffle' && $('c-stripped').checked,
       first_deal_revolution: $('c-fdr').checked,
       merchant_exchange: $('c-merchant').checked,
       scoring: $('c-scoring').value,
@@ -396,7 +552,8 @@ const T = {
   state: null,          // the last STATE
   v: 0,                 // the table's event number we have seen
   pending: false,       // an act was sent, waiting for its answer
-  sel: { rank: null, n: 0, j: 0 },
+  sel: noSelection(),
+  ask: null,            // a play waiting for its Wedgie target or Dogberts' value: {kind, cards}
   tax: [],              // indices into the hand chosen for a tax gift
   exchange: { partner: null, card: null },
   answer: null,         // the card chosen to give back in an exchange
@@ -415,7 +572,7 @@ const T = {
 function resetTable(id) {
   closeSocket();
   Object.assign(T, {
-    id, state: null, v: 0, pending: false, sel: { rank: null, n: 0, j: 0 }, tax: [],
+    id, state: null, v: 0, pending: false, sel: noSelection(), ask: null, tax: [],
     exchange: { partner: null, card: null }, answer: null, logHand: 0, logLen: 0,
     decisionKey: '', deadlineAt: null, nextDealAt: null, setupAt: null, quietHand: 0, lastResult: null, fair: {}, news: [],
     seenState: false, retry: 0, joined: [],
@@ -483,7 +640,7 @@ async function showTable(id) {
     if (route.view !== 'table' || route.id !== id) return;
     if (!T.state) {
       $('t-name').textContent = info.name;
-      document.title = info.name + ' · The Great Dalmuti';
+      document.title = info.name + ' · ' + ((VARIANTS[info.variant] || VARIANTS.dalmuti).game);
     }
   } catch (e) {
     if (e.status === 404) {
@@ -707,6 +864,8 @@ function send(msg) {
 
 function onMessage(msg) {
   const d = msg.d;
+  // Every STATE names the table's game: its words are needed from here on.
+  if (d && d.rules) setVariant(d.rules.variant);
   switch (msg.t) {
     case 'snapshot':
     case 'catchup':
@@ -771,7 +930,8 @@ function onEvent(e, state) {
     addNews(eventWords(e, players), 'system');
   }
   if (e.kind === 'deal') {
-    T.sel = { rank: null, n: 0, j: 0 };
+    T.sel = noSelection();
+    T.ask = null;
     T.tax = [];
     T.exchange = { partner: null, card: null };
     T.answer = null;
@@ -826,6 +986,8 @@ function onState(state, v) {
 
   rememberDealt(state);
   keepSelectionSane();
+  // A play asked about is for this turn only.
+  if (T.ask && !(decisionOf('lead') || decisionOf('follow'))) T.ask = null;
   if (!decisionOf('tax')) T.tax = [];
   render();
   announceChanges(before, state, first);
@@ -859,6 +1021,8 @@ function announceChanges(before, state, first) {
     const sameHand = before && before.hand === state.hand;
     const from = sameHand ? Math.min(T.logLen, log.length) : 0;
     for (const entry of log.slice(from).slice(-4)) lines.push(logWords(entry, playerName));
+    // Corporate Shuffle's specials at work are news as well.
+    for (const entry of log.slice(from)) if (isSpecial(entry)) addNews(logWords(entry, playerName), 'special');
   }
   const d = state.decision;
   const key = d ? state.hand + ':' + JSON.stringify(d) + ':' + (vw ? (vw.log || []).length : 0) : '';
@@ -877,16 +1041,20 @@ function decisionPrompt(d) {
     case 'ready': {
       const offer = view() && view().revolution_offer;
       return offer
-        ? 'You hold both Jesters: call a ' + (offer.greater ? 'greater ' : '') + 'revolution before the hand starts, or keep quiet.'
+        ? 'You hold both ' + cardPlural(V().wild) + ': call a ' + (offer.greater ? 'greater ' : '') + V().revolution + ' before the hand starts, or keep quiet.'
         : 'Look at your cards: the hand is being set up.';
     }
-    case 'tax': return 'Choose ' + d.count + ' ' + plural(d.count, 'card', 'cards') + ' to give ' + playerName(d.to) + ' in tax.';
+    case 'tax': return 'Choose ' + d.count + ' ' + plural(d.count, 'card', 'cards') + ' to give ' + playerName(d.to) + ' ' + V().inTax + '.';
     case 'offer_exchange':
-    case 'exchange_offer': return 'Merchant exchange: offer a card to another Merchant, or decline.';
+    case 'exchange_offer': return capitalized(V().exchange) + ': offer a card to another ' + middleTitle() + ', or decline.';
     case 'answer_exchange':
     case 'exchange_answer': return playerName(d.from) + ' offered you a card: choose a card to give back.';
     default: return 'Your turn.';
   }
+}
+
+function capitalized(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 let announceTimer = null;
@@ -907,7 +1075,7 @@ function render() {
   const s = T.state;
   if (!s) return;
   $('t-name').textContent = s.name;
-  document.title = (decision() ? '▶ ' : '') + s.name + ' · The Great Dalmuti';
+  document.title = (decision() ? '▶ ' : '') + s.name + ' · ' + V().game;
   renderStatus();
   renderJoin();
   renderPrestart();
@@ -953,7 +1121,7 @@ function renderMyStatus() {
   const node = $('t-mine');
   let text = '';
   if (mine && mine.waiting && !s.game_over) {
-    text = 'You are waiting for the next hand: you enter when this hand ends, as a Merchant halfway down. Until then you watch.';
+    text = 'You are waiting for the next hand: you enter when this hand ends, as a ' + middleTitle() + ' halfway down. Until then you watch.';
     node.dataset.state = 'waiting';
   } else if (mine && mine.leaving && !s.game_over) {
     text = 'You leave the table when this hand ends. A bot plays your seat until then.';
@@ -982,6 +1150,7 @@ function renderOthers() {
 function renderStatus() {
   const s = T.state;
   const parts = [];
+  if (isCorporate()) parts.push(V().game);
   parts.push(s.seats + ' seats');
   if (s.game_over) parts.push('game over');
   else if (s.started) parts.push('hand ' + s.hand + (s.rules && s.rules.hands ? ' of ' + s.rules.hands : ''));
@@ -998,11 +1167,12 @@ function rulesWords(rules) {
   if (!rules) return '';
   const words = [];
   if (rules.stripped_deck) words.push('stripped deck');
-  if (rules.first_deal_revolution) words.push('first-deal revolution');
-  if (rules.merchant_exchange) words.push('merchant exchange');
+  if (rules.first_deal_revolution) words.push('first-deal ' + V().revolution);
+  if (rules.merchant_exchange) words.push(V().exchange);
   if (rules.scoring && rules.scoring !== 'none') words.push(rules.scoring + ' scoring');
   if (rules.join_and_leave) words.push('join and leave between hands');
-  return words.length ? 'Rules: ' + words.join(', ') + '.' : 'Rules: the basic game.';
+  const game = isCorporate() ? 'Game: ' + V().game + '. ' : '';
+  return game + (words.length ? 'Rules: ' + words.join(', ') + '.' : 'Rules: the basic game.');
 }
 
 function renderJoin() {
@@ -1012,7 +1182,7 @@ function renderJoin() {
   show($('t-join'), canJoin);
   if (canJoin) {
     $('join-note').textContent = s.started
-      ? 'The game is on: you enter when this hand ends, as a Merchant halfway down. Until then you watch.'
+      ? 'The game is on: you enter when this hand ends, as a ' + middleTitle() + ' halfway down. Until then you watch.'
       : (s.lobby ? s.lobby.length : 0) + ' of ' + s.seats + ' seats taken.';
   }
 }
@@ -1089,8 +1259,12 @@ function renderSeats() {
     if (mine) classes.push('me');
     if (seat.out != null) classes.push('out');
     if (passed.has(i)) classes.push('passed');
+    const wedged = vw.wedged === i;
+    if (wedged) classes.push('wedged');
     let flag = '';
     if (seat.out != null) flag = 'out ' + ordinal(seat.out + 1);
+    // The Twirling Wedgie: this seat passes for the rest of the trick.
+    else if (wedged) flag = 'wedged: passes this trick';
     // While the hand is set up only your own choice is shown (docs/RULES.md, D25).
     else if (toAct.has(i)) {
       const d = s.decision;
@@ -1110,7 +1284,7 @@ function renderSeats() {
     }
     const top = vw.top && vw.top[0] === i;
     const score = vw.scores ? vw.scores[i] : null;
-    return el('li', { class: classes.join(' '), 'data-testid': 'seat', dataset: { seat: String(i), name } },
+    return el('li', { class: classes.join(' '), 'data-testid': 'seat', dataset: { seat: String(i), name, wedged: String(wedged) } },
       el('div', { class: 's-title' }, titleWithIcon(seat.title)),
       el('div', { class: 's-name' }, name, mine ? ' (you)' : '', ' ', conn),
       el('div', { class: 's-meta' },
@@ -1130,7 +1304,8 @@ function renderPile() {
     pile.replaceChildren(
       el('div', { class: 'pile-cards' }, cardFaces(set)),
       el('p', { class: 'pile-text', 'data-testid': 'pile-text' }, playerName(seat) + ' played ' + setWords(set) +
-        (vw.passes ? '; ' + vw.passes + ' ' + plural(vw.passes, 'pass', 'passes') + ' since' : '') + '.'));
+        (vw.passes ? '; ' + vw.passes + ' ' + plural(vw.passes, 'pass', 'passes') + ' since' : '') + '.' +
+        (vw.wedged != null ? ' ' + playerName(vw.wedged) + ' must pass for the rest of the trick (the Twirling Wedgie).' : '')));
   } else {
     const words = {
       setup: 'The hand is being set up: ' + (vw.ready || 0) + ' of ' + vw.players + ' ready.',
@@ -1138,7 +1313,7 @@ function renderPile() {
       over: 'The hand is over.',
     };
     let extra = '';
-    if (vw.revolution) extra = ' A ' + (vw.revolution.greater ? 'greater ' : '') + 'revolution was called by ' + playerName(vw.revolution.by) + '.';
+    if (vw.revolution) extra = ' A ' + (vw.revolution.greater ? 'greater ' : '') + V().revolution + ' was called by ' + playerName(vw.revolution.by) + '.';
     pile.replaceChildren(el('p', { class: 'pile-text', 'data-testid': 'pile-text' }, (words[vw.stage] || '') + extra));
   }
 }
@@ -1169,6 +1344,10 @@ function renderTurnLine() {
   const others = (vw.to_act || []).filter(i => i !== vw.seat).map(playerName);
   if (s.place) { line.textContent = 'Choose where ' + s.place.name + ' sits.'; return; }
   if (vw.stage === 'setup') { line.textContent = 'The others are getting ready (' + (vw.ready || 0) + ' of ' + vw.players + ').'; return; }
+  if (vw.wedged != null && vw.wedged === vw.seat) {
+    line.textContent = 'You are wedged: you pass for the rest of this trick.' + (others.length ? ' Waiting for ' + others.join(', ') + '.' : '');
+    return;
+  }
   line.textContent = others.length ? 'Waiting for ' + others.join(', ') + '.' : '';
 }
 
@@ -1207,11 +1386,11 @@ function renderLog() {
   const list = $('log');
   const items = (vw.log || []).map(entry => el('li', { class: 'log-' + entry.event }, logWords(entry, playerName)));
   if (vw.my_tax) {
-    items.unshift(el('li', { class: 'log-mine' }, 'Your tax with ' + playerName(vw.my_tax.with) + ': you gave ' +
+    items.unshift(el('li', { class: 'log-mine' }, (isCorporate() ? 'Your executive bonus with ' : 'Your tax with ') + playerName(vw.my_tax.with) + ': you gave ' +
       (vw.my_tax.gave || 'nothing') + ', you got ' + (vw.my_tax.received || 'nothing') + '.'));
   }
   if (vw.my_trade) {
-    items.unshift(el('li', { class: 'log-mine' }, 'Your merchant exchange with ' + playerName(vw.my_trade.with) +
+    items.unshift(el('li', { class: 'log-mine' }, 'Your ' + V().exchange + ' with ' + playerName(vw.my_trade.with) +
       ': you gave ' + (vw.my_trade.gave || 'nothing') + ', you got ' + (vw.my_trade.received || 'nothing') + '.'));
   }
   if (T.state.dealt) items.unshift(el('li', { class: 'log-mine' }, 'You were dealt ' + T.state.dealt + '.'));
@@ -1328,6 +1507,7 @@ function verifyDeals(state) {
         commitment: fair.commitment,
         players: fair.players,
         strippedDeck: !!(state.rules && state.rules.stripped_deck),
+        variant: (state.rules && state.rules.variant) || 'dalmuti',
         seat: mine ? mine.seat : (state.view ? state.view.seat : null),
         dealt: mine ? mine.dealt : null,
       }))
@@ -1374,6 +1554,15 @@ function handGroups() {
   return vw && vw.hand != null ? groupHand(vw.hand) : [];
 }
 
+/**
+ * The set being chosen: `n` cards of `rank` (a number, or the World Ruler
+ * `0` or Ratbert `R`, each played alone), the Twirling Wedgie if `t` (a 6),
+ * and `j` wild cards (Jesters or Dogberts).
+ */
+function noSelection() {
+  return { rank: null, n: 0, j: 0, t: 0 };
+}
+
 function countOf(rank) {
   const g = handGroups().find(x => x.rank === rank);
   return g ? g.count : 0;
@@ -1385,63 +1574,106 @@ function neededCount() {
   return d ? parseCards(d.top).length : null;
 }
 
+/** Cards played only alone: the World Ruler and Ratbert. */
+function aloneOnly(rank) {
+  return rank === '0' || rank === 'R';
+}
+
 function keepSelectionSane() {
   const sel = T.sel;
   if (sel.rank != null) {
     const c = countOf(sel.rank);
     if (c === 0) { sel.rank = null; sel.n = 0; } else sel.n = Math.min(Math.max(sel.n, 1), c);
   }
-  sel.j = Math.min(sel.j, countOf('J'));
+  sel.j = Math.min(sel.j, countOf(V().wild));
+  sel.t = sel.t && countOf('T') ? 1 : 0;
 }
 
 function selectionCards() {
   const sel = T.sel;
   const cards = [];
   for (let i = 0; i < sel.n; i++) cards.push(sel.rank);
-  for (let i = 0; i < sel.j; i++) cards.push('J');
+  if (sel.t) cards.push('T');
+  for (let i = 0; i < sel.j; i++) cards.push(V().wild);
   return cards;
+}
+
+/** Wild cards alone (Dogberts alone are played as a value their player names). */
+function wildsAlone() {
+  return T.sel.n === 0 && !T.sel.t && T.sel.j > 0;
+}
+
+/** The values a set of Dogberts alone may be played as now: 1 to 10, better than the set on the table. */
+function declarableValues() {
+  const d = decisionOf('follow');
+  const most = d ? Math.min(10, setValue(d.top) - 1) : 10;
+  const values = [];
+  for (let v = 1; v <= most; v++) values.push(v);
+  return values;
 }
 
 /** Why the chosen set cannot be played now, or '' if it can. */
 function selectionProblem() {
   const d = decision();
+  const sel = T.sel;
   const cards = selectionCards();
   if (!d || (d.kind !== 'lead' && d.kind !== 'follow')) return 'not your turn to play';
   if (cards.length === 0) return 'choose a rank';
+  if (sel.n > 0 && aloneOnly(sel.rank) && cards.length > 1) return cardName(sel.rank) + ' is played alone';
+  if (sel.t && sel.n > 0 && sel.rank !== '6') return 'the Twirling Wedgie is a 6: it goes only with 6s';
   if (d.kind === 'lead') return '';
   const top = parseCards(d.top);
   if (cards.length !== top.length) return 'you need ' + top.length + ' ' + plural(top.length, 'card', 'cards');
-  const topNumbered = top.filter(c => c !== 'J');
-  const topRank = topNumbered.length ? rankValue(topNumbered[0]) : 13;
-  const myRank = T.sel.n > 0 ? rankValue(T.sel.rank) : 13;
-  if (myRank >= topRank) return 'a better (lower) rank than ' + (topNumbered[0] || 'J') + ' is needed';
+  const topValue = setValue(d.top);
+  if (isCorporate() && wildsAlone()) {
+    return declarableValues().length ? '' : 'Dogberts alone cannot top ' + setWords(d.top);
+  }
+  const mine = sel.n > 0 ? rankValue(sel.rank) : sel.t ? 6 : 13;
+  if (mine >= topValue) return 'a better (lower) value than ' + setWords(d.top) + ' is needed';
   return '';
 }
 
 function selectionText() {
   const sel = T.sel;
   const parts = [];
-  if (sel.n > 0) parts.push(countWord(sel.n) + ' ' + (sel.n === 1 ? RANK_NAMES[sel.rank] : RANK_PLURALS[sel.rank]));
-  if (sel.j > 0) parts.push(countWord(sel.j) + ' ' + plural(sel.j, 'Jester', 'Jesters'));
+  if (sel.n > 0) parts.push(countWord(sel.n) + ' ' + (sel.n === 1 ? cardName(sel.rank) : cardPlural(sel.rank)));
+  if (sel.t) parts.push('the Twirling Wedgie');
+  if (sel.j > 0) parts.push(countWord(sel.j) + ' ' + plural(sel.j, cardName(V().wild), cardPlural(V().wild)));
   return parts.join(' + ');
+}
+
+/** Fewer wild cards, then fewer of the rank, until the set has at most `need` cards. */
+function fitTo(need) {
+  const sel = T.sel;
+  if (need == null) return;
+  while (sel.n + sel.t + sel.j > need && sel.j > 0 && sel.n + sel.t > 0) sel.j--;
+  while (sel.n + sel.t + sel.j > need && sel.n > 1) sel.n--;
 }
 
 function clickGroup(rank) {
   const sel = T.sel;
   const count = countOf(rank);
   if (!count) return;
-  if (rank === 'J') {
+  const need = neededCount();
+  if (rank === V().wild) {
     sel.j = (sel.j + 1) % (count + 1);
-    const need = neededCount();
-    if (need != null && sel.n + sel.j > need && sel.j > 0 && sel.n > 0) sel.n = Math.max(1, need - sel.j);
+    if (sel.n > 0 && aloneOnly(sel.rank)) { sel.rank = null; sel.n = 0; }
+    if (need != null && sel.n + sel.t + sel.j > need && sel.j > 0 && sel.n > 0) sel.n = Math.max(1, need - sel.j - sel.t);
+  } else if (rank === 'T') {
+    sel.t = sel.t ? 0 : 1;
+    // The Wedgie is a 6: other cards than 6s (and wild cards) make way.
+    if (sel.t && sel.rank != null && sel.rank !== '6') { sel.rank = null; sel.n = 0; }
+    if (sel.t) fitTo(need);
   } else if (sel.rank === rank) {
     sel.rank = null;
     sel.n = 0;
+  } else if (aloneOnly(rank)) {
+    T.sel = { rank, n: 1, j: 0, t: 0 };
   } else {
-    const need = neededCount();
     sel.rank = rank;
-    sel.n = need != null ? Math.max(1, Math.min(count, need - sel.j)) : count;
-    if (need != null && sel.n + sel.j > need) sel.j = Math.max(0, need - sel.n);
+    if (rank !== '6') sel.t = 0;
+    sel.n = need != null ? Math.max(1, Math.min(count, need - sel.j - sel.t)) : count;
+    fitTo(need);
   }
   renderHand();
   renderActions();
@@ -1452,16 +1684,18 @@ function adjustSelection(delta) {
   if (sel.rank != null) {
     sel.n = Math.min(Math.max(sel.n + delta, 1), countOf(sel.rank));
   } else if (sel.j > 0 || delta > 0) {
-    sel.j = Math.min(Math.max(sel.j + delta, 0), countOf('J'));
+    sel.j = Math.min(Math.max(sel.j + delta, 0), countOf(V().wild));
   }
   renderHand();
   renderActions();
 }
 
 function clearSelection() {
-  T.sel = { rank: null, n: 0, j: 0 };
+  T.sel = noSelection();
+  T.ask = null;
   renderHand();
   renderActions();
+  renderDecision();
 }
 
 let handKey = '';
@@ -1475,7 +1709,7 @@ function renderHand() {
   if (key === handKey && $('hand').childElementCount) return;
   handKey = key;
   const buttons = groups.map(g => {
-    const chosen = g.rank === 'J' ? sel.j : (sel.rank === g.rank ? sel.n : 0);
+    const chosen = g.rank === V().wild ? sel.j : g.rank === 'T' ? sel.t : (sel.rank === g.rank ? sel.n : 0);
     const label = cardName(g.rank) + ' (' + g.rank + '), ' + g.count + ' ' + plural(g.count, 'card', 'cards') +
       (chosen ? ', ' + chosen + ' chosen' : '');
     const stack = [];
@@ -1490,7 +1724,7 @@ function renderHand() {
       onclick: () => clickGroup(g.rank),
     },
     el('span', { class: 'card-rank', 'aria-hidden': 'true' }, g.rank),
-    el('span', { class: 'card-name', 'aria-hidden': 'true' }, RANK_NAMES[g.rank]),
+    el('span', { class: 'card-name', 'aria-hidden': 'true' }, cardName(g.rank)),
     el('span', { class: 'card-count', 'aria-hidden': 'true' }, chosen ? chosen + '/' + g.count : '×' + g.count),
     el('span', { class: 'stack', 'aria-hidden': 'true' }, stack));
   });
@@ -1524,7 +1758,7 @@ function renderActions() {
   else desc.textContent = 'Choose a rank.';
   const sel = T.sel;
   $('sel-less').disabled = !(sel.rank != null ? sel.n > 1 : sel.j > 0);
-  $('sel-more').disabled = !(sel.rank != null ? sel.n < countOf(sel.rank) : sel.j > 0 && sel.j < countOf('J'));
+  $('sel-more').disabled = !(sel.rank != null ? sel.n < countOf(sel.rank) : sel.j > 0 && sel.j < countOf(V().wild));
   $('dock').classList.toggle('my-turn', !!playing);
   $('dock').dataset.pending = String(T.pending);
 }
@@ -1542,16 +1776,59 @@ function sendAct(action) {
   renderDecision();
 }
 
+/**
+ * Whether a set of `size` cards holding the Twirling Wedgie must name whom
+ * it makes pass: unless this play ends the hand (it is my last card and
+ * only one other player still holds cards).
+ */
+function wedgieNeedsTarget(size) {
+  const vw = view();
+  const mine = parseCards(vw.hand).length;
+  const others = wedgieTargets();
+  return !(mine === size && others.length === 1);
+}
+
+/** The seats the Wedgie may name: every other player who still holds cards. */
+function wedgieTargets() {
+  const vw = view();
+  return vw.seats.map((seat, i) => ({ seat, i }))
+    .filter(x => x.i !== vw.seat && x.seat.out == null && x.seat.cards > 0)
+    .map(x => x.i);
+}
+
 function onPlay() {
   if ($('play-btn').disabled) return;
   const cards = selectionCards();
-  T.sel = { rank: null, n: 0, j: 0 };
+  // Two plays say more than their cards (docs/PROTOCOL.md, Corporate
+  // Shuffle): a dialog asks what, then sends the play.
+  if (isCorporate() && wildsAlone()) {
+    T.ask = { kind: 'declare', cards };
+    renderDecision();
+    return;
+  }
+  if (T.sel.t && wedgieNeedsTarget(cards.length)) {
+    T.ask = { kind: 'wedgie', cards };
+    renderDecision();
+    return;
+  }
+  T.sel = noSelection();
   sendAct({ play: cards.join(' ') });
+}
+
+/** Sends the play the dialog asked about, with its value or target. */
+function playAsked(extra) {
+  const ask = T.ask;
+  if (!ask || T.pending) return;
+  T.ask = null;
+  T.sel = noSelection();
+  if (extra.as != null) sendAct({ play: ask.cards.join(' ') + ' as ' + extra.as });
+  else sendAct({ play: ask.cards.join(' '), wedgie: extra.wedgie });
 }
 
 function onPass() {
   if ($('pass-btn').disabled) return;
-  T.sel = { rank: null, n: 0, j: 0 };
+  T.sel = noSelection();
+  T.ask = null;
   sendAct('pass');
 }
 
@@ -1569,6 +1846,8 @@ function renderDecision() {
   let body = null;
   if (s && s.place) {
     [title, body] = placeDialog(s.place);
+  } else if (T.ask) {
+    [title, body] = askDialog(T.ask);
   } else if (d) {
     if (d.kind === 'ready') [title, body] = revolutionDialog();
     else if (d.kind === 'tax') [title, body] = taxDialog(d);
@@ -1579,11 +1858,11 @@ function renderDecision() {
   show(box, !!body);
   $('game-main').classList.toggle('dialog-open', !!body);
   if (!body) { box.dataset.kind = ''; return; }
-  box.dataset.kind = s.place ? 'place' : d.kind;
+  box.dataset.kind = s.place ? 'place' : T.ask ? T.ask.kind : d.kind;
   box.dataset.count = d && d.count != null ? String(d.count) : '';
   box.dataset.pending = String(T.pending);
   $('decision-title').textContent = title;
-  const key = JSON.stringify([T.id, s.hand, d, s.place, view() && view().hand, T.tax, T.exchange, T.answer, T.pending]);
+  const key = JSON.stringify([T.id, s.hand, d, s.place, view() && view().hand, T.tax, T.exchange, T.answer, T.pending, T.ask, view() && view().seats]);
   if (key !== decisionDomKey || wasHidden) {
     decisionDomKey = key;
     replaceKeepingFocus($('decision-body'), [body]);
@@ -1602,7 +1881,39 @@ function buttonRow(...buttons) {
   return el('div', { class: 'button-row' }, buttons);
 }
 
-/** The revolution a player dealt both Jesters may call, if this is them. */
+/**
+ * The question a Corporate Shuffle play asks before it is sent: whom the
+ * Twirling Wedgie makes pass, or what Dogberts alone are played as. Each
+ * choice sends the play at once; Cancel goes back to choosing cards.
+ */
+function askDialog(ask) {
+  const cancel = el('button', {
+    type: 'button', 'data-testid': 'ask-cancel', dataset: { key: 'ask-cancel' },
+    onclick: () => { T.ask = null; renderDecision(); renderActions(); },
+  }, 'Cancel');
+  const set = ask.cards.join(' ');
+  if (ask.kind === 'wedgie') {
+    const buttons = wedgieTargets().map(i => el('button', {
+      type: 'button', class: 'choice', 'data-testid': 'wedgie-target', dataset: { key: 'wedgie-' + i, seat: String(i) },
+      disabled: T.pending, onclick: () => playAsked({ wedgie: i }),
+    }, playerName(i) + ' (' + view().seats[i].cards + ' ' + plural(view().seats[i].cards, 'card', 'cards') + ')'));
+    return ['Twirling Wedgie', el('div', {},
+      el('p', {}, 'You play ' + setWords(set) + '. Whom does the Twirling Wedgie make pass for the rest of the trick?'),
+      buttonRow(...buttons, cancel))];
+  }
+  const n = ask.cards.length;
+  const buttons = declarableValues().map(v => el('button', {
+    type: 'button', class: 'choice', 'data-testid': 'declare-value', dataset: { key: 'declare-' + v, value: String(v) },
+    disabled: T.pending, onclick: () => playAsked({ as: v }),
+  }, 'as ' + plural(n, cardName(String(v)), cardPlural(String(v))) + ' (' + v + ')'));
+  return ['Dogbert' + (n === 1 ? '' : 's') + ' alone', el('div', {},
+    el('p', {}, 'Your ' + plural(n, 'Dogbert is', countWord(n) + ' Dogberts are') + ' played as the value you name' +
+      (decisionOf('follow') ? ', better than ' + setWords(decisionOf('follow').top) : '') + ':'),
+    el('div', { class: 'button-row', role: 'group', 'aria-label': 'Value' }, buttons),
+    buttonRow(cancel))];
+}
+
+/** The revolution a player dealt both Jesters (or Dogberts) may call, if this is them. */
 function revolutionOffer() {
   const vw = view();
   return vw && vw.revolution_offer;
@@ -1610,7 +1921,7 @@ function revolutionOffer() {
 
 function callRevolutionButton(offer, label) {
   return el('button', { type: 'button', 'data-testid': 'call-revolution', dataset: { key: 'rev-call' }, disabled: T.pending, onclick: () => sendAct('call_revolution') },
-    label || (offer.greater ? 'Call a greater revolution' : 'Call a revolution'));
+    label || (offer.greater ? 'Call a greater ' + V().revolution : 'Call a ' + V().revolution));
 }
 
 /**
@@ -1622,10 +1933,13 @@ function callRevolutionButton(offer, label) {
 function revolutionDialog() {
   const offer = revolutionOffer();
   if (!offer || T.quietHand === T.state.hand) return ['', null];
+  const w = V();
+  const wilds = cardPlural(w.wild);
   const text = offer.greater
-    ? 'You are the Greater Peon and hold both Jesters. A greater revolution cancels the taxes and reverses the seating for this hand: you become the Greater Dalmuti.'
-    : 'You hold both Jesters. A revolution cancels the taxes for this hand.';
-  return ['Revolution?', el('div', {},
+    ? 'You are the ' + w.titles[4] + ' and hold both ' + wilds + '. A greater ' + w.revolution + ' cancels the ' + w.taxes +
+      ' and reverses the seating for this hand: you become the ' + w.titles[0] + '.'
+    : 'You hold both ' + wilds + '. A ' + w.revolution + ' cancels the ' + w.taxes + ' for this hand.';
+  return [capitalized(w.revolution) + '?', el('div', {},
     el('p', {}, text),
     el('p', { class: 'muted' }, 'Call it before the hand starts, or keep quiet: nobody will know you hold them.'),
     buttonRow(
@@ -1637,8 +1951,8 @@ function revolutionDialog() {
 function revolutionInstead() {
   const offer = revolutionOffer();
   return offer
-    ? el('p', { class: 'muted' }, 'You hold both Jesters: ',
-      callRevolutionButton(offer, offer.greater ? 'call a greater revolution instead' : 'call a revolution instead'), '.')
+    ? el('p', { class: 'muted' }, 'You hold both ' + cardPlural(V().wild) + ': ',
+      callRevolutionButton(offer, 'call a ' + (offer.greater ? 'greater ' : '') + V().revolution + ' instead'), '.')
     : null;
 }
 
@@ -1659,10 +1973,12 @@ function taxDialog(d) {
       }
       renderDecision();
     },
-  }, el('span', { class: 'card-rank', 'aria-hidden': 'true' }, token), el('span', { class: 'card-name', 'aria-hidden': 'true' }, RANK_NAMES[token])));
-  const gift = T.tax.map(i => cards[i]).sort((a, b) => rankValue(a) - rankValue(b));
+  }, el('span', { class: 'card-rank', 'aria-hidden': 'true' }, token), el('span', { class: 'card-name', 'aria-hidden': 'true' }, cardName(token))));
+  // In the engine's order (by card index): numbers, then J, T, R, D.
+  const order = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', 'J', 'T', 'R', 'D'];
+  const gift = T.tax.map(i => cards[i]).sort((a, b) => order.indexOf(a) - order.indexOf(b));
   const ready = gift.length === d.count;
-  return ['Pay your tax', el('div', {},
+  return [V().payTax, el('div', {},
     el('p', {}, 'Choose ' + countWord(d.count) + ' ' + plural(d.count, 'card', 'cards') + ' to give ' + playerName(d.to) +
       '. They give you their ' + plural(d.count, 'best card', countWord(d.count) + ' best cards') + '.'),
     el('div', { class: 'pick-row', role: 'group', 'aria-label': 'Your cards' }, buttons),
@@ -1680,14 +1996,14 @@ function distinctRankButtons(selected, onPick, testid) {
     'aria-label': cardName(g.rank) + ' (' + g.rank + '), ' + g.count + ' ' + plural(g.count, 'card', 'cards'),
     'data-testid': testid, dataset: { key: testid + '-' + g.rank, rank: g.rank },
     onclick: () => onPick(g.rank),
-  }, el('span', { class: 'card-rank', 'aria-hidden': 'true' }, g.rank), el('span', { class: 'card-name', 'aria-hidden': 'true' }, RANK_NAMES[g.rank])));
+  }, el('span', { class: 'card-rank', 'aria-hidden': 'true' }, g.rank), el('span', { class: 'card-name', 'aria-hidden': 'true' }, cardName(g.rank))));
 }
 
 function offerDialog() {
   const vw = view();
-  // Any other Merchant (docs/RULES.md, Merchant exchange).
+  // Any other Merchant, or Worker (docs/RULES.md, Merchant exchange).
   const partners = vw.seats.map((seat, i) => ({ seat, i }))
-    .filter(x => x.i !== vw.seat && x.seat.title === 'Merchant');
+    .filter(x => x.i !== vw.seat && x.seat.title === middleTitle());
   const ex = T.exchange;
   if (ex.partner != null && !partners.some(x => x.i === ex.partner)) ex.partner = null;
   if (ex.card != null && !countOf(ex.card)) ex.card = null;
@@ -1698,8 +2014,9 @@ function offerDialog() {
     dataset: { key: 'partner-' + x.i }, onclick: () => { ex.partner = x.i; renderDecision(); },
   }, playerName(x.i)));
   const ready = ex.partner != null && ex.card != null;
-  return ['Merchant exchange', el('div', {},
-    el('p', {}, 'As the highest Merchant you may trade one card, face down, with another Merchant: each of you gives the other one card at the same time. Or let the exchange go.'),
+  return [capitalized(V().exchange), el('div', {},
+    el('p', {}, 'As the highest ' + middleTitle() + ' you may trade one card, face down, with another ' + middleTitle() +
+      ': each of you gives the other one card at the same time. Or let the exchange go.'),
     el('p', { class: 'label' }, 'To whom:'),
     el('div', { class: 'pick-row', role: 'group', 'aria-label': 'Partner' }, partnerButtons),
     el('p', { class: 'label' }, 'Which card:'),
@@ -1722,8 +2039,8 @@ function answerDialog(d) {
   // Both cards are given face down at the same time (docs/RULES.md,
   // Merchant exchange): what the partner offers is not known until the
   // exchange settles, and then it shows in the log (my_trade).
-  return ['Merchant exchange', el('div', {},
-    el('p', {}, playerName(d.from) + ' chose you for the merchant exchange and gives you one card, face down. ' +
+  return [capitalized(V().exchange), el('div', {},
+    el('p', {}, playerName(d.from) + ' chose you for the ' + V().exchange + ' and gives you one card, face down. ' +
       'Choose one of yours to give ' + playerName(d.from) + ' in return: you both see what you got once the exchange is made.'),
     el('div', { class: 'pick-row', role: 'group', 'aria-label': 'Card to give back' },
       distinctRankButtons(T.answer, rank => { T.answer = rank; renderDecision(); }, 'answer-card')),
@@ -1766,7 +2083,7 @@ function placeDialog(place) {
     },
   }, 'Seat ' + (k + 1) + (players[k - 1] ? ', after ' + players[k - 1] : '') + (players[k] ? ', before ' + players[k] : '')));
   return ['Place ' + place.name, el('div', {},
-    el('p', {}, place.name + ' joins the game as a Merchant halfway down. As the Greater Dalmuti of the coming hand you choose where' +
+    el('p', {}, place.name + ' joins the game as a ' + middleTitle() + ' halfway down. As the ' + V().titles[0] + ' of the coming hand you choose where' +
       (players.length ? ' (seat 1 is yours; the order is this hand\u2019s finishing order)' : '') + '.'),
     buttonRow(...buttons))];
 }
@@ -1825,10 +2142,16 @@ function renderFrame(i) {
   const f = frames[R.i];
   const players = f.players || R.data.players || [];
   const vw = f.view || {};
+  // A frame's view names its game (absent: Dalmuti).
+  setVariant(vw.variant);
   $('r-pos').textContent = 'Hand ' + f.hand + ' · step ' + (R.i + 1) + ' of ' + frames.length;
   $('r-pos').dataset.step = String(R.i);
   $('r-slider').value = String(R.i);
   $('r-event').textContent = f.e ? eventWords(f.e, players) : (R.i === 0 ? 'The start.' : '');
+  const wedgiePlay = f.e && f.e.action && f.e.action.wedgie != null;
+  if (vw.wedged != null && !wedgiePlay) {
+    $('r-event').textContent += ' ' + (players[vw.wedged] || 'seat ' + (vw.wedged + 1)) + ' is wedged: passes for the rest of the trick.';
+  }
   $('r-first').disabled = $('r-prev').disabled = R.i === 0;
   $('r-next').disabled = $('r-last').disabled = R.i === frames.length - 1;
   const pile = $('r-pile');
@@ -1901,7 +2224,7 @@ function onKeydown(event) {
   }
   if (inHand && (key === 'ArrowUp' || key === 'ArrowDown')) {
     const rank = event.target.dataset.rank;
-    if (rank === 'J') adjustJesters(key === 'ArrowUp' ? 1 : -1);
+    if (rank === V().wild) adjustJesters(key === 'ArrowUp' ? 1 : -1);
     else if (rank && T.sel.rank !== rank) clickGroup(rank);
     else adjustSelection(key === 'ArrowUp' ? 1 : -1);
     event.preventDefault();
@@ -1909,11 +2232,11 @@ function onKeydown(event) {
   }
   if (key === 'p' || key === 'P') { onPlay(); event.preventDefault(); }
   else if (key === 'x' || key === 'X') { onPass(); event.preventDefault(); }
-  else if (key === 'j' || key === 'J') { clickGroup('J'); event.preventDefault(); }
+  else if (key === 'j' || key === 'J' || (isCorporate() && (key === 'd' || key === 'D'))) { clickGroup(V().wild); event.preventDefault(); }
 }
 
 function adjustJesters(delta) {
-  T.sel.j = Math.min(Math.max(T.sel.j + delta, 0), countOf('J'));
+  T.sel.j = Math.min(Math.max(T.sel.j + delta, 0), countOf(V().wild));
   renderHand();
   renderActions();
 }
@@ -1937,6 +2260,7 @@ function tick() {
 
 function init() {
   $('create-form').addEventListener('submit', onCreate);
+  $('c-variant').addEventListener('change', onVariantChange);
   $('lobby-refresh').addEventListener('click', loadLobby);
   $('join-form').addEventListener('submit', onJoin);
   $('add-bot').addEventListener('click', onAddBot);

@@ -153,40 +153,80 @@
   };
 
   // ---------------------------------------------------------------------
-  // The deck and the deal (deck.rs). Cards are numbers: 1 (Dalmuti) to 12
-  // (Peasant), 13 for the Jester, written "1".."12" and "J".
+  // The deck and the deal (deck.rs). Cards are numbers, the engine's card
+  // indexes (card.rs), which are also the order a deck is laid out in and
+  // the order hands are written in: 0 (Dogbert, World Ruler), 1 to 12, 13
+  // the Jester, 14 the Twirling Wedgie, 15 Ratbert, 16 the Dogbert; written
+  // "0".."12", "J", "T", "R", "D".
 
+  var TOKENS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', 'J', 'T', 'R', 'D'];
+  var KINDS = TOKENS.length;
   var JESTER = 13;
+  var WORLD_RULER = 0;
+  var TWIRLING_WEDGIE = 14;
+  var RATBERT = 15;
+  var DOGBERT = 16;
 
-  function checkPlayers(players) {
-    if (!(Number.isInteger(players) && players >= 3 && players <= 16)) {
-      throw new RangeError('a hand has 3 to 16 players, not ' + describe(players));
+  /** The two games, by the word of rules.variant, and their table sizes. */
+  var VARIANTS = {
+    dalmuti: { name: 'The Great Dalmuti', most: 16 },
+    'corporate-shuffle': { name: 'Corporate Shuffle', most: 8 },
+  };
+
+  /** The variant's word: undefined or null is Dalmuti. Throws on others. */
+  function checkVariant(variant) {
+    var word = variant == null ? 'dalmuti' : variant;
+    if (!Object.prototype.hasOwnProperty.call(VARIANTS, word)) {
+      throw new TypeError('the variant is "dalmuti" or "corporate-shuffle", not ' + describe(variant));
     }
+    return word;
+  }
+
+  /** Why `players` cannot play `variant` (a word), or '' if they can. */
+  function playersProblem(players, variant) {
+    var most = VARIANTS[variant].most;
+    if (Number.isInteger(players) && players >= 3 && players <= most) return '';
+    return (variant === 'dalmuti' ? 'a hand' : 'a hand of ' + VARIANTS[variant].name) +
+      ' has 3 to ' + most + ' players, not ' + describe(players);
   }
 
   /**
-   * The deck a hand of `players` uses, laid out before the shuffle: rank r
-   * has r copies, best first, then the two Jesters. With the stripped deck,
-   * four players play without 11s and 12s, five without 12s.
+   * The deck a hand of `players` uses, laid out before the shuffle (by card
+   * index). Dalmuti: rank r has r copies, then the two Jesters; with the
+   * stripped deck, four players play without 11s and 12s, five without
+   * 12s. Corporate Shuffle (60 cards, never stripped): the World Ruler, n
+   * copies of each n from 1 to 10, the Twirling Wedgie, Ratbert and two
+   * Dogberts.
    */
-  function deckLayout(players, strippedDeck) {
-    checkPlayers(players);
+  function deckLayout(players, strippedDeck, variant) {
+    var word = checkVariant(variant);
+    var problem = playersProblem(players, word);
+    if (problem) throw new RangeError(problem);
+    var cards = [];
+    var r, k;
+    if (word === 'corporate-shuffle') {
+      cards.push(WORLD_RULER);
+      for (r = 1; r <= 10; r++) {
+        for (k = 0; k < r; k++) cards.push(r);
+      }
+      cards.push(TWIRLING_WEDGIE, RATBERT, DOGBERT, DOGBERT);
+      return cards;
+    }
     var worstKept = 12;
     if (strippedDeck && players === 4) worstKept = 10;
     if (strippedDeck && players === 5) worstKept = 11;
-    var cards = [];
-    for (var r = 1; r <= worstKept; r++) {
-      for (var k = 0; k < r; k++) cards.push(r);
+    for (r = 1; r <= worstKept; r++) {
+      for (k = 0; k < r; k++) cards.push(r);
     }
     cards.push(JESTER, JESTER);
     return cards;
   }
 
-  /** Card counts (index 1..13) written as the project writes `Cards`. */
+  /** Card counts (by card index) written as the project writes `Cards`. */
   function formatCounts(counts) {
     var tokens = [];
-    for (var c = 1; c <= JESTER; c++) {
-      for (var k = 0; k < counts[c]; k++) tokens.push(c === JESTER ? 'J' : String(c));
+    for (var c = 0; c < KINDS; c++) {
+      for (var k = 0; k < counts[c]; k++) tokens.push(TOKENS[c]);
     }
     return tokens.join(' ');
   }
@@ -194,7 +234,7 @@
   /**
    * Reads cards written as tokens ("1 3 3 J", any order, single spaces
    * or any whitespace) or given as an array of tokens. Returns counts by
-   * card (index 1..13). Throws a TypeError naming the bad token.
+   * card index. Throws a TypeError naming the bad token.
    */
   function parseCards(cards) {
     var tokens;
@@ -205,20 +245,16 @@
     } else {
       throw new TypeError('cards are a string like "1 3 3 J", not ' + describe(cards));
     }
-    var counts = new Array(JESTER + 1).fill(0);
+    var counts = new Array(KINDS).fill(0);
     tokens.forEach(function (t) {
-      if (t === 'J') {
-        counts[JESTER]++;
-      } else if (/^(?:[1-9]|1[0-2])$/.test(t)) {
-        counts[Number(t)]++;
-      } else {
-        throw new TypeError(describe(t) + ' is not a card (1 to 12, or J)');
-      }
+      var index = TOKENS.indexOf(t);
+      if (index < 0) throw new TypeError(describe(t) + ' is not a card (0 to 12, J, T, R or D)');
+      counts[index]++;
     });
     return counts;
   }
 
-  /** Cards in the project's notation: ranks ascending, Jesters last. */
+  /** Cards in the project's notation: the engine's order (numbers ascending, then J, T, R, D). */
   function normalizeCards(cards) {
     return formatCounts(parseCards(cards));
   }
@@ -226,14 +262,15 @@
   /**
    * The hand dealt from `seedHex` to `players` seats: the deck shuffled by
    * the seed's stream, then dealt one card at a time from seat 0 (the
-   * Greater Dalmuti, before any greater revolution) clockwise.
+   * Greater Dalmuti or Big Boss, before any greater revolution) clockwise.
+   * `variant` is rules.variant ("dalmuti" when absent).
    * @returns {string[]} each seat's cards, e.g. "1 3 3 7 J J"
    */
-  function dealFromSeed(seedHex, players, strippedDeck) {
+  function dealFromSeed(seedHex, players, strippedDeck, variant) {
     var rng = new DealRng(seedHex);
-    var cards = rng.shuffle(deckLayout(players, !!strippedDeck));
+    var cards = rng.shuffle(deckLayout(players, !!strippedDeck, variant));
     var hands = [];
-    for (var s = 0; s < players; s++) hands.push(new Array(JESTER + 1).fill(0));
+    for (var s = 0; s < players; s++) hands.push(new Array(KINDS).fill(0));
     for (var i = 0; i < cards.length; i++) hands[i % players][cards[i]]++;
     return hands.map(formatCounts);
   }
@@ -354,7 +391,9 @@
   /**
    * Checks that `seed` is the seed behind `commitment` and that it deals
    * `dealt` to seat `seat` of a hand of `players` (with the stripped-deck
-   * rule on or off). Never rejects: bad input is a verdict with a reason.
+   * rule on or off), in the game `variant` (rules.variant: "dalmuti", the
+   * default, or "corporate-shuffle"). Never rejects: bad input is a
+   * verdict with a reason.
    *
    * `seat` is the seat at the deal: the place in the hand's seating before
    * any greater revolution (0 = the Greater Dalmuti as dealt). A greater
@@ -362,7 +401,8 @@
    * s was dealt as seat `players - 1 - s`. `dealt` is the cards as dealt,
    * before taxes and exchanges, in any order.
    * @param {{seed: string, commitment: string, players: number,
-   *          strippedDeck: boolean, seat: number, dealt: string|string[]}} hand
+   *          strippedDeck: boolean, variant: (string|undefined), seat: number,
+   *          dealt: string|string[]}} hand
    * @returns {Promise<{ok: boolean, reason: string}>}
    */
   function verifyHand(hand) {
@@ -383,9 +423,14 @@
     if (typeof commitment !== 'string' || !SEED_HEX.test(commitment)) {
       return no('the commitment should be 64 hexadecimal digits, not ' + describe(commitment));
     }
-    if (!(Number.isInteger(players) && players >= 3 && players <= 16)) {
-      return no('a hand has 3 to 16 players, not ' + describe(players));
+    var variant;
+    try {
+      variant = checkVariant(hand.variant);
+    } catch (e) {
+      return no(e.message);
     }
+    var problem = playersProblem(players, variant);
+    if (problem) return no(problem);
     if (!(Number.isInteger(seat) && seat >= 0 && seat < players)) {
       return no('seat should be 0 to ' + (players - 1) + ', not ' + describe(seat));
     }
@@ -405,7 +450,7 @@
               ', the commitment published before the deal is ' + commitment.toLowerCase(),
           };
         }
-        var expected = dealFromSeed(seed, players, !!hand.strippedDeck)[seat];
+        var expected = dealFromSeed(seed, players, !!hand.strippedDeck, variant)[seat];
         if (expected !== recorded) {
           return {
             ok: false,

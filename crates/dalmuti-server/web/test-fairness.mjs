@@ -60,12 +60,35 @@ test('golden deals of dalmuti-core (tests/data/golden-deals.txt)', () => {
   }
 });
 
-test('every table size, with and without the stripped deck (fixture)', () => {
-  assert.equal(fixture.deals.length, 30);
+test('every table size, with and without the stripped deck, and Corporate Shuffle (fixture)', () => {
+  assert.equal(fixture.deals.length, 36);
   for (const d of fixture.deals) {
-    const what = `seed ${d.seed}, ${d.players} players, stripped ${d.stripped_deck}`;
-    assert.deepEqual(F.dealFromSeed(d.seed, d.players, d.stripped_deck), d.hands, what);
+    const what = `seed ${d.seed}, ${d.players} players, stripped ${d.stripped_deck}, ${d.variant || 'dalmuti'}`;
+    assert.deepEqual(F.dealFromSeed(d.seed, d.players, d.stripped_deck, d.variant), d.hands, what);
   }
+  const cs = fixture.deals.filter((d) => d.variant === 'corporate-shuffle');
+  assert.deepEqual(cs.map((d) => d.players), [3, 4, 5, 6, 7, 8]);
+});
+
+test('Corporate Shuffle deals its own 60 cards, never stripped, to 3 to 8 players', () => {
+  const deck = F.deckLayout(5, false, 'corporate-shuffle');
+  assert.equal(deck.length, 60);
+  assert.deepEqual(F.deckLayout(5, true, 'corporate-shuffle'), deck, 'the stripped deck is Dalmuti\'s only');
+  const all = F.dealFromSeed(seedFromU64(7), 4, false, 'corporate-shuffle').join(' ');
+  const tokens = '0 1 2 3 4 5 6 7 8 9 10 11 12 J T R D'.split(' ');
+  assert.equal(F.normalizeCards(all), F.normalizeCards(deck.map((i) => tokens[i])));
+  const count = (t) => all.split(' ').filter((c) => c === t).length;
+  assert.deepEqual(['0', '1', '10', 'T', 'R', 'D', 'J', '11', '12'].map(count), [1, 1, 10, 1, 1, 2, 0, 0, 0]);
+  // Hands are written in the engine's order: numbers, then T, R, D.
+  const order = '0 1 2 3 4 5 6 7 8 9 10 11 12 J T R D'.split(' ');
+  for (const hand of F.dealFromSeed(seedFromU64(2026), 3, false, 'corporate-shuffle')) {
+    const places = hand.split(' ').map((t) => order.indexOf(t));
+    assert.ok(places.every((p) => p >= 0), hand);
+    assert.deepEqual(places, [...places].sort((a, b) => a - b), hand);
+  }
+  assert.equal(F.normalizeCards('D R 10 T 0 3'), '0 3 10 T R D');
+  assert.throws(() => F.deckLayout(9, false, 'corporate-shuffle'), /Corporate Shuffle has 3 to 8 players, not 9/);
+  assert.throws(() => F.dealFromSeed(seedFromU64(1), 5, false, 'uno'), /"dalmuti" or "corporate-shuffle", not "uno"/);
 });
 
 test('the stripped deck has 57 cards for four, 68 for five, 80 otherwise', () => {
@@ -118,6 +141,7 @@ test('bad arguments are refused with a reason, not dealt', () => {
   assert.throws(() => F.dealFromSeed(seedFromU64(1), '5', false), /3 to 16 players/);
   assert.throws(() => new F.DealRng(seedFromU64(1)).below(0), /below\(n\) needs n from 1/);
   assert.throws(() => F.parseCards('1 13'), /"13" is not a card/);
+  assert.throws(() => F.parseCards('6 X'), /"X" is not a card \(0 to 12, J, T, R or D\)/);
 });
 
 // ---------------------------------------------------------------------------
@@ -244,6 +268,27 @@ test('verifyHand refuses cards the seed did not deal, even with a matching seed'
   assert.equal((await F.verifyHand(hand({ seat: 1 }))).ok, false);
   assert.equal((await F.verifyHand(hand({ strippedDeck: false }))).ok, false);
   assert.equal((await F.verifyHand(hand({ dealt: mine.slice(1) }))).ok, false);
+});
+
+test('verifyHand checks a Corporate Shuffle deal with its variant, and only with it', async () => {
+  const c = fixture.deals.find((x) => x.variant === 'corporate-shuffle' && x.players === 5);
+  const csHand = (over) => ({
+    seed: c.seed, commitment: c.commitment, players: 5, variant: 'corporate-shuffle', seat: 1,
+    dealt: c.hands[1], ...over,
+  });
+  for (let seat = 0; seat < 5; seat++) {
+    const v = await F.verifyHand(csHand({ seat, dealt: c.hands[seat].split(' ').reverse() }));
+    assert.equal(v.ok, true, v.reason);
+  }
+  // The same seed, read as Dalmuti, deals other cards.
+  const asDalmuti = await F.verifyHand(csHand({ variant: undefined }));
+  assert.equal(asDalmuti.ok, false);
+  assert.match(asDalmuti.reason, /^the seed matches its commitment but deals seat 1/);
+  const v = await F.verifyHand(csHand({ players: 9 }));
+  assert.deepEqual(v, { ok: false, reason: 'a hand of Corporate Shuffle has 3 to 8 players, not 9' });
+  const bad = await F.verifyHand(csHand({ variant: 'uno' }));
+  assert.equal(bad.ok, false);
+  assert.match(bad.reason, /the variant is "dalmuti" or "corporate-shuffle", not "uno"/);
 });
 
 test('verifyHand never throws or rejects: bad input is a verdict with a reason', async () => {

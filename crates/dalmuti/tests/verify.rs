@@ -13,7 +13,9 @@ use std::process::{Command, Output, Stdio};
 
 use dalmuti_bots::{Bot, BotSpec};
 use dalmuti_core::record::Record;
-use dalmuti_core::{Action, Cards, DealRng, Deck, Game, Rules, Scoring, Seed, Viewer, join_seats};
+use dalmuti_core::{
+    Action, Cards, DealRng, Deck, Game, Rules, Scoring, Seed, Variant, Viewer, join_seats,
+};
 use dalmuti_server::fairness::{Fairness, HandSeed, commitment};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -214,6 +216,123 @@ fn real_games_verify_hand_by_hand() {
     let grown = &games[3].1;
     let counts: Vec<usize> = grown.fairness.hands.iter().map(|h| h.players).collect();
     assert_eq!(counts, [5, 5, 6]);
+}
+
+fn corporate_shuffle() -> Rules {
+    Rules {
+        variant: Variant::CorporateShuffle,
+        scoring: Scoring::Standard,
+        ..Rules::default()
+    }
+}
+
+/// `dalmuti check --json` of a document.
+fn check_json(doc: &Value) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+        .args(["check", "--json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(doc.to_string().as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn corporate_shuffle_games_verify_with_their_own_deck() {
+    let games = [
+        ("5 players", play(corporate_shuffle(), 5, 3, None)),
+        (
+            "3 players, then 4",
+            play(corporate_shuffle(), 3, 3, Some(2)),
+        ),
+        (
+            "8 players, greater takeovers",
+            play_with(corporate_shuffle(), 8, 2, None, true),
+        ),
+    ];
+    for (what, p) in &games {
+        assert_eq!(p.doc["rules"]["variant"], "corporate-shuffle", "{what}");
+        let report = check_json(&p.doc);
+        assert_eq!(report["valid"], true, "{what}: {report}");
+        let out = verify(&p.doc, &[]);
+        assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr(&out));
+        let hands = p.fairness.hands.len();
+        let mut expected = vec![draw_line(p)];
+        expected.extend((1..=hands).map(|k| verified_line(p, k)));
+        expected.push(format!(
+            "verified: all {hands} hand(s) and the seating draw: every deal was fixed before play"
+        ));
+        assert_eq!(stdout_lines(&out), expected, "{what}");
+        // Every hand deals the 60 cards.
+        for hand in p.doc["hands"].as_array().unwrap() {
+            let dealt: usize = hand["deal"]
+                .as_object()
+                .unwrap()
+                .values()
+                .map(|c| c.as_str().unwrap().split(' ').count())
+                .sum();
+            assert_eq!(dealt, 60, "{what}");
+        }
+    }
+    let report = check_json(&games[2].1.doc);
+    for hand in report["hands"].as_array().unwrap() {
+        assert_eq!(
+            hand["revolution"], "greater",
+            "a takeover by the Junior Intern"
+        );
+    }
+
+    // Read as Dalmuti, the record is not one: its Dogberts and Wedgie are
+    // no cards of the 80-card deck.
+    let p = &games[0].1;
+    let mut dalmuti = p.doc.clone();
+    dalmuti["rules"]["variant"] = json!("dalmuti");
+    let out = verify(&dalmuti, &[]);
+    assert_eq!(out.status.code(), Some(1), "{:?}", stdout_lines(&out));
+    assert!(
+        stdout_lines(&out)[0].starts_with("NOT verified: the record breaks the rules"),
+        "{:?}",
+        stdout_lines(&out)
+    );
+
+    // A Corporate Shuffle deal changed by one card does not verify (the
+    // record no longer deals the 60 cards).
+    let mut changed = p.doc.clone();
+    let deal = changed["hands"][0]["deal"].as_object_mut().unwrap();
+    let (name, cards) = deal
+        .iter_mut()
+        .find(|(_, c)| c.as_str().unwrap().split(' ').any(|t| t == "10"))
+        .unwrap();
+    let name = name.clone();
+    let swapped: Cards = cards
+        .as_str()
+        .unwrap()
+        .replacen("10", "9", 1)
+        .split(' ')
+        .map(|t| t.parse::<dalmuti_core::Card>().unwrap())
+        .fold(Cards::EMPTY, |mut all, c| {
+            all.add(c, 1);
+            all
+        });
+    *cards = json!(swapped.to_string());
+    let out = verify(&changed, &["--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verified"], false, "{name}'s deal: {v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("10 missing")),
+        "{v}"
+    );
 }
 
 #[test]
@@ -616,7 +735,8 @@ fn fixture_seed(label: &str) -> Seed {
 /// Deals by the engine, for `test-fairness.mjs` to compare `fairness.js`
 /// against: the stream's `below` on many bounds (the rejection loop
 /// included), and deals with and without the stripped deck at every table
-/// size, with their commitments.
+/// size, and Corporate Shuffle's at each of its sizes, with their
+/// commitments.
 fn fixture() -> String {
     let seed = fixture_seed("dalmuti fairness fixture: below");
     let bounds: [u32; 14] = [
@@ -642,19 +762,31 @@ fn fixture() -> String {
             json!([n, rng.below(n)])
         })
         .collect();
-    let mut cases: Vec<(Seed, usize, bool)> =
-        vec![(Seed::from(0), 5, false), (Seed([0xff; 32]), 16, false)];
+    let mut cases: Vec<(Seed, usize, bool, Variant)> = vec![
+        (Seed::from(0), 5, false, Variant::Dalmuti),
+        (Seed([0xff; 32]), 16, false, Variant::Dalmuti),
+    ];
     for players in 3..=16 {
         for stripped in [false, true] {
             let label =
                 format!("dalmuti fairness fixture: {players} players, stripped deck {stripped}");
-            cases.push((fixture_seed(&label), players, stripped));
+            cases.push((fixture_seed(&label), players, stripped, Variant::Dalmuti));
         }
+    }
+    for players in Variant::CorporateShuffle.players() {
+        let label = format!("dalmuti fairness fixture: corporate shuffle, {players} players");
+        cases.push((
+            fixture_seed(&label),
+            players,
+            false,
+            Variant::CorporateShuffle,
+        ));
     }
     let deals: Vec<Value> = cases
         .into_iter()
-        .map(|(seed, players, stripped)| {
+        .map(|(seed, players, stripped, variant)| {
             let rules = Rules {
+                variant,
                 stripped_deck: stripped,
                 ..Rules::default()
             };
@@ -664,13 +796,18 @@ fn fixture() -> String {
                 .iter()
                 .map(Cards::to_string)
                 .collect();
-            json!({
+            let mut deal = json!({
                 "seed": seed.to_string(),
                 "players": players,
                 "stripped_deck": stripped,
                 "commitment": commitment(&seed),
                 "hands": hands,
-            })
+            });
+            // Dalmuti's deals say nothing of the variant, as before it existed.
+            if variant != Variant::Dalmuti {
+                deal["variant"] = json!(variant.word());
+            }
+            deal
         })
         .collect();
     // One call or deal per line: small, and a change shows as a diff.
@@ -692,7 +829,7 @@ fn fixture() -> String {
 fn fixture_for_the_browser_is_up_to_date() {
     let want = fixture();
     let parsed: Value = serde_json::from_str(&want).expect("the fixture is JSON");
-    assert_eq!(parsed["deals"].as_array().map(Vec::len), Some(30));
+    assert_eq!(parsed["deals"].as_array().map(Vec::len), Some(36));
     let path = fixture_path();
     if std::env::var_os("DALMUTI_UPDATE_FIXTURE").is_some() {
         std::fs::write(&path, &want).unwrap();

@@ -83,6 +83,8 @@ pub struct TableInfo {
     pub over: bool,
     /// Whether the lobby lists it.
     pub public: bool,
+    /// The game played: `dalmuti` or `corporate-shuffle`.
+    pub variant: dalmuti_core::Variant,
     /// The current hand's number (0 before the start).
     pub hand: usize,
     /// The table's event number.
@@ -824,7 +826,7 @@ impl Actor {
             let _ = self
                 .commit(Stored::Act {
                     player: name,
-                    action: dalmuti_bots::protocol::encode_action(&Action::Ready),
+                    action: crate::protocol::encode_action(&Action::Ready),
                     auto: true,
                 })
                 .await;
@@ -977,7 +979,7 @@ impl Actor {
             let _ = self
                 .commit(Stored::Act {
                     player: done.name,
-                    action: dalmuti_bots::protocol::encode_action(&done.action),
+                    action: crate::protocol::encode_action(&done.action),
                     auto: done.stand_in,
                 })
                 .await;
@@ -1198,6 +1200,7 @@ impl Actor {
             started: state.game.is_some(),
             over: state.is_over(),
             public: state.row.public,
+            variant: state.rules.variant,
             hand: state.game.as_ref().map_or(0, |g| g.hands().len()),
             v: state.v(),
         }
@@ -1322,7 +1325,7 @@ impl Actor {
         }
         let event = Stored::Act {
             player: self.state.seats[i].name.clone(),
-            action: dalmuti_bots::protocol::encode_action(&action),
+            action: crate::protocol::encode_action(&action),
             auto: false,
         };
         match self.commit(event).await {

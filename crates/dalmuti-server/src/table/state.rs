@@ -48,7 +48,7 @@ pub enum Stored {
     Act {
         /// The player's name.
         player: String,
-        /// The action, as in the bot protocol.
+        /// The action, as [`crate::protocol::encode_action`] writes it.
         action: Value,
         /// Chosen by the seat's stand-in bot or the turn timer.
         #[serde(default)]
@@ -153,6 +153,9 @@ impl TableState {
                 row.seats
             )));
         }
+        // The variant's own table sizes (Corporate Shuffle seats at most 8)
+        // bound the seats, so no join can later make the game unplayable.
+        crate::rules::check_table(&rules, row.seats)?;
         Ok(TableState {
             row,
             rules,
@@ -353,8 +356,8 @@ impl TableState {
                 self.commitments.push(commitment(&seed));
             }
             Stored::Act { player, action, .. } => {
-                let action = dalmuti_bots::protocol::decode_action(action)
-                    .map_err(|e| ServerError::BadRequest(e.0))?;
+                let action =
+                    crate::protocol::decode_action(action).map_err(ServerError::BadRequest)?;
                 let i = self
                     .seat_named(player)
                     .ok_or_else(|| ServerError::BadRequest(format!("no seat named {player:?}")))?;

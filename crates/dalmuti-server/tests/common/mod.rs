@@ -443,46 +443,116 @@ impl Ws {
 // ---------------------------------------------------------------------------
 // Choosing a legal action.
 
-/// Numbered cards by rank (index 1 to 12) and Jesters.
+/// A hand by kind: numbered cards by value (index 0, the World Ruler, to
+/// 12), the wild cards (Jesters or Dogberts), and Corporate Shuffle's
+/// Twirling Wedgie and Ratbert.
 struct Cards {
     counts: [usize; 13],
-    jesters: usize,
+    wilds: usize,
+    /// The wild card's token: `J` or `D`.
+    wild: &'static str,
+    wedgie: bool,
+    ratbert: bool,
 }
 
 impl Cards {
     fn parse(cards: &str) -> Cards {
         let mut c = Cards {
             counts: [0; 13],
-            jesters: 0,
+            wilds: 0,
+            wild: "J",
+            wedgie: false,
+            ratbert: false,
         };
-        for token in cards.split_whitespace() {
+        // A set of Dogberts alone says its value after the cards.
+        for token in cards.split(" as ").next().unwrap_or("").split_whitespace() {
             match token {
-                "J" => c.jesters += 1,
+                "J" => c.wilds += 1,
+                "D" => {
+                    c.wilds += 1;
+                    c.wild = "D";
+                }
+                "T" => c.wedgie = true,
+                "R" => c.ratbert = true,
                 n => c.counts[n.parse::<usize>().unwrap()] += 1,
             }
         }
         c
     }
 
-    /// The `n` worst cards (highest ranks, then Jesters).
+    fn len(&self) -> usize {
+        self.counts.iter().sum::<usize>()
+            + self.wilds
+            + usize::from(self.wedgie)
+            + usize::from(self.ratbert)
+    }
+
+    /// The `n` worst cards: Ratbert, the highest numbers (the Wedgie after
+    /// the plain 6s), then the wild cards.
     fn worst(&self, n: usize) -> String {
         let mut picked: Vec<String> = Vec::new();
-        for rank in (1..=12).rev() {
+        if self.ratbert {
+            picked.push("R".into());
+        }
+        for rank in (0..=12).rev() {
             for _ in 0..self.counts[rank] {
                 picked.push(rank.to_string());
             }
+            if rank == 6 && self.wedgie {
+                picked.push("T".into());
+            }
         }
-        picked.extend(std::iter::repeat_n("J".to_string(), self.jesters));
+        picked.extend(std::iter::repeat_n(self.wild.to_string(), self.wilds));
         picked.truncate(n);
         picked.reverse();
         picked.join(" ")
     }
 }
 
+/// The value a played set is compared by: `as V` for Dogberts alone, the
+/// numbered cards' (6 for the Wedgie, 11 for Ratbert), or 13 for Jesters
+/// alone.
+fn set_value(set: &str) -> usize {
+    if let Some((_, value)) = set.split_once(" as ") {
+        return value.parse().unwrap();
+    }
+    let cards = Cards::parse(set);
+    if cards.ratbert {
+        return 11;
+    }
+    if cards.wedgie {
+        return 6;
+    }
+    (0..=12).find(|&r| cards.counts[r] > 0).unwrap_or(13)
+}
+
+/// A play of `set` from STATE `d`: with the Twirling Wedgie it names the
+/// first other player who still holds cards, unless the play ends the hand.
+fn play_json(d: &Value, set: String, size: usize, hand: &Cards) -> Value {
+    if !set.split(' ').any(|t| t == "T") {
+        return json!({ "play": set });
+    }
+    let me = d["view"]["seat"].as_u64();
+    let others: Vec<u64> = d["view"]["seats"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .filter(|(i, s)| Some(*i as u64) != me && s["cards"].as_u64().unwrap_or(0) > 0)
+        .map(|(i, _)| i as u64)
+        .collect();
+    if hand.len() == size && others.len() == 1 {
+        return json!({ "play": set });
+    }
+    json!({ "play": set, "wedgie": others[0] })
+}
+
 /// A legal action for STATE's `decision` holding STATE's `view.hand`: no
 /// revolution and no exchange offer, the worst cards as tax or in answer,
-/// lead the worst single card, follow with the worst set that tops (numbered
-/// cards only) or pass. None for `ready`: the table says that for everyone.
+/// lead the Twirling Wedgie or a lone Dogbert (as a 10) when held, else the
+/// worst single card, follow with the worst set that tops (numbered cards
+/// and the Wedgie only) or pass. A play of the Wedgie names a target. None
+/// for `ready`: the table says that for everyone.
 pub fn choose(state: &Value) -> Option<Value> {
     let decision = state.get("decision").filter(|d| !d.is_null())?;
     let hand = Cards::parse(state["view"]["hand"].as_str().unwrap_or(""));
@@ -491,13 +561,29 @@ pub fn choose(state: &Value) -> Option<Value> {
         "tax" => json!({ "give_tax": hand.worst(decision["count"].as_u64()? as usize) }),
         "offer_exchange" | "exchange_offer" => json!("decline_exchange"),
         "answer_exchange" | "exchange_answer" => json!({ "answer_exchange": hand.worst(1) }),
-        "lead" => json!({ "play": hand.worst(1) }),
+        // Corporate Shuffle's specials are led as soon as held, so every
+        // game sends a Wedgie's target and a Dogbert's value.
+        "lead" if hand.wedgie => play_json(state, "T".into(), 1, &hand),
+        "lead" if hand.wild == "D" && hand.wilds > 0 => json!({ "play": "D as 10" }),
+        "lead" => play_json(state, hand.worst(1), 1, &hand),
         "follow" => {
-            let top = Cards::parse(decision["top"].as_str()?);
-            let n = top.counts.iter().sum::<usize>() + top.jesters;
-            let rank = (1..=12).find(|&r| top.counts[r] > 0).unwrap_or(13);
-            match (1..rank).rev().find(|&r| hand.counts[r] >= n) {
-                Some(r) => json!({ "play": vec![r.to_string(); n].join(" ") }),
+            let top = decision["top"].as_str()?;
+            let n = Cards::parse(top).len();
+            let value = set_value(top);
+            let available = |r: usize| hand.counts[r] + usize::from(r == 6 && hand.wedgie);
+            // The World Ruler is played alone.
+            match (0..value)
+                .rev()
+                .find(|&r| available(r) >= n && (r > 0 || n == 1))
+            {
+                Some(r) => {
+                    let naturals = hand.counts[r].min(n);
+                    let mut cards = vec![r.to_string(); naturals];
+                    if naturals < n {
+                        cards.push("T".into());
+                    }
+                    play_json(state, cards.join(" "), n, &hand)
+                }
                 None => json!("pass"),
             }
         }
