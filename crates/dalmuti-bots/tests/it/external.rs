@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use dalmuti_bots::{BadSpec, Bot, BotFault, BotSpec, ExternalBot, GreedyBot, fallback};
-use dalmuti_core::{Action, Game, Rules, Seed, Viewer};
+use dalmuti_core::{Action, Game, Rules, Seed, Variant, Viewer};
 
 /// A time limit no healthy bot comes near, even on a loaded machine.
 const PATIENT: Duration = Duration::from_secs(10);
@@ -136,6 +136,28 @@ fn the_example_bot_plays_whole_games_legally() {
             answer.unwrap();
         }
     }
+}
+
+#[test]
+fn the_example_bot_plays_corporate_shuffle_legally() {
+    // Every table size it may meet, with the Workers' exchange; its plays
+    // include Wedgie sets naming a victim and the World Ruler.
+    let mut bot = ExternalBot::spawn(&example_bot("example"), PATIENT).unwrap();
+    let rules = Rules {
+        variant: Variant::CorporateShuffle,
+        merchant_exchange: true,
+        ..Rules::default()
+    };
+    let mut sets = Vec::new();
+    for players in 3..=8 {
+        for answer in play_with(&mut bot, rules, players, 8, players as u64) {
+            if let Action::Play(set) = answer.unwrap() {
+                sets.push(set);
+            }
+        }
+    }
+    assert!(sets.iter().any(|s| s.wedgie_target().is_some()), "{sets:?}");
+    assert!(sets.iter().any(|s| s.is_world_ruler()), "{sets:?}");
 }
 
 #[test]
