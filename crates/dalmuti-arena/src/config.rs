@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use dalmuti_bots::BotSpec;
-use dalmuti_core::{MAX_PLAYERS, MIN_PLAYERS, Rules, Scoring, Seed};
+use dalmuti_core::{BadRules, Rules, Scoring, Seed, Variant};
 
 /// `dalmuti sim`'s arguments as typed, not yet checked: turn them into a
 /// [`SimConfig`] with [`SimConfig::new`].
@@ -17,8 +17,14 @@ use dalmuti_core::{MAX_PLAYERS, MIN_PLAYERS, Rules, Scoring, Seed};
 /// ```
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct SimArgs {
-    /// Players at the table, 3 to 16 [default: the number of bots listed,
-    /// or 5 when one bot is given for every seat].
+    /// The game: dalmuti, or corporate-shuffle (Dilbert's Corporate
+    /// Shuffle: 3 to 8 players, never a stripped deck) [default: dalmuti].
+    #[arg(long, value_name = "GAME")]
+    pub variant: Option<String>,
+
+    /// Players at the table, 3 to 16 (3 to 8 in Corporate Shuffle)
+    /// [default: the number of bots listed, or 5 when one bot is given for
+    /// every seat].
     #[arg(long)]
     pub players: Option<usize>,
 
@@ -56,7 +62,8 @@ pub struct SimArgs {
     #[arg(long)]
     pub threads: Option<usize>,
 
-    /// Optional rule: the stripped deck for four or five players.
+    /// Optional rule: the stripped deck for four or five players (Dalmuti
+    /// only).
     #[arg(long)]
     pub stripped_deck: bool,
 
@@ -133,8 +140,9 @@ pub struct Entry {
     pub spec: BotSpec,
 }
 
-/// A run's configuration, checked: 3 to 16 players, one bot per player,
-/// a mode with at least one hand, a seed.
+/// A run's configuration, checked: a table the game seats (3 to 16
+/// players, 3 to 8 in Corporate Shuffle), one bot per player, a mode with
+/// at least one hand, a seed.
 #[derive(Clone, Debug)]
 pub struct SimConfig {
     lineup: Vec<Entry>,
@@ -155,6 +163,13 @@ pub enum ConfigError {
     /// Not 3 to 16 players.
     #[error("a table seats 3 to 16 players, not {0}")]
     Players(usize),
+    /// Not a game.
+    #[error("--variant is dalmuti or corporate-shuffle, not {0:?}")]
+    Variant(String),
+    /// Rules the game does not allow: a table size outside its range, or
+    /// the stripped deck in Corporate Shuffle.
+    #[error("{0}")]
+    Rules(String),
     /// `--bots` is empty or has an empty entry.
     #[error(
         "--bots needs one bot per player, separated by commas, e.g. --bots greedy,random,random"
@@ -206,14 +221,25 @@ impl SimConfig {
     /// assert_eq!(error, "--players 4 needs 4 bots (or one bot for every seat), but --bots lists 2");
     /// ```
     pub fn new(args: SimArgs) -> Result<SimConfig, ConfigError> {
+        let variant = match args.variant.as_deref() {
+            None => Variant::Dalmuti,
+            Some(text) => text
+                .parse()
+                .map_err(|_| ConfigError::Variant(text.trim().chars().take(40).collect()))?,
+        };
         let specs = split_lineup(&args.bots)?;
         let players = match (args.players, specs.len()) {
             (Some(p), _) => p,
             (None, 1) => 5,
             (None, b) => b,
         };
-        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
-            return Err(ConfigError::Players(players));
+        if !variant.players().contains(&players) {
+            // Said the way each game says it: Dalmuti's range is the
+            // table's, Corporate Shuffle's its own.
+            return Err(match variant {
+                Variant::Dalmuti => ConfigError::Players(players),
+                _ => ConfigError::Rules(BadRules::Players { variant, players }.to_string()),
+            });
         }
         if specs.len() != 1 && specs.len() != players {
             return Err(ConfigError::BotCount {
@@ -278,7 +304,7 @@ impl SimConfig {
                 .map_err(|_| ConfigError::Scoring(text.trim().to_string()))?,
         };
         let rules = Rules {
-            variant: Default::default(),
+            variant,
             stripped_deck: args.stripped_deck,
             first_deal_revolution: args.first_deal_revolution,
             merchant_exchange: args.merchant_exchange,
@@ -289,6 +315,14 @@ impl SimConfig {
             },
             join_and_leave: false,
         };
+        rules.check(players).map_err(|e| match e {
+            BadRules::StrippedCorporate => ConfigError::Rules(
+                "--stripped-deck is a Dalmuti rule: Corporate Shuffle's 60-card deck is never \
+                 stripped"
+                    .into(),
+            ),
+            e => ConfigError::Rules(e.to_string()),
+        })?;
 
         let (seed, seed_given) = match &args.seed {
             Some(text) => (parse_seed(text)?, true),

@@ -1,4 +1,5 @@
-//! Tournaments for *The Great Dalmuti*: a lineup of bots plays many hands
+//! Tournaments for *The Great Dalmuti* and *Corporate Shuffle*
+//! (`--variant corporate-shuffle`): a lineup of bots plays many hands
 //! (`dalmuti sim`), in parallel, and the report says who finishes where.
 //!
 //! ```
@@ -79,8 +80,8 @@
 //! | `duplicate`, `rotations` | duplicate play: each deal played `rotations` times (n, or 1) |
 //! | `hands` | hands played in all: deals × rotations |
 //! | `seed` | the run's seed, as `--seed` takes it |
-//! | `rules` | `stripped_deck`, `first_deal_revolution`, `merchant_exchange`, `scoring` |
-//! | `seat_places` | finishing place by title during play: `rows` (titles, Greater Dalmuti first), `columns` (`1st`…), `counts`, `rates` (each row's share) |
+//! | `rules` | `variant` (`dalmuti` or `corporate-shuffle`), `stripped_deck`, `first_deal_revolution`, `merchant_exchange`, `scoring` |
+//! | `seat_places` | finishing place by title during play: `rows` (titles in the game's words, Greater Dalmuti or Big Boss first), `columns` (`1st`…), `counts`, `rates` (each row's share) |
 //! | `mobility` | games mode only (else `null`): the title held in the next hand of the game by the title held in this one, same layout |
 //! | `timing` | `threads`, `wall_seconds`, `hands_per_second`: the only part that differs between two runs of the same seed |
 //!

@@ -52,7 +52,9 @@ fn draw(report: &SimReport, path: &Path) -> Result<(), String> {
             let mut m = m.clone();
             if m.columns.len() > 6 {
                 let n = m.columns.len();
-                m.columns = (0..n).map(|i| title_short(i, n)).collect();
+                m.columns = (0..n)
+                    .map(|i| title_short(report.rules.variant, i, n))
+                    .collect();
             }
             heat_map(
                 &left,

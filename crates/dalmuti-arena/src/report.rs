@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use dalmuti_core::{Seat, Title};
+use dalmuti_core::{Seat, Title, Variant};
 use serde::Serialize;
 use skillratings::weng_lin::WengLinRating;
 
@@ -47,9 +47,11 @@ pub struct SimReport {
     pub timing: Timing,
 }
 
-/// The optional rules of a run.
+/// The game and the optional rules of a run.
 #[derive(Clone, Debug, Serialize)]
 pub struct RulesReport {
+    /// The game: `dalmuti` or `corporate-shuffle`.
+    pub variant: Variant,
     /// The stripped deck for four or five players.
     pub stripped_deck: bool,
     /// No taxes on a game's first hand.
@@ -146,29 +148,40 @@ impl Matrix {
     }
 }
 
-/// The title of seat `i` at a table of `n`, numbering Merchants when there
-/// are several.
+/// The title of seat `i` at a table of `n` in `variant`, numbering
+/// Merchants (Workers) when there are several.
 ///
 /// ```
-/// assert_eq!(dalmuti_arena::title_name(2, 6), "Merchant 1");
-/// assert_eq!(dalmuti_arena::title_name(1, 3), "Merchant");
-/// assert_eq!(dalmuti_arena::title_name(4, 5), "Greater Peon");
+/// use dalmuti_core::Variant;
+/// use dalmuti_arena::title_name;
+/// assert_eq!(title_name(Variant::Dalmuti, 2, 6), "Merchant 1");
+/// assert_eq!(title_name(Variant::Dalmuti, 1, 3), "Merchant");
+/// assert_eq!(title_name(Variant::Dalmuti, 4, 5), "Greater Peon");
+/// assert_eq!(title_name(Variant::CorporateShuffle, 0, 5), "Big Boss");
+/// assert_eq!(title_name(Variant::CorporateShuffle, 3, 6), "Worker 2");
 /// ```
-pub fn title_name(i: usize, n: usize) -> String {
-    match Seat::new(i).title(n) {
-        Title::Merchant { class } if n > 5 => format!("Merchant {class}"),
-        t => t.name().to_string(),
+pub fn title_name(variant: Variant, i: usize, n: usize) -> String {
+    let title = Seat::new(i).title(n);
+    let name = variant.title_name(title);
+    match title {
+        Title::Merchant { class } if n > 5 => format!("{name} {class}"),
+        _ => name.to_string(),
     }
 }
 
-/// A short title for column heads: GD, LD, M1…, LP, GP.
-pub(crate) fn title_short(i: usize, n: usize) -> String {
+/// A short title for column heads: GD, LD, M1…, LP, GP in Dalmuti; BB,
+/// LB, W1…, SI, JI in Corporate Shuffle.
+pub(crate) fn title_short(variant: Variant, i: usize, n: usize) -> String {
+    let [greater, lesser, middle, peon, greater_peon] = match variant {
+        Variant::Dalmuti => ["GD", "LD", "M", "LP", "GP"],
+        Variant::CorporateShuffle => ["BB", "LB", "W", "SI", "JI"],
+    };
     match Seat::new(i).title(n) {
-        Title::GreaterDalmuti => "GD".into(),
-        Title::LesserDalmuti => "LD".into(),
-        Title::Merchant { class } => format!("M{class}"),
-        Title::LesserPeon => "LP".into(),
-        Title::GreaterPeon => "GP".into(),
+        Title::GreaterDalmuti => greater.into(),
+        Title::LesserDalmuti => lesser.into(),
+        Title::Merchant { class } => format!("{middle}{class}"),
+        Title::LesserPeon => peon.into(),
+        Title::GreaterPeon => greater_peon.into(),
     }
 }
 
@@ -223,7 +236,8 @@ impl SimReport {
                 }
             })
             .collect();
-        let titles: Vec<String> = (0..n).map(|i| title_name(i, n)).collect();
+        let variant = config.rules().variant;
+        let titles: Vec<String> = (0..n).map(|i| title_name(variant, i, n)).collect();
         let place_names: Vec<String> = (1..=n).map(ordinal).collect();
         let (games, hands_per_game) = match config.mode() {
             Mode::Hands { .. } => (None, None),
@@ -245,6 +259,7 @@ impl SimReport {
             hands,
             seed: config.seed_text(),
             rules: RulesReport {
+                variant,
                 stripped_deck: rules.stripped_deck,
                 first_deal_revolution: rules.first_deal_revolution,
                 merchant_exchange: rules.merchant_exchange,
@@ -362,7 +377,11 @@ impl SimReport {
         };
         let _ = writeln!(out, "{n} players, {what}{duplicate}, seed {}", self.seed);
         let r = &self.rules;
-        let mut rules = vec![format!("scoring {}", r.scoring)];
+        let mut rules = Vec::new();
+        if r.variant != Variant::Dalmuti {
+            rules.push(r.variant.words().game.to_string());
+        }
+        rules.push(format!("scoring {}", r.scoring));
         for (on, name) in [
             (r.stripped_deck, "stripped deck"),
             (r.first_deal_revolution, "first-deal revolution"),
@@ -449,7 +468,13 @@ impl SimReport {
         if let Some(m) = &self.mobility {
             out.push('\n');
             let legend: Vec<String> = (0..n)
-                .map(|i| format!("{} {}", title_short(i, n), title_name(i, n)))
+                .map(|i| {
+                    format!(
+                        "{} {}",
+                        title_short(r.variant, i, n),
+                        title_name(r.variant, i, n)
+                    )
+                })
                 .collect();
             let _ = writeln!(
                 out,
@@ -457,7 +482,7 @@ impl SimReport {
             );
             let _ = writeln!(out, "({})", legend.join(", "));
             let short = Matrix {
-                columns: (0..n).map(|i| title_short(i, n)).collect(),
+                columns: (0..n).map(|i| title_short(r.variant, i, n)).collect(),
                 ..m.clone()
             };
             write_matrix(&mut out, &short);

@@ -2,7 +2,7 @@
 
 use dalmuti_bots::{Bot, BotFault, BotSpec, GreedyBot};
 use dalmuti_core::record::{Checked, check};
-use dalmuti_core::{Action, Rules, Scoring, View};
+use dalmuti_core::{Action, Rules, Scoring, Variant, View};
 
 use crate::play::{GameTable, Players, Series, Table};
 use crate::seeds::{SeedStream, Stream, bot_seed, seating};
@@ -155,8 +155,15 @@ fn random_beats_nobody() {
 
 #[test]
 fn games_and_series_play_the_same_hands() {
+    for variant in Variant::ALL {
+        games_and_series_play_the_same_hands_of(variant);
+    }
+}
+
+fn games_and_series_play_the_same_hands_of(variant: Variant) {
     let labels: Vec<String> = ["a", "b", "c", "d", "e", "f"].map(String::from).to_vec();
     let rules = Rules {
+        variant,
         merchant_exchange: true,
         scoring: Scoring::Philanthropic,
         hands: Some(8),
@@ -197,9 +204,16 @@ fn games_and_series_play_the_same_hands() {
 
 #[test]
 fn the_greedy_shortcut_decides_as_the_greedy_bot() {
-    // Both ways, over hands with taxes, revolutions (both Jesters in one
+    for variant in Variant::ALL {
+        the_greedy_shortcut_decides_as_the_greedy_bot_in(variant);
+    }
+}
+
+fn the_greedy_shortcut_decides_as_the_greedy_bot_in(variant: Variant) {
+    // Both ways, over hands with taxes, revolutions (both wild cards in one
     // hand, in about one hand in n) and merchant exchanges.
     let rules = Rules {
+        variant,
         merchant_exchange: true,
         join_and_leave: false,
         ..Rules::default()
@@ -372,4 +386,135 @@ fn text_and_csv_name_every_bot() {
     assert_eq!(lines.len(), 4);
     assert!(lines[0].ends_with("faults_total,place_1,place_2,place_3"));
     assert!(lines[3].starts_with("random#2,random,12,"));
+}
+
+/// The arguments of a Corporate Shuffle run.
+fn corporate(more: SimArgs) -> SimArgs {
+    SimArgs {
+        variant: Some("corporate-shuffle".into()),
+        ..more
+    }
+}
+
+#[test]
+fn corporate_shuffle_runs_in_every_mode_and_its_records_check() {
+    let dir = std::env::temp_dir().join(format!("dalmuti-arena-corporate-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let lineup = "heuristic,greedy,random,search:iterations=10,random,greedy";
+    let independent = report(
+        lineup,
+        corporate(SimArgs {
+            duplicate: true,
+            records: Some(dir.clone()),
+            ..hands(2)
+        }),
+    );
+    let played = report(
+        lineup,
+        corporate(SimArgs {
+            merchant_exchange: true,
+            scoring: Some("standard".into()),
+            records: Some(dir.clone()),
+            ..games(2, 3)
+        }),
+    );
+    for r in [&independent, &played] {
+        assert_eq!(r.rules.variant, Variant::CorporateShuffle);
+        assert_eq!(r.players, 6);
+        assert_eq!(r.seat_places.rows[0], "Big Boss");
+        assert_eq!(r.seat_places.rows[2], "Worker 1");
+        assert_eq!(r.seat_places.rows[5], "Junior Intern");
+        assert!(r.bots.iter().all(|b| b.faults.total() == 0));
+        assert!(r.to_text().contains("rules: Corporate Shuffle, scoring"));
+    }
+    assert_eq!(independent.hands, 12);
+    let mobility = played.mobility.as_ref().expect("games have mobility");
+    assert_eq!(mobility.columns[1], "Little Boss");
+    assert!(
+        played
+            .to_text()
+            .contains("BB Big Boss, LB Little Boss, W1 Worker 1")
+    );
+    // Every record is a game of Corporate Shuffle that checks.
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 2 * 6 + 2);
+    for name in &names {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        assert!(text.contains("corporate-shuffle"), "{name}");
+        let Checked::Valid(report) = check(&text) else {
+            panic!("{name} does not check: {text}");
+        };
+        let expected = if name.starts_with("game") { 3 } else { 1 };
+        assert_eq!(report.hands.len(), expected, "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    // The same seed, another game: other hands.
+    let dalmuti = report(lineup, hands(2));
+    assert_ne!(
+        dalmuti.results_json(),
+        report(lineup, corporate(hands(2))).results_json()
+    );
+}
+
+#[test]
+fn corporate_shuffle_refuses_what_it_does_not_allow() {
+    let err = |more: SimArgs| {
+        SimConfig::new(SimArgs {
+            bots: "greedy".into(),
+            ..more
+        })
+        .unwrap_err()
+        .to_string()
+    };
+    assert_eq!(
+        err(corporate(SimArgs {
+            stripped_deck: true,
+            ..SimArgs::default()
+        })),
+        "--stripped-deck is a Dalmuti rule: Corporate Shuffle's 60-card deck is never stripped"
+    );
+    assert_eq!(
+        err(corporate(SimArgs {
+            players: Some(9),
+            ..SimArgs::default()
+        })),
+        "Corporate Shuffle seats 3 to 8 players, not 9"
+    );
+    assert_eq!(
+        err(corporate(SimArgs {
+            players: Some(2),
+            ..SimArgs::default()
+        })),
+        "Corporate Shuffle seats 3 to 8 players, not 2"
+    );
+    assert_eq!(
+        err(SimArgs {
+            variant: Some("chess".into()),
+            ..SimArgs::default()
+        }),
+        "--variant is dalmuti or corporate-shuffle, not \"chess\""
+    );
+    // What it allows: eight players, one bot for every seat; the variant
+    // in any case.
+    let c = SimConfig::new(SimArgs {
+        bots: "greedy".into(),
+        players: Some(8),
+        variant: Some(" Corporate-Shuffle ".into()),
+        ..SimArgs::default()
+    })
+    .unwrap();
+    assert_eq!(c.rules().variant, Variant::CorporateShuffle);
+    assert_eq!(c.players(), 8);
+    // Dalmuti is the default, and still seats sixteen.
+    let c = SimConfig::new(SimArgs {
+        bots: "greedy".into(),
+        players: Some(16),
+        ..SimArgs::default()
+    })
+    .unwrap();
+    assert_eq!(c.rules().variant, Variant::Dalmuti);
 }

@@ -1,17 +1,19 @@
 //! The heuristic bot: the rules of thumb of a good player, from the view
-//! alone.
+//! alone. It plays both games: *The Great Dalmuti* and *Corporate
+//! Shuffle* (whose special cards are below).
 //!
 //! # How it thinks about a hand
 //!
-//! A hand is a list of *groups*: all the cards of one rank. Playing a group
-//! whole costs one play; breaking it only makes more plays. Some groups are
-//! *sure winners*: a set of k cards of rank r that no other player can top,
-//! because no player still holding cards can hold k cards of a better rank
-//! (counting the unseen cards, the unseen Jesters, each player's card count,
-//! and what taxes told it). The other groups are *losers*: each needs a lead
-//! of its own, or a lucky chance to follow. Spare Jesters first turn losers
-//! into sure winners when they can (a lone Earl Marshal with a Jester is a
-//! pair nobody may top); the rest join the last set for free.
+//! A hand is a list of *groups*: all the cards of one value. Playing a
+//! group whole costs one play; breaking it only makes more plays. Some
+//! groups are *sure winners*: a set of k cards of value v that no other
+//! player can top, because no player still holding cards can make a set of
+//! k cards better than v (counting the unseen cards, the unseen wild cards,
+//! each player's card count, and what taxes told it). The other groups are
+//! *losers*: each needs a lead of its own, or a lucky chance to follow.
+//! Spare wild cards (Jesters, Dogberts) first turn losers into sure winners
+//! when they can (a lone Earl Marshal with a Jester is a pair nobody may
+//! top); the rest join the last set for free.
 //!
 //! So the bot counts the leads it still *needs*: a leader sheds one loser
 //! and loses the lead; a sure winner played on another player's set wins
@@ -22,19 +24,19 @@
 //!
 //! - **Lead.** Goes out if its whole hand is one set. If it has at most one
 //!   loser, plays a sure winner (it keeps the lead, and goes out). Otherwise
-//!   it leads its worst loser as a whole group, without Jesters: bad cards
-//!   go while the good ones stay to win leads back.
+//!   it leads its worst loser as a whole group, without wild cards: bad
+//!   cards go while the good ones stay to win leads back.
 //! - **Follow.** Goes out if it can. Tops with a sure winner when it will
 //!   then go out for sure. Otherwise it weighs each way to top against
 //!   passing by the leads it would still need. Following with a whole
 //!   losing group sheds it for free and is taken, unless its cards are
-//!   good ones (an Abbess or better) that will top most sets later.
-//!   Breaking a group or spending a Jester is taken only when it saves a
-//!   lead (a group fewer, or the lead won with a set nobody can top while
+//!   good ones (value 5 or better) that will top most sets later.
+//!   Breaking a group or spending a wild card is taken only when it saves
+//!   a lead (a group fewer, or the lead won with a set nobody can top while
 //!   the rest stays as good). A sure winner is spent to win the lead only
 //!   when going out is near (its sure winners cover the leads it needs,
 //!   give or take one) or when it holds few cards. Otherwise it passes and
-//!   keeps its groups, its Dalmutis, Archbishops and Jesters.
+//!   keeps its groups, its best cards and its wild cards.
 //! - **Two players left.** The other player's cards are exactly the unseen
 //!   ones, so the ending is a game of perfect information: when both hands
 //!   are small the bot searches it exactly (win or lose, with a table of
@@ -42,8 +44,8 @@
 //!   line when there is one; otherwise it plays by the rules above.
 //! - **Tax.** A Dalmuti gives the cards whose loss hurts least: lone bad
 //!   cards first (each removes a whole group, a lead it will not need),
-//!   never a Jester and never a card of rank 3 or better while it has
-//!   others.
+//!   never a wild card (nor the World Ruler) and never a card of value 3
+//!   or better while it has others.
 //! - **Revolution.** Always called as Greater Peon (a greater revolution
 //!   makes it Greater Dalmuti, with no tax to pay). Declined by a Dalmuti,
 //!   who would collect. Called by a Lesser Peon, who would pay, and by a
@@ -53,19 +55,54 @@
 //!   received can hardly be worse); otherwise declines. Asked to answer, it
 //!   gives its worst lone card (its worst card if it has no lone one).
 //!
+//! # Corporate Shuffle
+//!
+//! The same rules of thumb, with the specials in the count:
+//!
+//! - **The World Ruler** (0) is a group of its own that nobody can top: a
+//!   sure winner. It only tops a single, ends the trick at once and gives
+//!   the lead, so it is spent like any sure winner: to go out (with the
+//!   lead it is kept for last among the sure winners: it can still win a
+//!   lead back on any single), or late to win the lead back; never on a
+//!   cheap trick early, nor on a trick whose winner takes Ratbert back.
+//! - **Ratbert** (R, 11, only alone) is a loser of its own, the worst: it
+//!   can only be led. It is the loser led last, as the hand's last card:
+//!   then the lead is free, since the bot goes out with it at once and
+//!   whoever wins the trick takes Ratbert back. Whoever wins a trick
+//!   that held Ratbert (unless Ratbert was its only card, or the winner
+//!   went out in it) takes it back: on such a trick the bot counts Ratbert
+//!   in its hand after any play that wins the trick, and half a lead
+//!   against any other play, so it rarely tops a Ratbert trick it cannot
+//!   go out on.
+//! - **The Twirling Wedgie** (T) is a 6 and groups with the 6s. Its victim
+//!   must pass for the rest of the trick: the bot names a player who could
+//!   top the set (one whose silence makes it a sure winner first), then the
+//!   one with the fewest cards (nearest to going out), then the next to
+//!   answer. The player the Wedgie silenced is left out of the count of who
+//!   can top a set in this trick.
+//! - **Dogberts** are wild like Jesters. Alone they are played as a value
+//!   the player declares: the bot declares 1 (nobody but the World Ruler
+//!   tops a lone 1, nobody at all a pair), except on a trick whose winner
+//!   takes Ratbert back, where it declares the worst value that tops, so
+//!   that someone else wins the trick.
+//! - **Executive bonuses and the corporate takeover** are taxes and the
+//!   revolution under other names: Ratbert is the cheapest gift of all.
+//!
 //! Everything is computed from the view per decision, in a microsecond or
 //! two; only the two-player search does more, within its bound. Against
 //! four greedy bots it finishes about 1.2 places ahead of them on average
-//! (the strength test in `tests/it/heuristic.rs`).
+//! in Dalmuti, about 0.9 in Corporate Shuffle (the strength tests in
+//! `tests/it/heuristic.rs` and `tests/it/corporate.rs`).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use dalmuti_core::{
-    Action, ActionList, Card, Cards, Decision, JESTERS_ALONE_RANK, Rank, Seat, Set, Title, View,
+    Action, ActionList, Card, Cards, DECLARED_VALUES, Decision, PerSeat, Rank, Seat, Seats, Set,
+    Title, Variant, View,
 };
 
-use crate::knowledge::Knowledge;
+use crate::knowledge::{Knowledge, tribute_place};
 use crate::{Bot, BotFault};
 
 /// Rules of thumb: sheds whole groups, keeps its sure winners to win leads
@@ -114,15 +151,19 @@ fn hand_of(view: &View<'_>) -> Cards {
 
 // ----- weights of the plan -----
 
-/// A lead, in the plan's units (half leads, so a spare Jester can count for
-/// half a lead).
+/// A lead, in the plan's units (half leads, so a spare wild card can count
+/// for half a lead).
 const LEAD: i32 = 2;
-/// What a spare Jester is worth: it can turn a group into a set of any size.
+/// What a spare wild card is worth: it can turn a group into a set of any
+/// size.
 const SPARE_JESTER: i32 = 2;
+/// What a play that may win a trick holding Ratbert costs, in half leads:
+/// if nobody tops it, Ratbert comes back, a loser more.
+const RATBERT_RISK: i32 = 1;
 /// A player with at most this many cards plays to shed them rather than to
 /// keep its groups and winners.
 const FEW_CARDS: u32 = 3;
-/// A losing group this good (an Abbess or better) is not spent following
+/// A losing group this good (value 5 or better) is not spent following
 /// unless going out is near or it wins the lead: such cards top most sets,
 /// so they are worth more later, to win a lead back, than as a group shed
 /// now (worth 0.2 places in a game against greedy bots).
@@ -135,89 +176,185 @@ const ENDING_BUDGET: u32 = 40_000;
 /// The table of solved endings is emptied past this size.
 const ENDING_MEMORY: usize = 200_000;
 
+// ----- values and groups -----
+
+/// Set values run from 0 (the World Ruler) to 13 (Jesters alone).
+const VALUES: usize = 14;
+
+/// How many cards of `cards` play as value `value` in a set of naturals:
+/// the numbered cards, with the Wedgie among the 6s; the World Ruler at 0
+/// and Ratbert at 11 (each deck holds only its own cards, so the count
+/// needs no variant).
+fn copies_of_value(cards: Cards, value: u8) -> u8 {
+    let card = Card::from_index(usize::from(value)).expect("a value is 0..=12");
+    let extra = match value {
+        6 => cards.count(Card::TWIRLING_WEDGIE),
+        11 => cards.count(Card::RATBERT),
+        _ => 0,
+    };
+    cards.count(card) + extra
+}
+
+/// Each value held, best first, with its copies: the hand's groups.
+fn groups(cards: Cards) -> impl Iterator<Item = (u8, u8)> {
+    (0..=12u8)
+        .map(move |v| (v, copies_of_value(cards, v)))
+        .filter(|&(_, c)| c > 0)
+}
+
+/// Whether wild cards may join a group of `value`: never the World Ruler
+/// nor Ratbert, which are played alone.
+fn takes_wilds(variant: Variant, value: u8) -> bool {
+    match variant {
+        Variant::Dalmuti => (1..=12).contains(&value),
+        Variant::CorporateShuffle => DECLARED_VALUES.contains(&value),
+    }
+}
+
+/// The group of `value` in `cards`, whole and without wild cards, as a set
+/// (a Wedgie set names its target later, see [`finish`]).
+fn group_set(cards: Cards, value: u8) -> Option<Set> {
+    match value {
+        0 if cards.count(Card::WORLD_RULER) > 0 => Some(Set::WORLD_RULER),
+        11 if cards.count(Card::RATBERT) > 0 => Some(Set::RATBERT),
+        6 if cards.count(Card::TWIRLING_WEDGIE) > 0 => {
+            Set::wedgie(cards.count(Card::from(Rank::KNIGHT)), 0)
+        }
+        _ => {
+            let rank = Rank::new(value)?;
+            Set::new(rank, cards.count(rank.into()), 0)
+        }
+    }
+}
+
+/// `n` wild cards played alone, as well as they can be: Jesters alone
+/// (value 13), or Dogberts declared as 1.
+fn wilds_alone(variant: Variant, n: u8) -> Option<Set> {
+    match variant {
+        Variant::Dalmuti => Set::jesters_alone(n),
+        Variant::CorporateShuffle => Set::dogberts_as(n, *DECLARED_VALUES.start()),
+    }
+}
+
 // ----- what the others may hold -----
 
 /// What the other players still holding cards could put on the table: for
-/// each rank, the largest set of a better rank one of them may hold.
+/// each value, the largest set of a better value each of them may hold.
 #[derive(Clone, Copy, Debug)]
 struct Rivals {
-    /// `beat[r]`: the most cards of one rank better than r (1..=13, 13 for
-    /// Jesters alone) that some other player may hold, Jesters included.
-    beat: [u8; 14],
+    variant: Variant,
+    /// The other players holding cards.
+    seats: Seats,
+    /// The player the Wedgie silenced for the rest of this trick, if any.
+    wedged: Option<Seat>,
+    /// `by_seat[s][v]`: the most cards of one value better than v (0..=13)
+    /// that seat s may put down in one set, wild cards included.
+    by_seat: PerSeat<[u8; VALUES]>,
+    /// The most over every other seat.
+    beat: [u8; VALUES],
 }
 
 impl Rivals {
-    fn from_knowledge(k: &Knowledge) -> Rivals {
+    fn from_knowledge(k: &Knowledge, variant: Variant, wedged: Option<Seat>) -> Rivals {
+        let mut seats = Seats::NONE;
+        for s in Seat::all(k.players).filter(|&s| s != k.me && k.counts[s] > 0) {
+            seats.insert(s);
+        }
         let mut known_anywhere = Cards::EMPTY;
-        let others = || Seat::all(k.players).filter(move |&s| s != k.me && k.counts[s] > 0);
-        for seat in others() {
+        for seat in seats.iter() {
             known_anywhere.add_all(&k.known[seat]);
         }
-        let mut beat = [0u8; 14];
-        for seat in others() {
-            // Cards this seat may hold: the unseen ones not known elsewhere.
+        let mut rivals = Rivals {
+            variant,
+            seats,
+            wedged,
+            by_seat: PerSeat::default(),
+            beat: [0; VALUES],
+        };
+        for seat in seats.iter() {
+            // Cards this seat may hold: the unseen ones not known elsewhere,
+            // and none its tribute rules out but those known to be there.
             let mut elsewhere = known_anywhere;
             elsewhere.remove_all(&k.known[seat]);
-            let free = |card: Card| k.unseen.count(card).saturating_sub(elsewhere.count(card));
-            let jesters = free(Card::JESTER);
-            let count = k.counts[seat].min(255) as u8;
-            let mut best = 0u8;
-            for r in 1..=12u8 {
-                // The largest set better than rank r this seat may hold.
-                beat[r as usize] = beat[r as usize].max(best);
-                let card = card_of(r);
-                let copies = if r < k.floor[seat] {
+            let copies = |card: Card| {
+                if tribute_place(card) < k.floor[seat] {
                     k.known[seat].count(card)
                 } else {
-                    free(card)
-                };
-                if copies > 0 {
-                    best = best.max(count.min(copies.saturating_add(jesters)));
+                    k.unseen.count(card).saturating_sub(elsewhere.count(card))
                 }
+            };
+            let wilds = copies(variant.wild());
+            let count = k.counts[seat].min(255) as u8;
+            let row = &mut rivals.by_seat[seat];
+            let mut best = 0u8;
+            for v in 0..VALUES as u8 {
+                row[usize::from(v)] = best;
+                best = best.max(count.min(largest_set_at(variant, v, &copies, wilds)));
             }
-            beat[usize::from(JESTERS_ALONE_RANK)] = beat[usize::from(JESTERS_ALONE_RANK)].max(best);
+            for (b, r) in rivals.beat.iter_mut().zip(row.iter()) {
+                *b = (*b).max(*r);
+            }
         }
-        Rivals { beat }
+        rivals
     }
 
-    /// Whether nobody else can top `set`.
-    fn cannot_top(&self, set: Set) -> bool {
-        self.cannot_top_group(set.rank_number(), set.size())
+    /// Whether nobody else can top `size` cards of `value` in a later
+    /// trick.
+    fn cannot_top_group(&self, value: u8, size: u8) -> bool {
+        self.beat[usize::from(value)] < size
     }
 
-    /// Whether nobody else can top `size` cards of rank `rank`.
-    fn cannot_top_group(&self, rank: u8, size: u8) -> bool {
-        self.beat[rank as usize] < size
+    /// Whether `seat` may be able to top `set`.
+    fn can_top(&self, seat: Seat, set: Set) -> bool {
+        self.by_seat[seat][usize::from(set.rank_number())] >= set.size()
     }
 
-    /// How many Jesters a group of `naturals` cards of `rank` needs to
+    /// Whether `set`, played now, wins the trick for sure: the World Ruler
+    /// does at once; any other set when nobody who may still answer in
+    /// this trick (the Wedgie's victims cannot) can top it.
+    fn wins_now(&self, set: Set) -> bool {
+        set.is_world_ruler()
+            || self
+                .seats
+                .iter()
+                .filter(|&s| Some(s) != self.wedged && Some(s) != set.wedgie_target())
+                .all(|s| !self.can_top(s, set))
+    }
+
+    /// How many wild cards a group of `naturals` cards of `value` needs to
     /// become a set nobody can top.
-    fn jesters_to_secure(&self, rank: u8, naturals: u8) -> u8 {
-        (self.beat[rank as usize] + 1).saturating_sub(naturals)
+    fn jesters_to_secure(&self, value: u8, naturals: u8) -> u8 {
+        (self.beat[usize::from(value)] + 1).saturating_sub(naturals)
     }
 }
 
-fn card_of(rank: u8) -> Card {
-    Card::from_index(rank as usize).expect("a rank is 1..=12")
-}
-
-/// Each numbered rank held, best first, with its copies.
-fn groups(cards: Cards) -> impl Iterator<Item = (u8, u8)> {
-    (1..=12u8)
-        .map(move |r| (r, cards.count(card_of(r))))
-        .filter(|&(_, c)| c > 0)
+/// The largest set of value `value` a player may make with `copies` of
+/// each card and `wilds` wild cards (0 if none).
+fn largest_set_at(variant: Variant, value: u8, copies: &impl Fn(Card) -> u8, wilds: u8) -> u8 {
+    let natural = |v: u8| copies(Card::from_index(usize::from(v)).expect("0..=12"));
+    let with_wilds = |n: u8| if n > 0 { n.saturating_add(wilds) } else { 0 };
+    match (variant, value) {
+        (Variant::Dalmuti, 1..=12) => with_wilds(natural(value)),
+        (Variant::CorporateShuffle, 0) => natural(0).min(1),
+        (Variant::CorporateShuffle, 6) => with_wilds(natural(6) + copies(Card::TWIRLING_WEDGIE)),
+        // Dogberts alone are declared as 1 at best.
+        (Variant::CorporateShuffle, 1) => with_wilds(natural(1)).max(wilds),
+        (Variant::CorporateShuffle, 2..=10) => with_wilds(natural(value)),
+        // Jesters alone and Ratbert top nothing anyone may hold.
+        _ => 0,
+    }
 }
 
 // ----- the plan -----
 
 /// How a hand will be shed: its sure winners, its losers (groups that need
-/// a lead each), and its spare Jesters.
+/// a lead each), and its spare wild cards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Plan {
     losers: i32,
     winners: i32,
     spare_jesters: i32,
-    /// Ranks (bits 1..=12) of the losing groups.
+    /// Values (bits 0..=12) of the losing groups.
     loser_ranks: u16,
 }
 
@@ -229,20 +366,20 @@ impl Plan {
             spare_jesters: i32::from(cards.wilds()),
             loser_ranks: 0,
         };
-        for (rank, copies) in groups(cards) {
-            if rivals.cannot_top_group(rank, copies) {
+        for (value, copies) in groups(cards) {
+            if rivals.cannot_top_group(value, copies) {
                 plan.winners += 1;
             } else {
                 plan.losers += 1;
-                plan.loser_ranks |= 1 << rank;
+                plan.loser_ranks |= 1 << value;
             }
         }
         plan.secure_with_jesters(rivals, cards);
         if !cards.is_empty() && cards.len() == u32::from(cards.wilds()) {
-            // Jesters alone: one set, on its own.
-            let set = Set::jesters_alone(cards.wilds()).expect("some Jesters");
+            // Wild cards alone: one set, on its own.
+            let set = wilds_alone(rivals.variant, cards.wilds()).expect("some wild cards");
             plan.spare_jesters = 0;
-            if rivals.cannot_top(set) {
+            if rivals.cannot_top_group(set.rank_number(), set.size()) {
                 plan.winners = 1;
             } else {
                 plan.losers = 1;
@@ -251,19 +388,19 @@ impl Plan {
         plan
     }
 
-    /// Spends spare Jesters to turn losers into sure winners, the cheapest
-    /// (best rank) first.
+    /// Spends spare wild cards to turn losers into sure winners, the
+    /// cheapest (best value) first.
     fn secure_with_jesters(&mut self, rivals: &Rivals, cards: Cards) {
-        for (rank, copies) in groups(cards) {
-            if self.loser_ranks & (1 << rank) == 0 {
+        for (value, copies) in groups(cards) {
+            if self.loser_ranks & (1 << value) == 0 || !takes_wilds(rivals.variant, value) {
                 continue;
             }
-            let need = i32::from(rivals.jesters_to_secure(rank, copies));
+            let need = i32::from(rivals.jesters_to_secure(value, copies));
             if need > self.spare_jesters {
                 continue;
             }
             self.spare_jesters -= need;
-            self.loser_ranks &= !(1 << rank);
+            self.loser_ranks &= !(1 << value);
             self.losers -= 1;
             self.winners += 1;
         }
@@ -276,12 +413,12 @@ impl Plan {
     }
 
     /// Whether, leading, the hand goes out for sure: sure winners first,
-    /// its one loser (with any Jesters) last.
+    /// its one loser (with any wild cards) last.
     fn goes_out_leading(&self) -> bool {
         self.losers <= 1
     }
 
-    /// The worst losing rank, if any.
+    /// The worst losing value, if any.
     fn worst_loser(&self) -> Option<u8> {
         (self.loser_ranks != 0).then(|| 15 - self.loser_ranks.leading_zeros() as u8)
     }
@@ -295,17 +432,61 @@ fn without(cards: Cards, set: Set) -> Cards {
 
 // ----- play -----
 
+/// What a play decision is made from.
+struct Turn<'a> {
+    k: &'a Knowledge,
+    cards: Cards,
+    rivals: Rivals,
+    legal: &'a [Action],
+    /// Whether the winner of this trick takes Ratbert back (Ratbert leads
+    /// it, or was topped in it).
+    ratbert_pending: bool,
+}
+
+impl Turn<'_> {
+    /// The hand after playing `set` and what winning the trick with it
+    /// brings: Ratbert back into the hand, unless the play goes out.
+    fn after(&self, set: Set, wins: bool) -> Cards {
+        let mut rest = without(self.cards, set);
+        if self.ratbert_pending && wins && !rest.is_empty() {
+            rest.add(Card::RATBERT, 1);
+        }
+        rest
+    }
+
+    /// What a play that may not win the trick risks: Ratbert, should
+    /// nobody top it after all.
+    fn risk(&self, set: Set, wins: bool) -> i32 {
+        let out = set.cards() == self.cards;
+        if self.ratbert_pending && !wins && !out {
+            RATBERT_RISK
+        } else {
+            0
+        }
+    }
+}
+
 impl HeuristicBot {
     fn play(&mut self, view: &View<'_>, legal: &[Action]) -> Option<Action> {
         let k = Knowledge::from_view(view);
-        let rivals = Rivals::from_knowledge(&k);
-        let cards = k.mine;
-        let rule_of_thumb = match view.top() {
-            None => lead(cards, &rivals, legal),
-            Some(_) => follow(cards, &rivals, legal),
+        let rivals = Rivals::from_knowledge(&k, view.variant(), view.wedged());
+        let top = view.top().map(|(_, s)| s);
+        let turn = Turn {
+            k: &k,
+            cards: k.mine,
+            rivals,
+            legal,
+            ratbert_pending: view.ratbert_to_take() || top.is_some_and(|t| t.is_ratbert()),
         };
+        let rule_of_thumb = match top {
+            None => lead(&turn),
+            Some(_) => follow(&turn),
+        }
+        .and_then(|a| finish(&turn, a));
         match Duel::at(view, &k) {
-            Some(duel) => self.ending.choose(duel, legal, rule_of_thumb),
+            Some(duel) => self
+                .ending
+                .choose(duel, legal, rule_of_thumb, view.variant()),
             None => rule_of_thumb,
         }
     }
@@ -313,26 +494,40 @@ impl HeuristicBot {
 
 /// Leads: goes out if it can, plays a sure winner when that leads out,
 /// else its worst loser as a whole group.
-fn lead(cards: Cards, rivals: &Rivals, legal: &[Action]) -> Option<Action> {
-    if let Some(out) = going_out(cards, legal) {
+fn lead(turn: &Turn<'_>) -> Option<Action> {
+    let (cards, rivals) = (turn.cards, &turn.rivals);
+    if let Some(out) = going_out(cards, turn.legal) {
         return Some(out);
     }
     let plan = Plan::of(cards, rivals);
-    if plan.goes_out_leading() {
-        if let Some(winner) = sure_winner_keeping_the_way_out(cards, rivals, legal) {
-            return Some(winner);
-        }
+    if plan.goes_out_leading()
+        && let Some(winner) = sure_winner_keeping_the_way_out(turn)
+    {
+        return Some(winner);
     }
-    let rank = plan
-        .worst_loser()
-        .or_else(|| groups(cards).last().map(|g| g.0))?;
-    let whole = Set::new(
-        Rank::new(rank).expect("1..=12"),
-        cards.count(card_of(rank)),
-        0,
-    )?;
-    Some(Action::Play(whole))
+    let value = lead_loser(cards, plan).or_else(|| groups(cards).last().map(|g| g.0))?;
+    Some(Action::Play(group_set(cards, value)?))
 }
+
+/// The loser to lead: the worst, but Ratbert last. Ratbert only leads, so
+/// it is a hand's best last card: led as the last one it goes out at once
+/// (and whoever wins the trick takes it back). Led early, it only gives
+/// the others a trick of singles to shed on (0.09 places a hand against
+/// greedy bots).
+fn lead_loser(cards: Cards, plan: Plan) -> Option<u8> {
+    let worst = plan.worst_loser()?;
+    if worst != RATBERT_VALUE || cards.count(Card::RATBERT) == 0 || plan.losers == 1 {
+        return Some(worst);
+    }
+    let others = Plan {
+        loser_ranks: plan.loser_ranks & !(1 << RATBERT_VALUE),
+        ..plan
+    };
+    others.worst_loser().or(Some(worst))
+}
+
+/// Ratbert's value.
+const RATBERT_VALUE: u8 = 11;
 
 /// The play that empties the hand, if one is legal.
 fn going_out(cards: Cards, legal: &[Action]) -> Option<Action> {
@@ -343,16 +538,14 @@ fn going_out(cards: Cards, legal: &[Action]) -> Option<Action> {
 }
 
 /// A set nobody can top after which the hand still goes out for sure,
-/// preferring the fewest Jesters and then the best rank.
-fn sure_winner_keeping_the_way_out(
-    cards: Cards,
-    rivals: &Rivals,
-    legal: &[Action],
-) -> Option<Action> {
-    plays(legal)
-        .filter(|&s| rivals.cannot_top(s))
-        .filter(|&s| Plan::of(without(cards, s), rivals).goes_out_leading())
-        .min_by_key(|&s| (s.wilds(), s.rank_number()))
+/// preferring the fewest wild cards, then any set to the World Ruler
+/// (which stays able to win a lead back on any single), then the best
+/// value.
+fn sure_winner_keeping_the_way_out(turn: &Turn<'_>) -> Option<Action> {
+    plays(turn.legal)
+        .filter(|&s| turn.rivals.wins_now(s))
+        .filter(|&s| Plan::of(without(turn.cards, s), &turn.rivals).goes_out_leading())
+        .min_by_key(|&s| (s.wilds(), s.is_world_ruler(), s.rank_number()))
         .map(Action::Play)
 }
 
@@ -365,14 +558,20 @@ fn plays(legal: &[Action]) -> impl Iterator<Item = Set> + '_ {
 
 /// Follows: goes out, or tops with a sure winner that leads out, or weighs
 /// every way to top against passing by the leads the hand would need.
-fn follow(cards: Cards, rivals: &Rivals, legal: &[Action]) -> Option<Action> {
-    if let Some(out) = going_out(cards, legal) {
+fn follow(turn: &Turn<'_>) -> Option<Action> {
+    let (cards, rivals) = (turn.cards, &turn.rivals);
+    if let Some(out) = going_out(cards, turn.legal) {
         return Some(out);
     }
-    let after_top = |s: Set| Plan::of(without(cards, s), rivals);
-    let way_out = plays(legal)
-        .filter(|&s| rivals.cannot_top(s) && after_top(s).goes_out_leading())
-        .min_by_key(|&s| (s.wilds(), std::cmp::Reverse(s.rank_number())));
+    let way_out = plays(turn.legal)
+        .filter(|&s| rivals.wins_now(s) && Plan::of(turn.after(s, true), rivals).goes_out_leading())
+        .min_by_key(|&s| {
+            (
+                s.wilds(),
+                s.is_world_ruler(),
+                std::cmp::Reverse(s.rank_number()),
+            )
+        });
     if let Some(s) = way_out {
         return Some(Action::Play(s));
     }
@@ -384,9 +583,10 @@ fn follow(cards: Cards, rivals: &Rivals, legal: &[Action]) -> Option<Action> {
     let pass_need = now.need(false);
     let eager = pass_need <= LEAD || few;
     let mut best: Option<(i32, Set)> = None;
-    for s in plays(legal) {
-        let wins_the_lead = rivals.cannot_top(s);
-        let need = after_top(s).need(wins_the_lead);
+    for s in plays(turn.legal) {
+        let wins_the_lead = rivals.wins_now(s);
+        let need = Plan::of(turn.after(s, wins_the_lead), rivals).need(wins_the_lead)
+            + turn.risk(s, wins_the_lead);
         let worth_it = if eager {
             need <= pass_need
         } else {
@@ -395,7 +595,7 @@ fn follow(cards: Cards, rivals: &Rivals, legal: &[Action]) -> Option<Action> {
         if !worth_it {
             continue;
         }
-        // Fewest leads needed, then fewest Jesters, then the worst rank.
+        // Fewest leads needed, then fewest wild cards, then the worst value.
         let key = need * 64 + 16 * i32::from(s.wilds()) - i32::from(s.rank_number());
         if best.is_none_or(|(k, _)| key < k) {
             best = Some((key, s));
@@ -404,17 +604,60 @@ fn follow(cards: Cards, rivals: &Rivals, legal: &[Action]) -> Option<Action> {
     Some(best.map_or(Action::Pass, |(_, s)| Action::Play(s)))
 }
 
+/// The chosen action as it is played: a Wedgie set with its victim, and
+/// Dogberts alone with their declared value, chosen among the legal ways
+/// to play the same cards.
+fn finish(turn: &Turn<'_>, action: Action) -> Option<Action> {
+    let Action::Play(set) = action else {
+        return Some(action);
+    };
+    let same_cards = || plays(turn.legal).filter(move |s| s.cards() == set.cards());
+    if set.holds_wedgie() {
+        return same_cards()
+            .min_by_key(|&s| wedgie_key(turn, s))
+            .map(Action::Play);
+    }
+    if set.declared().is_some() {
+        let out = set.cards() == turn.cards;
+        let chosen = if turn.ratbert_pending && !out {
+            // Let someone else win this trick and take Ratbert back.
+            same_cards().max_by_key(Set::rank_number)
+        } else {
+            same_cards().min_by_key(Set::rank_number)
+        };
+        return chosen.map(Action::Play);
+    }
+    Some(action)
+}
+
+/// How good a Wedgie's victim is (lower is better): one whose silence
+/// makes the set a sure winner, then one who could top it, then the one
+/// with the fewest cards, then the next to answer.
+fn wedgie_key(turn: &Turn<'_>, set: Set) -> (bool, bool, u32, usize) {
+    let Some(victim) = set.wedgie_target() else {
+        // No victim: the play ends the hand.
+        return (false, false, 0, 0);
+    };
+    let n = turn.k.players;
+    (
+        !turn.rivals.wins_now(set),
+        !turn.rivals.can_top(victim, set),
+        turn.k.counts[victim],
+        (victim.index() + n - turn.k.me.index()) % n,
+    )
+}
+
 // ----- taxes, revolution, merchant exchange -----
 
-/// Groups a hand holds (Jesters not counted).
+/// Groups a hand holds (wild cards not counted).
 fn group_count(cards: Cards) -> i32 {
     groups(cards).count() as i32
 }
 
 /// How much a gift of `gift` from `cards` hurts (lower is better): each
-/// card's strength, less a bonus for every group it removes whole; a Jester
-/// or a card of rank 3 or better is never given while something else can
-/// be.
+/// card's strength, less a bonus for every group it removes whole; a wild
+/// card, the World Ruler or a card of value 3 or better is never given
+/// while something else can be.
 fn gift_cost(cards: Cards, gift: Cards) -> i32 {
     const GROUP: i32 = 6;
     const PRECIOUS: i32 = 1000;
@@ -423,10 +666,11 @@ fn gift_cost(cards: Cards, gift: Cards) -> i32 {
     let removed = group_count(cards) - group_count(rest);
     let strength: i32 = gift
         .iter()
-        .map(|c| match c.rank() {
-            None => PRECIOUS,
-            Some(r) if r.number() <= 3 => PRECIOUS / 2 + 13 - i32::from(r.number()),
-            Some(r) => 13 - i32::from(r.number()),
+        .map(|c| match c.value() {
+            None | Some(0) => PRECIOUS,
+            Some(v) if v <= 3 => PRECIOUS / 2 + 13 - i32::from(v),
+            // The Wedgie is a 6 with a power: a little more than a 6.
+            Some(v) => 13 - i32::from(v) + i32::from(c == Card::TWIRLING_WEDGIE),
         })
         .sum();
     strength - GROUP * removed
@@ -484,12 +728,12 @@ fn calls_revolution(view: &View<'_>, greater: bool) -> bool {
         }
 }
 
-/// A hand is weak when it holds a smaller share of good cards (rank 4 or
+/// A hand is weak when it holds a smaller share of good cards (value 4 or
 /// better) than the deck does.
 fn is_weak(cards: Cards, deck: Cards) -> bool {
     let good = |c: &Cards| {
         groups(*c)
-            .filter(|&(r, _)| r <= 4)
+            .filter(|&(v, _)| v <= 4)
             .map(|g| u32::from(g.1))
             .sum()
     };
@@ -501,34 +745,50 @@ fn is_weak(cards: Cards, deck: Cards) -> bool {
 // ----- the two-player ending -----
 
 /// A two-player ending seen from the player to move: both hands (the
-/// other's being exactly the unseen cards), the set on the table, and what
-/// a pass leads to.
+/// other's being exactly the unseen cards), the set on the table, what a
+/// pass leads to, and where Ratbert stands in the trick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Duel {
     mover: Cards,
     other: Cards,
     top: Option<Set>,
     on_pass: OnPass,
+    ratbert: InTrick,
 }
 
 /// What happens when the player to move passes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum OnPass {
-    /// The round ends and the other player leads.
-    OtherLeads,
-    /// The round ends and the mover leads (the set's player went out).
+    /// The round ends, won by the other player (who played the set on the
+    /// table): they take Ratbert back if it is due, and lead.
+    OtherWins,
+    /// The round ends, its winner gone out: the mover leads.
     MoverLeads,
+    /// The round ends, its winner gone out: the other player leads.
+    OtherLeads,
     /// The other player may still top the set (its player went out); if
     /// they pass too, the mover leads (`true`) or they do (`false`).
     OtherFollows(bool),
 }
 
+/// Where Ratbert stands in the trick (Corporate Shuffle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum InTrick {
+    /// Not in this trick.
+    Absent,
+    /// Led, and so far the trick's only card.
+    Alone,
+    /// Led and topped: the trick's winner takes it back, unless out.
+    Topped,
+}
+
 impl Duel {
     /// The ending at `view`, if exactly two players hold cards and both
-    /// hands are small enough to search.
+    /// hands are small enough to search. Not while the Wedgie silences
+    /// someone: who answers then is not a duel's.
     fn at(view: &View<'_>, k: &Knowledge) -> Option<Duel> {
         let holding = view.holding();
-        if holding.len() != 2 {
+        if holding.len() != 2 || view.wedged().is_some() {
             return None;
         }
         let other = holding.iter().find(|&s| s != k.me)?;
@@ -538,8 +798,8 @@ impl Duel {
             return None;
         }
         let on_pass = match view.top() {
-            None => OnPass::OtherLeads,
-            Some((by, _)) if by == other => OnPass::OtherLeads,
+            None => OnPass::OtherWins,
+            Some((by, _)) if by == other => OnPass::OtherWins,
             Some((by, _)) => {
                 // The set's player went out: both must pass, then the next
                 // player after them leads.
@@ -551,24 +811,59 @@ impl Duel {
                 }
             }
         };
+        let ratbert = match view.top() {
+            Some((_, top)) if top.is_ratbert() => InTrick::Alone,
+            Some(_) if view.ratbert_to_take() => InTrick::Topped,
+            _ => InTrick::Absent,
+        };
         Some(Duel {
             mover: k.mine,
             other: k.unseen,
             top: view.top().map(|(_, s)| s),
             on_pass,
+            ratbert,
         })
     }
 
-    /// The position after the mover plays `set` (`None`: the mover went
-    /// out and won).
-    fn after_play(self, set: Set) -> Option<Duel> {
-        let rest = without(self.mover, set);
-        (!rest.is_empty()).then_some(Duel {
-            mover: self.other,
-            other: rest,
-            top: Some(set),
-            on_pass: OnPass::OtherLeads,
-        })
+    /// The position after the mover plays `set`, and whether the same
+    /// player moves in it (`None`: the mover went out and won).
+    fn after_play(self, set: Set) -> Option<(Duel, bool)> {
+        let mut rest = without(self.mover, set);
+        if rest.is_empty() {
+            return None;
+        }
+        let ratbert = match self.ratbert {
+            _ if set.is_ratbert() => InTrick::Alone,
+            InTrick::Alone => InTrick::Topped,
+            r => r,
+        };
+        if set.is_world_ruler() || set.holds_wedgie() {
+            // The trick ends at once (the Wedgie's victim can only be the
+            // other player): the mover wins it, and leads.
+            if ratbert == InTrick::Topped {
+                rest.add(Card::RATBERT, 1);
+            }
+            return Some((
+                Duel {
+                    mover: rest,
+                    other: self.other,
+                    top: None,
+                    on_pass: OnPass::OtherWins,
+                    ratbert: InTrick::Absent,
+                },
+                true,
+            ));
+        }
+        Some((
+            Duel {
+                mover: self.other,
+                other: rest,
+                top: Some(set),
+                on_pass: OnPass::OtherWins,
+                ratbert,
+            },
+            false,
+        ))
     }
 
     /// The position after the mover passes, and whether the same player
@@ -578,21 +873,29 @@ impl Duel {
             mover,
             other,
             top: None,
-            on_pass: OnPass::OtherLeads,
+            on_pass: OnPass::OtherWins,
+            ratbert: InTrick::Absent,
         };
         match self.on_pass {
-            OnPass::OtherLeads => (lead(self.other, self.mover), false),
+            OnPass::OtherWins => {
+                let mut winner = self.other;
+                if self.ratbert == InTrick::Topped {
+                    winner.add(Card::RATBERT, 1);
+                }
+                (lead(winner, self.mover), false)
+            }
             OnPass::MoverLeads => (lead(self.mover, self.other), true),
+            OnPass::OtherLeads => (lead(self.other, self.mover), false),
             OnPass::OtherFollows(mover_leads) => (
                 Duel {
                     mover: self.other,
                     other: self.mover,
-                    top: self.top,
                     on_pass: if mover_leads {
                         OnPass::OtherLeads
                     } else {
                         OnPass::MoverLeads
                     },
+                    ..self
                 },
                 false,
             ),
@@ -605,25 +908,59 @@ fn positions(cards: Cards) -> u64 {
     cards.kinds().map(|(_, n)| u64::from(n) + 1).product()
 }
 
-/// Every set `cards` can lead, or can top `top` with.
-fn sets_to_play(cards: Cards, top: Option<Set>) -> ActionList {
+/// Every set `cards` can lead, or can top `top` with. A Wedgie set names
+/// no victim: in a duel it can only be the other player.
+fn sets_to_play(cards: Cards, top: Option<Set>, variant: Variant) -> ActionList {
     let mut list = ActionList::new();
-    let jesters = cards.wilds();
+    let wilds = cards.wilds();
     let mut push = |s: Option<Set>| {
         if let Some(s) = s.filter(|s| top.is_none_or(|t| s.tops(&t))) {
             let _ = list.try_push(Action::Play(s));
         }
     };
-    for (rank, copies) in groups(cards) {
-        let rank = Rank::new(rank).expect("1..=12");
-        for naturals in 1..=copies {
-            for j in 0..=jesters {
-                push(Set::new(rank, naturals, j));
+    match variant {
+        Variant::Dalmuti => {
+            for (rank, copies) in groups(cards) {
+                let rank = Rank::new(rank).expect("1..=12");
+                for naturals in 1..=copies {
+                    for j in 0..=wilds {
+                        push(Set::new(rank, naturals, j));
+                    }
+                }
+            }
+            for j in 1..=wilds {
+                push(Set::jesters_alone(j));
             }
         }
-    }
-    for j in 1..=jesters {
-        push(Set::jesters_alone(j));
+        Variant::CorporateShuffle => {
+            if cards.count(Card::RATBERT) > 0 {
+                push(Some(Set::RATBERT));
+            }
+            for v in DECLARED_VALUES {
+                let rank = Rank::new(v).expect("1..=10");
+                let copies = cards.count(rank.into());
+                for naturals in 1..=copies {
+                    for j in 0..=wilds {
+                        push(Set::with_dogberts(rank, naturals, j));
+                    }
+                }
+                if v == 6 && cards.count(Card::TWIRLING_WEDGIE) > 0 {
+                    for naturals in 0..=copies {
+                        for j in 0..=wilds {
+                            push(Set::wedgie(naturals, j));
+                        }
+                    }
+                }
+            }
+            for j in 1..=wilds {
+                for v in DECLARED_VALUES {
+                    push(Set::dogberts_as(j, v));
+                }
+            }
+            if cards.count(Card::WORLD_RULER) > 0 {
+                push(Some(Set::WORLD_RULER));
+            }
+        }
     }
     list
 }
@@ -634,9 +971,11 @@ fn sets_to_play(cards: Cards, top: Option<Set>) -> ActionList {
 struct Ending {
     solved: HashMap<Duel, bool, BuildHasherDefault<QuickHasher>>,
     /// Both hands together at the last decision searched: a later decision
-    /// of the same ending holds some of these cards, never others.
+    /// of the same ending holds some of these cards, never others (but for
+    /// Ratbert coming back, which starts a new table).
     cards: Cards,
     visits: u32,
+    variant: Variant,
 }
 
 impl Ending {
@@ -647,14 +986,19 @@ impl Ending {
         duel: Duel,
         legal: &[Action],
         preferred: Option<Action>,
+        variant: Variant,
     ) -> Option<Action> {
         let mut cards = duel.mover;
         cards.add_all(&duel.other);
-        if !self.cards.contains(&cards) || self.solved.len() > ENDING_MEMORY {
+        if !self.cards.contains(&cards)
+            || self.solved.len() > ENDING_MEMORY
+            || variant != self.variant
+        {
             // Another ending: its positions will not come back.
             self.solved.clear();
         }
         self.cards = cards;
+        self.variant = variant;
         self.visits = 0;
         let candidates = preferred
             .iter()
@@ -669,17 +1013,15 @@ impl Ending {
 
     /// Whether the mover wins by playing `action` (`None`: out of budget).
     fn wins_with(&mut self, duel: Duel, action: Action) -> Option<bool> {
-        match action {
+        let (next, same) = match action {
             Action::Play(set) => match duel.after_play(set) {
-                None => Some(true),
-                Some(next) => self.wins(next).map(|w| !w),
+                None => return Some(true),
+                Some(next) => next,
             },
-            Action::Pass if duel.top.is_some() => {
-                let (next, same) = duel.after_pass();
-                self.wins(next).map(|w| w == same)
-            }
-            _ => Some(false),
-        }
+            Action::Pass if duel.top.is_some() => duel.after_pass(),
+            _ => return Some(false),
+        };
+        self.wins(next).map(|w| w == same)
     }
 
     /// Whether the player to move in `duel` wins against best play.
@@ -691,7 +1033,7 @@ impl Ending {
         if self.visits > ENDING_BUDGET {
             return None;
         }
-        let moves = sets_to_play(duel.mover, duel.top);
+        let moves = sets_to_play(duel.mover, duel.top, self.variant);
         // Going out at once wins: look for it before anything deeper.
         let mut win = moves
             .iter()
@@ -750,6 +1092,21 @@ mod tests {
         s.parse().unwrap()
     }
 
+    /// Rivals who may top any set of up to `beat` cards, with a value
+    /// better than its (one rival, at seat 1).
+    fn uniform(variant: Variant, beat: u8) -> Rivals {
+        let mut by_seat = PerSeat::<[u8; VALUES]>::default();
+        by_seat[Seat::new(1)] = [beat; VALUES];
+        by_seat[Seat::new(1)][0] = 0;
+        Rivals {
+            variant,
+            seats: Seats::only(Seat::new(1)),
+            wedged: None,
+            by_seat,
+            beat: by_seat[Seat::new(1)],
+        }
+    }
+
     #[test]
     fn a_lone_bad_card_is_the_cheapest_gift() {
         let hand = cards("1 3 5 5 9 12 12 J");
@@ -761,10 +1118,10 @@ mod tests {
 
     #[test]
     fn jesters_alone_need_no_group_and_the_plan_counts_them_once() {
-        let rivals = Rivals { beat: [1; 14] };
+        let rivals = uniform(Variant::Dalmuti, 1);
         let plan = Plan::of(cards("J J"), &rivals);
         assert_eq!((plan.losers, plan.winners), (0, 1));
-        let plan = Plan::of(cards("7 J"), &Rivals { beat: [5; 14] });
+        let plan = Plan::of(cards("7 J"), &uniform(Variant::Dalmuti, 5));
         assert_eq!((plan.losers, plan.winners, plan.spare_jesters), (1, 0, 1));
     }
 }

@@ -1,4 +1,6 @@
-//! Bots for *The Great Dalmuti*: from a random player to a search bot.
+//! Bots for *The Great Dalmuti* and its spinoff *Corporate Shuffle*: from a
+//! random player to a search bot. Every bot plays both games (the view says
+//! which: [`View::variant`]).
 //!
 //! A [`Bot`] receives a seat's [`View`] and the legal actions, nothing else:
 //! the view keeps the hand private, so a bot cannot reach another seat's
@@ -50,7 +52,8 @@ pub use spec::{BadSpec, BotSpec, DEFAULT_EXTERNAL_TIMEOUT};
 
 use dalmuti_core::{Action, View};
 
-/// A player of Dalmuti that sees only its own seat's view.
+/// A player of Dalmuti (or Corporate Shuffle) that sees only its own
+/// seat's view.
 pub trait Bot: Send {
     /// The bot's name in reports, e.g. `greedy`.
     fn name(&self) -> &str;

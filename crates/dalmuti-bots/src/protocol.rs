@@ -16,8 +16,10 @@
 //!
 //! Actions are written as in [`encode_action`]; cards as the record tokens
 //! of game records (`"6 6 J"`); seats as seat-of-play numbers (0 is the
-//! Greater Dalmuti). The runner ([`crate::ExternalBot`]) and the server share
-//! this module.
+//! Greater Dalmuti). Corporate Shuffle's plays say what only they need: a
+//! set of Dogberts alone its declared value (`"D D as 3"`), a set with the
+//! Twirling Wedgie its victim (`{"play": "6 T", "wedgie": 3}`). The runner
+//! ([`crate::ExternalBot`]) and the server share this module.
 //!
 //! ```
 //! use dalmuti_bots::protocol::{decode_action, encode_action};
@@ -28,6 +30,11 @@
 //! assert_eq!(encode_action(&Action::Pass).to_string(), r#""pass""#);
 //! let err = decode_action(&serde_json::json!({"play": "5 6"})).unwrap_err();
 //! assert_eq!(err.to_string(), r#"{"play": …}: 5 6 is not a set of one rank"#);
+//! // Corporate Shuffle.
+//! let wedgie = decode_action(&serde_json::json!({"play": "6 T", "wedgie": 3})).unwrap();
+//! assert_eq!(encode_action(&wedgie).to_string(), r#"{"play":"6 T","wedgie":3}"#);
+//! let dogberts = Action::Play("D D as 3".parse().unwrap());
+//! assert_eq!(encode_action(&dogberts).to_string(), r#"{"play":"D D as 3"}"#);
 //! ```
 
 use std::time::Duration;
@@ -58,13 +65,15 @@ const UNIT_ACTIONS: [(&str, Action); 4] = [
 ];
 
 /// What every action looks like, for error messages.
-const ACTION_FORMS: &str = r#"an action is "pass", "ready", "call_revolution", "decline_exchange", {"play": CARDS}, {"give_tax": CARDS}, {"offer_exchange": {"partner": SEAT, "card": CARD}} or {"answer_exchange": CARD}"#;
+const ACTION_FORMS: &str = r#"an action is "pass", "ready", "call_revolution", "decline_exchange", {"play": CARDS} (with "wedgie": SEAT for a set with the Twirling Wedgie), {"give_tax": CARDS}, {"offer_exchange": {"partner": SEAT, "card": CARD}} or {"answer_exchange": CARD}"#;
 
 /// An action as JSON:
 ///
 /// | action | JSON |
 /// |---|---|
 /// | play a set | `{"play": "6 6 J"}` |
+/// | play Dogberts alone, declared as a value (Corporate Shuffle) | `{"play": "D D as 3"}` |
+/// | play a set with the Twirling Wedgie, naming its victim (Corporate Shuffle) | `{"play": "6 T", "wedgie": 3}` |
 /// | pass | `"pass"` |
 /// | ready (for a holder of both Jesters: keep quiet) | `"ready"` |
 /// | call a revolution | `"call_revolution"` |
@@ -73,10 +82,15 @@ const ACTION_FORMS: &str = r#"an action is "pass", "ready", "call_revolution", "
 /// | let the merchant exchange go | `"decline_exchange"` |
 /// | a card back in the exchange | `{"answer_exchange": "9"}` |
 ///
-/// Cards are record tokens (`1`…`12`, `J`), best first, Jesters last.
+/// Cards are record tokens (`1`…`12`, `J`; `0`, `1`…`10`, `T`, `R`, `D`
+/// in Corporate Shuffle), best first, wild cards last. A set with the
+/// Wedgie names no victim only when its play ends the hand.
 pub fn encode_action(action: &Action) -> Value {
     match *action {
-        Action::Play(set) => json!({ "play": set.to_string() }),
+        Action::Play(set) => match set.wedgie_target() {
+            Some(victim) => json!({ "play": set.to_string(), "wedgie": victim.index() }),
+            None => json!({ "play": set.to_string() }),
+        },
         Action::Pass => json!("pass"),
         Action::Ready => json!("ready"),
         Action::CallRevolution => json!("call_revolution"),
@@ -110,22 +124,22 @@ pub fn decode_action(value: &Value) -> Result<Action, BadMessage> {
                     show(value)
                 ))
             }),
+        Value::Object(map) if map.contains_key("play") && map.len() > 1 => decode_play(map),
         Value::Object(map) => {
             let mut entries = map.iter();
             let (Some((key, arg)), None) = (entries.next(), entries.next()) else {
                 return bad(format!(
-                    "{} is not an action: an action object has exactly one key; {ACTION_FORMS}",
+                    "{} is not an action: an action object has exactly one key (\"play\" may \
+                     add \"wedgie\"); {ACTION_FORMS}",
                     show(value)
                 ));
             };
             let context = |e: BadMessage| BadMessage(format!("{{{key:?}: …}}: {e}"));
             match key.as_str() {
-                "play" => {
-                    let text = cards_text(arg).map_err(context)?;
-                    text.parse::<Set>()
-                        .map(Action::Play)
-                        .map_err(|e| context(BadMessage(e.to_string())))
-                }
+                "play" => decode_play(map),
+                "wedgie" | "as" => bad(format!(
+                    r#"{key:?} goes with the cards it is for: {{"play": "6 T", "wedgie": 3}}, {{"play": "D D as 3"}}"#
+                )),
                 "give_tax" => {
                     let text = cards_text(arg).map_err(context)?;
                     text.parse::<Cards>()
@@ -163,6 +177,37 @@ pub fn decode_action(value: &Value) -> Result<Action, BadMessage> {
         }
         _ => bad(format!("{} is not an action: {ACTION_FORMS}", show(value))),
     }
+}
+
+/// A `play` action: its cards (with `as V` for Dogberts alone), and the
+/// Wedgie's victim in `"wedgie"` when the set holds the Wedgie.
+fn decode_play(map: &Map<String, Value>) -> Result<Action, BadMessage> {
+    let context = |e: BadMessage| BadMessage(format!(r#"{{"play": …}}: {e}"#));
+    if let Some(other) = map.keys().find(|k| *k != "play" && *k != "wedgie") {
+        if other == "as" {
+            return Err(context(BadMessage(
+                r#"a declared value is written with the cards: {"play": "D D as 3"}"#.into(),
+            )));
+        }
+        return bad(format!(
+            "{} is not an action: an action object has exactly one key (\"play\" may add \
+             \"wedgie\"), not {other:?}; {ACTION_FORMS}",
+            show(&Value::Object(map.clone()))
+        ));
+    }
+    let text = cards_text(&map["play"]).map_err(context)?;
+    let set = text
+        .parse::<Set>()
+        .map_err(|e| context(BadMessage(e.to_string())))?;
+    let victim = match map.get("wedgie") {
+        None | Some(Value::Null) => None,
+        Some(seat) => {
+            Some(decode_seat(seat).map_err(|e| context(BadMessage(format!(r#""wedgie": {e}"#))))?)
+        }
+    };
+    set.with_target(victim)
+        .map(Action::Play)
+        .map_err(|e| context(BadMessage(e.to_string())))
 }
 
 /// The cards of a `play` or `give_tax`: a string of tokens, normalized to
@@ -221,6 +266,9 @@ pub(crate) fn truncate(text: &str, max: usize) -> String {
 /// | give a card back in the exchange | `{"kind": "exchange_answer", "from": 2}` |
 /// | lead a round | `{"kind": "lead"}` |
 /// | top the set on the table or pass | `{"kind": "follow", "top": "9 9", "by": 3}` |
+///
+/// A set on the table that holds the Twirling Wedgie also names its victim
+/// (`"wedgie": 2`), as in the log.
 pub fn encode_decision(decision: &Decision) -> Value {
     match *decision {
         Decision::Ready => json!({ "kind": "ready" }),
@@ -230,9 +278,12 @@ pub fn encode_decision(decision: &Decision) -> Value {
             json!({ "kind": "exchange_answer", "from": from.index() })
         }
         Decision::Lead => json!({ "kind": "lead" }),
-        Decision::Follow { top, by } => {
-            json!({ "kind": "follow", "top": top.to_string(), "by": by.index() })
-        }
+        Decision::Follow { top, by } => match top.wedgie_target() {
+            Some(victim) => json!({
+                "kind": "follow", "top": top.to_string(), "by": by.index(), "wedgie": victim.index()
+            }),
+            None => json!({ "kind": "follow", "top": top.to_string(), "by": by.index() }),
+        },
     }
 }
 
@@ -263,12 +314,21 @@ pub fn decode_decision(value: &Value) -> Result<Decision, BadMessage> {
             from: seat("from")?,
         }),
         Some("lead") => Ok(Decision::Lead),
-        Some("follow") => Ok(Decision::Follow {
-            top: cards_text(field("top")?)?
+        Some("follow") => {
+            let top: Set = cards_text(field("top")?)?
                 .parse()
-                .map_err(|e: dalmuti_core::NotASet| BadMessage(e.to_string()))?,
-            by: seat("by")?,
-        }),
+                .map_err(|e: dalmuti_core::NotASet| BadMessage(e.to_string()))?;
+            let victim = match map.get("wedgie") {
+                None | Some(Value::Null) => None,
+                Some(_) => Some(seat("wedgie")?),
+            };
+            Ok(Decision::Follow {
+                top: top
+                    .with_target(victim)
+                    .map_err(|e| BadMessage(e.to_string()))?,
+                by: seat("by")?,
+            })
+        }
         _ => bad(format!(
             "unknown decision kind in {}: expected ready, tax, exchange_offer, exchange_answer, lead or follow",
             show(value)
@@ -410,9 +470,10 @@ impl Choice {
         match self {
             Choice::Action(a) if legal.contains(&a) => Ok(a),
             Choice::Action(a) => bad(format!(
-                "{} ({a}) is not one of the {} legal action(s)",
+                "{} ({a}) is not one of the {} legal action(s){}",
                 encode_action(&a),
-                legal.len()
+                legal.len(),
+                why_not(a, legal)
             )),
             Choice::Index(i) => legal.get(i).copied().ok_or_else(|| {
                 BadMessage(format!(
@@ -423,6 +484,53 @@ impl Choice {
             }),
         }
     }
+}
+
+/// What a Corporate Shuffle play not in `legal` got wrong, when the same
+/// cards may be played another way: the Wedgie's victim, or the value
+/// declared for Dogberts alone. Empty otherwise.
+fn why_not(action: Action, legal: &[Action]) -> String {
+    let Action::Play(set) = action else {
+        return String::new();
+    };
+    let same: Vec<Set> = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Play(s) if s.cards() == set.cards() => Some(*s),
+            _ => None,
+        })
+        .collect();
+    if same.is_empty() {
+        return String::new();
+    }
+    if set.holds_wedgie() {
+        let victims: Vec<String> = same
+            .iter()
+            .filter_map(|s| s.wedgie_target())
+            .map(|v| v.index().to_string())
+            .collect();
+        return match (set.wedgie_target(), victims.as_slice()) {
+            (_, []) => ": this play ends the hand, so the Twirling Wedgie names no one".into(),
+            (None, _) => format!(
+                r#": a set with the Twirling Wedgie names its victim, another player who still holds cards, e.g. {{"play": "{set}", "wedgie": {}}} (here seat {})"#,
+                victims[0],
+                victims.join(", ")
+            ),
+            (Some(_), _) => format!(
+                ": the Twirling Wedgie names another player who still holds cards: here seat {}",
+                victims.join(", ")
+            ),
+        };
+    }
+    if set.declared().is_some() {
+        let values: Vec<u8> = same.iter().filter_map(|s| s.declared()).collect();
+        if let (Some(best), Some(worst)) = (values.iter().min(), values.iter().max()) {
+            return format!(
+                ": Dogberts alone may be declared as {best} to {worst} here (a value that tops the table)"
+            );
+        }
+    }
+    String::new()
 }
 
 /// A message from the bot to the game: one line of the bot's standard
@@ -558,7 +666,23 @@ mod tests {
             },
             Action::DeclineExchange,
             Action::AnswerExchange("9".parse().unwrap()),
+            // Corporate Shuffle.
+            Action::Play("D D as 3".parse().unwrap()),
+            Action::Play(wedgie("6 T", 3)),
+            Action::Play("T".parse().unwrap()),
+            Action::Play("0".parse().unwrap()),
+            Action::Play("R".parse().unwrap()),
+            Action::GiveTax("10 R".parse().unwrap()),
         ]
+    }
+
+    /// `cards` (holding the Wedgie) naming seat `victim`.
+    fn wedgie(cards: &str, victim: usize) -> Set {
+        cards
+            .parse::<Set>()
+            .unwrap()
+            .with_target(Some(Seat::new(victim)))
+            .unwrap()
     }
 
     #[test]
@@ -595,6 +719,12 @@ mod tests {
                 r#"{"offer_exchange":{"partner":15,"card":"J"}}"#,
                 r#""decline_exchange""#,
                 r#"{"answer_exchange":"9"}"#,
+                r#"{"play":"D D as 3"}"#,
+                r#"{"play":"6 T","wedgie":3}"#,
+                r#"{"play":"T"}"#,
+                r#"{"play":"0"}"#,
+                r#"{"play":"R"}"#,
+                r#"{"give_tax":"10 R"}"#,
             ]
         );
     }
@@ -653,6 +783,52 @@ mod tests {
                 "not -1",
             ),
             (json!({"pass": null}), r#"write it as the string "pass""#),
+            // Corporate Shuffle.
+            (
+                json!({"play": "D D as 0"}),
+                "Dogberts alone play as 1 to 10, not 0",
+            ),
+            (
+                json!({"play": "D D"}),
+                "a set of Dogberts alone must say what it plays as",
+            ),
+            (
+                json!({"play": "D D", "as": 3}),
+                r#"a declared value is written with the cards: {"play": "D D as 3"}"#,
+            ),
+            (
+                json!({"play": "5 D as 5"}),
+                "only a set of Dogberts alone is played `as` a value",
+            ),
+            (
+                json!({"play": "0 0"}),
+                "Dogbert, World Ruler (0) is played only alone",
+            ),
+            (json!({"play": "R D"}), "Ratbert (R) is played only alone"),
+            (
+                json!({"play": "6 6", "wedgie": 2}),
+                "only a set holding the Twirling Wedgie (T) names a player",
+            ),
+            (
+                json!({"play": "6 T", "wedgie": "Bob"}),
+                r#""wedgie": expected a seat number (0 to 15), not "Bob""#,
+            ),
+            (
+                json!({"play": "6 T", "wedgie": 2, "as": 1}),
+                "a declared value is written with the cards",
+            ),
+            (
+                json!({"play": "6 T", "target": 2}),
+                r#"exactly one key ("play" may add "wedgie"), not "target""#,
+            ),
+            (
+                json!({"wedgie": 2}),
+                r#""wedgie" goes with the cards it is for"#,
+            ),
+            (
+                json!({"play": "5 J D"}),
+                "mixes cards of Dalmuti and of Corporate Shuffle",
+            ),
             (json!({"fold": "6"}), r#"unknown action "fold""#),
         ];
         for (junk, expected) in cases {
@@ -686,6 +862,14 @@ mod tests {
             Decision::Follow {
                 top: "9 9 J".parse().unwrap(),
                 by: Seat::new(3),
+            },
+            Decision::Follow {
+                top: wedgie("6 6 T", 1),
+                by: Seat::new(3),
+            },
+            Decision::Follow {
+                top: "D as 4".parse().unwrap(),
+                by: Seat::new(0),
             },
         ];
         for d in decisions {
@@ -814,6 +998,52 @@ mod tests {
                 "{line}: {err:?} does not say {expected:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_wrong_victim_or_declared_value_is_explained() {
+        // Seat 2 leads "6 T" at a table of five: it may wedge 0, 1, 3 or 4.
+        let legal: Vec<Action> = [0, 1, 3, 4]
+            .into_iter()
+            .map(|v| Action::Play(wedgie("6 T", v)))
+            .chain([
+                Action::Play("D as 4".parse().unwrap()),
+                Action::Play("D as 1".parse().unwrap()),
+            ])
+            .collect();
+        let said = |a: Value| {
+            let action = decode_action(&a).unwrap();
+            Choice::Action(action)
+                .resolve(&legal)
+                .unwrap_err()
+                .to_string()
+        };
+        let own = said(json!({"play": "6 T", "wedgie": 2}));
+        assert!(
+            own.contains("names another player who still holds cards: here seat 0, 1, 3, 4"),
+            "{own}"
+        );
+        let nobody = said(json!({"play": "6 T"}));
+        assert!(
+            nobody.contains(r#"names its victim, another player who still holds cards, e.g. {"play": "6 T", "wedgie": 0}"#),
+            "{nobody}"
+        );
+        let value = said(json!({"play": "D as 7"}));
+        assert!(
+            value.contains("Dogberts alone may be declared as 1 to 4 here"),
+            "{value}"
+        );
+        // A play that ends the hand names nobody.
+        let last = [Action::Play("6 T".parse().unwrap())];
+        let err = Choice::Action(Action::Play(wedgie("6 T", 1)))
+            .resolve(&last)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("this play ends the hand"), "{err}");
+        assert_eq!(
+            Choice::Action(Action::Play(wedgie("6 T", 3))).resolve(&legal),
+            Ok(legal[2])
+        );
     }
 
     #[test]

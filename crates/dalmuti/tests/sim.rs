@@ -228,6 +228,18 @@ fn bad_arguments_exit_non_zero_and_say_why() {
             "--bots greedy --scoring golf",
             "--scoring is none, standard or philanthropic",
         ),
+        (
+            "--variant corporate-shuffle --stripped-deck --bots greedy",
+            "--stripped-deck is a Dalmuti rule: Corporate Shuffle's 60-card deck is never stripped",
+        ),
+        (
+            "--variant corporate-shuffle --players 9 --bots greedy",
+            "Corporate Shuffle seats 3 to 8 players, not 9",
+        ),
+        (
+            "--variant chess --bots greedy",
+            "--variant is dalmuti or corporate-shuffle, not \"chess\"",
+        ),
     ] {
         let out = dalmuti(&format!("sim {line}"), &[]);
         assert_eq!(out.status.code(), Some(2), "{line}");
@@ -279,5 +291,99 @@ fn plot_writes_an_svg() {
     assert!(svg.contains("Class mobility"));
     assert!(svg.contains("random#2"));
     assert!(Path::new(&file).exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn corporate_shuffle_runs_with_every_option() {
+    let dir = scratch("corporate");
+    let plot = dir.join("report.svg");
+    let run = "--variant corporate-shuffle --players 6 --games 3 --hands-per-game 4 --duplicate \
+               --bots heuristic,greedy,random,search:iterations=20,greedy,random \
+               --merchant-exchange --first-deal-revolution --scoring philanthropic --seed 4";
+    let out = sim(
+        &format!("{run} --threads 2 --json"),
+        &[
+            "--records",
+            dir.to_str().unwrap(),
+            "--plot",
+            plot.to_str().unwrap(),
+        ],
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["rules"]["variant"], "corporate-shuffle");
+    assert_eq!(report["rules"]["merchant_exchange"], true);
+    assert_eq!(report["hands"], 3 * 4 * 6);
+    let places = mean_places(&report);
+    assert!((places.iter().sum::<f64>() - 21.0).abs() < 1e-9);
+    for b in report["bots"].as_array().unwrap() {
+        for kind in ["crashed", "timed_out", "garbage", "illegal"] {
+            assert_eq!(b["faults"][kind], 0, "{b}");
+        }
+        assert!(b["rating"].as_f64().unwrap() > 0.0);
+    }
+    let rows: Vec<&str> = report["mobility"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "Big Boss",
+            "Little Boss",
+            "Worker 1",
+            "Worker 2",
+            "Senior Intern",
+            "Junior Intern"
+        ]
+    );
+    // One thread or two: the same run.
+    let one = json(&format!("{run} --threads 1"));
+    assert_eq!(without_timing(one), without_timing(report));
+    // Every game's record is a Corporate Shuffle record that checks.
+    let mut records: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    records.sort();
+    assert_eq!(records.len(), 3 * 6);
+    for file in &records {
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(
+            text.contains(r#""variant": "corporate-shuffle""#),
+            "{}",
+            file.display()
+        );
+        let out = dalmuti("check", &[file.to_str().unwrap()]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}: {}",
+            file.display(),
+            stdout(&out)
+        );
+        assert!(
+            stdout(&out).starts_with("valid: 4 hand(s)"),
+            "{}",
+            stdout(&out)
+        );
+    }
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("Class mobility"));
+    // The text and CSV reports.
+    let text = stdout(&sim(&format!("{run} --threads 1"), &[]));
+    assert!(
+        text.contains("rules: Corporate Shuffle, scoring philanthropic"),
+        "{text}"
+    );
+    assert!(
+        text.contains("BB Big Boss, LB Little Boss, W1 Worker 1"),
+        "{text}"
+    );
+    let csv = stdout(&sim(&format!("{run} --threads 1 --csv"), &[]));
+    assert_eq!(csv.lines().count(), 7);
     std::fs::remove_dir_all(&dir).unwrap();
 }

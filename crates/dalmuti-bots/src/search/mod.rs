@@ -4,8 +4,12 @@
 //! - `tree`: the tree of actions shared by every determinization, UCB1
 //!   with availability counts.
 //! - `playout`: determinizations from what the seat knows, and the fast
-//!   policy that plays them to the end.
-//! - `worker`: one thread's search with its own tree.
+//!   policy that plays them to the end. In Corporate Shuffle each
+//!   determinization replays the trick in progress from its lead, so that
+//!   the Wedgie's victim and Ratbert's return carry into the search.
+//! - `worker`: one thread's search with its own tree. Dogberts played
+//!   alone are weighed at two declared values only (the best, and the worst
+//!   that tops), which are the cases that differ.
 //!
 //! Play decisions (lead, follow or pass) are searched. The others
 //! (revolution, tax gifts, the merchant exchange) come before any card is

@@ -3,7 +3,9 @@
 
 use std::ops::ControlFlow;
 
-use dalmuti_core::{Action, Card, Cards, Hand, PerSeat, PlayPosition, Rules, Seat, Set, View};
+use dalmuti_core::{
+    Action, Card, Cards, Event, Hand, PerSeat, PlayPosition, Rules, Seat, Seen, Set, Variant, View,
+};
 use rand::Rng;
 
 use crate::BotRng;
@@ -30,6 +32,65 @@ pub(super) struct Table {
     /// set up with `Hand::from_position` has no log, and the cards played
     /// before it look unseen.
     unaccounted: u32,
+    /// The trick being played, when the view's log holds it from its lead:
+    /// each determinization replays it, so that what the trick's plays set
+    /// going (the Wedgie's victim, Ratbert's return to the trick's winner)
+    /// carries into the search as in the real hand.
+    trick: Option<Trick>,
+}
+
+/// The trick being played: who led it, what everyone did since, and the
+/// cards each seat put down in it.
+#[derive(Clone, Debug)]
+struct Trick {
+    leader: Seat,
+    actions: Vec<(Seat, Action)>,
+    cards: PerSeat<Cards>,
+    /// The seats gone out before the trick was led.
+    gone_out: Vec<Seat>,
+}
+
+impl Trick {
+    /// The trick of `view`, if a set is on the table and the log shows the
+    /// trick from its lead.
+    fn of(view: &View<'_>) -> Option<Trick> {
+        view.top()?;
+        let mut actions = Vec::new();
+        let mut out_in_trick = Vec::new();
+        for seen in view.log() {
+            match seen {
+                Seen::Event(Event::RoundWon { .. }) => {
+                    actions.clear();
+                    out_in_trick.clear();
+                }
+                Seen::Event(Event::Played { seat, set }) => actions.push((seat, Action::Play(set))),
+                Seen::Event(Event::Passed { seat }) => actions.push((seat, Action::Pass)),
+                Seen::Event(Event::WentOut { seat, .. }) => out_in_trick.push(seat),
+                _ => {}
+            }
+        }
+        let &(leader, Action::Play(_)) = actions.first()? else {
+            return None;
+        };
+        let mut cards = PerSeat::<Cards>::default();
+        for &(seat, action) in &actions {
+            if let Action::Play(set) = action {
+                cards[seat].add_all(&set.cards());
+            }
+        }
+        let gone_out = view
+            .finish_order()
+            .iter()
+            .copied()
+            .filter(|s| !out_in_trick.contains(s))
+            .collect();
+        Some(Trick {
+            leader,
+            actions,
+            cards,
+            gone_out,
+        })
+    }
 }
 
 impl Table {
@@ -40,8 +101,17 @@ impl Table {
             .filter(|&s| s != knowledge.me)
             .map(|s| knowledge.counts[s])
             .sum();
+        let unaccounted = knowledge.unseen.len().saturating_sub(held);
         Table {
-            unaccounted: knowledge.unseen.len().saturating_sub(held),
+            unaccounted,
+            // A position set up mid-hand has no log of the trick's start.
+            // In Dalmuti a trick leaves nothing but the set on the table and
+            // the passes, which the position holds: no need to replay it.
+            trick: if unaccounted == 0 && view.variant() == Variant::CorporateShuffle {
+                Trick::of(view)
+            } else {
+                None
+            },
             rules: *view.rules(),
             players: view.players(),
             gone_out: view.finish_order().to_vec(),
@@ -59,6 +129,9 @@ impl Table {
         } else {
             self.without_unaccounted(knowledge, rng).sample(rng)
         };
+        if let Some(hand) = self.trick.as_ref().and_then(|t| self.replayed(t, &held)) {
+            return hand;
+        }
         Hand::from_position(PlayPosition {
             rules: self.rules,
             held: held.as_slice(self.players).to_vec(),
@@ -68,6 +141,34 @@ impl Table {
             passes: self.passes,
         })
         .expect("a deal consistent with the view fits its position")
+    }
+
+    /// The trick replayed from its lead with the cards of `held` (plus the
+    /// cards each seat played in it), if it reaches the position searched
+    /// (it always should: the plays are public, and each seat is given back
+    /// the very cards it played).
+    fn replayed(&self, trick: &Trick, held: &PerSeat<Cards>) -> Option<Hand> {
+        let mut start = held.as_slice(self.players).to_vec();
+        for (i, cards) in start.iter_mut().enumerate() {
+            cards.add_all(&trick.cards[Seat::new(i)]);
+        }
+        let mut hand = Hand::from_position(PlayPosition {
+            rules: self.rules,
+            held: start,
+            gone_out: trick.gone_out.clone(),
+            turn: trick.leader,
+            top: None,
+            passes: 0,
+        })
+        .ok()?;
+        for &(seat, action) in &trick.actions {
+            hand.apply(seat, action).ok()?;
+        }
+        let reached = hand.turn() == self.turn
+            && hand.top() == self.top
+            && hand.passes() == usize::from(self.passes)
+            && hand.finish_order() == self.gone_out.as_slice();
+        reached.then_some(hand)
     }
 
     /// `knowledge` less a random choice of the unaccounted cards (among
@@ -144,4 +245,57 @@ pub(super) fn rewards(hand: &Hand) -> PerSeat<f64> {
         rewards[seat] = (last - place as f64) / last;
     }
     rewards
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot_rng;
+    use dalmuti_core::{DealRng, Seed, Stage, Viewer};
+
+    #[test]
+    fn determinizations_keep_the_wedgie_victim_and_ratberts_fate() {
+        // Greedy play of Corporate Shuffle hands; at every turn where the
+        // Wedgie silences someone or the trick's winner takes Ratbert
+        // back, every determinization must be in the same state.
+        let rules = Rules {
+            variant: Variant::CorporateShuffle,
+            ..Rules::default()
+        };
+        let (mut wedged, mut ratbert) = (0, 0);
+        for seed in 0..40 {
+            let mut hand = Hand::deal(rules, 5, false, &mut DealRng::new(Seed::from(seed)));
+            let mut rng = bot_rng(seed);
+            while let Some(seat) = hand.next_to_act() {
+                if hand.stage() == Stage::Play
+                    && (hand.wedged().is_some() || hand.ratbert_to_take())
+                {
+                    wedged += usize::from(hand.wedged().is_some());
+                    ratbert += usize::from(hand.ratbert_to_take());
+                    let view = View::new(&hand, Viewer::Seat(seat));
+                    let knowledge = Knowledge::from_view(&view);
+                    let table = Table::of(&view, &knowledge);
+                    assert!(table.trick.is_some());
+                    for _ in 0..5 {
+                        let d = table.determinize(&knowledge, &mut rng);
+                        assert_eq!(d.wedged(), hand.wedged());
+                        assert_eq!(d.ratbert_to_take(), hand.ratbert_to_take());
+                        assert_eq!(
+                            (d.turn(), d.top(), d.passes()),
+                            (hand.turn(), hand.top(), hand.passes())
+                        );
+                        assert_eq!(d.finish_order(), hand.finish_order());
+                        assert_eq!(d.held(seat), hand.held(seat));
+                    }
+                }
+                let action = if rng.random_ratio(1, 3) {
+                    random_legal(&hand, seat, &mut rng)
+                } else {
+                    hand.worst_legal(seat).unwrap()
+                };
+                hand.apply(seat, action).unwrap();
+            }
+        }
+        assert!(wedged > 20 && ratbert > 20, "{wedged} {ratbert}");
+    }
 }

@@ -4,7 +4,7 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use dalmuti_core::{Action, Hand, Seat};
+use dalmuti_core::{Action, Hand, Seat, Set};
 
 use super::playout::{self, Table};
 use super::tree::{NodeId, ROOT, Step, Tree};
@@ -95,8 +95,11 @@ fn iterate(
     let mut node = ROOT;
     while let Some(seat) = hand.next_to_act() {
         legal.clear();
+        let top = hand.top().map(|(_, set)| set);
         hand.for_each_legal(seat, |a| {
-            legal.push(a);
+            if considered(a, top) {
+                legal.push(a);
+            }
             ControlFlow::Continue(())
         });
         match tree.select(node, legal, rng) {
@@ -115,6 +118,25 @@ fn iterate(
     }
     playout::play_out(&mut hand, rng);
     tree.backpropagate(path, &playout::rewards(&hand));
+}
+
+/// Whether the tree weighs `action`, legal on `top`. Dogberts alone may be
+/// declared as any value that tops (Corporate Shuffle): the tree weighs
+/// only the best value, 1, and the worst that tops. A declared value only
+/// decides who may top the set, and these two are the cases that matter
+/// (keep the lead; let someone else take it), so the other eight would
+/// only split the iterations.
+pub(super) fn considered(action: Action, top: Option<Set>) -> bool {
+    let Action::Play(set) = action else {
+        return true;
+    };
+    match set.declared() {
+        None => true,
+        Some(value) => {
+            let worst = top.map_or(10, |t| t.rank_number().saturating_sub(1).min(10));
+            value == 1 || value == worst
+        }
+    }
 }
 
 fn apply(hand: &mut Hand, seat: Seat, action: Action) {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use dalmuti_bots::{BadSpec, Bot, BotFault, BotSpec, ExternalBot, GreedyBot, fallback};
-use dalmuti_core::{Action, Game, Rules, Seed, Viewer};
+use dalmuti_core::{Action, Game, Hand, PlayPosition, Rules, Seat, Seed, Variant, View, Viewer};
 
 /// A time limit no healthy bot comes near, even on a loaded machine.
 const PATIENT: Duration = Duration::from_secs(10);
@@ -136,6 +136,28 @@ fn the_example_bot_plays_whole_games_legally() {
             answer.unwrap();
         }
     }
+}
+
+#[test]
+fn the_example_bot_plays_corporate_shuffle_legally() {
+    // Every table size it may meet, with the Workers' exchange; its plays
+    // include Wedgie sets naming a victim and the World Ruler.
+    let mut bot = ExternalBot::spawn(&example_bot("example"), PATIENT).unwrap();
+    let rules = Rules {
+        variant: Variant::CorporateShuffle,
+        merchant_exchange: true,
+        ..Rules::default()
+    };
+    let mut sets = Vec::new();
+    for players in 3..=8 {
+        for answer in play_with(&mut bot, rules, players, 8, players as u64) {
+            if let Action::Play(set) = answer.unwrap() {
+                sets.push(set);
+            }
+        }
+    }
+    assert!(sets.iter().any(|s| s.wedgie_target().is_some()), "{sets:?}");
+    assert!(sets.iter().any(|s| s.is_world_ruler()), "{sets:?}");
 }
 
 #[test]
@@ -368,6 +390,68 @@ fn a_bot_that_answers_an_illegal_action_is_refused() {
         panic!("{:?}", answers[0]);
     };
     assert!(message.contains("is out of range"), "{message}");
+}
+
+#[test]
+fn corporate_shuffle_plays_the_rules_refuse_are_refused_saying_why() {
+    // Seat 2 leads at a table of five, holding the Wedgie, both Dogberts
+    // and the World Ruler.
+    let rules = Rules {
+        variant: Variant::CorporateShuffle,
+        ..Rules::default()
+    };
+    let hand = Hand::from_position(PlayPosition {
+        rules,
+        held: ["9 9 10", "8 8 10", "0 6 T D D", "7 7 10", "5 5 10"]
+            .map(|c| c.parse().unwrap())
+            .to_vec(),
+        gone_out: vec![],
+        turn: Seat::new(2),
+        top: None,
+        passes: 0,
+    })
+    .unwrap();
+    let view = View::new(&hand, Viewer::Seat(Seat::new(2)));
+    let legal = view.legal_actions();
+    let refused = |name: &str, answer: &str| {
+        let command = python_bot(name, &format!("send({{'action': {answer}}})"));
+        let mut bot = ExternalBot::spawn(&command, PATIENT).unwrap();
+        bot.decide(&view, &legal).unwrap_err()
+    };
+    // A Wedgie naming its own player: illegal, and the victims it may name.
+    let BotFault::Illegal(message) =
+        refused("selfish", "{'play': '6 T', 'wedgie': m['view']['seat']}")
+    else {
+        panic!("not refused as illegal");
+    };
+    assert!(
+        message.contains(
+            "the Twirling Wedgie names another player who still holds cards: here seat 0, 1, 3, 4"
+        ),
+        "{message}"
+    );
+    // Dogberts declared as 0, the World Ruler in a pair: not sets at all.
+    for (name, answer, why) in [
+        (
+            "zero",
+            "{'play': 'D D as 0'}",
+            "Dogberts alone play as 1 to 10, not 0",
+        ),
+        (
+            "pair",
+            "{'play': '0 D'}",
+            "Dogbert, World Ruler (0) is played only alone",
+        ),
+    ] {
+        let BotFault::Garbage(message) = refused(name, answer) else {
+            panic!("{name}: not refused as garbage");
+        };
+        assert!(message.contains(why), "{name}: {message}");
+    }
+    // Copied from the legal list, the same plays are taken.
+    let command = python_bot("copier", "send({'action': m['legal'][-2]})");
+    let mut bot = ExternalBot::spawn(&command, PATIENT).unwrap();
+    assert_eq!(bot.decide(&view, &legal), Ok(legal[legal.len() - 2]));
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use dalmuti_bots::{Bot, BotSpec, GreedyBot, HeuristicBot, RandomBot, bot_rng};
 use dalmuti_core::{
     Action, Card, Cards, DealRng, Decision, Deck, Game, Hand, PlayPosition, RevolutionOffer, Rules,
-    Scoring, Seat, Seed, Set, Stage, View, Viewer, join_seats,
+    Scoring, Seat, Seed, Set, Stage, Variant, View, Viewer, join_seats,
 };
 use rand::seq::SliceRandom;
 
@@ -313,8 +313,18 @@ fn in_a_merchant_exchange_it_declines_without_a_bad_lone_card() {
 // ----- the two-player ending -----
 
 /// The state of a two-player ending that decides its outcome, and whose
-/// outcome is asked.
-type Ending = (Seat, Cards, Cards, Option<(Seat, Set)>, Seat, usize);
+/// outcome is asked: the seat asking, both hands, the table, whose turn,
+/// the passes, Ratbert's fate and the Wedgie's victim.
+type Ending = (
+    Seat,
+    Cards,
+    Cards,
+    Option<(Seat, Set)>,
+    Seat,
+    usize,
+    bool,
+    Option<Seat>,
+);
 
 /// Whether `me` goes out before the other player still holding cards, both
 /// playing perfectly: an exact solver over the engine itself.
@@ -332,6 +342,8 @@ fn wins(hand: &Hand, me: Seat, solved: &mut HashMap<Ending, bool>) -> bool {
         hand.top(),
         hand.turn(),
         hand.passes(),
+        hand.ratbert_to_take(),
+        hand.wedged(),
     );
     if let Some(&w) = solved.get(&key) {
         return w;
@@ -357,21 +369,20 @@ fn after(hand: &Hand, seat: Seat, action: Action) -> Hand {
     next
 }
 
-#[test]
-fn in_a_two_player_ending_it_plays_a_winning_line_when_there_is_one() {
-    // Random players until two are left with six cards or fewer each; from
-    // there on the heuristic bot plays both, and wherever the player to
-    // move can force going out first, its choice must keep the win. (Its
-    // rules of thumb alone throw away about one such win in a hundred.)
+/// Random players until two are left with six cards or fewer each; from
+/// there on the heuristic bot plays both, and wherever the player to move
+/// can force going out first, its choice must keep the win. Returns the
+/// positions tested where a win was there, and those among them where the
+/// worst legal action would have thrown it away.
+fn endings_kept(variant: Variant, deals: u64) -> (usize, usize) {
+    let rules = Rules {
+        variant,
+        ..Rules::default()
+    };
     let (mut winnable, mut greedy_would_lose) = (0, 0);
     for players in [3, 5] {
-        for seed in 0..300 {
-            let mut hand = Hand::deal(
-                Rules::default(),
-                players,
-                false,
-                &mut DealRng::new(Seed::from(seed)),
-            );
+        for seed in 0..deals {
+            let mut hand = Hand::deal(rules, players, false, &mut DealRng::new(Seed::from(seed)));
             let mut random = RandomBot::new(seed);
             let big = |hand: &Hand| hand.holding().iter().any(|s| hand.held(s).len() > 6);
             while hand.stage() != Stage::Over && (hand.holding().len() > 2 || big(&hand)) {
@@ -391,7 +402,8 @@ fn in_a_two_player_ending_it_plays_a_winning_line_when_there_is_one() {
                     winnable += 1;
                     assert!(
                         wins(&after(&hand, seat, action), seat, &mut solved),
-                        "{players} players, seed {seed}: {action} throws away a win in {hand:?}"
+                        "{variant}, {players} players, seed {seed}: {action} throws away a win \
+                         in {hand:?}"
                     );
                     if !wins(&after(&hand, seat, legal[0]), seat, &mut solved) {
                         greedy_would_lose += 1;
@@ -401,7 +413,25 @@ fn in_a_two_player_ending_it_plays_a_winning_line_when_there_is_one() {
             }
         }
     }
-    // The positions tested include many where the obvious move loses.
+    (winnable, greedy_would_lose)
+}
+
+#[test]
+fn in_a_two_player_ending_it_plays_a_winning_line_when_there_is_one() {
+    // (Its rules of thumb alone throw away about one such win in a
+    // hundred.) The positions tested include many where the obvious move
+    // loses.
+    let (winnable, greedy_would_lose) = endings_kept(Variant::Dalmuti, 300);
+    assert!(winnable > 1000, "{winnable}");
+    assert!(greedy_would_lose >= 50, "{greedy_would_lose}");
+}
+
+#[test]
+fn in_a_two_player_ending_of_corporate_shuffle_it_plays_a_winning_line_too() {
+    // The same, with the World Ruler ending tricks, the Wedgie silencing
+    // the other player, Dogberts declared and Ratbert coming back.
+    let (winnable, greedy_would_lose) = endings_kept(Variant::CorporateShuffle, 300);
+    eprintln!("{winnable} winnable, {greedy_would_lose} lost by the worst legal action");
     assert!(winnable > 1000, "{winnable}");
     assert!(greedy_would_lose >= 50, "{greedy_would_lose}");
 }

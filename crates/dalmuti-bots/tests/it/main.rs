@@ -1,6 +1,7 @@
 //! Bots play through views only and always answer legally.
 
 mod basic;
+mod corporate;
 mod external;
 mod heuristic;
 mod search;
