@@ -1,9 +1,9 @@
 //! The WebSocket messages (`docs/PROTOCOL.md`), lichess style: every
 //! message is a JSON object `{"t": TYPE, "v": EVENT, "d": DATA}`.
 
-use dalmuti_core::{Action, MAX_PLAYERS, Seat, Set};
+use dalmuti_core::Action;
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// The largest message a client may send, in bytes.
 pub const MAX_CLIENT_MESSAGE: usize = 4096;
@@ -243,10 +243,11 @@ impl ClientMsg {
 }
 
 /// An action as the server writes it, in its messages and in its tables'
-/// logs: the bot protocol's form (`docs/BOT-PROTOCOL.md`), with a play of
-/// the Twirling Wedgie naming its target by seat of play beside the cards:
-/// `{"play": "6 T", "wedgie": 2}`. A set of Dogberts alone says its value
-/// in the cards, as records write it: `{"play": "D D as 3"}`.
+/// logs: the bot protocol's form (`docs/BOT-PROTOCOL.md`), so that a client
+/// and a bot speak the same words. A play of the Twirling Wedgie names its
+/// target by seat of play beside the cards, `{"play": "6 T", "wedgie": 2}`;
+/// a set of Dogberts alone says its value in the cards, as records write
+/// it: `{"play": "D D as 3"}`.
 ///
 /// ```
 /// use dalmuti_core::{Action, Seat, Set};
@@ -260,71 +261,14 @@ impl ClientMsg {
 /// assert_eq!(encode_action(&dogberts).to_string(), r#"{"play":"D D as 3"}"#);
 /// ```
 pub fn encode_action(action: &Action) -> Value {
-    match action {
-        Action::Play(set) => {
-            let mut play = json!({ "play": set.to_string() });
-            if let Some(target) = set.wedgie_target() {
-                play["wedgie"] = json!(target.index());
-            }
-            play
-        }
-        other => dalmuti_bots::protocol::encode_action(other),
-    }
+    dalmuti_bots::protocol::encode_action(action)
 }
 
 /// Reads an action written as in [`encode_action`], or says what is wrong
-/// with it. A play is `{"play": CARDS}`, plus `"wedgie": SEAT` when the set
-/// holds the Twirling Wedgie; every other action is read as the bot
-/// protocol reads it. Whether the target is allowed (another player who
-/// still holds cards) is the engine's to say, as for any illegal action.
+/// with it. Whether a Wedgie's target is allowed (another player who still
+/// holds cards) is the engine's to say, as for any illegal action.
 pub fn decode_action(value: &Value) -> Result<Action, String> {
-    let Some(map) = value.as_object().filter(|m| m.contains_key("play")) else {
-        return dalmuti_bots::protocol::decode_action(value).map_err(|e| e.0);
-    };
-    if let Some(key) = map.keys().find(|k| *k != "play" && *k != "wedgie") {
-        return Err(format!(
-            "a play is {{\"play\": CARDS}}, with \"wedgie\": SEAT for the Twirling Wedgie; \
-             not {key:?}"
-        ));
-    }
-    let cards = map["play"].as_str().ok_or_else(|| {
-        format!(
-            "{{\"play\": …}}: expected a string of cards such as \"6 6 J\" or \"D as 3\", not {}",
-            short(&map["play"])
-        )
-    })?;
-    let words = cards.split_whitespace().collect::<Vec<_>>().join(" ");
-    let set: Set = words.parse().map_err(|e| format!("{{\"play\": …}}: {e}"))?;
-    let target = match map.get("wedgie") {
-        None | Some(Value::Null) => None,
-        Some(seat) => Some(
-            seat.as_u64()
-                .filter(|&s| s < MAX_PLAYERS as u64)
-                .map(|s| Seat::new(s as usize))
-                .ok_or_else(|| {
-                    format!(
-                        "\"wedgie\" is the seat of play (0 to {}) of the player the Twirling \
-                         Wedgie makes pass, not {}",
-                        MAX_PLAYERS - 1,
-                        short(seat)
-                    )
-                })?,
-        ),
-    };
-    let set = set
-        .with_target(target)
-        .map_err(|e| format!("{{\"play\": …}}: {e}"))?;
-    Ok(Action::Play(set))
-}
-
-/// A JSON value for an error message, cut short.
-fn short(value: &Value) -> String {
-    let text = value.to_string();
-    if text.chars().count() > 40 {
-        format!("{}…", text.chars().take(40).collect::<String>())
-    } else {
-        text
-    }
+    dalmuti_bots::protocol::decode_action(value).map_err(|e| e.0)
 }
 
 /// Refuses a play or tax gift with more cards than any can hold, before
@@ -350,6 +294,7 @@ fn check_card_counts(d: &Value) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dalmuti_core::Seat;
 
     #[test]
     fn parses_and_refuses() {
@@ -439,8 +384,8 @@ mod tests {
                 r#"{"play":"6 6","wedgie":1}"#,
                 "only a set holding the Twirling Wedgie",
             ),
-            (r#"{"play":"6 T","wedgie":"Bo"}"#, "seat of play"),
-            (r#"{"play":"6 T","wedgie":-1}"#, "seat of play"),
+            (r#"{"play":"6 T","wedgie":"Bo"}"#, "a seat number"),
+            (r#"{"play":"6 T","wedgie":-1}"#, "a seat number"),
             (r#"{"play":"6 T","wedgie":16}"#, "not 16"),
             (r#"{"play":"6 T","target":1}"#, "\"target\""),
             (r#"{"play":7}"#, "a string of cards"),

@@ -1437,10 +1437,13 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
     };
     let mut found = false;
     // Seeds are tried in order until one brings both specials: the first
-    // such seed is the same on every run (bots and deals are seeded).
-    for seed in 1..=60u64 {
+    // such seed is the same on every run (bots and deals are seeded). The
+    // bots rarely let Ratbert come back, so the search starts at the first
+    // seed that shows everything with today's bots (183); if the bots
+    // change, it goes on to the next.
+    for seed in 183..=400u64 {
         let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-        let rules = json!({"variant": "corporate-shuffle", "hands": 2, "scoring": "standard"});
+        let rules = json!({"variant": "corporate-shuffle", "hands": 3, "scoring": "standard"});
         let (table, token) = table_with(store, rules, 3, fast(), None).await;
         let mut mine = table.subscribe(Some(&token), 0).await.unwrap().feed;
         let mut watching = table.subscribe(None, 0).await.unwrap().feed;
@@ -1464,8 +1467,16 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
             .await
             .unwrap();
         let first = next(&mut mine, |m| asked(&m.d)).await;
-        let leads_wedgie =
-            |d: &Value| d["decision"]["kind"] == "lead" && holds(d, "T") && d["hand"] == 1;
+        // Everyone still holds cards, so the Wedgie's target has someone
+        // left to sit out the trick for.
+        let everyone_holds = |d: &Value| {
+            d["view"]["seats"]
+                .as_array()
+                .is_some_and(|seats| seats.iter().all(|s| s["cards"].as_u64() > Some(0)))
+        };
+        let leads_wedgie = |d: &Value| {
+            d["decision"]["kind"] == "lead" && holds(d, "T") && d["hand"] == 1 && everyone_holds(d)
+        };
         let last = play_human(&table, &token, &mut mine, (*first).clone(), leads_wedgie).await;
         if last.d["game_over"] == true || !leads_wedgie(&last.d) {
             watched.abort();
@@ -1581,6 +1592,6 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
     }
     assert!(
         found,
-        "no seed up to 60 had the human lead holding the Wedgie and Ratbert taken back"
+        "no seed from 183 to 400 had the human lead holding the Wedgie and Ratbert taken back"
     );
 }

@@ -1187,9 +1187,9 @@ async fn malformed_corporate_shuffle_acts_get_an_error_and_a_resync() {
         (json!({"play": "0 0"}), "played only alone"),
         (json!({"play": "0 D"}), "played only alone"),
         (json!({"play": "6 6", "wedgie": 1}), "Twirling Wedgie"),
-        (json!({"play": "6 T", "wedgie": "Ada"}), "seat of play"),
-        (json!({"play": "6 T", "wedgie": 99}), "seat of play"),
-        (json!({"play": "6 T", "as": 3}), "\"as\""),
+        (json!({"play": "6 T", "wedgie": "Ada"}), "a seat number"),
+        (json!({"play": "6 T", "wedgie": 99}), "a seat number"),
+        (json!({"play": "6 T", "as": 3}), "written with the cards"),
         // The engine's refusal: a Wedgie never names its own player.
         (json!({"play": "T", "wedgie": me}), engine_says),
         (json!({"play": "T"}), engine_says),
