@@ -363,11 +363,14 @@ fn three_hands_with_taxes_and_a_revolution_are_saved_as_a_valid_record() {
 #[test]
 fn a_corporate_shuffle_game_plays_through_and_is_saved_as_a_valid_record() {
     let data = data_dir("corporate");
+    // Seed 7 brings the player a lone Dogbert, the World Ruler and the
+    // Wedgie to misplay on purpose (with today's bots, whose plays shape
+    // the hands that follow the first).
     let args = [
         "--variant",
         "corporate-shuffle",
         "--seed",
-        "1",
+        "7",
         "--players",
         "5",
         "--scoring",
