@@ -492,24 +492,8 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
             .map(|b| format!("{b:02x}"))
             .collect();
         assert_eq!(hand["commitment"], json!(commitment), "hand {}", k + 1);
-        let n = hand["players"].as_u64().unwrap() as usize;
-        let rules: Rules = serde_json::from_value(record["rules"].clone()).unwrap_or_default();
-        let dealt = Deck::for_table(&rules, n).deal(n, &mut DealRng::new(seed));
-        // The recorded hands are the seed's deal (`dalmuti verify` also
-        // checks who got which; see crates/dalmuti/tests/verify.rs).
-        let mut from_seed: Vec<String> = dalmuti_core::Seat::all(n)
-            .map(|s| dealt[s].to_string())
-            .collect();
-        let mut recorded: Vec<String> = record["hands"][k]["deal"]
-            .as_object()
-            .unwrap()
-            .values()
-            .map(|c| c.as_str().unwrap().to_string())
-            .collect();
-        from_seed.sort();
-        recorded.sort();
-        assert_eq!(from_seed, recorded, "hand {}", k + 1);
     }
+    assert_deals_are_their_seeds(&record);
     // The replay shows every hand at every step.
     let replay = table.replay().await.unwrap();
     let frames = replay["frames"].as_array().unwrap();
@@ -525,6 +509,36 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
 }
 
 /// The cards a message shows beyond what its viewer may see, if any.
+/// Every hand of a served game's record was dealt, under the record's own
+/// rules (the variant's deck), from the seed its fairness data reveals.
+/// Which seat got which hand is `dalmuti verify`'s to check (see
+/// crates/dalmuti/tests/verify.rs); here the hands as a whole must match.
+fn assert_deals_are_their_seeds(record: &Value) {
+    let rules: Rules = serde_json::from_value(record["rules"].clone()).unwrap_or_default();
+    for (k, hand) in record["fairness"]["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+    {
+        let seed: Seed = hand["seed"].as_str().unwrap().parse().unwrap();
+        let n = hand["players"].as_u64().unwrap() as usize;
+        let dealt = Deck::for_table(&rules, n).deal(n, &mut DealRng::new(seed));
+        let mut from_seed: Vec<String> = dalmuti_core::Seat::all(n)
+            .map(|s| dealt[s].to_string())
+            .collect();
+        let mut recorded: Vec<String> = record["hands"][k]["deal"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|c| c.as_str().unwrap().to_string())
+            .collect();
+        from_seed.sort();
+        recorded.sort();
+        assert_eq!(from_seed, recorded, "hand {}", k + 1);
+    }
+}
+
 fn check_hidden(msg: &ServerMsg, me: Option<&str>, secrets: &[String]) {
     let text = msg.to_text();
     for secret in secrets {
@@ -1426,10 +1440,6 @@ fn assert_spectator_sees_no_hand(msg: &ServerMsg) {
 #[tokio::test]
 async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_deals() {
     let _dog = watchdog();
-    let cs = Rules {
-        variant: dalmuti_core::Variant::CorporateShuffle,
-        ..Rules::default()
-    };
     let holds = |d: &Value, card: &str| {
         d["view"]["hand"]
             .as_str()
@@ -1557,28 +1567,7 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
         );
         assert_eq!(record["rules"]["variant"], "corporate-shuffle");
         assert!(text.contains(" wedgie "), "{text}");
-        for (k, hand) in record["fairness"]["hands"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .enumerate()
-        {
-            let seed: Seed = hand["seed"].as_str().unwrap().parse().unwrap();
-            let n = hand["players"].as_u64().unwrap() as usize;
-            let dealt = Deck::for_table(&cs, n).deal(n, &mut DealRng::new(seed));
-            let mut from_seed: Vec<String> = dalmuti_core::Seat::all(n)
-                .map(|s| dealt[s].to_string())
-                .collect();
-            let mut recorded: Vec<String> = record["hands"][k]["deal"]
-                .as_object()
-                .unwrap()
-                .values()
-                .map(|c| c.as_str().unwrap().to_string())
-                .collect();
-            from_seed.sort();
-            recorded.sort();
-            assert_eq!(from_seed, recorded, "hand {}", k + 1);
-        }
+        assert_deals_are_their_seeds(&record);
         let replay = table.replay().await.unwrap();
         let held: usize = replay["frames"][0]["hands"]
             .as_array()

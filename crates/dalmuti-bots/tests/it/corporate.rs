@@ -2,12 +2,14 @@
 //! under every optional rule, and the heuristic bot knows what the special
 //! cards are for.
 
-use dalmuti_bots::{Bot, BotSpec, GreedyBot, HeuristicBot, bot_rng};
+use dalmuti_bots::{BotSpec, bot_rng};
 use dalmuti_core::{
     Action, Card, Cards, DealRng, Deck, Game, Hand, PlayPosition, Rules, Scoring, Seat, Seed, Set,
     Stage, Variant, View, Viewer,
 };
 use rand::seq::SliceRandom;
+
+use crate::basic::{deal_with, heuristic_decides, play_out_against_greedy};
 
 fn cards(s: &str) -> Cards {
     s.parse().unwrap()
@@ -34,16 +36,7 @@ fn corporate() -> Rules {
 fn play_game(rules: Rules, specs: &[&str], hands: usize, seed: u64) -> [usize; 4] {
     let names = (0..specs.len()).map(|i| format!("P{i}")).collect();
     let mut game = Game::new(rules, names, Seed::from(seed)).unwrap();
-    let mut bots: Vec<Box<dyn Bot>> = specs
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            s.parse::<BotSpec>()
-                .unwrap()
-                .build(seed * 100 + i as u64)
-                .unwrap()
-        })
-        .collect();
+    let mut bots = crate::basic::bots_for(specs, seed);
     let mut seen = [0; 4];
     for h in 0..hands {
         if h > 0 {
@@ -164,15 +157,6 @@ fn five_at_play(mine: &str, top: Option<&str>, counts: [usize; 4]) -> Hand {
     .unwrap()
 }
 
-/// What the heuristic bot does for `seat` in `hand`.
-fn heuristic_decides(hand: &Hand, seat: Seat) -> Action {
-    let view = View::new(hand, Viewer::Seat(seat));
-    let legal = view.legal_actions();
-    let action = HeuristicBot::new(0).decide(&view, &legal).unwrap();
-    assert!(legal.contains(&action), "illegal {action}");
-    action
-}
-
 const MANY: [usize; 4] = [10; 4];
 
 #[test]
@@ -267,34 +251,12 @@ fn it_declares_lone_dogberts_as_the_best_value() {
 
 // ----- executive bonuses and the corporate takeover -----
 
-/// A deal of `players` where the given seats hold exactly the given cards
-/// and the rest of the deck is shared at random among the other seats.
-fn deal_with(players: usize, fixed: &[(usize, &str)], seed: u64) -> Hand {
-    let rules = corporate();
-    let deck = Deck::for_table(&rules, players);
-    let mut rest = deck.cards();
-    let mut dealt = vec![Cards::EMPTY; players];
-    for &(seat, hand) in fixed {
-        dealt[seat] = cards(hand);
-        assert_eq!(dealt[seat].len(), deck.share(Seat::new(seat), players));
-        assert!(rest.remove_all(&dealt[seat]));
-    }
-    let mut pool: Vec<Card> = rest.iter().collect();
-    pool.shuffle(&mut bot_rng(seed));
-    let mut pool = pool.into_iter();
-    for seat in (0..players).filter(|s| fixed.iter().all(|f| f.0 != *s)) {
-        let share = deck.share(Seat::new(seat), players) as usize;
-        dealt[seat] = pool.by_ref().take(share).collect();
-    }
-    Hand::from_deal(rules, players, false, &dealt).unwrap()
-}
-
 #[test]
 fn as_big_boss_it_gives_ratbert_away_and_keeps_its_specials() {
     // Ratbert is a loser that needs a lead of its own: the cheapest gift.
     // The World Ruler and the Dogberts stay.
     let boss = "0 2 3 4 6 7 7 8 9 9 R D";
-    let hand = deal_with(5, &[(0, boss)], 1);
+    let hand = deal_with(corporate(), 5, &[(0, boss)], 1);
     let Action::GiveTax(gift) = heuristic_decides(&hand, Seat::new(0)) else {
         panic!("a bonus was due");
     };
@@ -304,14 +266,14 @@ fn as_big_boss_it_gives_ratbert_away_and_keeps_its_specials() {
 
 #[test]
 fn dealt_both_dogberts_as_junior_intern_it_calls_the_takeover() {
-    let hand = deal_with(5, &[(4, "D D 3 6 7 8 9 9 10 10 10 R")], 2);
+    let hand = deal_with(corporate(), 5, &[(4, "D D 3 6 7 8 9 9 10 10 10 R")], 2);
     assert!(hand.revolution_offer(Seat::new(4)).is_some());
     assert_eq!(
         heuristic_decides(&hand, Seat::new(4)),
         Action::CallRevolution
     );
     // As Big Boss it keeps quiet and collects its bonus.
-    let hand = deal_with(5, &[(0, "D D 3 6 7 8 9 9 10 10 10 R")], 3);
+    let hand = deal_with(corporate(), 5, &[(0, "D D 3 6 7 8 9 9 10 10 10 R")], 3);
     assert!(matches!(
         heuristic_decides(&hand, Seat::new(0)),
         Action::GiveTax(_)
@@ -335,19 +297,8 @@ fn against_greedy(spec: &str, deals: u64) -> (f64, f64) {
             &mut DealRng::new(Seed::from(20_000 + d)),
         );
         for me in Seat::all(players) {
-            let mut hand = dealt.clone();
             let mut bot = spec.build(d).unwrap();
-            while let Some(seat) = hand.next_to_act() {
-                let view = View::new(&hand, Viewer::Seat(seat));
-                let legal = view.legal_actions();
-                let action = if seat == me {
-                    bot.decide(&view, &legal).unwrap()
-                } else {
-                    GreedyBot.decide(&view, &legal).unwrap()
-                };
-                assert!(legal.contains(&action), "illegal {action}");
-                hand.apply(seat, action).unwrap();
-            }
+            let hand = play_out_against_greedy(dealt.clone(), me, bot.as_mut());
             let place = hand.place(me).unwrap();
             mine += place;
             greedy += (0..players).sum::<usize>() - place;

@@ -10,21 +10,14 @@ use dalmuti_core::{
 };
 use rand::seq::SliceRandom;
 
+use crate::basic::{deal_with, heuristic_decides};
+
 fn cards(s: &str) -> Cards {
     s.parse().unwrap()
 }
 
 fn play(s: &str) -> Action {
     Action::Play(s.parse().unwrap())
-}
-
-/// What the heuristic bot does for `seat` in `hand`.
-fn heuristic_decides(hand: &Hand, seat: Seat) -> Action {
-    let view = View::new(hand, Viewer::Seat(seat));
-    let legal = view.legal_actions();
-    let action = HeuristicBot::new(0).decide(&view, &legal).unwrap();
-    assert!(legal.contains(&action), "illegal {action}");
-    action
 }
 
 // ----- whole games -----
@@ -184,27 +177,6 @@ fn it_goes_out_with_its_jesters_on_its_last_group() {
 }
 
 // ----- revolution, taxes, merchant exchange -----
-
-/// A deal of `players` where the given seats hold exactly the given cards
-/// and the rest of the deck is shared at random among the other seats.
-fn deal_with(rules: Rules, players: usize, fixed: &[(usize, &str)], seed: u64) -> Hand {
-    let deck = Deck::for_table(&rules, players);
-    let mut rest = deck.cards();
-    let mut dealt = vec![Cards::EMPTY; players];
-    for &(seat, hand) in fixed {
-        dealt[seat] = cards(hand);
-        assert_eq!(dealt[seat].len(), deck.share(Seat::new(seat), players));
-        assert!(rest.remove_all(&dealt[seat]));
-    }
-    let mut pool: Vec<Card> = rest.iter().collect();
-    pool.shuffle(&mut bot_rng(seed));
-    let mut pool = pool.into_iter();
-    for seat in (0..players).filter(|s| fixed.iter().all(|f| f.0 != *s)) {
-        let share = deck.share(Seat::new(seat), players) as usize;
-        dealt[seat] = pool.by_ref().take(share).collect();
-    }
-    Hand::from_deal(rules, players, false, &dealt).unwrap()
-}
 
 const TWO_JESTERS_AND_JUNK: &str = "J J 4 6 7 8 9 10 10 11 11 12 12 12 12 12";
 

@@ -1,6 +1,6 @@
 //! Tests of the search bot.
 
-use dalmuti_bots::{Bot, BotSpec, GreedyBot, SearchBot, SearchConfig};
+use dalmuti_bots::{Bot, BotSpec, SearchBot, SearchConfig};
 use dalmuti_core::{
     Action, DealRng, Game, Hand, PlayPosition, Rules, Seat, Seed, Stage, View, Viewer,
 };
@@ -11,16 +11,7 @@ use dalmuti_core::{
 fn play_game(rules: Rules, specs: &[&str], hands: usize, seed: u64) -> (Vec<Action>, Game) {
     let names = (0..specs.len()).map(|i| format!("P{i}")).collect();
     let mut game = Game::new(rules, names, Seed::from(seed)).unwrap();
-    let mut bots: Vec<Box<dyn Bot>> = specs
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            s.parse::<BotSpec>()
-                .unwrap()
-                .build(seed * 100 + i as u64)
-                .unwrap()
-        })
-        .collect();
+    let mut bots = crate::basic::bots_for(specs, seed);
     let mut actions = Vec::new();
     for h in 0..hands {
         if h > 0 {
@@ -231,19 +222,10 @@ fn against_greedy(spec: &str, hands: u64) -> (f64, f64) {
     let spec: BotSpec = spec.parse().unwrap();
     let (mut search, mut greedy) = (0usize, 0usize);
     for h in 0..hands {
-        let mut hand = Hand::deal(Rules::default(), 5, false, &mut DealRng::new(Seed::from(h)));
+        let dealt = Hand::deal(Rules::default(), 5, false, &mut DealRng::new(Seed::from(h)));
         let me = Seat::new((h % 5) as usize);
         let mut bot = spec.build(1000 + h).unwrap();
-        while let Some(seat) = hand.next_to_act() {
-            let view = View::new(&hand, Viewer::Seat(seat));
-            let legal = view.legal_actions();
-            let action = if seat == me {
-                bot.decide(&view, &legal).unwrap()
-            } else {
-                GreedyBot.decide(&view, &legal).unwrap()
-            };
-            hand.apply(seat, action).unwrap();
-        }
+        let hand = crate::basic::play_out_against_greedy(dealt, me, bot.as_mut());
         for (place, &seat) in hand.finish_order().iter().enumerate() {
             if seat == me {
                 search += place;
