@@ -153,6 +153,7 @@ pub fn events(
     let cards_words = |cards: &Cards| cards_words(cards, variant);
     let mut lines = Vec::with_capacity(events.len());
     let mut leading = true;
+    let mut previous = None;
     for event in events {
         let line = match *event {
             Event::RevolutionCalled {
@@ -233,13 +234,13 @@ pub fn events(
                 if seat == leader {
                     format!(
                         "{}: {} wins the round and leads.",
-                        round_end(events, event),
+                        round_end_after(previous),
                         name(seat)
                     )
                 } else {
                     format!(
                         "{}. {} is out, so the lead goes to {}.",
-                        round_end(events, event),
+                        round_end_after(previous),
                         name(seat),
                         name(leader)
                     )
@@ -248,6 +249,7 @@ pub fn events(
             Event::RatbertTaken { seat } => format!("Ratbert goes back to {}.", name(seat)),
             Event::HandOver => "Only one player still holds cards: the hand is over.".to_string(),
         };
+        previous = Some(event);
         lines.push(line);
     }
     lines
@@ -274,16 +276,8 @@ fn power(set: &Set, name: &dyn Fn(Seat) -> String) -> String {
     }
 }
 
-/// How a round ended: everyone passed, or the World Ruler or the Wedgie
-/// left no one to answer.
-fn round_end(events: &[Event], won: &Event) -> &'static str {
-    let at = events
-        .iter()
-        .position(|e| std::ptr::eq(e, won))
-        .unwrap_or(0);
-    round_end_after(at.checked_sub(1).map(|i| &events[i]))
-}
-
+/// How a round ended, from the event before it: everyone passed, or the
+/// World Ruler or the Wedgie left no one to answer.
 fn round_end_after(previous: Option<&Event>) -> &'static str {
     match previous {
         Some(Event::Passed { .. }) => "Everyone passes",
