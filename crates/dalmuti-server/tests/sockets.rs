@@ -944,23 +944,57 @@ async fn assert_unchanged(server: &Server, id: &str, bo: &str, v: u64, state: &V
     ws.close().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
-    let server = Server::start(|c| c.grace = Duration::from_secs(600)).await;
-    let (id, ada) = server
-        .create_table(json!({"name": "bad input", "player": "Ada", "seats": 3}))
-        .await;
+/// A table of three, created from `table` by Ada: Ada's client plays, a
+/// greedy bot plays, and Bo's client sends nothing by itself. Started and
+/// waiting for Bo's play.
+struct WaitingForBo {
+    id: String,
+    ada: String,
+    bo: String,
+    _ada_p: Player,
+    bo_p: Player,
+    /// The state that asks Bo to play.
+    waiting: Value,
+}
+
+async fn waiting_for_bo(server: &Server, table: Value) -> WaitingForBo {
+    let (id, ada) = server.create_table(table).await;
     let bo = server.take_seat(&id, "Bo").await;
     server.add_bot(&id, &ada, "greedy").await;
-    let _ada_p = Player::join(&server, &id, "Ada", Some(&ada), 0, Mode::All).await;
-    let mut bo_p = Player::join(&server, &id, "Bo", Some(&bo), 0, Mode::NoPlay).await;
+    let _ada_p = Player::join(server, &id, "Ada", Some(&ada), 0, Mode::All).await;
+    let mut bo_p = Player::join(server, &id, "Bo", Some(&bo), 0, Mode::NoPlay).await;
     server.start_game(&id, &ada).await;
-    // The table waits for Bo's play: nothing else can happen.
     let waiting = bo_p
         .wait_for("Bo's play", |m| {
             has_state(m) && matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow"))
         })
         .await;
+    WaitingForBo {
+        id,
+        ada,
+        bo,
+        _ada_p,
+        bo_p,
+        waiting,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
+    let server = Server::start(|c| c.grace = Duration::from_secs(600)).await;
+    // The table waits for Bo's play: nothing else can happen.
+    let WaitingForBo {
+        id,
+        ada,
+        bo,
+        _ada_p,
+        bo_p: _bo_p,
+        waiting,
+    } = waiting_for_bo(
+        &server,
+        json!({"name": "bad input", "player": "Ada", "seats": 3}),
+    )
+    .await;
     let v = waiting["v"].as_u64().unwrap();
     let legal = choose(&waiting["d"]).unwrap();
     let state = game_part(&waiting["d"]);
@@ -1145,24 +1179,20 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn malformed_corporate_shuffle_acts_get_an_error_and_a_resync() {
     let server = Server::start(|c| c.grace = Duration::from_secs(600)).await;
-    let (id, ada) = server
-        .create_table(json!({
-            "name": "bad specials",
-            "player": "Ada",
-            "seats": 3,
-            "rules": {"variant": "corporate-shuffle"},
-        }))
-        .await;
-    let bo = server.take_seat(&id, "Bo").await;
-    server.add_bot(&id, &ada, "greedy").await;
-    let _ada_p = Player::join(&server, &id, "Ada", Some(&ada), 0, Mode::All).await;
-    let mut bo_p = Player::join(&server, &id, "Bo", Some(&bo), 0, Mode::NoPlay).await;
-    server.start_game(&id, &ada).await;
-    let waiting = bo_p
-        .wait_for("Bo's play", |m| {
-            has_state(m) && matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow"))
-        })
-        .await;
+    let table = json!({
+        "name": "bad specials",
+        "player": "Ada",
+        "seats": 3,
+        "rules": {"variant": "corporate-shuffle"},
+    });
+    let WaitingForBo {
+        id,
+        bo,
+        _ada_p,
+        bo_p: _bo_p,
+        waiting,
+        ..
+    } = waiting_for_bo(&server, table).await;
     let v = waiting["v"].as_u64().unwrap();
     let me = waiting["d"]["view"]["seat"].as_u64().unwrap();
     let state = game_part(&waiting["d"]);
