@@ -113,12 +113,7 @@ fn games_report_a_mobility_matrix_whose_rows_sum_to_one() {
          --scoring standard --seed 5",
     );
     let m = &report["mobility"];
-    let rows: Vec<&str> = m["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r.as_str().unwrap())
-        .collect();
+    let rows = strings(&m["rows"]);
     assert_eq!(
         rows,
         [
@@ -322,12 +317,7 @@ fn corporate_shuffle_runs_with_every_option() {
         }
         assert!(b["rating"].as_f64().unwrap() > 0.0);
     }
-    let rows: Vec<&str> = report["mobility"]["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r.as_str().unwrap())
-        .collect();
+    let rows = strings(&report["mobility"]["rows"]);
     assert_eq!(
         rows,
         [
@@ -386,4 +376,14 @@ fn corporate_shuffle_runs_with_every_option() {
     let csv = stdout(&sim(&format!("{run} --threads 1 --csv"), &[]));
     assert_eq!(csv.lines().count(), 7);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A JSON array of strings, as strings.
+fn strings(array: &Value) -> Vec<&str> {
+    array
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect()
 }

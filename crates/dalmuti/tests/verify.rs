@@ -340,21 +340,7 @@ fn greater_revolutions_do_not_move_the_deal() {
     // The deal is by the seating at the deal; a greater revolution then
     // reverses the seats for play, and the deal still verifies.
     let p = play_with(Rules::default(), 4, 2, None, true);
-    let check = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
-        .args(["check", "--json", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(p.doc.to_string().as_bytes())?;
-            child.wait_with_output()
-        })
-        .unwrap();
-    let report: Value = serde_json::from_slice(&check.stdout).unwrap();
+    let report = check_json(&p.doc);
     for hand in report["hands"].as_array().unwrap() {
         assert_eq!(hand["revolution"], "greater");
     }
