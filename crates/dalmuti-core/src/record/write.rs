@@ -125,12 +125,11 @@ fn hand_record(game: &Game, log: &HandLog) -> HandRecord {
             .events()
             .iter()
             .any(|e| matches!(e, Event::RevolutionDeclined { .. })),
-        // A revolution voids every setup choice made before it.
-        declined_exchange: hand.revolution().is_none()
-            && hand
-                .events()
-                .iter()
-                .any(|e| matches!(e, Event::ExchangeDeclined { .. })),
+        // A revolution voids a decline made before it, in the log too.
+        declined_exchange: hand
+            .events()
+            .iter()
+            .any(|e| matches!(e, Event::ExchangeDeclined { .. })),
         merchant_offer: hand
             .merchant_offer()
             .map(|(from, to, card)| (name(from), name(to), card)),
