@@ -933,8 +933,17 @@ proptest! {
                 if a >= b {
                     continue;
                 }
-                for (x, _) in h1.held(a).kinds() {
-                    for (y, _) in h1.held(b).kinds() {
+                // Cards still held from the deal (Ratbert may be held
+                // without having been dealt: taken back from a trick).
+                let dealt_held = |s: Seat| -> Vec<Card> {
+                    h1.held(s)
+                        .kinds()
+                        .map(|(c, _)| c)
+                        .filter(|&c| h1.dealt(s).count(c) > 0)
+                        .collect()
+                };
+                for x in dealt_held(a) {
+                    for y in dealt_held(b) {
                         if x != y {
                             swaps.push((a, x, b, y));
                         }
