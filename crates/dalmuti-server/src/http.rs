@@ -79,6 +79,7 @@ impl AppState {
                 bot_delay: config.bot_delay,
                 hand_pause: config.hand_pause,
                 setup_pause: config.setup_pause,
+                listed_idle: config.listed_idle,
             },
             budget: crate::bots::Budget::new(config.bot_threads, config.bot_wait),
             lifetimes: Some(Lifetimes {
@@ -150,6 +151,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/bots", post(add_bot))
         .route("/api/tables/{id}/bots/{name}", delete(remove_bot))
         .route("/api/tables/{id}/start", post(start))
+        .route("/api/tables/{id}/settings", post(settings))
+        .route("/api/tables/{id}/rematch", post(rematch))
         .route("/api/tables/{id}/record", get(record))
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/fairness", get(fairness))
@@ -200,7 +203,8 @@ fn bearer(headers: &HeaderMap) -> Result<String, ServerError> {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CreateTable {
-    name: String,
+    #[serde(default)]
+    name: Option<String>,
     player: String,
     seats: usize,
     #[serde(default)]
@@ -211,6 +215,22 @@ struct CreateTable {
     public: Option<bool>,
     #[serde(default)]
     turn_seconds: Option<u32>,
+    #[serde(default)]
+    spectator_chat: bool,
+}
+
+/// A table's name when its creator gives none: "Ada's table", then
+/// "Ada's table 2" and so on, so that no two live tables share a default
+/// name.
+fn default_name<'a>(player: &str, taken: impl Iterator<Item = &'a str> + Clone) -> String {
+    let base = format!("{player}'s table");
+    (1..)
+        .map(|k| match k {
+            1 => base.clone(),
+            k => format!("{base} {k}"),
+        })
+        .find(|name| !taken.clone().any(|t| t == name))
+        .expect("a free name")
 }
 
 async fn create_table(
@@ -219,13 +239,16 @@ async fn create_table(
     json: Result<Json<CreateTable>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ServerError> {
     let req = body(json)?;
-    let name = req.name.trim();
-    if name.is_empty() || name.chars().count() > 64 || name.chars().any(char::is_control) {
+    // An empty name is no name: the table gets a default one.
+    let name = req.name.as_deref().map(str::trim).filter(|n| !n.is_empty());
+    if let Some(name) = name
+        && (name.chars().count() > 64 || name.chars().any(char::is_control))
+    {
         return Err(ServerError::BadRequest(
             "a table name has 1 to 64 characters, none of them control characters".into(),
         ));
     }
-    table::state::check_name(&req.player)?;
+    let player = table::state::check_name(&req.player)?;
     let rules = crate::rules::from_request(req.rules.as_ref(), req.hands)?;
     if let Some(t) = req.turn_seconds
         && !(10..=600).contains(&t)
@@ -241,20 +264,33 @@ async fn create_table(
         )));
     }
     state.creation.check(address(client.as_ref()))?;
-    let row = TableRow {
-        id: new_id(),
-        name: name.to_string(),
-        seats: req.seats,
-        rules: serde_json::to_string(&rules).expect("rules serialize"),
-        public: req.public.unwrap_or(true),
-        turn_seconds: req.turn_seconds,
+    // The default name is chosen and the table listed under one lock, so
+    // two tables created at once cannot both take it.
+    let (id, handle) = {
+        let mut tables = state.lock();
+        tables.retain(|_, h| !h.is_closed());
+        let name = match name {
+            Some(name) => name.to_string(),
+            None => default_name(&player, tables.values().map(TableHandle::name)),
+        };
+        let row = TableRow {
+            id: new_id(),
+            name,
+            seats: req.seats,
+            rules: serde_json::to_string(&rules).expect("rules serialize"),
+            public: req.public.unwrap_or(true),
+            turn_seconds: req.turn_seconds,
+            spectator_chat: req.spectator_chat,
+            rematch: None,
+        };
+        let handle = table::create(state.ctx.clone(), row.clone())?;
+        tables.insert(row.id.clone(), handle.clone());
+        (row.id, handle)
     };
-    let handle = table::create(state.ctx.clone(), row.clone())?;
-    state.lock().insert(row.id.clone(), handle.clone());
     let token = handle.join(&req.player).await?;
     Ok((
         StatusCode::CREATED,
-        Json(json!({ "id": row.id, "token": token })),
+        Json(json!({ "id": id, "token": token })),
     ))
 }
 
@@ -271,7 +307,8 @@ async fn list_tables(
     let mut listed = Vec::new();
     for handle in state.live_tables() {
         match handle.info().await {
-            Ok(info) if info.public && info.over == query.finished => {
+            // An open table nobody is at is not listed (its link works).
+            Ok(info) if info.public && info.over == query.finished && (info.over || !info.idle) => {
                 listed.push(json!(info));
             }
             Ok(_) | Err(ServerError::Closed) => {}
@@ -390,6 +427,55 @@ async fn start(
     let table = state.table(&id)?;
     table.start(&bearer(&headers)?).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Settings {
+    spectator_chat: bool,
+}
+
+async fn settings(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    json: Result<Json<Settings>, JsonRejection>,
+) -> Result<StatusCode, ServerError> {
+    let table = state.table(&id)?;
+    let token = bearer(&headers)?;
+    let req = body(json)?;
+    table.set_spectator_chat(&token, req.spectator_chat).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn rematch(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
+) -> Result<(StatusCode, Json<Value>), ServerError> {
+    let token = bearer(&headers)?;
+    let table = match state.live(&id) {
+        Some(table) => table,
+        // A finished game kept in the store: its host may still ask.
+        None => records::revive(&state.ctx, &id).await?,
+    };
+    if state.live_tables().len() >= state.config.max_tables {
+        return Err(ServerError::Full(format!(
+            "this server holds at most {} tables",
+            state.config.max_tables
+        )));
+    }
+    state.creation.check(address(client.as_ref()))?;
+    let rematch = table.rematch(&token, state.ctx.clone()).await?;
+    let status = match rematch.created {
+        Some(handle) => {
+            state.lock().insert(rematch.id.clone(), handle);
+            StatusCode::CREATED
+        }
+        None => StatusCode::OK,
+    };
+    Ok((status, Json(json!({ "id": rematch.id }))))
 }
 
 async fn record(

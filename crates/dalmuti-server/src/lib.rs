@@ -102,6 +102,9 @@ pub struct Config {
     pub unstarted_ttl: Duration,
     /// A started game with no human seat connected this long expires.
     pub abandoned_ttl: Duration,
+    /// A table with no human seat connected this long is no longer
+    /// listed among the open tables (its link still works).
+    pub listed_idle: Duration,
     /// A finished game stays live (its players see the final standings)
     /// at most this long, less once its last human connection closes;
     /// then it is served from the store as a record.
@@ -138,6 +141,7 @@ impl Default for Config {
             idle_timeout: Duration::from_secs(60),
             unstarted_ttl: Duration::from_secs(30 * 60),
             abandoned_ttl: Duration::from_secs(60 * 60),
+            listed_idle: Duration::from_secs(2 * 60),
             finished_linger: Duration::from_secs(10 * 60),
             max_finished: 10_000,
         }

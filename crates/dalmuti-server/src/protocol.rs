@@ -95,6 +95,9 @@ pub enum ClientMsg {
         token: Option<String>,
         /// The last event number the client saw.
         v: u64,
+        /// A spectator's name for its chat lines (a seat's lines carry
+        /// the seat's name).
+        name: Option<String>,
     },
     /// An action, valid only at event number `v`.
     Act {
@@ -193,9 +196,18 @@ impl ClientMsg {
                     Some(Value::String(s)) => Some(s.clone()),
                     Some(_) => return Err(refuse("hello: \"token\" must be a string".into())),
                 };
+                let name = match d.get("name") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::String(s)) => Some(
+                        crate::table::state::check_name(s)
+                            .map_err(|e| refuse(format!("hello: \"name\": {e}")))?,
+                    ),
+                    Some(_) => return Err(refuse("hello: \"name\" must be a string".into())),
+                };
                 Ok(ClientMsg::Hello {
                     token,
                     v: v.unwrap_or(0),
+                    name,
                 })
             }
             "act" => {
@@ -302,7 +314,8 @@ mod tests {
             ClientMsg::parse(r#"{"t":"hello","v":3,"d":{"token":"ab"}}"#).unwrap(),
             ClientMsg::Hello {
                 token: Some("ab".into()),
-                v: 3
+                v: 3,
+                name: None,
             }
         );
         assert_eq!(

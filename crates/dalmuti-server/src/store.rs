@@ -32,7 +32,7 @@ impl From<rusqlite::Error> for StoreError {
 }
 
 /// A table as stored.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TableRow {
     /// Its id (random, unguessable: it is also the invite link).
     pub id: String,
@@ -46,6 +46,44 @@ pub struct TableRow {
     pub public: bool,
     /// The turn timer in seconds, if any.
     pub turn_seconds: Option<u32>,
+    /// Whether spectators may chat (the host's setting; off by default).
+    pub spectator_chat: bool,
+    /// The table of this game's rematch, once one was asked for.
+    pub rematch: Option<String>,
+}
+
+/// Whether a kept line is chat or table news (each kept up to its own
+/// bound).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TalkKind {
+    /// A line someone typed.
+    Chat,
+    /// Something that happened at the table.
+    News,
+}
+
+impl TalkKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            TalkKind::Chat => "chat",
+            TalkKind::News => "news",
+        }
+    }
+}
+
+/// One chat or news line to keep.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TalkRow {
+    /// The table's id.
+    pub table: String,
+    /// The line's number at its table (chat and news share the count).
+    pub n: u64,
+    /// Chat or news.
+    pub kind: TalkKind,
+    /// The line as JSON.
+    pub line: String,
+    /// How many lines of this kind the table keeps: older ones go.
+    pub keep: usize,
 }
 
 /// Where tables, seats and event logs live. Implemented for SQLite here; a
@@ -79,6 +117,16 @@ pub trait Store: Send + Sync {
     }
     /// The table's events in order, numbered from 1.
     fn log(&self, table: &str) -> Result<Vec<String>, StoreError>;
+    /// Keeps chat and news lines, each table's newest `keep` of each
+    /// kind only; one transaction.
+    fn add_talk(&self, lines: &[TalkRow]) -> Result<(), StoreError>;
+    /// The table's kept lines of `kind`, oldest first.
+    fn talk(&self, table: &str, kind: TalkKind) -> Result<Vec<(u64, String)>, StoreError>;
+    /// Sets whether spectators may chat at a table.
+    fn set_spectator_chat(&self, table: &str, allowed: bool) -> Result<(), StoreError>;
+    /// Records `rematch` as the table's rematch unless it has one
+    /// already; answers the table's rematch either way.
+    fn set_rematch(&self, table: &str, rematch: &str) -> Result<String, StoreError>;
 }
 
 /// One event to append.
@@ -138,32 +186,43 @@ impl SqliteStore {
     }
 }
 
-/// The schema's version, in `PRAGMA user_version`.
-const SCHEMA: i64 = 1;
-
-/// Brings a database of an older schema up to [`SCHEMA`], in one
-/// transaction.
+/// Each step brings a database of the schema before it up to its own
+/// version (in `PRAGMA user_version`), in one transaction.
 ///
 /// 1: tables get a `status` (`live` or `finished`; every table of an
 /// older database is live, and one whose game is over becomes finished
 /// when it is loaded), the order in which they `finished`, and their lobby
 /// `summary`.
+///
+/// 2: the last lines of chat and news per table (`talk`), whether
+/// spectators may chat, and the table of a game's rematch.
+const MIGRATIONS: &[&str] = &[
+    "ALTER TABLE tables ADD COLUMN status TEXT NOT NULL DEFAULT 'live';
+     ALTER TABLE tables ADD COLUMN finished INTEGER;
+     ALTER TABLE tables ADD COLUMN summary TEXT;
+     CREATE INDEX IF NOT EXISTS tables_status ON tables (status, finished);",
+    "CREATE TABLE talk (
+        table_id TEXT NOT NULL REFERENCES tables(id), n INTEGER NOT NULL,
+        kind TEXT NOT NULL, line TEXT NOT NULL, PRIMARY KEY (table_id, n));
+     CREATE INDEX talk_kind ON talk (table_id, kind, n);
+     ALTER TABLE tables ADD COLUMN spectator_chat INTEGER NOT NULL DEFAULT 0;
+     ALTER TABLE tables ADD COLUMN rematch TEXT;",
+];
+
+/// Brings a database of an older schema up to the newest, step by step.
 fn migrate(conn: &Connection) -> Result<(), StoreError> {
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if version >= SCHEMA {
-        return Ok(());
+    for (i, step) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
+        conn.execute_batch(&format!(
+            "BEGIN; {step} PRAGMA user_version = {}; COMMIT;",
+            i + 1
+        ))?;
     }
-    conn.execute_batch(
-        "BEGIN;
-         ALTER TABLE tables ADD COLUMN status TEXT NOT NULL DEFAULT 'live';
-         ALTER TABLE tables ADD COLUMN finished INTEGER;
-         ALTER TABLE tables ADD COLUMN summary TEXT;
-         CREATE INDEX IF NOT EXISTS tables_status ON tables (status, finished);
-         PRAGMA user_version = 1;
-         COMMIT;",
-    )?;
     Ok(())
 }
+
+/// The columns [`row`] reads, in order.
+const ROW: &str = "id, name, seats, rules, public, turn_seconds, spectator_chat, rematch";
 
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableRow> {
     Ok(TableRow {
@@ -173,6 +232,8 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableRow> {
         rules: r.get(3)?,
         public: r.get(4)?,
         turn_seconds: r.get(5)?,
+        spectator_chat: r.get(6)?,
+        rematch: r.get(7)?,
     })
 }
 
@@ -186,8 +247,9 @@ impl Store for SqliteStore {
             |r| r.get(0),
         )?;
         conn.execute(
-            "INSERT INTO tables (id, name, seats, rules, public, turn_seconds, created)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO tables (id, name, seats, rules, public, turn_seconds, created,
+                spectator_chat, rematch)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             params![
                 t.id,
                 t.name,
@@ -195,7 +257,9 @@ impl Store for SqliteStore {
                 t.rules,
                 t.public,
                 t.turn_seconds,
-                created
+                created,
+                t.spectator_chat,
+                t.rematch
             ],
         )?;
         Ok(())
@@ -203,10 +267,9 @@ impl Store for SqliteStore {
 
     fn tables(&self) -> Result<Vec<TableRow>, StoreError> {
         let conn = self.conn();
-        let mut stmt = conn.prepare(
-            "SELECT id, name, seats, rules, public, turn_seconds FROM tables
-             WHERE status = 'live' ORDER BY created",
-        )?;
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {ROW} FROM tables WHERE status = 'live' ORDER BY created"
+        ))?;
         let rows = stmt.query_map([], row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
@@ -215,10 +278,9 @@ impl Store for SqliteStore {
         let conn = self.conn();
         Ok(conn
             .query_row(
-                "SELECT id, name, seats, rules, public, turn_seconds, summary FROM tables
-                 WHERE id = ?1 AND status = 'finished'",
+                &format!("SELECT {ROW}, summary FROM tables WHERE id = ?1 AND status = 'finished'"),
                 [id],
-                |r| Ok((row(r)?, r.get::<_, Option<String>>(6)?.unwrap_or_default())),
+                |r| Ok((row(r)?, r.get::<_, Option<String>>(8)?.unwrap_or_default())),
             )
             .optional()?)
     }
@@ -244,10 +306,12 @@ impl Store for SqliteStore {
         )?;
         let pruned = "SELECT id FROM tables WHERE status = 'finished'
                       ORDER BY finished DESC LIMIT -1 OFFSET ?1";
-        tx.execute(
-            &format!("DELETE FROM log WHERE table_id IN ({pruned})"),
-            [keep as i64],
-        )?;
+        for child in ["log", "talk"] {
+            tx.execute(
+                &format!("DELETE FROM {child} WHERE table_id IN ({pruned})"),
+                [keep as i64],
+            )?;
+        }
         tx.execute(
             &format!("DELETE FROM tables WHERE id IN ({pruned})"),
             [keep as i64],
@@ -260,6 +324,7 @@ impl Store for SqliteStore {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         tx.execute("DELETE FROM log WHERE table_id = ?1", [id])?;
+        tx.execute("DELETE FROM talk WHERE table_id = ?1", [id])?;
         tx.execute("DELETE FROM tables WHERE id = ?1", [id])?;
         tx.commit()?;
         Ok(())
@@ -318,23 +383,86 @@ impl Store for SqliteStore {
         let rows = stmt.query_map([table], |r| r.get(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
+
+    fn add_talk(&self, lines: &[TalkRow]) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT OR REPLACE INTO talk (table_id, n, kind, line) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            let mut prune = tx.prepare_cached(
+                "DELETE FROM talk WHERE table_id = ?1 AND kind = ?2 AND n <= (
+                    SELECT n FROM talk WHERE table_id = ?1 AND kind = ?2
+                    ORDER BY n DESC LIMIT 1 OFFSET ?3)",
+            )?;
+            for l in lines {
+                let kind = l.kind.as_str();
+                insert.execute(params![l.table, l.n as i64, kind, l.line])?;
+                prune.execute(params![l.table, kind, l.keep as i64])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn talk(&self, table: &str, kind: TalkKind) -> Result<Vec<(u64, String)>, StoreError> {
+        let conn = self.conn();
+        let mut stmt =
+            conn.prepare("SELECT n, line FROM talk WHERE table_id = ?1 AND kind = ?2 ORDER BY n")?;
+        let rows = stmt.query_map(params![table, kind.as_str()], |r| {
+            Ok((r.get::<_, i64>(0)? as u64, r.get(1)?))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn set_spectator_chat(&self, table: &str, allowed: bool) -> Result<(), StoreError> {
+        self.conn().execute(
+            "UPDATE tables SET spectator_chat = ?2 WHERE id = ?1",
+            params![table, allowed],
+        )?;
+        Ok(())
+    }
+
+    fn set_rematch(&self, table: &str, rematch: &str) -> Result<String, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute(
+            "UPDATE tables SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
+            params![table, rematch],
+        )?;
+        let set: Option<String> = tx
+            .query_row("SELECT rematch FROM tables WHERE id = ?1", [table], |r| {
+                r.get(0)
+            })
+            .optional()?
+            .flatten();
+        tx.commit()?;
+        set.ok_or_else(|| StoreError(format!("no table {table:?}")))
+    }
 }
 
-/// Writes events for every table from one thread, many per transaction:
-/// under load, tables that act at the same moment share one sync to disk
-/// (group commit) instead of queueing for one each. A table awaits its
-/// write before it broadcasts the event.
+/// Writes events and chat and news lines for every table from one
+/// thread, many per transaction: under load, tables that act at the same
+/// moment share one sync to disk (group commit) instead of queueing for one
+/// each. A table awaits its write before it broadcasts the event or line.
 #[derive(Clone)]
 pub struct Writer {
-    tx: std::sync::mpsc::Sender<(Append, tokio::sync::oneshot::Sender<Result<(), String>>)>,
+    tx: std::sync::mpsc::Sender<(Job, Done)>,
 }
+
+/// What the writer is asked to write.
+enum Job {
+    Event(Append),
+    Talk(TalkRow),
+}
+
+type Done = tokio::sync::oneshot::Sender<Result<(), String>>;
 
 impl Writer {
     /// Starts the writing thread over `store`.
     pub fn start(store: std::sync::Arc<dyn Store>) -> Writer {
-        let (tx, rx) =
-            std::sync::mpsc::channel::<(Append, tokio::sync::oneshot::Sender<Result<(), String>>)>(
-            );
+        let (tx, rx) = std::sync::mpsc::channel::<(Job, Done)>();
         std::thread::Builder::new()
             .name("dalmuti-writer".into())
             .spawn(move || {
@@ -345,23 +473,18 @@ impl Writer {
                     {
                         batch.push(more);
                     }
-                    let events: Vec<Append> = batch.iter().map(|(a, _)| a.clone()).collect();
-                    match store.append_batch(&events) {
-                        Ok(()) => {
-                            for (_, done) in batch {
-                                let _ = done.send(Ok(()));
-                            }
+                    let (mut events, mut talk) = (Vec::new(), Vec::new());
+                    for (job, done) in batch {
+                        match job {
+                            Job::Event(e) => events.push((e, done)),
+                            Job::Talk(t) => talk.push((t, done)),
                         }
-                        // One bad event must not sink the others: write
-                        // them one by one and answer each.
-                        Err(_) => {
-                            for (e, done) in batch {
-                                let result = store
-                                    .append(&e.table, e.v, &e.event)
-                                    .map_err(|e| e.to_string());
-                                let _ = done.send(result);
-                            }
-                        }
+                    }
+                    write_events(store.as_ref(), events);
+                    let lines: Vec<TalkRow> = talk.iter().map(|(t, _)| t.clone()).collect();
+                    let result = store.add_talk(&lines).map_err(|e| e.to_string());
+                    for (_, done) in talk {
+                        let _ = done.send(result.clone());
                     }
                 }
             })
@@ -369,20 +492,54 @@ impl Writer {
         Writer { tx }
     }
 
-    /// Appends one event; resolves once it is on disk.
-    pub async fn append(&self, table: &str, v: u64, event: String) -> Result<(), StoreError> {
+    async fn write(&self, job: Job) -> Result<(), StoreError> {
         let (done, wait) = tokio::sync::oneshot::channel();
-        let append = Append {
-            table: table.to_string(),
-            v,
-            event,
-        };
         self.tx
-            .send((append, done))
+            .send((job, done))
             .map_err(|_| StoreError("the writer has stopped".into()))?;
         wait.await
             .map_err(|_| StoreError("the writer has stopped".into()))?
             .map_err(StoreError)
+    }
+
+    /// Appends one event; resolves once it is on disk.
+    pub async fn append(&self, table: &str, v: u64, event: String) -> Result<(), StoreError> {
+        self.write(Job::Event(Append {
+            table: table.to_string(),
+            v,
+            event,
+        }))
+        .await
+    }
+
+    /// Keeps one chat or news line; resolves once it is on disk.
+    pub async fn talk(&self, line: TalkRow) -> Result<(), StoreError> {
+        self.write(Job::Talk(line)).await
+    }
+}
+
+/// Appends a batch of events in one transaction and answers each.
+fn write_events(store: &dyn Store, batch: Vec<(Append, Done)>) {
+    if batch.is_empty() {
+        return;
+    }
+    let events: Vec<Append> = batch.iter().map(|(a, _)| a.clone()).collect();
+    match store.append_batch(&events) {
+        Ok(()) => {
+            for (_, done) in batch {
+                let _ = done.send(Ok(()));
+            }
+        }
+        // One bad event must not sink the others: write them one by one
+        // and answer each.
+        Err(_) => {
+            for (e, done) in batch {
+                let result = store
+                    .append(&e.table, e.v, &e.event)
+                    .map_err(|e| e.to_string());
+                let _ = done.send(result);
+            }
+        }
     }
 }
 
@@ -431,6 +588,7 @@ mod tests {
             rules: "{}".into(),
             public: false,
             turn_seconds: Some(60),
+            ..TableRow::default()
         };
         store.create_table(&t).unwrap();
         assert_eq!(store.tables().unwrap(), vec![t]);
@@ -464,6 +622,7 @@ mod tests {
             rules: "{}".into(),
             public: true,
             turn_seconds: None,
+            ..TableRow::default()
         }
     }
 

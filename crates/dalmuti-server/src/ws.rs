@@ -12,7 +12,12 @@ use tokio::time::Instant;
 use crate::accept::ConnectionSlot;
 use crate::error::ServerError;
 use crate::protocol::{ClientMsg, ServerMsg};
-use crate::table::{self, TableHandle};
+use crate::table::{self, Speaker, TableHandle};
+
+/// Chat lines a connection may send: a few at once, then one a second
+/// (a line is kept and sent to everyone at the table, and pushes the
+/// oldest kept line out).
+const CHAT_BURST: f64 = 5.0;
 
 /// The largest WebSocket frame read at all; frames over
 /// [`crate::protocol::MAX_CLIENT_MESSAGE`] get a clear error, larger ones
@@ -58,6 +63,8 @@ pub(crate) fn accept(
                 socket,
                 table,
                 limit,
+                chat_limit: RateLimit::with_burst(1, CHAT_BURST),
+                name: None,
                 closing,
                 v: 0,
                 settings,
@@ -69,20 +76,27 @@ pub(crate) fn accept(
         })
 }
 
-/// A token bucket: `rate` messages a second, bursts of twice that.
+/// A token bucket: `rate` messages a second, bursts of `burst`.
 struct RateLimit {
     rate: f64,
+    burst: f64,
     tokens: f64,
     last: Instant,
     refused: u32,
 }
 
 impl RateLimit {
+    /// `per_second` messages a second, in bursts of twice as many.
     fn new(per_second: u32) -> RateLimit {
         let rate = f64::from(per_second.max(1));
+        RateLimit::with_burst(per_second, 2.0 * rate)
+    }
+
+    fn with_burst(per_second: u32, burst: f64) -> RateLimit {
         RateLimit {
-            rate,
-            tokens: 2.0 * rate,
+            rate: f64::from(per_second.max(1)),
+            burst,
+            tokens: burst,
             last: Instant::now(),
             refused: 0,
         }
@@ -92,7 +106,7 @@ impl RateLimit {
     fn allow(&mut self) -> bool {
         let now = Instant::now();
         let earned = now.duration_since(self.last).as_secs_f64() * self.rate;
-        self.tokens = (self.tokens + earned).min(2.0 * self.rate);
+        self.tokens = (self.tokens + earned).min(self.burst);
         self.last = now;
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
@@ -129,6 +143,9 @@ struct Connection {
     socket: WebSocket,
     table: TableHandle,
     limit: RateLimit,
+    chat_limit: RateLimit,
+    /// A spectator's name for its chat lines, from `hello`.
+    name: Option<String>,
     closing: watch::Receiver<bool>,
     v: u64,
     settings: Settings,
@@ -256,7 +273,10 @@ impl Connection {
             };
             let reason = match ClientMsg::parse(&incoming.text) {
                 _ if !incoming.allowed => self.too_many(),
-                Ok(ClientMsg::Hello { token, v }) => break (token, v),
+                Ok(ClientMsg::Hello { token, v, name }) => {
+                    self.name = name;
+                    break (token, v);
+                }
                 Ok(_) => "say hello first: {\"t\": \"hello\", \"v\": 0, \"d\": {\"token\": TOKEN}}"
                     .to_string(),
                 Err(refused) => refused.reason,
@@ -342,10 +362,16 @@ impl Connection {
             Ok(msg) => msg,
             Err(refused) => return self.refuse(&refused.reason, refused.action, token).await,
         };
+        if let ClientMsg::Chat(line) = &msg {
+            let from = match token {
+                Some(token) => Speaker::Seat(token.to_string()),
+                None => Speaker::Spectator(self.name.clone()),
+            };
+            return self.chat(from, line, token).await;
+        }
         let Some(token) = token else {
             let reason = match msg {
                 ClientMsg::Hello { .. } => "already said hello",
-                ClientMsg::Chat(_) => "spectators cannot chat",
                 _ => "spectators cannot act: take a seat first",
             };
             return self.refuse(reason, msg.is_action(), None).await;
@@ -362,10 +388,19 @@ impl Connection {
                     Err(refusal) => self.refused_by_table(refusal).await,
                 }
             }
-            ClientMsg::Chat(line) => match self.table.chat(token, &line).await {
-                Ok(()) => Next::Go,
-                Err(e) => self.refuse(&e.to_string(), false, Some(token)).await,
-            },
+            ClientMsg::Chat(_) => Next::Go,
+        }
+    }
+
+    async fn chat(&mut self, from: Speaker, line: &str, token: Option<&str>) -> Next {
+        if !self.chat_limit.allow() {
+            let reason =
+                format!("too many chat lines: at most {CHAT_BURST} at once, then one a second");
+            return self.refuse(&reason, false, token).await;
+        }
+        match self.table.chat(from, line).await {
+            Ok(()) => Next::Go,
+            Err(e) => self.refuse(&e.to_string(), false, token).await,
         }
     }
 

@@ -700,7 +700,8 @@ fn assert_leaks_are_caught(game: &Game) {
 // Reconnecting.
 
 /// Fields of STATE that depend on the moment or the connections, not the
-/// game.
+/// game (and the kept chat and news, which only the answer to `hello`
+/// carries).
 fn game_part(state: &Value) -> Value {
     let mut s = state.clone();
     if let Some(o) = s.as_object_mut() {
@@ -711,6 +712,8 @@ fn game_part(state: &Value) -> Value {
             "missed",
             "e",
             "error",
+            "chat",
+            "news",
         ] {
             o.remove(k);
         }

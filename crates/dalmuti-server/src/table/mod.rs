@@ -22,6 +22,7 @@
 
 pub mod expiry;
 pub mod state;
+pub mod talk;
 
 use std::collections::{HashMap, HashSet};
 use std::panic::AssertUnwindSafe;
@@ -39,9 +40,10 @@ use tokio::time::Instant;
 use crate::bots::{Budget, Level};
 use crate::error::ServerError;
 use crate::protocol::{Outgoing, ServerMsg};
-use crate::store::{Store, TableRow, Writer, hash_token, new_token};
+use crate::store::{Store, TableRow, TalkKind, Writer, hash_token, new_id, new_token};
 pub use expiry::{Lifetimes, Retire};
 pub use state::{Live, Placement, Stored, TableState};
+use talk::{News, Talk};
 
 /// How many messages a slow receiver may fall behind before it must resync.
 const CHANNEL: usize = 256;
@@ -64,6 +66,9 @@ pub struct Timings {
     /// How long a hand's setup lasts at least: the "look at your cards"
     /// pause, at whose end everyone still to say ready is made ready.
     pub setup_pause: Duration,
+    /// How long a table may have no human connected before the lobby
+    /// stops listing it as open (it can still be reached by its link).
+    pub listed_idle: Duration,
 }
 
 /// A public summary of a table, for the lobby list.
@@ -89,6 +94,14 @@ pub struct TableInfo {
     pub hand: usize,
     /// The table's event number.
     pub v: u64,
+    /// When the game was over, in milliseconds since the Unix epoch.
+    pub finished_at: Option<u64>,
+    /// The first in the final standings, once the game is over.
+    pub winner: Option<String>,
+    /// No human seat has had a connection for [`Timings::listed_idle`]:
+    /// the lobby does not list it as open.
+    #[serde(skip)]
+    pub idle: bool,
 }
 
 type Reply<T> = oneshot::Sender<Result<T, ServerError>>;
@@ -117,7 +130,9 @@ enum Command {
     Subscribe(Option<String>, u64, Reply<Subscription>),
     Resync(Option<String>, String, oneshot::Sender<ServerMsg>),
     Unsubscribe(String),
-    Chat(String, String, Reply<()>),
+    Chat(Speaker, String, Reply<()>),
+    SpectatorChat(String, bool, Reply<()>),
+    Rematch(String, Box<Context>, Reply<Rematch>),
     Info(oneshot::Sender<TableInfo>),
     Query(Query, Reply<Value>),
     /// A bug, simulated: the actor panics while handling it.
@@ -131,6 +146,25 @@ enum Query {
     Record,
     Replay,
     Fairness,
+}
+
+/// Who says a chat line: a seat by its token, or a spectator with the
+/// name it gave (if any).
+#[derive(Clone, Debug)]
+pub enum Speaker {
+    /// A seat's token.
+    Seat(String),
+    /// A spectator and the name it gave in `hello`.
+    Spectator(Option<String>),
+}
+
+/// A rematch asked for: the new table's id, and its handle if this
+/// request made it (`None`: it existed already).
+pub struct Rematch {
+    /// The rematch's table.
+    pub id: String,
+    /// The new table, to be registered by the caller.
+    pub created: Option<TableHandle>,
 }
 
 /// A connection's view of a table: its feed, the first message to send
@@ -149,6 +183,7 @@ pub struct Subscription {
 pub struct TableHandle {
     tx: mpsc::Sender<Command>,
     retired: Arc<OnceLock<Retire>>,
+    name: Arc<str>,
 }
 
 fn closed() -> Refusal {
@@ -167,6 +202,11 @@ impl TableHandle {
     /// Why the table left memory, once it has.
     pub fn retired(&self) -> Option<Retire> {
         self.retired.get().copied()
+    }
+
+    /// The table's name (it never changes).
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     async fn ask<T>(&self, make: impl FnOnce(Reply<T>) -> Command) -> Result<T, ServerError> {
@@ -294,10 +334,31 @@ impl TableHandle {
         let _ = self.tx.send(Command::Unsubscribe(seat.to_string())).await;
     }
 
-    /// Sends a chat line from the token's seat to everyone at the table.
-    pub async fn chat(&self, token: &str, text: &str) -> Result<(), ServerError> {
-        let (token, text) = (token.to_string(), text.to_string());
-        self.ask(|r| Command::Chat(token, text, r)).await
+    /// Sends a chat line to everyone at the table, from a seat or (if the
+    /// host lets them) a spectator; the table keeps the last lines.
+    pub async fn chat(&self, from: Speaker, text: &str) -> Result<(), ServerError> {
+        let text = text.to_string();
+        self.ask(|r| Command::Chat(from, text, r)).await
+    }
+
+    /// The host lets spectators chat, or stops them.
+    pub async fn set_spectator_chat(
+        &self,
+        host_token: &str,
+        allowed: bool,
+    ) -> Result<(), ServerError> {
+        let token = host_token.to_string();
+        self.ask(|r| Command::SpectatorChat(token, allowed, r))
+            .await
+    }
+
+    /// The host of a finished game asks for a rematch: a new table in
+    /// `ctx` with the same rules and the same seats (each person's token
+    /// holds their seat there too), unless one was made already.
+    pub async fn rematch(&self, host_token: &str, ctx: Context) -> Result<Rematch, ServerError> {
+        let token = host_token.to_string();
+        self.ask(|r| Command::Rematch(token, Box::new(ctx), r))
+            .await
     }
 
     /// The table's public summary.
@@ -362,6 +423,28 @@ pub fn create(ctx: Context, row: TableRow) -> Result<TableHandle, ServerError> {
     Ok(spawn(Actor::new(ctx, state)?))
 }
 
+/// Creates a new table in the store with these events already in its
+/// log (seats taken), without starting its actor.
+fn create_with(
+    store: &dyn Store,
+    row: TableRow,
+    events: Vec<Stored>,
+) -> Result<TableState, ServerError> {
+    let mut state = TableState::new(row)?;
+    for event in &events {
+        state.apply(event.clone())?;
+    }
+    store.create_table(&state.row)?;
+    for (i, event) in events.iter().enumerate() {
+        let text = serde_json::to_string(event).expect("an event serializes");
+        if let Err(e) = store.append(&state.row.id, i as u64 + 1, &text) {
+            let _ = store.delete(&state.row.id);
+            return Err(e.into());
+        }
+    }
+    Ok(state)
+}
+
 /// Rebuilds a stored table by replaying its log, and starts its actor.
 pub fn load(ctx: Context, row: TableRow) -> Result<TableHandle, ServerError> {
     let state = replay_log(ctx.store.as_ref(), row)?;
@@ -403,6 +486,7 @@ const MAX_RECOVERIES: u32 = 3;
 fn spawn(mut actor: Actor) -> TableHandle {
     let (tx, mut rx) = mpsc::channel(256);
     let retired = actor.retired.clone();
+    let name: Arc<str> = actor.state.row.name.as_str().into();
     tokio::spawn(async move {
         let mut recoveries = 0;
         loop {
@@ -453,7 +537,7 @@ fn spawn(mut actor: Actor) -> TableHandle {
             }
         }
     });
-    TableHandle { tx, retired }
+    TableHandle { tx, retired, name }
 }
 
 async fn sleep_until(wake: Option<Instant>) {
@@ -501,6 +585,13 @@ struct Actor {
     idle_since: Instant,
     /// When the game was seen to be over.
     over_since: Option<Instant>,
+    /// The same, in milliseconds since the Unix epoch.
+    finished_at: Option<u64>,
+    /// The last lines of chat and news.
+    talk: Talk,
+    /// People back from away, for the news once their subscription is
+    /// answered.
+    back: Vec<String>,
     /// A failed retirement is tried again then.
     retry_retire: Option<Instant>,
     retired: Arc<OnceLock<Retire>>,
@@ -510,7 +601,11 @@ impl Actor {
     fn new(ctx: Context, state: TableState) -> Result<Actor, ServerError> {
         let (bot_tx, bot_rx) = mpsc::channel(4);
         let now = Instant::now();
+        let talk = Talk::load(ctx.store.as_ref(), &state.row.id)?;
         let mut actor = Actor {
+            talk,
+            finished_at: None,
+            back: Vec::new(),
             ctx,
             feeds: HashMap::new(),
             spectators: broadcast::channel(CHANNEL).0,
@@ -656,6 +751,7 @@ impl Actor {
         let now = Instant::now();
         if self.over_since.is_none() && self.state.is_over() {
             self.over_since = Some(now);
+            self.finished_at = Some(talk::now_ms());
         }
         self.update_turns(now);
         self.schedule_setup(now);
@@ -782,8 +878,16 @@ impl Actor {
             .map(|(n, _)| n.clone())
             .collect();
         if !expired.is_empty() {
-            self.away.extend(expired);
+            self.away.extend(expired.iter().cloned());
             self.broadcast("presence", None);
+            // Only people who play: away before the start changes nothing.
+            if self.state.game.is_some() {
+                let people: Vec<String> =
+                    expired.into_iter().filter(|n| self.is_human(n)).collect();
+                for name in people {
+                    self.news(News::Away { name }).await;
+                }
+            }
         }
         if !self.setup_readied && self.setup_until.is_some_and(|t| now >= t) {
             self.setup_readied = true;
@@ -986,8 +1090,78 @@ impl Actor {
         }
     }
 
-    /// Checks an event, writes it, then broadcasts it.
+    /// Checks an event, writes it, then broadcasts it, with its news.
     async fn commit(&mut self, event: Stored) -> Result<u64, ServerError> {
+        let was_over = self.state.is_over();
+        let news = self.news_of(&event);
+        let v = self.commit_quietly(event).await?;
+        if let Some(news) = news {
+            self.news(news).await;
+        }
+        if !was_over && self.state.is_over() {
+            let winner = self.state.standings().first().map(|w| w.to_string());
+            self.news(News::Over { winner }).await;
+        }
+        Ok(v)
+    }
+
+    /// What the table's news says of an event (most plays say nothing:
+    /// they are the hand's log).
+    fn news_of(&self, event: &Stored) -> Option<News> {
+        let name = |n: &String| n.clone();
+        let level = |b: &Option<String>| b.as_deref().map(|s| state::bot_name(s).to_string());
+        Some(match event {
+            Stored::Seat { name: n, bot, .. } => News::Seat {
+                name: name(n),
+                bot: level(bot),
+            },
+            Stored::Waiting { name: n, bot, .. } => News::Waiting {
+                name: name(n),
+                bot: level(bot),
+            },
+            Stored::Unseat { name: n } => News::Unseat { name: name(n) },
+            Stored::Start { .. } => News::Start,
+            Stored::Deal { .. } => News::Hand {
+                hand: self.state.seeds.len() + 1,
+            },
+            Stored::Leaving { name: n } => News::Leaving { name: name(n) },
+            Stored::Leave { name: n } => News::Leave { name: name(n) },
+            Stored::Join { name: n, seat } => News::Join {
+                name: name(n),
+                seat: *seat,
+            },
+            Stored::Act { player, action, .. } if *action == "call_revolution" => {
+                News::Revolution { name: name(player) }
+            }
+            Stored::Act { .. } => return None,
+        })
+    }
+
+    /// Keeps a news line and sends it to everyone.
+    async fn news(&mut self, news: News) {
+        let line = self.talk.news_line(&news);
+        self.say("news", TalkKind::News, line).await;
+    }
+
+    /// Keeps a line (in the store, then in memory) and sends it to every
+    /// viewer. A line the store could not keep is still said: it is only
+    /// talk, and the game goes on.
+    async fn say(&mut self, t: &'static str, kind: TalkKind, line: Value) {
+        let row = self.talk.keep(&self.state.row.id, kind, line.clone());
+        let _ = self.ctx.writer.talk(row).await;
+        let msg = Arc::new(Outgoing::from(&ServerMsg {
+            t,
+            v: self.state.v(),
+            d: line,
+        }));
+        for feed in self.feeds.values() {
+            let _ = feed.send(msg.clone());
+        }
+        let _ = self.spectators.send(msg);
+    }
+
+    /// Checks an event, writes it, then broadcasts it.
+    async fn commit_quietly(&mut self, event: Stored) -> Result<u64, ServerError> {
         let text = serde_json::to_string(&event).expect("an event serializes");
         if let Stored::Act { player, .. } = &event {
             self.turn_since.remove(player);
@@ -1139,6 +1313,9 @@ impl Actor {
             }
             Command::Subscribe(token, v, reply) => {
                 let _ = reply.send(self.subscribe(token.as_deref(), v));
+                for name in std::mem::take(&mut self.back) {
+                    self.news(News::Back { name }).await;
+                }
             }
             Command::Resync(token, reason, reply) => {
                 let who = token.and_then(|t| self.state.seat_of_token(&t).ok());
@@ -1156,19 +1333,14 @@ impl Actor {
                     }
                 }
             }
-            Command::Chat(token, text, reply) => {
-                let result = self.state.seat_of_token(&token).map(|i| {
-                    let msg = Arc::new(Outgoing::from(&ServerMsg {
-                        t: "chat",
-                        v: self.state.v(),
-                        d: json!({ "from": self.state.seats[i].name, "text": text }),
-                    }));
-                    for feed in self.feeds.values() {
-                        let _ = feed.send(msg.clone());
-                    }
-                    let _ = self.spectators.send(msg);
-                });
-                let _ = reply.send(result);
+            Command::Chat(from, text, reply) => {
+                let _ = reply.send(self.chat(from, &text).await);
+            }
+            Command::SpectatorChat(token, allowed, reply) => {
+                let _ = reply.send(self.set_spectator_chat(&token, allowed).await);
+            }
+            Command::Rematch(token, ctx, reply) => {
+                let _ = reply.send(self.rematch(&token, *ctx).await);
             }
             Command::Info(reply) => {
                 let _ = reply.send(self.info());
@@ -1203,7 +1375,107 @@ impl Actor {
             variant: state.rules.variant,
             hand: state.game.as_ref().map_or(0, |g| g.hands().len()),
             v: state.v(),
+            finished_at: self.finished_at,
+            winner: self
+                .finished_at
+                .and_then(|_| state.standings().first().map(|w| w.to_string())),
+            idle: !self.any_human_connected()
+                && self.idle_since.elapsed() >= self.ctx.timings.listed_idle,
         }
+    }
+
+    async fn chat(&mut self, from: Speaker, text: &str) -> Result<(), ServerError> {
+        let (name, spectator) = match from {
+            Speaker::Seat(token) => {
+                let i = self.state.seat_of_token(&token)?;
+                (Some(self.state.seats[i].name.clone()), false)
+            }
+            Speaker::Spectator(name) => {
+                if !self.state.row.spectator_chat {
+                    return Err(ServerError::Conflict(
+                        "spectators may not chat at this table (the host may allow it)".into(),
+                    ));
+                }
+                if let Some(n) = &name
+                    && self.state.seat_named(n).is_some()
+                {
+                    return Err(ServerError::Conflict(format!(
+                        "{n:?} is a seat's name at this table: a spectator says hello with another"
+                    )));
+                }
+                (name, true)
+            }
+        };
+        let line = self.talk.chat_line(name.as_deref(), spectator, text);
+        self.say("chat", TalkKind::Chat, line).await;
+        Ok(())
+    }
+
+    async fn set_spectator_chat(&mut self, token: &str, allowed: bool) -> Result<(), ServerError> {
+        self.check_host(token)?;
+        if self.state.row.spectator_chat == allowed {
+            return Ok(());
+        }
+        self.ctx
+            .store
+            .set_spectator_chat(&self.state.row.id, allowed)?;
+        self.state.row.spectator_chat = allowed;
+        self.broadcast("presence", None);
+        self.news(News::SpectatorChat { allowed }).await;
+        Ok(())
+    }
+
+    /// A new table with this one's rules and seats: bots of the same
+    /// levels, and each person's seat held by the same token's hash (so
+    /// their token here claims it there, and only theirs).
+    async fn rematch(&mut self, token: &str, ctx: Context) -> Result<Rematch, ServerError> {
+        self.check_host(token)?;
+        if !self.state.is_over() {
+            return Err(ServerError::Conflict(
+                "a rematch is asked for once the game is over".into(),
+            ));
+        }
+        if let Some(id) = &self.state.row.rematch {
+            return Ok(Rematch {
+                id: id.clone(),
+                created: None,
+            });
+        }
+        let row = TableRow {
+            id: new_id(),
+            rematch: None,
+            ..self.state.row.clone()
+        };
+        let seats = self
+            .state
+            .seats
+            .iter()
+            .map(|s| Stored::Seat {
+                name: s.name.clone(),
+                hash: s.hash.as_ref().map(state::hash_hex),
+                bot: s.bot.clone(),
+            })
+            .collect();
+        let new = create_with(ctx.store.as_ref(), row, seats)?;
+        // Atomic in the store: a finished game may be served by more than
+        // one actor (one per connection), and only one rematch may win.
+        let id = match ctx.store.set_rematch(&self.state.row.id, &new.row.id) {
+            Ok(id) => id,
+            Err(e) => {
+                let _ = ctx.store.delete(&new.row.id);
+                return Err(e.into());
+            }
+        };
+        self.state.row.rematch = Some(id.clone());
+        let created = if id == new.row.id {
+            Some(spawn(Actor::new(ctx, new)?))
+        } else {
+            let _ = ctx.store.delete(&new.row.id);
+            None
+        };
+        self.broadcast("presence", None);
+        self.news(News::Rematch { table: id.clone() }).await;
+        Ok(Rematch { id, created })
     }
 
     async fn join(&mut self, name: &str) -> Result<String, ServerError> {
@@ -1392,12 +1664,14 @@ impl Actor {
                 let back = self.away.remove(&name);
                 let feed = self
                     .feeds
-                    .entry(name)
+                    .entry(name.clone())
                     .or_insert_with(|| broadcast::channel(CHANNEL).0)
                     .subscribe();
                 // Everyone sees them connected (and no longer away).
-                let _ = back;
                 self.broadcast("presence", None);
+                if back && self.state.game.is_some() {
+                    self.back.push(name);
+                }
                 feed
             }
             None => self.spectators.subscribe(),
@@ -1413,6 +1687,9 @@ impl Actor {
                 .collect();
             msg
         };
+        let mut first = first;
+        first.d["chat"] = self.talk.chat();
+        first.d["news"] = self.talk.news();
         Ok(Subscription {
             feed,
             first,
@@ -1436,6 +1713,7 @@ mod tests {
                 bot_delay: Duration::ZERO,
                 hand_pause: Duration::ZERO,
                 setup_pause: Duration::ZERO,
+                listed_idle: Duration::from_secs(120),
             },
         );
         let row = TableRow {
@@ -1444,7 +1722,7 @@ mod tests {
             seats: 4,
             rules: "{}".into(),
             public: true,
-            turn_seconds: None,
+            ..TableRow::default()
         };
         let table = create(ctx, row).unwrap();
         let token = table.join("Ada").await.unwrap();

@@ -583,6 +583,13 @@ impl TableState {
                 }),
             totals: Vec::new(),
             fairness: self.fairness(),
+            spectator_chat: self.row.spectator_chat,
+            rematch: self
+                .row
+                .rematch
+                .as_deref()
+                .map(|table| RematchOut { table }),
+            results: self.is_over().then(|| self.results()),
         };
         let Some(game) = &self.game else {
             return out;
@@ -619,6 +626,51 @@ impl TableState {
         }
         out.view = Some(view.snapshot());
         out
+    }
+
+    /// Every finished hand's finishing order and points.
+    pub fn results(&self) -> Vec<HandResult<'_>> {
+        let Some(game) = &self.game else {
+            return Vec::new();
+        };
+        game.hands()
+            .iter()
+            .enumerate()
+            .filter(|(_, log)| log.hand.stage() == Stage::Over)
+            .map(|(k, log)| {
+                let points = log.hand.points();
+                HandResult {
+                    hand: k + 1,
+                    order: log
+                        .hand
+                        .finish_order()
+                        .iter()
+                        .map(|&seat| Placed {
+                            name: game.name(log.player_at(seat)),
+                            points: points.as_ref().map(|p| p[seat]),
+                        })
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+
+    /// The players in the order of the final standings: by points when
+    /// the game is scored, ties (and unscored games) by the last hand's
+    /// finishing order.
+    pub fn standings(&self) -> Vec<&str> {
+        let Some(game) = &self.game else {
+            return Vec::new();
+        };
+        let Some(last) = game.hands().last() else {
+            return Vec::new();
+        };
+        let mut order: Vec<_> = last.finishers().collect();
+        if game.scored() {
+            // A stable sort keeps the finishing order among equals.
+            order.sort_by_key(|&p| std::cmp::Reverse(game.total(p)));
+        }
+        order.into_iter().map(|p| game.name(p)).collect()
     }
 
     /// Every step of a finished game as everyone may now see it: all
@@ -698,6 +750,28 @@ struct StateOut<'a> {
     place: Option<PlaceOut<'a>>,
     totals: Vec<TotalOut<'a>>,
     fairness: Fairness,
+    spectator_chat: bool,
+    rematch: Option<RematchOut<'a>>,
+    results: Option<Vec<HandResult<'a>>>,
+}
+
+#[derive(Serialize)]
+struct RematchOut<'a> {
+    table: &'a str,
+}
+
+/// One hand's result: its players in finishing order with the points
+/// each scored (null when the game is not scored).
+#[derive(Serialize)]
+pub struct HandResult<'a> {
+    hand: usize,
+    order: Vec<Placed<'a>>,
+}
+
+#[derive(Serialize)]
+struct Placed<'a> {
+    name: &'a str,
+    points: Option<u32>,
 }
 
 #[derive(Serialize)]
