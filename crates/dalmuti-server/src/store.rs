@@ -649,6 +649,43 @@ mod tests {
         assert_eq!(ids, ["e", "f"]);
     }
 
+    fn line(table: &str, n: u64, kind: TalkKind, keep: usize) -> TalkRow {
+        TalkRow {
+            table: table.into(),
+            n,
+            kind,
+            line: format!("{{\"n\":{n}}}"),
+            keep,
+        }
+    }
+
+    #[test]
+    fn talk_is_kept_up_to_a_bound_of_each_kind_and_goes_with_its_table() {
+        let store = SqliteStore::in_memory().unwrap();
+        store.create_table(&public_row("t")).unwrap();
+        let mut lines: Vec<TalkRow> = (1..=60).map(|n| line("t", n, TalkKind::Chat, 50)).collect();
+        lines.push(line("t", 61, TalkKind::News, 50));
+        store.add_talk(&lines).unwrap();
+        let chat = store.talk("t", TalkKind::Chat).unwrap();
+        assert_eq!(chat.len(), 50);
+        assert_eq!((chat[0].0, chat[49].0), (11, 60), "the newest fifty");
+        assert_eq!(
+            store.talk("t", TalkKind::News).unwrap().len(),
+            1,
+            "news apart"
+        );
+        assert_eq!(store.set_rematch("t", "r1").unwrap(), "r1");
+        assert_eq!(
+            store.set_rematch("t", "r2").unwrap(),
+            "r1",
+            "the first stays"
+        );
+        store.set_spectator_chat("t", true).unwrap();
+        assert!(store.tables().unwrap()[0].spectator_chat);
+        store.delete("t").unwrap();
+        assert!(store.talk("t", TalkKind::Chat).unwrap().is_empty());
+    }
+
     #[test]
     fn a_database_of_the_first_schema_is_migrated() {
         let dir = std::env::temp_dir().join(format!("dalmuti-migrate-{}", new_id()));
@@ -673,6 +710,15 @@ mod tests {
         let tables = store.tables().unwrap();
         assert_eq!(tables.len(), 1, "an old table is live");
         assert_eq!(tables[0].id, "old");
+        assert!(
+            !tables[0].spectator_chat,
+            "spectators may not chat by default"
+        );
+        assert_eq!(tables[0].rematch, None);
+        store
+            .add_talk(&[line("old", 1, TalkKind::Chat, 50)])
+            .unwrap();
+        assert_eq!(store.talk("old", TalkKind::Chat).unwrap().len(), 1);
         store.finish("old", "\"old\"", 10).unwrap();
         assert_eq!(store.finished(10).unwrap(), ["\"old\""]);
         drop(store);

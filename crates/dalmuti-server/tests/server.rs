@@ -12,7 +12,7 @@ use dalmuti_core::{Action, DealRng, Deck, Rules, Seed};
 use dalmuti_server::http::{AppState, router};
 use dalmuti_server::protocol::ServerMsg;
 use dalmuti_server::store::{SqliteStore, Store, TableRow};
-use dalmuti_server::table::{self, Context, Feed, TableHandle, Timings};
+use dalmuti_server::table::{self, Context, Feed, Speaker, TableHandle, Timings};
 use dalmuti_server::{Config, ServerError};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
@@ -1588,4 +1588,30 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
         found,
         "no seed from 183 to 400 had the human lead holding the Wedgie and Ratbert taken back"
     );
+}
+
+#[tokio::test]
+async fn a_table_keeps_the_last_fifty_chat_lines_and_says_hello_with_them() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let (table, token) = table_with(store.clone(), json!({}), 2, fast(), None).await;
+    for i in 0..60 {
+        let line = format!("line {i}");
+        table
+            .chat(Speaker::Seat(token.clone()), &line)
+            .await
+            .unwrap();
+    }
+    let first = table.subscribe(Some(&token), 0).await.unwrap().first;
+    let chat = first.d["chat"].as_array().unwrap();
+    assert_eq!(chat.len(), 50);
+    assert_eq!(chat[0]["text"], json!("line 10"));
+    assert_eq!(chat[49]["text"], json!("line 59"));
+    // The news (three seats) is kept apart: chat does not push it out.
+    assert_eq!(first.d["news"].as_array().unwrap().len(), 3);
+    // A wrong token says nothing.
+    let e = table
+        .chat(Speaker::Seat("nobody".into()), "hi")
+        .await
+        .unwrap_err();
+    assert_eq!(e, ServerError::BadToken);
 }

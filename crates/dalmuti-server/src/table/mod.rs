@@ -1733,9 +1733,12 @@ mod tests {
         table.start_with_seed(&token, Seed::from(3)).await.unwrap();
         // When Ada is to act, nobody else moves (saying ready is not hers
         // to do: the table does it when the setup pause ends).
+        // (Once the bots have said ready: until then they still move.)
         let before = loop {
             let msg = feed.recv().await.unwrap().to_msg();
-            if !msg.d["decision"].is_null() && msg.d["decision"]["kind"] != "ready" {
+            let view = &msg.d["view"];
+            let others_done = view["stage"] == "play" || view["ready"] == json!(3);
+            if !msg.d["decision"].is_null() && msg.d["decision"]["kind"] != "ready" && others_done {
                 break msg;
             }
         };
