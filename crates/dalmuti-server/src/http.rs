@@ -167,9 +167,13 @@ pub fn router(state: AppState) -> Router {
         .with_state(state);
     // Around the whole router (a layer on it would wrap each route inside
     // its method router, before the `Allow` header of a 405 is set).
+    // Compression is outermost: a 304 has nothing to compress, and an
+    // ETag names the content before it is compressed.
     Router::new()
         .fallback_service(api)
         .layer(axum::middleware::from_fn(crate::rejection::json_errors))
+        .layer(axum::middleware::from_fn(crate::transfer::conditional))
+        .layer(crate::transfer::compression())
 }
 
 /// A JSON body, or a 400 (413 if too large) that says what is wrong.
@@ -478,26 +482,82 @@ async fn rematch(
     Ok((status, Json(json!({ "id": rematch.id }))))
 }
 
+/// The ETag of what is served of a finished game (`what`: its record,
+/// its replay): a finished game never changes, so its id and last event
+/// name it, with the server's version (a new server may write it
+/// differently). `None` while the game is not over: nothing is cached.
+async fn finished_tag(
+    state: &AppState,
+    id: &str,
+    what: &str,
+) -> Result<Option<header::HeaderValue>, ServerError> {
+    let info = match ask_live(state, id, async |t| t.info().await).await? {
+        Some(info) => json!(info),
+        None => records::find(&state.ctx, id)?.1,
+    };
+    if info["over"] != json!(true) {
+        return Ok(None);
+    }
+    let name = format!("{what}:{id}:{}:{}", info["v"], env!("CARGO_PKG_VERSION"));
+    Ok(Some(crate::transfer::etag(name.as_bytes())))
+}
+
+/// Answers a finished game's `what` with its ETag, or a `304` without
+/// building it when the client has it already.
+async fn finished_answer(
+    state: &AppState,
+    id: &str,
+    what: &str,
+    asked: &HeaderMap,
+    build: impl AsyncFnOnce() -> Result<Response, ServerError>,
+) -> Result<Response, ServerError> {
+    let tag = finished_tag(state, id, what).await?;
+    if let Some(tag) = &tag
+        && crate::transfer::not_modified(asked, tag)
+    {
+        return Ok(crate::transfer::unchanged(tag));
+    }
+    let mut response = build().await?;
+    if let Some(tag) = tag {
+        let headers = response.headers_mut();
+        headers.insert(header::ETAG, tag);
+        headers.insert(
+            header::CACHE_CONTROL,
+            header::HeaderValue::from_static("no-cache"),
+        );
+    }
+    Ok(response)
+}
+
 async fn record(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    asked: HeaderMap,
 ) -> Result<Response, ServerError> {
-    let record = match ask_live(&state, &id, async |t| t.record().await).await? {
-        Some(record) => record,
-        None => records::replayed(&state.ctx, &id).await?.record()?,
-    };
-    let disposition = format!("attachment; filename=\"dalmuti-{id}.json\"");
-    Ok(([(header::CONTENT_DISPOSITION, disposition)], Json(record)).into_response())
+    finished_answer(&state, &id, "record", &asked, async || {
+        let record = match ask_live(&state, &id, async |t| t.record().await).await? {
+            Some(record) => record,
+            None => records::replayed(&state.ctx, &id).await?.record()?,
+        };
+        let disposition = format!("attachment; filename=\"dalmuti-{id}.json\"");
+        Ok(([(header::CONTENT_DISPOSITION, disposition)], Json(record)).into_response())
+    })
+    .await
 }
 
 async fn replay(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ServerError> {
-    match ask_live(&state, &id, async |t| t.replay().await).await? {
-        Some(replay) => Ok(Json(replay)),
-        None => Ok(Json(records::replayed(&state.ctx, &id).await?.replay()?)),
-    }
+    asked: HeaderMap,
+) -> Result<Response, ServerError> {
+    finished_answer(&state, &id, "replay", &asked, async || {
+        let replay = match ask_live(&state, &id, async |t| t.replay().await).await? {
+            Some(replay) => replay,
+            None => records::replayed(&state.ctx, &id).await?.replay()?,
+        };
+        Ok(Json(replay).into_response())
+    })
+    .await
 }
 
 async fn fairness(

@@ -16,7 +16,8 @@
 //!   address, graceful shutdown); [`limits`]: the per-address limits.
 //! - [`records`]: finished games served from the store.
 //! - [`http`]: the axum router: the lobby API, the WebSocket, the embedded
-//!   browser client ([`web`]), with caps and rate limits.
+//!   browser client ([`web`]), with caps and rate limits; [`transfer`]:
+//!   compression and ETags.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), dalmuti_server::ServerError> {
@@ -46,6 +47,7 @@ mod rejection;
 pub mod rules;
 pub mod store;
 pub mod table;
+pub mod transfer;
 pub mod web;
 pub mod ws;
 

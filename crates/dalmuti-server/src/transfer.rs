@@ -1,0 +1,129 @@
+//! Fewer bytes over the wire (`docs/PERFORMANCE.md`, Transfer): responses
+//! compressed with gzip or brotli as the client accepts, and conditional
+//! GETs: what does not change carries an `ETag`, and a request whose
+//! `If-None-Match` names it is answered `304 Not Modified` with no body.
+//!
+//! ETags are weak (`W/"…"`): one tag names the content whatever encoding
+//! it is sent in.
+
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use sha2::{Digest, Sha256};
+use tower_http::compression::{CompressionLayer, CompressionLevel};
+
+/// The largest static response hashed for its ETag: the client's files
+/// are far smaller; anything larger is sent without one.
+const MAX_HASHED: usize = 8 * 1024 * 1024;
+
+/// The compression layer: gzip and brotli, at a level that compresses a
+/// 1 MB replay in milliseconds (brotli's own default, 11, takes about a
+/// second of CPU for it).
+pub fn compression() -> CompressionLayer {
+    CompressionLayer::new()
+        .no_deflate()
+        .no_zstd()
+        .quality(CompressionLevel::Precise(5))
+}
+
+/// The ETag of some content: a weak tag from its SHA-256. The client's
+/// files can get theirs once, when the server starts.
+pub fn etag(content: &[u8]) -> HeaderValue {
+    let digest = Sha256::digest(content);
+    let tag = format!("W/\"{}\"", crate::store::hex(&digest[..12]));
+    HeaderValue::from_str(&tag).expect("hex is a valid header value")
+}
+
+/// Whether the request's `If-None-Match` names `tag` (or is `*`).
+pub fn not_modified(request: &HeaderMap, tag: &HeaderValue) -> bool {
+    let bare = |t: &str| t.trim().trim_start_matches("W/").to_string();
+    let Ok(ours) = tag.to_str() else {
+        return false;
+    };
+    request
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|t| t.trim() == "*" || bare(t) == bare(ours))
+}
+
+/// A `304 Not Modified` for `tag`.
+pub fn unchanged(tag: &HeaderValue) -> Response {
+    (
+        StatusCode::NOT_MODIFIED,
+        [
+            (header::ETAG, tag.clone()),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        ],
+    )
+        .into_response()
+}
+
+/// Whether a path is one of the client's files (not the API, not a
+/// WebSocket): those get an ETag from their content.
+fn is_static(path: &str) -> bool {
+    !path.starts_with("/api/") && !path.starts_with("/ws/")
+}
+
+/// Answers conditional GETs: a successful answer with an `ETag` (or, for
+/// the client's files, one computed from the content) is a `304` with no
+/// body when the request's `If-None-Match` names it.
+pub async fn conditional(request: Request, next: Next) -> Response {
+    let get = matches!(*request.method(), Method::GET | Method::HEAD);
+    let path_static = is_static(request.uri().path());
+    let asked = request.headers().clone();
+    let response = next.run(request).await;
+    if !get || response.status() != StatusCode::OK {
+        return response;
+    }
+    if let Some(tag) = response.headers().get(header::ETAG) {
+        return if not_modified(&asked, tag) {
+            unchanged(&tag.clone())
+        } else {
+            response
+        };
+    }
+    if !path_static {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_HASHED).await else {
+        return (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            axum::Json(serde_json::json!({ "error": "a static file too large to send" })),
+        )
+            .into_response();
+    };
+    let tag = etag(&bytes);
+    if not_modified(&asked, &tag) {
+        return unchanged(&tag);
+    }
+    parts.headers.insert(header::ETAG, tag);
+    Response::from_parts(parts, Body::from(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn if_none_match_names_a_tag_weakly_in_a_list_or_with_a_star() {
+        let tag = etag(b"content");
+        assert_ne!(tag, etag(b"other content"), "new content, new tag");
+        let asking = |value: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::IF_NONE_MATCH, HeaderValue::from_str(value).unwrap());
+            not_modified(&h, &tag)
+        };
+        let strong = tag.to_str().unwrap().trim_start_matches("W/").to_string();
+        assert!(asking(tag.to_str().unwrap()));
+        assert!(asking(&strong), "weak comparison");
+        assert!(asking(&format!("\"x\", {strong}")));
+        assert!(asking("*"));
+        assert!(!asking("\"x\""));
+        assert!(!not_modified(&HeaderMap::new(), &tag));
+    }
+}
