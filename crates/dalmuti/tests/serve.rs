@@ -284,7 +284,8 @@ async fn play_until(clients: &mut [Client], mut stop: impl FnMut(&[Client]) -> b
     }
 }
 
-/// STATE without what depends on connections or the moment.
+/// STATE without what depends on connections or the moment (and the
+/// kept chat and news, which only the answer to `hello` carries).
 fn game_part(m: &Value) -> Value {
     let mut d = m["d"].clone();
     for k in [
@@ -294,6 +295,8 @@ fn game_part(m: &Value) -> Value {
         "missed",
         "e",
         "error",
+        "chat",
+        "news",
     ] {
         d.as_object_mut().unwrap().remove(k);
     }
@@ -383,6 +386,17 @@ async fn a_server_killed_mid_hand_goes_on_exactly_where_it_was() {
         let (client, catchup) = Client::connect(addr, &table, name, token, v).await;
         assert_eq!(catchup["t"], json!("catchup"), "{catchup}");
         assert_eq!(catchup["d"]["missed"], json!([]), "{name} missed nothing");
+        let news: Vec<&str> = catchup["d"]["news"]
+            .as_array()
+            .expect("the kept news")
+            .iter()
+            .filter_map(|n| n["kind"].as_str())
+            .collect();
+        assert_eq!(
+            news,
+            ["seat", "seat", "seat", "seat", "start", "hand"],
+            "kept through the kill"
+        );
         assert_eq!(
             game_part(&catchup),
             before[i],
