@@ -56,7 +56,8 @@ const notReached = [];
 const step = lib.step;
 
 async function newPage(label) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // The client speaks the browser's language: these checks read English.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
   context.setDefaultTimeout(15_000);
   await lib.maybeServeWebFromDisk(context);
   const page = await context.newPage();

@@ -4,11 +4,11 @@
 //
 // Environment: DALMUTI_BIN (default target/release/dalmuti), CHROMIUM
 // (default /usr/bin/chromium), E2E_WEB_DIR (while editing the client:
-// serve crates/dalmuti-server/web/* from this directory instead of the
-// files built into the binary, so no rebuild is needed between runs).
+// serve crates/dalmuti-server/web/** and the catalogues from disk instead
+// of the files built into the binary, so no rebuild is needed between runs).
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -116,19 +116,50 @@ export class Server {
   }
 }
 
+/** Content types of the client's files, by extension (as the server's web.rs). */
+const WEB_TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
+  '.jpg': 'image/jpeg', '.webp': 'image/webp', '.ico': 'image/x-icon', '.woff2': 'font/woff2', '.woff': 'font/woff',
+  '.mp3': 'audio/mpeg', '.ogg': 'audio/ogg', '.wav': 'audio/wav',
+};
+const LANGS = ['en', 'ko', 'de', 'es', 'ja'];
+const localesDir = path.join(root, 'crates', 'dalmuti-i18n', 'locales');
+
+/** What the server's GET /i18n/<lang>.json answers, from the catalogue files on disk. */
+function messagesFromDisk(lang) {
+  const read = part => JSON.parse(readFileSync(path.join(localesDir, `${lang}.${part}.json`), 'utf8'));
+  return JSON.stringify(Object.assign(read('game'), read('web')));
+}
+
 /**
  * With E2E_WEB_DIR set, the context gets the client's files from that
  * directory instead of the server (for editing the client without a
- * rebuild). Without it, nothing changes.
+ * rebuild): any file under it, `/` as index.html, and `/i18n/<lang>.json`
+ * from the catalogue files (crates/dalmuti-i18n/locales). Without it,
+ * nothing changes.
  */
 export async function maybeServeWebFromDisk(context) {
   const dir = process.env.E2E_WEB_DIR;
   if (!dir) return;
-  const types = { '/': 'text/html', '/app.js': 'text/javascript', '/fairness.js': 'text/javascript', '/style.css': 'text/css' };
-  await context.route(url => url.protocol === 'http:' && url.pathname in types, route => {
+  const base = path.resolve(dir);
+  const fileOf = pathname => {
+    const file = path.resolve(base, '.' + decodeURIComponent(pathname === '/' ? '/index.html' : pathname));
+    return file.startsWith(base + path.sep) && existsSync(file) && statSync(file).isFile() ? file : null;
+  };
+  const i18n = pathname => {
+    const m = pathname.match(/^\/i18n\/([a-z]+)\.json$/);
+    return m && LANGS.includes(m[1]) ? m[1] : null;
+  };
+  await context.route(url => url.protocol === 'http:' && (i18n(url.pathname) || fileOf(url.pathname)), route => {
     const p = new URL(route.request().url()).pathname;
-    const file = path.join(dir, p === '/' ? 'index.html' : p.slice(1));
-    route.fulfill({ status: 200, contentType: types[p] + '; charset=utf-8', body: readFileSync(file, 'utf8') });
+    const lang = i18n(p);
+    if (lang) {
+      route.fulfill({ status: 200, contentType: 'application/json', body: messagesFromDisk(lang) });
+      return;
+    }
+    const file = fileOf(p);
+    route.fulfill({ status: 200, contentType: WEB_TYPES[path.extname(file)] || 'application/octet-stream', body: readFileSync(file) });
   });
 }
 

@@ -5,7 +5,8 @@
 //
 // It starts the server on a free port with a fresh database, then, as a
 // player would: creates a table from the lobby form, fills it with bots,
-// starts, plays a whole hand by clicking cards and Play/Pass (and the
+// starts, switches the language to German and Korean and back (card names
+// and titles in each), plays a whole hand by clicking cards and Play/Pass (and the
 // revolution and tax dialogs when they come), reloads the page in the
 // middle of the hand and plays on, checks the end-of-hand result, then
 // plays the second (last) hand on a phone-sized screen (360×640) checking
@@ -24,7 +25,7 @@
 // is not shown as verified; E2E_WEB_DIR as in e2e/lib.mjs, which holds
 // the helpers this test shares with e2e/friends.mjs.
 
-import { mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -37,6 +38,14 @@ const TOTAL_TIMEOUT_MS = 420_000;
 const CS_HANDS = 6;
 const CS_NAMES = ['Dogbert, World Ruler', 'CEO', 'Vice President', 'Consultant', 'Lawyer', 'Human Resources',
   'Accounting', 'Manager', 'Sales', 'Marketing', 'Engineer', 'Twirling Wedgie', 'Ratbert', 'Dogbert'];
+
+/** A language's Dalmuti words from its catalogue file: the first title, every card name. */
+function gameWords(lang) {
+  const game = JSON.parse(readFileSync(path.join(lib.root, 'crates', 'dalmuti-i18n', 'locales', `${lang}.game.json`), 'utf8'));
+  const cards = Object.entries(game).filter(([k]) => k.startsWith('dalmuti.card.'))
+    .flatMap(([, v]) => (typeof v === 'string' ? [v] : Object.values(v)));
+  return { title: game['dalmuti.title.greater-dalmuti'], cards };
+}
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'dalmuti-e2e-'));
 const server = new Server(tmp, ['--bot-delay', '50', '--hand-pause', '500', '--setup-pause', '1500']);
@@ -157,6 +166,8 @@ async function run() {
       headless: true,
       args: CHROMIUM_ARGS,
       viewport: { width: 1280, height: 800 },
+      // The client speaks the browser's language: these checks read English.
+      locale: 'en-US',
     });
     await lib.maybeServeWebFromDisk(context);
     context.setDefaultTimeout(15_000);
@@ -203,6 +214,27 @@ async function run() {
     await page.locator(tid('hand')).waitFor({ state: 'visible', timeout: 15_000 });
     const seats = await page.locator(tid('seat')).count();
     if (seats !== players) fail(`${seats} seats at the table, expected ${players}`);
+  });
+
+  await step('switch the language: German, then Korean card names and titles; back to English', async () => {
+    for (const lang of ['de', 'ko']) {
+      const words = gameWords(lang);
+      await page.locator(tid('lang')).selectOption(lang);
+      await page.waitForFunction(l => document.documentElement.lang === l, lang, { timeout: 10_000 });
+      // The seats' titles and the hand's card names, in the language chosen.
+      await page.waitForFunction(title => [...document.querySelectorAll('[data-testid="seat"] .s-title')]
+        .some(n => n.textContent.includes(title)), words.title, { timeout: 10_000 });
+      const names = await page.locator(`${tid('card-group')} .card-name`).allTextContents();
+      if (!names.length) fail(`no card names in the hand after switching to ${lang}`);
+      const foreign = names.filter(n => !words.cards.includes(n.trim()));
+      if (foreign.length) fail(`in ${lang} the hand shows card names not of that language: ${foreign.join(', ')}`);
+      const button = (await page.locator(tid('play')).textContent()).trim();
+      log(`  ${lang}: ${words.title}; hand ${names.join(', ')}; the Play button reads "${button}"`);
+    }
+    await page.locator(tid('lang')).selectOption('en');
+    await page.waitForFunction(() => document.documentElement.lang === 'en'
+      && [...document.querySelectorAll('[data-testid="seat"] .s-title')].some(n => n.textContent.includes('Greater Dalmuti')),
+    null, { timeout: 10_000 });
   });
 
   await step('chat: send a line and see it', async () => {

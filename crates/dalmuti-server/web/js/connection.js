@@ -1,0 +1,313 @@
+// The table's WebSocket (docs/PROTOCOL.md): connecting and reconnecting,
+// the messages coming in (news, announcements), the moves going out.
+
+import { $, el, show, setError, announce } from './dom.js';
+import { t, tn } from './i18n.js';
+import { store } from './storage.js';
+import { T, me, myToken, myLobby, decisionOf, playerName, noSelection, revolutionOffer } from './state.js';
+import {
+  V, setVariant, setWords, cardWord, gameWord, vtn, capitalized, middleTitle, titleText,
+  actionWords, eventWords, logWords, isSpecial,
+} from './words.js';
+import { render } from './table.js';
+import { keepSelectionSane, renderActions } from './hand.js';
+import { renderDecision } from './dialogs.js';
+import { verifyDeals } from './fair.js';
+
+function socketUrl(id) {
+  return (location.protocol === 'https:' ? 'wss:' : 'ws:') + '//' + location.host + '/ws/' + encodeURIComponent(id);
+}
+
+/** The connection's state in the header: kind is up, wait or down. */
+function setConn(text, kind) {
+  const node = $('conn');
+  node.textContent = text;
+  node.className = 'conn ' + (kind || '');
+  node.dataset.state = kind || '';
+  show(node, true);
+}
+
+export function connect() {
+  if (!T.wanted || !T.id) return;
+  closeSocket();
+  const id = T.id;
+  let ws;
+  try {
+    ws = new WebSocket(socketUrl(id));
+  } catch (e) {
+    scheduleReconnect();
+    return;
+  }
+  T.ws = ws;
+  setConn(T.retry ? t('web.conn.reconnecting') : t('web.conn.connecting'), 'wait');
+  ws.onopen = () => {
+    const token = store.token(id);
+    send({ t: 'hello', v: token ? store.lastV(id) : 0, d: token ? { token } : {} });
+  };
+  ws.onmessage = event => {
+    if (ws !== T.ws) return;
+    let msg;
+    try { msg = JSON.parse(event.data); } catch (_) { return; }
+    onMessage(msg);
+  };
+  ws.onclose = event => {
+    if (ws !== T.ws) return;
+    T.ws = null;
+    T.pending = false;
+    const token = store.token(id);
+    const mine = myLobby();
+    const unknown = event.code === 1008 && event.reason !== 'too many messages';
+    if (token && mine && (mine.leaving || mine.waiting) &&
+        ((event.code === 1000 && /left/.test(event.reason || '')) || unknown)) {
+      // We asked to leave and the server has let us go (the hand ended):
+      // the token is spent; watch from now on.
+      store.dropToken(id);
+      addNews(t('web.news.left'), 'system');
+      announce(t('web.announce.left'));
+      setNotice('');
+      reconnectNow();
+      return;
+    }
+    if (unknown && token && (!T.seenState || event.reason === 'no such seat')) {
+      // The server does not know our token (policy violation): do not
+      // knock again with it; offer to forget it.
+      show($('t-lost'), true);
+      setConn(t('web.conn.unknown-seat'), 'down');
+      return;
+    }
+    if (T.wanted) scheduleReconnect();
+  };
+  ws.onerror = () => { /* onclose follows */ };
+}
+
+export function closeSocket() {
+  clearTimeout(T.retryTimer);
+  T.retryTimer = null;
+  const ws = T.ws;
+  T.ws = null;
+  if (ws) {
+    ws.onclose = null;
+    try { ws.close(); } catch (_) { /* already closed */ }
+  }
+}
+
+function scheduleReconnect() {
+  const delays = [500, 1000, 2000, 4000, 8000, 15000];
+  const delay = delays[Math.min(T.retry, delays.length - 1)];
+  T.retry++;
+  setConn(tn('web.conn.offline', Math.ceil(delay / 1000)), 'down');
+  clearTimeout(T.retryTimer);
+  T.retryTimer = setTimeout(connect, delay);
+  renderActions();
+}
+
+export function reconnectNow() {
+  T.retry = 0;
+  T.seenState = false;
+  connect();
+}
+
+export function send(msg) {
+  if (!T.ws || T.ws.readyState !== WebSocket.OPEN) return false;
+  T.ws.send(JSON.stringify(msg));
+  return true;
+}
+
+/** Sends a move (docs/PROTOCOL.md, act); nothing while one waits for its answer. */
+export function sendAct(action) {
+  if (T.pending) return;
+  if (!send({ t: 'act', v: T.v, d: action })) {
+    showError(t('web.error.not-connected-act'));
+    return;
+  }
+  T.pending = true;
+  setError($('t-error'), '');
+  setNotice('');
+  renderActions();
+  renderDecision();
+}
+
+function onMessage(msg) {
+  const d = msg.d;
+  // Every STATE names the table's game: its words are needed from here on.
+  if (d && d.rules) setVariant(d.rules.variant);
+  switch (msg.t) {
+    case 'snapshot':
+    case 'catchup':
+    case 'event':
+    case 'presence':
+    case 'resync':
+      T.retry = 0;
+      setConn(t('web.conn.live'), 'up');
+      if (msg.t === 'resync' && d && d.error) showError(d.error);
+      if (msg.t === 'event' && d && d.e) onEvent(d.e, d);
+      if (msg.t === 'catchup' && d && Array.isArray(d.missed) && T.seenState) {
+        for (const m of d.missed) if (m && m.e) onEvent(m.e, d);
+      }
+      onState(d, msg.v);
+      break;
+    case 'error':
+      T.pending = false;
+      showError(d && d.reason ? d.reason : t('web.error.refused'));
+      if (!T.state && myToken() && d && /token/i.test(d.reason || '')) show($('t-lost'), true);
+      renderActions();
+      break;
+    case 'chat':
+      if (d) {
+        addNews(t('web.chat.line', { name: d.from, text: d.text }), 'chat');
+        if (d.from !== me()) announce(t('web.chat.says', { name: d.from, text: d.text }));
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+/** A refusal from the server (its reason, in its words), shown and said. */
+export function showError(reason) {
+  setError($('t-error'), reason);
+  announce(t('web.announce.refused', { reason }));
+}
+
+function onEvent(e, state) {
+  const players = (state && state.players) || (T.state && T.state.players);
+  const you = (state && state.you) || me();
+  // Everyone is made ready when the look-at-your-cards pause ends: the
+  // count on the table says it; the news would only repeat it.
+  if (e.kind === 'ready' || (e.kind === 'act' && e.action === 'ready')) {
+    // nothing to tell
+  } else if (e.kind === 'act' && e.auto && you && e.name === you) {
+    // A move made for us: say so plainly, in the news and on the table.
+    const leaving = state && state.lobby && state.lobby.some(x => x.name === you && x.leaving);
+    const action = actionWords(e.action, players, null);
+    const text = leaving
+      ? t('web.auto.leaving', { action })
+      : state && state.turn_seconds
+        ? t('web.auto.timeout', { action })
+        : t('web.auto.away', { action });
+    addNews(text, 'auto');
+    if (!leaving) {
+      setNotice(text);
+      announce(text);
+    }
+  } else if (e.kind !== 'act' || e.auto) {
+    // Plays are in the hand's log already; the news gets the rest, and
+    // the moves made for someone.
+    addNews(eventWords(e, players), 'system');
+  }
+  if (e.kind === 'deal') {
+    T.sel = noSelection();
+    T.ask = null;
+    T.tax = [];
+    T.exchange = { partner: null, card: null };
+    T.answer = null;
+    T.joined = [];
+  }
+  if (e.kind === 'join') T.joined.push({ name: e.name, seat: e.seat });
+}
+
+/** A line on the table about a move made for us; '' hides it. */
+export function setNotice(text) {
+  const node = $('t-notice');
+  if (!node) return;
+  clearTimeout(T.noticeTimer);
+  node.textContent = text || '';
+  show(node, !!text);
+  if (text) T.noticeTimer = setTimeout(() => setNotice(''), 20000);
+}
+
+export function addNews(text, kind) {
+  const list = $('chat');
+  list.append(el('li', { class: 'news-' + kind }, text));
+  while (list.children.length > 200) list.firstChild.remove();
+  list.scrollTop = list.scrollHeight;
+}
+
+function onState(state, v) {
+  if (!state) return;
+  const mine = state.you && state.lobby ? state.lobby.find(x => x.name === state.you) : null;
+  if (mine && mine.leaving && state.decision) {
+    // Leaving: a bot plays this seat until the hand ends (docs/PROTOCOL.md,
+    // DELETE seats); its decisions are not ours to make any more.
+    state = Object.assign({}, state, { decision: null, deadline_ms: null });
+  }
+  const first = !T.seenState;
+  const before = T.state;
+  T.state = state;
+  T.v = typeof v === 'number' ? v : T.v;
+  T.pending = false;
+  T.seenState = true;
+  if (state.you) store.setLastV(T.id, T.v);
+  if (myToken() && state.you == null) show($('t-lost'), true);
+  else show($('t-lost'), false);
+
+  const now = performance.now();
+  T.deadlineAt = state.deadline_ms != null ? now + state.deadline_ms : null;
+  T.nextDealAt = state.next_deal_ms != null ? now + state.next_deal_ms : null;
+  T.setupAt = state.setup_ms != null ? now + state.setup_ms : null;
+
+  rememberDealt(state);
+  keepSelectionSane();
+  // A play asked about is for this turn only.
+  if (T.ask && !(decisionOf('lead') || decisionOf('follow'))) T.ask = null;
+  if (!decisionOf('tax')) T.tax = [];
+  render();
+  announceChanges(before, state, first);
+  verifyDeals(state);
+}
+
+function rememberDealt(state) {
+  const vw = state.view;
+  if (!state.dealt || !state.hand || !vw || vw.seat == null) return;
+  const all = store.dealt(T.id);
+  if (all[state.hand]) return;
+  let seat = vw.seat;
+  if (vw.revolution && vw.revolution.greater) seat = vw.players - 1 - seat;
+  if (Number.isInteger(state.dealt_seat)) seat = state.dealt_seat;
+  all[state.hand] = { dealt: state.dealt, seat };
+  const keys = Object.keys(all).map(Number).sort((a, b) => a - b);
+  while (keys.length > 50) delete all[keys.shift()];
+  store.setDealt(T.id, all);
+}
+
+function announceChanges(before, state, first) {
+  const vw = state.view;
+  const lines = [];
+  if (vw && !first) {
+    const log = vw.log || [];
+    const sameHand = before && before.hand === state.hand;
+    const from = sameHand ? Math.min(T.logLen, log.length) : 0;
+    for (const entry of log.slice(from).slice(-4)) lines.push(logWords(entry, playerName));
+    // Corporate Shuffle's specials at work are news as well.
+    for (const entry of log.slice(from)) if (isSpecial(entry)) addNews(logWords(entry, playerName), 'special');
+  }
+  const d = state.decision;
+  const key = d ? state.hand + ':' + JSON.stringify(d) + ':' + (vw ? (vw.log || []).length : 0) : '';
+  if (d && key !== T.decisionKey) lines.push(decisionPrompt(d));
+  if (state.place && (!before || !before.place)) lines.push(t('web.place.prompt', { name: state.place.name }));
+  T.decisionKey = key;
+  T.logHand = state.hand;
+  T.logLen = vw ? (vw.log || []).length : 0;
+  if (lines.length) announce(lines.join(' '));
+}
+
+/** What a decision asks of me, in one sentence. */
+export function decisionPrompt(d) {
+  switch (d.kind) {
+    case 'lead': return t('web.prompt.lead');
+    case 'follow': return t('web.prompt.follow', { set: setWords(d.top), name: playerName(d.by) });
+    case 'ready': {
+      const offer = revolutionOffer();
+      if (!offer) return t('web.prompt.setup');
+      const args = { wilds: cardWord(V().wild, 2), revolution: gameWord('revolution') };
+      return t(offer.greater ? 'web.prompt.revolution-greater' : 'web.prompt.revolution', args);
+    }
+    case 'tax': return vtn('prompt.tax', d.count, { name: playerName(d.to) });
+    case 'offer_exchange':
+    case 'exchange_offer':
+      return t('web.prompt.offer', { exchange: capitalized(gameWord('exchange')), title: titleText(middleTitle()) });
+    case 'answer_exchange':
+    case 'exchange_answer': return t('web.prompt.answer', { name: playerName(d.from) });
+    default: return t('web.prompt.other');
+  }
+}

@@ -1,0 +1,267 @@
+// The dialogs a decision opens: a revolution to call, the tax to pay, the
+// merchant exchange, a Corporate Shuffle play's question (whom the Wedgie
+// makes pass, what Dogberts alone are), where a newcomer sits.
+
+import { $, el, show, replaceKeepingFocus } from './dom.js';
+import { t, tn, i18n } from './i18n.js';
+import { T, view, decisionOf, playerName, lobbyEntry, countOf, revolutionOffer } from './state.js';
+import {
+  V, parseCards, setWords, cardName, cardWord, groupHand, gameWord, vt, capitalized, middleTitle, titleText,
+  placeTitle,
+} from './words.js';
+import { send, sendAct } from './connection.js';
+import { render } from './table.js';
+import { renderActions, declarableValues, wedgieTargets, playAsked } from './hand.js';
+
+let decisionDomKey = '';
+
+export function renderDecision() {
+  const s = T.state;
+  const d = s && s.decision;
+  const box = $('decision');
+  let title = '';
+  let body = null;
+  if (s && s.place) {
+    [title, body] = placeDialog(s.place);
+  } else if (T.ask) {
+    [title, body] = askDialog(T.ask);
+  } else if (d) {
+    if (d.kind === 'ready') [title, body] = revolutionDialog();
+    else if (d.kind === 'tax') [title, body] = taxDialog(d);
+    else if (d.kind === 'offer_exchange' || d.kind === 'exchange_offer') [title, body] = offerDialog(d);
+    else if (d.kind === 'answer_exchange' || d.kind === 'exchange_answer') [title, body] = answerDialog(d);
+  }
+  const wasHidden = box.hidden;
+  show(box, !!body);
+  $('game-main').classList.toggle('dialog-open', !!body);
+  if (!body) { box.dataset.kind = ''; return; }
+  box.dataset.kind = s.place ? 'place' : T.ask ? T.ask.kind : d.kind;
+  box.dataset.count = d && d.count != null ? String(d.count) : '';
+  box.dataset.pending = String(T.pending);
+  $('decision-title').textContent = title;
+  const key = JSON.stringify([T.id, s.hand, d, s.place, view() && view().hand, T.tax, T.exchange, T.answer, T.pending, T.ask,
+    view() && view().seats, i18n.lang]);
+  if (key !== decisionDomKey || wasHidden) {
+    decisionDomKey = key;
+    replaceKeepingFocus($('decision-body'), [body]);
+  }
+  if (wasHidden) {
+    const active = document.activeElement;
+    const busy = active && (active.tagName === 'INPUT' || active.tagName === 'TEXTAREA' || active.tagName === 'SELECT');
+    if (!busy) {
+      const first = box.querySelector('button:not([disabled])');
+      if (first) first.focus({ preventScroll: false });
+    }
+  }
+}
+
+function buttonRow(...buttons) {
+  return el('div', { class: 'button-row' }, buttons);
+}
+
+/**
+ * The question a Corporate Shuffle play asks before it is sent: whom the
+ * Twirling Wedgie makes pass, or what Dogberts alone are played as. Each
+ * choice sends the play at once; Cancel goes back to choosing cards.
+ */
+function askDialog(ask) {
+  const cancel = el('button', {
+    type: 'button', 'data-testid': 'ask-cancel', dataset: { key: 'ask-cancel' },
+    onclick: () => { T.ask = null; renderDecision(); renderActions(); },
+  }, t('web.dialog.cancel'));
+  const set = ask.cards.join(' ');
+  if (ask.kind === 'wedgie') {
+    const buttons = wedgieTargets().map(i => el('button', {
+      type: 'button', class: 'choice', 'data-testid': 'wedgie-target', dataset: { key: 'wedgie-' + i, seat: String(i) },
+      disabled: T.pending, onclick: () => playAsked({ wedgie: i }),
+    }, tn('web.wedgie.target', view().seats[i].cards, { name: playerName(i) })));
+    return [cardName('T'), el('div', {},
+      el('p', {}, t('web.wedgie.question', { set: setWords(set), card: cardName('T') })),
+      buttonRow(...buttons, cancel))];
+  }
+  const n = ask.cards.length;
+  const buttons = declarableValues().map(v => el('button', {
+    type: 'button', class: 'choice', 'data-testid': 'declare-value', dataset: { key: 'declare-' + v, value: String(v) },
+    disabled: T.pending, onclick: () => playAsked({ as: v }),
+  }, t('web.declare.as', { card: cardWord(String(v), n), value: v })));
+  const follow = decisionOf('follow');
+  const question = follow
+    ? tn('web.declare.question-follow', n, { card: cardWord('D', n), set: setWords(follow.top) })
+    : tn('web.declare.question', n, { card: cardWord('D', n) });
+  return [tn('web.declare.title', n, { card: cardWord('D', n) }), el('div', {},
+    el('p', {}, question),
+    el('div', { class: 'button-row', role: 'group', 'aria-label': t('web.declare.value') }, buttons),
+    buttonRow(cancel))];
+}
+
+function callRevolutionButton(offer, label) {
+  return el('button', { type: 'button', 'data-testid': 'call-revolution', dataset: { key: 'rev-call' }, disabled: T.pending, onclick: () => sendAct('call_revolution') },
+    label || t(offer.greater ? 'web.revolution.call-greater' : 'web.revolution.call', { revolution: gameWord('revolution') }));
+}
+
+/**
+ * Saying ready is the table's to do (docs/PROTOCOL.md): when the setup
+ * pause ends, everyone is. Only a player dealt both Jesters has a dialog, to
+ * call a revolution first; keeping quiet is saying nothing, so "Keep quiet"
+ * only closes the dialog here and sends nothing.
+ */
+function revolutionDialog() {
+  const offer = revolutionOffer();
+  if (!offer || T.quietHand === T.state.hand) return ['', null];
+  const args = {
+    wilds: cardWord(V().wild, 2), revolution: gameWord('revolution'), taxes: gameWord('taxes'),
+    last: placeTitle(4), first: placeTitle(0),
+  };
+  const text = t(offer.greater ? 'web.revolution.text-greater' : 'web.revolution.text', args);
+  return [t('web.revolution.title', { revolution: capitalized(gameWord('revolution')) }), el('div', {},
+    el('p', {}, text),
+    el('p', { class: 'muted' }, t('web.revolution.hint')),
+    buttonRow(
+      callRevolutionButton(offer),
+      el('button', { type: 'button', 'data-testid': 'keep-quiet', dataset: { key: 'rev-no' }, onclick: () => { T.quietHand = T.state.hand; render(); } },
+        t('web.revolution.keep-quiet'))))];
+}
+
+/** Under a tax or exchange dialog: the revolution its holder may call instead. */
+function revolutionInstead() {
+  const offer = revolutionOffer();
+  if (!offer) return null;
+  const label = t(offer.greater ? 'web.revolution.instead-greater' : 'web.revolution.instead', { revolution: gameWord('revolution') });
+  return el('p', { class: 'muted' }, t('web.revolution.hold', { wilds: cardWord(V().wild, 2) }) + ' ',
+    callRevolutionButton(offer, label));
+}
+
+function taxDialog(d) {
+  const cards = parseCards(view().hand);
+  const chosen = new Set(T.tax.filter(i => i < cards.length));
+  const buttons = cards.map((token, i) => el('button', {
+    type: 'button', class: 'card pick r' + token + (chosen.has(i) ? ' chosen' : ''),
+    'aria-pressed': chosen.has(i) ? 'true' : 'false',
+    'aria-label': t('web.card.label', { card: cardName(token), rank: token }),
+    'data-testid': 'tax-card', dataset: { key: 'tax-' + i, rank: token },
+    onclick: () => {
+      const at = T.tax.indexOf(i);
+      if (at >= 0) T.tax.splice(at, 1);
+      else {
+        T.tax.push(i);
+        while (T.tax.length > d.count) T.tax.shift();
+      }
+      renderDecision();
+    },
+  }, el('span', { class: 'card-rank', 'aria-hidden': 'true' }, token), el('span', { class: 'card-name', 'aria-hidden': 'true' }, cardName(token))));
+  // In the engine's order (by card index): numbers, then J, T, R, D.
+  const order = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', 'J', 'T', 'R', 'D'];
+  const gift = T.tax.map(i => cards[i]).sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  const ready = gift.length === d.count;
+  return [vt('pay-tax'), el('div', {},
+    el('p', {}, tn('web.tax.text', d.count, { name: playerName(d.to) })),
+    el('div', { class: 'pick-row', role: 'group', 'aria-label': t('web.tax.cards') }, buttons),
+    buttonRow(el('button', {
+      type: 'button', class: 'primary', 'data-testid': 'give-tax', dataset: { key: 'tax-give' },
+      disabled: !ready || T.pending, onclick: () => sendAct({ give_tax: gift.join(' ') }),
+    }, ready ? t('web.tax.give', { cards: gift.join(' ') }) : t('web.tax.give-count', { chosen: gift.length, count: d.count }))),
+    revolutionInstead())];
+}
+
+function distinctRankButtons(selected, onPick, testid) {
+  return groupHand(view().hand).map(g => el('button', {
+    type: 'button', class: 'card pick r' + g.rank + (selected === g.rank ? ' chosen' : ''),
+    'aria-pressed': selected === g.rank ? 'true' : 'false',
+    'aria-label': tn('web.hand.group', g.count, { card: cardName(g.rank), rank: g.rank }),
+    'data-testid': testid, dataset: { key: testid + '-' + g.rank, rank: g.rank },
+    onclick: () => onPick(g.rank),
+  }, el('span', { class: 'card-rank', 'aria-hidden': 'true' }, g.rank), el('span', { class: 'card-name', 'aria-hidden': 'true' }, cardName(g.rank))));
+}
+
+function offerDialog() {
+  const vw = view();
+  // Any other Merchant, or Worker (docs/RULES.md, Merchant exchange).
+  const partners = vw.seats.map((seat, i) => ({ seat, i }))
+    .filter(x => x.i !== vw.seat && x.seat.title === middleTitle());
+  const ex = T.exchange;
+  if (ex.partner != null && !partners.some(x => x.i === ex.partner)) ex.partner = null;
+  if (ex.card != null && !countOf(ex.card)) ex.card = null;
+  if (ex.partner == null && partners.length === 1) ex.partner = partners[0].i;
+  const partnerButtons = partners.map(x => el('button', {
+    type: 'button', class: 'choice' + (ex.partner === x.i ? ' chosen' : ''),
+    'aria-pressed': ex.partner === x.i ? 'true' : 'false', 'data-testid': 'exchange-partner',
+    dataset: { key: 'partner-' + x.i }, onclick: () => { ex.partner = x.i; renderDecision(); },
+  }, playerName(x.i)));
+  const ready = ex.partner != null && ex.card != null;
+  return [capitalized(gameWord('exchange')), el('div', {},
+    el('p', {}, t('web.exchange.offer-text', { title: titleText(middleTitle()) })),
+    el('p', { class: 'label' }, t('web.exchange.to-whom')),
+    el('div', { class: 'pick-row', role: 'group', 'aria-label': t('web.exchange.partner') }, partnerButtons),
+    el('p', { class: 'label' }, t('web.exchange.which')),
+    el('div', { class: 'pick-row', role: 'group', 'aria-label': t('web.exchange.card') },
+      distinctRankButtons(ex.card, rank => { ex.card = rank; renderDecision(); }, 'exchange-card')),
+    buttonRow(
+      el('button', {
+        type: 'button', class: 'primary', 'data-testid': 'offer-exchange', dataset: { key: 'offer' },
+        disabled: !ready || T.pending,
+        onclick: () => {
+          sendAct({ offer_exchange: { partner: ex.partner, card: ex.card } });
+          if (T.pending) T.exchange = { partner: null, card: null };
+        },
+      }, ready ? t('web.exchange.offer-to', { card: cardName(ex.card), name: playerName(ex.partner) }) : t('web.exchange.offer')),
+      el('button', { type: 'button', 'data-testid': 'decline-exchange', dataset: { key: 'decline' }, disabled: T.pending, onclick: () => sendAct('decline_exchange') },
+        t('web.exchange.decline'))),
+    revolutionInstead())];
+}
+
+function answerDialog(d) {
+  // Both cards are given face down at the same time (docs/RULES.md,
+  // Merchant exchange): what the partner offers is not known until the
+  // exchange settles, and then it shows in the log (my_trade).
+  return [capitalized(gameWord('exchange')), el('div', {},
+    el('p', {}, t('web.exchange.answer-text', { name: playerName(d.from), exchange: gameWord('exchange') })),
+    el('div', { class: 'pick-row', role: 'group', 'aria-label': t('web.exchange.give-back') },
+      distinctRankButtons(T.answer, rank => { T.answer = rank; renderDecision(); }, 'answer-card')),
+    buttonRow(el('button', {
+      type: 'button', class: 'primary', 'data-testid': 'answer-exchange', dataset: { key: 'answer' },
+      disabled: T.answer == null || T.pending || !countOf(T.answer),
+      onclick: () => { const card = T.answer; T.answer = null; sendAct({ answer_exchange: card }); },
+    }, T.answer != null ? t('web.exchange.give', { name: playerName(d.from), card: cardName(T.answer) }) : t('web.exchange.give-any'))))];
+}
+
+/**
+ * The seating of the coming hand before the newcomer sits (by finishing
+ * order, without those who left, with the newcomers seated so far), or
+ * null when it cannot be told.
+ */
+function nextSeating() {
+  const s = T.state;
+  const vw = s.view;
+  if (!vw || vw.stage !== 'over' || !vw.finish_order) return null;
+  const names = vw.finish_order.map(playerName).filter(name => {
+    const x = lobbyEntry(name);
+    return x && !x.waiting;
+  });
+  for (const j of T.joined) {
+    if (names.includes(j.name) || j.seat > names.length) return null;
+    names.splice(j.seat, 0, j.name);
+  }
+  const seated = (s.lobby || []).filter(x => !x.waiting).length;
+  return names.length === seated ? names : null;
+}
+
+function placeDialog(place) {
+  const players = nextSeating() || [];
+  const buttons = (place.seats || []).map(k => {
+    const after = players[k - 1];
+    const before = players[k];
+    const key = after && before ? 'web.place.seat-between' : after ? 'web.place.seat-after' : before ? 'web.place.seat-before' : 'web.place.seat';
+    return el('button', {
+      type: 'button', class: 'choice', 'data-testid': 'place-seat', dataset: { key: 'place-' + k },
+      disabled: T.pending,
+      onclick: () => {
+        if (T.pending) return;
+        if (send({ t: 'place', v: T.v, d: { name: place.name, seat: k } })) { T.pending = true; renderDecision(); }
+      },
+    }, t(key, { seat: k + 1, after, before }));
+  });
+  const args = { name: place.name, title: titleText(middleTitle()), first: placeTitle(0) };
+  return [t('web.place.title', { name: place.name }), el('div', {},
+    el('p', {}, t(players.length ? 'web.place.text-order' : 'web.place.text', args)),
+    buttonRow(...buttons))];
+}

@@ -1,0 +1,271 @@
+// Your hand and the set you choose from it: choosing by clicks or keys,
+// what stops a set from being played, Play and Pass.
+
+import { $, el, replaceKeepingFocus } from './dom.js';
+import { t, tn, i18n } from './i18n.js';
+import { T, view, decision, decisionOf, handGroups, countOf, noSelection } from './state.js';
+import { V, isCorporate, parseCards, setValue, rankValue, setWords, cardName, cardWord } from './words.js';
+import { sendAct } from './connection.js';
+import { renderDecision } from './dialogs.js';
+
+/** How many cards a set must have now (follow), or null (lead, or not your turn). */
+function neededCount() {
+  const d = decisionOf('follow');
+  return d ? parseCards(d.top).length : null;
+}
+
+/** Cards played only alone: the World Ruler and Ratbert. */
+function aloneOnly(rank) {
+  return rank === '0' || rank === 'R';
+}
+
+export function keepSelectionSane() {
+  const sel = T.sel;
+  if (sel.rank != null) {
+    const c = countOf(sel.rank);
+    if (c === 0) { sel.rank = null; sel.n = 0; } else sel.n = Math.min(Math.max(sel.n, 1), c);
+  }
+  sel.j = Math.min(sel.j, countOf(V().wild));
+  sel.t = sel.t && countOf('T') ? 1 : 0;
+}
+
+function selectionCards() {
+  const sel = T.sel;
+  const cards = [];
+  for (let i = 0; i < sel.n; i++) cards.push(sel.rank);
+  if (sel.t) cards.push('T');
+  for (let i = 0; i < sel.j; i++) cards.push(V().wild);
+  return cards;
+}
+
+/** Wild cards alone (Dogberts alone are played as a value their player names). */
+function wildsAlone() {
+  return T.sel.n === 0 && !T.sel.t && T.sel.j > 0;
+}
+
+/** The values a set of Dogberts alone may be played as now: 1 to 10, better than the set on the table. */
+export function declarableValues() {
+  const d = decisionOf('follow');
+  const most = d ? Math.min(10, setValue(d.top) - 1) : 10;
+  const values = [];
+  for (let v = 1; v <= most; v++) values.push(v);
+  return values;
+}
+
+/** Why the chosen set cannot be played now, or '' if it can. */
+function selectionProblem() {
+  const d = decision();
+  const sel = T.sel;
+  const cards = selectionCards();
+  if (!d || (d.kind !== 'lead' && d.kind !== 'follow')) return t('web.problem.not-your-turn');
+  if (cards.length === 0) return t('web.problem.choose');
+  if (sel.n > 0 && aloneOnly(sel.rank) && cards.length > 1) return t('web.problem.alone', { card: cardName(sel.rank) });
+  if (sel.t && sel.n > 0 && sel.rank !== '6') return t('web.problem.wedgie', { card: cardName('T') });
+  if (d.kind === 'lead') return '';
+  const top = parseCards(d.top);
+  if (cards.length !== top.length) return tn('web.problem.count', top.length);
+  const topValue = setValue(d.top);
+  if (isCorporate() && wildsAlone()) {
+    return declarableValues().length ? '' : t('web.problem.wilds', { cards: cardWord(V().wild, 2), set: setWords(d.top) });
+  }
+  const mine = sel.n > 0 ? rankValue(sel.rank) : sel.t ? 6 : 13;
+  if (mine >= topValue) return t('web.problem.lower', { set: setWords(d.top) });
+  return '';
+}
+
+/** The chosen cards in words: "3 Knights + 1 Jester". */
+function selectionText() {
+  const sel = T.sel;
+  const parts = [];
+  if (sel.n > 0) parts.push(tn('web.selection.cards', sel.n, { card: cardWord(sel.rank, sel.n) }));
+  if (sel.t) parts.push(t('web.selection.wedgie', { card: cardName('T') }));
+  if (sel.j > 0) parts.push(tn('web.selection.cards', sel.j, { card: cardWord(V().wild, sel.j) }));
+  return parts.join(' + ');
+}
+
+/** Fewer wild cards, then fewer of the rank, until the set has at most `need` cards. */
+function fitTo(need) {
+  const sel = T.sel;
+  if (need == null) return;
+  while (sel.n + sel.t + sel.j > need && sel.j > 0 && sel.n + sel.t > 0) sel.j--;
+  while (sel.n + sel.t + sel.j > need && sel.n > 1) sel.n--;
+}
+
+export function clickGroup(rank) {
+  const sel = T.sel;
+  const count = countOf(rank);
+  if (!count) return;
+  const need = neededCount();
+  if (rank === V().wild) {
+    sel.j = (sel.j + 1) % (count + 1);
+    if (sel.n > 0 && aloneOnly(sel.rank)) { sel.rank = null; sel.n = 0; }
+    if (need != null && sel.n + sel.t + sel.j > need && sel.j > 0 && sel.n > 0) sel.n = Math.max(1, need - sel.j - sel.t);
+  } else if (rank === 'T') {
+    sel.t = sel.t ? 0 : 1;
+    // The Wedgie is a 6: other cards than 6s (and wild cards) make way.
+    if (sel.t && sel.rank != null && sel.rank !== '6') { sel.rank = null; sel.n = 0; }
+    if (sel.t) fitTo(need);
+  } else if (sel.rank === rank) {
+    sel.rank = null;
+    sel.n = 0;
+  } else if (aloneOnly(rank)) {
+    T.sel = { rank, n: 1, j: 0, t: 0 };
+  } else {
+    sel.rank = rank;
+    if (rank !== '6') sel.t = 0;
+    sel.n = need != null ? Math.max(1, Math.min(count, need - sel.j - sel.t)) : count;
+    fitTo(need);
+  }
+  renderHand();
+  renderActions();
+}
+
+export function adjustSelection(delta) {
+  const sel = T.sel;
+  if (sel.rank != null) {
+    sel.n = Math.min(Math.max(sel.n + delta, 1), countOf(sel.rank));
+  } else if (sel.j > 0 || delta > 0) {
+    sel.j = Math.min(Math.max(sel.j + delta, 0), countOf(V().wild));
+  }
+  renderHand();
+  renderActions();
+}
+
+export function adjustJesters(delta) {
+  T.sel.j = Math.min(Math.max(T.sel.j + delta, 0), countOf(V().wild));
+  renderHand();
+  renderActions();
+}
+
+export function clearSelection() {
+  T.sel = noSelection();
+  T.ask = null;
+  renderHand();
+  renderActions();
+  renderDecision();
+}
+
+let handKey = '';
+
+export function renderHand() {
+  const groups = handGroups();
+  const sel = T.sel;
+  // Unchanged hand and choice: keep the DOM, so a key press or a screen
+  // reader is not interrupted by a message that changed nothing here.
+  const key = JSON.stringify([T.id, view() && view().hand, sel, i18n.lang]);
+  if (key === handKey && $('hand').childElementCount) return;
+  handKey = key;
+  const buttons = groups.map(g => {
+    const chosen = g.rank === V().wild ? sel.j : g.rank === 'T' ? sel.t : (sel.rank === g.rank ? sel.n : 0);
+    const label = chosen
+      ? tn('web.hand.group-chosen', g.count, { card: cardName(g.rank), rank: g.rank, chosen })
+      : tn('web.hand.group', g.count, { card: cardName(g.rank), rank: g.rank });
+    const stack = [];
+    for (let i = 0; i < Math.min(g.count, 4); i++) stack.push(el('span', { class: 'stack-edge', 'aria-hidden': 'true' }));
+    return el('button', {
+      type: 'button',
+      class: 'card group r' + g.rank + (chosen ? ' chosen' : ''),
+      'aria-pressed': chosen ? 'true' : 'false',
+      'aria-label': label,
+      'data-testid': 'card-group',
+      dataset: { key: 'g-' + g.rank, rank: g.rank, count: String(g.count) },
+      onclick: () => clickGroup(g.rank),
+    },
+    el('span', { class: 'card-rank', 'aria-hidden': 'true' }, g.rank),
+    el('span', { class: 'card-name', 'aria-hidden': 'true' }, cardName(g.rank)),
+    el('span', { class: 'card-count', 'aria-hidden': 'true' }, chosen ? chosen + '/' + g.count : '×' + g.count),
+    el('span', { class: 'stack', 'aria-hidden': 'true' }, stack));
+  });
+  if (!groups.length) buttons.push(el('p', { class: 'muted' }, view() && view().hand != null ? t('web.hand.empty') : ''));
+  const hand = $('hand');
+  replaceKeepingFocus(hand, buttons);
+  // Roving order: the chosen group (or the first) is where Tab lands.
+  const focusable = hand.querySelectorAll('button.group');
+  focusable.forEach((b, i) => { b.tabIndex = (b.getAttribute('aria-pressed') === 'true' || (i === 0 && !hand.querySelector('[aria-pressed="true"]'))) ? 0 : -1; });
+  if (document.activeElement && hand.contains(document.activeElement)) document.activeElement.tabIndex = 0;
+}
+
+export function renderActions() {
+  const s = T.state;
+  const d = s && s.decision;
+  const playing = d && (d.kind === 'lead' || d.kind === 'follow');
+  const online = !!(T.ws && T.ws.readyState === WebSocket.OPEN);
+  const problem = selectionProblem();
+  const cards = selectionCards();
+  const play = $('play-btn');
+  const pass = $('pass-btn');
+  play.disabled = !(playing && !problem && online && !T.pending);
+  play.textContent = cards.length && !problem ? t('web.hand.play-cards', { cards: cards.join(' ') }) : t('web.hand.play');
+  play.setAttribute('aria-label', cards.length && !problem ? t('web.hand.play-cards', { cards: selectionText() }) : t('web.hand.play'));
+  pass.disabled = !(d && d.kind === 'follow' && online && !T.pending);
+  const desc = $('sel-desc');
+  if (!s || !s.view) { desc.textContent = ''; return; }
+  if (cards.length) {
+    desc.textContent = problem && playing
+      ? t('web.hand.chosen-problem', { cards: selectionText(), problem })
+      : t('web.hand.chosen', { cards: selectionText() });
+  } else if (d && d.kind === 'follow') desc.textContent = tn('web.hand.follow', parseCards(d.top).length, { set: setWords(d.top) });
+  else if (d && d.kind === 'lead') desc.textContent = t('web.hand.lead');
+  else desc.textContent = t('web.hand.choose');
+  const sel = T.sel;
+  $('sel-less').disabled = !(sel.rank != null ? sel.n > 1 : sel.j > 0);
+  $('sel-more').disabled = !(sel.rank != null ? sel.n < countOf(sel.rank) : sel.j > 0 && sel.j < countOf(V().wild));
+  $('dock').classList.toggle('my-turn', !!playing);
+  $('dock').dataset.pending = String(T.pending);
+}
+
+/**
+ * Whether a set of `size` cards holding the Twirling Wedgie must name whom
+ * it makes pass: unless this play ends the hand (it is my last card and
+ * only one other player still holds cards).
+ */
+function wedgieNeedsTarget(size) {
+  const vw = view();
+  const mine = parseCards(vw.hand).length;
+  const others = wedgieTargets();
+  return !(mine === size && others.length === 1);
+}
+
+/** The seats the Wedgie may name: every other player who still holds cards. */
+export function wedgieTargets() {
+  const vw = view();
+  return vw.seats.map((seat, i) => ({ seat, i }))
+    .filter(x => x.i !== vw.seat && x.seat.out == null && x.seat.cards > 0)
+    .map(x => x.i);
+}
+
+export function onPlay() {
+  if ($('play-btn').disabled) return;
+  const cards = selectionCards();
+  // Two plays say more than their cards (docs/PROTOCOL.md, Corporate
+  // Shuffle): a dialog asks what, then sends the play.
+  if (isCorporate() && wildsAlone()) {
+    T.ask = { kind: 'declare', cards };
+    renderDecision();
+    return;
+  }
+  if (T.sel.t && wedgieNeedsTarget(cards.length)) {
+    T.ask = { kind: 'wedgie', cards };
+    renderDecision();
+    return;
+  }
+  T.sel = noSelection();
+  sendAct({ play: cards.join(' ') });
+}
+
+/** Sends the play the dialog asked about, with its value or target. */
+export function playAsked(extra) {
+  const ask = T.ask;
+  if (!ask || T.pending) return;
+  T.ask = null;
+  T.sel = noSelection();
+  if (extra.as != null) sendAct({ play: ask.cards.join(' ') + ' as ' + extra.as });
+  else sendAct({ play: ask.cards.join(' '), wedgie: extra.wedgie });
+}
+
+export function onPass() {
+  if ($('pass-btn').disabled) return;
+  T.sel = noSelection();
+  T.ask = null;
+  sendAct('pass');
+}

@@ -1,0 +1,131 @@
+// The browser client of `dalmuti serve`: plain JavaScript modules, no
+// build step. The contract with the server is docs/PROTOCOL.md.
+//
+// Start-up and routing: #/ lobby, #/t/ID table, #/replay/ID replay. The
+// other modules: words (cards and sentences), i18n (the catalogue), dom,
+// storage, api (HTTP), state (shared state), connection (WebSocket),
+// table (the table view), hand (your hand and Play), dialogs, fair (deal
+// checks), lobby, replay, keyboard.
+
+import { $, show } from './dom.js';
+import { t, i18n, LANGS, detectLang, setLang, onLangChange } from './i18n.js';
+import { store } from './storage.js';
+import { T, R, nav } from './state.js';
+import { BOT_LEVELS } from './words.js';
+import { reconnectNow } from './connection.js';
+import {
+  showTable, leaveTableView, render, renderTimers, onJoin, onLeave, onAddBot, onStart, onCopyInvite, onChat,
+} from './table.js';
+import { adjustSelection, onPlay, onPass } from './hand.js';
+import { showLobby, loadLobby, onVariantChange, onCreate } from './lobby.js';
+import { showReplay, renderFrame } from './replay.js';
+import { onKeydown, toggleHelp } from './keyboard.js';
+
+function parseRoute() {
+  const hash = location.hash.replace(/^#/, '') || '/';
+  let m = hash.match(/^\/t\/([^/?]+)/);
+  if (m) return { view: 'table', id: decodeURIComponent(m[1]) };
+  m = hash.match(/^\/replay\/([^/?]+)/);
+  if (m) return { view: 'replay', id: decodeURIComponent(m[1]) };
+  return { view: 'lobby' };
+}
+
+function onRoute() {
+  const next = parseRoute();
+  const route = nav.route;
+  if (route.view === 'table' && (next.view !== 'table' || next.id !== route.id)) leaveTableView();
+  nav.route = next;
+  for (const view of ['lobby', 'table', 'replay']) show($('view-' + view), view === next.view);
+  if (next.view === 'lobby') showLobby();
+  else if (next.view === 'table') showTable(next.id);
+  else if (next.view === 'replay') showReplay(next.id);
+}
+
+function tick() {
+  if (nav.route.view === 'table' && T.state) renderTimers();
+}
+
+/** The language menu in the header: every language named in itself. */
+function setUpLanguageMenu() {
+  const select = $('lang-select');
+  select.replaceChildren(...LANGS.map(l => {
+    const option = document.createElement('option');
+    option.value = l.code;
+    option.textContent = l.name;
+    option.lang = l.code;
+    return option;
+  }));
+  select.value = i18n.lang;
+  select.addEventListener('change', () => {
+    setLang(select.value, true).catch(() => { select.value = i18n.lang; });
+  });
+}
+
+/** After a switch of language: everything on screen again, in it. */
+function rerender() {
+  $('lang-select').value = i18n.lang;
+  onVariantChange();
+  const route = nav.route;
+  if (route.view === 'lobby') {
+    document.title = t('web.page.lobby');
+    loadLobby();
+  } else if (route.view === 'table') {
+    if (T.state) {
+      render();
+      renderTimers();
+    } else {
+      $('t-name').textContent = t('web.table.title');
+    }
+  } else if (route.view === 'replay') {
+    document.title = t('web.page.replay');
+    if (R.data) renderFrame(R.i);
+    else $('r-title').textContent = t('web.replay.title');
+  }
+}
+
+async function init() {
+  try {
+    await setLang(detectLang(), false);
+  } catch (e) {
+    // Without the catalogue the keys show: ugly, but the game still works.
+    console.error('no words for the language:', e);
+  }
+  setUpLanguageMenu();
+  onLangChange(rerender);
+  onVariantChange();
+  $('create-form').addEventListener('submit', onCreate);
+  $('c-variant').addEventListener('change', onVariantChange);
+  $('lobby-refresh').addEventListener('click', loadLobby);
+  $('join-form').addEventListener('submit', onJoin);
+  $('add-bot').addEventListener('click', onAddBot);
+  $('start-game').addEventListener('click', onStart);
+  $('leave-btn').addEventListener('click', onLeave);
+  $('prestart-leave').addEventListener('click', onLeave);
+  $('invite-copy').addEventListener('click', onCopyInvite);
+  $('forget-seat').addEventListener('click', () => { store.dropToken(T.id); show($('t-lost'), false); reconnectNow(); });
+  $('play-btn').addEventListener('click', onPlay);
+  $('pass-btn').addEventListener('click', onPass);
+  $('sel-less').addEventListener('click', () => adjustSelection(-1));
+  $('sel-more').addEventListener('click', () => adjustSelection(1));
+  $('chat-form').addEventListener('submit', onChat);
+  $('help-toggle').addEventListener('click', () => toggleHelp());
+  $('help-close').addEventListener('click', () => toggleHelp(false));
+  $('r-first').addEventListener('click', () => renderFrame(0));
+  $('r-prev').addEventListener('click', () => renderFrame(R.i - 1));
+  $('r-next').addEventListener('click', () => renderFrame(R.i + 1));
+  $('r-last').addEventListener('click', () => renderFrame(Infinity));
+  $('r-slider').addEventListener('input', e => renderFrame(Number(e.target.value)));
+  document.addEventListener('keydown', onKeydown);
+  window.addEventListener('hashchange', onRoute);
+  document.addEventListener('visibilitychange', () => {
+    // Back on the page: reconnect at once rather than waiting out the backoff.
+    if (!document.hidden && nav.route.view === 'table' && T.wanted && !T.ws) reconnectNow();
+  });
+  setInterval(tick, 250);
+  // For tests and curious people: the client's state, read only.
+  window.dalmutiClient = { table: T, replay: R, BOT_LEVELS, i18n };
+  onRoute();
+}
+
+// A module runs after the document is parsed.
+init();

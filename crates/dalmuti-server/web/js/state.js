@@ -1,0 +1,106 @@
+// The client's shared state: the table shown (T), the replay shown (R), the
+// route. Objects, so every module changes the same one (an ES module's
+// `let` cannot be assigned from outside it).
+
+import { store } from './storage.js';
+import { groupHand } from './words.js';
+import { t } from './i18n.js';
+
+/** The view on screen: {view: 'lobby'|'table'|'replay', id}. */
+export const nav = { route: { view: null } };
+
+/**
+ * The set being chosen: `n` cards of `rank` (a number, or the World Ruler
+ * `0` or Ratbert `R`, each played alone), the Twirling Wedgie if `t` (a 6),
+ * and `j` wild cards (Jesters or Dogberts).
+ */
+export function noSelection() {
+  return { rank: null, n: 0, j: 0, t: 0 };
+}
+
+/** The table on screen. */
+export const T = {
+  id: null,
+  ws: null,
+  wanted: false,        // keep a connection open
+  retry: 0,             // reconnection attempts since the last good answer
+  retryTimer: null,
+  state: null,          // the last STATE
+  v: 0,                 // the table's event number we have seen
+  pending: false,       // an act was sent, waiting for its answer
+  sel: noSelection(),
+  ask: null,            // a play waiting for its Wedgie target or Dogberts' value: {kind, cards}
+  tax: [],              // indices into the hand chosen for a tax gift
+  exchange: { partner: null, card: null },
+  answer: null,         // the card chosen to give back in an exchange
+  logHand: 0, logLen: 0,
+  decisionKey: '',
+  deadlineAt: null, nextDealAt: null, setupAt: null,
+  quietHand: 0,         // the hand in which we chose to keep quiet about both Jesters
+  lastResult: null,     // the last hand's result, kept after the next deal
+  fair: {},             // hand → {ok, text}
+  news: [],             // chat and table news lines
+  seenState: false,
+  joined: [],           // newcomers seated since the last deal: [{name, seat}]
+  noticeTimer: null,
+};
+
+/** The replay on screen. */
+export const R = { id: null, data: null, i: 0 };
+
+export function me() {
+  return T.state && T.state.you;
+}
+
+export function myToken() {
+  return T.id ? store.token(T.id) : null;
+}
+
+export function view() {
+  return T.state && T.state.view;
+}
+
+export function decision() {
+  return T.state && T.state.decision;
+}
+
+export function decisionOf(kind) {
+  const d = decision();
+  return d && d.kind === kind ? d : null;
+}
+
+export function playerName(seat) {
+  const s = T.state;
+  if (s && s.players && s.players[seat] != null) return s.players[seat];
+  return t('web.seat.n', { n: seat + 1 });
+}
+
+export function lobbyEntry(name) {
+  const s = T.state;
+  return s && s.lobby ? s.lobby.find(x => x.name === name) : null;
+}
+
+/** My lobby seat ({name, waiting, leaving, …}), or null when watching. */
+export function myLobby() {
+  return me() ? lobbyEntry(me()) : null;
+}
+
+export function isHost() {
+  return !!(T.state && T.state.you && T.state.host === T.state.you);
+}
+
+export function handGroups() {
+  const vw = view();
+  return vw && vw.hand != null ? groupHand(vw.hand) : [];
+}
+
+export function countOf(rank) {
+  const g = handGroups().find(x => x.rank === rank);
+  return g ? g.count : 0;
+}
+
+/** The revolution a player dealt both Jesters (or Dogberts) may call, if this is them. */
+export function revolutionOffer() {
+  const vw = view();
+  return vw && vw.revolution_offer;
+}

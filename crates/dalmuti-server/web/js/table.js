@@ -1,0 +1,590 @@
+// The table view: opening a table, joining and leaving, the host's
+// controls before the start, and drawing the table from the last STATE
+// (seats, the pile, the turn line, the log, results).
+
+import { $, el, show, setError, replaceKeepingFocus, cardFaces, announce } from './dom.js';
+import { t, tn } from './i18n.js';
+import { api } from './api.js';
+import { store } from './storage.js';
+import {
+  T, nav, noSelection, view, decision, playerName, lobbyEntry, myLobby, myToken, isHost, revolutionOffer,
+} from './state.js';
+import {
+  isCorporate, gameName, gameWord, setWords, ordinal, titleOf, titleWithIcon, middleTitle, titleText,
+  botName, list, logWords, vt,
+} from './words.js';
+import { connect, closeSocket, reconnectNow, send, setNotice, addNews, decisionPrompt, showError } from './connection.js';
+import { renderHand, renderActions } from './hand.js';
+import { renderDecision } from './dialogs.js';
+import { renderFair } from './fair.js';
+
+export function resetTable(id) {
+  closeSocket();
+  Object.assign(T, {
+    id, state: null, v: 0, pending: false, sel: noSelection(), ask: null, tax: [],
+    exchange: { partner: null, card: null }, answer: null, logHand: 0, logLen: 0,
+    decisionKey: '', deadlineAt: null, nextDealAt: null, setupAt: null, quietHand: 0, lastResult: null, fair: {}, news: [],
+    seenState: false, retry: 0, joined: [],
+  });
+  setNotice('');
+  $('chat').replaceChildren();
+  $('log').replaceChildren();
+  setError($('t-error'), '');
+}
+
+export async function showTable(id) {
+  if (T.id !== id || !T.wanted) {
+    resetTable(id);
+    $('t-name').textContent = t('web.table.title');
+    $('t-status').textContent = t('web.table.connecting');
+    show($('t-game'), false);
+    show($('t-prestart'), false);
+    show($('t-join'), false);
+    show($('t-lost'), false);
+  }
+  $('invite-link').value = location.origin + '/#/t/' + encodeURIComponent(id);
+  $('join-name').value = $('join-name').value || store.name();
+  try {
+    const info = await api('GET', '/api/tables/' + encodeURIComponent(id));
+    if (nav.route.view !== 'table' || nav.route.id !== id) return;
+    if (!T.state) {
+      $('t-name').textContent = info.name;
+      document.title = t('web.page.title', { name: info.name, game: gameName(info.variant) });
+    }
+  } catch (e) {
+    if (e.status === 404) {
+      $('t-status').textContent = '';
+      setError($('t-error'), t('web.table.no-such', { id }));
+      return;
+    }
+    setError($('t-error'), t('web.table.load-failed', { reason: e.message }));
+  }
+  T.wanted = true;
+  connect();
+}
+
+export function leaveTableView() {
+  T.wanted = false;
+  closeSocket();
+  T.id = null;
+}
+
+export async function onJoin(event) {
+  event.preventDefault();
+  const name = $('join-name').value.trim();
+  if (!name) return setError($('t-error'), t('web.join.need-name'));
+  $('join-submit').disabled = true;
+  try {
+    const answer = await api('POST', '/api/tables/' + encodeURIComponent(T.id) + '/seats', { name });
+    store.setToken(T.id, answer.token);
+    store.setName(name);
+    setError($('t-error'), '');
+    reconnectNow();
+  } catch (e) {
+    setError($('t-error'), t('web.join.failed', { reason: e.message }));
+  } finally {
+    $('join-submit').disabled = false;
+  }
+}
+
+export async function onLeave() {
+  const started = T.state && T.state.started;
+  const mine = myLobby();
+  // A newcomer still waiting for the next hand, like a seat before the
+  // start, is freed at once; a player in the game leaves when the hand ends.
+  const atOnce = !started || !!(mine && mine.waiting);
+  if (mine && mine.leaving) return;
+  const question = !started ? t('web.leave.confirm-seat') : atOnce ? t('web.leave.confirm-place') : t('web.leave.confirm-game');
+  if (!window.confirm(question)) return;
+  $('leave-btn').disabled = true;
+  try {
+    await api('DELETE', '/api/tables/' + encodeURIComponent(T.id) + '/seats', undefined, myToken());
+    if (atOnce) {
+      // The server may have closed our connection first (onclose did this then).
+      if (store.token(T.id)) {
+        store.dropToken(T.id);
+        if (started) addNews(t('web.news.gave-up'), 'system');
+        reconnectNow();
+      }
+    } else {
+      addNews(t('web.news.leaving'), 'system');
+      announce(t('web.announce.leaving'));
+    }
+  } catch (e) {
+    setError($('t-error'), t('web.leave.failed', { reason: e.message }));
+  } finally {
+    $('leave-btn').disabled = false;
+    if (T.state) render();
+  }
+}
+
+export async function onAddBot() {
+  const bot = $('bot-level').value;
+  $('add-bot').disabled = true;
+  try {
+    await api('POST', '/api/tables/' + encodeURIComponent(T.id) + '/bots', { bot }, myToken());
+    setError($('t-error'), '');
+  } catch (e) {
+    setError($('t-error'), t('web.bots.add-failed', { reason: e.message }));
+  } finally {
+    $('add-bot').disabled = false;
+    renderPrestart();
+  }
+}
+
+async function onRemoveBot(name) {
+  try {
+    await api('DELETE', '/api/tables/' + encodeURIComponent(T.id) + '/bots/' + encodeURIComponent(name), undefined, myToken());
+    setError($('t-error'), '');
+  } catch (e) {
+    setError($('t-error'), t('web.bots.remove-failed', { name, reason: e.message }));
+  }
+}
+
+export async function onStart() {
+  $('start-game').disabled = true;
+  try {
+    await api('POST', '/api/tables/' + encodeURIComponent(T.id) + '/start', undefined, myToken());
+    setError($('t-error'), '');
+  } catch (e) {
+    setError($('t-error'), t('web.start.failed', { reason: e.message }));
+    $('start-game').disabled = false;
+  }
+}
+
+export async function onCopyInvite() {
+  const input = $('invite-link');
+  try {
+    await navigator.clipboard.writeText(input.value);
+    announce(t('web.invite.copied-announce'));
+    $('invite-copy').textContent = t('web.invite.copied');
+  } catch (_) {
+    input.select();
+    try { document.execCommand('copy'); $('invite-copy').textContent = t('web.invite.copied'); } catch (_) { /* select is enough */ }
+  }
+  setTimeout(() => { $('invite-copy').textContent = t('web.invite.copy'); }, 2000);
+}
+
+export function onChat(event) {
+  event.preventDefault();
+  const input = $('chat-input');
+  const text = input.value.trim();
+  if (!text) return;
+  if (send({ t: 'chat', d: text.slice(0, 500) })) input.value = '';
+  else showError(t('web.chat.not-sent'));
+}
+
+// ====================================================================
+// Rendering
+// ====================================================================
+
+export function render() {
+  const s = T.state;
+  if (!s) return;
+  $('t-name').textContent = s.name;
+  document.title = (decision() ? '▶ ' : '') + t('web.page.title', { name: s.name, game: gameWord('game') });
+  renderStatus();
+  renderJoin();
+  renderPrestart();
+  const inGame = !!(s.started && s.view);
+  show($('t-game'), !!s.started);
+  show($('t-invite'), !s.game_over);
+  // Before the start the invite link is at the top; during the game, at the side.
+  const inviteHome = s.started ? $('invite-side') : $('invite-top');
+  if ($('t-invite').parentNode !== inviteHome) inviteHome.append($('t-invite'));
+  if (s.started) {
+    if (inGame) {
+      $('game-main').classList.toggle('hand-over', s.view.stage === 'over');
+      renderSeats();
+      renderPile();
+      renderDockTop();
+      renderTurnLine();
+      renderDecision();
+      renderHand();
+      renderLog();
+    }
+    renderActions();
+    renderResult();
+    renderGameOver();
+    renderFair();
+    renderTimers();
+    renderMyStatus();
+    renderOthers();
+    const mine = myLobby();
+    $('leave-btn').hidden = !(s.you && !s.game_over);
+    $('leave-btn').textContent = mine && mine.waiting ? t('web.leave.place')
+      : mine && mine.leaving ? t('web.leave.leaving') : t('web.leave.table');
+    $('leave-btn').disabled = !!(mine && mine.leaving);
+    show($('dock'), !!(s.you && s.view && s.view.hand != null && !s.game_over));
+    $('chat-input').disabled = !s.you;
+    $('chat-send').disabled = !s.you;
+  }
+}
+
+/** Where I stand when I am not simply playing: waiting to enter, leaving. */
+function renderMyStatus() {
+  const s = T.state;
+  const mine = myLobby();
+  const node = $('t-mine');
+  let text = '';
+  if (mine && mine.waiting && !s.game_over) {
+    text = t('web.me.waiting', { title: titleText(middleTitle()) });
+    node.dataset.state = 'waiting';
+  } else if (mine && mine.leaving && !s.game_over) {
+    text = t('web.me.leaving');
+    node.dataset.state = 'leaving';
+  } else {
+    node.dataset.state = '';
+  }
+  node.textContent = text;
+  show(node, !!text);
+}
+
+/** Seats of the lobby not in this hand: newcomers waiting for the next one. */
+function renderOthers() {
+  const s = T.state;
+  const inHand = new Set(s.players || []);
+  const others = (s.lobby || []).filter(x => !inHand.has(x.name));
+  const items = others.map(x => el('li', { class: 'other', dataset: { name: x.name, waiting: String(!!x.waiting) } },
+    x.bot ? '🤖 ' : x.connected ? '● ' : '○ ',
+    el('strong', {}, x.name), x.name === s.you ? ' ' + t('web.you-mark') : '',
+    x.bot ? ' ' + t('web.bot.mark', { bot: botName(x.bot) }) : '',
+    x.waiting ? t('web.others.waits') : ''));
+  $('t-others').replaceChildren(...(items.length ? [el('li', { class: 'muted' }, t('web.others.title'))] : []), ...items);
+  show($('t-others'), items.length > 0);
+}
+
+function renderStatus() {
+  const s = T.state;
+  const parts = [];
+  if (isCorporate()) parts.push(gameWord('game'));
+  parts.push(tn('web.status.seats', s.seats));
+  if (s.game_over) parts.push(t('web.status.over'));
+  else if (s.started) {
+    parts.push(s.rules && s.rules.hands
+      ? t('web.status.hand-of', { hand: s.hand, hands: s.rules.hands })
+      : t('web.status.hand', { hand: s.hand }));
+  } else parts.push(t('web.status.not-started'));
+  if (s.turn_seconds) parts.push(t('web.status.timer', { seconds: s.turn_seconds }));
+  parts.push(s.public ? t('web.status.public') : t('web.status.private'));
+  if (s.you) parts.push(t('web.status.you', { name: s.you }));
+  else parts.push(t('web.status.watching'));
+  $('t-status').textContent = parts.join(' · ');
+  $('t-status').dataset.hand = String(s.hand || 0);
+}
+
+function rulesWords(rules) {
+  if (!rules) return '';
+  const words = [];
+  if (rules.stripped_deck) words.push(t('web.rules.stripped'));
+  if (rules.first_deal_revolution) words.push(t('web.rules.first-deal', { revolution: gameWord('revolution') }));
+  if (rules.merchant_exchange) words.push(gameWord('exchange'));
+  if (rules.scoring && rules.scoring !== 'none') words.push(t('web.rules.scoring', { scoring: t('web.scoring.' + rules.scoring) }));
+  if (rules.join_and_leave) words.push(t('web.rules.join-and-leave'));
+  const game = isCorporate() ? t('web.rules.game', { game: gameWord('game') }) + ' ' : '';
+  return game + (words.length ? t('web.rules.list', { rules: list(words) }) : t('web.rules.basic'));
+}
+
+function renderJoin() {
+  const s = T.state;
+  const canJoin = !s.you && !myToken() && !s.game_over &&
+    (!s.started || (s.rules && s.rules.join_and_leave));
+  show($('t-join'), canJoin);
+  if (canJoin) {
+    $('join-note').textContent = s.started
+      ? t('web.join.later', { title: titleText(middleTitle()) })
+      : t('web.join.taken', { taken: s.lobby ? s.lobby.length : 0, seats: s.seats });
+  }
+}
+
+export function renderPrestart() {
+  const s = T.state;
+  if (!s) return;
+  const pre = !s.started;
+  show($('t-prestart'), pre);
+  if (!pre) return;
+  const host = isHost();
+  const lobby = s.lobby || [];
+  const items = lobby.map(seat => {
+    const tags = [];
+    if (seat.name === s.host) tags.push(t('web.prestart.host'));
+    if (seat.name === s.you) tags.push(t('web.prestart.you'));
+    if (seat.bot) tags.push(t('web.bot.tag', { bot: botName(seat.bot) }));
+    const conn = seat.bot ? '🤖' : seat.connected ? '●' : '○';
+    const connText = seat.bot ? t('web.conn.bot') : seat.connected ? t('web.conn.connected') : t('web.conn.not-connected');
+    return el('li', { class: 'lobby-seat' + (seat.connected || seat.bot ? '' : ' gone'), dataset: { name: seat.name } },
+      el('span', { class: 'conn-dot', 'aria-hidden': 'true' }, conn),
+      el('span', { class: 'ls-name' }, seat.name),
+      tags.length ? el('span', { class: 'muted' }, ' (' + list(tags) + ')') : null,
+      el('span', { class: 'sr-only' }, ', ' + connText),
+      host && seat.bot ? el('button', {
+        type: 'button', class: 'small ghost', 'data-testid': 'remove-bot', dataset: { key: 'rm-' + seat.name },
+        'aria-label': t('web.bots.remove-label', { name: seat.name }), onclick: () => onRemoveBot(seat.name),
+      }, t('web.bots.remove')) : null);
+  });
+  const free = s.seats - lobby.length;
+  for (let i = 0; i < free; i++) {
+    items.push(el('li', { class: 'lobby-seat empty' }, el('span', { class: 'muted' }, t('web.prestart.free'))));
+  }
+  replaceKeepingFocus($('lobby-seats'), items);
+  $('t-prestart').dataset.taken = String(lobby.length);
+  show($('host-controls'), host);
+  show($('guest-note'), !host);
+  if (host) {
+    $('add-bot').disabled = free <= 0;
+    $('start-game').disabled = lobby.length < 3;
+    const state = lobby.length < 3 ? t('web.prestart.too-few')
+      : free > 0 ? tn('web.prestart.can-start', lobby.length) : t('web.prestart.full');
+    $('start-note').textContent = state + ' ' + rulesWords(s.rules);
+  } else {
+    $('guest-note').textContent = (s.host ? t('web.prestart.guest-named', { host: s.host }) : t('web.prestart.guest')) +
+      ' ' + rulesWords(s.rules);
+  }
+  $('leave-btn').hidden = true;
+  $('prestart-leave').hidden = !s.you;
+}
+
+/** Seats that passed since the set on the table. */
+function passedSeats(vw) {
+  const passed = new Set();
+  for (const entry of vw.log || []) {
+    if (entry.event === 'played' || entry.event === 'round_won') passed.clear();
+    else if (entry.event === 'passed') passed.add(entry.seat);
+  }
+  return vw.top ? passed : new Set();
+}
+
+function renderSeats() {
+  const s = T.state;
+  const vw = s.view;
+  const passed = passedSeats(vw);
+  const toAct = new Set(vw.to_act || []);
+  const items = vw.seats.map((seat, i) => {
+    const name = playerName(i);
+    const lobby = lobbyEntry(name);
+    const mine = vw.seat === i;
+    const classes = ['seat'];
+    if (toAct.has(i)) classes.push('to-act');
+    if (mine) classes.push('me');
+    if (seat.out != null) classes.push('out');
+    if (passed.has(i)) classes.push('passed');
+    const wedged = vw.wedged === i;
+    if (wedged) classes.push('wedged');
+    let flag = '';
+    if (seat.out != null) flag = t('web.seat.out', { place: ordinal(seat.out + 1) });
+    // The Twirling Wedgie: this seat passes for the rest of the trick.
+    else if (wedged) flag = t('web.seat.wedged');
+    // While the hand is set up only your own choice is shown (docs/RULES.md, D25).
+    else if (toAct.has(i)) {
+      const d = s.decision;
+      flag = vw.stage === 'play' ? t('web.seat.to-play')
+        : d && d.kind === 'ready' && !vw.revolution_offer ? t('web.seat.getting-ready') : t('web.seat.choosing');
+    }
+    else if (passed.has(i)) flag = t('web.seat.passed');
+    let conn = null;
+    if (lobby) {
+      if (lobby.bot) conn = el('span', { class: 'badge', title: t('web.conn.bot') }, '🤖');
+      // A leaving seat is "away" too (a bot plays it): say why.
+      else if (lobby.leaving) {
+        conn = el('span', { class: 'badge' + (lobby.connected ? ' on' : ' away'), title: lobby.connected ? t('web.conn.connected') : t('web.conn.not-connected') },
+          lobby.connected ? '●' : '○');
+      } else if (lobby.away) conn = el('span', { class: 'badge away', title: t('web.conn.away-title') }, t('web.conn.away'));
+      else if (!lobby.connected) conn = el('span', { class: 'badge away', title: t('web.conn.not-connected') }, '○');
+      else conn = el('span', { class: 'badge on', title: t('web.conn.connected') }, '●');
+      if (lobby.leaving) {
+        conn = el('span', {}, conn, ' ', el('span', { class: 'badge leaving', 'data-testid': 'leaving-badge', title: t('web.seat.leaving-title') },
+          t('web.seat.leaving')));
+      }
+    }
+    const top = vw.top && vw.top[0] === i;
+    const score = vw.scores ? vw.scores[i] : null;
+    return el('li', { class: classes.join(' '), 'data-testid': 'seat', dataset: { seat: String(i), name, wedged: String(wedged) } },
+      el('div', { class: 's-title' }, titleWithIcon(seat.title)),
+      el('div', { class: 's-name' }, name, mine ? ' ' + t('web.you-mark') : '', ' ', conn),
+      el('div', { class: 's-meta' },
+        el('span', { class: 's-cards' }, tn('web.cards', seat.cards)),
+        score != null ? el('span', { class: 's-score' }, ' · ' + tn('web.seat.points', score)) : null,
+        top ? el('span', { class: 's-top' }, ' · ' + t('web.seat.on-table')) : null),
+      flag ? el('div', { class: 's-flag' }, flag) : null);
+  });
+  $('seats').replaceChildren(...items);
+}
+
+function renderPile() {
+  const vw = view();
+  const pile = $('pile');
+  if (vw.top) {
+    const [seat, set] = vw.top;
+    const played = vw.passes
+      ? tn('web.pile.played-passes', vw.passes, { name: playerName(seat), set: setWords(set) })
+      : t('web.pile.played', { name: playerName(seat), set: setWords(set) });
+    const wedged = vw.wedged != null ? ' ' + t('web.pile.wedged', { name: playerName(vw.wedged) }) : '';
+    pile.replaceChildren(
+      el('div', { class: 'pile-cards' }, cardFaces(set)),
+      el('p', { class: 'pile-text', 'data-testid': 'pile-text' }, played + wedged));
+  } else {
+    const words = {
+      setup: () => t('web.pile.setup', { ready: vw.ready || 0, players: vw.players }),
+      play: () => t('web.pile.empty'),
+      over: () => t('web.pile.over'),
+    };
+    let extra = '';
+    if (vw.revolution) {
+      extra = ' ' + t(vw.revolution.greater ? 'web.pile.revolution-greater' : 'web.pile.revolution',
+        { revolution: gameWord('revolution'), name: playerName(vw.revolution.by) });
+    }
+    pile.replaceChildren(el('p', { class: 'pile-text', 'data-testid': 'pile-text' }, (words[vw.stage] ? words[vw.stage]() : '') + extra));
+  }
+}
+
+/** The set to beat, repeated beside the hand (phones keep it in sight there). */
+function renderDockTop() {
+  const vw = view();
+  const node = $('dock-top');
+  if (vw && vw.top && vw.stage === 'play') {
+    node.replaceChildren(el('span', { class: 'muted' }, t('web.dock.to-beat') + ' '), cardFaces(vw.top[1]),
+      el('span', { class: 'muted dock-by' }, ' ' + t('web.dock.by', { name: playerName(vw.top[0]) })));
+  } else {
+    node.replaceChildren();
+  }
+}
+
+function renderTurnLine() {
+  const s = T.state;
+  const vw = s.view;
+  const line = $('turn-line');
+  // Everyone is to be ready while the hand is set up: only a real choice
+  // makes the line yours.
+  const mine = !!s.decision && (s.decision.kind !== 'ready' || !!revolutionOffer());
+  line.classList.toggle('mine', mine);
+  if (s.game_over) { line.textContent = t('web.turn.game-over'); return; }
+  if (vw.stage === 'over') { line.textContent = t('web.turn.hand-over', { hand: s.hand }); return; }
+  if (mine) { line.textContent = decisionPrompt(s.decision); return; }
+  const others = (vw.to_act || []).filter(i => i !== vw.seat).map(playerName);
+  if (s.place) { line.textContent = t('web.place.prompt', { name: s.place.name }); return; }
+  if (vw.stage === 'setup') { line.textContent = t('web.turn.setup', { ready: vw.ready || 0, players: vw.players }); return; }
+  const waiting = others.length ? t('web.turn.waiting', { names: list(others) }) : '';
+  if (vw.wedged != null && vw.wedged === vw.seat) {
+    line.textContent = t('web.turn.wedged') + (waiting ? ' ' + waiting : '');
+    return;
+  }
+  line.textContent = waiting;
+}
+
+export function renderTimers() {
+  const s = T.state;
+  const timer = $('timer');
+  if (T.deadlineAt != null && s && s.decision) {
+    const left = Math.max(0, Math.ceil((T.deadlineAt - performance.now()) / 1000));
+    timer.textContent = '⏱ ' + t('web.timer.left', { seconds: left });
+    timer.classList.toggle('urgent', left <= 10);
+    show(timer, true);
+  } else {
+    show(timer, false);
+  }
+  const setup = $('setup-timer');
+  if (setup) {
+    const looking = T.setupAt != null && s && s.view && s.view.stage === 'setup';
+    const left = looking ? Math.max(0, Math.ceil((T.setupAt - performance.now()) / 1000)) : 0;
+    setup.textContent = left > 0 ? t('web.timer.setup', { seconds: left }) : '';
+    show(setup, left > 0);
+  }
+  const next = $('next-deal');
+  if (next) {
+    const over = s && s.view && s.view.stage === 'over' && !s.game_over;
+    if (T.nextDealAt != null) {
+      const left = Math.max(0, Math.ceil((T.nextDealAt - performance.now()) / 1000));
+      next.textContent = t('web.timer.next-deal', { seconds: left });
+    } else {
+      next.textContent = over ? t('web.timer.next-deal-soon') : '';
+    }
+  }
+}
+
+function renderLog() {
+  const vw = view();
+  const logList = $('log');
+  const items = (vw.log || []).map(entry => el('li', { class: 'log-' + entry.event }, logWords(entry, playerName)));
+  const nothing = t('web.log.nothing');
+  if (vw.my_tax) {
+    items.unshift(el('li', { class: 'log-mine' }, vt('log.my-tax', {
+      name: playerName(vw.my_tax.with), gave: vw.my_tax.gave || nothing, got: vw.my_tax.received || nothing,
+    })));
+  }
+  if (vw.my_trade) {
+    items.unshift(el('li', { class: 'log-mine' }, t('web.log.my-trade', {
+      exchange: gameWord('exchange'), name: playerName(vw.my_trade.with),
+      gave: vw.my_trade.gave || nothing, got: vw.my_trade.received || nothing,
+    })));
+  }
+  if (T.state.dealt) items.unshift(el('li', { class: 'log-mine' }, t('web.log.dealt', { cards: T.state.dealt })));
+  items.unshift(el('li', { class: 'log-head' }, t('web.log.head', { hand: T.state.hand })));
+  logList.replaceChildren(...items);
+  logList.scrollTop = logList.scrollHeight;
+}
+
+function resultRows(s) {
+  const vw = s.view;
+  const n = vw.players;
+  const totals = new Map((s.totals || []).map(x => [x.name, x.total]));
+  return (vw.finish_order || []).map((seat, place) => ({
+    place: place + 1,
+    name: playerName(seat),
+    title: titleOf(place, n),
+    total: totals.has(playerName(seat)) ? totals.get(playerName(seat)) : (vw.scores ? vw.scores[seat] : null),
+  }));
+}
+
+function renderResult() {
+  const s = T.state;
+  const vw = s.view;
+  if (vw && vw.stage === 'over') {
+    T.lastResult = { hand: s.hand, rows: resultRows(s), scored: !!(s.rules && s.rules.scoring !== 'none') };
+  }
+  const r = T.lastResult;
+  const box = $('result');
+  if (!r) { show(box, false); return; }
+  show(box, true);
+  box.dataset.hand = String(r.hand);
+  const current = vw && vw.stage === 'over' && s.hand === r.hand;
+  // During the pause after a hand its result is in the middle; later, at the side.
+  const home = current ? $('game-main') : $('game-side');
+  if (box.parentNode !== home) home.prepend(box);
+  box.classList.toggle('result-main', !!current);
+  $('result-title').textContent = current ? t('web.result.title', { hand: r.hand }) : t('web.result.last', { hand: r.hand });
+  const table = el('table', { class: 'result-table' },
+    el('caption', { class: 'sr-only' }, t('web.result.caption', { hand: r.hand })),
+    el('thead', {}, el('tr', {},
+      el('th', { scope: 'col' }, t('web.result.place')), el('th', { scope: 'col' }, t('web.result.player')),
+      el('th', { scope: 'col' }, t('web.result.new-title')), r.scored ? el('th', { scope: 'col' }, t('web.result.total')) : null)),
+    el('tbody', {}, r.rows.map(row => el('tr', {},
+      el('td', {}, ordinal(row.place)), el('td', {}, row.name),
+      el('td', {}, titleWithIcon(row.title)), r.scored ? el('td', {}, row.total == null ? '' : String(row.total)) : null))));
+  $('result-body').replaceChildren(table,
+    el('p', { id: 'next-deal', class: 'next-deal', 'data-testid': 'next-deal' }));
+}
+
+function renderGameOver() {
+  const s = T.state;
+  const box = $('gameover');
+  show(box, !!s.game_over);
+  if (!s.game_over) return;
+  if (box.parentNode !== $('game-main') || box !== $('game-main').firstElementChild) $('game-main').prepend(box);
+  let rows;
+  if (s.totals && s.totals.length && s.rules && s.rules.scoring !== 'none') {
+    rows = [...s.totals].sort((a, b) => b.total - a.total)
+      .map(x => el('li', {}, tn('web.gameover.points', x.total, { name: x.name })));
+  } else if (s.view && s.view.finish_order) {
+    rows = s.view.finish_order.map(seat => el('li', {}, playerName(seat)));
+  } else {
+    rows = [];
+  }
+  const id = encodeURIComponent(T.id);
+  $('gameover-body').replaceChildren(
+    el('p', {}, t('web.gameover.standings')),
+    el('ol', { class: 'standings', 'data-testid': 'standings' }, rows),
+    el('p', {},
+      el('a', { href: '#/replay/' + id, class: 'button', 'data-testid': 'replay-link' }, t('web.gameover.replay')), ' ',
+      el('a', { href: '/api/tables/' + id + '/record', download: 'dalmuti-' + T.id + '.json', class: 'button', 'data-testid': 'record-link' },
+        t('web.record.download'))));
+}

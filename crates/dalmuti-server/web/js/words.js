@@ -1,0 +1,321 @@
+// Cards and the words about them: tokens, values, names, titles, and the
+// sentences of the news, the log and the replay, in the language on screen.
+
+import { t, tn, ordinal } from './i18n.js';
+
+// The two games this client plays: the rules' `variant` chooses the words
+// (card names, titles, taxes: the catalogue's `<variant>.` keys) and a few
+// cards of its own. Tokens are the records' (docs/PROTOCOL.md, Corporate
+// Shuffle). `titles` are the server's own words for the titles, by place:
+// first, second, the middle, second last, last.
+export const VARIANTS = {
+  dalmuti: {
+    wild: 'J',
+    titles: ['Greater Dalmuti', 'Lesser Dalmuti', 'Merchant', 'Lesser Peon', 'Greater Peon'],
+  },
+  'corporate-shuffle': {
+    wild: 'D',
+    titles: ['Big Boss', 'Little Boss', 'Worker', 'Senior Intern', 'Junior Intern'],
+  },
+};
+// The catalogue's names of the titles, by place.
+const TITLE_KEYS = ['greater-dalmuti', 'lesser-dalmuti', 'merchant', 'lesser-peon', 'greater-peon'];
+const TITLE_ICONS = {
+  'Greater Dalmuti': '👑', 'Lesser Dalmuti': '🎩', 'Merchant': '⚖️',
+  'Lesser Peon': '🧺', 'Greater Peon': '👒',
+  'Big Boss': '💼', 'Little Boss': '👔', 'Worker': '🖥️',
+  'Senior Intern': '☕', 'Junior Intern': '📎',
+};
+export const BOT_LEVELS = ['random', 'greedy', 'heuristic', 'search'];
+
+/** The game on screen (a table's, a replay's): its word, as rules.variant. */
+export const game = { variant: 'dalmuti' };
+
+export function setVariant(word) {
+  game.variant = word && VARIANTS[word] ? word : 'dalmuti';
+}
+
+/** The rules-level words of the game on screen: its wild card, its titles as the server says them. */
+export function V() {
+  return VARIANTS[game.variant];
+}
+
+export function isCorporate() {
+  return game.variant === 'corporate-shuffle';
+}
+
+/** A word of the game on screen from the catalogue's game part: gameWord('revolution'). */
+export function gameWord(word, variant) {
+  return t((variant || game.variant) + '.' + word);
+}
+
+/** A message of the web part worded for the game on screen: vt('pay-tax') is web.<variant>.pay-tax. */
+export function vt(key, args) {
+  return t('web.' + game.variant + '.' + key, args);
+}
+
+/** The same, by count. */
+export function vtn(key, n, args) {
+  return tn('web.' + game.variant + '.' + key, n, args);
+}
+
+/** The name of a game (a rules.variant word). */
+export function gameName(variant) {
+  return gameWord('game', VARIANTS[variant] ? variant : 'dalmuti');
+}
+
+/** A bot level's word ("heuristic"). */
+export function botName(level) {
+  return BOT_LEVELS.includes(level) ? t('web.bot.' + level) : String(level);
+}
+
+/** Items in a list: "Ada, Bo, Cy". */
+export function list(items) {
+  return items.join(t('web.list-separator'));
+}
+
+/** Card tokens of a card string ("1 3 3 J" → ["1","3","3","J"]); a set's `as V` is not a card. */
+export function parseCards(text) {
+  if (!text) return [];
+  return String(text).split(' as ')[0].trim().split(/\s+/).filter(Boolean);
+}
+
+/** The value declared for Dogberts alone ("D D as 3" → 3), or null. */
+export function declaredValue(set) {
+  const parts = String(set || '').split(' as ');
+  return parts.length > 1 ? Number(parts[1]) : null;
+}
+
+export function isWild(token) {
+  return token === 'J' || token === 'D';
+}
+
+/**
+ * A card's value as a number, lower is better: the number, 6 for the
+ * Twirling Wedgie, 11 for Ratbert, 13 for a Jester or Dogbert (wild: no
+ * value of its own).
+ */
+export function rankValue(token) {
+  if (token === 'T') return 6;
+  if (token === 'R') return 11;
+  if (isWild(token)) return 13;
+  return Number(token);
+}
+
+/** Where a card sits in a hand: by value, the Wedgie after the 6s, wild cards last. */
+function sortKey(token) {
+  return rankValue(token) + (token === 'T' || token === 'R' ? 0.5 : 0);
+}
+
+/** The value a played set is compared by: `as V`, its numbered cards', or 13 for Jesters alone. */
+export function setValue(set) {
+  const declared = declaredValue(set);
+  if (declared != null) return declared;
+  const plain = parseCards(set).filter(c => !isWild(c));
+  return plain.length ? rankValue(plain[0]) : 13;
+}
+
+function cardKey(token) {
+  const own = game.variant + '.card.' + token;
+  if (t(own) !== own) return own;
+  const dalmuti = 'dalmuti.card.' + token;
+  return t(dalmuti) !== dalmuti ? dalmuti : null;
+}
+
+/** A card's name, for `n` of them (1 by default): "Knight", "Knights". */
+export function cardWord(token, n) {
+  const key = cardKey(token);
+  return key ? tn(key, n == null ? 1 : n) : t('web.card.unknown', { token });
+}
+
+export function cardName(token) {
+  return cardWord(token, 1);
+}
+
+/**
+ * Words for a set: "3 Knights (6 6 J)", "2 Dogberts as Lawyers (D D as 4)",
+ * "one Twirling Wedgie (T)".
+ */
+export function setWords(set) {
+  const cards = parseCards(set);
+  if (cards.length === 0) return t('web.set.nothing');
+  const n = cards.length;
+  const shown = String(set).trim();
+  const declared = declaredValue(set);
+  if (declared != null) {
+    return tn('web.set.declared', n, { card: cardWord(cards[0], n), as: cardWord(String(declared), n), set: shown });
+  }
+  const plain = cards.filter(c => !isWild(c) && c !== 'T');
+  // The Wedgie is a 6: with other cards the set is named as 6s.
+  const rank = plain.length ? plain[0] : cards.includes('T') ? (n === 1 ? 'T' : '6') : cards[0];
+  return tn('web.set', n, { card: cardWord(rank, n), set: shown });
+}
+
+/** A hand grouped by card, best first, wild cards last: [{rank, count}]. */
+export function groupHand(hand) {
+  const counts = new Map();
+  for (const c of parseCards(hand)) counts.set(c, (counts.get(c) || 0) + 1);
+  return [...counts.entries()]
+    .map(([rank, count]) => ({ rank, count }))
+    .sort((a, b) => sortKey(a.rank) - sortKey(b.rank));
+}
+
+export { ordinal };
+
+/** The place (0 first … 4 last, by the five titles) of a seat of play, as the rules engine names it. */
+function titlePlace(seat, players) {
+  if (seat === 0) return 0;
+  if (seat + 1 === players) return 4;
+  if (players >= 4 && seat === 1) return 1;
+  if (players >= 4 && seat + 2 === players) return 3;
+  return 2;
+}
+
+/** The title of a seat of play in the server's words (to compare with a view's). */
+export function titleOf(seat, players) {
+  return V().titles[titlePlace(seat, players)];
+}
+
+/** The middle title in the server's words: Merchant, or Worker. */
+export function middleTitle() {
+  return V().titles[2];
+}
+
+/** A title (in the server's words) in the language on screen. */
+export function titleText(title) {
+  for (const [variant, words] of Object.entries(VARIANTS)) {
+    const at = words.titles.indexOf(title);
+    if (at >= 0) return t(variant + '.title.' + TITLE_KEYS[at]);
+  }
+  return title || '';
+}
+
+/** The title of a place (0 first … 4 last) of the game on screen, in the language on screen. */
+export function placeTitle(place) {
+  return titleText(V().titles[place]);
+}
+
+export function titleWithIcon(title) {
+  return (TITLE_ICONS[title] ? TITLE_ICONS[title] + ' ' : '') + titleText(title);
+}
+
+/** A seat's name in the words of a message, from the players by seat. */
+export function seatName(players, seat) {
+  if (!players || seat == null) return t('web.someone');
+  return players[seat] || t('web.seat.n', { n: seat + 1 });
+}
+
+/**
+ * A player's action as a clause: "Ada passed", or with `name` null "you
+ * passed" (a move made for you).
+ */
+export function actionWords(action, players, name) {
+  const you = name == null;
+  const k = key => (you ? 'web.act-you.' : 'web.act.') + key;
+  const vk = key => 'web.' + game.variant + (you ? '.act-you.' : '.act.') + key;
+  const args = { name };
+  if (action === 'pass') return t(k('pass'), args);
+  if (action === 'call_revolution') return t(k('revolution'), Object.assign(args, { revolution: gameWord('revolution') }));
+  if (action === 'ready') return t(k('ready'), args);
+  if (action === 'decline_exchange') return t(k('decline'), Object.assign(args, { exchange: gameWord('exchange') }));
+  if (action && typeof action === 'object') {
+    if ('play' in action) {
+      if (action.wedgie != null) {
+        return t(k('play-wedgie'), Object.assign(args, { set: setWords(action.play), target: seatName(players, action.wedgie) }));
+      }
+      return t(k('play'), Object.assign(args, { set: setWords(action.play) }));
+    }
+    if ('give_tax' in action) {
+      if (action.give_tax) return t(vk('tax-cards'), Object.assign(args, { cards: action.give_tax }));
+      return t(vk('tax'), args);
+    }
+    if ('offer_exchange' in action) {
+      const o = action.offer_exchange || {};
+      const partner = players && o.partner != null
+        ? players[o.partner] || t('web.seat.n', { n: o.partner })
+        : t('web.another', { title: titleText(middleTitle()) });
+      return o.card
+        ? t(k('offer-card'), Object.assign(args, { card: cardName(o.card), partner }))
+        : t(k('offer'), Object.assign(args, { partner }));
+    }
+    if ('answer_exchange' in action) {
+      return action.answer_exchange
+        ? t(k('answer-card'), Object.assign(args, { card: cardName(action.answer_exchange) }))
+        : t(k('answer'), args);
+    }
+  }
+  return t(k('other'), args);
+}
+
+/** Words for a table event (`e` of an `event` message, or a replay frame). */
+export function eventWords(e, players) {
+  if (!e) return '';
+  const bot = e.bot ? botName(e.bot) : null;
+  switch (e.kind) {
+    case 'seat': return bot ? t('web.event.seat-bot', { name: e.name, bot }) : t('web.event.seat', { name: e.name });
+    case 'unseat': return t('web.event.unseat', { name: e.name });
+    case 'start': return t('web.event.start', { seating: list(e.seating || []) });
+    case 'deal': return t('web.event.deal', { hand: e.hand });
+    case 'act': {
+      const action = actionWords(e.action, players, e.name);
+      return e.auto ? t('web.event.act-auto', { action }) : t('web.event.act', { action });
+    }
+    case 'place': return t('web.event.place', { name: e.name, seat: e.seat + 1 });
+    case 'join': return t('web.event.join', { name: e.name, seat: e.seat + 1 });
+    case 'leaving': return t('web.event.leaving', { name: e.name });
+    case 'leave': return t('web.event.leave', { name: e.name });
+    case 'waiting': return bot ? t('web.event.waiting-bot', { name: e.name, bot }) : t('web.event.waiting', { name: e.name });
+    default: return t('web.event.other', { kind: e.kind });
+  }
+}
+
+/** Whether a log entry is one of Corporate Shuffle's specials at work: news worth a line of its own. */
+export function isSpecial(entry) {
+  if (entry.event === 'ratbert_taken') return true;
+  if (entry.event !== 'played') return false;
+  return entry.wedgie != null || parseCards(entry.set).includes('0');
+}
+
+/** Words for one entry of a view's log; `who(seat)` names a seat. */
+export function logWords(entry, who) {
+  switch (entry.event) {
+    case 'revolution_called':
+      return t(entry.greater ? 'web.log.revolution-greater' : 'web.log.revolution',
+        { name: who(entry.seat), revolution: gameWord('revolution'), taxes: gameWord('taxes') });
+    case 'revolution_declined':
+      // Only the holder ever sees this entry.
+      return t('web.log.revolution-declined', { name: who(entry.seat), wilds: cardWord(V().wild, 2) });
+    case 'tax_paid': {
+      const args = { dalmuti: who(entry.dalmuti), peon: who(entry.peon), gift: entry.gift || '?', tribute: entry.tribute || '?' };
+      return vtn(entry.gift || entry.tribute ? 'log.tax-detail' : 'log.tax', entry.cards, args);
+    }
+    case 'merchant_exchange': {
+      const args = { name: who(entry.offerer), partner: who(entry.partner), offered: entry.offered || '?', returned: entry.returned || '?' };
+      return t(entry.offered || entry.returned ? 'web.log.trade-detail' : 'web.log.trade', args);
+    }
+    case 'exchange_declined': return t('web.log.exchange-declined', { name: who(entry.seat), exchange: gameWord('exchange') });
+    case 'played':
+      if (entry.wedgie != null) {
+        const set = String(entry.set);
+        const args = { name: who(entry.seat), target: who(entry.wedgie), card: cardName('T'), set: setWords(set) };
+        return t(set === 'T' ? 'web.log.wedgie' : 'web.log.wedgie-set', args);
+      }
+      if (parseCards(entry.set).includes('0')) {
+        return t('web.log.world-ruler', { name: who(entry.seat), card: cardName('0') });
+      }
+      return t('web.log.played', { name: who(entry.seat), set: setWords(entry.set) });
+    case 'passed': return t('web.log.passed', { name: who(entry.seat) });
+    case 'went_out': return t('web.log.out', { name: who(entry.seat), place: ordinal(entry.place + 1) });
+    case 'round_won':
+      // In Corporate Shuffle a trick also ends at the World Ruler, or when
+      // everyone left is wedged: not always "everyone passed".
+      return vt('log.round-won', { name: who(entry.seat), leader: who(entry.leader) });
+    case 'ratbert_taken': return t('web.log.ratbert', { name: who(entry.seat), card: cardName('R') });
+    case 'hand_over': return t('web.log.hand-over');
+    default: return entry.event;
+  }
+}
+
+export function capitalized(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
