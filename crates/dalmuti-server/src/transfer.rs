@@ -6,17 +6,12 @@
 //! ETags are weak (`W/"…"`): one tag names the content whatever encoding
 //! it is sent in.
 
-use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 use tower_http::compression::{CompressionLayer, CompressionLevel};
-
-/// The largest static response hashed for its ETag: the client's files
-/// are far smaller; anything larger is sent without one.
-const MAX_HASHED: usize = 8 * 1024 * 1024;
 
 /// The compression layer: gzip and brotli, at a level that compresses a
 /// 1 MB replay in milliseconds (brotli's own default, 11, takes about a
@@ -31,8 +26,13 @@ pub fn compression() -> CompressionLayer {
 /// The ETag of some content: a weak tag from its SHA-256. The client's
 /// files can get theirs once, when the server starts.
 pub fn etag(content: &[u8]) -> HeaderValue {
-    let digest = Sha256::digest(content);
-    let tag = format!("W/\"{}\"", crate::store::hex(&digest[..12]));
+    etag_of_hash(&Sha256::digest(content))
+}
+
+/// The ETag of content whose SHA-256 is known (the client's files have
+/// theirs from the build).
+pub fn etag_of_hash(sha256: &[u8]) -> HeaderValue {
+    let tag = format!("W/\"{}\"", crate::store::hex(&sha256[..12]));
     HeaderValue::from_str(&tag).expect("hex is a valid header value")
 }
 
@@ -62,47 +62,21 @@ pub fn unchanged(tag: &HeaderValue) -> Response {
         .into_response()
 }
 
-/// Whether a path is one of the client's files (not the API, not a
-/// WebSocket): those get an ETag from their content.
-fn is_static(path: &str) -> bool {
-    !path.starts_with("/api/") && !path.starts_with("/ws/")
-}
-
-/// Answers conditional GETs: a successful answer with an `ETag` (or, for
-/// the client's files, one computed from the content) is a `304` with no
-/// body when the request's `If-None-Match` names it.
+/// Answers conditional GETs: a successful answer with an `ETag` (the
+/// client's files, the words of a language, a finished game's record and
+/// replay) is a `304` with no body when the request's `If-None-Match`
+/// names it.
 pub async fn conditional(request: Request, next: Next) -> Response {
     let get = matches!(*request.method(), Method::GET | Method::HEAD);
-    let path_static = is_static(request.uri().path());
     let asked = request.headers().clone();
     let response = next.run(request).await;
     if !get || response.status() != StatusCode::OK {
         return response;
     }
-    if let Some(tag) = response.headers().get(header::ETAG) {
-        return if not_modified(&asked, tag) {
-            unchanged(&tag.clone())
-        } else {
-            response
-        };
+    match response.headers().get(header::ETAG) {
+        Some(tag) if not_modified(&asked, tag) => unchanged(&tag.clone()),
+        _ => response,
     }
-    if !path_static {
-        return response;
-    }
-    let (mut parts, body) = response.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, MAX_HASHED).await else {
-        return (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            axum::Json(serde_json::json!({ "error": "a static file too large to send" })),
-        )
-            .into_response();
-    };
-    let tag = etag(&bytes);
-    if not_modified(&asked, &tag) {
-        return unchanged(&tag);
-    }
-    parts.headers.insert(header::ETAG, tag);
-    Response::from_parts(parts, Body::from(bytes))
 }
 
 #[cfg(test)]

@@ -1,56 +1,71 @@
 //! The browser client, embedded in the binary: plain HTML, CSS and
 //! JavaScript modules with no build step, so `dalmuti serve` needs nothing
 //! beside it. Every file of `crates/dalmuti-server/web/` is served at its
-//! path (the build script lists them), `index.html` also at `/`; the words
-//! of each language at `/i18n/<lang>.json`.
+//! path, `index.html` also at `/`; the words of each language at
+//! `/i18n/<lang>.json`. Each answer carries an ETag computed when the
+//! binary was built, so a second visit downloads nothing again
+//! (`crate::transfer` answers the `304`).
+
+use std::sync::OnceLock;
 
 use axum::Router;
 use axum::extract::Path;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use dalmuti_i18n::{Lang, Part};
 
-include!(concat!(env!("OUT_DIR"), "/web_files.rs"));
+/// The client's files. The Node tests of `fairness.js` (`test-*`) are not
+/// part of it.
+#[derive(rust_embed::Embed)]
+#[folder = "web/"]
+#[exclude = "test-*"]
+#[exclude = ".*"]
+struct Client;
 
-/// A new binary may bring a new client: always revalidate.
+/// A new binary may bring a new client: always revalidate (the ETag makes
+/// that cheap).
 const CACHE: (header::HeaderName, &str) = (header::CACHE_CONTROL, "no-cache");
 
 /// The routes serving the client.
 pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
     let mut router = Router::new().route("/i18n/{file}", get(messages));
-    for &(path, body) in FILES {
-        let content_type = content_type(path);
+    for file in Client::iter() {
+        let path = format!("/{file}");
+        let Some(asset) = Client::get(&file) else {
+            continue;
+        };
+        let content_type = HeaderValue::from_str(&content_type(asset.metadata.mimetype()))
+            .unwrap_or(HeaderValue::from_static("application/octet-stream"));
+        let tag = crate::transfer::etag_of_hash(&asset.metadata.sha256_hash());
+        let body = axum::body::Bytes::from(asset.data.into_owned());
         let handler = get(move || async move {
-            ([(header::CONTENT_TYPE, content_type), CACHE], body).into_response()
+            (
+                [(header::CONTENT_TYPE, content_type), (header::ETAG, tag)],
+                [CACHE],
+                body,
+            )
+                .into_response()
         });
         if path == "/index.html" {
             router = router.route("/", handler.clone());
         }
-        router = router.route(path, handler);
+        router = router.route(&path, handler);
     }
     router
 }
 
-/// The content type of a file, by its extension.
-fn content_type(path: &str) -> &'static str {
-    match path.rsplit_once('.').map(|(_, ext)| ext) {
-        Some("html") => "text/html; charset=utf-8",
-        Some("js" | "mjs") => "text/javascript; charset=utf-8",
-        Some("css") => "text/css; charset=utf-8",
-        Some("json") => "application/json",
-        Some("svg") => "image/svg+xml",
-        Some("png") => "image/png",
-        Some("jpg" | "jpeg") => "image/jpeg",
-        Some("webp") => "image/webp",
-        Some("ico") => "image/x-icon",
-        Some("woff2") => "font/woff2",
-        Some("woff") => "font/woff",
-        Some("mp3") => "audio/mpeg",
-        Some("ogg") => "audio/ogg",
-        Some("wav") => "audio/wav",
-        Some("txt" | "md") => "text/plain; charset=utf-8",
-        _ => "application/octet-stream",
+/// The content type of a MIME type: text in UTF-8, as the files are written.
+fn content_type(mime: &str) -> String {
+    if mime.starts_with("text/") || mime == "application/javascript" {
+        let mime = if mime == "application/javascript" {
+            "text/javascript"
+        } else {
+            mime
+        };
+        format!("{mime}; charset=utf-8")
+    } else {
+        mime.to_string()
     }
 }
 
@@ -81,20 +96,40 @@ async fn messages(Path(file): Path<String>) -> Response {
                 .into_response();
         }
     };
-    let mut merged = serde_json::Map::new();
-    for part in [Part::Game, Part::Web] {
-        // The catalogue files are tested to be JSON objects (dalmuti-i18n).
-        if let Ok(serde_json::Value::Object(map)) =
-            serde_json::from_str(dalmuti_i18n::source(lang, part))
-        {
-            merged.extend(map);
-        }
-    }
+    let (body, tag) = merged(lang);
     (
-        [(header::CONTENT_TYPE, "application/json"), CACHE],
-        serde_json::Value::Object(merged).to_string(),
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            ),
+            (header::ETAG, tag.clone()),
+        ],
+        [CACHE],
+        body.as_str().to_owned(),
     )
         .into_response()
+}
+
+/// A language's game and web words as one JSON object (the web part's keys
+/// last) and its ETag, built once.
+fn merged(lang: Lang) -> &'static (String, HeaderValue) {
+    static MERGED: [OnceLock<(String, HeaderValue)>; Lang::ALL.len()] =
+        [const { OnceLock::new() }; Lang::ALL.len()];
+    MERGED[lang as usize].get_or_init(|| {
+        let mut merged = serde_json::Map::new();
+        for part in [Part::Game, Part::Web] {
+            // The catalogue files are tested to be JSON objects (dalmuti-i18n).
+            if let Ok(serde_json::Value::Object(map)) =
+                serde_json::from_str(dalmuti_i18n::source(lang, part))
+            {
+                merged.extend(map);
+            }
+        }
+        let body = serde_json::Value::Object(merged).to_string();
+        let tag = crate::transfer::etag(body.as_bytes());
+        (body, tag)
+    })
 }
 
 #[cfg(test)]
@@ -140,19 +175,21 @@ mod tests {
             assert!(!body.is_empty(), "{path}");
         }
         // The client's own tests (run by node) are not part of it.
-        for &(path, _) in FILES {
+        for path in Client::iter() {
             assert!(!path.contains("test-"), "{path} is a test, not the client");
         }
-        assert!(FILES.iter().any(|&(p, _)| p == "/js/connection.js"));
+        let (status, _, _) = get("/test-fairness.mjs").await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
     }
 
     #[test]
-    fn content_types_follow_the_extension() {
-        assert_eq!(content_type("/cards/back.svg"), "image/svg+xml");
-        assert_eq!(content_type("/fonts/a.woff2"), "font/woff2");
-        assert_eq!(content_type("/sounds/turn.ogg"), "audio/ogg");
-        assert_eq!(content_type("/x.json"), "application/json");
-        assert_eq!(content_type("/LICENSE"), "application/octet-stream");
+    fn text_is_sent_as_utf_8() {
+        assert_eq!(content_type("text/css"), "text/css; charset=utf-8");
+        assert_eq!(
+            content_type("application/javascript"),
+            "text/javascript; charset=utf-8"
+        );
+        assert_eq!(content_type("image/svg+xml"), "image/svg+xml");
     }
 
     #[tokio::test]

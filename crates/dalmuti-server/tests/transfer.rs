@@ -108,6 +108,13 @@ async fn the_clients_files_are_compressed_and_not_sent_twice() {
     .await;
     assert_eq!(stale.status, 200);
     assert_eq!(stale.body, style.body);
+    // Every file of the client and the words of each language are tagged.
+    for path in ["/js/main.js", "/fairness.js", "/i18n/ko.json"] {
+        let first = get(server.addr, path, "").await;
+        let tag = first.header("etag").expect(path).to_string();
+        let again = get(server.addr, path, &format!("If-None-Match: {tag}\r\n")).await;
+        assert_eq!(again.status, 304, "{path}: {}", again.head);
+    }
     server.stop().await;
 }
 
