@@ -19,7 +19,7 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, Widget, Wrap};
 
 use super::app::{App, Choice, Theme, Tone};
-use crate::play::words;
+use crate::words;
 
 impl Theme {
     fn fg(self, color: Color) -> Style {

@@ -697,7 +697,7 @@ Cards are 0, 1 to 10, T, R and D; seats are numbered from 1, the Big Boss.";
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::config::{Config, PlayArgs};
+    use crate::config::{Config, PlayArgs};
 
     fn session(seed: u64) -> Session {
         session_of("dalmuti", seed)

@@ -683,7 +683,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::config::{Config, PlayArgs};
+    use crate::config::{Config, PlayArgs};
 
     pub(crate) fn config(seed: u64, players: usize) -> Config {
         config_of("dalmuti", seed, players)

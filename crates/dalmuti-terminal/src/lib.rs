@@ -1,4 +1,5 @@
-//! `dalmuti play`: a game against bots in the terminal.
+//! `dalmuti play`: a game against bots in the terminal, as a library so
+//! that the command line stays thin and other programs can reuse the game.
 //!
 //! - [`config`]: the options and the checked configuration;
 //! - [`session`]: the game session driver that every interface stands on;

@@ -1,6 +1,6 @@
 //! The full-screen game without a terminal: keys go straight to the
 //! [`App`], and screens are rendered on ratatui's `TestBackend` and kept as
-//! insta snapshots (`src/play/tui/snapshots/`). Seeds are fixed and bots
+//! insta snapshots (`src/tui/snapshots/`). Seeds are fixed and bots
 //! act at once (`--speed 0`), so every screen is the same on every run.
 
 use std::time::Duration;
@@ -14,9 +14,9 @@ use ratatui::style::{Color, Modifier};
 
 use super::app::{Choice, Tone};
 use super::{App, Theme};
-use crate::play::config::{Config, PlayArgs};
-use crate::play::session::Session;
-use crate::play::words;
+use crate::config::{Config, PlayArgs};
+use crate::session::Session;
+use crate::words;
 
 const THEME: Theme = Theme {
     color: true,

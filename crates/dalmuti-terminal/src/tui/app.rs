@@ -8,8 +8,8 @@ use dalmuti_core::narrate::{cards_words, count_of, set_words};
 use dalmuti_core::{Action, Card, Cards, Decision, Seat, Set, Title, Variant};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::play::session::Session;
-use crate::play::words;
+use crate::session::Session;
+use crate::words;
 
 /// How the screen may look: colours, and the crown and straw hat.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
