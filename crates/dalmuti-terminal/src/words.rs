@@ -1,93 +1,52 @@
-//! The game in words for a player: hands, seats, decisions, moves as
-//! commands, and why a move is refused. Shared by the interfaces.
+//! The game in words for a player, in the player's language: hands, seats,
+//! decisions, moves as commands, and why a move is refused. Shared by the
+//! interfaces. Typed commands ("play 6 6 J", "pass") stay English in every
+//! language: they are what the player types, and scripts read them.
 
-use dalmuti_core::narrate::{cards_words, count_of, ordinal, set_words};
-use dalmuti_core::{
-    Action, Card, Cards, Decision, Illegal, NotASet, Seat, Set, Title, Variant, Words,
-};
+use dalmuti_core::{Action, Card, Cards, Decision, Illegal, NotASet, Seat, Set, Title, Variant};
 
-use super::session::{SeatInfo, Session};
+use crate::session::{SeatInfo, Session};
+use crate::tr::{Tr, capitalize};
 
 /// A hand grouped by rank, best first, with names and the tokens to type:
 /// `"a Dalmuti [1], two Earl Marshals [3 3], a Jester [J]"`.
-pub fn hand(cards: &Cards, variant: Variant) -> String {
+pub fn hand(cards: &Cards, tr: Tr) -> String {
     if cards.is_empty() {
-        return "no cards".to_string();
+        return tr.t("hand.empty", &[]);
     }
     let groups: Vec<String> = cards
         .kinds()
         .map(|(card, n)| {
             let tokens = vec![card.token(); n.into()].join(" ");
-            format!("{} [{tokens}]", count_of(n.into(), card, variant))
+            format!("{} [{tokens}]", tr.count_of(n.into(), card))
         })
         .collect();
-    groups.join(", ")
+    tr.join(&groups)
 }
 
 /// The human's hand as one line.
 pub fn hand_line(session: &Session) -> String {
     let cards = session.my_cards();
-    format!(
-        "Your hand ({} cards): {}.",
-        cards.len(),
-        hand(&cards, session.variant())
+    let tr = session.tr();
+    tr.n(
+        "hand.line",
+        cards.len().into(),
+        &[("hand", &hand(&cards, tr))],
     )
 }
 
 /// A title in the variant's words, with Dalmuti's status symbols in words
 /// (the crown and the straw hat; Corporate Shuffle has none), and the
 /// highest Merchant (Worker) marked when the exchange is played.
-pub fn title(title: Title, variant: Variant, merchant_exchange: bool) -> String {
-    match (variant, title) {
-        (Variant::Dalmuti, Title::GreaterDalmuti) => "Greater Dalmuti (crown)".to_string(),
-        (Variant::Dalmuti, Title::GreaterPeon) => "Greater Peon (straw hat)".to_string(),
-        (_, Title::Merchant { class: 1 }) if merchant_exchange => {
-            format!("highest {}", variant.title_name(title))
-        }
-        (_, t) => variant.title_name(t).to_string(),
-    }
-}
-
-/// The first seat's title: "Greater Dalmuti" or "Big Boss".
-pub fn top_title(variant: Variant) -> &'static str {
-    variant.title_name(Title::GreaterDalmuti)
-}
-
-/// The last seat's title: "Greater Peon" or "Junior Intern".
-pub fn bottom_title(variant: Variant) -> &'static str {
-    variant.title_name(Title::GreaterPeon)
-}
-
-/// A Merchant's title: "Merchant" or "Worker".
-pub fn merchant(variant: Variant) -> &'static str {
-    variant.title_name(Title::Merchant { class: 1 })
-}
-
-/// The optional exchange between Merchants, in a sentence: "merchant
-/// exchange" or "Worker exchange" (as the log names it).
-pub fn exchange_name(variant: Variant) -> String {
-    match variant {
-        Variant::Dalmuti => "merchant exchange".to_string(),
-        _ => format!("{} exchange", merchant(variant)),
-    }
-}
-
-/// What a Dalmuti chooses to give back: "tax gift", or Corporate
-/// Shuffle's "gift in the executive bonuses".
-pub fn gift(variant: Variant) -> String {
-    match variant {
-        Variant::Dalmuti => "tax gift".to_string(),
-        _ => format!("gift in the {}", variant.words().taxes),
-    }
-}
-
-/// When the setup's secret choices take effect: "every tax decision is
-/// made".
-pub fn setup_done(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Dalmuti => "every tax decision is made",
-        Variant::CorporateShuffle => "every executive bonus is chosen",
-    }
+pub fn title(title: Title, tr: Tr, merchant_exchange: bool) -> String {
+    let name = tr.title(title);
+    let key = match (tr.variant(), title) {
+        (Variant::Dalmuti, Title::GreaterDalmuti) => "title.crown",
+        (Variant::Dalmuti, Title::GreaterPeon) => "title.straw-hat",
+        (_, Title::Merchant { class: 1 }) if merchant_exchange => "title.highest",
+        _ => return name,
+    };
+    tr.t(key, &[("title", &name)])
 }
 
 /// The word typed to call a revolution: "revolution" or "takeover" (both
@@ -104,86 +63,95 @@ pub fn seat_number(seat: Seat) -> usize {
     seat.index() + 1
 }
 
-/// One seat of the table on one line: "2. Anton, Lesser Dalmuti: 14 cards".
-pub fn seat_line(info: &SeatInfo, variant: Variant, merchant_exchange: bool) -> String {
-    let you = if info.is_me && !info.name.eq_ignore_ascii_case("you") {
-        " (you)"
+/// " (you)" after the human's name, unless the name says it already.
+pub fn you_mark(name: &str, is_me: bool, tr: Tr) -> String {
+    if is_me && !name.eq_ignore_ascii_case("you") && name != tr.you() {
+        tr.t("you.mark", &[])
     } else {
-        ""
-    };
+        String::new()
+    }
+}
+
+/// One seat of the table on one line: "2. Anton, Lesser Dalmuti: 14 cards".
+pub fn seat_line(info: &SeatInfo, tr: Tr, merchant_exchange: bool) -> String {
     let state = match info.out {
-        Some(place) => format!("out, {}", ordinal(place)),
-        None => format!("{} cards", info.cards),
+        Some(place) => tr.t("seat.out", &[("place", &tr.ordinal(place))]),
+        None => tr.n("seat.cards", info.cards.into(), &[]),
     };
     let points = info
         .total
-        .map(|t| format!(", {t} point{}", if t == 1 { "" } else { "s" }))
+        .map(|t| tr.n("seat.points", t.into(), &[]))
         .unwrap_or_default();
     let acting = if info.to_act && info.out.is_none() {
-        ", to act"
+        tr.t("seat.to-act", &[])
     } else if info.wedged {
-        ", wedged (passes for the rest of the trick)"
+        tr.t("seat.wedged", &[])
     } else {
-        ""
+        String::new()
     };
-    format!(
-        "{}. {}{you}, {}: {state}{points}{acting}",
-        seat_number(info.seat),
-        info.name,
-        title(info.title, variant, merchant_exchange),
+    tr.t(
+        "seat.line",
+        &[
+            ("seat", &seat_number(info.seat).to_string()),
+            ("name", &info.name),
+            ("you", &you_mark(&info.name, info.is_me, tr)),
+            ("title", &title(info.title, tr, merchant_exchange)),
+            ("state", &state),
+            ("points", &points),
+            ("acting", &acting),
+        ],
     )
 }
 
 /// Every seat's card count on one line: "Cards held: Amity 12, you 14…".
 pub fn counts_line(session: &Session) -> String {
+    let tr = session.tr();
     let parts: Vec<String> = session
         .table()
         .iter()
         .map(|s| {
-            let who = if s.is_me { "you" } else { s.name.as_str() };
+            let who = if s.is_me { tr.you() } else { s.name.clone() };
             match s.out {
-                Some(place) => format!("{who} out ({})", ordinal(place)),
-                None => format!("{who} {}", s.cards),
+                Some(place) => tr.t(
+                    "counts.out",
+                    &[("who", &who), ("place", &tr.ordinal(place))],
+                ),
+                None => tr.t("counts.held", &[("who", &who), ("n", &s.cards.to_string())]),
             }
         })
         .collect();
-    format!("Cards held: {}.", parts.join(", "))
+    tr.t("counts.line", &[("counts", &tr.join(&parts))])
 }
 
 /// The set on the table in one line, or that the table is empty.
 pub fn top_line(session: &Session) -> String {
-    match session.top() {
-        None => "The table is empty.".to_string(),
-        Some(top) => {
-            let passed = if top.passed.is_empty() {
-                String::new()
-            } else {
-                format!(" Passed since: {}.", top.passed.join(", "))
-            };
-            format!(
-                "On the table: {} [{}], played by {}.{passed}{}",
-                set_words(&top.set, session.variant()),
-                top.set,
-                top.name,
-                wedged_line(session)
-                    .map(|w| format!(" {w}"))
-                    .unwrap_or_default()
-            )
-        }
+    let tr = session.tr();
+    let Some(top) = session.top() else {
+        return tr.t("top.empty", &[]);
+    };
+    let mut line = tr.t(
+        "top.line",
+        &[
+            ("set", &tr.set_words(&top.set)),
+            ("tokens", &top.set.to_string()),
+            ("name", &top.name),
+        ],
+    );
+    if !top.passed.is_empty() {
+        line.push(' ');
+        line.push_str(&tr.t("top.passed", &[("names", &tr.join(&top.passed))]));
     }
+    if let Some(w) = wedged_line(session) {
+        line.push(' ');
+        line.push_str(&w);
+    }
+    line
 }
 
 /// Who the Twirling Wedgie keeps out of this trick, in a sentence.
 pub fn wedged_line(session: &Session) -> Option<String> {
     let seat = session.view().wedged()?;
-    Some(if seat == session.my_seat() {
-        "You are wedged: you pass for the rest of the trick.".to_string()
-    } else {
-        format!(
-            "{} is wedged: they pass for the rest of the trick.",
-            session.name_at(seat)
-        )
-    })
+    Some(session.about("wedged", seat, &[]))
 }
 
 /// An action as the command that makes it: "play 6 6 J", "give 12 12",
@@ -206,37 +174,74 @@ pub fn command(session: &Session, action: &Action) -> String {
     }
 }
 
+/// The variant's words as placeholders: `{taxes}`, `{Taxes}`,
+/// `{revolution}`, `{wild}`, `{wilds}`, `{merchant}`, `{exchange}`,
+/// `{Exchange}`, `{top}`, `{peon}`, `{rank}`, `{wedgie}`.
+pub fn vocabulary(tr: Tr) -> Vec<(&'static str, String)> {
+    vec![
+        ("taxes", tr.taxes()),
+        ("Taxes", capitalize(&tr.taxes())),
+        ("revolution", tr.revolution()),
+        ("Revolution", capitalize(&tr.revolution())),
+        ("wild", tr.wild()),
+        ("wilds", tr.wilds()),
+        ("merchant", tr.merchant()),
+        ("exchange", tr.exchange()),
+        ("Exchange", capitalize(&tr.exchange())),
+        ("top", tr.top_title()),
+        ("peon", tr.title(Title::GreaterPeon)),
+        ("rank", tr.v("rank", &[])),
+        ("wedgie", tr.card(Card::TWIRLING_WEDGIE)),
+    ]
+}
+
+/// The message `key` with the variant's words and `args` filled in.
+pub fn say(tr: Tr, key: &str, args: &[(&str, &str)]) -> String {
+    let words = vocabulary(tr);
+    let mut all: Vec<(&str, &str)> = args.to_vec();
+    all.extend(words.iter().map(|(k, v)| (*k, v.as_str())));
+    tr.t(key, &all)
+}
+
+/// [`say`] in the form for `n`.
+pub fn say_n(tr: Tr, key: &str, n: u64, args: &[(&str, &str)]) -> String {
+    let words = vocabulary(tr);
+    let mut all: Vec<(&str, &str)> = args.to_vec();
+    all.extend(words.iter().map(|(k, v)| (*k, v.as_str())));
+    tr.n(key, n, &all)
+}
+
 /// An action in words, as a hint explains it: "three Knights (one a
 /// Jester)", "two Peasants", "a Peasant to Dana", "no revolution".
 pub fn action(session: &Session, action: &Action) -> String {
-    let variant = session.variant();
-    let words = variant.words();
+    let tr = session.tr();
     match action {
-        Action::Ready => format!("keep quiet about the {}", words.wilds),
-        Action::CallRevolution => format!("call a {}", words.revolution),
-        Action::GiveTax(cards) => cards_words(cards, variant),
-        Action::OfferExchange { partner, card } => {
-            format!(
-                "{} to {}",
-                count_of(1, *card, variant),
-                session.name_at(*partner)
-            )
-        }
-        Action::DeclineExchange => format!("no {}", exchange_name(variant)),
-        Action::AnswerExchange(card) => count_of(1, *card, variant),
+        Action::Ready => say(tr, "action.ready", &[]),
+        Action::CallRevolution => say(tr, "action.revolution", &[]),
+        Action::GiveTax(cards) => tr.cards_words(cards),
+        Action::OfferExchange { partner, card } => tr.t(
+            "action.offer",
+            &[
+                ("card", &tr.count_of(1, *card)),
+                ("name", session.name_at(*partner)),
+            ],
+        ),
+        Action::DeclineExchange => say(tr, "action.decline", &[]),
+        Action::AnswerExchange(card) => tr.count_of(1, *card),
         Action::Play(set) => play_words(session, set),
-        Action::Pass => "keep your cards".to_string(),
+        Action::Pass => tr.t("action.pass", &[]),
     }
 }
 
 /// A set the human may play, in words, with whom its Wedgie stops:
 /// "the Twirling Wedgie, and Wally passes for the rest of the trick".
 pub fn play_words(session: &Session, set: &Set) -> String {
-    let words = set_words(set, session.variant());
+    let tr = session.tr();
+    let words = tr.set_words(set);
     match set.wedgie_target() {
-        Some(target) => format!(
-            "{words}, and {} passes for the rest of the trick",
-            session.name_at(target)
+        Some(target) => tr.t(
+            "action.wedgie",
+            &[("set", &words), ("name", session.name_at(target))],
         ),
         None => words,
     }
@@ -247,42 +252,27 @@ pub fn play_words(session: &Session, set: &Set) -> String {
 pub fn revolution_offer(session: &Session) -> Option<String> {
     let offer = session.revolution_offer()?;
     let view = session.view();
-    let variant = session.variant();
-    let Words {
-        taxes,
-        revolution,
-        wilds,
-        ..
-    } = *variant.words();
+    let tr = session.tr();
     let what = if offer.greater {
-        format!(
-            "As {} yours is a greater {revolution}: no {taxes}, and everyone trades seats with \
-             their opposite for this hand, so you become the {} and lead.",
-            bottom_title(variant),
-            top_title(variant)
-        )
+        say(tr, "offer.greater", &[])
     } else {
-        format!("A {revolution} means no {taxes} this hand; seats stay as they are.")
+        say(tr, "offer.plain", &[])
     };
     let anyway = if view.is_first_hand() && view.rules().first_deal_revolution {
-        format!("This first hand has no {taxes} anyway (first-deal {revolution}).")
+        say(tr, "offer.first-deal", &[])
     } else {
-        format!("If you keep quiet, {taxes} go ahead as usual.")
+        say(tr, "offer.keep-quiet", &[])
     };
-    Some(format!(
-        "You were dealt both {wilds} and may call a {revolution} instead. {what} {anyway} \
-         Nobody learns that you kept quiet."
+    Some(say(
+        tr,
+        "offer.line",
+        &[("what", &what), ("anyway", &anyway)],
     ))
 }
 
 /// That the human may not call a revolution now.
-pub fn no_revolution(variant: Variant) -> String {
-    let words = variant.words();
-    format!(
-        "Only a player dealt both {} may call a {}, while the hand is set up and before making \
-         their setup choice.",
-        words.wilds, words.revolution
-    )
+pub fn no_revolution(tr: Tr) -> String {
+    say(tr, "no-revolution", &[])
 }
 
 /// What the decision is about, in a sentence or two, before the prompt
@@ -299,112 +289,112 @@ pub fn explain(session: &Session, decision: &Decision) -> String {
 fn explain_decision(session: &Session, decision: &Decision) -> String {
     let view = session.view();
     let n = view.players();
-    let variant = session.variant();
+    let tr = session.tr();
     match *decision {
-        Decision::Ready => "The hand is being set up: look at your cards.".to_string(),
-        Decision::Tax { to, count } => format!(
-            "{}: as {} you give {} of your choice to {}, the {}, who at the same time gives \
-             you their best {}. Nobody else learns the cards.",
-            capitalize(variant.words().taxes),
-            variant.title_name(view.title(session.my_seat())),
-            if count == 1 {
-                "one card".to_string()
-            } else {
-                format!("{count} cards")
-            },
-            session.name_at(to),
-            variant.title_name(to.title(n)),
-            if count == 1 { "card" } else { "cards" },
+        Decision::Ready => tr.t("explain.ready", &[]),
+        Decision::Tax { to, count } => say_n(
+            tr,
+            "explain.tax",
+            count.into(),
+            &[
+                ("my_title", &tr.title(view.title(session.my_seat()))),
+                ("name", session.name_at(to)),
+                ("title", &tr.title(to.title(n))),
+            ],
         ),
         Decision::ExchangeOffer => {
             let partners: Vec<String> = Seat::all(n)
                 .filter(|&s| matches!(s.title(n), Title::Merchant { class } if class > 1))
-                .map(|s| format!("seat {} {}", seat_number(s), session.name_at(s)))
+                .map(|s| {
+                    tr.t(
+                        "explain.partner",
+                        &[
+                            ("seat", &seat_number(s).to_string()),
+                            ("name", session.name_at(s)),
+                        ],
+                    )
+                })
                 .collect();
-            let m = merchant(variant);
-            format!(
-                "{m} exchange: as the highest {m} you may trade one card blind with another {m} \
-                 ({}). Each of you gives one card at the same time, unseen.",
-                partners.join(", ")
-            )
+            say(tr, "explain.offer", &[("partners", &tr.join(&partners))])
         }
-        Decision::ExchangeAnswer { from } => format!(
-            "{m} exchange: {}, the highest {m}, offers you a blind trade. Give one card back; \
-             you see theirs when the {} are done.",
-            session.name_at(from),
-            variant.words().taxes,
-            m = merchant(variant),
-        ),
-        Decision::Lead => "You lead this round: play any set.".to_string(),
-        Decision::Follow { top, by } => format!(
-            "To top {} played by {}, play {} of a better {} (a lower number), {} allowed; or \
-             pass.",
-            set_words(&top, variant),
-            if by == session.my_seat() {
-                "you"
+        Decision::ExchangeAnswer { from } => {
+            say(tr, "explain.answer", &[("name", session.name_at(from))])
+        }
+        Decision::Lead => tr.t("explain.lead", &[]),
+        Decision::Follow { top, by } => {
+            let words = vocabulary(tr);
+            let mut args: Vec<(&str, &str)> = words.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let set = tr.set_words(&top);
+            let size = top.size().to_string();
+            args.extend([("set", set.as_str()), ("n", size.as_str())]);
+            let key = if top.size() == 1 {
+                "explain.follow.one"
             } else {
-                session.name_at(by)
-            },
-            if top.size() == 1 {
-                "one card".to_string()
-            } else {
-                format!("{} cards", top.size())
-            },
-            rank_word(variant),
-            variant.words().wilds,
-        ),
-    }
-}
-
-/// "rank" in Dalmuti, "value" in Corporate Shuffle (each rulebook's word).
-pub fn rank_word(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Dalmuti => "rank",
-        Variant::CorporateShuffle => "value",
+                "explain.follow"
+            };
+            session.about(key, by, &args)
+        }
     }
 }
 
 /// The prompt line: `> ` then the decision's keyword, a colon, and the
-/// commands that answer it. Scripts read the keyword.
+/// commands that answer it. Scripts read the keyword: it is English in
+/// every language, as the commands are.
 pub fn prompt(session: &Session, decision: &Decision) -> String {
-    let variant = session.variant();
-    let (call, revolution) = (revolution_command(variant), variant.words().revolution);
+    let tr = session.tr();
+    let call = revolution_command(session.variant());
+    let greater = |key: &str, greater: bool| {
+        if greater {
+            format!("{key}.greater")
+        } else {
+            key.to_string()
+        }
+    };
     let instead = session
         .revolution_offer()
-        .map(|o| {
-            format!(
-                ", or \"{call}\" to call a {}{revolution} instead",
-                if o.greater { "greater " } else { "" }
-            )
-        })
+        .map(|o| say(tr, &greater("prompt.instead", o.greater), &[("call", call)]))
         .unwrap_or_default();
-    // The keyword after "> " is the same in both games: scripts read it.
-    match *decision {
+    let body = match *decision {
         Decision::Ready => match session.revolution_offer() {
-            Some(offer) => format!(
-                "> revolution: type \"{call}\" to call a {}{revolution} or \"no\" to keep quiet",
-                if offer.greater { "greater " } else { "" }
+            Some(offer) => say(
+                tr,
+                &greater("prompt.revolution", offer.greater),
+                &[("call", call)],
             ),
-            None => "> ready: type \"ready\"".to_string(),
+            None => tr.t("prompt.ready", &[]),
         },
-        Decision::Tax { to, count } => format!(
-            "> tax: give {count} card{} to {} (\"give CARDS\"){instead}",
-            if count == 1 { "" } else { "s" },
-            session.name_at(to)
+        Decision::Tax { to, count } => tr.n(
+            "prompt.tax",
+            count.into(),
+            &[("name", session.name_at(to)), ("instead", &instead)],
         ),
-        Decision::ExchangeOffer => {
-            format!("> exchange: \"offer SEAT CARD\" to trade blind, or \"decline\"{instead}")
+        Decision::ExchangeOffer => tr.t("prompt.exchange", &[("instead", &instead)]),
+        Decision::ExchangeAnswer { from } => {
+            tr.t("prompt.answer", &[("name", session.name_at(from))])
         }
-        Decision::ExchangeAnswer { from } => format!(
-            "> answer: give one card back to {} (\"answer CARD\")",
-            session.name_at(from)
+        Decision::Lead => tr.t("prompt.lead", &[("forms", &play_forms(session))]),
+        Decision::Follow { top, .. } => tr.t(
+            "prompt.follow",
+            &[
+                ("set", &tr.set_words(&top)),
+                ("tokens", &top.to_string()),
+                ("forms", &play_forms(session)),
+            ],
         ),
-        Decision::Lead => format!("> lead: play a set ({})", play_forms(session)),
-        Decision::Follow { top, .. } => format!(
-            "> follow: top {} [{top}] ({}) or \"pass\"",
-            set_words(&top, variant),
-            play_forms(session)
-        ),
+    };
+    format!("> {}: {body}", keyword(decision, session))
+}
+
+/// The decision's keyword on the prompt line.
+fn keyword(decision: &Decision, session: &Session) -> &'static str {
+    match decision {
+        Decision::Ready if session.revolution_offer().is_some() => "revolution",
+        Decision::Ready => "ready",
+        Decision::Tax { .. } => "tax",
+        Decision::ExchangeOffer => "exchange",
+        Decision::ExchangeAnswer { .. } => "answer",
+        Decision::Lead => "lead",
+        Decision::Follow { .. } => "follow",
     }
 }
 
@@ -423,165 +413,157 @@ fn play_forms(session: &Session) -> String {
 
 /// What the player must do now, as the end of a refusal: "you are to lead
 /// a set".
-fn task(decision: &Decision, variant: Variant) -> String {
-    match decision {
-        Decision::Ready => "you are to say you are ready (\"ready\")".to_string(),
-        Decision::Tax { .. } => {
-            format!("you are to choose your {} (\"give CARDS\")", gift(variant))
-        }
-        Decision::ExchangeOffer => format!(
-            "you may offer a {} (\"offer SEAT CARD\") or decline it (\"decline\")",
-            exchange_name(variant)
-        ),
-        Decision::ExchangeAnswer { .. } => format!(
-            "you are to give a card back in the {} (\"answer CARD\")",
-            exchange_name(variant)
-        ),
-        Decision::Lead => "you are to lead a set (\"play CARDS\")".to_string(),
-        Decision::Follow { .. } => {
-            "you are to top the set on the table (\"play CARDS\") or pass".to_string()
-        }
-    }
+fn task(decision: &Decision, tr: Tr) -> String {
+    let key = match decision {
+        Decision::Ready => "task.ready",
+        Decision::Tax { .. } => "task.tax",
+        Decision::ExchangeOffer => "task.exchange",
+        Decision::ExchangeAnswer { .. } => "task.answer",
+        Decision::Lead => "task.lead",
+        Decision::Follow { .. } => "task.follow",
+    };
+    say(tr, key, &[("gift", &tr.v("gift", &[]))])
 }
 
 /// That a command does not answer the decision at hand.
-pub fn wrong_decision(decision: &Decision, variant: Variant) -> String {
-    format!("That is not the decision now: {}.", task(decision, variant))
+pub fn wrong_decision(decision: &Decision, tr: Tr) -> String {
+    tr.t("wrong-decision", &[("task", &task(decision, tr))])
+}
+
+/// That a hand is still on when the player asks for the next one.
+pub fn not_over_yet(decision: &Decision, tr: Tr) -> String {
+    tr.t("not-over-yet", &[("task", &task(decision, tr))])
 }
 
 /// That the human does not hold `wanted`.
-pub fn not_held(held: &Cards, wanted: &Cards, variant: Variant) -> String {
+pub fn not_held(held: &Cards, wanted: &Cards, tr: Tr) -> String {
     let missing = wanted.missing_from(held);
-    format!(
-        "You do not hold {wanted}: you are missing {} [{missing}]. Type hand to see your cards.",
-        cards_words(&missing, variant)
+    tr.t(
+        "not-held.typed",
+        &[
+            ("wanted", &wanted.to_string()),
+            ("words", &tr.cards_words(&missing)),
+            ("missing", &missing.to_string()),
+        ],
     )
 }
 
 /// Why typed cards are not a set, in the game's words.
-pub fn not_a_set(cards: &Cards, why: &NotASet, variant: Variant) -> String {
-    match (why, variant) {
-        (NotASet::MixedRanks(_) | NotASet::Empty, Variant::Dalmuti) => {
-            format!("{cards} is not a set: a set is cards of one rank, with any number of Jesters.")
-        }
-        (NotASet::MixedRanks(_) | NotASet::Empty, Variant::CorporateShuffle) => format!(
-            "{cards} is not a set: a set is cards of one value, with any number of Dogberts (the \
-             Twirling Wedgie counts as a 6)."
+pub fn not_a_set(cards: &Cards, why: &NotASet, tr: Tr) -> String {
+    let cards_text = cards.to_string();
+    let args = |more: &[(&'static str, String)]| {
+        let mut all = vec![("cards", cards_text.clone())];
+        all.extend_from_slice(more);
+        all
+    };
+    let (key, args) = match why {
+        NotASet::MixedRanks(_) | NotASet::Empty | NotASet::MixedDecks(_) => (
+            format!("{}.not-a-set.mixed", tr.variant().word()),
+            args(&[]),
         ),
-        (NotASet::AloneOnly(card), _) => format!(
-            "{} ({card}) is played only alone, as a set of one: play {card}.",
-            card.name(variant)
+        NotASet::AloneOnly(card) => (
+            "not-a-set.alone".to_string(),
+            args(&[("name", tr.card(*card)), ("card", card.to_string())]),
         ),
-        (NotASet::DeclaredMissing, _) => format!(
-            "Dogberts alone play as a value you name, 1 to 10: play {cards} as 3, for example."
+        NotASet::DeclaredMissing => ("not-a-set.declare".to_string(), args(&[])),
+        NotASet::DeclaredNotAlone => (format!("{}.not-a-set.as", tr.variant().word()), args(&[])),
+        NotASet::DeclaredValue(value) => (
+            "not-a-set.value".to_string(),
+            args(&[("value", value.to_string())]),
         ),
-        (NotASet::DeclaredNotAlone, Variant::Dalmuti) => {
-            "Only Corporate Shuffle's Dogberts are played \"as\" a value: a Jester takes the \
-             rank of the cards it joins, and alone it ranks 13."
-                .to_string()
+        NotASet::TargetWithoutWedgie => ("not-a-set.no-wedgie".to_string(), args(&[])),
+        NotASet::TooLarge | NotASet::BadCard(_) | NotASet::BadWords(_) => {
+            ("not-a-set.too-large".to_string(), args(&[]))
         }
-        (NotASet::DeclaredNotAlone, Variant::CorporateShuffle) => {
-            "Only Dogberts alone are played \"as\" a value: with other cards they take theirs."
-                .to_string()
-        }
-        (NotASet::DeclaredValue(value), _) => {
-            format!("Dogberts alone play as 1 to 10, not {value}: play {cards} as 3, for example.")
-        }
-        (NotASet::TooLarge, _) => format!("{cards} is too many cards for one set."),
-        (other, _) => format!("{}.", capitalize(&other.to_string())),
-    }
+    };
+    let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    say(tr, &key, &args)
 }
 
 /// Why the engine refused the human's move, in one sentence.
 pub fn refusal(session: &Session, reason: &Illegal) -> String {
-    let variant = session.variant();
-    match reason {
-        Illegal::HandOver => "The hand is over.".to_string(),
-        Illegal::NoRevolution => no_revolution(variant),
-        Illegal::NotToAct => "It is not your turn: you have nothing to decide now.".to_string(),
-        Illegal::WrongDecision(d) => wrong_decision(d, variant),
-        Illegal::NotHeld(missing) => format!(
-            "You do not hold that: you are missing {} [{missing}].",
-            cards_words(missing, variant)
-        ),
-        Illegal::MustLead => "You lead this round, so you cannot pass: play any set.".to_string(),
-        Illegal::WedgieNeedsTarget => "The Twirling Wedgie must name another player who still \
-                                       holds cards: add \"wedgie NAME\"."
-            .to_string(),
-        Illegal::WedgieTarget(seat) if *seat == session.my_seat() => {
-            "The Twirling Wedgie cannot name you: name another player who still holds cards."
-                .to_string()
+    let tr = session.tr();
+    let seat_name = |seat: Seat, otherwise: &str| {
+        if seat.index() < session.players() {
+            session.name_at(seat).to_string()
+        } else {
+            tr.t(otherwise, &[])
         }
-        Illegal::WedgieTarget(seat) => format!(
-            "The Twirling Wedgie cannot name {}, who holds no cards: name another player who \
-             still holds cards.",
-            if seat.index() < session.players() {
-                session.name_at(*seat)
-            } else {
-                "that seat"
-            }
+    };
+    match reason {
+        Illegal::HandOver => tr.t("refusal.hand-over", &[]),
+        Illegal::NoRevolution => no_revolution(tr),
+        Illegal::NotToAct => tr.t("refusal.not-to-act", &[]),
+        Illegal::WrongDecision(d) => wrong_decision(d, tr),
+        Illegal::NotHeld(missing) => tr.t(
+            "refusal.not-held",
+            &[
+                ("words", &tr.cards_words(missing)),
+                ("missing", &missing.to_string()),
+            ],
         ),
-        Illegal::WedgieEndsHand => "This play ends the hand, so the Twirling Wedgie names no \
-                                    one: play it without \"wedgie\"."
-            .to_string(),
-        Illegal::WrongSize { top, played } => format!(
-            "{played} does not top {top}: you must play {} card{}, not {}.",
-            top.size(),
-            if top.size() == 1 { "" } else { "s" },
-            played.size()
+        Illegal::MustLead => tr.t("refusal.must-lead", &[]),
+        Illegal::WedgieNeedsTarget => say(tr, "refusal.wedgie-needs-target", &[]),
+        Illegal::WedgieTarget(seat) if *seat == session.my_seat() => {
+            say(tr, "refusal.wedgie-target.you", &[])
+        }
+        Illegal::WedgieTarget(seat) => say(
+            tr,
+            "refusal.wedgie-target",
+            &[("name", &seat_name(*seat, "that-seat"))],
         ),
-        Illegal::DoesNotTop { top, played } => format!(
-            "{played} does not top {top}: play {} of a better {} than {} (a lower number), or \
-             pass.",
-            top.size(),
-            rank_word(variant),
-            set_words(top, variant)
+        Illegal::WedgieEndsHand => say(tr, "refusal.wedgie-ends-hand", &[]),
+        Illegal::WrongSize { top, played } => tr.n(
+            "refusal.wrong-size",
+            top.size().into(),
+            &[
+                ("played", &played.to_string()),
+                ("top", &top.to_string()),
+                ("size", &played.size().to_string()),
+            ],
         ),
-        Illegal::TaxCount { needed, given } => format!(
-            "Give exactly {needed} card{} {}, not {given}.",
-            if *needed == 1 { "" } else { "s" },
-            match variant {
-                Variant::Dalmuti => "in tax".to_string(),
-                _ => format!("in the {}", variant.words().taxes),
-            }
+        Illegal::DoesNotTop { top, played } => say(
+            tr,
+            "refusal.does-not-top",
+            &[
+                ("played", &played.to_string()),
+                ("top", &top.to_string()),
+                ("n", &top.size().to_string()),
+                ("set", &tr.set_words(top)),
+            ],
         ),
-        Illegal::NotAMerchant(seat) => format!(
-            "{} at seat {} is not another {}.",
-            if seat.index() < session.players() {
-                session.name_at(*seat).to_string()
-            } else {
-                "Nobody".to_string()
-            },
-            seat_number(*seat),
-            merchant(variant)
+        Illegal::TaxCount { needed, given } => say_n(
+            tr,
+            &format!("{}.refusal.tax-count", tr.variant().word()),
+            (*needed).into(),
+            &[("given", &given.to_string())],
+        ),
+        Illegal::NotAMerchant(seat) => say(
+            tr,
+            "refusal.not-a-merchant",
+            &[
+                ("name", &seat_name(*seat, "nobody")),
+                ("seat", &seat_number(*seat).to_string()),
+            ],
         ),
     }
 }
 
 /// The optional rules in force, in words ("stripped deck", "merchant
 /// exchange", "standard scoring"…), for the headers of both modes.
-pub fn optional_rules(rules: &dalmuti_core::Rules) -> Vec<String> {
+pub fn optional_rules(rules: &dalmuti_core::Rules, tr: Tr) -> Vec<String> {
     let mut options = Vec::new();
     if rules.stripped_deck {
-        options.push("stripped deck".to_string());
+        options.push(tr.t("rules.stripped-deck", &[]));
     }
     if rules.first_deal_revolution {
-        options.push(format!("first-deal {}", rules.variant.words().revolution));
+        options.push(say(tr, "rules.first-deal", &[]));
     }
     if rules.merchant_exchange {
-        options.push(exchange_name(rules.variant));
+        options.push(tr.exchange());
     }
     if rules.scoring != dalmuti_core::Scoring::None {
-        options.push(format!("{} scoring", rules.scoring.word()));
+        options.push(tr.t(&format!("rules.scoring.{}", rules.scoring.word()), &[]));
     }
     options
-}
-
-/// The first letter in upper case.
-pub fn capitalize(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }

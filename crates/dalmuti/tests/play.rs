@@ -34,6 +34,8 @@ impl Game {
             .args(["play", "--plain", "--speed", "0"])
             .args(args)
             .env("XDG_DATA_HOME", data)
+            // English whatever the machine's locale: the test reads English lines.
+            .env("DALMUTI_LANG", "en")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -485,6 +487,8 @@ fn quitting_or_closing_the_input_mid_hand_saves_the_game() {
             // plain mode is used anyway.
             .args(["play", "--seed", "5", "--speed", "0"])
             .env("XDG_DATA_HOME", &data)
+            // English whatever the machine's locale: the test reads English lines.
+            .env("DALMUTI_LANG", "en")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -514,6 +518,8 @@ fn a_record_that_cannot_be_written_is_reported() {
     let out = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
         .args(["play", "--seed", "5", "--speed", "0"])
         .env("XDG_DATA_HOME", &data)
+        // English whatever the machine's locale: the test reads English lines.
+        .env("DALMUTI_LANG", "en")
         .stdin(Stdio::null())
         .output()
         .unwrap();

@@ -41,6 +41,8 @@ fn config_of(variant: &str, seed: u64, players: usize, exchange: bool, hands: u3
         hands: Some(hands),
         speed: 0,
         plain: false,
+        // English whatever the machine's locale: the snapshots are English.
+        lang: Some("en".into()),
     })
     .unwrap()
 }
