@@ -250,7 +250,7 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
                 row.firsts as u64,
                 &[
                     ("place", &row.place.to_string()),
-                    ("name", &row.name),
+                    ("name", &words::shown_name(&row.name, row.is_me, tr)),
                     ("you", &words::you_mark(&row.name, row.is_me, tr)),
                     ("points", &points),
                     ("lasts", &row.lasts.to_string()),
@@ -362,7 +362,7 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
                 "plain.place",
                 &[
                     ("place", &(i + 1).to_string()),
-                    ("name", &place.name),
+                    ("name", &words::shown_name(&place.name, place.is_me, tr)),
                     ("you", &words::you_mark(&place.name, place.is_me, tr)),
                     ("was", &tr.title(place.was)),
                     ("becomes", &words::title(place.becomes, tr, false)),

@@ -63,6 +63,16 @@ pub fn seat_number(seat: Seat) -> usize {
     seat.index() + 1
 }
 
+/// A player's name as shown: the human's default name, "You", in the
+/// language spoken ("Du", "나").
+pub fn shown_name(name: &str, is_me: bool, tr: Tr) -> String {
+    if is_me && name.eq_ignore_ascii_case("you") {
+        capitalize(&tr.you())
+    } else {
+        name.to_string()
+    }
+}
+
 /// " (you)" after the human's name, unless the name says it already.
 pub fn you_mark(name: &str, is_me: bool, tr: Tr) -> String {
     if is_me && !name.eq_ignore_ascii_case("you") && name != tr.you() {
@@ -93,7 +103,7 @@ pub fn seat_line(info: &SeatInfo, tr: Tr, merchant_exchange: bool) -> String {
         "seat.line",
         &[
             ("seat", &seat_number(info.seat).to_string()),
-            ("name", &info.name),
+            ("name", &shown_name(&info.name, info.is_me, tr)),
             ("you", &you_mark(&info.name, info.is_me, tr)),
             ("title", &title(info.title, tr, merchant_exchange)),
             ("state", &state),

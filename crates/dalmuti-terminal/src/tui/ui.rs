@@ -1288,7 +1288,8 @@ fn prompt(app: &App, decision: &Decision) -> String {
 
 /// A name at the table, marked when it is yours.
 fn display_name(name: &str, is_me: bool, tr: Tr) -> String {
-    format!("{name}{}", words::you_mark(name, is_me, tr))
+    let shown = words::shown_name(name, is_me, tr);
+    format!("{shown}{}", words::you_mark(name, is_me, tr))
 }
 
 /// How many terminal columns `text` takes (two for a Korean or Japanese
