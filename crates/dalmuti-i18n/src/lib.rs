@@ -203,6 +203,31 @@ impl Catalogue {
     }
 }
 
+/// The words of `text` shaped like message keys (`tui.key.help`,
+/// `log.round.lead-to`): what a message missing from every catalogue, or a
+/// key mistyped in code, leaves on screen. Tests of the programs that speak
+/// scan their output with it.
+///
+/// ```
+/// use dalmuti_i18n::raw_keys;
+/// assert_eq!(raw_keys("Hand 2 of 3. tui.col.name: Bo"), ["tui.col.name"]);
+/// assert!(raw_keys("Bo leads. Saved: 2026-01-01-seed-7.json, 1.º").is_empty());
+/// ```
+pub fn raw_keys(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')))
+        .filter(|word| {
+            let mut parts = word.split('.');
+            let first = parts.next().unwrap_or_default();
+            let rest: Vec<&str> = parts.collect();
+            first.starts_with(|c: char| c.is_ascii_lowercase())
+                && !rest.is_empty()
+                && rest
+                    .iter()
+                    .all(|p| p.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit()))
+        })
+        .collect()
+}
+
 /// Replaces `{name}` by its value; an unknown placeholder stays as written.
 fn fill(template: &str, args: &[(&str, &str)]) -> String {
     let mut out = String::with_capacity(template.len());

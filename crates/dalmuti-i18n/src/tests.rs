@@ -132,3 +132,35 @@ fn detection_follows_posix_precedence() {
         "the language is one of en, ko, de, es, ja, not \"xx\""
     );
 }
+
+#[test]
+fn raw_keys_are_found_and_ordinary_text_is_not() {
+    assert_eq!(
+        raw_keys("Karten: log.pass.you, und tui.key.give-back"),
+        ["log.pass.you", "tui.key.give-back"]
+    );
+    // Sentences, ordinals, decimals, file names and options are no keys.
+    for text in [
+        "Bo passes. Ann leads.",
+        "als 1. raus, fuera, 1.º",
+        "Seed 7 (--seed 7); 0.5 s",
+        "Game saved: /tmp/x/dalmuti/games/2026-11-24T10-08-17Z-seed-257.json",
+        "대 달무티. 大ダルムティ。",
+    ] {
+        assert!(raw_keys(text).is_empty(), "{text}: {:?}", raw_keys(text));
+    }
+    // No message of any language looks like a key itself.
+    for lang in Lang::ALL {
+        for part in [Part::Game, Part::Terminal] {
+            for (key, message) in parse_messages(source(lang, part)).unwrap() {
+                let text = match message {
+                    Message::Plain(s) => s,
+                    Message::Plural { one, other } => {
+                        format!("{} {other}", one.unwrap_or_default())
+                    }
+                };
+                assert!(raw_keys(&text).is_empty(), "{lang} {key}: {text}");
+            }
+        }
+    }
+}

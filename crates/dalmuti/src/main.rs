@@ -1,7 +1,6 @@
 //! `dalmuti`: the command line of the dalmuti project.
 
 mod loadtest;
-mod play;
 mod serve;
 mod sim;
 mod verify;
@@ -64,7 +63,7 @@ enum Command {
     ///
     /// Exit status: 0 played and saved, 1 the game could not start or be
     /// saved, 2 bad arguments.
-    Play(play::PlayArgs),
+    Play(dalmuti_terminal::PlayArgs),
     /// Serve the multiplayer game: the browser client at /, the lobby API
     /// under /api, a WebSocket per table (docs/PROTOCOL.md).
     ///
@@ -93,7 +92,7 @@ fn main() -> ExitCode {
         Command::Check { json, file } => run_check(&file, json),
         Command::Replay { file } => run_replay(&file),
         Command::Sim(args) => sim::run_sim(args),
-        Command::Play(args) => play::run_play(args),
+        Command::Play(args) => dalmuti_terminal::run_play(args),
         Command::Serve(args) => serve::run_serve(args),
         Command::Verify(args) => verify::run_verify(args),
         Command::Loadtest(args) => loadtest::run_loadtest(args),

@@ -34,6 +34,8 @@ impl Game {
             .args(["play", "--plain", "--speed", "0"])
             .args(args)
             .env("XDG_DATA_HOME", data)
+            // English whatever the machine's locale: the test reads English lines.
+            .env("DALMUTI_LANG", "en")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -485,6 +487,8 @@ fn quitting_or_closing_the_input_mid_hand_saves_the_game() {
             // plain mode is used anyway.
             .args(["play", "--seed", "5", "--speed", "0"])
             .env("XDG_DATA_HOME", &data)
+            // English whatever the machine's locale: the test reads English lines.
+            .env("DALMUTI_LANG", "en")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -514,6 +518,8 @@ fn a_record_that_cannot_be_written_is_reported() {
     let out = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
         .args(["play", "--seed", "5", "--speed", "0"])
         .env("XDG_DATA_HOME", &data)
+        // English whatever the machine's locale: the test reads English lines.
+        .env("DALMUTI_LANG", "en")
         .stdin(Stdio::null())
         .output()
         .unwrap();
@@ -571,4 +577,91 @@ fn bad_options_are_refused_with_status_2() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Plays a game to its end by the hints alone. The prompts' keywords and
+/// the "hint: " lines are English in every language, so this reads all.
+fn play_by_hints(game: &mut Game) {
+    let mut lines = game.until_prompt();
+    while let Some(prompt) = lines.last().filter(|l| l.starts_with("> ")).cloned() {
+        lines = if prompt.starts_with("> next:") {
+            game.answer("next")
+        } else {
+            game.play_hint()
+        };
+    }
+}
+
+#[test]
+fn a_whole_game_is_played_in_each_language() {
+    use dalmuti_i18n::{Lang, catalogue};
+    for (lang, title) in [
+        (Lang::En, "Greater Dalmuti"),
+        (Lang::Ko, "대 달무티"),
+        (Lang::De, "Großer Dalmuti"),
+        (Lang::Es, "Gran Dalmuti"),
+        (Lang::Ja, "大ダルムティ"),
+    ] {
+        let data = data_dir(&format!("lang-{lang}"));
+        let mut game = Game::start(
+            &data,
+            &[
+                "--lang",
+                lang.code(),
+                "--seed",
+                "257",
+                "--scoring",
+                "standard",
+                "--hands",
+                "2",
+            ],
+        );
+        play_by_hints(&mut game);
+        let (code, transcript) = game.finish();
+        let text = transcript.join("\n");
+        assert_eq!(code, 0, "{lang}:\n{text}");
+        assert!(text.contains(title), "{lang}: no {title:?} in\n{text}");
+        let over = catalogue(lang).format_count("game-over", 2, &[]);
+        assert!(text.contains(&over), "{lang}: no {over:?} in\n{text}");
+        let keys = dalmuti_i18n::raw_keys(&text);
+        assert!(keys.is_empty(), "{lang}: {keys:?} in\n{text}");
+        if lang != Lang::En {
+            for english in ["Your hand", "passes.", "The game is over", "Game saved"] {
+                assert!(!text.contains(english), "{lang}: {english:?} in\n{text}");
+            }
+        }
+        // The record is saved wherever the language, and checks.
+        let games: Vec<PathBuf> = std::fs::read_dir(data.join("dalmuti/games"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(games.len(), 1, "{lang}: {games:?}");
+        assert_eq!(check(&games[0]).0, 0, "{lang}");
+        std::fs::remove_dir_all(&data).unwrap();
+    }
+}
+
+#[test]
+fn an_unknown_language_is_refused_with_the_list() {
+    for (args, var) in [(&["--lang", "xx"][..], "en"), (&[][..], "klingon")] {
+        let out = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+            .args(["play", "--plain"])
+            .args(args)
+            .env("DALMUTI_LANG", var)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?} {var}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("error: "), "{err}");
+        for lang in [
+            "en (English)",
+            "ko (한국어)",
+            "de (Deutsch)",
+            "es (Español)",
+            "ja (日本語)",
+        ] {
+            assert!(err.contains(lang), "no {lang:?} in {err}");
+        }
+    }
 }

@@ -3,6 +3,8 @@
 
 use dalmuti_core::{Card, Cards, Variant};
 
+use crate::tr::Tr;
+
 /// A play as typed: cards, then the value Dogberts alone play as (`as 3`),
 /// then the player the Twirling Wedgie names (`wedgie Wally`). Whether
 /// these make a set is the caller's to check, with the game's words.
@@ -66,16 +68,20 @@ pub enum Command {
     Next,
     /// `quit`: save and stop.
     Quit,
+    /// `lang`: the languages; `lang de`: speak German from now on.
+    Lang(Option<String>),
 }
 
-/// Reads one line as a command for a game of `variant`, or says in one
-/// sentence what is wrong.
+/// Reads one line as a command for the game of `tr`, or says in one
+/// sentence (in `tr`'s language) what is wrong. The command words are
+/// English in every language; cards may also be typed by their names in
+/// the language played (one-word names: "ritter", "기사").
 ///
 /// Cards are the record's tokens, separated by spaces or commas: `1` to
 /// `12` and `J` (or `jester`) in Dalmuti; `0`, `1` to `10`, `T`, `R` and
 /// `D` (or `dogbert`, `ratbert`) in Corporate Shuffle. Cards of the other
 /// game's deck are refused here.
-pub fn parse(line: &str, variant: Variant) -> Result<Command, String> {
+pub fn parse(line: &str, tr: Tr) -> Result<Command, String> {
     let words: Vec<String> = line
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
@@ -88,43 +94,41 @@ pub fn parse(line: &str, variant: Variant) -> Result<Command, String> {
         if rest.is_empty() {
             Ok(command)
         } else {
-            Err(format!(
-                "\"{verb}\" takes nothing after it. Type help for the commands."
-            ))
+            Err(tr.t("cmd.nothing-after", &[("word", verb)]))
         }
     };
     match verb.as_str() {
         "play" | "p" => {
             if rest.is_empty() {
-                return Err(format!(
-                    "Play which cards? For example: play {}",
-                    example(variant)
-                ));
+                return Err(tr.t("cmd.play-which", &[("example", example(tr.variant()))]));
             }
-            play(rest, variant).map(Command::Play)
+            play(rest, tr).map(Command::Play)
         }
         "give" => {
             if rest.is_empty() {
-                return Err(format!(
-                    "Give which cards? For example: give {}",
-                    match variant {
-                        Variant::Dalmuti => "12 12",
-                        Variant::CorporateShuffle => "10 10",
-                    }
-                ));
+                let example = match tr.variant() {
+                    Variant::Dalmuti => "12 12",
+                    Variant::CorporateShuffle => "10 10",
+                };
+                return Err(tr.t("cmd.give-which", &[("example", example)]));
             }
-            cards(rest, variant).map(Command::Give)
+            cards(rest, tr).map(Command::Give)
         }
         "offer" => match rest {
             [partner, card] => Ok(Command::Offer {
                 partner: partner.clone(),
-                card: one_card(card, variant)?,
+                card: one_card(card, tr)?,
             }),
-            _ => Err("Offer needs a seat and a card, for example: offer 4 9".into()),
+            _ => Err(tr.t("cmd.offer-needs", &[])),
         },
         "answer" => match rest {
-            [card] => Ok(Command::Answer(one_card(card, variant)?)),
-            _ => Err("Answer needs one card, for example: answer 9".into()),
+            [card] => Ok(Command::Answer(one_card(card, tr)?)),
+            _ => Err(tr.t("cmd.answer-needs", &[])),
+        },
+        "lang" | "language" => match rest {
+            [] => Ok(Command::Lang(None)),
+            [code] => Ok(Command::Lang(Some(shorten(code)))),
+            _ => Err(tr.t("cmd.nothing-after", &[("word", verb)])),
         },
         "pass" => nothing_more(Command::Pass),
         "revolution" | "takeover" | "yes" | "call" => nothing_more(Command::Revolution),
@@ -139,11 +143,8 @@ pub fn parse(line: &str, variant: Variant) -> Result<Command, String> {
         "help" | "?" => nothing_more(Command::Help),
         "next" | "deal" => nothing_more(Command::Next),
         "quit" | "exit" | "q" => nothing_more(Command::Quit),
-        _ if one_card(verb, variant).is_ok() => play(&words, variant).map(Command::Cards),
-        _ => Err(format!(
-            "Unknown command \"{}\". Type help for the commands.",
-            shorten(verb)
-        )),
+        _ if one_card(verb, tr).is_ok() => play(&words, tr).map(Command::Cards),
+        _ => Err(tr.t("cmd.unknown", &[("word", &shorten(verb))])),
     }
 }
 
@@ -156,18 +157,22 @@ fn example(variant: Variant) -> &'static str {
     }
 }
 
-/// The cards of a game, in a sentence.
-fn deck_words(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Dalmuti => "cards are 1 (Dalmuti) to 12 (Peasant) and J (Jester)",
-        Variant::CorporateShuffle => {
-            "cards are 0 (Dogbert, World Ruler), 1 (CEO) to 10 (Engineer), T (Twirling Wedgie), \
-             R (Ratbert) and D (Dogbert)"
-        }
-    }
+/// The cards of a game, in a sentence: their tokens and names.
+fn deck_words(tr: Tr) -> String {
+    let names: Vec<(String, String)> = tr
+        .variant()
+        .kinds()
+        .map(|card| (format!("c{card}"), tr.card(card)))
+        .collect();
+    let args: Vec<(&str, &str)> = names
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    tr.v("deck", &args)
 }
 
-fn one_card(word: &str, variant: Variant) -> Result<Card, String> {
+fn one_card(word: &str, tr: Tr) -> Result<Card, String> {
+    let variant = tr.variant();
     let token = match word {
         "j" | "jester" | "jesters" => "J",
         "d" | "dogbert" | "dogberts" => "D",
@@ -180,26 +185,29 @@ fn one_card(word: &str, variant: Variant) -> Result<Card, String> {
         .ok()
         // Each game's specials exist in its own deck only.
         .filter(|card| card.variant().is_none_or(|v| v == variant))
+        // A card's name in the language played, singular or plural.
+        .or_else(|| {
+            variant.kinds().find(|&card| {
+                [tr.card(card), tr.cards(card)]
+                    .iter()
+                    .any(|name| name.to_lowercase() == word)
+            })
+        })
         .ok_or_else(|| {
-            format!(
-                "\"{}\" is not a card: {}.",
-                shorten(word),
-                deck_words(variant)
+            tr.t(
+                "cmd.not-a-card",
+                &[("word", &shorten(word)), ("deck", &deck_words(tr))],
             )
         })
 }
 
 /// A play: cards, then `as VALUE`, then `wedgie NAME`, each optional.
-fn play(words: &[String], variant: Variant) -> Result<Play, String> {
+fn play(words: &[String], tr: Tr) -> Result<Play, String> {
     let (words, target) = match words.iter().position(|w| w == "wedgie") {
         Some(at) => {
             let name = words[at + 1..].join(" ");
             if name.is_empty() {
-                return Err(
-                    "Name the player after \"wedgie\", for example: play 6 T wedgie 3 (a seat) \
-                     or play T wedgie Wally."
-                        .into(),
-                );
+                return Err(tr.t("cmd.wedgie-name", &[]));
             }
             (&words[..at], Some(name))
         }
@@ -208,42 +216,33 @@ fn play(words: &[String], variant: Variant) -> Result<Play, String> {
     let (words, value) = match words.iter().position(|w| w == "as") {
         Some(at) => match &words[at + 1..] {
             [value] => {
-                let value = value.parse::<u8>().map_err(|_| {
-                    format!(
-                        "\"{}\" is not a value: Dogberts alone play as 1 to 10, for example: \
-                         play D D as 3",
-                        shorten(value)
-                    )
-                })?;
+                let value = value
+                    .parse::<u8>()
+                    .map_err(|_| tr.t("cmd.not-a-value", &[("word", &shorten(value))]))?;
                 (&words[..at], Some(value))
             }
             _ => {
-                return Err(
-                    "Say one value after \"as\", 1 to 10, for example: play D D as 3".into(),
-                );
+                return Err(tr.t("cmd.one-value", &[]));
             }
         },
         None => (words, None),
     };
     if words.is_empty() {
-        return Err(format!(
-            "Play which cards? For example: play {}",
-            example(variant)
-        ));
+        return Err(tr.t("cmd.play-which", &[("example", example(tr.variant()))]));
     }
     Ok(Play {
-        cards: cards(words, variant)?,
+        cards: cards(words, tr)?,
         value,
         target,
     })
 }
 
-fn cards(words: &[String], variant: Variant) -> Result<Cards, String> {
+fn cards(words: &[String], tr: Tr) -> Result<Cards, String> {
     let mut all = Cards::EMPTY;
     for word in words {
-        let card = one_card(word, variant)?;
+        let card = one_card(word, tr)?;
         if all.count(card) == u8::MAX {
-            return Err("That is far more cards than anyone holds.".into());
+            return Err(tr.t("cmd.too-many", &[]));
         }
         all.add(card, 1);
     }
@@ -263,9 +262,14 @@ fn shorten(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dalmuti_i18n::Lang;
 
     const D: Variant = Variant::Dalmuti;
     const CS: Variant = Variant::CorporateShuffle;
+
+    fn en(variant: Variant) -> Tr {
+        Tr::new(Lang::En, variant)
+    }
 
     fn c(s: &str) -> Cards {
         s.parse().unwrap()
@@ -280,7 +284,7 @@ mod tests {
     }
 
     fn parse(line: &str) -> Result<Command, String> {
-        super::parse(line, D)
+        super::parse(line, en(D))
     }
 
     #[test]
@@ -320,7 +324,7 @@ mod tests {
 
     #[test]
     fn corporate_shuffle_plays_say_their_value_and_their_victim() {
-        let cs = |line: &str| super::parse(line, CS);
+        let cs = |line: &str| super::parse(line, en(CS));
         assert_eq!(
             cs("play D d as 3"),
             Ok(Command::Play(Play {
@@ -369,12 +373,35 @@ mod tests {
 
     #[test]
     fn each_game_knows_only_its_own_cards() {
-        let err = super::parse("play J", CS).unwrap_err();
+        let err = super::parse("play J", en(CS)).unwrap_err();
         assert!(err.contains("\"j\" is not a card"), "{err}");
         assert!(err.contains("D (Dogbert)"), "{err}");
-        assert!(super::parse("play 11", CS).is_err());
+        assert!(super::parse("play 11", en(CS)).is_err());
         assert!(parse("play D").unwrap_err().contains("J (Jester)"));
         assert!(parse("play 0").is_err());
         assert!(parse("12").is_ok());
+    }
+
+    #[test]
+    fn cards_may_be_typed_by_their_names_in_the_language_played() {
+        let de = Tr::new(Lang::De, D);
+        assert_eq!(
+            super::parse("play ritter ritter", de),
+            Ok(Command::Play(plain("6 6")))
+        );
+        assert_eq!(super::parse("Narr", de), Ok(Command::Cards(plain("J"))));
+        let ko = Tr::new(Lang::Ko, D);
+        assert_eq!(
+            super::parse("play 기사 광대", ko),
+            Ok(Command::Play(plain("6 J")))
+        );
+        // The command words stay English; the messages follow the language.
+        let err = super::parse("spielen 6", de).unwrap_err();
+        assert!(err.contains("\"spielen\""), "{err}");
+        assert_ne!(err, super::parse("spielen 6", en(D)).unwrap_err());
+        assert_eq!(
+            super::parse("lang ja", de),
+            Ok(Command::Lang(Some("ja".into())))
+        );
     }
 }

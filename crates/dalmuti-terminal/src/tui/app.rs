@@ -4,12 +4,14 @@
 
 use std::time::{Duration, Instant};
 
-use dalmuti_core::narrate::{cards_words, count_of, set_words};
 use dalmuti_core::{Action, Card, Cards, Decision, Seat, Set, Title, Variant};
+use dalmuti_i18n::Lang;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::play::session::Session;
-use crate::play::words;
+use crate::plain::hand_number;
+use crate::session::Session;
+use crate::tr::Tr;
+use crate::words::{self, say};
 
 /// How the screen may look: colours, and the crown and straw hat.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -215,21 +217,18 @@ impl<'s> App<'s> {
 
     fn intro(&mut self) {
         let s = &*self.session;
+        let tr = s.tr();
         let bots: Vec<String> = s
             .lineup()
             .iter()
             .map(|(name, spec)| format!("{name} ({spec})"))
             .collect();
         let mut lines = vec![
-            format!(
-                "{}: you against {}.",
-                s.variant().words().game,
-                bots.join(", ")
+            tr.t(
+                "tui.intro",
+                &[("game", &tr.game()), ("bots", &tr.join(&bots))],
             ),
-            format!(
-                "Seed {0}: play these deals again with --seed {0}.",
-                s.seed_text()
-            ),
+            tr.t("tui.seed", &[("seed", s.seed_text())]),
         ];
         lines.extend(s.draw_lines());
         self.log.extend(lines);
@@ -237,19 +236,10 @@ impl<'s> App<'s> {
 
     fn start_hand(&mut self) {
         let s = &*self.session;
-        let of = s
-            .rules()
-            .hands
-            .map(|h| format!(" of {h}"))
-            .unwrap_or_default();
-        let mut lines = vec![format!("── Hand {}{of} ──", s.hand_number())];
+        let mut lines = vec![format!("── {} ──", hand_number(s))];
         let view = s.view();
         if view.is_first_hand() && view.rules().first_deal_revolution {
-            let words = s.variant().words();
-            lines.push(format!(
-                "First-deal {}: no {} this hand.",
-                words.revolution, words.taxes
-            ));
+            lines.push(say(s.tr(), "first-deal", &[]));
         }
         lines.push(words::hand_line(s));
         self.log.extend(lines);
@@ -277,6 +267,10 @@ impl<'s> App<'s> {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         if key.code == KeyCode::Char('q') || (ctrl && key.code == KeyCode::Char('c')) {
             self.quit = true;
+            return;
+        }
+        if matches!(key.code, KeyCode::Char('L' | 'l')) {
+            self.next_lang();
             return;
         }
         if let Some(offset) = self.help {
@@ -324,7 +318,8 @@ impl<'s> App<'s> {
         }
         let Some(decision) = self.session.decision() else {
             if !matches!(key.code, KeyCode::Left | KeyCode::Right) {
-                self.say(Tone::Note, format!("Wait: {}.", self.waiting_for()));
+                let text = self.tr().t("tui.wait", &[("who", &self.waiting_for())]);
+                self.say(Tone::Note, text);
             }
             self.move_cursor(key.code);
             return;
@@ -358,14 +353,37 @@ impl<'s> App<'s> {
         self.log.len() * 4
     }
 
+    /// The game's words in the language spoken now.
+    pub(super) fn tr(&self) -> Tr {
+        self.session.tr()
+    }
+
+    /// L: the next language, in the order of [`Lang::ALL`]. What is said
+    /// from now on is in that language; the log's earlier lines stay as
+    /// they were written.
+    fn next_lang(&mut self) {
+        let at = Lang::ALL
+            .iter()
+            .position(|&l| l == self.session.lang())
+            .unwrap_or(0);
+        let lang = Lang::ALL[(at + 1) % Lang::ALL.len()];
+        self.session.set_lang(lang);
+        let text = self.tr().t("lang.set", &[("name", lang.native_name())]);
+        self.say(Tone::Note, text);
+    }
+
     /// Who the table waits for, in words.
     pub(super) fn waiting_for(&self) -> String {
         // While the hand is set up, who is still choosing stays secret.
         let view = self.session.view();
+        let tr = self.tr();
         if let Some(ready) = view.ready_count() {
-            return format!(
-                "the others are getting ready ({ready} of {} ready)",
-                view.players()
+            return tr.t(
+                "waiting.ready",
+                &[
+                    ("ready", &ready.to_string()),
+                    ("n", &view.players().to_string()),
+                ],
             );
         }
         let names: Vec<String> = self
@@ -376,9 +394,9 @@ impl<'s> App<'s> {
             .map(|s| s.name.clone())
             .collect();
         match names.len() {
-            0 => "nobody is to act".to_string(),
-            1 => format!("{} is to act", names[0]),
-            _ => format!("{} are choosing", names.join(", ")),
+            0 => tr.t("waiting.nobody", &[]),
+            1 => tr.t("waiting.one", &[("name", &names[0])]),
+            _ => tr.t("waiting.many", &[("names", &tr.join(&names))]),
         }
     }
 
@@ -402,7 +420,8 @@ impl<'s> App<'s> {
                 self.next_bot = Instant::now() + self.delay;
             }
             Err(e) => {
-                self.say(Tone::Refusal, format!("No next hand: {e}."));
+                let text = self.tr().t("no-next-hand", &[("why", &e.to_string())]);
+                self.say(Tone::Refusal, text);
                 self.standings = true;
             }
         }
@@ -421,24 +440,34 @@ impl<'s> App<'s> {
         self.scroll = 0;
         let news = self.session.take_news();
         if news.is_empty() {
+            let tr = self.tr();
+            let done = tr.v("setup-done", &[]);
             let note = match (decision, action) {
-                (Some(Decision::Tax { to, .. }), Action::GiveTax(cards)) => format!(
-                    "You will give {} [{cards}] to {}: the cards change hands once {}.",
-                    cards_words(&cards, self.session.variant()),
-                    self.session.name_at(to),
-                    words::setup_done(self.session.variant())
+                (Some(Decision::Tax { to, .. }), Action::GiveTax(cards)) => tr.t(
+                    "tui.note.tax",
+                    &[
+                        ("words", &tr.cards_words(&cards)),
+                        ("cards", &cards.to_string()),
+                        ("name", self.session.name_at(to)),
+                        ("done", &done),
+                    ],
                 ),
-                (_, Action::OfferExchange { partner, card }) => format!(
-                    "You offer {} [{card}] to {}, blind: the cards change hands once they \
-                     answer and the {} are chosen.",
-                    count_of(1, card, self.session.variant()),
-                    self.session.name_at(partner),
-                    self.session.variant().words().taxes
+                (_, Action::OfferExchange { partner, card }) => say(
+                    tr,
+                    "tui.note.offer",
+                    &[
+                        ("card", &tr.count_of(1, card)),
+                        ("token", &card.to_string()),
+                        ("name", self.session.name_at(partner)),
+                    ],
                 ),
-                (_, Action::AnswerExchange(card)) => format!(
-                    "You will give back {} [{card}]: the cards change hands once {}.",
-                    count_of(1, card, self.session.variant()),
-                    words::setup_done(self.session.variant())
+                (_, Action::AnswerExchange(card)) => tr.t(
+                    "tui.note.answer",
+                    &[
+                        ("card", &tr.count_of(1, card)),
+                        ("token", &card.to_string()),
+                        ("done", &done),
+                    ],
                 ),
                 _ => String::new(),
             };
@@ -453,42 +482,44 @@ impl<'s> App<'s> {
     }
 
     fn hint(&mut self) {
+        let tr = self.tr();
         let Some(action) = self.session.hint() else {
-            self.say(Tone::Hint, "Hint: nothing to decide now.");
+            self.say(Tone::Hint, tr.t("hint.none", &[]));
             return;
         };
-        let variant = self.session.variant();
         let what = words::action(self.session, &action);
         let text = match action {
-            Action::CallRevolution => {
-                format!("Hint: call the {} (r).", variant.words().revolution)
-            }
-            Action::Ready => format!("Hint: keep quiet about the {} (n).", variant.words().wilds),
-            Action::Pass => "Hint: pass (p), keep your cards.".to_string(),
-            Action::DeclineExchange => {
-                format!("Hint: no {} (n).", words::exchange_name(variant))
-            }
+            Action::CallRevolution => say(tr, "hint.revolution", &[]),
+            Action::Ready => say(tr, "hint.ready", &[]),
+            Action::Pass => tr.t("hint.pass", &[]),
+            Action::DeclineExchange => say(tr, "hint.decline", &[]),
             Action::Play(set) => {
                 self.select_set(&set);
                 let then = if set.wedgie_target().is_some() || set.declared().is_some() {
-                    "Enter, then Enter in the dialog, plays it"
+                    tr.t("hint.then.dialog", &[])
                 } else {
-                    "Enter plays it"
+                    tr.t("hint.then.enter", &[])
                 };
-                format!("Hint: play {what} [{set}]. Selected: {then}.")
+                tr.t(
+                    "hint.play",
+                    &[("what", &what), ("set", &set.to_string()), ("then", &then)],
+                )
             }
             Action::GiveTax(cards) => {
                 self.picked = cards;
-                format!("Hint: give {what} [{cards}]. Selected: Enter gives it.")
+                tr.t(
+                    "hint.give",
+                    &[("what", &what), ("cards", &cards.to_string())],
+                )
             }
             Action::OfferExchange { partner, card } => {
                 self.partner = Some(partner);
                 self.cursor = Some(card);
-                format!("Hint: offer {what}. Selected: Enter offers it.")
+                tr.t("hint.offer", &[("what", &what)])
             }
             Action::AnswerExchange(card) => {
                 self.cursor = Some(card);
-                format!("Hint: give back {what}. Selected: Enter gives it.")
+                tr.t("hint.answer", &[("what", &what)])
             }
         };
         self.say(Tone::Hint, text);
@@ -697,10 +728,14 @@ impl<'s> App<'s> {
             return false;
         };
         if self.held(card) == 0 {
-            self.say(
-                Tone::Refusal,
-                format!("You hold no {} ({card}).", card.plural(self.variant())),
+            let text = self.tr().t(
+                "tui.hold-none",
+                &[
+                    ("names", &self.tr().cards(card)),
+                    ("card", &card.to_string()),
+                ],
             );
+            self.say(Tone::Refusal, text);
         } else {
             self.cursor = Some(card);
             self.message = None;
@@ -716,15 +751,14 @@ impl<'s> App<'s> {
         let Some(card) = self.cursor else { return };
         let held = self.held(card);
         let variant = self.variant();
+        let tr = self.tr();
         match code {
             KeyCode::Up | KeyCode::Char('+') => {
                 if self.count < held {
                     self.count += 1;
                 } else {
-                    self.say(
-                        Tone::Refusal,
-                        format!("You hold only {}.", count_of(held.into(), card, variant)),
-                    );
+                    let cards = tr.count_of(held.into(), card);
+                    self.say(Tone::Refusal, tr.t("tui.hold-only", &[("cards", &cards)]));
                 }
             }
             KeyCode::Down if self.count > 1 => self.count -= 1,
@@ -735,7 +769,7 @@ impl<'s> App<'s> {
                 if jokers == 0 {
                     self.say(
                         Tone::Refusal,
-                        format!("You hold no {}.", wild.name(variant)),
+                        tr.t("tui.hold-no-wild", &[("wild", &tr.wild())]),
                     );
                 } else if card.is_wild() {
                     self.count = if self.count >= jokers {
@@ -744,10 +778,11 @@ impl<'s> App<'s> {
                         self.count + 1
                     };
                 } else if goes_alone(card) {
-                    self.say(
-                        Tone::Refusal,
-                        format!("{} ({card}) is played only alone.", card.name(variant)),
+                    let text = tr.t(
+                        "tui.alone",
+                        &[("name", &tr.card(card)), ("card", &card.to_string())],
                     );
+                    self.say(Tone::Refusal, text);
                 } else {
                     self.wilds = (self.wilds + 1) % (jokers + 1);
                 }
@@ -760,7 +795,7 @@ impl<'s> App<'s> {
                 self.act(Action::Pass);
             }
             KeyCode::Char('y') | KeyCode::Char('n') => {
-                self.say(Tone::Refusal, words::wrong_decision(decision, variant));
+                self.say(Tone::Refusal, words::wrong_decision(decision, tr));
             }
             _ => {}
         }
@@ -769,25 +804,19 @@ impl<'s> App<'s> {
     /// `t`: the Twirling Wedgie joins your 6s, or leaves them.
     fn wedgie_key(&mut self, card: Card, decision: &Decision) {
         let six = Self::six();
-        let variant = self.variant();
+        let tr = self.tr();
+        let sixes = tr.cards(six);
         if self.held(Card::TWIRLING_WEDGIE) == 0 {
-            self.say(Tone::Refusal, "You hold no Twirling Wedgie.");
+            self.say(Tone::Refusal, say(tr, "tui.no-wedgie", &[]));
         } else if card == Card::TWIRLING_WEDGIE {
             self.say(
                 Tone::Note,
-                format!(
-                    "The Twirling Wedgie is chosen: add Dogberts with d, or choose your {} \
-                     (6) and press t to play them with it.",
-                    six.plural(variant)
-                ),
+                say(tr, "tui.wedgie-chosen", &[("sixes", &sixes)]),
             );
         } else if card != six {
             self.say(
                 Tone::Refusal,
-                format!(
-                    "The Twirling Wedgie is a 6: it joins only {} (6) and Dogberts.",
-                    six.plural(variant)
-                ),
+                say(tr, "tui.wedgie-joins", &[("sixes", &sixes)]),
             );
         } else {
             self.wedgie = !self.wedgie;
@@ -810,7 +839,7 @@ impl<'s> App<'s> {
     fn enter_play(&mut self) {
         let cards = self.selected_cards();
         if cards.is_empty() {
-            self.say(Tone::Refusal, "Choose the cards of a set first.");
+            self.say(Tone::Refusal, self.tr().t("tui.choose-first", &[]));
             return;
         }
         if let Some(dogberts) = self.dogberts_alone() {
@@ -838,7 +867,7 @@ impl<'s> App<'s> {
         let set = match Set::from_cards(&cards) {
             Ok(set) => set,
             Err(e) => {
-                let text = words::not_a_set(&cards, &e, self.variant());
+                let text = words::not_a_set(&cards, &e, self.tr());
                 self.say(Tone::Refusal, text);
                 return;
             }
@@ -886,7 +915,7 @@ impl<'s> App<'s> {
             KeyCode::End => self.choose(len - 1),
             KeyCode::Esc | KeyCode::Backspace => {
                 self.choice = None;
-                self.say(Tone::Note, "Not played: choose again.");
+                self.say(Tone::Note, self.tr().t("tui.not-played", &[]));
             }
             KeyCode::Enter => {
                 let set = match choice {
@@ -922,19 +951,23 @@ impl<'s> App<'s> {
                         self.message = None;
                     }
                     (None, Choice::Value { values, .. }) => {
-                        let text = format!(
-                            "Not {number}: the Dogberts can be played as {} now.",
-                            list(values.iter().map(u8::to_string))
+                        let tr = self.tr();
+                        let values: Vec<String> = values.iter().map(u8::to_string).collect();
+                        let text = tr.t(
+                            "tui.not-value",
+                            &[
+                                ("number", &number.to_string()),
+                                ("values", &tr.list(&values, "list.or")),
+                            ],
                         );
                         self.say(Tone::Refusal, text);
                     }
-                    (None, Choice::Target { .. }) => self.say(
-                        Tone::Refusal,
-                        format!(
-                            "Seat {number} cannot be named: choose another player who still \
-                             holds cards."
-                        ),
-                    ),
+                    (None, Choice::Target { .. }) => {
+                        let text = self
+                            .tr()
+                            .t("tui.not-target", &[("number", &number.to_string())]);
+                        self.say(Tone::Refusal, text);
+                    }
                 }
             }
             _ => {}
@@ -956,13 +989,7 @@ impl<'s> App<'s> {
             KeyCode::Char('n') | KeyCode::Esc => {
                 self.act(Action::Ready);
             }
-            KeyCode::Enter => {
-                let revolution = self.variant().words().revolution;
-                self.say(
-                    Tone::Refusal,
-                    format!("Press r to call the {revolution} or n to keep quiet."),
-                )
-            }
+            KeyCode::Enter => self.say(Tone::Refusal, say(self.tr(), "tui.press-r", &[])),
             code => {
                 self.move_cursor(code);
             }
@@ -976,22 +1003,12 @@ impl<'s> App<'s> {
         let Some(card) = self.cursor else { return };
         match code {
             KeyCode::Up | KeyCode::Char(' ') | KeyCode::Char('+') => {
+                let tr = self.tr();
                 if self.picked.len() >= needed.into() {
-                    self.say(
-                        Tone::Refusal,
-                        format!(
-                            "You give {needed} card{}: take one back first (Down).",
-                            if needed == 1 { "" } else { "s" }
-                        ),
-                    );
+                    self.say(Tone::Refusal, tr.n("tui.gift-full", needed.into(), &[]));
                 } else if self.picked.count(card) >= self.held(card) {
-                    self.say(
-                        Tone::Refusal,
-                        format!(
-                            "You hold only {}.",
-                            count_of(self.held(card).into(), card, self.variant())
-                        ),
-                    );
+                    let cards = tr.count_of(self.held(card).into(), card);
+                    self.say(Tone::Refusal, tr.t("tui.hold-only", &[("cards", &cards)]));
                 } else {
                     self.picked.add(card, 1);
                     self.message = None;
@@ -1033,10 +1050,7 @@ impl<'s> App<'s> {
                     self.act(Action::OfferExchange { partner, card });
                 }
                 _ => {
-                    let text = format!(
-                        "Choose a {} and a card first.",
-                        words::merchant(self.variant())
-                    );
+                    let text = say(self.tr(), "tui.choose-merchant", &[]);
                     self.say(Tone::Refusal, text);
                 }
             },
@@ -1064,66 +1078,80 @@ impl<'s> App<'s> {
     pub(super) fn selection_words(&self) -> Option<String> {
         let decision = self.decision?;
         let s = &*self.session;
+        let tr = self.tr();
         Some(match decision {
             Decision::Lead | Decision::Follow { .. } => {
                 let cards = self.selected_cards();
-                let variant = self.variant();
                 let (words, then) = if let Some(n) = self.dogberts_alone() {
                     let then = match (s.dogbert_values(n).is_empty(), n) {
-                        (true, _) => "cannot be played now",
-                        (false, 1) => "Enter chooses its value",
-                        (false, _) => "Enter chooses their value",
+                        (true, _) => "sel.cannot",
+                        (false, 1) => "sel.value.one",
+                        (false, _) => "sel.value",
                     };
-                    (count_of(n.into(), Card::DOGBERT, variant), then)
+                    (tr.count_of(n.into(), Card::DOGBERT), then)
                 } else {
                     match Set::from_cards(&cards) {
                         Ok(set) if set.holds_wedgie() => {
                             let then = match s.wedgie_targets(&set)[..] {
-                                [] => "cannot be played now",
-                                [None] => "Enter plays it (the hand ends: it names no one)",
-                                _ => "Enter chooses whom it wedges",
+                                [] => "sel.cannot",
+                                [None] => "sel.wedgie-ends",
+                                _ => "sel.wedgie",
                             };
-                            (set_words(&set, variant), then)
+                            (tr.set_words(&set), then)
                         }
                         Ok(set) => {
                             let then = if s.legal().contains(&Action::Play(set)) {
-                                "Enter plays it"
+                                "sel.plays"
                             } else {
-                                "cannot be played now"
+                                "sel.cannot"
                             };
-                            (set_words(&set, variant), then)
+                            (tr.set_words(&set), then)
                         }
-                        Err(_) if cards.is_empty() => {
-                            return Some("Your set: nothing chosen".to_string());
-                        }
-                        Err(_) => (cards_words(&cards, variant), "not a set"),
+                        Err(_) if cards.is_empty() => return Some(tr.t("sel.nothing", &[])),
+                        Err(_) => (tr.cards_words(&cards), "sel.not-a-set"),
                     }
                 };
-                format!("Your set: {words} [{cards}]: {then}")
+                tr.t(
+                    "sel.set",
+                    &[
+                        ("words", &words),
+                        ("cards", &cards.to_string()),
+                        ("then", &tr.t(then, &[])),
+                    ],
+                )
             }
-            Decision::Tax { to, count } => format!(
-                "Your gift to {}: {} [{}], {} of {count} chosen",
-                s.name_at(to),
-                cards_words(&self.picked, self.variant()),
-                self.picked,
-                self.picked.len()
+            Decision::Tax { to, count } => tr.t(
+                "sel.gift",
+                &[
+                    ("name", s.name_at(to)),
+                    ("words", &tr.cards_words(&self.picked)),
+                    ("cards", &self.picked.to_string()),
+                    ("chosen", &self.picked.len().to_string()),
+                    ("n", &count.to_string()),
+                ],
             ),
             Decision::ExchangeOffer => match (self.partner, self.cursor) {
-                (Some(p), Some(card)) => format!(
-                    "Offer {} [{card}] to {} (seat {}): Enter offers, n declines",
-                    count_of(1, card, self.variant()),
-                    s.name_at(p),
-                    words::seat_number(p)
+                (Some(p), Some(card)) => tr.t(
+                    "sel.offer",
+                    &[
+                        ("card", &tr.count_of(1, card)),
+                        ("token", &card.to_string()),
+                        ("name", s.name_at(p)),
+                        ("seat", &words::seat_number(p).to_string()),
+                    ],
                 ),
-                _ => "Nothing chosen".to_string(),
+                _ => tr.t("sel.none", &[]),
             },
             Decision::ExchangeAnswer { from } => match self.cursor {
-                Some(card) => format!(
-                    "Give back {} [{card}] to {}: Enter gives it",
-                    count_of(1, card, self.variant()),
-                    s.name_at(from)
+                Some(card) => tr.t(
+                    "sel.answer",
+                    &[
+                        ("card", &tr.count_of(1, card)),
+                        ("token", &card.to_string()),
+                        ("name", s.name_at(from)),
+                    ],
                 ),
-                None => "Nothing chosen".to_string(),
+                None => tr.t("sel.none", &[]),
             },
             Decision::Ready => return None,
         })
@@ -1145,14 +1173,4 @@ impl<'s> App<'s> {
 /// Whether a card is played only alone: the World Ruler and Ratbert.
 fn goes_alone(card: Card) -> bool {
     card == Card::WORLD_RULER || card == Card::RATBERT
-}
-
-/// Words joined as a list: "1, 2 or 3".
-fn list(items: impl Iterator<Item = String>) -> String {
-    let items: Vec<String> = items.collect();
-    match items.split_last() {
-        None => "nothing".to_string(),
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-    }
 }

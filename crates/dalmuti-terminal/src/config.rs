@@ -5,6 +5,7 @@ use std::time::Duration;
 use dalmuti_arena::{parse_seed, seed_text};
 use dalmuti_bots::BotSpec;
 use dalmuti_core::{BadRules, Rules, Scoring, Seed, Variant};
+use dalmuti_i18n::Lang;
 
 /// The bots' names, in the order they are given out: the rulebook's
 /// players first, so logs read like the book's examples.
@@ -83,6 +84,12 @@ pub struct PlayArgs {
     /// lines (also used when standard input is not a terminal).
     #[arg(long)]
     pub plain: bool,
+
+    /// The language: en, ko, de, es or ja [default: $DALMUTI_LANG, else
+    /// the terminal's locale (LC_ALL, LC_MESSAGES, LANG), else English].
+    /// Switch during the game with L, or by typing "lang de".
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
 }
 
 /// One bot at the table.
@@ -109,6 +116,8 @@ pub struct Config {
     pub speed: Duration,
     /// Whether the plain line mode was asked for.
     pub plain: bool,
+    /// The language the game speaks.
+    pub lang: Lang,
 }
 
 /// Why arguments do not make a game, in words for the command line.
@@ -158,12 +167,44 @@ pub enum ConfigError {
     /// Not a seed.
     #[error("--seed is a number (e.g. 7) or 64 hexadecimal digits, not {0:?}")]
     Seed(String),
+    /// Not a language the game speaks.
+    #[error("{0} is one of {langs}, not {1:?}", langs = lang_list())]
+    Lang(&'static str, String),
+}
+
+/// The languages as `--lang` takes them: "en (English), ko (한국어)…".
+fn lang_list() -> String {
+    let all: Vec<String> = Lang::ALL
+        .iter()
+        .map(|l| format!("{} ({})", l.code(), l.native_name()))
+        .collect();
+    all.join(", ")
+}
+
+/// The language to speak: `--lang`, else `DALMUTI_LANG`, else the locale
+/// (`var` reads the environment).
+pub fn choose_lang(
+    flag: Option<&str>,
+    var: impl Fn(&str) -> Option<String>,
+) -> Result<Lang, ConfigError> {
+    let pick = |what: &'static str, text: String| {
+        text.parse::<Lang>()
+            .map_err(|_| ConfigError::Lang(what, shorten(&text)))
+    };
+    if let Some(text) = flag {
+        return pick("--lang", text.to_string());
+    }
+    if let Some(text) = var("DALMUTI_LANG").filter(|v| !v.is_empty()) {
+        return pick("DALMUTI_LANG", text);
+    }
+    Ok(Lang::detect(var))
 }
 
 impl Config {
     /// Checks the arguments and makes the configuration, or says what is
     /// wrong.
     pub fn new(args: &PlayArgs) -> Result<Config, ConfigError> {
+        let lang = choose_lang(args.lang.as_deref(), |k| std::env::var(k).ok())?;
         let name = args.name.trim().to_string();
         if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
         {
@@ -242,6 +283,7 @@ impl Config {
             seed,
             speed: Duration::from_millis(args.speed),
             plain: args.plain,
+            lang,
         })
     }
 
@@ -284,7 +326,41 @@ mod tests {
             hands: None,
             speed: 0,
             plain: true,
+            lang: Some("en".into()),
         }
+    }
+
+    #[test]
+    fn the_language_is_the_flag_else_dalmuti_lang_else_the_locale() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        let japanese = env(&[("LANG", "ja_JP.UTF-8")]);
+        assert_eq!(choose_lang(None, japanese), Ok(Lang::Ja));
+        assert_eq!(choose_lang(Some("de"), japanese), Ok(Lang::De));
+        assert_eq!(
+            choose_lang(
+                None,
+                env(&[("DALMUTI_LANG", "ko"), ("LANG", "ja_JP.UTF-8")])
+            ),
+            Ok(Lang::Ko)
+        );
+        assert_eq!(
+            choose_lang(None, env(&[("LANG", "fr_FR.UTF-8")])),
+            Ok(Lang::En)
+        );
+        let err = choose_lang(Some("xx"), japanese).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "--lang is one of en (English), ko (한국어), de (Deutsch), es (Español), \
+             ja (日本語), not \"xx\""
+        );
+        assert!(choose_lang(None, env(&[("DALMUTI_LANG", "klingon")])).is_err());
     }
 
     #[test]

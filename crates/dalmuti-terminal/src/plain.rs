@@ -7,11 +7,13 @@
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
-use dalmuti_core::{Action, Cards, Decision, PlayerId, Seat, Set, Variant};
+use dalmuti_core::{Action, Cards, Decision, PlayerId, Seat, Set};
+use dalmuti_i18n::Lang;
 
 use super::command::{self, Command, Play};
 use super::session::{HandEnd, Session};
-use super::words;
+use super::words::{self, say};
+use crate::tr::Tr;
 
 /// How the plain mode behaves.
 #[derive(Clone, Debug, Default)]
@@ -98,10 +100,7 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             }
             if self.seating != self.current_seating() {
                 self.seating = self.current_seating();
-                let header = format!(
-                    "The seats after the greater {}, from 1:",
-                    self.session.variant().words().revolution
-                );
+                let header = say(self.tr(), "plain.seats-after-greater", &[]);
                 for line in self.table_lines(&header) {
                     self.say(line)?;
                 }
@@ -125,7 +124,7 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             }
             let Some(decision) = self.session.decision() else {
                 // Cannot happen: someone always has a decision in a hand.
-                self.say("The game cannot go on: nobody has a decision to make.")?;
+                self.say(self.tr().t("plain.stuck", &[]))?;
                 return Ok(Ending::Quit);
             };
             if !self.shown {
@@ -144,40 +143,47 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
 
     // ----- what is shown -----
 
+    fn tr(&self) -> Tr {
+        self.session.tr()
+    }
+
     fn intro(&mut self) -> io::Result<()> {
         let s = &*self.session;
+        let tr = s.tr();
         let bots: Vec<String> = s
             .lineup()
             .iter()
             .map(|(name, spec)| format!("{name} ({spec})"))
             .collect();
         let rules = s.rules();
-        let options = words::optional_rules(rules);
+        let options = words::optional_rules(rules, tr);
         let length = match rules.hands {
-            Some(1) => "one hand".to_string(),
-            Some(h) => format!("{h} hands"),
-            None => "as many hands as you like".to_string(),
+            Some(h) => tr.n("plain.length", h.into(), &[]),
+            None => tr.t("plain.length.open", &[]),
+        };
+        let me = s.name(s.me());
+        let you = if me.eq_ignore_ascii_case("you") {
+            tr.t("plain.you", &[])
+        } else {
+            tr.t("plain.you.named", &[("name", me)])
+        };
+        let options = if options.is_empty() {
+            tr.t("plain.basic-game", &[])
+        } else {
+            tr.join(&options)
         };
         let lines = vec![
-            format!(
-                "{}: {} against {}.",
-                rules.variant.words().game,
-                you(s.name(s.me())),
-                bots.join(", ")
+            tr.t(
+                "plain.intro",
+                &[
+                    ("game", &tr.game()),
+                    ("you", &you),
+                    ("bots", &tr.join(&bots)),
+                ],
             ),
-            format!(
-                "Seed {0} (play these deals again with --seed {0}).",
-                s.seed_text()
-            ),
-            format!(
-                "Rules: {}; {length}.",
-                if options.is_empty() {
-                    "the basic game".to_string()
-                } else {
-                    options.join(", ")
-                }
-            ),
-            "Type help for the rules in short and the commands.".to_string(),
+            tr.t("plain.seed", &[("seed", s.seed_text())]),
+            tr.t("plain.rules", &[("options", &options), ("length", &length)]),
+            tr.t("plain.type-help", &[]),
         ];
         for line in lines.into_iter().chain(s.draw_lines()) {
             self.say(line)?;
@@ -187,17 +193,13 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
 
     fn start_hand(&mut self) -> io::Result<()> {
         let s = &*self.session;
-        let of = s
-            .rules()
-            .hands
-            .map(|h| format!(" of {h}"))
-            .unwrap_or_default();
-        let mut lines = vec![String::new(), format!("== Hand {}{of} ==", s.hand_number())];
-        lines.extend(self.table_lines(&table_header(s.variant())));
+        let tr = s.tr();
+        let mut lines = vec![String::new(), format!("== {} ==", hand_number(s))];
+        lines.extend(self.table_lines(&say(tr, "plain.table", &[])));
         self.seating = self.current_seating();
         let view = s.view();
         if view.is_first_hand() && view.rules().first_deal_revolution {
-            lines.push(first_deal(s.variant()));
+            lines.push(say(tr, "first-deal", &[]));
         }
         lines.push(words::hand_line(s));
         for line in lines {
@@ -213,10 +215,10 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
 
     fn table_lines(&self, header: &str) -> Vec<String> {
         let exchange = self.session.rules().merchant_exchange;
-        let variant = self.session.variant();
+        let tr = self.tr();
         let mut lines = vec![header.to_string()];
         for info in self.session.table() {
-            lines.push(format!("  {}", words::seat_line(&info, variant, exchange)));
+            lines.push(format!("  {}", words::seat_line(&info, tr, exchange)));
         }
         lines
     }
@@ -236,41 +238,50 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
     }
 
     fn standings(&mut self, title: &str) -> io::Result<()> {
-        self.say(title)?;
+        let tr = self.tr();
+        self.say(tr.t(title, &[]))?;
         for row in self.session.standings() {
-            let you = if row.is_me { mark(&row.name) } else { "" };
             let points = row
                 .points
-                .map(|p| format!("{p} point{}, ", if p == 1 { "" } else { "s" }))
+                .map(|p| tr.n("plain.standing.points", p.into(), &[]))
                 .unwrap_or_default();
-            self.say(format!(
-                "  {}. {}{you}: {points}first in {} hand{}, last in {}",
-                row.place,
-                row.name,
-                row.firsts,
-                if row.firsts == 1 { "" } else { "s" },
-                row.lasts
+            self.say(tr.n(
+                "plain.standing",
+                row.firsts as u64,
+                &[
+                    ("place", &row.place.to_string()),
+                    ("name", &words::shown_name(&row.name, row.is_me, tr)),
+                    ("you", &words::you_mark(&row.name, row.is_me, tr)),
+                    ("points", &points),
+                    ("lasts", &row.lasts.to_string()),
+                ],
             ))?;
         }
         Ok(())
     }
 
     fn help(&mut self) -> io::Result<()> {
-        let help = match self.session.variant() {
-            Variant::Dalmuti => HELP,
-            Variant::CorporateShuffle => HELP_CORPORATE,
-        };
-        for line in help.lines() {
-            self.say(line)?;
+        let tr = self.tr();
+        self.say(tr.t("help.in-short", &[("game", &tr.game())]) + ":")?;
+        for paragraph in rules_in_short(tr, false).split("\n\n") {
+            self.say(format!("  {paragraph}"))?;
         }
-        Ok(())
+        self.say(tr.t("help.commands", &[]))?;
+        for line in tr.v("help.commands", &[]).lines() {
+            self.say(format!("  {line}"))?;
+        }
+        self.say(tr.v("help.cards", &[]))
     }
 
     fn log(&mut self) -> io::Result<()> {
         let log = self.session.log();
-        self.say(format!("Hand {} so far:", self.session.hand_number()))?;
+        let tr = self.tr();
+        self.say(tr.t(
+            "plain.log",
+            &[("hand", &self.session.hand_number().to_string())],
+        ))?;
         if log.is_empty() {
-            self.say("  Nothing has happened yet.")?;
+            self.say(format!("  {}", tr.t("plain.log.empty", &[])))?;
         }
         for line in log {
             self.say(format!("  {line}"))?;
@@ -283,12 +294,13 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         match command {
             Command::Hand => self.say(words::hand_line(self.session))?,
             Command::Table => {
-                for line in self.table_lines(&table_header(self.session.variant())) {
+                for line in self.table_lines(&say(self.tr(), "plain.table", &[])) {
                     self.say(line)?;
                 }
             }
             Command::Log => self.log()?,
-            Command::Score => self.standings("Standings:")?,
+            Command::Score => self.standings("plain.standings")?,
+            Command::Lang(code) => self.lang(code.as_deref())?,
             Command::Help => self.help()?,
             _ => return Ok(false),
         }
@@ -302,29 +314,30 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             self.hand_end(&end)?;
         }
         if self.session.is_game_over() {
-            self.standings("Final standings:")?;
+            self.standings("plain.final-standings")?;
             return Ok(Flow::Stop(Ending::Finished));
         }
-        let prompt = format!(
-            "> next: press Enter or type \"next\" for hand {}, or \"quit\" to stop",
-            self.session.hand_number() + 1
-        );
         loop {
+            let prompt = format!(
+                "> next: {}",
+                self.tr().t(
+                    "prompt.next",
+                    &[("hand", &(self.session.hand_number() + 1).to_string())]
+                )
+            );
             let Some(line) = self.ask(&prompt)? else {
                 return Ok(Flow::Stop(Ending::EndOfInput));
             };
-            match command::parse(&line, self.session.variant()) {
+            match command::parse(&line, self.tr()) {
                 Ok(Command::Empty | Command::Next) => break,
                 Ok(Command::Quit) => return Ok(Flow::Stop(Ending::Quit)),
                 Ok(c) if self.show(&c)? => {}
-                Ok(_) => self.say(
-                    "The hand is over: press Enter (or type next) for the next hand, or quit.",
-                )?,
+                Ok(_) => self.say(self.tr().t("plain.hand-is-over", &[]))?,
                 Err(message) => self.say(message)?,
             }
         }
         if let Err(e) = self.session.next_hand() {
-            self.say(format!("No next hand: {e}."))?;
+            self.say(self.tr().t("no-next-hand", &[("why", &e.to_string())]))?;
             return Ok(Flow::Stop(Ending::Finished));
         }
         self.start_hand()?;
@@ -332,36 +345,38 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
     }
 
     fn hand_end(&mut self, end: &HandEnd) -> io::Result<()> {
+        let tr = self.tr();
         let mut lines = vec![
             String::new(),
-            format!("Hand {} is over. Finishing order:", end.number),
+            tr.t("plain.hand-over", &[("hand", &end.number.to_string())]),
         ];
         for (i, place) in end.places.iter().enumerate() {
-            let you = if place.is_me { mark(&place.name) } else { "" };
             let points = match (place.points, place.total) {
-                (Some(p), Some(t)) => format!(", +{p} (total {t})"),
+                (Some(p), Some(t)) => tr.t(
+                    "plain.place.points",
+                    &[("points", &p.to_string()), ("total", &t.to_string())],
+                ),
                 _ => String::new(),
             };
-            let variant = self.session.variant();
-            lines.push(format!(
-                "  {}. {}{you}, was {}, becomes {}{points}",
-                i + 1,
-                place.name,
-                variant.title_name(place.was),
-                words::title(place.becomes, variant, false)
+            lines.push(tr.t(
+                "plain.place",
+                &[
+                    ("place", &(i + 1).to_string()),
+                    ("name", &words::shown_name(&place.name, place.is_me, tr)),
+                    ("you", &words::you_mark(&place.name, place.is_me, tr)),
+                    ("was", &tr.title(place.was)),
+                    ("becomes", &words::title(place.becomes, tr, false)),
+                    ("points", &points),
+                ],
             ));
         }
         if !end.game_over {
-            lines.push(format!(
-                "Seating for the next hand: {}.",
-                end.next_seating.join(", ")
+            lines.push(tr.t(
+                "plain.next-seating",
+                &[("names", &tr.join(&end.next_seating))],
             ));
         } else {
-            lines.push(format!(
-                "The game is over: {} hand{} played.",
-                end.number,
-                if end.number == 1 { "" } else { "s" }
-            ));
+            lines.push(tr.n("game-over", end.number as u64, &[]));
         }
         for line in lines {
             self.say(line)?;
@@ -369,11 +384,32 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         Ok(())
     }
 
+    /// `lang` alone lists the languages; `lang de` speaks German from now
+    /// on.
+    fn lang(&mut self, code: Option<&str>) -> io::Result<()> {
+        let list: Vec<String> = Lang::ALL
+            .iter()
+            .map(|l| format!("{} ({})", l.code(), l.native_name()))
+            .collect();
+        let list = self.tr().join(&list);
+        match code.map(str::parse::<Lang>) {
+            None => self.say(self.tr().t("lang.list", &[("list", &list)])),
+            Some(Ok(lang)) => {
+                self.session.set_lang(lang);
+                self.say(self.tr().t("lang.set", &[("name", lang.native_name())]))
+            }
+            Some(Err(_)) => self.say(self.tr().t(
+                "lang.unknown",
+                &[("code", code.unwrap_or_default()), ("list", &list)],
+            )),
+        }
+    }
+
     // ----- the human's decisions -----
 
     fn decide(&mut self, decision: &Decision, line: &str) -> io::Result<Flow> {
-        let variant = self.session.variant();
-        let command = match command::parse(line, variant) {
+        let tr = self.tr();
+        let command = match command::parse(line, tr) {
             Ok(c) => c,
             Err(message) => {
                 self.say(message)?;
@@ -390,13 +426,14 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
                 return Ok(Flow::Go);
             }
             Command::Hint => {
+                // "hint: " stays as it is in every language: scripts read it.
                 let line = match self.session.hint() {
                     Some(a) => format!(
                         "hint: {} ({})",
                         words::command(self.session, &a),
                         words::action(self.session, &a)
                     ),
-                    None => "hint: nothing to decide now".to_string(),
+                    None => format!("hint: {}", tr.t("plain.hint.none", &[])),
                 };
                 self.say(line)?;
                 return Ok(Flow::Go);
@@ -412,11 +449,7 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
                 return Ok(Flow::Go);
             }
             Command::Next => {
-                self.say(format!(
-                    "The hand is not over yet. {}",
-                    words::wrong_decision(decision, variant)
-                        .replace("That is not the decision now: ", "Now ")
-                ))?;
+                self.say(words::not_over_yet(decision, tr))?;
                 return Ok(Flow::Go);
             }
             other => self.action(decision, other),
@@ -430,14 +463,14 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
 
     /// The action a command asks for, or why it cannot be one now.
     fn action(&self, decision: &Decision, command: Command) -> Result<Action, String> {
-        let variant = self.session.variant();
-        let wrong = || words::wrong_decision(decision, variant);
+        let tr = self.tr();
+        let wrong = || words::wrong_decision(decision, tr);
         let action = match command {
             Command::Cards(play) => match decision {
                 Decision::Lead | Decision::Follow { .. } => Action::Play(self.set(&play)?),
                 _ if play.value.is_some() || play.target.is_some() => return Err(wrong()),
                 Decision::Tax { .. } => Action::GiveTax(play.cards),
-                Decision::ExchangeAnswer { .. } => Action::AnswerExchange(single(&play.cards)?),
+                Decision::ExchangeAnswer { .. } => Action::AnswerExchange(single(&play.cards, tr)?),
                 _ => return Err(wrong()),
             },
             Command::Play(play) => Action::Play(self.set(&play)?),
@@ -445,7 +478,7 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             Command::Pass => Action::Pass,
             Command::Revolution => {
                 if self.session.revolution_offer().is_none() {
-                    return Err(words::no_revolution(variant));
+                    return Err(words::no_revolution(tr));
                 }
                 Action::CallRevolution
             }
@@ -473,7 +506,7 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         };
         let held = self.session.my_cards();
         if !held.contains(&wanted) {
-            return Err(words::not_held(&held, &wanted, variant));
+            return Err(words::not_held(&held, &wanted, tr));
         }
         Ok(action)
     }
@@ -481,21 +514,18 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
     /// The set a typed play makes, with its Wedgie's target, or why it is
     /// not one.
     fn set(&self, play: &Play) -> Result<Set, String> {
-        let variant = self.session.variant();
+        let tr = self.tr();
         let set = Set::from_cards_as(&play.cards, play.value)
-            .map_err(|e| words::not_a_set(&play.cards, &e, variant))?;
+            .map_err(|e| words::not_a_set(&play.cards, &e, tr))?;
         let Some(typed) = &play.target else {
             return Ok(set);
         };
         if !set.holds_wedgie() {
-            return Err(
-                "Only a set holding the Twirling Wedgie (T) names a player with \"wedgie\"."
-                    .to_string(),
-            );
+            return Err(say(tr, "not-a-set.no-wedgie", &[]));
         }
         let target = self.seat_named(typed)?;
         set.with_target(Some(target))
-            .map_err(|e| words::not_a_set(&play.cards, &e, variant))
+            .map_err(|e| words::not_a_set(&play.cards, &e, tr))
     }
 
     /// A player typed as a seat number or a name: a merchant exchange
@@ -506,7 +536,10 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             if (1..=n).contains(&number) {
                 return Ok(Seat::new(number - 1));
             }
-            return Err(format!("There is no seat {number}: seats are 1 to {n}."));
+            return Err(self.tr().t(
+                "no-seat",
+                &[("seat", &number.to_string()), ("n", &n.to_string())],
+            ));
         }
         self.session
             .table()
@@ -514,9 +547,8 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             .find(|s| s.name.eq_ignore_ascii_case(typed))
             .map(|s| s.seat)
             .ok_or_else(|| {
-                format!(
-                    "Nobody called \"{typed}\" sits here: give a seat number (1 to {n}) or a name."
-                )
+                self.tr()
+                    .t("no-such-name", &[("name", typed), ("n", &n.to_string())])
             })
     }
 
@@ -527,25 +559,25 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         }
         self.shown = false;
         let news = self.session.take_news();
-        let variant = self.session.variant();
+        let tr = self.tr();
         if news.is_empty() {
+            let done = tr.v("setup-done", &[]);
             let note = match (decision, action) {
-                (Decision::Tax { .. }, Action::GiveTax(cards)) => format!(
-                    "You will give {}: the cards change hands once {}.",
-                    dalmuti_core::narrate::cards_words(&cards, variant),
-                    words::setup_done(variant)
+                (Decision::Tax { .. }, Action::GiveTax(cards)) => tr.t(
+                    "plain.note.tax",
+                    &[("cards", &tr.cards_words(&cards)), ("done", &done)],
                 ),
-                (_, Action::OfferExchange { partner, card }) => format!(
-                    "You offer {} to {}, blind; the cards change hands once they answer and the \
-                     {} are chosen.",
-                    dalmuti_core::narrate::count_of(1, card, variant),
-                    self.session.name_at(partner),
-                    variant.words().taxes
+                (_, Action::OfferExchange { partner, card }) => say(
+                    tr,
+                    "plain.note.offer",
+                    &[
+                        ("card", &tr.count_of(1, card)),
+                        ("name", self.session.name_at(partner)),
+                    ],
                 ),
-                (_, Action::AnswerExchange(card)) => format!(
-                    "You will give back {}: the cards change hands once {}.",
-                    dalmuti_core::narrate::count_of(1, card, variant),
-                    words::setup_done(variant)
+                (_, Action::AnswerExchange(card)) => tr.t(
+                    "plain.note.answer",
+                    &[("card", &tr.count_of(1, card)), ("done", &done)],
                 ),
                 _ => String::new(),
             };
@@ -557,24 +589,6 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             self.say(line)?;
         }
         Ok(())
-    }
-}
-
-/// The human in the intro: "you", or "you (Ada)".
-fn you(name: &str) -> String {
-    if name.eq_ignore_ascii_case("you") {
-        "you".to_string()
-    } else {
-        format!("you ({name})")
-    }
-}
-
-/// " (you)" after the human's name, unless the name says it already.
-fn mark(name: &str) -> &'static str {
-    if name.eq_ignore_ascii_case("you") {
-        ""
-    } else {
-        " (you)"
     }
 }
 
@@ -595,109 +609,38 @@ fn fits(decision: &Decision, action: &Action) -> bool {
     )
 }
 
-fn single(cards: &Cards) -> Result<dalmuti_core::Card, String> {
+fn single(cards: &Cards, tr: Tr) -> Result<dalmuti_core::Card, String> {
     match cards.iter().collect::<Vec<_>>()[..] {
         [card] => Ok(card),
-        _ => Err("Give back exactly one card, for example: answer 9".to_string()),
+        _ => Err(tr.t("answer-one", &[])),
     }
 }
 
-/// The table's heading.
-fn table_header(variant: Variant) -> String {
-    format!(
-        "Table (seats from 1, the {} first):",
-        words::top_title(variant)
-    )
+/// "Hand 2 of 3", or "Hand 2" in a game of no set length.
+pub fn hand_number(session: &Session) -> String {
+    let tr = session.tr();
+    let hand = session.hand_number().to_string();
+    match session.rules().hands {
+        Some(total) => tr.t(
+            "hand.number.of",
+            &[("hand", &hand), ("total", &total.to_string())],
+        ),
+        None => tr.t("hand.number", &[("hand", &hand)]),
+    }
 }
 
-/// The first hand's note under the first-deal revolution rule.
-fn first_deal(variant: Variant) -> String {
-    let words = variant.words();
-    format!(
-        "First-deal {}: no {} this hand.",
-        words.revolution, words.taxes
-    )
+/// The rules in short, in paragraphs separated by blank lines; with
+/// `emoji`, the crown and the straw hat after their titles.
+pub fn rules_in_short(tr: Tr, emoji: bool) -> String {
+    let (crown, hat) = if emoji { (" 👑", " 👒") } else { ("", "") };
+    let key = format!("{}.rules", tr.variant().word());
+    words::say(tr, &key, &[("crown", crown), ("hat", hat)])
 }
-
-/// The rules in short, and the commands.
-const HELP: &str = "\
-The Great Dalmuti in short:
-  Be the first to get rid of your cards. The first out is the next hand's
-  Greater Dalmuti, the last out its Greater Peon.
-  Cards: 1 Dalmuti (the best) to 12 Peasant (the worst); rank n has n
-  copies. The two Jesters (J) are wild: with other cards they take their
-  rank; alone they rank 13, below a Peasant.
-  A round: the leader plays any set (cards of one rank, Jesters allowed).
-  The next players, in turn, either top it (the same number of cards of a
-  better, lower rank) or pass; passing once does not stop you later in the
-  round. When everyone else has passed, whoever played last leads again.
-  Taxes: the Greater Peon gives their two best cards to the Greater
-  Dalmuti, who gives back any two; the Lesser Peon and the Lesser Dalmuti
-  trade one card the same way.
-  Revolution: whoever is dealt both Jesters may call one: no taxes. Called
-  by the Greater Peon, it is a greater revolution: everyone swaps places
-  with their opposite for the hand.
-Commands (any case):
-  play 6 6 J        play a set (or just: 6 6 J)
-  pass              pass
-  revolution / no   call a revolution, or decline it
-  give 10 10        your tax gift, as a Dalmuti
-  offer 4 7         merchant exchange: offer a 7 to the Merchant at seat 4
-  decline           make no merchant exchange
-  answer 9          merchant exchange: the card you give back
-  hint              what the heuristic bot would do in your place
-  legal             every legal move
-  hand, table, log, score
-  help, quit        quit saves the game as a record
-Cards are 1 to 12 and J; seats are numbered from 1, the Greater Dalmuti.";
-
-/// Corporate Shuffle in short, and the commands.
-const HELP_CORPORATE: &str = "\
-Corporate Shuffle in short:
-  Be the first to get rid of your cards. The first out is the next hand's
-  Big Boss, the last out its Junior Intern.
-  Cards: 1 CEO (the best) to 10 Engineer (the worst); value n has n
-  copies. Two Dogberts (D) are wild: with other cards they take their
-  value; alone (one or both) they play as a value you name, 1 to 10.
-  Specials: Dogbert, World Ruler (0) beats everything, goes alone where one
-  card may be played, and wins the trick at once. The Twirling Wedgie (T)
-  is a 6, alone or with 6s and Dogberts: name another player who still
-  holds cards, who must pass for the rest of the trick. Ratbert (R) is
-  worth 11, goes alone and only leads; whoever wins its trick takes it
-  back, unless it was the trick's only card or they went out.
-  A round: the leader plays any set (cards of one value, Dogberts
-  allowed). The next players, in turn, either top it (the same number of
-  cards of a better, lower value) or pass; passing once does not stop you
-  later in the round. When everyone else has passed, whoever played last
-  leads again.
-  Executive bonuses: the Junior Intern gives their two best cards to the
-  Big Boss, who gives back any two; the Senior Intern and the Little Boss
-  trade one card the same way.
-  Corporate takeover: whoever is dealt both Dogberts may call one: no
-  executive bonuses. Called by the Junior Intern, it is a greater
-  takeover: everyone swaps places with their opposite for the hand.
-Commands (any case):
-  play 6 6 D        play a set (or just: 6 6 D)
-  play D D as 3     Dogberts alone, played as 3s (Consultants)
-  play 6 T wedgie Wally
-                    the Twirling Wedgie: Wally (or a seat number) passes
-                    for the rest of the trick
-  pass              pass
-  takeover / no     call a corporate takeover, or decline it
-  give 10 10        your gift in the executive bonuses, as a Boss
-  offer 4 7         Worker exchange: offer a 7 to the Worker at seat 4
-  decline           make no Worker exchange
-  answer 9          Worker exchange: the card you give back
-  hint              what the heuristic bot would do in your place
-  legal             every legal move
-  hand, table, log, score
-  help, quit        quit saves the game as a record
-Cards are 0, 1 to 10, T, R and D; seats are numbered from 1, the Big Boss.";
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::config::{Config, PlayArgs};
+    use crate::config::{Config, PlayArgs};
 
     fn session(seed: u64) -> Session {
         session_of("dalmuti", seed)
@@ -717,6 +660,7 @@ mod tests {
             hands: Some(1),
             speed: 0,
             plain: true,
+            lang: Some("en".into()),
         })
         .unwrap();
         Session::new(&config).unwrap()

@@ -1,4 +1,5 @@
-//! `dalmuti play`: a game against bots in the terminal.
+//! `dalmuti play`: a game against bots in the terminal, as a library so
+//! that the command line stays thin and other programs can reuse the game.
 //!
 //! - [`config`]: the options and the checked configuration;
 //! - [`session`]: the game session driver that every interface stands on;
@@ -8,13 +9,17 @@
 //!   not a terminal);
 //! - [`command`] and [`words`]: what the player types, and the game in
 //!   words;
-//! - [`save`]: where a game is saved as a record.
+//! - [`save`]: where a game is saved as a record;
+//! - [`tr`] and [`narrate`]: every word in the player's language, from the
+//!   catalogues of `dalmuti-i18n`.
 
 pub mod command;
 pub mod config;
+pub mod narrate;
 pub mod plain;
 pub mod save;
 pub mod session;
+pub mod tr;
 pub mod tui;
 pub mod words;
 
@@ -58,8 +63,10 @@ pub fn run_play(args: PlayArgs) -> ExitCode {
     let _ = match &saved {
         Ok(path) => writeln!(
             out,
-            "Game saved: {} (dalmuti replay tells it).",
-            path.display()
+            "{}",
+            session
+                .tr()
+                .t("game-saved", &[("path", &path.display().to_string())])
         ),
         Err(_) => Ok(()),
     };

@@ -18,11 +18,14 @@ use std::path::{Path, PathBuf};
 use dalmuti_bots::{Bot, HeuristicBot, fallback};
 use dalmuti_core::{
     Action, ActionList, Cards, Decision, Event, Game, IllegalAction, PlayerId, Revolution,
-    RevolutionOffer, Rules, Seat, Seen, Set, TableError, Title, Variant, View, Viewer, narrate,
+    RevolutionOffer, Rules, Seat, Seen, Set, TableError, Title, Variant, View, Viewer,
 };
+use dalmuti_i18n::Lang;
 
 use super::config::Config;
 use super::save::{self, SaveError};
+use crate::narrate;
+use crate::tr::Tr;
 
 /// One bot at the table.
 struct SeatedBot {
@@ -165,6 +168,8 @@ pub struct Session {
     seed_text: String,
     /// Log entries of the current hand already handed out by `take_news`.
     told: usize,
+    /// The language everything is said in.
+    lang: Lang,
 }
 
 impl Session {
@@ -200,6 +205,7 @@ impl Session {
             bots,
             seed_text: config.seed_text(),
             told: 0,
+            lang: config.lang,
         };
         session.ready_when_nothing_to_choose();
         Ok(session)
@@ -214,6 +220,37 @@ impl Session {
             self.act(Action::Ready)
                 .expect("saying ready is the human's legal action");
         }
+    }
+
+    // ----- the language -----
+
+    /// The language the game speaks.
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    /// Speaks another language from now on.
+    pub fn set_lang(&mut self, lang: Lang) {
+        self.lang = lang;
+    }
+
+    /// The game's words in the session's language.
+    pub fn tr(&self) -> Tr {
+        Tr::new(self.lang, self.variant())
+    }
+
+    /// The message `key` about `other`, or `key.you` when `other` is the
+    /// human (languages inflect "you"); `{other}` is their name.
+    pub fn about(&self, key: &str, other: Seat, args: &[(&str, &str)]) -> String {
+        let name = self.name_at(other).to_string();
+        let key = if other == self.my_seat() {
+            format!("{key}.you")
+        } else {
+            key.to_string()
+        };
+        let mut all = vec![("other", name.as_str())];
+        all.extend_from_slice(args);
+        self.tr().t(&key, &all)
     }
 
     // ----- the table -----
@@ -329,7 +366,7 @@ impl Session {
     /// A seat's player by name, or "you".
     fn who(&self, seat: Seat) -> String {
         if seat == self.my_seat() {
-            "you".to_string()
+            self.tr().you()
         } else {
             self.name_at(seat).to_string()
         }
@@ -341,6 +378,7 @@ impl Session {
             return Vec::new();
         };
         let ids: Vec<PlayerId> = self.game.players().collect();
+        let tr = self.tr();
         rounds
             .iter()
             .enumerate()
@@ -349,23 +387,16 @@ impl Session {
                     .iter()
                     .filter_map(|&(p, card)| {
                         let id = *ids.get(p)?;
-                        let verb = if id == self.me {
-                            "you draw".to_string()
+                        let card = tr.count_of(1, card);
+                        Some(if id == self.me {
+                            tr.t("draw.you", &[("card", &card)])
                         } else {
-                            format!("{} draws", self.name(id))
-                        };
-                        Some(format!(
-                            "{verb} {}",
-                            narrate::count_of(1, card, self.variant())
-                        ))
+                            tr.t("draw.other", &[("name", self.name(id)), ("card", &card)])
+                        })
                     })
                     .collect();
-                let intro = if i == 0 {
-                    "The draw for seats (the best card sits first)"
-                } else {
-                    "The tied players draw again"
-                };
-                format!("{intro}: {}.", draws.join(", "))
+                let key = if i == 0 { "draw.first" } else { "draw.again" };
+                tr.t(key, &[("draws", &tr.join(&draws))])
             })
             .collect()
     }
@@ -467,9 +498,7 @@ impl Session {
             let name = self.name(player).to_string();
             let mut lines = Vec::new();
             if let Some(f) = &fault {
-                lines.push(format!(
-                    "{name}'s bot failed ({f}); the safe choice was made for it."
-                ));
+                lines.push(self.tr().t("bot.failed", &[("name", &name), ("fault", f)]));
             }
             let news = self.take_news();
             if news.is_empty() && lines.is_empty() && action == Action::Ready {
@@ -491,28 +520,17 @@ impl Session {
 
     /// A note for a bot's choice that shows nothing yet in the log.
     fn secret_choice(&self, name: &str, decision: Decision, action: Action) -> String {
-        let variant = self.variant();
-        match (decision, action) {
-            (Decision::Tax { to, .. }, _) => match variant {
-                Variant::Dalmuti => format!("{name} has chosen the tax gift for {}.", self.who(to)),
-                _ => format!(
-                    "{name} has chosen the cards to give {} in the {}.",
-                    self.who(to),
-                    variant.words().taxes
-                ),
-            },
-            (_, Action::OfferExchange { partner, .. }) => {
-                format!(
-                    "{name}, the highest {}, offers {} a blind trade.",
-                    variant.title_name(Title::Merchant { class: 1 }),
-                    self.who(partner)
-                )
-            }
-            (Decision::ExchangeAnswer { from, .. }, _) => {
-                format!("{name} has chosen a card to give {}.", self.who(from))
-            }
-            _ => format!("{name} has decided."),
-        }
+        let tr = self.tr();
+        let taxes = tr.taxes();
+        let merchant = tr.merchant();
+        let args = [("name", name), ("taxes", &taxes), ("merchant", &merchant)];
+        let (key, other) = match (decision, action) {
+            (Decision::Tax { to, .. }, _) => (format!("{}.secret.tax", self.variant().word()), to),
+            (_, Action::OfferExchange { partner, .. }) => ("secret.offer".to_string(), partner),
+            (Decision::ExchangeAnswer { from, .. }, _) => ("secret.answer".to_string(), from),
+            _ => return tr.t("secret.decided", &args),
+        };
+        self.about(&key, other, &args)
     }
 
     /// The human's action, or why it is refused (nothing changes then).
@@ -543,13 +561,7 @@ impl Session {
     pub fn log(&self) -> Vec<String> {
         let view = self.view();
         let name = |s: Seat| self.name_at(s).to_string();
-        narrate::seen(
-            view.log(),
-            view.players(),
-            view.variant(),
-            view.viewer(),
-            &name,
-        )
+        narrate::seen(view.log(), view.players(), self.tr(), self.my_seat(), &name)
     }
 
     /// The lines of [`Session::log`] not handed out before (the whole log
@@ -683,7 +695,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::config::{Config, PlayArgs};
+    use crate::config::{Config, PlayArgs};
 
     pub(crate) fn config(seed: u64, players: usize) -> Config {
         config_of("dalmuti", seed, players)
@@ -703,6 +715,7 @@ mod tests {
             hands: Some(3),
             speed: 0,
             plain: true,
+            lang: Some("en".into()),
         })
         .unwrap()
     }

@@ -1,6 +1,6 @@
 //! The full-screen game without a terminal: keys go straight to the
 //! [`App`], and screens are rendered on ratatui's `TestBackend` and kept as
-//! insta snapshots (`src/play/tui/snapshots/`). Seeds are fixed and bots
+//! insta snapshots (`src/tui/snapshots/`). Seeds are fixed and bots
 //! act at once (`--speed 0`), so every screen is the same on every run.
 
 use std::time::Duration;
@@ -14,9 +14,10 @@ use ratatui::style::{Color, Modifier};
 
 use super::app::{Choice, Tone};
 use super::{App, Theme};
-use crate::play::config::{Config, PlayArgs};
-use crate::play::session::Session;
-use crate::play::words;
+use crate::config::{Config, PlayArgs};
+use crate::session::Session;
+use crate::words;
+use dalmuti_i18n::Lang;
 
 const THEME: Theme = Theme {
     color: true,
@@ -41,6 +42,8 @@ fn config_of(variant: &str, seed: u64, players: usize, exchange: bool, hands: u3
         hands: Some(hands),
         speed: 0,
         plain: false,
+        // English whatever the machine's locale: the snapshots are English.
+        lang: Some("en".into()),
     })
     .unwrap()
 }
@@ -570,12 +573,14 @@ fn cursor_to(app: &mut App, card: Card) {
     }
 }
 
+/// The human is to follow while a Wedgie has made someone pass.
+fn wedged(app: &App) -> bool {
+    matches!(app.session().decision(), Some(Decision::Follow { .. }))
+        && app.session().view().wedged().is_some()
+}
+
 #[test]
 fn a_corporate_shuffle_table_shows_titles_names_and_who_is_wedged() {
-    let wedged = |a: &App| {
-        matches!(a.session().decision(), Some(Decision::Follow { .. }))
-            && a.session().view().wedged().is_some()
-    };
     let seed = corporate_seed_where(wedged);
     let mut s = corporate(seed, 5, 3);
     let mut app = app(&mut s);
@@ -834,4 +839,96 @@ fn t_joins_the_wedgie_to_your_sixes_and_only_to_them() {
         "{}",
         app.log()[log]
     );
+}
+
+// ----- other languages -----
+
+/// The screen's text, every message translated (no key shows) and every
+/// row as wide as the screen, wide characters included.
+fn translated(term: &Terminal<TestBackend>) -> String {
+    let text = format!("{}", term.backend());
+    let keys = dalmuti_i18n::raw_keys(&text);
+    assert!(keys.is_empty(), "{keys:?} in\n{text}");
+    let width = usize::from(term.size().unwrap().width);
+    for row in text.lines() {
+        // Each row is quoted, then may list the cells wide characters hide.
+        let row = row.split(" Hidden by multi-width symbols").next().unwrap();
+        assert_eq!(ratatui::text::Line::from(row).width(), width + 2, "{row}");
+    }
+    text
+}
+
+fn in_lang(lang: Lang, mut session: Session) -> Session {
+    session.set_lang(lang);
+    session
+}
+
+/// The table of [`the_table_mid_hand`] in `lang`, on `width` by `height`.
+fn mid_hand_in(lang: Lang, width: u16, height: u16) -> Terminal<TestBackend> {
+    let mut s = in_lang(lang, session(1, 5, false, 3));
+    let mut app = app(&mut s);
+    play_until(&mut app, following);
+    screen(&app, width, height)
+}
+
+#[test]
+fn the_table_mid_hand_in_korean() {
+    let term = mid_hand_in(Lang::Ko, 100, 30);
+    let text = translated(&term);
+    for words in ["대 달무티", "기사", "패스"] {
+        assert!(text.contains(words), "no {words:?} in\n{text}");
+    }
+    assert_snapshot!(term.backend());
+}
+
+#[test]
+fn a_corporate_shuffle_table_in_korean() {
+    let seed = corporate_seed_where(wedged);
+    let mut s = in_lang(Lang::Ko, corporate(seed, 5, 3));
+    let mut app = app(&mut s);
+    play_until(&mut app, wedged);
+    let term = screen(&app, 100, 30);
+    let text = translated(&term);
+    assert!(text.contains("큰 보스"), "{text}");
+    assert!(!text.contains("달무티"), "{text}");
+    assert_snapshot!(term.backend());
+}
+
+#[test]
+fn the_tax_dialog_in_german() {
+    let seed = seed_where(5, false, |d| matches!(d, Decision::Tax { count: 2, .. }));
+    let mut s = in_lang(Lang::De, session(seed, 5, false, 3));
+    let mut app = app(&mut s);
+    press(&mut app, KeyCode::Home);
+    press(&mut app, KeyCode::Up);
+    let term = screen(&app, 80, 24);
+    let text = translated(&term);
+    assert!(text.contains("1 von 2 gewählt"), "{text}");
+    assert!(text.contains("Großer Dalmuti"), "{text}");
+    assert_snapshot!(term.backend());
+}
+
+#[test]
+fn a_narrow_terminal_in_german() {
+    let term = mid_hand_in(Lang::De, 80, 24);
+    translated(&term);
+    assert_snapshot!(term.backend());
+}
+
+#[test]
+fn l_switches_the_language_and_the_screen_follows() {
+    let mut s = session(1, 5, false, 3);
+    let mut app = app(&mut s);
+    // English, then Korean, German, Spanish, Japanese and English again.
+    for title in [
+        "대 달무티",
+        "Großer Dalmuti",
+        "Gran Dalmuti",
+        "大ダルムティ",
+        "Greater Dalmuti",
+    ] {
+        press(&mut app, KeyCode::Char('L'));
+        let text = translated(&screen(&app, 100, 30));
+        assert!(text.contains(title), "no {title:?} in\n{text}");
+    }
 }

@@ -10,7 +10,6 @@
 //! of a hand its results take the place of the table, and the final
 //! standings end the game. Everything fits 80×24.
 
-use dalmuti_core::narrate::{cards_words, count_of, ordinal, set_words};
 use dalmuti_core::{Card, Decision, Event, Seat, Seen, Stage, Title, Variant};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -19,7 +18,9 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, Widget, Wrap};
 
 use super::app::{App, Choice, Theme, Tone};
-use crate::play::words;
+use crate::plain::{hand_number, rules_in_short};
+use crate::tr::{Tr, capitalize};
+use crate::words::{self, say};
 
 impl Theme {
     fn fg(self, color: Color) -> Style {
@@ -45,11 +46,11 @@ impl Theme {
 
     /// A title with its status symbol (Dalmuti's crown and straw hat;
     /// Corporate Shuffle's office titles have none).
-    fn title(self, title: Title, variant: Variant, merchant_exchange: bool) -> String {
-        match (variant, title, self.emoji) {
-            (Variant::Dalmuti, Title::GreaterDalmuti, true) => "👑 Greater Dalmuti".to_string(),
-            (Variant::Dalmuti, Title::GreaterPeon, true) => "👒 Greater Peon".to_string(),
-            (_, t, _) => words::title(t, variant, merchant_exchange),
+    fn title(self, title: Title, tr: Tr, merchant_exchange: bool) -> String {
+        match (tr.variant(), title, self.emoji) {
+            (Variant::Dalmuti, Title::GreaterDalmuti, true) => format!("👑 {}", tr.title(title)),
+            (Variant::Dalmuti, Title::GreaterPeon, true) => format!("👒 {}", tr.title(title)),
+            (_, t, _) => words::title(t, tr, merchant_exchange),
         }
     }
 }
@@ -88,31 +89,23 @@ impl App<'_> {
 
     fn header(&self, area: Rect, buf: &mut Buffer) {
         let s = &*self.session;
-        let of = s
-            .rules()
-            .hands
-            .map(|h| format!(" of {h}"))
-            .unwrap_or_default();
+        let tr = s.tr();
         let mut left = vec![
-            Span::styled(
-                format!(" {}", s.variant().words().game),
-                self.theme.title_style(),
-            ),
-            Span::raw(format!(
-                " · Hand {}{of} · seed {}",
-                s.hand_number(),
-                s.seed_text()
+            Span::styled(format!(" {}", tr.game()), self.theme.title_style()),
+            Span::raw(tr.t(
+                "tui.header",
+                &[("hand", &hand_number(s)), ("seed", s.seed_text())],
             )),
         ];
         let rules = s.rules();
-        let options = words::optional_rules(rules);
+        let options = words::optional_rules(rules, tr);
         let room = area.width as usize;
         let used: usize = left.iter().map(Span::width).sum::<usize>() + 16;
-        let more = format!(" · {}", options.join(", "));
+        let more = format!(" · {}", tr.join(&options));
         if !options.is_empty() && used + Span::raw(more.as_str()).width() <= room {
             left.push(Span::styled(more, self.theme.dim()));
         }
-        let right = Span::styled("? help  q quit ", self.theme.dim());
+        let right = Span::styled(tr.t("tui.header.keys", &[]), self.theme.dim());
         let width = right.width() as u16;
         let [l, r] =
             Layout::horizontal([Constraint::Min(0), Constraint::Length(width)]).areas(area);
@@ -142,95 +135,101 @@ impl App<'_> {
                 Style::new().add_modifier(Modifier::BOLD),
             ));
             spans.push(Span::styled(format!(" {what}"), style));
+            let _ = key;
         }
         Line::from(spans).render(area, buf);
     }
 
-    /// The keys that mean something now.
-    fn keys(&self) -> Vec<(&'static str, &'static str)> {
+    /// The keys that mean something now, with what they do.
+    fn keys(&self) -> Vec<(&'static str, String)> {
+        let tr = self.session.tr();
+        let k = |key: &'static str, what: &str| (key, tr.t(&format!("tui.key.{what}"), &[]));
         if self.help.is_some() {
-            return vec![("↑↓", "scroll"), ("?/Esc", "close"), ("q", "quit")];
+            return vec![k("↑↓", "scroll"), k("?/Esc", "close"), k("q", "quit")];
         }
         if self.standings {
-            return vec![("Enter", "leave"), ("q", "quit"), ("?", "help")];
+            return vec![k("Enter", "leave"), k("q", "quit"), k("?", "help")];
         }
         if self.session.is_hand_over() {
             let next = if self.session.is_game_over() {
-                "final standings"
+                "final-standings"
             } else {
-                "next hand"
+                "next-hand"
             };
             return vec![
-                ("Enter", next),
-                ("PgUp/PgDn", "log"),
-                ("?", "help"),
-                ("q", "quit"),
+                k("Enter", next),
+                k("PgUp/PgDn", "log"),
+                k("?", "help"),
+                k("q", "quit"),
             ];
         }
-        let common = [("h", "hint"), ("?", "help"), ("q", "quit")];
+        let common = [k("h", "hint"), k("?", "help"), k("q", "quit")];
         let variant = self.session.variant();
         let corporate = variant == Variant::CorporateShuffle;
-        let (revolution, wild) = if corporate {
-            ("takeover", ("d", "Dogbert"))
-        } else {
-            ("revolution", ("j", "Jester"))
-        };
+        let revolution = ("r", tr.v("key.revolution", &[]));
+        let wild = (if corporate { "d" } else { "j" }, tr.wild());
         if let Some(choice) = &self.choice {
-            let (keys, what) = match choice {
-                Choice::Target { .. } => ("↑↓", "player"),
-                Choice::Value { .. } => ("←→", "value"),
+            let first = match choice {
+                Choice::Target { .. } => k("↑↓", "player"),
+                Choice::Value { .. } => k("←→", "value"),
             };
             return vec![
-                (keys, what),
-                ("Enter", "play"),
-                ("Esc", "back"),
-                ("?", "help"),
-                ("q", "quit"),
+                first,
+                k("Enter", "play"),
+                k("Esc", "back"),
+                k("?", "help"),
+                k("q", "quit"),
             ];
         }
-        let rank = if corporate { "value" } else { "rank" };
+        let rank = ("←→", tr.v("rank", &[]));
         // t matters only to join the Wedgie to 6s you hold.
         let held = self.session.my_cards();
         let six = Card::from_index(6).unwrap_or(Card::TWIRLING_WEDGIE);
         let wedgie = corporate && held.count(Card::TWIRLING_WEDGIE) > 0 && held.count(six) > 0;
         let mut keys = match self.session.decision() {
             None => {
-                return vec![("PgUp/PgDn", "log"), ("?", "help"), ("q", "quit and save")];
+                return vec![
+                    k("PgUp/PgDn", "log"),
+                    k("?", "help"),
+                    k("q", "quit-and-save"),
+                ];
             }
-            Some(Decision::Ready) => vec![("r", revolution), ("n", "keep quiet")],
+            Some(Decision::Ready) => vec![revolution.clone(), k("n", "keep-quiet")],
             Some(Decision::Tax { .. }) => vec![
-                ("←→", "card"),
-                ("↑", "add"),
-                ("↓", "take back"),
-                ("Enter", "give"),
+                k("←→", "card"),
+                k("↑", "add"),
+                k("↓", "take-back"),
+                k("Enter", "give"),
             ],
             Some(Decision::ExchangeOffer) => vec![
-                ("←→", "card"),
-                ("↑↓", words::merchant(variant)),
-                ("Enter", "offer"),
-                ("n", "decline"),
+                k("←→", "card"),
+                ("↑↓", tr.merchant()),
+                k("Enter", "offer"),
+                k("n", "decline"),
             ],
-            Some(Decision::ExchangeAnswer { .. }) => vec![("←→", "card"), ("Enter", "give back")],
-            Some(Decision::Lead) => vec![("←→", rank), ("↑↓", "how many"), wild, ("Enter", "play")],
+            Some(Decision::ExchangeAnswer { .. }) => {
+                vec![k("←→", "card"), k("Enter", "give-back")]
+            }
+            Some(Decision::Lead) => vec![rank, k("↑↓", "how-many"), wild, k("Enter", "play")],
             Some(Decision::Follow { .. }) => vec![
-                ("←→", rank),
-                ("↑↓", "how many"),
+                rank,
+                k("↑↓", "how-many"),
                 wild,
-                ("Enter", "play"),
-                ("p", "pass"),
+                k("Enter", "play"),
+                k("p", "pass"),
             ],
         };
-        if wedgie && matches!(keys.last(), Some(("Enter", _) | ("p", _))) {
+        if wedgie && matches!(keys.last(), Some(("Enter" | "p", _))) {
             let at = keys
                 .iter()
                 .position(|k| k.0 == "Enter")
                 .unwrap_or(keys.len());
-            keys.insert(at, ("t", "Wedgie"));
+            keys.insert(at, k("t", "wedgie"));
         }
         if self.session.revolution_offer().is_some()
             && self.session.decision() != Some(Decision::Ready)
         {
-            keys.push(("r", revolution));
+            keys.push(revolution);
         }
         keys.extend(common);
         keys
@@ -265,27 +264,59 @@ impl App<'_> {
         }
     }
 
-    /// The seat rows' columns: marker, seat, name, title, cards, state,
+    /// The seat rows' headings: marker, seat, name, title, cards, state,
     /// points.
+    fn column_headings(&self) -> Vec<String> {
+        let tr = self.session.tr();
+        let mut header = vec![
+            String::new(),
+            "#".to_string(),
+            tr.t("tui.col.name", &[]),
+            tr.t("tui.col.title", &[]),
+            tr.t("tui.col.cards", &[]),
+            String::new(),
+        ];
+        if self.session.rules().scoring != dalmuti_core::Scoring::None {
+            header.push(tr.t("tui.col.points", &[]));
+        }
+        header
+    }
+
+    /// The seat rows' columns' widths, in terminal columns (Korean and
+    /// Japanese letters take two).
     fn columns(&self) -> Vec<u16> {
         let s = &*self.session;
         let exchange = s.rules().merchant_exchange;
-        let variant = s.variant();
+        let tr = s.tr();
         let table = s.table();
         let name = table
             .iter()
-            .map(|i| display_name(&i.name, i.is_me).chars().count())
+            .map(|i| width(&display_name(&i.name, i.is_me, tr)))
             .max()
             .unwrap_or(4)
             .clamp(4, 14) as u16;
         let title = table
             .iter()
-            .map(|i| Span::raw(self.theme.title(i.title, variant, exchange)).width())
+            .map(|i| width(&self.theme.title(i.title, tr, exchange)))
             .max()
             .unwrap_or(5) as u16;
-        let mut widths = vec![1, 2, name, title, 5, 6];
+        let state = [
+            tr.t("tui.state.wedged", &[]),
+            tr.t("tui.state.passed", &[]),
+            tr.t("tui.state.leads", &[]),
+        ]
+        .iter()
+        .map(|t| width(t))
+        .max()
+        .unwrap_or(6)
+        .clamp(6, 12) as u16;
+        let mut widths = vec![1, 2, name, title, 5, state];
         if s.rules().scoring != dalmuti_core::Scoring::None {
             widths.push(3);
+        }
+        // A heading wider than its column widens it (German "Karten").
+        for (w, heading) in widths.iter_mut().zip(self.column_headings()) {
+            *w = (*w).max(width(&heading) as u16);
         }
         widths
     }
@@ -314,7 +345,8 @@ impl App<'_> {
         let s = &*self.session;
         let theme = self.theme;
         let exchange = s.rules().merchant_exchange;
-        let variant = s.variant();
+        let tr = s.tr();
+        let you = tr.you();
         let top = s.top();
         let leader = self.leader();
         let passed: Vec<String> = top.as_ref().map(|t| t.passed.clone()).unwrap_or_default();
@@ -323,15 +355,15 @@ impl App<'_> {
             .iter()
             .map(|info| {
                 let who = if info.is_me {
-                    "you"
+                    you.as_str()
                 } else {
                     info.name.as_str()
                 };
                 let state = match info.out {
-                    Some(place) => format!("{} out", ordinal(place)),
-                    None if info.wedged => "wedged".to_string(),
-                    None if passed.iter().any(|p| p == who) => "passed".to_string(),
-                    None if leader == Some(info.seat) => "leads".to_string(),
+                    Some(place) => tr.t("tui.state.out", &[("place", &tr.ordinal(place))]),
+                    None if info.wedged => tr.t("tui.state.wedged", &[]),
+                    None if passed.iter().any(|p| p == who) => tr.t("tui.state.passed", &[]),
+                    None if leader == Some(info.seat) => tr.t("tui.state.leads", &[]),
                     None => String::new(),
                 };
                 let acting = info.to_act && info.out.is_none();
@@ -353,8 +385,8 @@ impl App<'_> {
                     Cell::from(
                         Line::from(words::seat_number(info.seat).to_string()).right_aligned(),
                     ),
-                    Cell::from(display_name(&info.name, info.is_me)),
-                    Cell::from(theme.title(info.title, variant, exchange)),
+                    Cell::from(display_name(&info.name, info.is_me, tr)),
+                    Cell::from(theme.title(info.title, tr, exchange)),
                     Cell::from(Line::from(info.cards.to_string()).right_aligned()),
                     Cell::from(state),
                 ];
@@ -364,10 +396,7 @@ impl App<'_> {
                 Row::new(cells).style(style)
             })
             .collect();
-        let mut header = vec!["", "#", "Name", "Title", "Cards", ""];
-        if s.rules().scoring != dalmuti_core::Scoring::None {
-            header.push("Pts");
-        }
+        let header = self.column_headings();
         let widths: Vec<Constraint> = self.columns().into_iter().map(Constraint::Length).collect();
         let info = self.table_lines(area.width.saturating_sub(2));
         let inner = Block::bordered().inner(area);
@@ -387,9 +416,16 @@ impl App<'_> {
             0
         };
         let title = if n > room {
-            format!("Table: seats {}-{} of {n}", skip + 1, (skip + room).min(n))
+            tr.t(
+                "tui.table.seats",
+                &[
+                    ("from", &(skip + 1).to_string()),
+                    ("to", &(skip + room).min(n).to_string()),
+                    ("n", &n.to_string()),
+                ],
+            )
         } else {
-            "Table".to_string()
+            tr.t("tui.table", &[])
         };
         self.block(title).render(area, buf);
         Widget::render(
@@ -406,20 +442,23 @@ impl App<'_> {
     /// taxes and exchange.
     fn table_lines(&self, width: u16) -> Vec<Line<'static>> {
         let s = &*self.session;
+        let tr = s.tr();
         let view = s.view();
         let mut text = Vec::new();
         match (view.stage(), s.top()) {
             (_, Some(top)) => {
-                text.push(format!(
-                    "On the table: {} [{}], by {}.",
-                    set_words(&top.set, s.variant()),
-                    top.set,
-                    top.name
+                text.push(tr.t(
+                    "tui.on-table",
+                    &[
+                        ("set", &tr.set_words(&top.set)),
+                        ("tokens", &top.set.to_string()),
+                        ("name", &top.name),
+                    ],
                 ));
                 if top.passed.is_empty() {
-                    text.push("No passes yet.".to_string());
+                    text.push(tr.t("tui.no-passes", &[]));
                 } else {
-                    text.push(format!("Passed: {}.", top.passed.join(", ")));
+                    text.push(tr.t("tui.passed", &[("names", &tr.join(&top.passed))]));
                 }
                 if let Some(line) = words::wedged_line(s) {
                     text.push(line);
@@ -428,61 +467,69 @@ impl App<'_> {
             (Stage::Play, None) => {
                 let leader = self.leader().map(|l| {
                     if l == s.my_seat() {
-                        "you lead".to_string()
+                        tr.t("tui.you-lead", &[])
                     } else {
-                        format!("{} leads", s.name_at(l))
+                        tr.t("tui.leads", &[("name", s.name_at(l))])
                     }
                 });
-                text.push(format!(
-                    "The table is empty: {}.",
-                    leader.unwrap_or_default()
+                text.push(tr.t(
+                    "tui.table-empty",
+                    &[("leader", &leader.unwrap_or_default())],
                 ));
             }
-            (Stage::Setup, _) => text.push(format!(
-                "The hand is being set up: {} of {} ready.",
-                view.ready_count().unwrap_or(0),
-                view.players()
+            (Stage::Setup, _) => text.push(tr.t(
+                "tui.setting-up",
+                &[
+                    ("ready", &view.ready_count().unwrap_or(0).to_string()),
+                    ("n", &view.players().to_string()),
+                ],
             )),
             (Stage::Over, _) => {}
         }
         let mut exchange = |what: &str, gave: String, got: String, other| {
-            text.push(format!(
-                "Your {what}: gave [{gave}] to {}, got [{got}].",
-                s.name_at(other)
+            text.push(tr.t(
+                "tui.your-trade",
+                &[
+                    ("what", what),
+                    ("gave", &gave),
+                    ("name", s.name_at(other)),
+                    ("got", &got),
+                ],
             ));
         };
-        let taxes = s.variant().words().taxes;
+        let taxes = tr.taxes();
         if let Some(tax) = view.my_tax() {
             if tax.dalmuti == s.my_seat() {
                 exchange(
-                    taxes,
+                    &taxes,
                     tax.gift.to_string(),
                     tax.tribute.to_string(),
                     tax.peon,
                 );
             } else {
                 exchange(
-                    taxes,
+                    &taxes,
                     tax.tribute.to_string(),
                     tax.gift.to_string(),
                     tax.dalmuti,
                 );
             }
         }
-        if let Some(trade) = view.my_trade() {
-            if trade.offerer == s.my_seat() {
+        let trade = tr.t("tui.exchange", &[]);
+        if let Some(t) = view.my_trade() {
+            if t.offerer == s.my_seat() {
                 exchange(
-                    "exchange",
-                    trade.offered.to_string(),
-                    trade.returned.to_string(),
-                    trade.partner,
+                    &trade,
+                    t.offered.to_string(),
+                    t.returned.to_string(),
+                    t.partner,
                 );
             } else {
                 exchange(
-                    "exchange",
-                    trade.returned.to_string(),
-                    trade.offered.to_string(),
-                    trade.offerer,
+                    &trade,
+                    t.returned.to_string(),
+                    t.offered.to_string(),
+                    t.offerer,
                 );
             }
         }
@@ -493,7 +540,7 @@ impl App<'_> {
     }
 
     fn log_panel(&self, area: Rect, buf: &mut Buffer) {
-        let block = self.block("Log");
+        let block = self.block(self.session.tr().t("tui.log", &[]));
         let inner = block.inner(area);
         block.render(area, buf);
         let width = inner.width as usize;
@@ -540,11 +587,7 @@ impl App<'_> {
         let mut line: Vec<Span> = Vec::new();
         let mut used = 0usize;
         for (card, n) in self.kinds() {
-            let text = format!(
-                " {} {} ×{n} ",
-                card.token(),
-                card.name(self.session.rules().variant)
-            );
+            let text = format!(" {} {} ×{n} ", card.token(), self.session.tr().card(card));
             let w = Span::raw(text.as_str()).width();
             if used > 0 && used + 1 + w > width as usize {
                 lines.push(Line::from(std::mem::take(&mut line)));
@@ -574,16 +617,13 @@ impl App<'_> {
 
     fn hand_panel(&self, area: Rect, buf: &mut Buffer) {
         let cards = self.session.my_cards();
-        let block = self.block(format!(
-            "Your hand: {} card{}",
-            cards.len(),
-            if cards.len() == 1 { "" } else { "s" }
-        ));
+        let tr = self.session.tr();
+        let block = self.block(tr.n("tui.hand", cards.len().into(), &[]));
         let inner = block.inner(area);
         block.render(area, buf);
         let mut lines = self.chip_lines(inner.width);
         if cards.is_empty() {
-            lines = vec![Line::from("No cards: you are out.")];
+            lines = vec![Line::from(tr.t("tui.no-cards", &[]))];
         }
         let selection = match self.selection_words() {
             Some(words) => Line::styled(words, self.theme.fg(Color::Cyan)),
@@ -597,9 +637,13 @@ impl App<'_> {
     fn now_panel(&self, area: Rect, buf: &mut Buffer) {
         let s = &*self.session;
         let decision = s.decision();
+        let tr = s.tr();
         let (title, prompt) = match decision {
-            None => ("Waiting", format!("Waiting: {}.", self.waiting_for())),
-            Some(d) => ("Your move", prompt(self, &d)),
+            None => (
+                tr.t("tui.waiting", &[]),
+                tr.t("tui.waiting.line", &[("who", &self.waiting_for())]),
+            ),
+            Some(d) => (tr.t("tui.your-move", &[]), prompt(self, &d)),
         };
         let block = Block::new()
             .borders(Borders::TOP)
@@ -639,10 +683,7 @@ impl App<'_> {
     /// A key and what it does, wrapped under the words.
     fn key_line(area: Rect, key: &str, what: &str) -> Vec<Line<'static>> {
         let line = Line::from(vec![
-            Span::styled(
-                format!("{key:<5}"),
-                Style::new().add_modifier(Modifier::BOLD),
-            ),
+            Span::styled(pad(key, 5), Style::new().add_modifier(Modifier::BOLD)),
             Span::raw("  "),
             Span::raw(what.to_string()),
         ]);
@@ -682,39 +723,22 @@ impl App<'_> {
         else {
             return;
         };
+        let tr = s.tr();
         let greater = offer.greater;
-        let variant = s.variant();
-        let vocabulary = variant.words();
-        let (revolution, taxes) = (vocabulary.revolution, vocabulary.taxes);
         let call = if greater {
-            format!(
-                "call a greater {revolution}: no {taxes}, the seating is reversed for this hand \
-                 and you lead as {}",
-                words::top_title(variant)
-            )
+            say(tr, "tui.call.greater", &[])
         } else {
-            format!("call a {revolution}: no {taxes} this hand, seats stay as they are")
+            say(tr, "tui.call", &[])
         };
         let mut lines = Self::para(area, words::explain(s, &decision));
         lines.push(Line::from(""));
         lines.extend(Self::key_line(area, "r", &call));
-        lines.extend(Self::key_line(
-            area,
-            "n",
-            &format!(
-                "keep quiet about the {}: nobody will know",
-                vocabulary.wilds
-            ),
-        ));
-        lines.extend(Self::key_line(
-            area,
-            "h",
-            "hint: what the heuristic bot would do",
-        ));
+        lines.extend(Self::key_line(area, "n", &say(tr, "tui.keep-quiet", &[])));
+        lines.extend(Self::key_line(area, "h", &tr.t("tui.key-hint", &[])));
         let title = if greater {
-            format!("Greater {revolution}?")
+            say(tr, "tui.title.greater", &[])
         } else {
-            format!("{}?", words::capitalize(revolution))
+            say(tr, "tui.title.revolution", &[])
         };
         self.dialog(area, &title, lines, buf);
     }
@@ -724,45 +748,41 @@ impl App<'_> {
         let Some(decision @ Decision::Tax { count, .. }) = s.decision() else {
             return;
         };
+        let tr = s.tr();
         let mut lines = Self::para(area, words::explain(s, &decision));
         lines.push(Line::from(""));
         lines.extend(Self::para(
             area,
             Line::styled(
-                format!(
-                    "Your gift: {} [{}], {} of {count} chosen.",
-                    cards_words(&self.picked, s.variant()),
-                    self.picked,
-                    self.picked.len()
+                tr.t(
+                    "tui.gift",
+                    &[
+                        ("words", &tr.cards_words(&self.picked)),
+                        ("cards", &self.picked.to_string()),
+                        ("chosen", &self.picked.len().to_string()),
+                        ("n", &count.to_string()),
+                    ],
                 ),
                 Style::new().add_modifier(Modifier::BOLD),
             ),
         ));
-        lines.extend(Self::key_line(
-            area,
-            "←→",
-            "choose a card in your hand (below)",
-        ));
-        lines.extend(Self::key_line(
-            area,
-            "↑ ↓",
-            "add it to the gift, take it back",
-        ));
-        lines.extend(Self::key_line(area, "Enter", "give the chosen cards"));
-        let vocabulary = s.variant().words();
+        lines.extend(Self::key_line(area, "←→", &tr.t("tui.dialog.card", &[])));
+        lines.extend(Self::key_line(area, "↑ ↓", &tr.t("tui.dialog.add", &[])));
+        lines.extend(Self::key_line(area, "Enter", &tr.t("tui.dialog.give", &[])));
         if s.revolution_offer().is_some() {
             lines.extend(Self::key_line(
                 area,
                 "r",
-                &format!("call a {} instead", vocabulary.revolution),
+                &say(tr, "tui.dialog.revolution", &[]),
             ));
         }
-        self.dialog(area, &words::capitalize(vocabulary.taxes), lines, buf);
+        self.dialog(area, &capitalize(&tr.taxes()), lines, buf);
     }
 
     fn offer_dialog(&self, area: Rect, buf: &mut Buffer) {
         let s = &*self.session;
         let Some(decision) = s.decision() else { return };
+        let tr = s.tr();
         let mut lines = Self::para(area, words::explain(s, &decision));
         lines.push(Line::from(""));
         for m in self.merchants() {
@@ -772,81 +792,102 @@ impl App<'_> {
             } else {
                 Style::new()
             };
+            let row = tr.n(
+                "tui.merchant-row",
+                s.view().card_count(m).into(),
+                &[
+                    ("seat", &words::seat_number(m).to_string()),
+                    ("name", s.name_at(m)),
+                ],
+            );
             lines.push(Line::styled(
-                format!(
-                    "{} seat {} {} ({} cards)",
-                    if on { "▶" } else { " " },
-                    words::seat_number(m),
-                    s.name_at(m),
-                    s.view().card_count(m)
-                ),
+                format!("{} {row}", if on { "▶" } else { " " }),
                 style,
             ));
         }
         lines.push(Line::from(""));
-        let variant = s.variant();
         lines.extend(Self::key_line(
             area,
             "↑↓",
-            &format!("choose the {}", words::merchant(variant)),
+            &say(tr, "tui.dialog.merchant", &[]),
         ));
-        lines.extend(Self::key_line(area, "←→", "choose your card (below)"));
-        lines.extend(Self::key_line(area, "Enter", "offer it, blind"));
-        lines.extend(Self::key_line(area, "n", "no exchange"));
+        lines.extend(Self::key_line(
+            area,
+            "←→",
+            &tr.t("tui.dialog.your-card", &[]),
+        ));
+        lines.extend(Self::key_line(
+            area,
+            "Enter",
+            &tr.t("tui.dialog.offer", &[]),
+        ));
+        lines.extend(Self::key_line(
+            area,
+            "n",
+            &tr.t("tui.dialog.no-exchange", &[]),
+        ));
         if s.revolution_offer().is_some() {
             lines.extend(Self::key_line(
                 area,
                 "r",
-                &format!("call a {} instead", variant.words().revolution),
+                &say(tr, "tui.dialog.revolution", &[]),
             ));
         }
-        let title = words::capitalize(&words::exchange_name(variant));
-        self.dialog(area, &title, lines, buf);
+        self.dialog(area, &capitalize(&tr.exchange()), lines, buf);
     }
 
     fn answer_dialog(&self, area: Rect, buf: &mut Buffer) {
         let s = &*self.session;
         let Some(decision) = s.decision() else { return };
+        let tr = s.tr();
         let mut lines = Self::para(area, words::explain(s, &decision));
         lines.push(Line::from(""));
-        lines.extend(Self::key_line(area, "←→", "choose your card (below)"));
-        lines.extend(Self::key_line(area, "Enter", "give it back"));
-        let title = words::capitalize(&words::exchange_name(s.variant()));
-        self.dialog(area, &title, lines, buf);
+        lines.extend(Self::key_line(
+            area,
+            "←→",
+            &tr.t("tui.dialog.your-card", &[]),
+        ));
+        lines.extend(Self::key_line(
+            area,
+            "Enter",
+            &tr.t("tui.dialog.give-back", &[]),
+        ));
+        self.dialog(area, &capitalize(&tr.exchange()), lines, buf);
     }
 
     /// Whom the Twirling Wedgie names, or what Dogberts alone are worth.
     fn choice_dialog(&self, choice: &Choice, area: Rect, buf: &mut Buffer) {
         let s = &*self.session;
-        let variant = s.variant();
+        let tr = s.tr();
         let reversed = Style::new().add_modifier(Modifier::REVERSED);
         let bold = Style::new().add_modifier(Modifier::BOLD);
         let (title, mut lines) = match choice {
             Choice::Target { set, targets, at } => {
                 let mut lines = Self::para(
                     area,
-                    format!(
-                        "You play {} [{set}]. Name another player who still holds cards: they \
-                         must pass for the rest of this trick.",
-                        set_words(set, variant)
+                    tr.t(
+                        "tui.target.intro",
+                        &[("set", &tr.set_words(set)), ("tokens", &set.to_string())],
                     ),
                 );
                 lines.push(Line::from(""));
                 for (i, &seat) in targets.iter().enumerate() {
                     let on = i == *at;
+                    let row = tr.n(
+                        "tui.target.row",
+                        s.view().card_count(seat).into(),
+                        &[
+                            ("seat", &words::seat_number(seat).to_string()),
+                            ("name", s.name_at(seat)),
+                            ("title", &tr.title(seat.title(s.players()))),
+                        ],
+                    );
                     lines.push(Line::styled(
-                        format!(
-                            "{} seat {} {}, {}: {} cards",
-                            if on { "▶" } else { " " },
-                            words::seat_number(seat),
-                            s.name_at(seat),
-                            variant.title_name(seat.title(s.players())),
-                            s.view().card_count(seat)
-                        ),
+                        format!("{} {row}", if on { "▶" } else { " " }),
                         if on { reversed } else { Style::new() },
                     ));
                 }
-                ("Twirling Wedgie: whom?", lines)
+                (say(tr, "tui.target.title", &[]), lines)
             }
             Choice::Value {
                 dogberts,
@@ -854,18 +895,21 @@ impl App<'_> {
                 at,
             } => {
                 let which = match s.decision() {
-                    Some(Decision::Follow { top, .. }) => {
-                        format!("The values that top {} [{top}]:", set_words(&top, variant))
-                    }
-                    _ => "You lead: any value.".to_string(),
+                    Some(Decision::Follow { top, .. }) => tr.t(
+                        "tui.value.top",
+                        &[("set", &tr.set_words(&top)), ("tokens", &top.to_string())],
+                    ),
+                    _ => tr.t("tui.value.lead", &[]),
                 };
                 let mut lines = Self::para(
                     area,
-                    format!(
-                        "You play {} alone: {} worth the value you name, 1 (the best) to 10. \
-                         {which}",
-                        count_of((*dogberts).into(), Card::DOGBERT, variant),
-                        if *dogberts == 1 { "it is" } else { "they are" },
+                    tr.n(
+                        "tui.value.intro",
+                        (*dogberts).into(),
+                        &[
+                            ("dogberts", &tr.count_of((*dogberts).into(), Card::DOGBERT)),
+                            ("which", &which),
+                        ],
                     ),
                 );
                 lines.push(Line::from(""));
@@ -877,7 +921,7 @@ impl App<'_> {
                     let Some(card) = Card::from_index(value.into()) else {
                         continue;
                     };
-                    let text = format!(" {value} {} ", card.name(variant));
+                    let text = format!(" {value} {} ", tr.card(card));
                     let w = Span::raw(text.as_str()).width();
                     if used > 0 && used + 1 + w > width {
                         lines.push(Line::from(std::mem::take(&mut line)));
@@ -898,26 +942,26 @@ impl App<'_> {
                 if !line.is_empty() {
                     lines.push(Line::from(line));
                 }
-                ("Dogberts: what value?", lines)
+                (tr.t("tui.value.title", &[]), lines)
             }
         };
         lines.push(Line::from(""));
         let what = match choice {
-            Choice::Target { .. } => "↑↓ choose the player (or the seat's number)",
-            Choice::Value { .. } => "←→ choose the value (or its number, 0 for 10)",
+            Choice::Target { .. } => tr.t("tui.target.keys", &[]),
+            Choice::Value { .. } => tr.t("tui.value.keys", &[]),
         };
         lines.extend(Self::para(
             area,
             Line::from(vec![
-                Span::styled(what.to_string(), bold),
+                Span::styled(what, bold),
                 Span::raw("  "),
                 Span::styled("Enter", bold),
-                Span::raw(" play  "),
+                Span::raw(format!(" {}  ", tr.t("tui.key.play", &[]))),
                 Span::styled("Esc", bold),
-                Span::raw(" back"),
+                Span::raw(format!(" {}", tr.t("tui.key.back", &[]))),
             ]),
         ));
-        self.dialog(area, title, lines, buf);
+        self.dialog(area, &title, lines, buf);
     }
 
     // ----- between hands -----
@@ -934,7 +978,8 @@ impl App<'_> {
         if !log.is_empty() {
             self.log_panel(log, buf);
         }
-        let block = self.block(format!("Hand {} is over", end.number));
+        let tr = self.session.tr();
+        let block = self.block(tr.t("tui.hand-over", &[("hand", &end.number.to_string())]));
         let inner = block.inner(panel);
         block.render(panel, buf);
         let inner = Rect {
@@ -944,32 +989,20 @@ impl App<'_> {
         };
         let theme = self.theme;
         let exchange = self.session.rules().merchant_exchange;
-        let variant = self.session.variant();
-        let vocabulary = variant.words();
         let scored = end.places.iter().any(|p| p.total.is_some());
         let mut lines: Vec<Line> = Vec::new();
         if let Some(r) = end.revolution {
             lines.push(Line::from(if r.greater {
-                format!(
-                    "A greater {} was called: the seating was reversed for this hand.",
-                    vocabulary.revolution
-                )
+                say(tr, "tui.end.greater", &[])
             } else {
-                format!(
-                    "{} called a {}: no {} this hand.",
-                    self.session.name_at(r.by),
-                    vocabulary.revolution,
-                    vocabulary.taxes
+                say(
+                    tr,
+                    "tui.end.revolution",
+                    &[("name", self.session.name_at(r.by))],
                 )
             }));
         }
-        lines.push(Line::styled(
-            format!(
-                "Finishing order: the first out is the new {}.",
-                words::top_title(variant)
-            ),
-            theme.dim(),
-        ));
+        lines.push(Line::styled(say(tr, "tui.end.order", &[]), theme.dim()));
         let rows: Vec<Row> = end
             .places
             .iter()
@@ -977,10 +1010,10 @@ impl App<'_> {
             .map(|(i, p)| {
                 let mut cells = vec![
                     Cell::from(format!("{}.", i + 1)),
-                    Cell::from(display_name(&p.name, p.is_me)),
-                    Cell::from(variant.title_name(p.was)),
+                    Cell::from(display_name(&p.name, p.is_me, tr)),
+                    Cell::from(tr.title(p.was)),
                     Cell::from("→"),
-                    Cell::from(theme.title(p.becomes, variant, exchange)),
+                    Cell::from(theme.title(p.becomes, tr, exchange)),
                 ];
                 if scored {
                     cells.push(Cell::from(
@@ -1000,43 +1033,68 @@ impl App<'_> {
                 Row::new(cells).style(style)
             })
             .collect();
+        let col = |key: &str| tr.t(&format!("tui.col.{key}"), &[]);
+        let mut header = vec![
+            String::new(),
+            col("name"),
+            col("was"),
+            String::new(),
+            col("becomes"),
+        ];
+        // Titles are at most 15 columns wide in English, 20 with a mark;
+        // other languages' may be wider, or their headings.
+        let widest = |texts: &mut dyn Iterator<Item = String>, least: usize| {
+            texts.map(|t| width(&t)).max().unwrap_or(0).max(least) as u16
+        };
         let mut widths = vec![
             Constraint::Length(3),
             Constraint::Length(
                 end.places
                     .iter()
-                    .map(|p| display_name(&p.name, p.is_me).chars().count() as u16)
+                    .map(|p| width(&display_name(&p.name, p.is_me, tr)) as u16)
                     .max()
                     .unwrap_or(4),
             ),
-            Constraint::Length(15),
+            Constraint::Length(widest(
+                &mut end
+                    .places
+                    .iter()
+                    .map(|p| tr.title(p.was))
+                    .chain([col("was")]),
+                15,
+            )),
             Constraint::Length(1),
-            Constraint::Length(20),
+            Constraint::Length(widest(
+                &mut end
+                    .places
+                    .iter()
+                    .map(|p| theme.title(p.becomes, tr, exchange))
+                    .chain([col("becomes")]),
+                20,
+            )),
         ];
-        let mut header = vec!["", "Name", "Was", "", "Becomes"];
         if scored {
-            widths.push(Constraint::Length(3));
-            widths.push(Constraint::Length(5));
-            header.push("Pts");
-            header.push("Total");
+            widths.push(Constraint::Length(widest(
+                &mut [col("points")].into_iter(),
+                3,
+            )));
+            widths.push(Constraint::Length(widest(
+                &mut [col("total")].into_iter(),
+                5,
+            )));
+            header.push(col("points"));
+            header.push(col("total"));
         }
         let mut after: Vec<String> = Vec::new();
         if end.game_over {
-            after.push(format!(
-                "The game is over: {} hand{} played. Enter: the final standings.",
-                end.number,
-                if end.number == 1 { "" } else { "s" }
-            ));
+            after.push(tr.n("tui.end.game-over", end.number as u64, &[]));
         } else {
-            after.push(format!(
-                "Next hand's seating, from the {}: {}.",
-                words::top_title(variant),
-                end.next_seating.join(", ")
+            after.push(say(
+                tr,
+                "tui.end.seating",
+                &[("names", &tr.join(&end.next_seating))],
             ));
-            after.push(format!(
-                "Enter: deal hand {}. q: quit (the game is saved).",
-                end.number + 1
-            ));
+            after.push(tr.t("tui.end.next", &[("hand", &(end.number + 1).to_string())]));
         }
         let after: Vec<Line> = after
             .iter()
@@ -1066,7 +1124,8 @@ impl App<'_> {
     }
 
     fn standings_panel(&self, area: Rect, buf: &mut Buffer) {
-        let block = self.block("Final standings");
+        let tr = self.session.tr();
+        let block = self.block(tr.t("tui.standings", &[]));
         let inner = block.inner(area);
         block.render(area, buf);
         let inner = Rect {
@@ -1081,7 +1140,7 @@ impl App<'_> {
             .map(|r| {
                 let mut cells = vec![
                     Cell::from(format!("{}.", r.place)),
-                    Cell::from(display_name(&r.name, r.is_me)),
+                    Cell::from(display_name(&r.name, r.is_me, tr)),
                 ];
                 if let Some(p) = r.points {
                     cells.push(Cell::from(Line::from(p.to_string()).right_aligned()));
@@ -1096,24 +1155,23 @@ impl App<'_> {
                 Row::new(cells).style(style)
             })
             .collect();
-        let mut header = vec!["", "Name"];
+        let col = |key: &str| tr.t(&format!("tui.col.{key}"), &[]);
+        let fit =
+            |heading: &str, least: u16| Constraint::Length((width(heading) as u16).max(least));
+        let mut header = vec![String::new(), col("name")];
         let mut widths = vec![Constraint::Length(3), Constraint::Length(16)];
         if scored {
-            header.push("Points");
-            widths.push(Constraint::Length(6));
+            widths.push(fit(&col("all-points"), 6));
+            header.push(col("all-points"));
         }
-        header.extend(["First", "Last"]);
-        widths.extend([Constraint::Length(5), Constraint::Length(5)]);
-        let hands = self.session.hand_number();
-        let intro = Line::from(format!(
-            "{hands} hand{} played{}.",
-            if hands == 1 { "" } else { "s" },
-            if scored {
-                ", by points, then hands won"
-            } else {
-                ", by hands won, then fewest lost"
-            }
-        ));
+        widths.extend([fit(&col("first"), 5), fit(&col("last"), 5)]);
+        header.extend([col("first"), col("last")]);
+        let hands = self.session.hand_number() as u64;
+        let intro = Line::from(if scored {
+            tr.n("tui.standings.scored", hands, &[])
+        } else {
+            tr.n("tui.standings.unscored", hands, &[])
+        });
         let [top, table, _, bottom] = Layout::vertical([
             Constraint::Length(1),
             Constraint::Length(standings.len() as u16 + 1),
@@ -1129,7 +1187,7 @@ impl App<'_> {
             table,
             buf,
         );
-        Paragraph::new("Enter or q: leave. The game is saved as a record; its path is printed.")
+        Paragraph::new(tr.t("tui.standings.leave", &[]))
             .wrap(Wrap { trim: true })
             .render(bottom, buf);
     }
@@ -1137,7 +1195,8 @@ impl App<'_> {
     // ----- help -----
 
     fn help_screen(&self, area: Rect, buf: &mut Buffer) {
-        let block = self.block("Help: ? or Esc to close, ↑↓ to scroll");
+        let tr = self.session.tr();
+        let block = self.block(tr.t("tui.help.title", &[]));
         let inner = block.inner(area);
         block.render(area, buf);
         let inner = Rect {
@@ -1148,16 +1207,19 @@ impl App<'_> {
         let bold = Style::new().add_modifier(Modifier::BOLD);
         let width = inner.width as usize;
         let mut lines: Vec<Line> = Vec::new();
-        let help = match self.session.variant() {
-            Variant::Dalmuti => HELP,
-            Variant::CorporateShuffle => HELP_CORPORATE,
-        };
+        let help = format!(
+            "# {}\n{}\n\n# {}\n{}",
+            tr.t("tui.help.keys", &[]),
+            tr.v("help.keys", &[]),
+            tr.t("help.in-short", &[("game", &tr.game())]),
+            rules_in_short(tr, true)
+        );
         for raw in help.lines() {
             if let Some(heading) = raw.strip_prefix("# ") {
                 lines.push(Line::styled(heading.to_string(), bold));
             } else if let Some((key, what)) = raw.split_once(" :: ") {
                 let line = Line::from(vec![
-                    Span::styled(format!("{key:<10}"), bold),
+                    Span::styled(pad(key, 10), bold),
                     Span::raw(" "),
                     Span::raw(what.to_string()),
                 ]);
@@ -1172,7 +1234,7 @@ impl App<'_> {
             .scroll((offset, 0))
             .render(inner, buf);
         if offset < max {
-            Span::styled(" ↓ more ", self.theme.dim()).render(
+            Span::styled(format!(" ↓ {} ", tr.t("tui.more", &[])), self.theme.dim()).render(
                 Rect::new(
                     area.right().saturating_sub(10),
                     area.bottom().saturating_sub(1),
@@ -1188,66 +1250,57 @@ impl App<'_> {
 /// The prompt for a decision, in one sentence.
 fn prompt(app: &App, decision: &Decision) -> String {
     let s = app.session();
-    let variant = s.variant();
-    let vocabulary = variant.words();
+    let tr = s.tr();
     match *decision {
-        Decision::Lead => format!(
-            "You lead this round: play any set of one {} ({} join any).",
-            words::rank_word(variant),
-            vocabulary.wilds
-        ),
-        Decision::Follow { top, by } => format!(
-            "Top {} [{top}] by {}: {} of a lower number, or pass.",
-            set_words(&top, variant),
-            if by == s.my_seat() {
-                "you"
-            } else {
-                s.name_at(by)
-            },
-            if top.size() == 1 {
-                "one card".to_string()
-            } else {
-                format!("{} cards", top.size())
-            }
-        ),
+        Decision::Lead => say(tr, "tui.prompt.lead", &[]),
+        Decision::Follow { top, by } => {
+            let set = tr.set_words(&top);
+            let cards = tr.n("tui.n-cards", top.size().into(), &[]);
+            s.about(
+                "tui.prompt.follow",
+                by,
+                &[
+                    ("set", &set),
+                    ("tokens", &top.to_string()),
+                    ("cards", &cards),
+                ],
+            )
+        }
         Decision::Ready => match s.revolution_offer() {
-            Some(offer) => format!(
-                "You hold both {}: call a {}{} (r) or keep quiet (n)?",
-                vocabulary.wilds,
-                if offer.greater { "greater " } else { "" },
-                vocabulary.revolution
-            ),
-            None => "Look at your cards: the hand is being set up.".into(),
+            Some(offer) if offer.greater => say(tr, "tui.prompt.revolution.greater", &[]),
+            Some(_) => say(tr, "tui.prompt.revolution", &[]),
+            None => tr.t("tui.prompt.ready", &[]),
         },
-        Decision::Tax { to, count } => format!(
-            "Choose {} to give {}, the {}.",
-            if count == 1 {
-                "one card".to_string()
-            } else {
-                format!("{count} cards")
-            },
-            s.name_at(to),
-            variant.title_name(to.title(s.players()))
+        Decision::Tax { to, count } => tr.t(
+            "tui.prompt.tax",
+            &[
+                ("cards", &tr.n("tui.n-cards", count.into(), &[])),
+                ("name", s.name_at(to)),
+                ("title", &tr.title(to.title(s.players()))),
+            ],
         ),
-        Decision::ExchangeOffer => format!(
-            "{}: offer one card to another {}, or decline (n).",
-            words::capitalize(&words::exchange_name(variant)),
-            words::merchant(variant)
-        ),
-        Decision::ExchangeAnswer { from } => format!(
-            "{} offers you a blind trade: choose one card to give back.",
-            s.name_at(from)
-        ),
+        Decision::ExchangeOffer => say(tr, "tui.prompt.offer", &[]),
+        Decision::ExchangeAnswer { from } => {
+            tr.t("tui.prompt.answer", &[("name", s.name_at(from))])
+        }
     }
 }
 
 /// A name at the table, marked when it is yours.
-fn display_name(name: &str, is_me: bool) -> String {
-    if is_me && !name.eq_ignore_ascii_case("you") {
-        format!("{name} (you)")
-    } else {
-        name.to_string()
-    }
+fn display_name(name: &str, is_me: bool, tr: Tr) -> String {
+    let shown = words::shown_name(name, is_me, tr);
+    format!("{shown}{}", words::you_mark(name, is_me, tr))
+}
+
+/// How many terminal columns `text` takes (two for a Korean or Japanese
+/// letter).
+fn width(text: &str) -> usize {
+    Span::raw(text).width()
+}
+
+/// `text` padded with spaces to `columns` terminal columns.
+fn pad(text: &str, columns: usize) -> String {
+    format!("{text}{}", " ".repeat(columns.saturating_sub(width(text))))
 }
 
 /// Greedy word wrap of plain text to `width` columns.
@@ -1275,6 +1328,13 @@ pub(super) fn wrap_line(line: Line<'_>, width: usize, indent: usize) -> Vec<Line
                     tokens.push((std::mem::take(&mut word), span.style));
                 }
                 tokens.push((" ".to_string(), span.style));
+            } else if breaks_anywhere(ch) {
+                // Japanese (and Korean in long words) may break between
+                // any two wide letters: each is a word of its own.
+                if !word.is_empty() {
+                    tokens.push((std::mem::take(&mut word), span.style));
+                }
+                tokens.push((ch.to_string(), span.style));
             } else {
                 word.push(ch);
             }
@@ -1316,72 +1376,12 @@ pub(super) fn wrap_line(line: Line<'_>, width: usize, indent: usize) -> Vec<Line
     out
 }
 
-/// The help screen: keys, then the rules in short. `# ` starts a heading,
-/// `KEY :: what` a key.
-const HELP: &str = "\
-# Keys
-←/→ :: pick a rank in your hand
-1-9 0 - = :: the rank of that number (0 is 10, - is 11, = is 12)
-↑/↓ :: how many of that rank to play
-j :: add a Jester (again: two, again: none); on the Jester alone, one or two
-Enter :: play the set shown under your hand (only a legal set is played)
-p :: pass
-h :: hint: what the heuristic bot would do (and selects it)
-y / n :: call a revolution, or not (when you hold both Jesters)
-Taxes :: ←/→ a card, ↑ add it to your gift, ↓ take it back, Enter give
-Exchange :: ↑/↓ the Merchant, ←/→ your card, Enter offer, n decline
-PgUp/PgDn :: scroll the log
-Enter :: after a hand: the next hand
-? :: this help
-q :: quit: the game so far is saved as a record (dalmuti replay tells it)
-
-# The Great Dalmuti in short
-Be the first to get rid of your cards. The first out is the next hand's Greater Dalmuti 👑, the last out its Greater Peon 👒.
-
-Cards: 1 Dalmuti (the best) to 12 Peasant (the worst); rank n has n copies. The two Jesters (J) are wild: with other cards they take their rank; alone they rank 13, below a Peasant.
-
-A round: the leader plays any set (cards of one rank, Jesters allowed). The next players, in turn, either top it (the same number of cards of a better, lower rank) or pass; passing once does not stop you later in the round. When everyone else has passed, whoever played last leads again; if they are out, the next player with cards.
-
-Taxes: after the deal the Greater Peon gives their two best cards to the Greater Dalmuti, who gives back any two; the Lesser Peon and the Lesser Dalmuti trade one card the same way. You choose your gift as a Dalmuti; a Peon's gift is automatic.
-
-Revolution: whoever is dealt both Jesters may call one: no taxes this hand. Called by the Greater Peon, it is a greater revolution: everyone swaps places with their opposite for the hand.
-
-Merchant exchange (optional rule, 6 or more players): the highest Merchant may trade one card blind with another Merchant.
-
-Scoring (optional): one point for each player who went out after you.";
-
-/// The help screen for Corporate Shuffle, in its words.
-const HELP_CORPORATE: &str = "\
-# Keys
-←/→ :: pick a value in your hand
-1-9 0 :: the value of that number (0 is 10)
-↑/↓ :: how many of that value to play
-d :: add a Dogbert (again: two, again: none); on the Dogbert alone, one or two
-t :: on your 6s: the Twirling Wedgie joins them (again: it leaves)
-Enter :: play the set shown under your hand; a Wedgie first asks whom it names, Dogberts alone what value they play as
-p :: pass
-h :: hint: what the heuristic bot would do (and selects it)
-y / n :: call a corporate takeover, or not (when you hold both Dogberts)
-Bonuses :: ←/→ a card, ↑ add it to your gift, ↓ take it back, Enter give
-Exchange :: ↑/↓ the Worker, ←/→ your card, Enter offer, n decline
-PgUp/PgDn :: scroll the log
-Enter :: after a hand: the next hand
-? :: this help
-q :: quit: the game so far is saved as a record (dalmuti replay tells it)
-
-# Corporate Shuffle in short
-Be the first to get rid of your cards. The first out is the next hand's Big Boss, the last out its Junior Intern.
-
-Cards: 1 CEO (the best) to 10 Engineer (the worst); value n has n copies. The two Dogberts (D) are wild: with other cards they take their value; alone (one or both) they play as a value you name, 1 to 10.
-
-Dogbert, World Ruler (0) beats everything; it goes alone, where one card may be played, and wins the trick at once. The Twirling Wedgie (T) is a 6, alone or with 6s and Dogberts: it names another player who still holds cards, who must pass for the rest of the trick. Ratbert (R) is worth 11, goes alone and only leads; whoever wins its trick takes it back, unless it was the trick's only card or they went out.
-
-A round: the leader plays any set (cards of one value, Dogberts allowed). The next players, in turn, either top it (the same number of cards of a better, lower value) or pass; passing once does not stop you later in the round. When everyone else has passed, whoever played last leads again; if they are out, the next player with cards.
-
-Executive bonuses: after the deal the Junior Intern gives their two best cards to the Big Boss, who gives back any two; the Senior Intern and the Little Boss trade one card the same way. You choose your gift as a Boss; an Intern's is automatic.
-
-Corporate takeover: whoever is dealt both Dogberts may call one: no executive bonuses this hand. Called by the Junior Intern, it is a greater takeover: everyone swaps places with their opposite for the hand.
-
-Worker exchange (optional rule, 6 or more players): the highest Worker may trade one card blind with another Worker.
-
-Scoring (optional): one point for each player who went out after you.";
+/// Whether a line may break before and after `ch`: the wide letters of
+/// Japanese (and Chinese), written without spaces. Korean puts spaces
+/// between words, so its letters break there only.
+fn breaks_anywhere(ch: char) -> bool {
+    let hangul =
+        matches!(ch, '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}' | '\u{AC00}'..='\u{D7A3}');
+    let mut buf = [0u8; 4];
+    !hangul && !matches!(ch, '👑' | '👒') && width(ch.encode_utf8(&mut buf)) > 1
+}
