@@ -1,6 +1,5 @@
 //! `dalmuti`: the command line of the dalmuti project.
 
-mod loadtest;
 mod serve;
 mod sim;
 mod verify;
@@ -83,7 +82,7 @@ enum Command {
     /// Load a server with many tables of scripted clients over real
     /// WebSockets and report the connected seats held and the time from an
     /// action to its broadcast (docs/PERFORMANCE.md).
-    Loadtest(loadtest::LoadtestArgs),
+    Loadtest(dalmuti_load::LoadtestArgs),
 }
 
 fn main() -> ExitCode {
@@ -95,7 +94,7 @@ fn main() -> ExitCode {
         Command::Play(args) => dalmuti_terminal::run_play(args),
         Command::Serve(args) => serve::run_serve(args),
         Command::Verify(args) => verify::run_verify(args),
-        Command::Loadtest(args) => loadtest::run_loadtest(args),
+        Command::Loadtest(args) => dalmuti_load::run_loadtest(args),
     }
 }
 

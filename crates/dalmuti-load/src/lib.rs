@@ -1,9 +1,10 @@
-//! `dalmuti loadtest`: many tables of scripted clients over real WebSockets.
+//! Load generation for `dalmuti serve` (`dalmuti loadtest`): many tables
+//! of scripted clients over real WebSockets.
 //!
-//! By default it starts `dalmuti serve` as a child process (this same
-//! executable), because one process cannot hold both ends of 10,000
-//! connections within the usual open-file limit; `--addr` loads a server
-//! that is already running instead. It creates `--seats / (players - bots)`
+//! By default it starts `dalmuti serve` as a child process (the running
+//! executable, or [`LoadtestArgs::server_program`]), because one process
+//! cannot hold both ends of 10,000 connections within the usual open-file
+//! limit; `--addr` loads a server that is already running instead. It creates `--seats / (players - bots)`
 //! private tables over the lobby API, connects every human seat over its own
 //! WebSocket (`docs/PROTOCOL.md`), starts the games and lets each client
 //! play a legal action whenever it is to act (decline a revolution or an
@@ -63,6 +64,12 @@ pub struct LoadtestArgs {
     /// Print the report as one JSON object on standard output.
     #[arg(long)]
     pub json: bool,
+    /// The program started as `PROGRAM serve ...` when there is no `addr`;
+    /// None: the running executable, which is `dalmuti` itself when the
+    /// load test runs as `dalmuti loadtest`. Not an option on the command
+    /// line.
+    #[arg(skip)]
+    pub server_program: Option<PathBuf>,
 }
 
 /// Runs the load test; the report goes to standard output, progress to
@@ -185,7 +192,12 @@ struct ServerReport {
 
 impl Server {
     fn start(args: &LoadtestArgs, fd_limit: u64) -> Result<Server, String> {
-        let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+        let exe = match &args.server_program {
+            Some(program) => program.clone(),
+            None => {
+                std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?
+            }
+        };
         let dir = std::env::temp_dir().join(format!("dalmuti-loadtest-{}", std::process::id()));
         std::fs::create_dir_all(&dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
