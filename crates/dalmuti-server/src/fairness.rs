@@ -3,7 +3,9 @@
 //! publishes the seed's commitment, the SHA-256 of its 32 bytes; when the
 //! hand is over it reveals the seed, and anyone can deal the hand again
 //! (`Deck::for_table(rules, n).deal(n, &mut DealRng::new(seed))`) and
-//! compare.
+//! compare. [`verify`] does that for a downloaded game.
+
+pub mod verify;
 
 use dalmuti_core::Seed;
 use serde::{Deserialize, Serialize};

@@ -2,9 +2,6 @@
 
 mod serve;
 mod sim;
-// Moved into dalmuti-server as fairness::verify; compiled here until the
-// next commit splits it.
-#[path = "../../dalmuti-server/src/fairness/verify.rs"]
 mod verify;
 
 use std::io::{Read, Write};

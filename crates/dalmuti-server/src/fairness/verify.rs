@@ -1,71 +1,42 @@
-//! `dalmuti verify`: checks a finished game's deal commitments
-//! (docs/FAIRNESS.md).
+//! Checking a finished game's deal commitments (docs/FAIRNESS.md): what
+//! `dalmuti verify` reports, for any program to reuse.
 //!
 //! A game downloaded from the server is a game record with an extra field
-//! `fairness`: the seating draw's seed and, for every hand, the SHA-256
-//! commitment published before the deal and the seed revealed after the
-//! hand. For each hand this checks that the seed matches its commitment and
-//! deals exactly the recorded cards to every player; and that the draw
-//! seed draws the recorded seating draw.
-
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::ExitCode;
+//! `fairness` ([`Fairness`]): the seating draw's seed and, for every hand,
+//! the SHA-256 commitment published before the deal and the seed revealed
+//! after the hand. For each hand [`verify_text`] checks that the seed
+//! matches its commitment and deals exactly the recorded cards to every
+//! player; and that the draw seed draws the recorded seating draw.
+//!
+//! ```
+//! use dalmuti_server::fairness::verify::{Verdict, verify_text};
+//!
+//! let verdict = verify_text("not a record");
+//! assert!(matches!(verdict, Verdict::Unreadable(_)));
+//! assert!(!verdict.verified());
+//! assert_eq!(verdict.to_json()["verified"], false);
+//! ```
 
 use dalmuti_core::record::{Fault, ReadError, Record};
 use dalmuti_core::{Cards, DealRng, Deck, Seed, draw_for_seats};
-use dalmuti_server::fairness::{Fairness, HandSeed, commitment};
 use serde_json::{Value, json};
 
-/// Arguments of `dalmuti verify`.
-#[derive(clap::Args, Debug)]
-pub struct VerifyArgs {
-    /// Print the verdict as one JSON object instead of lines of text.
-    #[arg(long)]
-    pub json: bool,
-    /// The game record downloaded from the server, or - for standard input.
-    pub file: PathBuf,
-}
-
-/// Runs `dalmuti verify`: prints one line per hand and a summary (or the
-/// JSON verdict) and exits 0 when every hand verifies, 1 when one does not
-/// (or the record breaks the rules), 2 when the input is not a readable
-/// record with a `fairness` field.
-pub fn run_verify(args: VerifyArgs) -> ExitCode {
-    let verdict = match crate::read_input(&args.file) {
-        Ok(text) => verify_text(&text),
-        Err(e) => Verdict::Unreadable(e),
-    };
-    let (lines, errors) = if args.json {
-        (vec![verdict.to_json().to_string()], vec![])
-    } else {
-        verdict.to_lines()
-    };
-    for e in errors {
-        eprintln!("{e}");
-    }
-    let mut out = std::io::stdout().lock();
-    for line in lines {
-        if let Err(e) = writeln!(out, "{line}") {
-            if e.kind() != std::io::ErrorKind::BrokenPipe {
-                eprintln!("cannot write the verdict: {e}");
-            }
-            break;
-        }
-    }
-    ExitCode::from(verdict.exit_code())
-}
+use super::{Fairness, HandSeed, commitment};
 
 /// The outcome of checking one hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Status {
+pub enum Status {
+    /// The seed matches its commitment and deals the recorded cards.
     Verified,
+    /// Something does not match (see [`HandCheck::message`]).
     Failed,
+    /// The seed is not revealed yet: the hand is not over.
     Unrevealed,
 }
 
 impl Status {
-    fn word(self) -> &'static str {
+    /// The status as one word, as the JSON verdict has it.
+    pub fn word(self) -> &'static str {
         match self {
             Status::Verified => "verified",
             Status::Failed => "failed",
@@ -76,15 +47,21 @@ impl Status {
 
 /// A player whose recorded cards differ from the seed's deal.
 #[derive(Clone, Debug)]
-struct Mismatch {
-    player: String,
-    seat: usize,
-    expected: Cards,
-    recorded: Cards,
+pub struct Mismatch {
+    /// The player's name.
+    pub player: String,
+    /// The player's seat, from 0.
+    pub seat: usize,
+    /// What the seed deals to that seat.
+    pub expected: Cards,
+    /// What the record says the player was dealt.
+    pub recorded: Cards,
 }
 
 impl Mismatch {
-    fn describe(&self) -> String {
+    /// The difference in plain words: who, both sets of cards, and the
+    /// cards missing and extra.
+    pub fn describe(&self) -> String {
         let missing = self.expected.missing_from(&self.recorded);
         let extra = self.recorded.missing_from(&self.expected);
         let mut diff = Vec::new();
@@ -107,20 +84,26 @@ impl Mismatch {
 
 /// One hand's check.
 #[derive(Clone, Debug)]
-struct HandCheck {
+pub struct HandCheck {
     /// The hand's number, from 1.
-    hand: usize,
-    players: usize,
-    status: Status,
-    seed: Option<String>,
-    commitment: Option<String>,
+    pub hand: usize,
+    /// How many players the hand was dealt to.
+    pub players: usize,
+    /// The outcome.
+    pub status: Status,
+    /// The revealed seed, as the fairness data gives it.
+    pub seed: Option<String>,
+    /// The commitment, as the fairness data gives it.
+    pub commitment: Option<String>,
     /// What is wrong, in plain words (empty when verified).
-    problems: Vec<String>,
-    mismatches: Vec<Mismatch>,
+    pub problems: Vec<String>,
+    /// The players whose recorded cards differ from the seed's deal.
+    pub mismatches: Vec<Mismatch>,
 }
 
 impl HandCheck {
-    fn message(&self) -> String {
+    /// The outcome in plain words, without the hand's number.
+    pub fn message(&self) -> String {
         match self.status {
             Status::Verified => format!(
                 "seed {} matches its commitment and deals the recorded cards",
@@ -138,7 +121,8 @@ impl HandCheck {
         }
     }
 
-    fn line(&self) -> String {
+    /// The outcome as one line: `hand N: verified: ...`.
+    pub fn line(&self) -> String {
         let word = match self.status {
             Status::Verified => "verified: ",
             Status::Failed => "FAILED: ",
@@ -150,7 +134,7 @@ impl HandCheck {
 
 /// The seating draw's check.
 #[derive(Clone, Debug)]
-enum DrawCheck {
+pub enum DrawCheck {
     /// The draw seed draws the recorded draw.
     Verified(String),
     /// It does not, or cannot be checked for a reason that is a fault.
@@ -163,7 +147,8 @@ enum DrawCheck {
 }
 
 impl DrawCheck {
-    fn line(&self) -> String {
+    /// The outcome as one line: `draw: verified: ...`.
+    pub fn line(&self) -> String {
         match self {
             DrawCheck::Verified(seed) => {
                 format!("draw: verified: seed {seed} draws the recorded seating draw")
@@ -176,7 +161,8 @@ impl DrawCheck {
         }
     }
 
-    fn to_json(&self) -> Value {
+    /// The outcome as JSON: `{"status", "message"}`.
+    pub fn to_json(&self) -> Value {
         let (status, message) = match self {
             DrawCheck::Verified(_) => ("verified", None),
             DrawCheck::Failed(m) => ("failed", Some(m.clone())),
@@ -187,12 +173,15 @@ impl DrawCheck {
     }
 }
 
-/// The verdict of `dalmuti verify`.
+/// The verdict on a downloaded game: what `dalmuti verify` reports.
 #[derive(Clone, Debug)]
-enum Verdict {
+pub enum Verdict {
     /// The record was read and every hand checked.
     Checked {
+        /// The seating draw's check.
         draw: DrawCheck,
+        /// Each hand's check, in order, then any commitment to a hand the
+        /// record does not hold.
         hands: Vec<HandCheck>,
     },
     /// A readable record that breaks the rules: its first fault.
@@ -202,15 +191,9 @@ enum Verdict {
 }
 
 impl Verdict {
-    fn exit_code(&self) -> u8 {
-        match self {
-            Verdict::Checked { .. } if self.verified() => 0,
-            Verdict::Checked { .. } | Verdict::Invalid(_) => 1,
-            Verdict::Unreadable(_) => 2,
-        }
-    }
-
-    fn verified(&self) -> bool {
+    /// Whether the game verifies: it has hands, every hand verified, and
+    /// the seating draw did not fail.
+    pub fn verified(&self) -> bool {
         match self {
             Verdict::Checked { draw, hands } => {
                 !hands.is_empty()
@@ -221,7 +204,9 @@ impl Verdict {
         }
     }
 
-    fn summary(&self) -> String {
+    /// One line that sums up a checked record (empty for a record that
+    /// could not be checked).
+    pub fn summary(&self) -> String {
         let Verdict::Checked { draw, hands } = self else {
             return String::new();
         };
@@ -274,36 +259,8 @@ impl Verdict {
         format!("NOT verified: {}", parts.join("; "))
     }
 
-    /// Lines for standard output, and lines for standard error.
-    fn to_lines(&self) -> (Vec<String>, Vec<String>) {
-        match self {
-            Verdict::Checked { draw, hands } => {
-                let mut lines = vec![draw.line()];
-                lines.extend(hands.iter().map(HandCheck::line));
-                lines.push(self.summary());
-                (lines, vec![])
-            }
-            Verdict::Invalid(fault) => {
-                // Where, as indices into the record's arrays (0-based, as
-                // `dalmuti check` counts them).
-                let place = match (fault.hand, fault.play) {
-                    (Some(h), Some(p)) => format!(" at hands[{h}], plays[{p}]"),
-                    (Some(h), None) => format!(" at hands[{h}]"),
-                    _ => String::new(),
-                };
-                (
-                    vec![format!(
-                        "NOT verified: the record breaks the rules{place}: {}",
-                        fault.message
-                    )],
-                    vec![],
-                )
-            }
-            Verdict::Unreadable(m) => (vec![], vec![format!("cannot verify: {m}")]),
-        }
-    }
-
-    fn to_json(&self) -> Value {
+    /// The verdict as one JSON object (`dalmuti verify --json`).
+    pub fn to_json(&self) -> Value {
         match self {
             Verdict::Checked { draw, hands } => {
                 let hands: Vec<Value> = hands
@@ -348,9 +305,9 @@ impl Verdict {
     }
 }
 
-/// Reads a record with its `fairness` field and checks every hand. Never
-/// panics, whatever the text.
-fn verify_text(text: &str) -> Verdict {
+/// Reads a record (JSON text) with its `fairness` field and checks every
+/// hand and the seating draw. Never panics, whatever the text.
+pub fn verify_text(text: &str) -> Verdict {
     let parsed = match Record::parse(text) {
         Err(ReadError::Unreadable(m)) => return Verdict::Unreadable(format!("not a record: {m}")),
         parsed => parsed,
