@@ -6,7 +6,7 @@ import { $, el, show, setError, announce } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
 import { api } from './api.js';
 import { store } from './storage.js';
-import { nav } from './state.js';
+import { nav, T } from './state.js';
 import { VARIANTS, gameName, capitalized } from './words.js';
 
 export function showLobby() {
@@ -162,13 +162,20 @@ async function onQuickFriends() {
     return made.id;
   });
   if (id) {
-    // The link is the next thing to do: share it (or copy it).
+    // The link is the next thing to do: share it (or copy it), once the
+    // table is on screen (its first STATE drawn).
+    const started = Date.now();
     const focusInvite = () => {
+      if (location.hash !== '#/t/' + encodeURIComponent(id)) return;
       const button = $('invite-share').hidden ? $('invite-copy') : $('invite-share');
+      if (!(T.state && T.state.table === id) || button.offsetParent === null) {
+        if (Date.now() - started < 10000) setTimeout(focusInvite, 50);
+        return;
+      }
       $('t-invite').scrollIntoView({ block: 'nearest' });
       button.focus();
     };
-    setTimeout(focusInvite, 0);
+    focusInvite();
   }
 }
 
