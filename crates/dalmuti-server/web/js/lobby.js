@@ -59,7 +59,7 @@ function tableItem(info, finished) {
   const mine = store.token(info.id);
   const status = finished ? finishedWords(info)
     : info.started ? t('web.lobby.playing', { hand: info.hand || 1 }) : t('web.lobby.waiting');
-  const game = info.variant && VARIANTS[info.variant] && info.variant !== 'dalmuti' ? ' · ' + gameName(info.variant) : '';
+  const game = info.variant && VARIANTS[info.variant] && info.variant !== 'dalmuti' ? gameName(info.variant) : '';
   const link = finished
     ? el('a', { href: '#/replay/' + encodeURIComponent(info.id), class: 'button small', 'data-testid': 'replay-link' }, t('web.lobby.replay'))
     : el('a', { href: '#/t/' + encodeURIComponent(info.id), class: 'button small' + (mine ? ' primary' : '') },
@@ -68,7 +68,7 @@ function tableItem(info, finished) {
     el('div', { class: 'ti-main' },
       el('strong', {}, info.name),
       el('span', { class: 'muted', 'data-testid': 'table-summary' },
-        game + ' · ' + tn('web.lobby.taken', info.seats, { taken: taken.length }) + ' · ' + status),
+        [game, tn('web.lobby.taken', info.seats, { taken: taken.length }), status].filter(Boolean).join(' · ')),
       taken.length ? el('div', { class: 'ti-names muted' }, taken.join(', ')) : null),
     link);
 }

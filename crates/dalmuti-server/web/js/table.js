@@ -172,10 +172,19 @@ function keepFocus(wasOn, hidden) {
   if (!hidden()) return;
   // The table is full: Start is next. The game has started: the hand.
   if (wasOn === $('add-bot') && !$('start-game').disabled) { $('start-game').focus(); return; }
-  requestAnimationFrame(() => {
-    const next = document.querySelector('#hand button:not([disabled])') || $('main');
-    next.focus({ preventScroll: true });
-  });
+  // The hand is drawn after this (and its cards may wait for the deal):
+  // look for it a little while, else the turn line says what comes.
+  const since = Date.now();
+  const next = () => {
+    if (document.activeElement && document.activeElement !== document.body && document.activeElement !== wasOn) return;
+    const card = document.querySelector('#hand button:not([disabled])');
+    if (card && card.offsetParent !== null) { card.focus({ preventScroll: true }); return; }
+    if (Date.now() - since < 1500) { setTimeout(next, 50); return; }
+    const line = $('turn-line');
+    line.tabIndex = -1;
+    line.focus({ preventScroll: true });
+  };
+  setTimeout(next, 0);
 }
 
 export async function onCopyInvite() {
