@@ -13,6 +13,7 @@ import { render } from './table.js';
 import { keepSelectionSane, renderActions } from './hand.js';
 import { renderDecision } from './dialogs.js';
 import { verifyDeals } from './fair.js';
+import { addNews as addLine, loadTalk, onChatLine, onNewsLine, spectatorHello } from './chat.js';
 
 function socketUrl(id) {
   return (location.protocol === 'https:' ? 'wss:' : 'ws:') + '//' + location.host + '/ws/' + encodeURIComponent(id);
@@ -42,7 +43,7 @@ export function connect() {
   setConn(T.retry ? t('web.conn.reconnecting') : t('web.conn.connecting'), 'wait');
   ws.onopen = () => {
     const token = store.token(id);
-    send({ t: 'hello', v: token ? store.lastV(id) : 0, d: token ? { token } : {} });
+    send({ t: 'hello', v: token ? store.lastV(id) : 0, d: token ? { token } : spectatorHello() });
   };
   ws.onmessage = event => {
     if (ws !== T.ws) return;
@@ -145,6 +146,8 @@ function onMessage(msg) {
         for (const m of d.missed) if (m && m.e) onEvent(m.e, d);
       }
       onState(d, msg.v);
+      // The answer to hello carries the chat and news the table kept.
+      if ((msg.t === 'snapshot' || msg.t === 'catchup') && d) loadTalk(d.chat, d.news);
       break;
     case 'error':
       T.pending = false;
@@ -153,10 +156,10 @@ function onMessage(msg) {
       renderActions();
       break;
     case 'chat':
-      if (d) {
-        addNews(t('web.chat.line', { name: d.from, text: d.text }), 'chat');
-        if (d.from !== me()) announce(t('web.chat.says', { name: d.from, text: d.text }));
-      }
+      onChatLine(d);
+      break;
+    case 'news':
+      onNewsLine(d);
       break;
     default:
       break;
@@ -168,6 +171,9 @@ export function showError(reason) {
   setError($('t-error'), reason);
   announce(t('web.announce.refused', { reason }));
 }
+
+/** Events the server's kept news lines tell already. */
+const SERVER_NEWS = new Set(['seat', 'unseat', 'waiting', 'start', 'deal', 'join', 'leaving', 'leave']);
 
 function onEvent(e, state) {
   const players = (state && state.players) || (T.state && T.state.players);
@@ -190,6 +196,8 @@ function onEvent(e, state) {
       setNotice(text);
       announce(text);
     }
+  } else if (SERVER_NEWS.has(e.kind)) {
+    // The server's news says these (and keeps them): see chat.js.
   } else if (e.kind !== 'act' || e.auto) {
     // Plays are in the hand's log already; the news gets the rest, and
     // the moves made for someone.
@@ -216,11 +224,9 @@ export function setNotice(text) {
   if (text) T.noticeTimer = setTimeout(() => setNotice(''), 20000);
 }
 
+/** A line of our own in the chat and news (chat.js). */
 export function addNews(text, kind) {
-  const list = $('chat');
-  list.append(el('li', { class: 'news-' + kind }, text));
-  while (list.children.length > 200) list.firstChild.remove();
-  list.scrollTop = list.scrollHeight;
+  addLine(text, kind);
 }
 
 function onState(state, v) {

@@ -5,7 +5,7 @@ import { $ } from './dom.js';
 import { T, R, nav } from './state.js';
 import { V, isCorporate } from './words.js';
 import { clickGroup, adjustSelection, adjustJesters, clearSelection, onPlay, onPass } from './hand.js';
-import { renderFrame } from './replay.js';
+import { onReplayKey } from './replay.js';
 
 function typingIn(target) {
   return target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable);
@@ -23,11 +23,7 @@ export function onKeydown(event) {
     return;
   }
   if (route.view === 'replay') {
-    const moves = { ArrowLeft: R.i - 1, ArrowRight: R.i + 1, Home: 0, End: Infinity };
-    if (key in moves && R.data) {
-      renderFrame(moves[key] === Infinity ? R.data.frames.length - 1 : moves[key]);
-      event.preventDefault();
-    }
+    onReplayKey(event);
     return;
   }
   if (route.view !== 'table' || !T.state || !T.state.view) return;

@@ -1,16 +1,19 @@
-// The lobby: open and finished tables, and the form that creates one.
+// The lobby: one tap to play against bots or with friends, open and
+// finished tables, and the full form that creates one. Also the invite's
+// Web Share button.
 
-import { $, el, show, setError } from './dom.js';
-import { t, tn } from './i18n.js';
+import { $, el, show, setError, announce } from './dom.js';
+import { t, tn, i18n } from './i18n.js';
 import { api } from './api.js';
 import { store } from './storage.js';
-import { nav } from './state.js';
+import { nav, T } from './state.js';
 import { VARIANTS, gameName, capitalized } from './words.js';
 
 export function showLobby() {
   document.title = t('web.page.lobby');
   show($('conn'), false);
   if (!$('c-player').value) $('c-player').value = store.name();
+  if (!$('q-player').value) $('q-player').value = store.name();
   loadLobby();
 }
 
@@ -34,12 +37,29 @@ function renderTableList(list, empty, tables, finished) {
   show(empty, tables.length === 0);
 }
 
+/** When a game ended, in the language on screen. */
+function finishedWhen(ms) {
+  try {
+    return new Intl.DateTimeFormat(i18n.lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ms));
+  } catch (_) {
+    return new Date(ms).toLocaleString();
+  }
+}
+
+function finishedWords(info) {
+  const parts = [];
+  if (info.finished_at) parts.push(t('web.lobby.finished-at', { when: finishedWhen(info.finished_at) }));
+  else parts.push(t('web.lobby.finished'));
+  if (info.winner) parts.push(t('web.lobby.winner', { name: info.winner }));
+  return parts.join(' · ');
+}
+
 function tableItem(info, finished) {
   const taken = info.taken || [];
   const mine = store.token(info.id);
-  const status = finished ? t('web.lobby.finished')
+  const status = finished ? finishedWords(info)
     : info.started ? t('web.lobby.playing', { hand: info.hand || 1 }) : t('web.lobby.waiting');
-  const game = info.variant && VARIANTS[info.variant] && info.variant !== 'dalmuti' ? ' · ' + gameName(info.variant) : '';
+  const game = info.variant && VARIANTS[info.variant] && info.variant !== 'dalmuti' ? gameName(info.variant) : '';
   const link = finished
     ? el('a', { href: '#/replay/' + encodeURIComponent(info.id), class: 'button small', 'data-testid': 'replay-link' }, t('web.lobby.replay'))
     : el('a', { href: '#/t/' + encodeURIComponent(info.id), class: 'button small' + (mine ? ' primary' : '') },
@@ -48,7 +68,7 @@ function tableItem(info, finished) {
     el('div', { class: 'ti-main' },
       el('strong', {}, info.name),
       el('span', { class: 'muted', 'data-testid': 'table-summary' },
-        game + ' · ' + tn('web.lobby.taken', info.seats, { taken: taken.length }) + ' · ' + status),
+        [game, tn('web.lobby.taken', info.seats, { taken: taken.length }), status].filter(Boolean).join(' · ')),
       taken.length ? el('div', { class: 'ti-names muted' }, taken.join(', ')) : null),
     link);
 }
@@ -76,13 +96,14 @@ export async function onCreate(event) {
   const seats = Number($('c-seats').value);
   const game = $('c-variant').value;
   const most = game === 'corporate-shuffle' ? 8 : 16;
-  if (!name) return setError(errorNode, t('web.create.need-table-name'));
   if (!player) return setError(errorNode, t('web.create.need-name'));
   if (!(seats >= 3 && seats <= most)) {
     return setError(errorNode, t('web.create.bad-seats', { game: gameName(game), most }));
   }
+  // No name: the server names the table after its creator, and keeps
+  // default names distinct ("Ada's table", "Ada's table 2").
   const body = {
-    name, player, seats,
+    player, seats,
     rules: {
       variant: game,
       // Corporate Shuffle's deck is never stripped.
@@ -93,7 +114,9 @@ export async function onCreate(event) {
       join_and_leave: $('c-join').checked,
     },
     public: $('c-public').checked,
+    spectator_chat: $('c-spectator-chat').checked,
   };
+  if (name) body.name = name;
   const hands = $('c-hands').value.trim();
   if (hands) body.hands = Number(hands);
   const timer = $('c-timer').value;
@@ -109,4 +132,104 @@ export async function onCreate(event) {
   } finally {
     $('create-submit').disabled = false;
   }
+}
+
+// ------------------------------------------------------------ play now
+
+let quickBusy = false;
+
+/** A table with you and four heuristic bots, five hands scored, started at once. */
+async function onQuickBots() {
+  await quick(async player => {
+    const made = await api('POST', '/api/tables', {
+      player, seats: 5, hands: 5, public: false, rules: { scoring: 'standard', join_and_leave: true },
+    });
+    store.setToken(made.id, made.token);
+    const path = '/api/tables/' + encodeURIComponent(made.id);
+    for (let i = 0; i < 4; i++) await api('POST', path + '/bots', { bot: 'heuristic' }, made.token);
+    await api('POST', path + '/start', undefined, made.token);
+    return made.id;
+  });
+}
+
+/** A private table for up to eight, opened with its invite link in sight. */
+async function onQuickFriends() {
+  const id = await quick(async player => {
+    const made = await api('POST', '/api/tables', {
+      player, seats: 8, hands: 5, public: false, rules: { scoring: 'standard', join_and_leave: true },
+    });
+    store.setToken(made.id, made.token);
+    return made.id;
+  });
+  if (id) {
+    // The link is the next thing to do: share it (or copy it), once the
+    // table is on screen (its first STATE drawn).
+    const started = Date.now();
+    const focusInvite = () => {
+      if (location.hash !== '#/t/' + encodeURIComponent(id)) return;
+      const button = $('invite-share').hidden ? $('invite-copy') : $('invite-share');
+      if (!(T.state && T.state.table === id) || button.offsetParent === null) {
+        if (Date.now() - started < 10000) setTimeout(focusInvite, 50);
+        return;
+      }
+      $('t-invite').scrollIntoView({ block: 'nearest' });
+      button.focus();
+    };
+    focusInvite();
+  }
+}
+
+async function quick(make) {
+  if (quickBusy) return null;
+  const errorNode = $('quick-error');
+  setError(errorNode, '');
+  const player = $('q-player').value.trim();
+  if (!player) {
+    setError(errorNode, t('web.create.need-name'));
+    $('q-player').focus();
+    return null;
+  }
+  quickBusy = true;
+  for (const id of ['quick-bots', 'quick-friends']) $(id).setAttribute('aria-disabled', 'true');
+  try {
+    store.setName(player);
+    const id = await make(player);
+    location.hash = '#/t/' + encodeURIComponent(id);
+    return id;
+  } catch (e) {
+    setError(errorNode, t('web.create.failed', { reason: e.message }));
+    return null;
+  } finally {
+    quickBusy = false;
+    for (const id of ['quick-bots', 'quick-friends']) $(id).removeAttribute('aria-disabled');
+  }
+}
+
+/** Wires the lobby's quick buttons (once, at start-up). */
+export function setUpLobby() {
+  $('quick-bots').addEventListener('click', onQuickBots);
+  $('quick-friends').addEventListener('click', onQuickFriends);
+  $('quick-form').addEventListener('submit', event => { event.preventDefault(); onQuickBots(); });
+}
+
+// ------------------------------------------------------------ the invite
+
+/** Shares the invite link the phone's way (the Web Share API). */
+async function onShareInvite() {
+  const url = $('invite-link').value;
+  const name = $('t-name').textContent;
+  try {
+    await navigator.share({ title: name, text: t('web.invite.share-text', { name }), url });
+    announce(t('web.invite.shared'));
+  } catch (e) {
+    // Closing the share sheet is no error; anything else: copy instead.
+    if (e && e.name !== 'AbortError') $('invite-copy').click();
+  }
+}
+
+/** The Share button, where the browser can share (phones mostly); Copy stays for the others. */
+export function setUpInviteShare() {
+  const can = typeof navigator.share === 'function';
+  show($('invite-share'), can);
+  if (can) $('invite-share').addEventListener('click', onShareInvite);
 }

@@ -14,11 +14,12 @@ import { T, R, nav } from './state.js';
 import { BOT_LEVELS } from './words.js';
 import { reconnectNow } from './connection.js';
 import {
-  showTable, leaveTableView, render, renderTimers, onJoin, onLeave, onAddBot, onStart, onCopyInvite, onChat,
+  showTable, leaveTableView, render, renderTimers, onJoin, onLeave, onAddBot, onStart, onCopyInvite,
 } from './table.js';
+import { setUpChat, renderLines } from './chat.js';
 import { adjustSelection, onPlay, onPass } from './hand.js';
-import { showLobby, loadLobby, onVariantChange, onCreate } from './lobby.js';
-import { showReplay, renderFrame } from './replay.js';
+import { showLobby, loadLobby, onVariantChange, onCreate, setUpLobby, setUpInviteShare } from './lobby.js';
+import { showReplay, renderFrame, setUpReplay, stopAutoplay } from './replay.js';
 import { onKeydown, toggleHelp } from './keyboard.js';
 
 function parseRoute() {
@@ -34,6 +35,7 @@ function onRoute() {
   const next = parseRoute();
   const route = nav.route;
   if (route.view === 'table' && (next.view !== 'table' || next.id !== route.id)) leaveTableView();
+  if (route.view === 'replay') stopAutoplay();
   nav.route = next;
   for (const view of ['lobby', 'table', 'replay']) show($('view-' + view), view === next.view);
   if (next.view === 'lobby') showLobby();
@@ -70,6 +72,7 @@ function rerender() {
     document.title = t('web.page.lobby');
     loadLobby();
   } else if (route.view === 'table') {
+    renderLines();
     if (T.state) {
       render();
       renderTimers();
@@ -107,14 +110,12 @@ async function init() {
   $('pass-btn').addEventListener('click', onPass);
   $('sel-less').addEventListener('click', () => adjustSelection(-1));
   $('sel-more').addEventListener('click', () => adjustSelection(1));
-  $('chat-form').addEventListener('submit', onChat);
+  setUpChat();
+  setUpLobby();
+  setUpInviteShare();
+  setUpReplay();
   $('help-toggle').addEventListener('click', () => toggleHelp());
   $('help-close').addEventListener('click', () => toggleHelp(false));
-  $('r-first').addEventListener('click', () => renderFrame(0));
-  $('r-prev').addEventListener('click', () => renderFrame(R.i - 1));
-  $('r-next').addEventListener('click', () => renderFrame(R.i + 1));
-  $('r-last').addEventListener('click', () => renderFrame(Infinity));
-  $('r-slider').addEventListener('input', e => renderFrame(Number(e.target.value)));
   document.addEventListener('keydown', onKeydown);
   window.addEventListener('hashchange', onRoute);
   document.addEventListener('visibilitychange', () => {

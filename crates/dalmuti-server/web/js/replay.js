@@ -1,14 +1,23 @@
-// A finished game's replay, step by step (GET /api/tables/{id}/replay).
+// A finished game's replay, step by step (GET /api/tables/{id}/replay):
+// by hand, by autoplay at a chosen speed, or by a jump to any hand or round.
 
 import { $, el, show, setError, cardFace, cardFaces } from './dom.js';
-import { t, tn } from './i18n.js';
+import { t, tn, i18n } from './i18n.js';
 import { api } from './api.js';
 import { R, nav } from './state.js';
 import { setVariant, setWords, eventWords, parseCards, ordinal, titleWithIcon } from './words.js';
 
+/** Autoplay: a step a second at 1×; `speed` multiplies. */
+const STEP_MS = 1000;
+const SPEEDS = [0.5, 1, 2, 4];
+const play = { timer: null, speed: 1 };
+
 export async function showReplay(id) {
   document.title = t('web.page.replay');
   show($('conn'), false);
+  stopAutoplay();
+  R.marks = [];
+  R.marksLang = null;
   R.id = id;
   R.data = null;
   R.i = 0;
@@ -29,6 +38,7 @@ export async function showReplay(id) {
     R.name = info && info.name ? info.name : null;
     const frames = data.frames || [];
     $('r-slider').max = String(Math.max(0, frames.length - 1));
+    R.marks = replayMarks(frames);
     renderFrame(0);
   } catch (e) {
     $('r-event').textContent = '';
@@ -58,6 +68,8 @@ export function renderFrame(i) {
   if (vw.wedged != null && !wedgiePlay) {
     $('r-event').textContent += ' ' + t('web.replay.wedged', { name: seatWords(players, vw.wedged) });
   }
+  renderJump();
+  renderPlayButton();
   $('r-first').disabled = $('r-prev').disabled = R.i === 0;
   $('r-next').disabled = $('r-last').disabled = R.i === frames.length - 1;
   const pile = $('r-pile');
@@ -83,4 +95,169 @@ export function renderFrame(i) {
         cards.map(c => cardFace(c)))));
   }
   $('r-seats').replaceChildren(...items);
+}
+
+/**
+ * Where hands and rounds begin: [{i, hand, round}] (round 0: the hand's
+ * deal and setup). A round begins when someone leads to an empty table.
+ */
+export function replayMarks(frames) {
+  const marks = [];
+  let hand = null;
+  let round = 0;
+  for (let i = 0; i < frames.length; i++) {
+    const f = frames[i];
+    const vw = f.view || {};
+    if (f.hand !== hand) {
+      hand = f.hand;
+      round = 0;
+      marks.push({ i, hand, round });
+    }
+    const prev = i > 0 ? frames[i - 1].view || {} : {};
+    const leads = vw.stage === 'play' && !vw.top &&
+      (i === 0 || frames[i - 1].hand !== f.hand || prev.stage !== 'play' || !!prev.top);
+    if (leads) {
+      round++;
+      // A hand's first lead follows its deal at once when there is no setup to show.
+      const last = marks[marks.length - 1];
+      if (last.hand === hand && last.round === 0 && last.i === i) last.round = round;
+      else marks.push({ i, hand, round });
+    }
+  }
+  return marks;
+}
+
+function markWords(m) {
+  return m.round ? t('web.replay.jump-round', { hand: m.hand, round: m.round }) : t('web.replay.jump-hand', { hand: m.hand });
+}
+
+/** The jump list: every hand and round, the one shown chosen. */
+function renderJump() {
+  const select = $('r-jump');
+  const marks = R.marks || [];
+  if (R.marksLang !== i18n.lang || select.options.length !== marks.length) {
+    select.replaceChildren(...marks.map((m, k) => el('option', { value: String(k) }, markWords(m))));
+    R.marksLang = i18n.lang;
+  }
+  let at = -1;
+  for (let k = 0; k < marks.length; k++) if (marks[k].i <= R.i) at = k;
+  if (at >= 0) select.value = String(at);
+  select.disabled = marks.length === 0;
+}
+
+let speedLang = null;
+
+function renderPlayButton() {
+  if (speedLang !== i18n.lang) {
+    // 0.5× or 0,5×: the number in the language's way.
+    const format = new Intl.NumberFormat(i18n.lang);
+    for (const option of $('r-speed').options) option.textContent = format.format(Number(option.value)) + '×';
+    speedLang = i18n.lang;
+  }
+  const button = $('r-play');
+  const playing = play.timer != null;
+  button.textContent = playing ? t('web.replay.pause') : t('web.replay.play');
+  button.setAttribute('aria-pressed', String(playing));
+  button.dataset.playing = String(playing);
+  button.disabled = !(R.data && R.data.frames && R.data.frames.length > 1);
+}
+
+function frameCount() {
+  return (R.data && R.data.frames && R.data.frames.length) || 0;
+}
+
+function scheduleStep() {
+  clearTimeout(play.timer);
+  const frames = R.data.frames;
+  const f = frames[R.i];
+  // A hand's end is worth a longer look.
+  const pause = f && f.view && f.view.stage === 'over' ? 3 : 1;
+  play.timer = setTimeout(() => {
+    if (nav.route.view !== 'replay' || !R.data) { stopAutoplay(); return; }
+    if (R.i >= frames.length - 1) { stopAutoplay(); return; }
+    renderFrame(R.i + 1);
+    if (R.i >= frames.length - 1) stopAutoplay();
+    else scheduleStep();
+  }, (STEP_MS * pause) / play.speed);
+}
+
+export function startAutoplay() {
+  if (frameCount() < 2) return;
+  // From the end, play starts again from the beginning.
+  if (R.i >= frameCount() - 1) renderFrame(0);
+  play.timer = -1;
+  scheduleStep();
+  renderPlayButton();
+}
+
+export function stopAutoplay() {
+  clearTimeout(play.timer);
+  play.timer = null;
+  if ($('r-play')) renderPlayButton();
+}
+
+export function toggleAutoplay() {
+  if (play.timer != null) stopAutoplay();
+  else startAutoplay();
+}
+
+function setSpeed(speed) {
+  play.speed = speed;
+  $('r-speed').value = String(speed);
+  if (play.timer != null) scheduleStep();
+}
+
+function jumpBy(delta) {
+  const marks = R.marks || [];
+  if (!marks.length) return;
+  let at = -1;
+  for (let k = 0; k < marks.length; k++) if (marks[k].i <= R.i) at = k;
+  // Back: to the start of this round first, unless already there.
+  if (delta < 0 && at >= 0 && marks[at].i < R.i) delta = 0;
+  const k = Math.min(Math.max(at + delta, 0), marks.length - 1);
+  renderFrame(marks[k].i);
+}
+
+/** Keys in a replay: ← → steps, Home End, Space (or k) play and pause, PageUp PageDown rounds, + − speed. */
+export function onReplayKey(event) {
+  if (!R.data) return;
+  const key = event.key;
+  const onControl = event.target && /^(BUTTON|A|SELECT)$/.test(event.target.tagName);
+  const moves = { ArrowLeft: R.i - 1, ArrowRight: R.i + 1, Home: 0, End: frameCount() - 1 };
+  if (key in moves) {
+    stopAutoplay();
+    renderFrame(moves[key]);
+  } else if ((key === ' ' && !onControl) || key === 'k' || key === 'K') {
+    toggleAutoplay();
+  } else if (key === 'PageDown' || key === ']') {
+    stopAutoplay();
+    jumpBy(1);
+  } else if (key === 'PageUp' || key === '[') {
+    stopAutoplay();
+    jumpBy(-1);
+  } else if (key === '+' || key === '=' || key === '-' || key === '_') {
+    const at = SPEEDS.indexOf(play.speed);
+    const next = key === '-' || key === '_' ? Math.max(0, at - 1) : Math.min(SPEEDS.length - 1, at + 1);
+    setSpeed(SPEEDS[next]);
+  } else {
+    return;
+  }
+  event.preventDefault();
+}
+
+/** Wires the replay's controls (once, at start-up). */
+export function setUpReplay() {
+  const manual = fn => () => { stopAutoplay(); fn(); };
+  $('r-first').addEventListener('click', manual(() => renderFrame(0)));
+  $('r-prev').addEventListener('click', manual(() => renderFrame(R.i - 1)));
+  $('r-next').addEventListener('click', manual(() => renderFrame(R.i + 1)));
+  $('r-last').addEventListener('click', manual(() => renderFrame(Infinity)));
+  $('r-slider').addEventListener('input', e => { stopAutoplay(); renderFrame(Number(e.target.value)); });
+  $('r-play').addEventListener('click', toggleAutoplay);
+  $('r-speed').addEventListener('change', e => setSpeed(Number(e.target.value)));
+  $('r-jump').addEventListener('change', e => {
+    const m = (R.marks || [])[Number(e.target.value)];
+    if (m) { stopAutoplay(); renderFrame(m.i); }
+  });
+  renderPlayButton();
 }

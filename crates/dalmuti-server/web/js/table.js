@@ -17,6 +17,8 @@ import { connect, closeSocket, reconnectNow, send, setNotice, addNews, decisionP
 import { renderHand, renderActions } from './hand.js';
 import { renderDecision } from './dialogs.js';
 import { renderFair } from './fair.js';
+import { resetChat, renderChat } from './chat.js';
+import { renderRematch } from './rematch.js';
 
 export function resetTable(id) {
   closeSocket();
@@ -27,7 +29,7 @@ export function resetTable(id) {
     seenState: false, retry: 0, joined: [],
   });
   setNotice('');
-  $('chat').replaceChildren();
+  resetChat();
   $('log').replaceChildren();
   setError($('t-error'), '');
 }
@@ -118,16 +120,25 @@ export async function onLeave() {
   }
 }
 
+// While a request is out its button says so with aria-disabled, not
+// `disabled`: a disabled button drops the keyboard focus (to the page's
+// top), and the host who adds four bots presses Enter four times.
+let addingBot = false;
+let starting = false;
+
 export async function onAddBot() {
+  if (addingBot) return;
   const bot = $('bot-level').value;
-  $('add-bot').disabled = true;
+  addingBot = true;
+  $('add-bot').setAttribute('aria-disabled', 'true');
   try {
     await api('POST', '/api/tables/' + encodeURIComponent(T.id) + '/bots', { bot }, myToken());
     setError($('t-error'), '');
   } catch (e) {
     setError($('t-error'), t('web.bots.add-failed', { reason: e.message }));
   } finally {
-    $('add-bot').disabled = false;
+    addingBot = false;
+    $('add-bot').removeAttribute('aria-disabled');
     renderPrestart();
   }
 }
@@ -142,14 +153,38 @@ async function onRemoveBot(name) {
 }
 
 export async function onStart() {
-  $('start-game').disabled = true;
+  if (starting) return;
+  starting = true;
+  $('start-game').setAttribute('aria-disabled', 'true');
   try {
     await api('POST', '/api/tables/' + encodeURIComponent(T.id) + '/start', undefined, myToken());
     setError($('t-error'), '');
   } catch (e) {
     setError($('t-error'), t('web.start.failed', { reason: e.message }));
-    $('start-game').disabled = false;
+  } finally {
+    starting = false;
+    $('start-game').removeAttribute('aria-disabled');
   }
+}
+
+/** Focus on a control about to be hidden or disabled goes on to the next thing to do. */
+function keepFocus(wasOn, hidden) {
+  if (!hidden()) return;
+  // The table is full: Start is next. The game has started: the hand.
+  if (wasOn === $('add-bot') && !$('start-game').disabled) { $('start-game').focus(); return; }
+  // The hand is drawn after this (and its cards may wait for the deal):
+  // look for it a little while, else the turn line says what comes.
+  const since = Date.now();
+  const next = () => {
+    if (document.activeElement && document.activeElement !== document.body && document.activeElement !== wasOn) return;
+    const card = document.querySelector('#hand button:not([disabled])');
+    if (card && card.offsetParent !== null) { card.focus({ preventScroll: true }); return; }
+    if (Date.now() - since < 1500) { setTimeout(next, 50); return; }
+    const line = $('turn-line');
+    line.tabIndex = -1;
+    line.focus({ preventScroll: true });
+  };
+  setTimeout(next, 0);
 }
 
 export async function onCopyInvite() {
@@ -163,15 +198,6 @@ export async function onCopyInvite() {
     try { document.execCommand('copy'); $('invite-copy').textContent = t('web.invite.copied'); } catch (_) { /* select is enough */ }
   }
   setTimeout(() => { $('invite-copy').textContent = t('web.invite.copy'); }, 2000);
-}
-
-export function onChat(event) {
-  event.preventDefault();
-  const input = $('chat-input');
-  const text = input.value.trim();
-  if (!text) return;
-  if (send({ t: 'chat', d: text.slice(0, 500) })) input.value = '';
-  else showError(t('web.chat.not-sent'));
 }
 
 // ====================================================================
@@ -206,6 +232,7 @@ export function render() {
     renderActions();
     renderResult();
     renderGameOver();
+    renderRematch();
     renderFair();
     renderTimers();
     renderMyStatus();
@@ -216,8 +243,7 @@ export function render() {
       : mine && mine.leaving ? t('web.leave.leaving') : t('web.leave.table');
     $('leave-btn').disabled = !!(mine && mine.leaving);
     show($('dock'), !!(s.you && s.view && s.view.hand != null && !s.game_over));
-    $('chat-input').disabled = !s.you;
-    $('chat-send').disabled = !s.you;
+    renderChat();
   }
 }
 
@@ -301,8 +327,12 @@ export function renderPrestart() {
   const s = T.state;
   if (!s) return;
   const pre = !s.started;
+  const focused = document.activeElement;
   show($('t-prestart'), pre);
-  if (!pre) return;
+  if (!pre) {
+    if (focused === $('add-bot') || focused === $('start-game')) keepFocus(focused, () => true);
+    return;
+  }
   const host = isHost();
   const lobby = s.lobby || [];
   const items = lobby.map(seat => {
@@ -333,6 +363,7 @@ export function renderPrestart() {
   if (host) {
     $('add-bot').disabled = free <= 0;
     $('start-game').disabled = lobby.length < 3;
+    if (focused === $('add-bot') || focused === $('start-game')) keepFocus(focused, () => focused.disabled);
     const state = lobby.length < 3 ? t('web.prestart.too-few')
       : free > 0 ? tn('web.prestart.can-start', lobby.length) : t('web.prestart.full');
     $('start-note').textContent = state + ' ' + rulesWords(s.rules);

@@ -1,0 +1,315 @@
+// The table's chat and news (docs/PROTOCOL.md, Chat and news): the lines
+// the server keeps (sent with the answer to hello, then live), a few lines
+// of our own (moves made for you, Corporate Shuffle's specials), the unread
+// badge and toast, spectators' names, and the host's "spectators may chat".
+//
+// The panel's DOM ids are stable for the table view (which may move the
+// panel behind a tab on phones): #chat (the list), #chat-form, #chat-input,
+// #chat-send, #chat-name-field, #chat-unread, #spectator-chat. A tab that
+// shows the chat listens for `dalmuti-unread` on document (detail.count)
+// and calls markChatSeen() when it opens; a click on the toast dispatches
+// `dalmuti-show-chat` (the tab opens itself) and scrolls the panel into view.
+
+import { $, el, show, announce } from './dom.js';
+import { t, tn } from './i18n.js';
+import { api } from './api.js';
+import { store } from './storage.js';
+import { T, me, myToken, isHost } from './state.js';
+import { botName, gameWord } from './words.js';
+import { send, showError, reconnectNow } from './connection.js';
+
+const MAX_LINES = 200;
+
+// The lines on screen: {n, chat} or {n, news} from the server (n shared by
+// both), or {after, text, kind} of our own (after: the highest n then, so
+// our lines stay where they were said).
+let lines = [];
+let maxN = 0;
+let seq = 0;
+let observer = null;
+let chatInView = false;
+let toastTimer = null;
+// A spectator's line waiting for the hello that carries their name.
+let pendingLine = null;
+
+const seenKey = id => 'dalmuti.seen.' + id;
+const spectatorNameKey = 'dalmuti.spectator-name';
+
+/** Forgets the lines of the table shown before (a new table is opened). */
+export function resetChat() {
+  lines = [];
+  maxN = 0;
+  pendingLine = null;
+  hideToast();
+  $('chat').replaceChildren();
+  updateUnread();
+  watchVisibility();
+}
+
+/** The `hello` data of a spectator: the name chosen for the chat, if any. */
+export function spectatorHello() {
+  const name = (store.get(spectatorNameKey) || '').trim();
+  return name ? { name } : {};
+}
+
+/** The kept lines from the answer to hello (`snapshot` or `catchup`). */
+export function loadTalk(chat, news) {
+  const fresh = [];
+  for (const c of Array.isArray(chat) ? chat : []) if (add({ n: c.n, chat: c })) fresh.push(c);
+  for (const n of Array.isArray(news) ? news : []) add({ n: n.n, news: n });
+  renderLines();
+  updateUnread();
+  if (pendingLine != null && (!T.state || !T.state.you)) {
+    const text = pendingLine;
+    pendingLine = null;
+    if (send({ t: 'chat', d: text })) $('chat-input').value = '';
+  }
+  return fresh;
+}
+
+/** A chat line as it is said. */
+export function onChatLine(d) {
+  if (!d || !add({ n: d.n, chat: d })) return;
+  renderLines();
+  const mine = d.from != null && d.from === me();
+  if (!mine) {
+    announce(t('web.chat.says', { name: speaker(d), text: d.text }));
+    if (!chatVisible()) showToast(d);
+  }
+  updateUnread();
+}
+
+/** A news line from the server, worded here in the language on screen. */
+export function onNewsLine(d) {
+  if (!d || !add({ n: d.n, news: d })) return;
+  renderLines();
+  updateUnread();
+}
+
+/** A line of our own (not kept by the server): `kind` is its class (system, auto, special). */
+export function addNews(text, kind) {
+  lines.push({ after: maxN, seq: seq++, text, kind });
+  trim();
+  renderLines();
+}
+
+function add(line) {
+  if (typeof line.n !== 'number' || lines.some(x => x.n === line.n)) return false;
+  line.seq = seq++;
+  lines.push(line);
+  maxN = Math.max(maxN, line.n);
+  trim();
+  return true;
+}
+
+function trim() {
+  lines.sort((a, b) => order(a) - order(b) || a.seq - b.seq);
+  if (lines.length > MAX_LINES) lines = lines.slice(lines.length - MAX_LINES);
+}
+
+function order(line) {
+  return line.n != null ? line.n : line.after + 0.5;
+}
+
+function speaker(c) {
+  return c.from != null ? c.from : t('web.chat.anonymous');
+}
+
+/** Words for a kept news line; null for a kind this client does not know. */
+export function newsWords(d) {
+  const name = d.name;
+  switch (d.kind) {
+    case 'seat': return d.bot ? t('web.event.seat-bot', { name, bot: botName(d.bot) }) : t('web.event.seat', { name });
+    case 'unseat': return t('web.event.unseat', { name });
+    case 'waiting': return d.bot ? t('web.event.waiting-bot', { name, bot: botName(d.bot) }) : t('web.event.waiting', { name });
+    case 'start': return t('web.news.start');
+    case 'hand': return t('web.event.deal', { hand: d.hand });
+    case 'join': return t('web.event.join', { name, seat: Number(d.seat) + 1 });
+    case 'leaving': return t('web.event.leaving', { name });
+    case 'leave': return t('web.event.leave', { name });
+    case 'away': return t('web.news.away', { name });
+    case 'back': return t('web.news.back', { name });
+    case 'revolution': return t('web.news.revolution', { name, revolution: gameWord('revolution') });
+    case 'over': return d.winner ? t('web.news.over-winner', { winner: d.winner }) : t('web.news.over');
+    case 'rematch': return t('web.news.rematch');
+    case 'spectator_chat': return d.allowed ? t('web.news.spectators-allowed') : t('web.news.spectators-refused');
+    default: return null;
+  }
+}
+
+function lineNode(line) {
+  if (line.chat) {
+    const c = line.chat;
+    const who = speaker(c);
+    return el('li', { class: 'news-chat' + (c.spectator ? ' from-spectator' : ''), dataset: { n: String(c.n) } },
+      t('web.chat.line', { name: who, text: c.text }),
+      c.spectator ? el('span', { class: 'chat-tag muted' }, ' ' + t('web.chat.spectator-tag')) : null);
+  }
+  if (line.news) {
+    const words = newsWords(line.news);
+    if (words == null) return null;
+    return el('li', { class: 'news-system news-' + line.news.kind, dataset: { n: String(line.news.n) } }, words);
+  }
+  return el('li', { class: 'news-' + line.kind }, line.text);
+}
+
+/** Draws every line again (after a new line, or in a new language). */
+export function renderLines() {
+  const list = $('chat');
+  if (!list) return;
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  list.replaceChildren(...lines.map(lineNode).filter(Boolean));
+  if (atBottom || list.scrollTop === 0) list.scrollTop = list.scrollHeight;
+}
+
+// ------------------------------------------------------------ unread
+
+function lastSeen() {
+  return T.id ? Number(store.get(seenKey(T.id))) || 0 : 0;
+}
+
+/** Chat lines of others newer than the last one seen here. */
+export function unreadCount() {
+  const seen = lastSeen();
+  // News lines do not count: a hand dealt is no reason to look at the chat.
+  return lines.filter(x => x.chat && x.n > seen && !(x.chat.from != null && x.chat.from === me())).length;
+}
+
+/** Whether the chat list is on screen now. */
+export function chatVisible() {
+  return chatInView && !document.hidden;
+}
+
+/** Everything shown so far counts as read (the chat is on screen, or its tab was opened). */
+export function markChatSeen() {
+  if (!T.id) return;
+  if (maxN > lastSeen()) store.set(seenKey(T.id), String(maxN));
+  hideToast();
+  updateUnread();
+}
+
+function updateUnread() {
+  if (chatVisible()) {
+    if (T.id && maxN > lastSeen()) store.set(seenKey(T.id), String(maxN));
+  }
+  const count = unreadCount();
+  const badge = $('chat-unread');
+  if (badge) {
+    const words = tn('web.chat.unread', count);
+    badge.replaceChildren(el('span', { 'aria-hidden': 'true' }, String(count)), el('span', { class: 'sr-only' }, words));
+    badge.title = words;
+    badge.dataset.count = String(count);
+    show(badge, count > 0);
+  }
+  document.dispatchEvent(new CustomEvent('dalmuti-unread', { detail: { count } }));
+}
+
+function watchVisibility() {
+  if (observer || !('IntersectionObserver' in window)) {
+    if (!('IntersectionObserver' in window)) chatInView = true;
+    return;
+  }
+  observer = new IntersectionObserver(entries => {
+    for (const entry of entries) chatInView = entry.isIntersecting;
+    if (chatVisible()) { hideToast(); updateUnread(); }
+  });
+  observer.observe($('chat'));
+  document.addEventListener('visibilitychange', () => { if (chatVisible()) updateUnread(); });
+}
+
+function showToast(c) {
+  const toast = $('chat-toast');
+  if (!toast) return;
+  toast.replaceChildren(el('span', { class: 'toast-text' }, t('web.chat.line', { name: speaker(c), text: c.text })));
+  show(toast, true);
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(hideToast, 6000);
+}
+
+function hideToast() {
+  clearTimeout(toastTimer);
+  const toast = $('chat-toast');
+  if (toast) show(toast, false);
+}
+
+/** The toast was clicked: show the chat (its tab, on phones) and put the cursor in it. */
+export function revealChat() {
+  hideToast();
+  document.dispatchEvent(new CustomEvent('dalmuti-show-chat'));
+  const panel = $('chat-panel') || $('chat');
+  panel.scrollIntoView({ block: 'nearest' });
+  const input = $('chat-input');
+  if (!input.disabled) input.focus({ preventScroll: true });
+  markChatSeen();
+}
+
+// ------------------------------------------------------------ the form
+
+/** Whether this browser may chat here: a seat, or a spectator the host allows. */
+export function canChat() {
+  const s = T.state;
+  return !!(s && (s.you || s.spectator_chat));
+}
+
+/** The chat's form and the host's toggle, from the last STATE. */
+export function renderChat() {
+  const s = T.state;
+  if (!s) return;
+  const may = canChat();
+  const spectator = !s.you;
+  $('chat-input').disabled = !may;
+  $('chat-send').disabled = !may;
+  $('chat-input').placeholder = may ? t('web.html.say') : t('web.chat.spectators-off');
+  const nameField = $('chat-name-field');
+  show(nameField, spectator && !!s.spectator_chat);
+  if (spectator && s.spectator_chat && !$('chat-name').value && document.activeElement !== $('chat-name')) {
+    $('chat-name').value = store.get(spectatorNameKey) || '';
+  }
+  const host = isHost();
+  show($('spectator-chat-field'), host);
+  if (host) $('spectator-chat').checked = !!s.spectator_chat;
+}
+
+export function onChat(event) {
+  event.preventDefault();
+  const input = $('chat-input');
+  const text = input.value.trim();
+  if (!text) return;
+  const line = text.slice(0, 500);
+  const s = T.state;
+  if (s && !s.you && s.spectator_chat) {
+    // A spectator's name goes with hello: a new name means a new hello.
+    const name = $('chat-name').value.trim().slice(0, 32);
+    const said = (store.get(spectatorNameKey) || '').trim();
+    if (name !== said) {
+      store.set(spectatorNameKey, name);
+      pendingLine = line;
+      reconnectNow();
+      return;
+    }
+  }
+  if (send({ t: 'chat', d: line })) input.value = '';
+  else showError(t('web.chat.not-sent'));
+}
+
+export async function onSpectatorChatToggle(event) {
+  const box = event.target;
+  const allowed = box.checked;
+  box.disabled = true;
+  try {
+    await api('POST', '/api/tables/' + encodeURIComponent(T.id) + '/settings', { spectator_chat: allowed }, myToken());
+  } catch (e) {
+    box.checked = !allowed;
+    showError(t('web.chat.setting-failed', { reason: e.message }));
+  } finally {
+    box.disabled = false;
+  }
+}
+
+/** Wires the chat's controls (once, at start-up). */
+export function setUpChat() {
+  $('chat-form').addEventListener('submit', onChat);
+  $('spectator-chat').addEventListener('change', onSpectatorChatToggle);
+  $('chat-toast').addEventListener('click', revealChat);
+  watchVisibility();
+}
