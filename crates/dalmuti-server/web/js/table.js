@@ -383,9 +383,12 @@ function seatPlace(i, n, mine) {
   const angle = Math.PI / 2 + (k * 2 * Math.PI) / n;
   const cos = Math.cos(angle);
   const sin = Math.sin(angle);
+  // The bubble goes beside a seat on the sides, above or below it at the
+  // top and the bottom: towards the centre, clear of the pile.
+  const side = Math.abs(cos) > 0.35;
   return {
-    x: 50 + 42 * cos, y: 50 + 39 * sin,
-    bx: -cos * 118, by: -sin * 70,
+    x: 50 + 40 * cos, y: 50 + 39 * sin,
+    bx: side ? -Math.sign(cos) * 128 : 0, by: side ? 0 : -Math.sign(sin) * 74,
   };
 }
 
