@@ -9,8 +9,9 @@ import {
   V, setVariant, setWords, cardWord, gameWord, vtn, capitalized, middleTitle, titleText,
   actionWords, eventWords, logWords, isSpecial,
 } from './words.js';
-import { render } from './table.js';
-import { keepSelectionSane, renderActions } from './hand.js';
+import { render, renderOffline } from './table.js';
+import { keepSelectionSane, renderActions, markFresh } from './hand.js';
+import { turnAlert } from './fx.js';
 import { renderDecision } from './dialogs.js';
 import { verifyDeals } from './fair.js';
 import { addNews as addLine, loadTalk, onChatLine, onNewsLine, spectatorHello } from './chat.js';
@@ -26,6 +27,10 @@ function setConn(text, kind) {
   node.className = 'conn ' + (kind || '');
   node.dataset.state = kind || '';
   show(node, true);
+  // Said on the table too, plainly, once the table was seen: a moment of
+  // "connecting" at the start is not news.
+  const lost = kind === 'down' || (kind === 'wait' && T.retry > 0);
+  renderOffline(lost && T.seenState ? t('web.offline.banner', { status: text }) : '');
 }
 
 export function connect() {
@@ -253,6 +258,10 @@ function onState(state, v) {
   T.setupAt = state.setup_ms != null ? now + state.setup_ms : null;
 
   rememberDealt(state);
+  // A new turn starts with nothing chosen.
+  const playing = x => !!(x && x.decision && (x.decision.kind === 'lead' || x.decision.kind === 'follow'));
+  if (playing(state) && !(before && playing(before) && before.hand === state.hand && !first)) T.sel = noSelection();
+  markReceived(before, state);
   keepSelectionSane();
   // A play asked about is for this turn only.
   if (T.ask && !(decisionOf('lead') || decisionOf('follow'))) T.ask = null;
@@ -260,6 +269,21 @@ function onState(state, v) {
   render();
   announceChanges(before, state, first);
   verifyDeals(state);
+}
+
+/** Cards that came into my hand within a hand (taxes, an exchange): marked for a moment. */
+function markReceived(before, state) {
+  const a = before && before.view;
+  const b = state.view;
+  if (!a || !b || before.hand !== state.hand || a.hand == null || b.hand == null || a.hand === b.hand) return;
+  const left = new Map();
+  for (const c of String(a.hand).split(/\s+/).filter(Boolean)) left.set(c, (left.get(c) || 0) + 1);
+  const got = [];
+  for (const c of String(b.hand).split(/\s+/).filter(Boolean)) {
+    if (left.get(c)) left.set(c, left.get(c) - 1);
+    else got.push(c);
+  }
+  markFresh(got);
 }
 
 function rememberDealt(state) {
@@ -289,7 +313,11 @@ function announceChanges(before, state, first) {
   }
   const d = state.decision;
   const key = d ? state.hand + ':' + JSON.stringify(d) + ':' + (vw ? (vw.log || []).length : 0) : '';
-  if (d && key !== T.decisionKey) lines.push(decisionPrompt(d));
+  if (d && key !== T.decisionKey) {
+    lines.push(decisionPrompt(d));
+    // A sound or buzz (if asked for) when a real choice becomes mine.
+    if (!first && (d.kind !== 'ready' || state.view && state.view.revolution_offer)) turnAlert();
+  }
   if (state.place && (!before || !before.place)) lines.push(t('web.place.prompt', { name: state.place.name }));
   T.decisionKey = key;
   T.logHand = state.hand;

@@ -2,7 +2,7 @@
 // merchant exchange, a Corporate Shuffle play's question (whom the Wedgie
 // makes pass, what Dogberts alone are), where a newcomer sits.
 
-import { $, el, show, replaceKeepingFocus } from './dom.js';
+import { $, el, show, replaceKeepingFocus, faceParts } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
 import { T, view, decisionOf, playerName, lobbyEntry, countOf, revolutionOffer } from './state.js';
 import {
@@ -11,7 +11,7 @@ import {
 } from './words.js';
 import { send, sendAct } from './connection.js';
 import { render } from './table.js';
-import { renderActions, declarableValues, wedgieTargets, playAsked } from './hand.js';
+import { renderActions, declarableValues, wedgieTargets, playAsked, fresh } from './hand.js';
 
 let decisionDomKey = '';
 
@@ -34,6 +34,9 @@ export function renderDecision() {
   const wasHidden = box.hidden;
   show(box, !!body);
   $('game-main').classList.toggle('dialog-open', !!body);
+  // Taxes and the exchange show the hand in the dialog: not twice.
+  const handInside = !!body && !!d && !T.ask && !s.place && /tax|exchange/.test(d.kind);
+  $('dock').classList.toggle('hand-in-dialog', handInside);
   if (!body) { box.dataset.kind = ''; return; }
   box.dataset.kind = s.place ? 'place' : T.ask ? T.ask.kind : d.kind;
   box.dataset.count = d && d.count != null ? String(d.count) : '';
@@ -131,31 +134,60 @@ function revolutionInstead() {
     callRevolutionButton(offer, label));
 }
 
+/** How many cards of `rank` the tax gift holds. */
+function taxCount(rank) {
+  return T.tax.filter(r => r === rank).length;
+}
+
+/**
+ * A click on a rank of the hand in the tax dialog: one card more of it,
+ * until the whole group or the whole tax is chosen; then none of it. The
+ * oldest choice makes way when the tax is full.
+ */
+export function taxPick(rank, delta) {
+  const d = decisionOf('tax');
+  if (!d) return;
+  const have = countOf(rank);
+  const now = taxCount(rank);
+  if (delta < 0) {
+    const at = T.tax.lastIndexOf(rank);
+    if (at >= 0) T.tax.splice(at, 1);
+  } else if (now < have && now < d.count) {
+    T.tax.push(rank);
+    while (T.tax.length > d.count) {
+      const other = T.tax.findIndex(r => r !== rank);
+      T.tax.splice(other >= 0 ? other : 0, 1);
+    }
+  } else if (delta == null) {
+    T.tax = T.tax.filter(r => r !== rank);
+  }
+  renderDecision();
+}
+
 function taxDialog(d) {
-  const cards = parseCards(view().hand);
-  const chosen = new Set(T.tax.filter(i => i < cards.length));
-  const buttons = cards.map((token, i) => el('button', {
-    type: 'button', class: 'card pick r' + token + (chosen.has(i) ? ' chosen' : ''),
-    'aria-pressed': chosen.has(i) ? 'true' : 'false',
-    'aria-label': t('web.card.label', { card: cardName(token), rank: token }),
-    'data-testid': 'tax-card', dataset: { key: 'tax-' + i, rank: token },
-    onclick: () => {
-      const at = T.tax.indexOf(i);
-      if (at >= 0) T.tax.splice(at, 1);
-      else {
-        T.tax.push(i);
-        while (T.tax.length > d.count) T.tax.shift();
-      }
-      renderDecision();
-    },
-  }, el('span', { class: 'card-rank', 'aria-hidden': 'true' }, token), el('span', { class: 'card-name', 'aria-hidden': 'true' }, cardName(token))));
+  // The hand once, grouped as at the table: a click takes one card more.
+  T.tax = T.tax.filter((r, i) => T.tax.slice(0, i + 1).filter(x => x === r).length <= countOf(r));
+  const buttons = groupHand(view().hand).map(g => {
+    const chosen = taxCount(g.rank);
+    const extra = [tn('web.cards', g.count)];
+    if (chosen) extra.push(t('web.hand.chosen-count', { chosen }));
+    if (fresh.ranks.has(g.rank)) extra.push(t('web.hand.new'));
+    return el('button', {
+      type: 'button', class: 'card group pick r' + g.rank + (chosen ? ' chosen' : '') + (fresh.ranks.has(g.rank) ? ' fresh' : ''),
+      'aria-pressed': chosen ? 'true' : 'false',
+      'data-testid': 'tax-card', dataset: { key: 'tax-' + g.rank, rank: g.rank, count: String(g.count), chosen: String(chosen) },
+      onclick: () => taxPick(g.rank),
+    }, faceParts(g.rank), ' ',
+    el('span', { class: 'card-count' }, chosen ? chosen + '/' + g.count : '\u00d7' + g.count),
+    el('span', { class: 'sr-only' }, ', ' + extra.join(', ')));
+  });
   // In the engine's order (by card index): numbers, then J, T, R, D.
   const order = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', 'J', 'T', 'R', 'D'];
-  const gift = T.tax.map(i => cards[i]).sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  const gift = [...T.tax].sort((a, b) => order.indexOf(a) - order.indexOf(b));
   const ready = gift.length === d.count;
   return [vt('pay-tax'), el('div', {},
     el('p', {}, tn('web.tax.text', d.count, { name: playerName(d.to) })),
-    el('div', { class: 'pick-row', role: 'group', 'aria-label': t('web.tax.cards') }, buttons),
+    el('div', { class: 'pick-row hand', role: 'group', 'aria-label': t('web.tax.cards'), 'data-testid': 'tax-hand' }, buttons),
     buttonRow(el('button', {
       type: 'button', class: 'primary', 'data-testid': 'give-tax', dataset: { key: 'tax-give' },
       disabled: !ready || T.pending, onclick: () => sendAct({ give_tax: gift.join(' ') }),
@@ -165,12 +197,12 @@ function taxDialog(d) {
 
 function distinctRankButtons(selected, onPick, testid) {
   return groupHand(view().hand).map(g => el('button', {
-    type: 'button', class: 'card pick r' + g.rank + (selected === g.rank ? ' chosen' : ''),
+    type: 'button', class: 'card group pick r' + g.rank + (selected === g.rank ? ' chosen' : ''),
     'aria-pressed': selected === g.rank ? 'true' : 'false',
-    'aria-label': tn('web.hand.group', g.count, { card: cardName(g.rank), rank: g.rank }),
     'data-testid': testid, dataset: { key: testid + '-' + g.rank, rank: g.rank },
     onclick: () => onPick(g.rank),
-  }, el('span', { class: 'card-rank', 'aria-hidden': 'true' }, g.rank), el('span', { class: 'card-name', 'aria-hidden': 'true' }, cardName(g.rank))));
+  }, faceParts(g.rank), ' ', el('span', { class: 'card-count' }, '\u00d7' + g.count),
+  el('span', { class: 'sr-only' }, ', ' + tn('web.cards', g.count))));
 }
 
 function offerDialog() {

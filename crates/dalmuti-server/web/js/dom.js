@@ -1,6 +1,6 @@
 // Small DOM helpers, and the live region for screen readers.
 
-import { cardName, parseCards } from './words.js';
+import { cardName, parseCards, game } from './words.js';
 
 export const $ = id => document.getElementById(id);
 
@@ -42,15 +42,57 @@ export function replaceKeepingFocus(parent, children) {
   }
 }
 
-/** A small card face (not interactive). */
+// An emblem per card, drawn from symbols common fonts have (no image
+// files); U+FE0E asks for the plain glyph, not a colour emoji.
+const EMBLEMS = {
+  dalmuti: {
+    1: '\u265B', 2: '\u2629', 3: '\u2694', 4: '\u2655', 5: '\u269C', 6: '\u265E', 7: '\u2702',
+    8: '\u2692', 9: '\u2615', 10: '\u273F', 11: '\u25C6', 12: '\u2618', J: '\u263A',
+  },
+  'corporate-shuffle': {
+    0: '\u265A', 1: '\u265B', 2: '\u2654', 3: '\u2709', 4: '\u2696', 5: '\u263A', 6: '\u2211',
+    7: '\u2691', 8: '\u260E', 9: '\u2605', 10: '\u2699', T: '\u2742', R: '\u2620', D: '\u2726',
+  },
+};
+
+/** The emblem of a card in the game on screen. */
+export function emblem(token) {
+  const own = EMBLEMS[game.variant] || EMBLEMS.dalmuti;
+  const symbol = own[token] || EMBLEMS.dalmuti[token] || '\u2726';
+  return symbol + '\uFE0E';
+}
+
+/** A small card face (not interactive): the number and the emblem; its name as a tooltip and for screen readers. */
 export function cardFace(token, extraClass) {
   return el('span', { class: 'card mini r' + token + (extraClass ? ' ' + extraClass : ''), title: cardName(token) },
     el('span', { class: 'card-rank', 'aria-hidden': 'true' }, token),
+    el('span', { class: 'card-emblem', 'aria-hidden': 'true' }, emblem(token)),
     el('span', { class: 'sr-only' }, cardName(token) + ' (' + token + ')'));
 }
 
 export function cardFaces(set) {
   return el('span', { class: 'cards' }, parseCards(set).map(token => cardFace(token)));
+}
+
+/** The inside of a big card face: number in the corner, emblem, the full name. */
+export function faceParts(token) {
+  return [
+    el('span', { class: 'card-rank', 'aria-hidden': 'true' }, token),
+    el('span', { class: 'card-emblem', 'aria-hidden': 'true' }, emblem(token)),
+    ' ',
+    el('span', { class: 'card-name' }, cardName(token)),
+  ];
+}
+
+/** Another player's hand: a small fan of card backs (at most five drawn), not read out. */
+export function cardFan(count) {
+  const backs = [];
+  const drawn = Math.min(count, 5);
+  for (let i = 0; i < drawn; i++) {
+    const turn = drawn > 1 ? (i - (drawn - 1) / 2) * 9 : 0;
+    backs.push(el('span', { class: 'card-back', style: '--turn:' + turn + 'deg' }));
+  }
+  return el('span', { class: 'fan', 'aria-hidden': 'true', dataset: { count: String(count) } }, backs);
 }
 
 let announceTimer = null;

@@ -1,7 +1,7 @@
 // Your hand and the set you choose from it: choosing by clicks or keys,
 // what stops a set from being played, Play and Pass.
 
-import { $, el, replaceKeepingFocus } from './dom.js';
+import { $, el, replaceKeepingFocus, faceParts } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
 import { T, view, decision, decisionOf, handGroups, countOf, noSelection } from './state.js';
 import { V, isCorporate, parseCards, setValue, rankValue, setWords, cardName, cardWord } from './words.js';
@@ -147,34 +147,64 @@ export function clearSelection() {
 
 let handKey = '';
 
+/**
+ * Whether a group of `rank` can make a set that tops the table now (only
+ * when following; wild cards and the World Ruler are never dimmed: they
+ * join other sets, or follow rules of their own).
+ */
+export function canTop(rank) {
+  const d = decisionOf('follow');
+  if (!d) return true;
+  if (rank === V().wild || rank === '0') return true;
+  const need = parseCards(d.top).length;
+  const top = setValue(d.top);
+  if (rankValue(rank) >= top) return false;
+  if (aloneOnly(rank)) return need === 1;
+  const helpers = countOf(V().wild) + (rank === '6' ? countOf('T') : 0);
+  return countOf(rank) + helpers >= need;
+}
+
+/** Ranks received a moment ago (taxes, an exchange): marked for a few seconds. */
+export const fresh = { ranks: new Set(), until: 0, timer: null };
+
+export function markFresh(ranks) {
+  if (!ranks.length) return;
+  fresh.ranks = new Set(ranks);
+  fresh.until = performance.now() + 5000;
+  clearTimeout(fresh.timer);
+  fresh.timer = setTimeout(() => { fresh.ranks = new Set(); renderHand(); renderDecision(); }, 5000);
+}
+
 export function renderHand() {
   const groups = handGroups();
   const sel = T.sel;
+  const d = decision();
   // Unchanged hand and choice: keep the DOM, so a key press or a screen
   // reader is not interrupted by a message that changed nothing here.
-  const key = JSON.stringify([T.id, view() && view().hand, sel, i18n.lang]);
+  const key = JSON.stringify([T.id, view() && view().hand, sel, i18n.lang, d, [...fresh.ranks]]);
   if (key === handKey && $('hand').childElementCount) return;
   handKey = key;
   const buttons = groups.map(g => {
     const chosen = g.rank === V().wild ? sel.j : g.rank === 'T' ? sel.t : (sel.rank === g.rank ? sel.n : 0);
-    const label = chosen
-      ? tn('web.hand.group-chosen', g.count, { card: cardName(g.rank), rank: g.rank, chosen })
-      : tn('web.hand.group', g.count, { card: cardName(g.rank), rank: g.rank });
-    const stack = [];
-    for (let i = 0; i < Math.min(g.count, 4); i++) stack.push(el('span', { class: 'stack-edge', 'aria-hidden': 'true' }));
+    const dim = !chosen && !canTop(g.rank);
+    const isNew = fresh.ranks.has(g.rank);
+    const extra = [tn('web.cards', g.count)];
+    if (chosen) extra.push(t('web.hand.chosen-count', { chosen }));
+    if (dim) extra.push(t('web.hand.cannot-top'));
+    if (isNew) extra.push(t('web.hand.new'));
     return el('button', {
       type: 'button',
-      class: 'card group r' + g.rank + (chosen ? ' chosen' : ''),
+      class: 'card group r' + g.rank + (chosen ? ' chosen' : '') + (dim ? ' dim' : '') + (isNew ? ' fresh' : ''),
       'aria-pressed': chosen ? 'true' : 'false',
-      'aria-label': label,
       'data-testid': 'card-group',
-      dataset: { key: 'g-' + g.rank, rank: g.rank, count: String(g.count) },
+      dataset: { key: 'g-' + g.rank, rank: g.rank, count: String(g.count), top: String(!dim) },
       onclick: () => clickGroup(g.rank),
     },
-    el('span', { class: 'card-rank', 'aria-hidden': 'true' }, g.rank),
-    el('span', { class: 'card-name', 'aria-hidden': 'true' }, cardName(g.rank)),
-    el('span', { class: 'card-count', 'aria-hidden': 'true' }, chosen ? chosen + '/' + g.count : '×' + g.count),
-    el('span', { class: 'stack', 'aria-hidden': 'true' }, stack));
+    faceParts(g.rank),
+    ' ',
+    el('span', { class: 'card-count' }, chosen ? chosen + '/' + g.count : '\u00d7' + g.count),
+    isNew ? el('span', { class: 'card-new', 'aria-hidden': 'true' }, t('web.hand.new')) : null,
+    el('span', { class: 'sr-only' }, ', ' + extra.join(', ')));
   });
   if (!groups.length) buttons.push(el('p', { class: 'muted' }, view() && view().hand != null ? t('web.hand.empty') : ''));
   const hand = $('hand');
@@ -210,7 +240,9 @@ export function renderActions() {
   const sel = T.sel;
   $('sel-less').disabled = !(sel.rank != null ? sel.n > 1 : sel.j > 0);
   $('sel-more').disabled = !(sel.rank != null ? sel.n < countOf(sel.rank) : sel.j > 0 && sel.j < countOf(V().wild));
-  $('dock').classList.toggle('my-turn', !!playing);
+  // Offline, nothing can be sent: the dock does not say it is my turn.
+  $('dock').classList.toggle('my-turn', !!playing && online);
+  $('dock').classList.toggle('offline', !online);
   $('dock').dataset.pending = String(T.pending);
 }
 

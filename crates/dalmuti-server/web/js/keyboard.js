@@ -6,6 +6,7 @@ import { T, R, nav } from './state.js';
 import { V, isCorporate } from './words.js';
 import { clickGroup, adjustSelection, adjustJesters, clearSelection, onPlay, onPass } from './hand.js';
 import { onReplayKey } from './replay.js';
+import { taxPick } from './dialogs.js';
 
 function typingIn(target) {
   return target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable);
@@ -27,6 +28,21 @@ export function onKeydown(event) {
     return;
   }
   if (route.view !== 'table' || !T.state || !T.state.view) return;
+  // A dialog's row of cards (taxes, an exchange) moves like the hand.
+  const row = event.target.closest && event.target.closest('#decision .pick-row');
+  if (row && ['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(key)) {
+    const buttons = [...row.querySelectorAll('button')];
+    const at = buttons.indexOf(event.target);
+    const next = { ArrowLeft: Math.max(0, at - 1), ArrowRight: Math.min(buttons.length - 1, at + 1), Home: 0, End: buttons.length - 1 }[key];
+    if (buttons[next]) buttons[next].focus();
+    event.preventDefault();
+    return;
+  }
+  if (row && (key === 'ArrowUp' || key === 'ArrowDown') && event.target.dataset.testid === 'tax-card') {
+    taxPick(event.target.dataset.rank, key === 'ArrowUp' ? 1 : -1);
+    event.preventDefault();
+    return;
+  }
   const inHand = $('hand').contains(event.target);
   if (inHand && ['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(key)) {
     const buttons = [...$('hand').querySelectorAll('button.group')];

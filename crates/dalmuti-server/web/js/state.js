@@ -30,7 +30,7 @@ export const T = {
   pending: false,       // an act was sent, waiting for its answer
   sel: noSelection(),
   ask: null,            // a play waiting for its Wedgie target or Dogberts' value: {kind, cards}
-  tax: [],              // indices into the hand chosen for a tax gift
+  tax: [],              // the ranks chosen for a tax gift, one per card
   exchange: { partner: null, card: null },
   answer: null,         // the card chosen to give back in an exchange
   logHand: 0, logLen: 0,

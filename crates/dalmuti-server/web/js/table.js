@@ -2,7 +2,8 @@
 // controls before the start, and drawing the table from the last STATE
 // (seats, the pile, the turn line, the log, results).
 
-import { $, el, show, setError, replaceKeepingFocus, cardFaces, announce } from './dom.js';
+import { $, el, show, setError, replaceKeepingFocus, cardFaces, cardFan, announce } from './dom.js';
+import { beforePile, afterRender, clearBanners, pref, setPref } from './fx.js';
 import { t, tn } from './i18n.js';
 import { api } from './api.js';
 import { store } from './storage.js';
@@ -30,6 +31,7 @@ export function resetTable(id) {
   });
   setNotice('');
   resetChat();
+  clearBanners();
   $('log').replaceChildren();
   setError($('t-error'), '');
 }
@@ -67,6 +69,8 @@ export async function showTable(id) {
 
 export function leaveTableView() {
   T.wanted = false;
+  document.body.style.paddingBottom = '';
+  renderOffline('');
   closeSocket();
   T.id = null;
 }
@@ -221,6 +225,7 @@ export function render() {
   if (s.started) {
     if (inGame) {
       $('game-main').classList.toggle('hand-over', s.view.stage === 'over');
+      const oldPile = beforePile();
       renderSeats();
       renderPile();
       renderDockTop();
@@ -228,6 +233,7 @@ export function render() {
       renderDecision();
       renderHand();
       renderLog();
+      afterRender(oldPile);
     }
     renderActions();
     renderResult();
@@ -244,7 +250,9 @@ export function render() {
     $('leave-btn').disabled = !!(mine && mine.leaving);
     show($('dock'), !!(s.you && s.view && s.view.hand != null && !s.game_over));
     renderChat();
+    renderSideTabs();
   }
+  reserveSheet();
 }
 
 /** Where I stand when I am not simply playing: waiting to enter, leaving. */
@@ -385,11 +393,44 @@ function passedSeats(vw) {
   return vw.top ? passed : new Set();
 }
 
+/** What each seat did in this trick: its last set, or a pass (seat → {set} | {pass}). */
+function trickMoves(vw) {
+  const moves = new Map();
+  for (const entry of vw.log || []) {
+    if (entry.event === 'round_won') moves.clear();
+    else if (entry.event === 'played') moves.set(entry.seat, { set: entry.set });
+    else if (entry.event === 'passed') moves.set(entry.seat, { pass: true });
+  }
+  return vw.stage === 'play' ? moves : new Map();
+}
+
+/**
+ * Where seat `i` of `n` sits around the oval: me at the bottom, the
+ * others in playing order round the table. Percent of the board, and the
+ * direction towards the centre (for the seat's bubble).
+ */
+function seatPlace(i, n, mine) {
+  const k = (i - (mine == null ? 0 : mine) + n) % n;
+  const angle = Math.PI / 2 + (k * 2 * Math.PI) / n;
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  // The bubble goes beside a seat on the sides, above or below it at the
+  // top and the bottom: towards the centre, clear of the pile.
+  const side = Math.abs(cos) > 0.35;
+  return {
+    x: 50 + 40 * cos, y: 50 + 39 * sin,
+    bx: side ? -Math.sign(cos) * 128 : 0, by: side ? 0 : -Math.sign(sin) * 74,
+  };
+}
+
 function renderSeats() {
   const s = T.state;
   const vw = s.view;
   const passed = passedSeats(vw);
+  const moves = trickMoves(vw);
   const toAct = new Set(vw.to_act || []);
+  const n = vw.seats.length;
+  $('seats').dataset.count = String(n);
   const items = vw.seats.map((seat, i) => {
     const name = playerName(i);
     const lobby = lobbyEntry(name);
@@ -414,7 +455,7 @@ function renderSeats() {
     else if (passed.has(i)) flag = t('web.seat.passed');
     let conn = null;
     if (lobby) {
-      if (lobby.bot) conn = el('span', { class: 'badge', title: t('web.conn.bot') }, '🤖');
+      if (lobby.bot) conn = el('span', { class: 'badge bot', title: t('web.conn.bot') }, el('span', { class: 'sr-only' }, t('web.conn.bot')), el('span', { 'aria-hidden': 'true' }, '\u2699\uFE0E'));
       // A leaving seat is "away" too (a bot plays it): say why.
       else if (lobby.leaving) {
         conn = el('span', { class: 'badge' + (lobby.connected ? ' on' : ' away'), title: lobby.connected ? t('web.conn.connected') : t('web.conn.not-connected') },
@@ -429,14 +470,27 @@ function renderSeats() {
     }
     const top = vw.top && vw.top[0] === i;
     const score = vw.scores ? vw.scores[i] : null;
-    return el('li', { class: classes.join(' '), 'data-testid': 'seat', dataset: { seat: String(i), name, wedged: String(wedged) } },
-      el('div', { class: 's-title' }, titleWithIcon(seat.title)),
-      el('div', { class: 's-name' }, name, mine ? ' ' + t('web.you-mark') : '', ' ', conn),
-      el('div', { class: 's-meta' },
-        el('span', { class: 's-cards' }, tn('web.cards', seat.cards)),
-        score != null ? el('span', { class: 's-score' }, ' · ' + tn('web.seat.points', score)) : null,
-        top ? el('span', { class: 's-top' }, ' · ' + t('web.seat.on-table')) : null),
-      flag ? el('div', { class: 's-flag' }, flag) : null);
+    const place = seatPlace(i, n, vw.seat);
+    const move = moves.get(i);
+    let bubble = null;
+    if (move && move.pass) {
+      bubble = el('div', { class: 's-bubble pass', 'data-testid': 'seat-bubble', dataset: { move: 'pass' } }, t('web.seat.pass-bubble'));
+    } else if (move && move.set) {
+      bubble = el('div', { class: 's-bubble set' + (top ? ' top' : ''), 'data-testid': 'seat-bubble', dataset: { move: 'set' } }, cardFaces(move.set));
+    }
+    return el('li', {
+      class: classes.join(' '), 'data-testid': 'seat', dataset: { seat: String(i), name, wedged: String(wedged) },
+      style: `--x:${place.x.toFixed(2)}%;--y:${place.y.toFixed(2)}%;--bx:${place.bx.toFixed(0)}px;--by:${place.by.toFixed(0)}px`,
+    },
+    el('div', { class: 's-title' }, titleWithIcon(seat.title)),
+    el('div', { class: 's-name' }, el('span', { class: 's-who' }, name), mine ? ' ' + t('web.you-mark') : '', ' ', conn),
+    el('div', { class: 's-meta' },
+      cardFan(seat.cards),
+      el('span', { class: 's-cards' }, tn('web.cards', seat.cards)),
+      score != null ? el('span', { class: 's-score' }, tn('web.seat.points', score)) : null,
+      top ? el('span', { class: 'sr-only' }, ' · ' + t('web.seat.on-table')) : null),
+    flag ? el('div', { class: 's-flag' }, flag) : null,
+    bubble);
   });
   $('seats').replaceChildren(...items);
 }
@@ -450,6 +504,7 @@ function renderPile() {
       ? tn('web.pile.played-passes', vw.passes, { name: playerName(seat), set: setWords(set) })
       : t('web.pile.played', { name: playerName(seat), set: setWords(set) });
     const wedged = vw.wedged != null ? ' ' + t('web.pile.wedged', { name: playerName(vw.wedged) }) : '';
+    pile.dataset.state = 'top';
     pile.replaceChildren(
       el('div', { class: 'pile-cards' }, cardFaces(set)),
       el('p', { class: 'pile-text', 'data-testid': 'pile-text' }, played + wedged));
@@ -464,7 +519,9 @@ function renderPile() {
       extra = ' ' + t(vw.revolution.greater ? 'web.pile.revolution-greater' : 'web.pile.revolution',
         { revolution: gameWord('revolution'), name: playerName(vw.revolution.by) });
     }
-    pile.replaceChildren(el('p', { class: 'pile-text', 'data-testid': 'pile-text' }, (words[vw.stage] ? words[vw.stage]() : '') + extra));
+    pile.dataset.state = vw.stage;
+    pile.replaceChildren(el('div', { class: 'pile-empty', 'aria-hidden': 'true' }),
+      el('p', { class: 'pile-text', 'data-testid': 'pile-text' }, (words[vw.stage] ? words[vw.stage]() : '') + extra));
   }
 }
 
@@ -480,15 +537,19 @@ function renderDockTop() {
   }
 }
 
-function renderTurnLine() {
+export function renderTurnLine() {
   const s = T.state;
   const vw = s.view;
   const line = $('turn-line');
   // Everyone is to be ready while the hand is set up: only a real choice
   // makes the line yours.
   const mine = !!s.decision && (s.decision.kind !== 'ready' || !!revolutionOffer());
-  line.classList.toggle('mine', mine);
+  const online = !!(T.ws && T.ws.readyState === WebSocket.OPEN);
+  line.classList.toggle('mine', mine && online);
+  line.classList.toggle('offline', !online && !s.game_over);
   if (s.game_over) { line.textContent = t('web.turn.game-over'); return; }
+  // Nothing can be sent while offline: no "your turn" with buttons that do nothing.
+  if (!online) { line.textContent = mine ? t('web.turn.offline-mine') : t('web.turn.offline'); return; }
   if (vw.stage === 'over') { line.textContent = t('web.turn.hand-over', { hand: s.hand }); return; }
   if (mine) { line.textContent = decisionPrompt(s.decision); return; }
   const others = (vw.to_act || []).filter(i => i !== vw.seat).map(playerName);
@@ -595,27 +656,142 @@ function renderResult() {
     el('p', { id: 'next-deal', class: 'next-deal', 'data-testid': 'next-deal' }));
 }
 
+/**
+ * The final order: by points when scored (ties by the last hand's finish),
+ * else the last hand's finishing order. One order for every screen size.
+ */
+function finalOrder(s) {
+  const results = s.results || [];
+  const last = results.length ? results[results.length - 1].order.map(x => x.name)
+    : s.view && s.view.finish_order ? s.view.finish_order.map(playerName) : [];
+  const scored = !!(s.rules && s.rules.scoring !== 'none');
+  const totals = new Map((s.totals || []).map(x => [x.name, x.total]));
+  for (const r of results) {
+    for (const x of r.order) if (!totals.has(x.name) && x.points != null) totals.set(x.name, 0);
+  }
+  const names = [...new Set([...last, ...totals.keys()])];
+  const at = name => (last.includes(name) ? last.indexOf(name) : last.length);
+  if (scored && totals.size) names.sort((a, b) => (totals.get(b) || 0) - (totals.get(a) || 0) || at(a) - at(b));
+  return { names, totals, scored };
+}
+
 function renderGameOver() {
   const s = T.state;
   const box = $('gameover');
   show(box, !!s.game_over);
   if (!s.game_over) return;
+  clearBanners();
   if (box.parentNode !== $('game-main') || box !== $('game-main').firstElementChild) $('game-main').prepend(box);
-  let rows;
-  if (s.totals && s.totals.length && s.rules && s.rules.scoring !== 'none') {
-    rows = [...s.totals].sort((a, b) => b.total - a.total)
-      .map(x => el('li', {}, tn('web.gameover.points', x.total, { name: x.name })));
-  } else if (s.view && s.view.finish_order) {
-    rows = s.view.finish_order.map(seat => el('li', {}, playerName(seat)));
-  } else {
-    rows = [];
+  const { names, totals, scored } = finalOrder(s);
+  const results = s.results || [];
+  const winner = names[0];
+  const rows = names.map((name, i) => el('li', { class: i === 0 ? 'winner' : '' },
+    scored && totals.has(name) ? tn('web.gameover.points', totals.get(name), { name }) : name));
+  // Points per hand: a row per player (in the final order), a column per hand.
+  let perHand = null;
+  if (results.length) {
+    const byHand = results.map(r => new Map(r.order.map((x, place) => [x.name, { place, points: x.points }])));
+    perHand = el('div', { class: 'per-hand-wrap', tabindex: '0', role: 'region', 'aria-label': t('web.gameover.per-hand') },
+      el('table', { class: 'result-table per-hand', 'data-testid': 'per-hand' },
+        el('caption', {}, t('web.gameover.per-hand')),
+        el('thead', {}, el('tr', {},
+          el('th', { scope: 'col' }, t('web.result.player')),
+          results.map(r => el('th', { scope: 'col' }, t('web.gameover.hand-n', { hand: r.hand }))),
+          scored ? el('th', { scope: 'col' }, t('web.result.total')) : null)),
+        el('tbody', {}, names.map(name => el('tr', {},
+          el('th', { scope: 'row' }, name),
+          byHand.map(m => {
+            const x = m.get(name);
+            if (!x) return el('td', {}, '–');
+            return el('td', {}, scored && x.points != null ? String(x.points) : ordinal(x.place + 1));
+          }),
+          scored ? el('td', { class: 'total' }, totals.has(name) ? String(totals.get(name)) : '') : null)))));
   }
   const id = encodeURIComponent(T.id);
+  const mine = winner && winner === s.you;
   $('gameover-body').replaceChildren(
+    winner ? el('div', { class: 'winner-moment', 'data-testid': 'winner' },
+      el('span', { class: 'crown', 'aria-hidden': 'true' }, '\u265B\uFE0E'),
+      el('p', { class: 'winner-name' }, mine ? t('web.gameover.you-win') : t('web.gameover.wins', { name: winner })),
+      el('p', { class: 'winner-sub muted' }, scored && totals.has(winner)
+        ? tn('web.gameover.winner-points', totals.get(winner), { hands: results.length || s.hand })
+        : tn('web.gameover.hands-played', results.length || s.hand))) : null,
     el('p', {}, t('web.gameover.standings')),
     el('ol', { class: 'standings', 'data-testid': 'standings' }, rows),
-    el('p', {},
+    perHand,
+    el('p', { class: 'gameover-links' },
       el('a', { href: '#/replay/' + id, class: 'button', 'data-testid': 'replay-link' }, t('web.gameover.replay')), ' ',
       el('a', { href: '/api/tables/' + id + '/record', download: 'dalmuti-' + T.id + '.json', class: 'button', 'data-testid': 'record-link' },
         t('web.record.download'))));
 }
+
+// ====================================================================
+// Offline, the side panels' tabs on phones, the turn alerts
+// ====================================================================
+
+/** While the socket is down: a banner that says so (and that it reconnects). */
+export function renderOffline(text) {
+  const node = $('offline');
+  if (!node) return;
+  node.textContent = text || '';
+  show(node, !!text);
+  $('view-table').classList.toggle('is-offline', !!text);
+  if (T.state && T.state.view) renderTurnLine();
+}
+
+const sideTab = { current: 'log' };
+
+function sidePanels() {
+  const panels = [
+    ['log', $('log') && $('log').closest('section'), 'web.html.this-hand'],
+    ['chat', $('chat') && $('chat').closest('section'), 'web.tabs.chat'],
+    ['fair', $('fair'), 'web.html.fair'],
+    ['table', $('table-panel'), 'web.tabs.table'],
+  ];
+  return panels.filter(([, node]) => node);
+}
+
+/** On phones the side panels are tabs under the table (CSS shows them all on wide screens). */
+export function renderSideTabs() {
+  const panels = sidePanels();
+  const usable = panels.filter(([key, node]) => key !== 'fair' || !node.hidden);
+  if (!usable.some(([key]) => key === sideTab.current)) sideTab.current = 'log';
+  const buttons = usable.map(([key, node, label]) => {
+    const on = key === sideTab.current;
+    if (!node.id) node.id = 'panel-' + key;
+    return el('button', {
+      type: 'button', class: 'side-tab' + (on ? ' on' : ''), 'aria-pressed': on ? 'true' : 'false',
+      'aria-controls': node.id, 'data-testid': 'side-tab', dataset: { tab: key, key: 'tab-' + key },
+      onclick: () => { sideTab.current = key; renderSideTabs(); },
+    }, t(label));
+  });
+  replaceKeepingFocus($('side-tabs'), buttons);
+  for (const [key, node] of panels) {
+    node.dataset.tab = key;
+    node.classList.toggle('tab-off', key !== sideTab.current);
+  }
+}
+
+function initAlerts() {
+  for (const key of ['sound', 'vibrate']) {
+    const box = $('alert-' + key);
+    if (!box) continue;
+    box.checked = pref(key);
+    box.addEventListener('change', () => setPref(key, box.checked));
+  }
+  if (!('vibrate' in navigator) && $('alert-vibrate')) $('alert-vibrate').closest('label').hidden = true;
+}
+
+initAlerts();
+
+// Phones: the hand is a sheet fixed at the bottom; the page keeps room for
+// it (padding as tall as the sheet) so it never covers the table.
+function reserveSheet() {
+  const dock = $('dock');
+  const fixed = dock && !dock.hidden && $('view-table') && !$('view-table').hidden &&
+    !$('t-game').hidden && getComputedStyle(dock).position === 'fixed';
+  document.body.style.paddingBottom = fixed ? Math.ceil(dock.getBoundingClientRect().height) + 'px' : '';
+}
+
+if (window.ResizeObserver) new ResizeObserver(reserveSheet).observe($('dock'));
+window.addEventListener('resize', reserveSheet);

@@ -1,0 +1,192 @@
+// What makes the table feel like one: cards sliding from a seat to the
+// pile, the pile swept to the winner of a trick, banners for the moments
+// worth a pause (everyone passed, a revolution, taxes, the end of a hand),
+// and an optional sound or buzz when it becomes my turn. All of it is
+// decoration over the state already drawn: nothing here decides anything.
+
+import { $, el, announce } from './dom.js';
+import { t } from './i18n.js';
+import { T, playerName } from './state.js';
+import { logWords } from './words.js';
+
+const reduced = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/** What the last drawing showed, to tell what is new in this one. */
+const seen = { table: null, hand: 0, logLen: 0, myTax: null, stage: '' };
+
+/** The seat's box on screen, or null. */
+function seatNode(seat) {
+  return document.querySelector('#seats [data-seat="' + seat + '"]');
+}
+
+/** Slides the pile's cards in from `seat` (transform only; 260 ms). */
+function slideIn(seat) {
+  const from = seatNode(seat);
+  const cards = document.querySelector('#pile .pile-cards');
+  if (!from || !cards || reduced() || !cards.animate) return;
+  const a = from.getBoundingClientRect();
+  const b = cards.getBoundingClientRect();
+  if (!a.width || !b.width) return;
+  const dx = a.left + a.width / 2 - (b.left + b.width / 2);
+  const dy = a.top + a.height / 2 - (b.top + b.height / 2);
+  cards.animate([
+    { transform: `translate(${dx}px, ${dy}px) scale(0.45) rotate(-8deg)`, opacity: 0.4 },
+    { transform: 'none', opacity: 1 },
+  ], { duration: 260, easing: 'cubic-bezier(.2,.8,.25,1)' });
+}
+
+/**
+ * The trick is over: the cards that were on the pile fly to the seat that
+ * won it and vanish (a copy, since the pile itself is already redrawn).
+ */
+function sweep(oldCards, seat) {
+  const to = seatNode(seat);
+  const pile = $('pile');
+  if (!oldCards || !to || reduced() || !oldCards.animate) return;
+  const b = pile.getBoundingClientRect();
+  const a = to.getBoundingClientRect();
+  oldCards.classList.add('swept');
+  oldCards.setAttribute('aria-hidden', 'true');
+  pile.append(oldCards);
+  const c = oldCards.getBoundingClientRect();
+  const dx = a.left + a.width / 2 - (c.left + c.width / 2);
+  const dy = a.top + a.height / 2 - (c.top + c.height / 2);
+  if (!b.width) { oldCards.remove(); return; }
+  const run = oldCards.animate([
+    { transform: 'none', opacity: 1 },
+    { transform: `translate(${dx}px, ${dy}px) scale(0.3) rotate(12deg)`, opacity: 0 },
+  ], { duration: 300, easing: 'ease-in', fill: 'forwards' });
+  run.onfinish = () => oldCards.remove();
+}
+
+const banners = [];
+let bannerTimer = null;
+
+/** Shows a banner on the board for a moment; several wait their turn. */
+export function banner(text, kind) {
+  if (!text) return;
+  banners.push({ text, kind: kind || 'info' });
+  if (!bannerTimer) nextBanner();
+}
+
+function nextBanner() {
+  const node = $('board-banner');
+  const next = banners.shift();
+  if (!node) return;
+  if (!next) { node.hidden = true; bannerTimer = null; return; }
+  node.replaceChildren(el('span', {}, next.text));
+  node.dataset.kind = next.kind;
+  node.hidden = false;
+  node.classList.remove('show');
+  void node.offsetWidth; // restart the entrance
+  node.classList.add('show');
+  bannerTimer = setTimeout(nextBanner, banners.length ? 1800 : 2600);
+}
+
+export function clearBanners() {
+  banners.length = 0;
+  clearTimeout(bannerTimer);
+  bannerTimer = null;
+  const node = $('board-banner');
+  if (node) node.hidden = true;
+}
+
+/**
+ * Called before the pile is redrawn: the cards on it now, kept in case a
+ * trick ends with this state (to sweep them away).
+ */
+export function beforePile() {
+  const cards = document.querySelector('#pile .pile-cards');
+  return cards ? cards.cloneNode(true) : null;
+}
+
+/** After a drawing: animations and banners for what changed since the last one. */
+export function afterRender(oldPile) {
+  const s = T.state;
+  const vw = s && s.view;
+  if (!vw) return;
+  const log = vw.log || [];
+  const fresh = seen.table === T.id && seen.hand === s.hand;
+  const from = fresh ? Math.min(seen.logLen, log.length) : log.length;
+  const added = log.slice(from);
+  const who = seat => playerName(seat);
+  let played = null;
+  let won = null;
+  for (const entry of added) {
+    if (entry.event === 'played') played = entry;
+    else if (entry.event === 'round_won') won = entry;
+    else if (entry.event === 'revolution_called') banner(logWords(entry, who), 'revolution');
+  }
+  if (won) {
+    sweep(oldPile, won.seat);
+    banner(logWords(won, who), 'round');
+  }
+  if (played && vw.top && vw.top[0] === played.seat) slideIn(played.seat);
+  // Taxes: what I gave and got, once they are settled.
+  const tax = vw.my_tax;
+  const taxKey = tax ? s.hand + ':' + tax.gave + ':' + tax.received : null;
+  if (tax && fresh && taxKey !== seen.myTax) {
+    const nothing = t('web.log.nothing');
+    const text = t('web.banner.tax', { gave: tax.gave || nothing, got: tax.received || nothing });
+    banner(text, 'tax');
+    announce(text);
+  }
+  if (fresh && seen.stage !== 'over' && vw.stage === 'over' && !s.game_over) {
+    banner(t('web.banner.hand-over', { hand: s.hand }), 'hand');
+  }
+  seen.table = T.id;
+  seen.hand = s.hand;
+  seen.logLen = log.length;
+  seen.myTax = taxKey;
+  seen.stage = vw.stage;
+}
+
+// ------------------------------------------------------------ my turn
+
+const prefs = {
+  get sound() { return read('dalmuti.sound'); },
+  get vibrate() { return read('dalmuti.vibrate'); },
+};
+
+function read(key) {
+  try { return localStorage.getItem(key) === 'on'; } catch (_) { return false; }
+}
+
+export function setPref(key, on) {
+  try { localStorage.setItem('dalmuti.' + key, on ? 'on' : 'off'); } catch (_) { /* private mode: for this page only */ }
+}
+
+export function pref(key) {
+  return prefs[key];
+}
+
+let audio = null;
+
+/** A short two-note chime made on the spot (no sound file). */
+function beep() {
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const now = audio.currentTime;
+    for (const [at, freq] of [[0, 660], [0.13, 880]]) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = 'sine';
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, now + at);
+      gain.gain.exponentialRampToValueAtTime(0.18, now + at + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + at + 0.22);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(now + at);
+      osc.stop(now + at + 0.25);
+    }
+  } catch (_) { /* no audio here */ }
+}
+
+/** It became my turn (a new decision): the sound and buzz the player asked for. */
+export function turnAlert() {
+  if (prefs.sound) beep();
+  if (prefs.vibrate && navigator.vibrate) {
+    try { navigator.vibrate([60, 40, 60]); } catch (_) { /* not allowed */ }
+  }
+}
+
