@@ -161,7 +161,7 @@ async function run() {
       }, i + 2, { timeout: 10_000 });
     }
     await a.locator(tid('start')).click();
-    await a.locator(tid('hand')).waitFor({ state: 'visible', timeout: 15_000 });
+    await a.locator(tid('dock')).waitFor({ state: 'visible', timeout: 15_000 });
     const s = await status(a);
     if (!/10 s per turn/.test(s)) fail(`the status does not show the turn timer: "${s}"`);
     log('  table', made.id, '·', s);
@@ -335,7 +335,7 @@ async function run() {
     const ada = playHand(a, 'Ada', 3);
     await Promise.all([bo, ada]);
     await waitHand(a, 4, 30_000);
-    await a.locator(tid('hand')).waitFor({ state: 'visible' });
+    await a.locator(tid('dock')).waitFor({ state: 'visible' });
     const names = await seatNames(a);
     if (names.length !== 5 || names.includes('Bo')) fail(`hand 4's seats in Ada's view: ${names.join(', ')}`);
     if (await a.locator(`${tid('others')} li[data-name="Bo"]`).count()) fail('Ada still sees Bo at the table');

@@ -211,7 +211,7 @@ async function run() {
     if (seated !== players) fail(`${seated} seats shown as taken, expected ${players}`);
     await page.screenshot({ path: path.join(outDir, 'prestart-1280x800.png') });
     await page.locator(tid('start')).click();
-    await page.locator(tid('hand')).waitFor({ state: 'visible', timeout: 15_000 });
+    await page.locator(tid('dock')).waitFor({ state: 'visible', timeout: 15_000 });
     const seats = await page.locator(tid('seat')).count();
     if (seats !== players) fail(`${seats} seats at the table, expected ${players}`);
   });
@@ -373,7 +373,7 @@ async function corporateShuffle(base) {
       }, i + 2, { timeout: 10_000 });
     }
     await page.locator(tid('start')).click();
-    await page.locator(tid('hand')).waitFor({ state: 'visible', timeout: 15_000 });
+    await page.locator(tid('dock')).waitFor({ state: 'visible', timeout: 15_000 });
     const titles = await page.locator(`${tid('seat')} .s-title`).allTextContents();
     const joined = titles.join(' | ');
     if (!/Big Boss/.test(joined) || !/Junior Intern/.test(joined) || !/Worker/.test(joined)) {

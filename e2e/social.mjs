@@ -184,7 +184,7 @@ async function run() {
     }
     await a.locator(tid('start')).focus();
     await a.keyboard.press('Enter');
-    await a.locator(tid('hand')).waitFor({ state: 'visible', timeout: 15_000 });
+    await a.locator(tid('dock')).waitFor({ state: 'visible', timeout: 15_000 });
     await a.waitForFunction(() => {
       const node = document.activeElement;
       return node && node !== document.body && node.closest('#view-table') && !node.closest('[hidden]');
@@ -193,7 +193,7 @@ async function run() {
   });
 
   await step('chat: Ada says a line; Bo, the chat out of sight, gets a badge and a toast', async () => {
-    await b.locator(tid('hand')).waitFor({ state: 'visible', timeout: 15_000 });
+    await b.locator(tid('dock')).waitFor({ state: 'visible', timeout: 15_000 });
     await b.evaluate(() => window.scrollTo(0, 0));
     await a.getByLabel('Message').fill('hello Bo, good luck');
     await a.getByLabel('Message').press('Enter');
