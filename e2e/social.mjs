@@ -95,8 +95,16 @@ async function tableIdOf(page) {
   return decodeURIComponent(new URL(page.url()).hash.replace(/^#\/t\//, ''));
 }
 
+/** Waits until the chat holds `text` (on a phone it may sit behind its tab). */
 async function waitChat(page, text, timeout = 10_000) {
-  await page.locator(tid('chat')).getByText(text, { exact: false }).first().waitFor({ timeout });
+  await page.locator(tid('chat')).getByText(text, { exact: false }).first().waitFor({ state: 'attached', timeout });
+}
+
+/** Brings the chat on screen: its tab on a phone, scrolling on a laptop. */
+async function lookAtChat(page) {
+  const tab = page.locator(`${tid('side-tab')}[data-tab="chat"]`);
+  if (await tab.isVisible()) await tab.click();
+  await page.locator(tid('chat')).scrollIntoViewIfNeeded();
 }
 
 async function activeId(page) {
@@ -110,9 +118,18 @@ async function waitTaken(page, n) {
   }, n, { timeout: 10_000 });
 }
 
+/** The unread count the player sees: on the chat's heading, or on its tab on a phone. */
 async function unread(page) {
-  const badge = page.locator(tid('chat-unread'));
-  return (await badge.isVisible()) ? Number(await badge.getAttribute('data-count')) : 0;
+  for (const badge of [page.locator(tid('chat-unread')), page.locator(tid('tab-unread'))]) {
+    if (await badge.isVisible()) return Number(await badge.getAttribute('data-count'));
+  }
+  return 0;
+}
+
+/** Waits until an unread badge shows (on the heading or the tab). */
+async function waitUnread(page) {
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="chat-unread"], [data-testid="tab-unread"]')]
+    .some(b => b.checkVisibility()), null, { timeout: 5_000 });
 }
 
 async function playHand(page, who, hand) {
@@ -198,7 +215,7 @@ async function run() {
     await a.getByLabel('Message').fill('hello Bo, good luck');
     await a.getByLabel('Message').press('Enter');
     await waitChat(b, 'Ada: hello Bo, good luck');
-    await b.locator(tid('chat-unread')).waitFor({ state: 'visible', timeout: 5_000 });
+    await waitUnread(b);
     if ((await unread(b)) !== 1) fail(`Bo's badge counts ${await unread(b)}, not 1`);
     await b.locator(tid('chat-toast')).getByText('Ada: hello Bo, good luck').waitFor({ timeout: 5_000 });
     if ((await unread(a)) !== 0) fail('Ada has an unread badge for her own line');
@@ -211,14 +228,15 @@ async function run() {
       await waitChat(page, 'Ada: hello Bo, good luck');
     }
     await b.evaluate(() => window.scrollTo(0, 0));
-    await b.locator(tid('chat-unread')).waitFor({ state: 'visible', timeout: 5_000 });
+    await waitUnread(b);
     if ((await unread(b)) !== 1) fail(`after a reload Bo's badge counts ${await unread(b)}, not 1`);
     const lines = await a.locator(`${tid('chat')} li`).allTextContents();
     if (lines.filter(l => l.includes('hello Bo, good luck')).length !== 1) fail(`the line shows ${lines.filter(l => l.includes('hello Bo')).length} times after the reload`);
     // Kept news, worded by the client: the bots took their seats, the game started.
     if (!lines.some(l => /took a seat/.test(l)) || !lines.some(l => /The game starts/.test(l))) fail(`the kept news is missing: ${lines.join(' | ')}`);
-    await b.locator(tid('chat')).scrollIntoViewIfNeeded();
-    await b.locator(tid('chat-unread')).waitFor({ state: 'hidden', timeout: 5_000 });
+    await lookAtChat(b);
+    await b.waitForFunction(() => ![...document.querySelectorAll('[data-testid="chat-unread"], [data-testid="tab-unread"]')]
+      .some(b => b.checkVisibility()), null, { timeout: 5_000 });
     await b.reload();
     await waitSeated(b, friends.id);
     await waitChat(b, 'Ada: hello Bo, good luck');

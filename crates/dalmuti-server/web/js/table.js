@@ -18,7 +18,7 @@ import { connect, closeSocket, reconnectNow, send, setNotice, addNews, decisionP
 import { renderHand, renderActions } from './hand.js';
 import { renderDecision } from './dialogs.js';
 import { renderFair } from './fair.js';
-import { resetChat, renderChat } from './chat.js';
+import { resetChat, renderChat, markChatSeen } from './chat.js';
 import { renderRematch } from './rematch.js';
 
 export function resetTable(id) {
@@ -739,7 +739,22 @@ export function renderOffline(text) {
   if (T.state && T.state.view) renderTurnLine();
 }
 
-const sideTab = { current: 'log' };
+const sideTab = { current: 'log', unread: 0 };
+
+// The chat's unread count shows on its tab (phones), and a click on the chat
+// toast opens the tab (chat.js says both through document events).
+document.addEventListener('dalmuti-unread', e => {
+  if (sideTab.unread === e.detail.count) return;
+  sideTab.unread = e.detail.count;
+  if (T.state) renderSideTabs();
+});
+document.addEventListener('dalmuti-show-chat', () => openSideTab('chat'));
+
+function openSideTab(key) {
+  sideTab.current = key;
+  renderSideTabs();
+  if (key === 'chat') markChatSeen();
+}
 
 function sidePanels() {
   const panels = [
@@ -751,6 +766,13 @@ function sidePanels() {
   return panels.filter(([, node]) => node);
 }
 
+/** The unread count on the chat's tab: a number, and words for screen readers. */
+function tabBadge(count) {
+  const words = tn('web.chat.unread', count);
+  return el('span', { class: 'tab-badge', 'data-testid': 'tab-unread', 'data-count': String(count), title: words },
+    el('span', { 'aria-hidden': 'true' }, String(count)), el('span', { class: 'sr-only' }, words));
+}
+
 /** On phones the side panels are tabs under the table (CSS shows them all on wide screens). */
 export function renderSideTabs() {
   const panels = sidePanels();
@@ -759,11 +781,12 @@ export function renderSideTabs() {
   const buttons = usable.map(([key, node, label]) => {
     const on = key === sideTab.current;
     if (!node.id) node.id = 'panel-' + key;
+    const badge = key === 'chat' && !on && sideTab.unread > 0 ? [tabBadge(sideTab.unread)] : [];
     return el('button', {
       type: 'button', class: 'side-tab' + (on ? ' on' : ''), 'aria-pressed': on ? 'true' : 'false',
       'aria-controls': node.id, 'data-testid': 'side-tab', dataset: { tab: key, key: 'tab-' + key },
-      onclick: () => { sideTab.current = key; renderSideTabs(); },
-    }, t(label));
+      onclick: () => openSideTab(key),
+    }, t(label), ...badge);
   });
   replaceKeepingFocus($('side-tabs'), buttons);
   for (const [key, node] of panels) {
