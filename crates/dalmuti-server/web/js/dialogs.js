@@ -2,7 +2,7 @@
 // merchant exchange, a Corporate Shuffle play's question (whom the Wedgie
 // makes pass, what Dogberts alone are), where a newcomer sits.
 
-import { $, el, show, replaceKeepingFocus } from './dom.js';
+import { $, el, show, replaceKeepingFocus, cardLabel } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
 import { T, view, decisionOf, playerName, lobbyEntry, countOf, revolutionOffer } from './state.js';
 import {
@@ -137,7 +137,7 @@ function taxDialog(d) {
   const buttons = cards.map((token, i) => el('button', {
     type: 'button', class: 'card pick r' + token + (chosen.has(i) ? ' chosen' : ''),
     'aria-pressed': chosen.has(i) ? 'true' : 'false',
-    'aria-label': t('web.card.label', { card: cardName(token), rank: token }),
+    'aria-label': cardLabel(token),
     'data-testid': 'tax-card', dataset: { key: 'tax-' + i, rank: token },
     onclick: () => {
       const at = T.tax.indexOf(i);
@@ -148,7 +148,7 @@ function taxDialog(d) {
       }
       renderDecision();
     },
-  }, el('span', { class: 'card-rank', 'aria-hidden': 'true' }, token), el('span', { class: 'card-name', 'aria-hidden': 'true' }, cardName(token))));
+  }, el('span', { class: 'card-rank', 'aria-hidden': 'true' }, token), ' ', el('span', { class: 'card-name', 'aria-hidden': 'true' }, cardName(token))));
   // In the engine's order (by card index): numbers, then J, T, R, D.
   const order = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', 'J', 'T', 'R', 'D'];
   const gift = T.tax.map(i => cards[i]).sort((a, b) => order.indexOf(a) - order.indexOf(b));
@@ -167,10 +167,10 @@ function distinctRankButtons(selected, onPick, testid) {
   return groupHand(view().hand).map(g => el('button', {
     type: 'button', class: 'card pick r' + g.rank + (selected === g.rank ? ' chosen' : ''),
     'aria-pressed': selected === g.rank ? 'true' : 'false',
-    'aria-label': tn('web.hand.group', g.count, { card: cardName(g.rank), rank: g.rank }),
+    'aria-label': cardLabel(g.rank, g.count),
     'data-testid': testid, dataset: { key: testid + '-' + g.rank, rank: g.rank },
     onclick: () => onPick(g.rank),
-  }, el('span', { class: 'card-rank', 'aria-hidden': 'true' }, g.rank), el('span', { class: 'card-name', 'aria-hidden': 'true' }, cardName(g.rank))));
+  }, el('span', { class: 'card-rank', 'aria-hidden': 'true' }, g.rank), ' ', el('span', { class: 'card-name', 'aria-hidden': 'true' }, cardName(g.rank))));
 }
 
 function offerDialog() {

@@ -1,6 +1,7 @@
 // Small DOM helpers, and the live region for screen readers.
 
 import { cardName, parseCards } from './words.js';
+import { tn } from './i18n.js';
 
 export const $ = id => document.getElementById(id);
 
@@ -40,6 +41,18 @@ export function replaceKeepingFocus(parent, children) {
     const again = parent.querySelector('[data-key="' + CSS.escape(key) + '"]');
     if (again) again.focus();
   }
+}
+
+/**
+ * A card button's accessible name: its visible text first (rank, name, and
+ * the chosen/count as shown), so voice control finds it by what it says
+ * (WCAG 2.5.3); `count` adds how many cards, `chosen` how many are chosen.
+ */
+export function cardLabel(rank, count, chosen) {
+  let label = rank + ' ' + cardName(rank);
+  if (chosen) label += ', ' + chosen + '/' + count;
+  if (count != null) label += ', ' + tn('web.cards', count);
+  return label;
 }
 
 /** A small card face (not interactive). */

@@ -1,7 +1,7 @@
 // Your hand and the set you choose from it: choosing by clicks or keys,
 // what stops a set from being played, Play and Pass.
 
-import { $, el, replaceKeepingFocus } from './dom.js';
+import { $, el, replaceKeepingFocus, cardLabel } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
 import { T, view, decision, decisionOf, handGroups, countOf, noSelection } from './state.js';
 import { V, isCorporate, parseCards, setValue, rankValue, setWords, cardName, cardWord } from './words.js';
@@ -157,9 +157,7 @@ export function renderHand() {
   handKey = key;
   const buttons = groups.map(g => {
     const chosen = g.rank === V().wild ? sel.j : g.rank === 'T' ? sel.t : (sel.rank === g.rank ? sel.n : 0);
-    const label = chosen
-      ? tn('web.hand.group-chosen', g.count, { card: cardName(g.rank), rank: g.rank, chosen })
-      : tn('web.hand.group', g.count, { card: cardName(g.rank), rank: g.rank });
+    const label = cardLabel(g.rank, g.count, chosen);
     const stack = [];
     for (let i = 0; i < Math.min(g.count, 4); i++) stack.push(el('span', { class: 'stack-edge', 'aria-hidden': 'true' }));
     return el('button', {
@@ -171,8 +169,10 @@ export function renderHand() {
       dataset: { key: 'g-' + g.rank, rank: g.rank, count: String(g.count) },
       onclick: () => clickGroup(g.rank),
     },
-    el('span', { class: 'card-rank', 'aria-hidden': 'true' }, g.rank),
-    el('span', { class: 'card-name', 'aria-hidden': 'true' }, cardName(g.rank)),
+    // The spaces between the parts make the visible text read "6 Earl
+    // Marshal ×3", as the accessible name starts (not "6Earl Marshal×3").
+    el('span', { class: 'card-rank', 'aria-hidden': 'true' }, g.rank), ' ',
+    el('span', { class: 'card-name', 'aria-hidden': 'true' }, cardName(g.rank)), ' ',
     el('span', { class: 'card-count', 'aria-hidden': 'true' }, chosen ? chosen + '/' + g.count : '×' + g.count),
     el('span', { class: 'stack', 'aria-hidden': 'true' }, stack));
   });
