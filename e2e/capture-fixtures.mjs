@@ -14,7 +14,8 @@
 //   three.json: a 3-seat game of 2 hands, Ada and two bots: our turn in
 //     hand 1, the tax dialog in hand 2 (games are played until Ada is the
 //     Greater Dalmuti after hand 1, who gives two cards back), the game
-//     over, its replay, and the lobby's lists afterwards.
+//     over, its replay, and the lobby's lists afterwards; `revolution`, the
+//     revolution dialog of whichever game dealt Ada both Jesters (if any).
 //   eight.json: a table of 8 (Ada and 7 bots): our turn in hand 1.
 //
 // Run it again only when the protocol changes; then regenerate the
@@ -34,7 +35,8 @@ const FIXED_NOW = Date.UTC(2026, 0, 15, 18, 0, 0);
 const FIXTURE_TOKEN = 'fixture-token';
 const fixturesDir = path.join(lib.here, 'fixtures');
 const tmp = mkdtempSync(path.join(tmpdir(), 'dalmuti-capture-'));
-const server = new Server(tmp, ['--bot-delay', '20', '--hand-pause', '1500', '--setup-pause', '800',
+// A setup pause long enough to record the revolution dialog (it closes when the pause ends).
+const server = new Server(tmp, ['--bot-delay', '20', '--hand-pause', '1500', '--setup-pause', '4000',
   '--tables-per-address', '100']);
 let browser = null;
 let page = null;
@@ -88,17 +90,21 @@ async function get(url) {
   return response.json();
 }
 
-async function newTable(seats, hands) {
+async function newTable(seats, hands, { firstDealRevolution = false } = {}) {
   await page.goto(base + '/#/');
   await page.locator(tid('create-form')).waitFor();
   await page.locator('#c-name').fill(seats === 8 ? 'Eight at the table' : 'Friday game');
   await page.locator('#c-player').fill('Ada');
   await page.locator('#c-seats').fill(String(seats));
   await page.locator('#c-hands').fill(String(hands));
+  if (firstDealRevolution) await page.locator('#c-fdr').check();
   await page.locator(tid('create-submit')).click();
   await page.waitForURL(/#\/t\/[^/]+$/, { timeout: 10_000 });
   await page.locator(tid('prestart')).waitFor({ state: 'visible' });
   const id = decodeURIComponent(new URL(page.url()).hash.replace(/^#\/t\//, ''));
+  // Random bots: Ada (playing her worst set each time) finishes first often
+  // enough to be asked for the tax in hand 2.
+  await page.locator(tid('bot-level')).selectOption('random');
   for (let i = 1; i < seats; i++) {
     await page.locator(tid('add-bot')).click();
     await page.waitForFunction(n => Number(document.querySelector('[data-testid="prestart"]').dataset.taken) >= n, i + 1);
@@ -110,8 +116,11 @@ async function newTable(seats, hands) {
   return id;
 }
 
-/** Plays hand `hand` to its end; `at(thing)` may return true to stop before our move (the hand goes on). */
-async function play(hand, at = async () => false) {
+/** The revolution dialog (Ada dealt both Jesters), recorded the first time it comes in any game. */
+let revolution = null;
+
+/** Plays hand `hand` of table `id` to its end; `at(thing)` may return true to stop before our move (the hand goes on). */
+async function play(id, hand, at = async () => false) {
   for (let moves = 0; moves < 200; moves++) {
     let thing;
     try {
@@ -124,6 +133,11 @@ async function play(hand, at = async () => false) {
       throw e;
     }
     if (thing === 'over') return 'over';
+    if (thing === 'ready' && !revolution) {
+      revolution = { id, info: await get(`/api/tables/${encodeURIComponent(id)}`), messages: await snapshotOf(id) };
+      // The pause may have ended while recording: look again.
+      continue;
+    }
     if (await at(thing)) return thing;
     if (thing === 'lead' || thing === 'follow') await lib.playSet(page);
     else await lib.answerDialog(page, thing);
@@ -132,21 +146,22 @@ async function play(hand, at = async () => false) {
 }
 
 async function captureThree() {
-  for (let attempt = 1; attempt <= 12; attempt++) {
+  for (let attempt = 1; attempt <= 20; attempt++) {
     const id = await newTable(3, 2);
     const screens = {};
-    await play(1, async thing => {
+    if (attempt > 1 && !revolution) log('  (no revolution dialog yet)');
+    await play(id, 1, async thing => {
       if (!screens.turn && (thing === 'lead' || thing === 'follow')) screens.turn = await snapshotOf(id);
       return false;
     });
-    const second = await play(2, async thing => thing === 'tax');
+    const second = await play(id, 2, async thing => thing === 'tax');
     if (second !== 'tax') {
       log(`  attempt ${attempt}: Ada was not the Greater Dalmuti after hand 1; again`);
-      await play(2);
+      await play(id, 2);
       continue;
     }
     screens.tax = await snapshotOf(id);
-    await play(2);
+    await play(id, 2);
     await page.locator(tid('game-over')).waitFor({ state: 'visible', timeout: 20_000 });
     screens.over = await snapshotOf(id);
     const enc = encodeURIComponent(id);
@@ -157,15 +172,28 @@ async function captureThree() {
       replay: await get(`/api/tables/${enc}/replay`),
       lobby: { open: await get('/api/tables'), finished: await get('/api/tables?finished=true') },
     };
-    return { now: FIXED_NOW, ...normalise(fixture) };
+    // More deals until one gives Ada both Jesters (about one in nine): tables
+    // whose first deal may have a revolution, left as soon as Ada has her
+    // first decision.
+    for (let more = 1; !revolution && more <= 40; more++) {
+      const id = await newTable(3, 1, { firstDealRevolution: true });
+      await play(id, 1, async () => true);
+    }
+    if (!revolution) log('  warning: no deal gave Ada both Jesters: no revolution dialog recorded');
+    return {
+      now: FIXED_NOW,
+      ...normalise({ ...fixture,
+        // Only if one of the games dealt Ada both Jesters.
+        revolution }),
+    };
   }
-  fail('in 12 games Ada was never the Greater Dalmuti after hand 1');
+  fail('in 20 games Ada was never the Greater Dalmuti after hand 1');
 }
 
 async function captureEight() {
   const id = await newTable(8, 1);
   let turn = null;
-  await play(1, async thing => {
+  await play(id, 1, async thing => {
     if (thing === 'lead' || thing === 'follow') {
       turn = await snapshotOf(id);
       return true;
@@ -193,6 +221,6 @@ async function run() {
 
 const cleanup = lib.cleaner(() => browser && browser.close(), server, tmp);
 guardProcess(server, cleanup);
-lib.runTest('capture', 'fixtures captured', 'capture', 300_000, run, cleanup, {
+lib.runTest('capture', 'fixtures captured', 'capture', 600_000, run, cleanup, {
   pages: () => ({ page }), pageErrors: [], consoleErrors: [], server,
 });

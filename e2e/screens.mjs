@@ -304,6 +304,23 @@ async function recordedScreens() {
     }],
     ['eight-turn', [PHONE], eight, { hash: atTable(eight), http: table(eight), messages: eight.screens.turn }, myTurn],
   ];
+  if (three.revolution) {
+    // The revolution dialog (dealt both Jesters): axe only, at both sizes.
+    const r = three.revolution;
+    await step('recorded screen: the revolution dialog (axe only)', async () => {
+      for (const size of [LAPTOP, PHONE]) {
+        const label = `revolution-${size === PHONE ? 'phone' : 'laptop'}`;
+        const page = await fixturePage(label, size, { ...three, id: r.id },
+          { hash: atTable(r), http: table(r), messages: r.messages });
+        await page.locator(`${tid('decision')}[data-kind="ready"]`).waitFor({ state: 'visible' });
+        await settle(page);
+        await checkAxe(page, `the revolution dialog (recorded, ${size.width}×${size.height})`);
+        await closePage(label);
+      }
+    });
+  } else {
+    log('  (the fixture holds no revolution dialog: e2e/capture-fixtures.mjs found no game dealing Ada both Jesters)');
+  }
   for (const [name, sizes, fx, options, ready] of shots) {
     await step(`recorded screen: ${name} (${sizes.map(s => `${s.width}×${s.height}`).join(', ')})`, async () => {
       for (const size of sizes) await recordedScreen(name, size, fx, options, ready);
