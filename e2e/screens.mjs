@@ -86,13 +86,7 @@ async function axeBoth(page, screen) {
   const other = own.width === LAPTOP.width ? PHONE : LAPTOP;
   for (const size of [other, own]) {
     await page.setViewportSize(size);
-    try {
-      await checkAxe(page, `${screen} (${size.width}×${size.height})`);
-    } catch (e) {
-      if (!process.env.PROBE) throw e;
-      console.log(e.message);
-      console.log(await page.evaluate(() => { const b = document.querySelector('button.group'); return b && b.outerHTML; }));
-    }
+    await checkAxe(page, `${screen} (${size.width}×${size.height})`);
   }
 }
 
@@ -442,6 +436,11 @@ async function eightOnAPhone() {
   await createTable(page, { seats: 8, hands: 1, name: 'Eight' });
   await addBots(page, 7);
   await page.locator(tid('start')).click();
+  // The pre-start view is long on a phone and Start is at its bottom: the
+  // game is looked at from the top (once; the moves are made in the sheet,
+  // which needs no scrolling).
+  await page.locator(tid('dock')).waitFor({ state: 'visible' });
+  await page.evaluate(() => scrollTo(0, 0));
   let checks = 0;
   for (let moves = 0; ; moves++) {
     const thing = await lib.nextThing(page, 1);
