@@ -6,7 +6,10 @@
 // more than that fails, leaving the new screenshot and a picture of the
 // difference in e2e/out/. To accept a changed screen after looking at it:
 //
-//     E2E_UPDATE_BASELINES=1 node e2e/play.mjs
+//     E2E_UPDATE_BASELINES=1 node e2e/screens.mjs
+//
+// (e2e/screens.mjs takes the screenshots, from recorded states: see
+// e2e/capture-fixtures.mjs.)
 //
 // A missing baseline is written and reported when run by hand, and fails
 // under CI (CI=true), so no screen goes unreviewed.

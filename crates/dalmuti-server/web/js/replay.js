@@ -91,7 +91,7 @@ export function renderFrame(i) {
       el('div', { class: 's-title' }, seat.title ? titleWithIcon(seat.title) : ''),
       el('div', { class: 's-name' }, seatWords(players, s), flag ? el('span', { class: 's-flag' }, ' · ' + flag) : null),
       el('div', { class: 's-meta' }, tn('web.cards', cards.length)),
-      el('div', { class: 'r-hand', 'aria-label': t('web.replay.hand', { name: seatWords(players, s), cards: hands[s] || t('web.replay.no-cards') }) },
+      el('div', { class: 'r-hand', role: 'group', 'aria-label': t('web.replay.hand', { name: seatWords(players, s), cards: hands[s] || t('web.replay.no-cards') }) },
         cards.map(c => cardFace(c)))));
   }
   $('r-seats').replaceChildren(...items);
