@@ -76,11 +76,16 @@ export function cardFaces(set) {
 
 /** The inside of a big card face: number in the corner, emblem, the full name. */
 export function faceParts(token) {
+  const name = cardName(token);
+  // The longest word sets the size, so a name never breaks inside a word
+  // ("Shepherdess", "Personalabteilung") on a narrow card.
+  const longest = Math.max(...name.split(/[\s,]+/).map(w => w.length));
+  const size = longest > 13 ? ' longest' : longest > 9 ? ' long' : '';
   return [
     el('span', { class: 'card-rank', 'aria-hidden': 'true' }, token),
     el('span', { class: 'card-emblem', 'aria-hidden': 'true' }, emblem(token)),
     ' ',
-    el('span', { class: 'card-name' }, cardName(token)),
+    el('span', { class: 'card-name' + size }, name),
   ];
 }
 
