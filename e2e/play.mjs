@@ -130,6 +130,23 @@ async function reloadInTheMiddle(hand) {
     return conn && conn.dataset.state === 'up';
   }, null, { timeout: 10_000 });
   log('  dropped the WebSocket: the client reconnected by itself');
+  // Kept offline (every new socket refused): the client says so plainly and
+  // offers no turn it cannot send; let through again, it is back by itself.
+  let refuse = true;
+  await page.routeWebSocket(/\/ws\//, ws => {
+    if (refuse) ws.close({ code: 1011, reason: 'test: offline' });
+    else ws.connectToServer();
+  });
+  await page.evaluate(() => window.dalmutiClient.table.ws.close());
+  await page.locator(tid('offline')).waitFor({ state: 'visible', timeout: 5_000 });
+  const banner = await page.locator(tid('offline')).textContent();
+  const turn = await page.locator(tid('turn-line')).textContent();
+  if (!/Connection lost/.test(banner)) fail(`the offline banner says "${banner}"`);
+  if (/Your turn/.test(turn) || !/Reconnecting/.test(turn)) fail(`offline, the turn line says "${turn}"`);
+  log(`  offline: "${banner}" / "${turn}"`);
+  refuse = false;
+  await page.locator(tid('offline')).waitFor({ state: 'hidden', timeout: 20_000 });
+  log('  let through again: the banner is gone');
 }
 
 async function checkOnScreen() {
