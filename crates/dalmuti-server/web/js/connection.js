@@ -9,7 +9,8 @@ import {
   V, setVariant, setWords, cardWord, gameWord, vtn, capitalized, middleTitle, titleText,
   actionWords, eventWords, logWords, isSpecial,
 } from './words.js';
-import { render, renderOffline } from './table.js';
+import { render } from './table.js';
+import { renderOffline } from './panels.js';
 import { keepSelectionSane, renderActions, markFresh } from './hand.js';
 import { turnAlert } from './fx.js';
 import { renderDecision } from './dialogs.js';

@@ -14,8 +14,9 @@ import { T, R, nav } from './state.js';
 import { BOT_LEVELS } from './words.js';
 import { reconnectNow } from './connection.js';
 import {
-  showTable, leaveTableView, render, renderTimers, onJoin, onLeave, onAddBot, onStart, onCopyInvite,
+  showTable, leaveTableView, render, onJoin, onLeave, onAddBot, onStart, onCopyInvite,
 } from './table.js';
+import { renderTimers } from './board.js';
 import { setUpChat, renderLines } from './chat.js';
 import { adjustSelection, onPlay, onPass } from './hand.js';
 import { showLobby, loadLobby, onVariantChange, onCreate, setUpLobby, setUpInviteShare } from './lobby.js';

@@ -1,0 +1,119 @@
+// The end of a hand and of the game: places, new titles, points per hand
+// and the winner.
+
+import { $, el, show } from './dom.js';
+import { clearBanners } from './fx.js';
+import { t, tn } from './i18n.js';
+import { api } from './api.js';
+import { T, playerName } from './state.js';
+import { ordinal, titleOf, titleWithIcon } from './words.js';
+
+function resultRows(s) {
+  const vw = s.view;
+  const n = vw.players;
+  const totals = new Map((s.totals || []).map(x => [x.name, x.total]));
+  return (vw.finish_order || []).map((seat, place) => ({
+    place: place + 1,
+    name: playerName(seat),
+    title: titleOf(place, n),
+    total: totals.has(playerName(seat)) ? totals.get(playerName(seat)) : (vw.scores ? vw.scores[seat] : null),
+  }));
+}
+
+export function renderResult() {
+  const s = T.state;
+  const vw = s.view;
+  if (vw && vw.stage === 'over') {
+    T.lastResult = { hand: s.hand, rows: resultRows(s), scored: !!(s.rules && s.rules.scoring !== 'none') };
+  }
+  const r = T.lastResult;
+  const box = $('result');
+  if (!r) { show(box, false); return; }
+  show(box, true);
+  box.dataset.hand = String(r.hand);
+  const current = vw && vw.stage === 'over' && s.hand === r.hand;
+  // During the pause after a hand its result is in the middle; later, at the side.
+  const home = current ? $('game-main') : $('game-side');
+  if (box.parentNode !== home) home.prepend(box);
+  box.classList.toggle('result-main', !!current);
+  $('result-title').textContent = current ? t('web.result.title', { hand: r.hand }) : t('web.result.last', { hand: r.hand });
+  const table = el('table', { class: 'result-table' },
+    el('caption', { class: 'sr-only' }, t('web.result.caption', { hand: r.hand })),
+    el('thead', {}, el('tr', {},
+      el('th', { scope: 'col' }, t('web.result.place')), el('th', { scope: 'col' }, t('web.result.player')),
+      el('th', { scope: 'col' }, t('web.result.new-title')), r.scored ? el('th', { scope: 'col' }, t('web.result.total')) : null)),
+    el('tbody', {}, r.rows.map(row => el('tr', {},
+      el('td', {}, ordinal(row.place)), el('td', {}, row.name),
+      el('td', {}, titleWithIcon(row.title)), r.scored ? el('td', {}, row.total == null ? '' : String(row.total)) : null))));
+  $('result-body').replaceChildren(table,
+    el('p', { id: 'next-deal', class: 'next-deal', 'data-testid': 'next-deal' }));
+}
+
+/**
+ * The final order: by points when scored (ties by the last hand's finish),
+ * else the last hand's finishing order. One order for every screen size.
+ */
+function finalOrder(s) {
+  const results = s.results || [];
+  const last = results.length ? results[results.length - 1].order.map(x => x.name)
+    : s.view && s.view.finish_order ? s.view.finish_order.map(playerName) : [];
+  const scored = !!(s.rules && s.rules.scoring !== 'none');
+  const totals = new Map((s.totals || []).map(x => [x.name, x.total]));
+  for (const r of results) {
+    for (const x of r.order) if (!totals.has(x.name) && x.points != null) totals.set(x.name, 0);
+  }
+  const names = [...new Set([...last, ...totals.keys()])];
+  const at = name => (last.includes(name) ? last.indexOf(name) : last.length);
+  if (scored && totals.size) names.sort((a, b) => (totals.get(b) || 0) - (totals.get(a) || 0) || at(a) - at(b));
+  return { names, totals, scored };
+}
+
+export function renderGameOver() {
+  const s = T.state;
+  const box = $('gameover');
+  show(box, !!s.game_over);
+  if (!s.game_over) return;
+  clearBanners();
+  if (box.parentNode !== $('game-main') || box !== $('game-main').firstElementChild) $('game-main').prepend(box);
+  const { names, totals, scored } = finalOrder(s);
+  const results = s.results || [];
+  const winner = names[0];
+  const rows = names.map((name, i) => el('li', { class: i === 0 ? 'winner' : '' },
+    scored && totals.has(name) ? tn('web.gameover.points', totals.get(name), { name }) : name));
+  // Points per hand: a row per player (in the final order), a column per hand.
+  let perHand = null;
+  if (results.length) {
+    const byHand = results.map(r => new Map(r.order.map((x, place) => [x.name, { place, points: x.points }])));
+    perHand = el('div', { class: 'per-hand-wrap', tabindex: '0', role: 'region', 'aria-label': t('web.gameover.per-hand') },
+      el('table', { class: 'result-table per-hand', 'data-testid': 'per-hand' },
+        el('caption', {}, t('web.gameover.per-hand')),
+        el('thead', {}, el('tr', {},
+          el('th', { scope: 'col' }, t('web.result.player')),
+          results.map(r => el('th', { scope: 'col' }, t('web.gameover.hand-n', { hand: r.hand }))),
+          scored ? el('th', { scope: 'col' }, t('web.result.total')) : null)),
+        el('tbody', {}, names.map(name => el('tr', {},
+          el('th', { scope: 'row' }, name),
+          byHand.map(m => {
+            const x = m.get(name);
+            if (!x) return el('td', {}, '–');
+            return el('td', {}, scored && x.points != null ? String(x.points) : ordinal(x.place + 1));
+          }),
+          scored ? el('td', { class: 'total' }, totals.has(name) ? String(totals.get(name)) : '') : null)))));
+  }
+  const id = encodeURIComponent(T.id);
+  const mine = winner && winner === s.you;
+  $('gameover-body').replaceChildren(
+    winner ? el('div', { class: 'winner-moment', 'data-testid': 'winner' },
+      el('span', { class: 'crown', 'aria-hidden': 'true' }, '\u265B\uFE0E'),
+      el('p', { class: 'winner-name' }, mine ? t('web.gameover.you-win') : t('web.gameover.wins', { name: winner })),
+      el('p', { class: 'winner-sub muted' }, scored && totals.has(winner)
+        ? tn('web.gameover.winner-points', totals.get(winner), { hands: results.length || s.hand })
+        : tn('web.gameover.hands-played', results.length || s.hand))) : null,
+    el('p', {}, t('web.gameover.standings')),
+    el('ol', { class: 'standings', 'data-testid': 'standings' }, rows),
+    perHand,
+    el('p', { class: 'gameover-links' },
+      el('a', { href: '#/replay/' + id, class: 'button', 'data-testid': 'replay-link' }, t('web.gameover.replay')), ' ',
+      el('a', { href: '/api/tables/' + id + '/record', download: 'dalmuti-' + T.id + '.json', class: 'button', 'data-testid': 'record-link' },
+        t('web.record.download'))));
+}
