@@ -1,9 +1,9 @@
 //! The full-screen game (`dalmuti play` on a terminal), with ratatui over
 //! crossterm.
 //!
-//! - [`app`]: the [`App`]: what is on screen and what each key does. It
+//! - `app`: the [`App`]: what is on screen and what each key does. It
 //!   holds the [`Session`] and no terminal, so tests drive it key by key;
-//! - [`ui`]: drawing an [`App`] (`impl Widget for &App`);
+//! - `ui`: drawing an [`App`] (`impl Widget for &App`);
 //! - [`run`]: the one event loop: draw, wait for a key or the next bot's
 //!   turn, repeat.
 //!
