@@ -690,6 +690,13 @@ impl App<'_> {
         wrap_line(line, Self::dialog_text_width(area), 7)
     }
 
+    /// [`Self::key_line`] for each key and what it does, in order.
+    fn key_lines(area: Rect, keys: &[(&str, String)]) -> Vec<Line<'static>> {
+        keys.iter()
+            .flat_map(|(key, what)| Self::key_line(area, key, what))
+            .collect()
+    }
+
     /// A box in the middle of `area` holding `lines` (already wrapped).
     fn dialog(&self, area: Rect, title: &str, lines: Vec<Line<'static>>, buf: &mut Buffer) {
         if area.width < 10 || area.height < 3 {
@@ -732,9 +739,14 @@ impl App<'_> {
         };
         let mut lines = Self::para(area, words::explain(s, &decision));
         lines.push(Line::from(""));
-        lines.extend(Self::key_line(area, "r", &call));
-        lines.extend(Self::key_line(area, "n", &say(tr, "tui.keep-quiet", &[])));
-        lines.extend(Self::key_line(area, "h", &tr.t("tui.key-hint", &[])));
+        lines.extend(Self::key_lines(
+            area,
+            &[
+                ("r", call),
+                ("n", say(tr, "tui.keep-quiet", &[])),
+                ("h", tr.t("tui.key-hint", &[])),
+            ],
+        ));
         let title = if greater {
             say(tr, "tui.title.greater", &[])
         } else {
@@ -766,9 +778,14 @@ impl App<'_> {
                 Style::new().add_modifier(Modifier::BOLD),
             ),
         ));
-        lines.extend(Self::key_line(area, "←→", &tr.t("tui.dialog.card", &[])));
-        lines.extend(Self::key_line(area, "↑ ↓", &tr.t("tui.dialog.add", &[])));
-        lines.extend(Self::key_line(area, "Enter", &tr.t("tui.dialog.give", &[])));
+        lines.extend(Self::key_lines(
+            area,
+            &[
+                ("←→", tr.t("tui.dialog.card", &[])),
+                ("↑ ↓", tr.t("tui.dialog.add", &[])),
+                ("Enter", tr.t("tui.dialog.give", &[])),
+            ],
+        ));
         if s.revolution_offer().is_some() {
             lines.extend(Self::key_line(
                 area,
@@ -806,25 +823,14 @@ impl App<'_> {
             ));
         }
         lines.push(Line::from(""));
-        lines.extend(Self::key_line(
+        lines.extend(Self::key_lines(
             area,
-            "↑↓",
-            &say(tr, "tui.dialog.merchant", &[]),
-        ));
-        lines.extend(Self::key_line(
-            area,
-            "←→",
-            &tr.t("tui.dialog.your-card", &[]),
-        ));
-        lines.extend(Self::key_line(
-            area,
-            "Enter",
-            &tr.t("tui.dialog.offer", &[]),
-        ));
-        lines.extend(Self::key_line(
-            area,
-            "n",
-            &tr.t("tui.dialog.no-exchange", &[]),
+            &[
+                ("↑↓", say(tr, "tui.dialog.merchant", &[])),
+                ("←→", tr.t("tui.dialog.your-card", &[])),
+                ("Enter", tr.t("tui.dialog.offer", &[])),
+                ("n", tr.t("tui.dialog.no-exchange", &[])),
+            ],
         ));
         if s.revolution_offer().is_some() {
             lines.extend(Self::key_line(
@@ -842,15 +848,12 @@ impl App<'_> {
         let tr = s.tr();
         let mut lines = Self::para(area, words::explain(s, &decision));
         lines.push(Line::from(""));
-        lines.extend(Self::key_line(
+        lines.extend(Self::key_lines(
             area,
-            "←→",
-            &tr.t("tui.dialog.your-card", &[]),
-        ));
-        lines.extend(Self::key_line(
-            area,
-            "Enter",
-            &tr.t("tui.dialog.give-back", &[]),
+            &[
+                ("←→", tr.t("tui.dialog.your-card", &[])),
+                ("Enter", tr.t("tui.dialog.give-back", &[])),
+            ],
         ));
         self.dialog(area, &capitalize(&tr.exchange()), lines, buf);
     }
