@@ -314,6 +314,14 @@ export async function leadByKeyboard(page) {
   return label + ' (by keyboard)';
 }
 
+/** Whether the decision box is still showing a dialog of `kind`. */
+async function dialogOpen(page, kind) {
+  return page.evaluate(k => {
+    const box = document.querySelector('[data-testid="decision"]');
+    return !!box && !box.hidden && box.dataset.kind === k;
+  }, kind);
+}
+
 /** Answers a dialog the simplest way; returns what it did in words. */
 export async function answerDialog(page, kind) {
   const box = page.locator(tid('decision'));
@@ -328,6 +336,10 @@ export async function answerDialog(page, kind) {
       }, null, { timeout: 20_000, polling: 50 });
       return 'kept quiet (no revolution)';
     case 'tax': {
+      // A bot may call a revolution while we choose: then the taxes are
+      // off and the dialog closes under us (as the rules say), which is
+      // no failure; the caller sees the next decision.
+      const withdrawn = 'the tax dialog closed (a revolution was called)';
       const count = Number(await box.getAttribute('data-count')) || 1;
       const cards = page.locator(tid('tax-card'));
       const n = await cards.count();
@@ -335,14 +347,24 @@ export async function answerDialog(page, kind) {
       // keeps the cards chosen: click only the others.
       let chosen = await page.locator(`${tid('tax-card')}[aria-pressed="true"]`).count();
       for (let i = n - 1; i >= 0 && chosen < count; i--) {
+        if (!(await dialogOpen(page, 'tax'))) return withdrawn;
         if ((await cards.nth(i).getAttribute('aria-pressed')) === 'true') continue;
         await cards.nth(i).click();
         chosen++;
       }
+      if (!(await dialogOpen(page, 'tax'))) return withdrawn;
       const give = page.locator(tid('give-tax'));
-      if (!(await give.isEnabled())) fail(`chose ${count} tax cards, yet Give is disabled`);
+      if (!(await give.isEnabled())) {
+        if (!(await dialogOpen(page, 'tax'))) return withdrawn;
+        fail(`chose ${count} tax cards, yet Give is disabled`);
+      }
       const label = (await give.textContent()).trim();
-      await actAndWait(page, () => give.click());
+      try {
+        await actAndWait(page, () => give.click({ timeout: 5_000 }));
+      } catch (e) {
+        if (!(await dialogOpen(page, 'tax'))) return withdrawn;
+        throw e;
+      }
       return label;
     }
     case 'offer_exchange':
