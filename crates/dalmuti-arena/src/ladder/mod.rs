@@ -62,7 +62,9 @@
 //!   deals, and the share of comparisons A won.
 //!
 //! The results depend only on the configuration and the seed, not on
-//! `--threads`: units are independent and combined in order.
+//! `--threads`: units are independent and combined in order. (Bots limited
+//! by time, such as `search:ms=50`, play differently on a faster or busier
+//! machine, so only their ladders vary; `search:iterations=N` does not.)
 //!
 //! # The JSON (`--json`, `--json FILE`)
 //!

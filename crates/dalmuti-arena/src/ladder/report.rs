@@ -345,6 +345,11 @@ impl LadderReport {
                 b.faults.total(),
             );
         }
+        let _ = writeln!(
+            out,
+            "rating: Bradley–Terry, Elo points (+400: 10 to 1 odds of finishing ahead), \
+             the ladder's mean 0; its CI by bootstrap over deals"
+        );
         out.push('\n');
         let _ = writeln!(
             out,
