@@ -31,11 +31,28 @@ pub struct SimArgs {
     /// The lineup, one bot per player separated by commas (or one bot for
     /// every seat): random, greedy, heuristic, search (or search:OPTIONS) or
     /// cmd:COMMAND (a command may contain spaces, not commas).
-    #[arg(long)]
+    #[arg(
+        long,
+        required_unless_present = "ladder",
+        default_value = "",
+        hide_default_value = true
+    )]
     pub bots: String,
 
+    /// A round-robin ladder instead of one lineup: two or more bots,
+    /// separated by commas as in --bots. Every pair meets at tables of
+    /// --players seats shared between the two, each deal replayed in every
+    /// seating; the report ranks the bots by a rating with 95% intervals.
+    #[arg(
+        long,
+        value_name = "BOTS",
+        conflicts_with_all = ["bots", "games", "hands_per_game", "csv", "records"]
+    )]
+    pub ladder: Option<String>,
+
     /// Independent hands to play, each dealt fresh with the lineup in a
-    /// random seat order [default: 10000 unless --games].
+    /// random seat order [default: 10000 unless --games]. With --ladder:
+    /// deals each pair plays [default: 1000].
     #[arg(long)]
     pub hands: Option<u64>,
 
@@ -81,9 +98,10 @@ pub struct SimArgs {
     #[arg(long, value_name = "SCORING")]
     pub scoring: Option<String>,
 
-    /// Print the report as JSON.
-    #[arg(long, conflicts_with = "csv")]
-    pub json: bool,
+    /// Print the report as JSON, or with a FILE write it there (and print
+    /// the table).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with = "csv")]
+    pub json: Option<Option<PathBuf>>,
 
     /// Print the report as CSV, one row per bot.
     #[arg(long)]
@@ -94,7 +112,8 @@ pub struct SimArgs {
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
 
-    /// Draw the mobility matrix and the finishing places per bot as SVG.
+    /// Draw the mobility matrix and the finishing places per bot as SVG
+    /// (with --ladder: the ratings and mean places with their intervals).
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
 }
@@ -153,6 +172,7 @@ pub struct SimConfig {
     seed_given: bool,
     threads: usize,
     format: Format,
+    json_file: Option<PathBuf>,
     records: Option<PathBuf>,
     plot: Option<PathBuf>,
 }
@@ -208,6 +228,22 @@ pub enum ConfigError {
     /// Zero threads.
     #[error("--threads must be at least 1")]
     Threads,
+    /// `--ladder` lists fewer than two bots, or an empty entry.
+    #[error("--ladder needs two or more bots separated by commas, e.g. --ladder greedy,heuristic")]
+    LadderSize,
+    /// A bot of `--ladder` that cannot be named.
+    #[error("bot {position} of --ladder ({spec:?}): {reason}")]
+    LadderBot {
+        /// 1-based place in the list.
+        position: usize,
+        /// What was written.
+        spec: String,
+        /// Why it is not a bot.
+        reason: String,
+    },
+    /// An option the ladder does not take.
+    #[error("{0}")]
+    Ladder(&'static str),
 }
 
 impl SimConfig {
@@ -227,6 +263,11 @@ impl SimConfig {
                 .parse()
                 .map_err(|_| ConfigError::Variant(text.trim().chars().take(40).collect()))?,
         };
+        if args.ladder.is_some() {
+            return Err(ConfigError::Ladder(
+                "--ladder is a ladder, not a lineup: make a LadderConfig",
+            ));
+        }
         let specs = split_lineup(&args.bots)?;
         let players = match (args.players, specs.len()) {
             (Some(p), _) => p,
@@ -333,12 +374,11 @@ impl SimConfig {
             Some(t) => t,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
-        let format = if args.json {
-            Format::Json
-        } else if args.csv {
-            Format::Csv
-        } else {
-            Format::Text
+        let (format, json_file) = match args.json {
+            Some(None) => (Format::Json, None),
+            Some(Some(file)) => (Format::Text, Some(file)),
+            None if args.csv => (Format::Csv, None),
+            None => (Format::Text, None),
         };
         Ok(SimConfig {
             lineup,
@@ -349,6 +389,7 @@ impl SimConfig {
             seed_given,
             threads,
             format,
+            json_file,
             records: args.records,
             plot: args.plot,
         })
@@ -418,6 +459,12 @@ impl SimConfig {
         self.format
     }
 
+    /// Where `--json FILE` writes the report as JSON, if anywhere (the
+    /// table is printed then).
+    pub fn json_file(&self) -> Option<&std::path::Path> {
+        self.json_file.as_deref()
+    }
+
     /// Where to write game records, if anywhere.
     pub fn records(&self) -> Option<&std::path::Path> {
         self.records.as_deref()
@@ -446,7 +493,7 @@ impl SimConfig {
 }
 
 /// Splits a lineup on commas only: `cmd:python3 bot.py` keeps its spaces.
-fn split_lineup(bots: &str) -> Result<Vec<String>, ConfigError> {
+pub(crate) fn split_lineup(bots: &str) -> Result<Vec<String>, ConfigError> {
     let specs: Vec<String> = bots.split(',').map(|s| s.trim().to_string()).collect();
     if specs.iter().any(String::is_empty) {
         return Err(ConfigError::NoBots);
@@ -455,7 +502,7 @@ fn split_lineup(bots: &str) -> Result<Vec<String>, ConfigError> {
 }
 
 /// Labels for the lineup: the spec, with `#2`, `#3`… on repeats.
-fn label(specs: Vec<BotSpec>) -> Vec<Entry> {
+pub(crate) fn label(specs: Vec<BotSpec>) -> Vec<Entry> {
     let mut entries: Vec<Entry> = Vec::with_capacity(specs.len());
     for spec in specs {
         let name = spec.to_string();

@@ -93,12 +93,18 @@
 //! `--csv` prints one row per bot: see [`SimReport::to_csv`] for its
 //! columns, the same values as the JSON.
 //!
+//! `--json FILE` writes the JSON to FILE and prints the table.
+//!
+//! `--ladder A,B,C` plays a round-robin ladder of bots instead of one
+//! lineup: see the [`ladder`] module.
+//!
 //! `--records DIR` writes each game as a game record (`dalmuti check`
 //! accepts it): `hand-{deal}-r{rotation}.json` for independent hands (each
 //! a one-hand game), `game-{game}-r{rotation}.json` for games, the
 //! rotation 0 unless duplicate.
 
 mod config;
+pub mod ladder;
 mod play;
 mod plot;
 mod report;
@@ -109,8 +115,9 @@ mod stats;
 pub use config::{
     ConfigError, DEFAULT_HANDS, Entry, Format, Mode, SimArgs, SimConfig, parse_seed, seed_text,
 };
+pub use ladder::{LadderConfig, LadderReport, bradley_terry, run_ladder};
 pub use play::Faults;
-pub use plot::{PlotError, plot_svg};
+pub use plot::{PlotError, plot_ladder_svg, plot_svg};
 pub use report::{BotReport, Matrix, RulesReport, SimReport, Timing, title_name};
 pub use run::{HANDS_PER_UNIT, SimError, run};
 

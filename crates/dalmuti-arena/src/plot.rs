@@ -1,5 +1,6 @@
 //! The report drawn as SVG: the mobility matrix as a heat map and each
-//! bot's finishing places as bars. plotters' SVG backend writes text as
+//! bot's finishing places as bars; a ladder's ratings and mean places with
+//! their intervals. plotters' SVG backend writes text as
 //! SVG text, so no system font is needed.
 
 use std::path::Path;
@@ -8,6 +9,7 @@ use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::ladder::LadderReport;
 use crate::report::{Matrix, SimReport, title_short};
 
 /// Why the plot could not be drawn.
@@ -208,5 +210,141 @@ fn place_bars<DB: DrawingBackend>(
         .position(SeriesLabelPosition::UpperRight)
         .draw()
         .map_err(err)?;
+    Ok(())
+}
+
+/// Draws a ladder into the SVG file `path`: on the left each bot's rating
+/// with its 95% interval, on the right its mean place with its interval,
+/// best bot at the top.
+///
+/// ```
+/// use dalmuti_arena::{LadderConfig, SimArgs, plot_ladder_svg, run_ladder};
+/// let args = SimArgs {
+///     ladder: Some("greedy,random".into()),
+///     players: Some(3),
+///     hands: Some(10),
+///     ..SimArgs::default()
+/// };
+/// let report = run_ladder(&LadderConfig::new(args).unwrap(), |_| {}).unwrap();
+/// let path = std::env::temp_dir().join(format!("dalmuti-doc-ladder-{}.svg", std::process::id()));
+/// plot_ladder_svg(&report, &path).unwrap();
+/// let svg = std::fs::read_to_string(&path).unwrap();
+/// assert!(svg.contains("<svg") && svg.contains("greedy"));
+/// # std::fs::remove_file(&path).unwrap();
+/// ```
+pub fn plot_ladder_svg(report: &LadderReport, path: &Path) -> Result<(), PlotError> {
+    draw_ladder(report, path).map_err(|reason| PlotError {
+        path: path.display().to_string(),
+        reason,
+    })
+}
+
+fn draw_ladder(report: &LadderReport, path: &Path) -> Result<(), String> {
+    let k = report.bots.len();
+    let (width, height) = (1280u32, (140 + 44 * k as u32).max(320));
+    let root = SVGBackend::new(path, (width, height)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let (left, right) = root.split_horizontally(width / 2);
+    let labels: Vec<String> = report.bots.iter().map(|b| b.label.clone()).collect();
+    let ratings: Vec<(f64, f64, f64)> = report
+        .bots
+        .iter()
+        .map(|b| (b.rating, b.rating_ci95_low, b.rating_ci95_high))
+        .collect();
+    let places: Vec<(f64, f64, f64)> = report
+        .bots
+        .iter()
+        .map(|b| {
+            let m = b.mean_place;
+            (
+                m,
+                b.mean_place_ci95_low.unwrap_or(m),
+                b.mean_place_ci95_high.unwrap_or(m),
+            )
+        })
+        .collect();
+    let caption = format!(
+        "Rating (Bradley–Terry, Elo points), 95% CI — {} players, {} deals a pair",
+        report.players, report.deals_per_pair
+    );
+    intervals(&left, &caption, &labels, &ratings, ("rating", 0), None)?;
+    let n = report.players as f64;
+    intervals(
+        &right,
+        "Mean place against the ladder (1 = first out), 95% CI",
+        &labels,
+        &places,
+        ("mean place", 3),
+        Some((1.0, n)),
+    )?;
+    root.present().map_err(|e| e.to_string())
+}
+
+/// One point with its interval per row, the first row at the top, its
+/// value written with `decimals`; the x range fits the intervals, within
+/// `bounds` if given.
+fn intervals<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    caption: &str,
+    labels: &[String],
+    values: &[(f64, f64, f64)],
+    (x_desc, decimals): (&str, usize),
+    bounds: Option<(f64, f64)>,
+) -> Result<(), String> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let k = labels.len() as i32;
+    let lo = values.iter().map(|v| v.1).fold(f64::INFINITY, f64::min);
+    let hi = values.iter().map(|v| v.2).fold(f64::NEG_INFINITY, f64::max);
+    let pad = ((hi - lo) * 0.1).max(1e-3);
+    let (mut lo, mut hi) = (lo - pad, hi + pad);
+    if let Some((min, max)) = bounds {
+        lo = lo.max(min);
+        hi = hi.min(max);
+    }
+    let label_width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(3);
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 16))
+        .margin(14)
+        .x_label_area_size(40)
+        .y_label_area_size((label_width as u32 * 8 + 16).clamp(60, 260))
+        .build_cartesian_2d(lo..hi, (0..k - 1).into_segmented())
+        .map_err(err)?;
+    // Row 0 (the best bot) at the top.
+    let y_of = |i: usize| k - 1 - i as i32;
+    let rows = labels.to_vec();
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .y_labels(k as usize)
+        .y_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(y) if (0..k).contains(y) => rows[(k - 1 - *y) as usize].clone(),
+            _ => String::new(),
+        })
+        .x_desc(x_desc)
+        .draw()
+        .map_err(err)?;
+    let colour = RGBColor(8, 48, 107);
+    for (i, &(v, low, high)) in values.iter().enumerate() {
+        let y = || SegmentValue::CenterOf(y_of(i));
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(low, y()), (high, y())],
+                colour.stroke_width(3),
+            )))
+            .map_err(err)?;
+        chart
+            .draw_series(std::iter::once(Circle::new((v, y()), 6, colour.filled())))
+            .map_err(err)?;
+        let style = TextStyle::from(("sans-serif", 12).into_font())
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Center, VPos::Bottom));
+        chart
+            .draw_series(std::iter::once(Text::new(
+                format!("{v:.decimals$}"),
+                (v, y()),
+                style,
+            )))
+            .map_err(err)?;
+    }
     Ok(())
 }

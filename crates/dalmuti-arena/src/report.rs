@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use dalmuti_core::{Seat, Title, Variant};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use skillratings::weng_lin::WengLinRating;
 
 use crate::config::{Mode, SimConfig};
@@ -48,7 +48,7 @@ pub struct SimReport {
 }
 
 /// The game and the optional rules of a run.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RulesReport {
     /// The game: `dalmuti` or `corporate-shuffle`.
     pub variant: Variant,
@@ -110,7 +110,7 @@ pub struct Matrix {
 }
 
 /// Timings of a run.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Timing {
     /// Worker threads.
     pub threads: usize,

@@ -42,6 +42,11 @@ enum Command {
     /// Example: dalmuti sim --players 5 --hands 100000 --bots
     /// search,heuristic,heuristic,greedy,random --seed 7
     ///
+    /// A round-robin ladder of any bots, your own included, with ratings
+    /// and 95% intervals: dalmuti sim --ladder 'greedy,heuristic,cmd:python3
+    /// mybot.py' --players 5 --hands 400 --seed 1 --json ladder.json --plot
+    /// ladder.svg
+    ///
     /// Exit status: 0 done, 1 the run failed (a bot would not start, a file
     /// could not be written), 2 bad arguments.
     Sim(dalmuti_arena::SimArgs),

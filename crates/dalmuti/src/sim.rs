@@ -4,11 +4,18 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use dalmuti_arena::{Format, SimArgs, SimConfig, plot_svg, run};
+use std::path::Path;
+
+use dalmuti_arena::{
+    Format, LadderConfig, SimArgs, SimConfig, plot_ladder_svg, plot_svg, run, run_ladder,
+};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
-/// Runs a simulation and prints its report.
+/// Runs a simulation (or, with `--ladder`, a ladder) and prints its report.
 pub fn run_sim(args: SimArgs) -> ExitCode {
+    if args.ladder.is_some() {
+        return ladder(args);
+    }
     let config = match SimConfig::new(args) {
         Ok(c) => c,
         Err(e) => {
@@ -47,11 +54,80 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::FAILURE;
     }
+    if let Some(path) = config.json_file()
+        && let Err(code) = write_json(path, &report.to_json())
+    {
+        return code;
+    }
     let text = match config.format() {
         Format::Text => report.to_text(),
         Format::Json => report.to_json() + "\n",
         Format::Csv => report.to_csv(),
     };
+    print(&text)
+}
+
+/// `dalmuti sim --ladder`: plays the ladder, writes its JSON and plot if
+/// asked, and prints its table (or its JSON with a bare `--json`).
+fn ladder(args: SimArgs) -> ExitCode {
+    let config = match LadderConfig::new(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if !config.seed_given() {
+        eprintln!(
+            "seed {} (repeat this ladder with: {})",
+            config.seed_text(),
+            config.command()
+        );
+    }
+    let bar = progress_bar(config.total_hands());
+    let result = run_ladder(&config, |hands| {
+        if let Some(bar) = &bar {
+            bar.set_position(hands);
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let report = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Some(path) = config.plot()
+        && let Err(e) = plot_ladder_svg(&report, path)
+    {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
+    if let Some(path) = config.json_file()
+        && let Err(code) = write_json(path, &report.to_json())
+    {
+        return code;
+    }
+    if config.json_on_stdout() {
+        print(&(report.to_json() + "\n"))
+    } else {
+        print(&report.to_text())
+    }
+}
+
+/// Writes a report's JSON to `path`, or says why it cannot.
+fn write_json(path: &Path, json: &str) -> Result<(), ExitCode> {
+    std::fs::write(path, format!("{json}\n")).map_err(|e| {
+        eprintln!("error: cannot write {}: {e}", path.display());
+        ExitCode::FAILURE
+    })
+}
+
+/// Prints a report on standard output.
+fn print(text: &str) -> ExitCode {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => ExitCode::SUCCESS,

@@ -387,3 +387,123 @@ fn strings(array: &Value) -> Vec<&str> {
         .map(|r| r.as_str().unwrap())
         .collect()
 }
+
+#[test]
+fn a_ladder_prints_its_table_and_writes_its_json_and_plot() {
+    let dir = scratch("ladder");
+    let (json_file, plot) = (dir.join("ladder.json"), dir.join("ladder.svg"));
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/bot.py");
+    let list = format!("random,greedy,cmd:python3 {} mine", script.display());
+    let out = sim(
+        "--players 3 --hands 6 --seed 3 --threads 2",
+        &[
+            "--ladder",
+            &list,
+            "--json",
+            json_file.to_str().unwrap(),
+            "--plot",
+            plot.to_str().unwrap(),
+        ],
+    );
+    let text = stdout(&out);
+    assert!(text.starts_with("ladder of 3 bots, 3 players a table: 6 deals a pair"));
+    assert!(text.contains("cmd:python3"));
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&json_file).unwrap()).unwrap();
+    assert_eq!(report["format"], "dalmuti-ladder/1");
+    assert_eq!(report["bots"].as_array().unwrap().len(), 3);
+    assert_eq!(report["hands"], 3 * 6 * 6);
+    let command = report["command"].as_str().unwrap();
+    assert!(command.starts_with("dalmuti sim --ladder 'random,greedy,cmd:python3 "));
+    assert!(text.contains(&format!("repeat: {command}")));
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("Rating"));
+
+    // The command repeats the run; a bare --json prints the same results.
+    let words = vec![
+        "--ladder".to_string(),
+        list.clone(),
+        "--players".into(),
+        "3".into(),
+        "--hands".into(),
+        "6".into(),
+        "--seed".into(),
+        "3".into(),
+        "--threads".into(),
+        "1".into(),
+        "--json".into(),
+    ];
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let again: Value = serde_json::from_slice(&sim("", &words).stdout).unwrap();
+    assert_eq!(without_timing(again), without_timing(report));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bad_ladder_exits_non_zero_and_says_why() {
+    for (line, message, code) in [
+        (
+            "--ladder greedy",
+            "--ladder needs two or more bots",
+            Some(2),
+        ),
+        (
+            "--ladder greedy,grumpy",
+            "bot 2 of --ladder (\"grumpy\"): unknown bot",
+            Some(2),
+        ),
+        (
+            "--ladder greedy,random --players 2",
+            "a table seats 3 to 16 players, not 2",
+            Some(2),
+        ),
+        (
+            "--ladder greedy,random --hands 0",
+            "--hands must be at least 1",
+            Some(2),
+        ),
+        (
+            "--ladder greedy,cmd:/nonexistent/dalmuti-bot --hands 2 --players 3",
+            "cannot start the bot cmd:/nonexistent/dalmuti-bot",
+            Some(1),
+        ),
+    ] {
+        let out = dalmuti(&format!("sim {line}"), &[]);
+        assert_eq!(out.status.code(), code, "{line}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{line}: {}", stderr(&out));
+        assert!(stdout(&out).is_empty());
+    }
+    // Options of one lineup do not go with a ladder (clap refuses them).
+    for line in [
+        "--ladder greedy,random --bots greedy",
+        "--ladder greedy,random --games 2 --hands-per-game 2",
+        "--ladder greedy,random --csv",
+    ] {
+        let out = dalmuti(&format!("sim {line}"), &[]);
+        assert_eq!(out.status.code(), Some(2), "{line}");
+        assert!(
+            stderr(&out).contains("cannot be used with"),
+            "{line}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn json_with_a_file_writes_it_and_prints_the_table() {
+    let dir = scratch("json-file");
+    let file = dir.join("report.json");
+    let out = sim(
+        "--players 3 --hands 20 --bots greedy,random,random --seed 2",
+        &["--json", file.to_str().unwrap()],
+    );
+    assert!(stdout(&out).contains("mean place"));
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(
+        without_timing(report),
+        without_timing(json(
+            "--players 3 --hands 20 --bots greedy,random,random --seed 2"
+        ))
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
