@@ -493,8 +493,21 @@ impl SimConfig {
 }
 
 /// Splits a lineup on commas only: `cmd:python3 bot.py` keeps its spaces.
+/// A piece that is an option (`KEY=VALUE`, no bot name before a colon)
+/// belongs to the bot before it, so `search:iterations=500,threads=2,greedy`
+/// is two bots: bot names never hold `=`.
 pub(crate) fn split_lineup(bots: &str) -> Result<Vec<String>, ConfigError> {
-    let specs: Vec<String> = bots.split(',').map(|s| s.trim().to_string()).collect();
+    let mut specs: Vec<String> = Vec::new();
+    for piece in bots.split(',').map(str::trim) {
+        let option = piece.contains('=') && !piece.contains(':');
+        match specs.last_mut() {
+            Some(last) if option && !last.is_empty() => {
+                last.push(',');
+                last.push_str(piece);
+            }
+            _ => specs.push(piece.to_string()),
+        }
+    }
     if specs.iter().any(String::is_empty) {
         return Err(ConfigError::NoBots);
     }
@@ -575,6 +588,25 @@ mod tests {
                 hands: DEFAULT_HANDS
             }
         );
+    }
+
+    #[test]
+    fn search_options_after_a_comma_stay_with_their_bot() {
+        let c = SimConfig::new(args(
+            "search:iterations=50,opponents=tree,greedy,search:ms=5",
+        ))
+        .unwrap();
+        let labels: Vec<&str> = c.lineup().iter().map(|e| e.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "search:iterations=50,opponents=tree",
+                "greedy",
+                "search:ms=5"
+            ]
+        );
+        // An option with no bot before it is no bot.
+        assert!(SimConfig::new(args("iterations=5,greedy,greedy")).is_err());
     }
 
     #[test]

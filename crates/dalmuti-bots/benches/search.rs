@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group};
-use dalmuti_bots::{Bot, SearchBot, SearchConfig};
+use dalmuti_bots::{Bot, Opponents, SearchBot, SearchConfig};
 use dalmuti_core::{Action, DealRng, Decision, Hand, Rules, Seed, Stage, View, Viewer};
 
 /// Iterations per measured decision.
@@ -51,17 +51,22 @@ fn iterations(c: &mut Criterion) {
     let mut group = c.benchmark_group("search");
     group.throughput(Throughput::Elements(u64::from(ITERATIONS)));
     group.measurement_time(Duration::from_secs(10));
-    for (name, lead) in [("lead", true), ("follow", false)] {
-        let hand = position(1, 20, lead);
-        let config = SearchConfig {
-            iterations: ITERATIONS,
-            ..SearchConfig::default()
-        };
-        let mut bot = SearchBot::new(config, 1);
-        group.bench_function(
-            format!("5 players mid-hand {name}, {ITERATIONS} iterations, 1 thread"),
-            |b| b.iter(|| black_box(decide(&mut bot, &hand))),
-        );
+    // The default (the others played by the heuristic model) and plain
+    // ISMCTS (everyone in the tree), whose iterations are cheaper.
+    for (model, opponents) in [("model", Opponents::Heuristic), ("tree", Opponents::Tree)] {
+        for (name, lead) in [("lead", true), ("follow", false)] {
+            let hand = position(1, 20, lead);
+            let config = SearchConfig {
+                iterations: ITERATIONS,
+                opponents,
+                ..SearchConfig::default()
+            };
+            let mut bot = SearchBot::new(config, 1);
+            group.bench_function(
+                format!("5 players mid-hand {name}, {ITERATIONS} iterations, 1 thread, {model}"),
+                |b| b.iter(|| black_box(decide(&mut bot, &hand))),
+            );
+        }
     }
     group.finish();
 }

@@ -98,8 +98,8 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use dalmuti_core::{
-    Action, ActionList, Card, Cards, DECLARED_VALUES, Decision, PerSeat, Rank, Seat, Seats, Set,
-    Title, Variant, View,
+    Action, ActionList, Card, Cards, DECLARED_VALUES, Decision, Hand, PerSeat, Rank, Seat, Seats,
+    Set, Title, Variant, View,
 };
 
 use crate::knowledge::{Knowledge, tribute_place};
@@ -1082,6 +1082,59 @@ impl Hasher for QuickHasher {
     fn finish(&self) -> u64 {
         self.0
     }
+}
+
+// ----- the heuristic as a search's playout policy -----
+
+/// The heuristic's play for `seat` in a hand the caller sees whole (a
+/// search's determinization), without a view: the seat counts as unseen
+/// every card the others hold, as it would at the table, but knows no more
+/// (no tax gifts, no floors) and does not search the two-player ending.
+/// `legal` is a buffer for the legal actions.
+pub(crate) fn playout_play(hand: &Hand, seat: Seat, legal: &mut Vec<Action>) -> Action {
+    legal.clear();
+    hand.for_each_legal(seat, |a| {
+        legal.push(a);
+        std::ops::ControlFlow::Continue(())
+    });
+    let players = hand.players();
+    let mut unseen = Cards::EMPTY;
+    let mut counts = PerSeat::<u32>::default();
+    for s in Seat::all(players) {
+        let held = hand.held(s);
+        counts[s] = held.len();
+        if s != seat {
+            unseen.add_all(&held);
+        }
+    }
+    let k = Knowledge {
+        me: seat,
+        players,
+        mine: hand.held(seat),
+        played: Cards::EMPTY,
+        played_by: PerSeat::default(),
+        unseen,
+        counts,
+        known: PerSeat::default(),
+        floor: PerSeat::default(),
+    };
+    let variant = hand.rules().variant;
+    let rivals = Rivals::from_knowledge(&k, variant, hand.wedged());
+    let top = hand.top().map(|(_, s)| s);
+    let turn = Turn {
+        k: &k,
+        cards: k.mine,
+        rivals,
+        legal,
+        ratbert_pending: hand.ratbert_to_take() || top.is_some_and(|t| t.is_ratbert()),
+    };
+    match top {
+        None => lead(&turn),
+        Some(_) => follow(&turn),
+    }
+    .and_then(|a| finish(&turn, a))
+    .filter(|a| legal.contains(a))
+    .unwrap_or(legal[0])
 }
 
 #[cfg(test)]

@@ -6,7 +6,8 @@
 //! trick's winner ([`Event::RatbertTaken`]) is in a hand again, known to
 //! everyone to be in that one.
 
-use dalmuti_core::{Card, Cards, Event, PerSeat, Seat, Seen, View};
+use arrayvec::ArrayVec;
+use dalmuti_core::{Card, Cards, Event, MAX_DECK, MAX_PLAYERS, PerSeat, Seat, Seen, View};
 use rand::Rng;
 use rand::seq::SliceRandom;
 
@@ -152,40 +153,41 @@ impl Knowledge {
     }
 
     fn try_sample(&self, rng: &mut BotRng, use_floors: bool) -> Option<PerSeat<Cards>> {
+        // Fixed-size lists on the stack: a search samples a deal every
+        // iteration, and three heap lists per deal were a third of its time.
         let n = self.players;
         let mut hands = PerSeat::<Cards>::default();
         let mut room = PerSeat::<u32>::default();
         let mut pool = self.unseen;
         hands[self.me] = self.mine;
-        let others: Vec<Seat> = Seat::all(n).filter(|&s| s != self.me).collect();
+        let others: ArrayVec<Seat, MAX_PLAYERS> = Seat::all(n).filter(|&s| s != self.me).collect();
         for &seat in &others {
             hands[seat] = self.known[seat];
             pool.remove_all(&self.known[seat]);
             room[seat] = self.counts[seat] - self.known[seat].len();
         }
-        let mut cards: Vec<Card> = pool.iter().collect();
+        let mut cards: ArrayVec<Card, MAX_DECK> = pool.iter().collect();
         cards.shuffle(rng);
-        if use_floors {
+        let floors = use_floors && others.iter().any(|&s| self.floor[s] > 0);
+        if floors {
             // Most constrained first: cards fewer seats may hold.
             cards.sort_by_key(|&c| others.iter().filter(|&&s| self.allows(s, c)).count());
         }
-        let mut choices: Vec<Seat> = Vec::with_capacity(others.len());
         for card in cards {
-            choices.clear();
-            choices.extend(
-                others
-                    .iter()
-                    .copied()
-                    .filter(|&s| room[s] > 0 && (!use_floors || self.allows(s, card))),
-            );
+            let may_take = |s: Seat| room[s] > 0 && (!floors || self.allows(s, card));
             // Weighted by room, so every consistent deal stays possible.
-            let total: u32 = choices.iter().map(|&s| room[s]).sum();
+            let total: u32 = others
+                .iter()
+                .filter(|&&s| may_take(s))
+                .map(|&s| room[s])
+                .sum();
             if total == 0 {
                 return None;
             }
             let mut pick = rng.random_range(0..total);
-            let seat = *choices
+            let seat = *others
                 .iter()
+                .filter(|&&s| may_take(s))
                 .find(|&&s| {
                     if pick < room[s] {
                         true

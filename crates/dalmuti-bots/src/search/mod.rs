@@ -1,10 +1,12 @@
-//! The search bot: information-set Monte-Carlo tree search for play.
+//! The search bot: information-set Monte-Carlo tree search for play, with
+//! a model of the other players.
 //!
-//! - `config`: the budget per decision and how it is written.
+//! - `config`: the budget per decision, the opponent model and the playout
+//!   policy, as written on a command line.
 //! - `tree`: the tree of actions shared by every determinization, UCB1
 //!   with availability counts.
-//! - `playout`: determinizations from what the seat knows, and the fast
-//!   policy that plays them to the end. In Corporate Shuffle each
+//! - `playout`: determinizations from what the seat knows, and the policy
+//!   that plays them to the end. In Corporate Shuffle each
 //!   determinization replays the trick in progress from its lead, so that
 //!   the Wedgie's victim and Ratbert's return carry into the search.
 //! - `worker`: one thread's search with its own tree. Dogberts played
@@ -15,6 +17,14 @@
 //! (revolution, tax gifts, the merchant exchange) come before any card is
 //! played, where a play-only search has nothing to say, so the heuristic
 //! bot makes them.
+//!
+//! By default the other players are not in the tree: between two of the
+//! searching seat's decisions they play as the heuristic bot would with the
+//! cards each determinization deals them (an opponent model, as the
+//! strongest Daifugō programs use one), so every iteration spends its tree
+//! on the searching seat's own choices. `opponents=tree` is plain
+//! single-observer ISMCTS, where each player chooses in the tree for
+//! itself.
 
 mod config;
 mod playout;
@@ -27,7 +37,7 @@ use std::time::{Duration, Instant};
 use dalmuti_core::{Action, Decision, View};
 use rand::RngCore;
 
-pub use config::SearchConfig;
+pub use config::{Opponents, Playout, SearchConfig};
 
 use crate::knowledge::Knowledge;
 use crate::{Bot, BotFault, BotRng, HeuristicBot, bot_rng};
@@ -35,13 +45,14 @@ use playout::Table;
 use worker::{Budget, RootStats};
 
 /// Information-set Monte-Carlo tree search (single observer, Cowling et
-/// al.) for play decisions.
+/// al.) for play decisions, with the others modelled by the heuristic bot.
 ///
 /// Each iteration deals the cards the seat cannot see at random,
 /// consistently with what it knows ([`Knowledge::sample`]), descends a tree
-/// of actions shared by all such deals, adds one node, plays the hand out
-/// with a fast policy and backs up every player's reward for their
-/// finishing place. The bot plays the root action visited most.
+/// of the seat's actions shared by all such deals (the others playing as
+/// the heuristic would on the way), adds one node, plays the hand out with
+/// a fast policy and backs up the reward for the finishing place. The bot
+/// plays the root action visited most.
 ///
 /// With an iteration budget the bot is deterministic for its seed, with
 /// any number of threads: each thread has a generator seeded from the
@@ -120,7 +131,9 @@ impl SearchBot {
                 Budget::Iterations(n / threads as u32 + extra)
             }
         };
-        let run = |t: usize| worker::search(&table, &knowledge, bot_rng(seeds[t]), budget(t));
+        let config = &self.config;
+        let run =
+            |t: usize| worker::search(config, &table, &knowledge, bot_rng(seeds[t]), budget(t));
         let results: Vec<RootStats> = if threads == 1 {
             vec![run(0)]
         } else {

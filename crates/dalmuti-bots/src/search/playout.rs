@@ -8,7 +8,9 @@ use dalmuti_core::{
 };
 use rand::Rng;
 
+use super::config::Playout;
 use crate::BotRng;
+use crate::heuristic;
 use crate::knowledge::Knowledge;
 
 /// One in this many rollout decisions is a uniformly random legal action
@@ -21,6 +23,7 @@ const EXPLORE_ONE_IN: u32 = 10;
 /// determinization shares it, only the hidden cards differ.
 #[derive(Clone, Debug)]
 pub(super) struct Table {
+    me: Seat,
     rules: Rules,
     players: usize,
     gone_out: Vec<Seat>,
@@ -112,6 +115,7 @@ impl Table {
             } else {
                 None
             },
+            me: knowledge.me,
             rules: *view.rules(),
             players: view.players(),
             gone_out: view.finish_order().to_vec(),
@@ -119,6 +123,11 @@ impl Table {
             top: view.top(),
             passes: view.passes() as u8,
         }
+    }
+
+    /// The seat searching.
+    pub(super) fn me(&self) -> Seat {
+        self.me
     }
 
     /// A determinization: the hand as it would be if the unseen cards lay
@@ -201,13 +210,22 @@ fn nth(cards: &Cards, mut n: u32) -> Card {
     unreachable!("n is below the number of cards")
 }
 
-/// Plays `hand` to its end with the fast policy.
-pub(super) fn play_out(hand: &mut Hand, rng: &mut BotRng) {
+/// Plays `hand` to its end, every seat by `policy` (one decision in
+/// [`EXPLORE_ONE_IN`] a uniformly random legal action).
+pub(super) fn play_out(
+    hand: &mut Hand,
+    policy: Playout,
+    rng: &mut BotRng,
+    legal: &mut Vec<Action>,
+) {
     while let Some(seat) = hand.next_to_act() {
         let action = if rng.random_ratio(1, EXPLORE_ONE_IN) {
             random_legal(hand, seat, rng)
         } else {
-            hand.worst_legal(seat).expect("a seat to act can act")
+            match policy {
+                Playout::Greedy => hand.worst_legal(seat).expect("a seat to act can act"),
+                Playout::Heuristic => heuristic::playout_play(hand, seat, legal),
+            }
         };
         hand.apply(seat, action)
             .expect("the policy plays legal actions");

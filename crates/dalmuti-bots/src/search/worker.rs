@@ -6,10 +6,11 @@ use std::time::Instant;
 
 use dalmuti_core::{Action, Hand, Seat, Set};
 
+use super::config::{Opponents, SearchConfig};
 use super::playout::{self, Table};
 use super::tree::{NodeId, ROOT, Step, Tree};
-use crate::BotRng;
 use crate::knowledge::Knowledge;
+use crate::{BotRng, heuristic};
 
 /// The most nodes one tree may hold (48 bytes each, so 100 MB): far more than
 /// any iteration budget needs, a bound for long time limits.
@@ -39,6 +40,7 @@ pub(super) struct RootStats {
 /// Searches the decision of `table` from what `knowledge` says, until
 /// `budget` is spent.
 pub(super) fn search(
+    config: &SearchConfig,
     table: &Table,
     knowledge: &Knowledge,
     mut rng: BotRng,
@@ -60,7 +62,7 @@ pub(super) fn search(
         if done {
             break;
         }
-        iterate(table, knowledge, &mut tree, &mut scratch, &mut rng);
+        iterate(config, table, knowledge, &mut tree, &mut scratch, &mut rng);
         iterations += 1;
     }
     RootStats {
@@ -81,7 +83,11 @@ struct Scratch {
 
 /// One iteration: determinize, descend the tree while its children are
 /// legal here, expand one, play out, and back up every player's reward.
+/// With the opponent model the others' moves on the way down are the
+/// heuristic's, not the tree's: the tree then holds the searching seat's
+/// choices only.
 fn iterate(
+    config: &SearchConfig,
     table: &Table,
     knowledge: &Knowledge,
     tree: &mut Tree,
@@ -93,7 +99,13 @@ fn iterate(
     path.clear();
     path.push(ROOT);
     let mut node = ROOT;
+    let modelled = config.opponents == Opponents::Heuristic;
     while let Some(seat) = hand.next_to_act() {
+        if modelled && seat != table.me() {
+            let action = heuristic::playout_play(&hand, seat, legal);
+            apply(&mut hand, seat, action);
+            continue;
+        }
         legal.clear();
         let top = hand.top().map(|(_, set)| set);
         hand.for_each_legal(seat, |a| {
@@ -116,7 +128,7 @@ fn iterate(
             Step::Stop => break,
         }
     }
-    playout::play_out(&mut hand, rng);
+    playout::play_out(&mut hand, config.playout, rng, legal);
     tree.backpropagate(path, &playout::rewards(&hand));
 }
 

@@ -325,7 +325,15 @@ fn the_heuristic_finishes_ahead_of_greedy_bots() {
 
 #[test]
 fn the_search_bot_finishes_ahead_of_greedy_bots() {
-    let (search, greedy) = against_greedy("search:iterations=100", 6);
-    eprintln!("30 hands: search {search:.3}, greedy {greedy:.3}");
-    assert!(search + 0.5 < greedy, "search {search} vs greedy {greedy}");
+    // Plain ISMCTS, and the default, whose model of the others is the
+    // heuristic: greedy bots play otherwise, so it gains less on them
+    // (0.6 places a hand over 500 hands, against 0.8 for the tree; see
+    // docs/PERFORMANCE.md). A bot no better than greedy would be 0 ± 0.25
+    // over these 30 hands.
+    let (tree, greedy) = against_greedy("search:iterations=100,opponents=tree", 6);
+    eprintln!("30 hands: search (tree) {tree:.3}, greedy {greedy:.3}");
+    assert!(tree + 0.5 < greedy, "search {tree} vs greedy {greedy}");
+    let (model, greedy) = against_greedy("search:iterations=300", 6);
+    eprintln!("30 hands: search (model) {model:.3}, greedy {greedy:.3}");
+    assert!(model + 0.3 < greedy, "search {model} vs greedy {greedy}");
 }
