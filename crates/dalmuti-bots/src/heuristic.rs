@@ -689,6 +689,20 @@ fn tax_gift(cards: Cards, legal: &[Action]) -> Option<Action> {
         .map(|(_, a)| a)
 }
 
+/// The `n` legal tax gifts that hurt least by [`gift_cost`], least first.
+pub(crate) fn cheapest_gifts(cards: Cards, legal: &[Action], n: usize) -> Vec<Action> {
+    let mut gifts: Vec<(i32, Action)> = legal
+        .iter()
+        .filter_map(|&a| match a {
+            Action::GiveTax(gift) => Some((gift_cost(cards, gift), a)),
+            _ => None,
+        })
+        .collect();
+    // Stable: equal costs keep the engine's order, as `tax_gift` does.
+    gifts.sort_by_key(|&(cost, _)| cost);
+    gifts.into_iter().take(n).map(|(_, a)| a).collect()
+}
+
 /// The single card that hurts least to give away.
 fn worst_lone_card(cards: Cards) -> Option<Card> {
     cards

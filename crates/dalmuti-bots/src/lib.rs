@@ -47,7 +47,7 @@ pub use external::ExternalBot;
 pub use greedy::GreedyBot;
 pub use heuristic::HeuristicBot;
 pub use random::RandomBot;
-pub use search::{Opponents, Playout, SearchBot, SearchConfig, SearchStats};
+pub use search::{Opponents, Playout, SearchBot, SearchConfig, SearchStats, Tax, TaxSearch};
 pub use spec::{BadSpec, BotSpec, DEFAULT_EXTERNAL_TIMEOUT};
 
 use dalmuti_core::{Action, View};

@@ -13,10 +13,11 @@
 //!   alone are weighed at two declared values only (the best, and the worst
 //!   that tops), which are the cases that differ.
 //!
-//! Play decisions (lead, follow or pass) are searched. The others
-//! (revolution, tax gifts, the merchant exchange) come before any card is
-//! played, where a play-only search has nothing to say, so the heuristic
-//! bot makes them.
+//! - `setup`: the tax gift weighed by play-outs of the hand that follows.
+//!
+//! Play decisions (lead, follow or pass) are searched, and so is a
+//! Dalmuti's tax gift (by flat play-outs: [`TaxSearch`]). The revolution
+//! and the merchant exchange are the heuristic bot's.
 //!
 //! By default the other players are not in the tree: between two of the
 //! searching seat's decisions they play as the heuristic bot would with the
@@ -28,6 +29,7 @@
 
 mod config;
 mod playout;
+mod setup;
 mod tree;
 mod worker;
 
@@ -37,7 +39,8 @@ use std::time::{Duration, Instant};
 use dalmuti_core::{Action, Decision, View};
 use rand::RngCore;
 
-pub use config::{Opponents, Playout, SearchConfig};
+pub use config::{Opponents, Playout, SearchConfig, Tax};
+pub use setup::TaxSearch;
 
 use crate::knowledge::Knowledge;
 use crate::{Bot, BotFault, BotRng, HeuristicBot, bot_rng};
@@ -76,8 +79,13 @@ pub struct SearchBot {
     config: SearchConfig,
     rng: BotRng,
     heuristic: HeuristicBot,
+    tax: TaxSearch,
     last: Option<SearchStats>,
 }
+
+/// Sampled deals over which each candidate tax gift is played out: some
+/// 40 ms for the four candidates on one core.
+const TAX_DEALS: u32 = 128;
 
 /// What the last search did, for benchmarks and the curious.
 #[derive(Clone, Debug, PartialEq)]
@@ -98,6 +106,7 @@ impl SearchBot {
             config,
             rng: bot_rng(seed),
             heuristic: HeuristicBot::new(seed),
+            tax: TaxSearch::new(TAX_DEALS, seed),
             last: None,
         }
     }
@@ -198,6 +207,12 @@ impl Bot for SearchBot {
         }
         match view.decision() {
             Some(Decision::Lead | Decision::Follow { .. }) => Ok(self.search(view, legal)),
+            Some(Decision::Tax { .. }) if self.config.tax == Tax::Search => {
+                match self.tax.tax_gift(view, legal) {
+                    Some(gift) => Ok(gift),
+                    None => self.heuristic.decide(view, legal),
+                }
+            }
             _ => self.heuristic.decide(view, legal),
         }
     }
@@ -205,5 +220,6 @@ impl Bot for SearchBot {
     fn reseed(&mut self, seed: u64) {
         self.rng = bot_rng(seed);
         self.heuristic.reseed(seed);
+        self.tax.reseed(seed);
     }
 }

@@ -1,8 +1,8 @@
 //! Tests of the search bot.
 
-use dalmuti_bots::{Bot, BotSpec, SearchBot, SearchConfig};
+use dalmuti_bots::{Bot, BotSpec, HeuristicBot, SearchBot, SearchConfig};
 use dalmuti_core::{
-    Action, DealRng, Game, Hand, PlayPosition, Rules, Seat, Seed, Stage, View, Viewer,
+    Action, DealRng, Decision, Game, Hand, PlayPosition, Rules, Seat, Seed, Stage, View, Viewer,
 };
 
 /// Plays `hands` hands of a game under `rules`, one bot per player built
@@ -73,6 +73,41 @@ fn reseeding_restarts_the_generator() {
 }
 
 #[test]
+fn a_dalmuti_gives_the_heuristics_gift_or_a_searched_one() {
+    // With tax=heuristic the search bot's gift is the heuristic's; searched,
+    // it is one of the heuristic's four cheapest and differs in some deals.
+    let mut differ = 0;
+    for seed in 0..20 {
+        let hand = Hand::deal(
+            Rules::default(),
+            5,
+            false,
+            &mut DealRng::new(Seed::from(seed)),
+        );
+        let seat = Seat::GREATER_DALMUTI;
+        let view = View::new(&hand, Viewer::Seat(seat));
+        let legal = view.legal_actions();
+        if !matches!(view.decision(), Some(Decision::Tax { count: 2, .. })) {
+            continue; // dealt both Jesters: a revolution to consider first
+        }
+        let rule = HeuristicBot::new(0).decide(&view, &legal).unwrap();
+        let spec: BotSpec = "search:tax=heuristic".parse().unwrap();
+        assert_eq!(
+            spec.build(seed).unwrap().decide(&view, &legal).unwrap(),
+            rule
+        );
+        let searched = BotSpec::Search(SearchConfig::default())
+            .build(seed)
+            .unwrap()
+            .decide(&view, &legal)
+            .unwrap();
+        assert!(legal.contains(&searched));
+        differ += usize::from(searched != rule);
+    }
+    assert!(differ > 0, "the searched gift was always the heuristic's");
+}
+
+#[test]
 fn options_round_trip_and_junk_is_refused() {
     for spec in [
         "search",
@@ -81,6 +116,8 @@ fn options_round_trip_and_junk_is_refused() {
         "search:threads=2",
         "search:ms=50,threads=2",
         "search:iterations=7,threads=3",
+        "search:iterations=9,opponents=tree,playout=heuristic,tax=heuristic",
+        "search:ms=5,playout=heuristic",
     ] {
         let parsed: BotSpec = spec.parse().unwrap();
         assert_eq!(parsed.to_string(), spec);
@@ -243,7 +280,7 @@ fn against_greedy(spec: &str, hands: u64) -> (f64, f64) {
 #[test]
 fn beats_greedy_bots_with_a_small_budget() {
     // Quick enough for a debug build; the long version below is ignored.
-    let (search, greedy) = against_greedy("search:iterations=100", 25);
+    let (search, greedy) = against_greedy("search:iterations=300", 25);
     println!("search {search:.2}, greedy {greedy:.2}");
     // Greedy bots average 2 places against each other; a margin so that a
     // search no better than greedy cannot pass by luck of the deals.
