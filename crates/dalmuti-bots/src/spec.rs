@@ -26,6 +26,8 @@ pub const DEFAULT_EXTERNAL_TIMEOUT: Duration = Duration::from_secs(5);
 ///     "cmd:python3 bot.py"
 /// );
 /// assert_eq!("expert".parse::<BotSpec>().unwrap().to_string(), "expert");
+/// let refusal = "hard:ms=5".parse::<BotSpec>().unwrap_err().to_string();
+/// assert!(refusal.contains("takes no options"), "{refusal}");
 /// assert!("grumpy".parse::<BotSpec>().is_err());
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -97,7 +99,7 @@ impl FromStr for BotSpec {
             (name, options) => match name.parse::<Level>() {
                 Ok(level) if options.is_empty() => Ok(BotSpec::Level(level)),
                 Ok(level) => Err(BadSpec(format!(
-                    "level {level} takes no options: it is {}; write that with your options instead",
+                    "level {level} takes no options (it is {}): name that bot with your own options instead",
                     level.spec_text()
                 ))),
                 Err(_) => Err(BadSpec(format!(
