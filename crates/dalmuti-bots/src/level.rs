@@ -16,9 +16,9 @@
 //!
 //! ## Measured places against each other
 //!
-//! <!-- MEASURED PLACES: filled by the lead from `dalmuti sim` (5-player
+//! <!-- MEASURED PLACES: to be filled from `dalmuti sim` (5-player
 //! duplicate, at least 2,000 deals, 95 % intervals). Keep this table and
-//! the one in docs/PERFORMANCE.md ("Bot levels") the same. -->
+//! the one in README.md ("Bot levels") the same. -->
 //!
 //! The average place (1 = Greater Dalmuti) of one bot of a level against
 //! four of another, in the same seats over the same deals:
