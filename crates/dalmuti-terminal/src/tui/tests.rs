@@ -1148,3 +1148,50 @@ fn while_the_hand_is_set_up_the_screen_does_not_say_who_is_still_choosing() {
         let _ = open.send(());
     }
 }
+
+#[test]
+fn your_setup_choice_does_not_wait_for_a_thinking_bot() {
+    // A deal that asks you a setup choice (a tax gift, a revolution) while
+    // the bots make theirs.
+    let mut s = (0..200)
+        .map(|seed| session(seed, 5, false, 3))
+        .find(|s| s.decision().is_some() && s.bots_to_act())
+        .expect("some deal asks you and the bots at once");
+    let bots: Vec<_> = s
+        .table()
+        .into_iter()
+        .filter(|t| !t.is_me)
+        .map(|t| t.player)
+        .collect();
+    let gates: Vec<_> = bots
+        .iter()
+        .map(|&p| seat_slow_bot(&mut s, p, |_| true))
+        .collect();
+    let mut app = App::new(&mut s, THEME, Duration::ZERO);
+    app.tick(std::time::Instant::now());
+    assert!(
+        gates
+            .iter()
+            .any(|(started, _)| started.recv_timeout(Duration::from_secs(20)).is_ok()),
+        "a bot thinks over its setup choice"
+    );
+    // You choose while it thinks.
+    let hint = app.session().hint().unwrap();
+    app.session.act(hint).unwrap();
+    assert_eq!(app.session().decision(), None);
+    // Every bot answers in turn; the hand goes on to play.
+    for (_, open) in &gates {
+        for _ in 0..8 {
+            let _ = open.send(());
+        }
+    }
+    let start = std::time::Instant::now();
+    while app.session().view().ready_count().is_some() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the setup never ended"
+        );
+        app.tick(std::time::Instant::now());
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
