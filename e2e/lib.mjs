@@ -334,11 +334,25 @@ export async function answerDialog(page, kind) {
       // The worst cards; after a refused gift (stale, resync) the client
       // keeps the cards chosen: click only the others.
       let chosen = await page.locator(`${tid('tax-card')}[aria-pressed="true"]`).count();
-      for (let i = n - 1; i >= 0 && chosen < count; i--) {
-        if ((await cards.nth(i).getAttribute('aria-pressed')) === 'true') continue;
-        await cards.nth(i).click();
-        chosen++;
+      // A bot dealt both Jesters may call a revolution while we choose: no
+      // taxes this hand, and the dialog closes under the pointer.
+      const taxGone = () => page.evaluate(() => {
+        const d = document.querySelector('[data-testid="decision"]');
+        return !d || d.hidden || d.dataset.kind !== 'tax';
+      });
+      const NO_TAX = 'no tax: a revolution was called meanwhile';
+      try {
+        for (let i = n - 1; i >= 0 && chosen < count; i--) {
+          if (await taxGone()) return NO_TAX;
+          if ((await cards.nth(i).getAttribute('aria-pressed', { timeout: 5_000 })) === 'true') continue;
+          await cards.nth(i).click({ timeout: 5_000 });
+          chosen++;
+        }
+      } catch (e) {
+        if (await taxGone()) return NO_TAX;
+        throw e;
       }
+      if (await taxGone()) return NO_TAX;
       const give = page.locator(tid('give-tax'));
       if (!(await give.isEnabled())) fail(`chose ${count} tax cards, yet Give is disabled`);
       const label = (await give.textContent()).trim();
