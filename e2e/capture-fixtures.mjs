@@ -102,9 +102,9 @@ async function newTable(seats, hands, { firstDealRevolution = false } = {}) {
   await page.waitForURL(/#\/t\/[^/]+$/, { timeout: 10_000 });
   await page.locator(tid('prestart')).waitFor({ state: 'visible' });
   const id = decodeURIComponent(new URL(page.url()).hash.replace(/^#\/t\//, ''));
-  // Random bots: Ada (playing her worst set each time) finishes first often
-  // enough to be asked for the tax in hand 2.
-  await page.locator(tid('bot-level')).selectOption('random');
+  // Easy bots: they play their worst set each time, like Ada, so she
+  // finishes first often enough to be asked for the tax in hand 2.
+  await page.locator(tid('bot-level')).selectOption('easy');
   for (let i = 1; i < seats; i++) {
     await page.locator(tid('add-bot')).click();
     await page.waitForFunction(n => Number(document.querySelector('[data-testid="prestart"]').dataset.taken) >= n, i + 1);

@@ -157,7 +157,7 @@ async function run() {
     await openWithToken(a, made.id, made.token, 'Ada');
     await a.locator(tid('prestart')).waitFor({ state: 'visible' });
     for (let i = 0; i < 4; i++) {
-      await a.locator(tid('bot-level')).selectOption('random');
+      await a.locator(tid('bot-level')).selectOption('easy');
       await a.locator(tid('add-bot')).click();
       await a.waitForFunction(n => {
         const pre = document.querySelector('[data-testid="prestart"]');

@@ -346,11 +346,16 @@ export async function answerDialog(page, kind) {
       // The worst cards; after a refused gift (stale, resync) the client
       // keeps the cards chosen: click only the others.
       let chosen = await page.locator(`${tid('tax-card')}[aria-pressed="true"]`).count();
-      for (let i = n - 1; i >= 0 && chosen < count; i--) {
+      try {
+        for (let i = n - 1; i >= 0 && chosen < count; i--) {
+          if (!(await dialogOpen(page, 'tax'))) return withdrawn;
+          if ((await cards.nth(i).getAttribute('aria-pressed', { timeout: 5_000 })) === 'true') continue;
+          await cards.nth(i).click({ timeout: 5_000 });
+          chosen++;
+        }
+      } catch (e) {
         if (!(await dialogOpen(page, 'tax'))) return withdrawn;
-        if ((await cards.nth(i).getAttribute('aria-pressed')) === 'true') continue;
-        await cards.nth(i).click();
-        chosen++;
+        throw e;
       }
       if (!(await dialogOpen(page, 'tax'))) return withdrawn;
       const give = page.locator(tid('give-tax'));

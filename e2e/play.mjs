@@ -215,7 +215,8 @@ async function run() {
   });
 
   await step('add bots by clicking, then start', async () => {
-    const levels = ['random', 'greedy', 'heuristic', 'greedy'];
+    // Every level the menu offers but the slowest, so the game stays quick.
+    const levels = ['easy', 'normal', 'hard', 'easy'];
     for (let i = 0; i < levels.length; i++) {
       await page.locator(tid('bot-level')).selectOption(levels[i]);
       await page.locator(tid('add-bot')).click();
@@ -381,7 +382,7 @@ async function corporateShuffle(base) {
     await page.locator(tid('prestart')).waitFor({ state: 'visible' });
     const note = await page.locator('#start-note').textContent();
     if (!/Game: Corporate Shuffle/.test(note)) fail(`the table does not say its game: "${note}"`);
-    for (const [i, level] of ['heuristic', 'greedy'].entries()) {
+    for (const [i, level] of ['normal', 'easy'].entries()) {
       await page.locator(tid('bot-level')).selectOption(level);
       await page.locator(tid('add-bot')).click();
       await page.waitForFunction(n => {

@@ -29,8 +29,9 @@ pub struct SimArgs {
     pub players: Option<usize>,
 
     /// The lineup, one bot per player separated by commas (or one bot for
-    /// every seat): random, greedy, heuristic, search (or search:OPTIONS) or
-    /// cmd:COMMAND (a command may contain spaces, not commas).
+    /// every seat): random, greedy, heuristic, search (or search:OPTIONS),
+    /// a level played in `dalmuti play` and the browser (easy, normal, hard,
+    /// expert) or cmd:COMMAND (a command may contain spaces, not commas).
     #[arg(
         long,
         required_unless_present = "ladder",

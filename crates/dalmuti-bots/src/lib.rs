@@ -16,7 +16,9 @@
 //!   (`docs/BOT-PROTOCOL.md`) on its standard input and output.
 //!
 //! Bots are named by a [`BotSpec`] (`"random"`, `"greedy"`…) and built with
-//! a seed, so a tournament can replay them exactly.
+//! a seed, so a tournament can replay them exactly. Players choose among
+//! four [`Level`]s named by strength (`easy`, `normal`, `hard`, `expert`),
+//! each one of these bots with a fixed budget.
 //!
 //! ```
 //! use dalmuti_bots::{Bot, BotSpec};
@@ -38,6 +40,7 @@ mod external;
 mod greedy;
 mod heuristic;
 pub mod knowledge;
+mod level;
 pub mod protocol;
 mod random;
 mod search;
@@ -46,6 +49,7 @@ mod spec;
 pub use external::ExternalBot;
 pub use greedy::GreedyBot;
 pub use heuristic::HeuristicBot;
+pub use level::{BadLevel, Level};
 pub use random::RandomBot;
 pub use search::{Opponents, Playout, SearchBot, SearchConfig, SearchStats, Tax, TaxSearch};
 pub use spec::{BadSpec, BotSpec, DEFAULT_EXTERNAL_TIMEOUT};

@@ -1,5 +1,6 @@
 //! Naming bots on a command line: `random`, `greedy`, `heuristic`,
-//! `search:iterations=2000`, `cmd:python3 examples/bot.py`…
+//! `search:iterations=2000`, `cmd:python3 examples/bot.py`…, or a level
+//! named by strength: `easy`, `normal`, `hard`, `expert` ([`Level`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -7,6 +8,7 @@ use std::time::Duration;
 
 use crate::external::ExternalBot;
 use crate::heuristic::HeuristicBot;
+use crate::level::Level;
 use crate::search::{SearchBot, SearchConfig};
 use crate::{Bot, GreedyBot, RandomBot};
 
@@ -23,6 +25,9 @@ pub const DEFAULT_EXTERNAL_TIMEOUT: Duration = Duration::from_secs(5);
 ///     "cmd:python3 bot.py".parse::<BotSpec>().unwrap().to_string(),
 ///     "cmd:python3 bot.py"
 /// );
+/// assert_eq!("expert".parse::<BotSpec>().unwrap().to_string(), "expert");
+/// let refusal = "hard:ms=5".parse::<BotSpec>().unwrap_err().to_string();
+/// assert!(refusal.contains("takes no options"), "{refusal}");
 /// assert!("grumpy".parse::<BotSpec>().is_err());
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -35,6 +40,9 @@ pub enum BotSpec {
     Heuristic,
     /// Information-set Monte-Carlo tree search.
     Search(SearchConfig),
+    /// A level named by strength, which is one of the bots above with a
+    /// fixed budget ([`Level::spec_text`]); reports keep its name.
+    Level(Level),
     /// A program speaking the bot protocol on standard input and output.
     External {
         /// The command line, split on white space.
@@ -58,6 +66,7 @@ impl BotSpec {
             BotSpec::Greedy => Box::new(GreedyBot),
             BotSpec::Heuristic => Box::new(HeuristicBot::new(seed)),
             BotSpec::Search(config) => Box::new(SearchBot::new(config.clone(), seed)),
+            BotSpec::Level(level) => level.build(seed)?,
             BotSpec::External { command, timeout } => {
                 Box::new(ExternalBot::spawn(command, *timeout)?)
             }
@@ -87,9 +96,16 @@ impl FromStr for BotSpec {
             ("greedy", "") => Ok(BotSpec::Greedy),
             ("heuristic", "") => Ok(BotSpec::Heuristic),
             ("search", options) => Ok(BotSpec::Search(options.parse()?)),
-            (other, _) => Err(BadSpec(format!(
-                "unknown bot {other:?}: expected random, greedy, heuristic, search[:options] or cmd:COMMAND"
-            ))),
+            (name, options) => match name.parse::<Level>() {
+                Ok(level) if options.is_empty() => Ok(BotSpec::Level(level)),
+                Ok(level) => Err(BadSpec(format!(
+                    "level {level} takes no options (it is {}): name that bot with your own options instead",
+                    level.spec_text()
+                ))),
+                Err(_) => Err(BadSpec(format!(
+                    "unknown bot {name:?}: expected easy, normal, hard, expert, random, greedy, heuristic, search[:options] or cmd:COMMAND"
+                ))),
+            },
         }
     }
 }
@@ -101,6 +117,7 @@ impl fmt::Display for BotSpec {
             BotSpec::Greedy => f.write_str("greedy"),
             BotSpec::Heuristic => f.write_str("heuristic"),
             BotSpec::Search(config) => write!(f, "search{config}"),
+            BotSpec::Level(level) => write!(f, "{level}"),
             BotSpec::External { command, .. } => write!(f, "cmd:{command}"),
         }
     }

@@ -1,8 +1,9 @@
 //! The bots the server offers, and the server-wide budget they think in.
 //!
-//! Over HTTP a host picks one of a few fixed levels ([`LEVELS`]), each with
-//! a fixed cost: nobody with a link to a table can ask for a search with
-//! 256 threads and ten minutes a move. Every decision runs on tokio's
+//! Over HTTP a host picks one of the four levels named by strength
+//! ([`LEVELS`]: easy, normal, hard, expert; the bots crate's [`Level`]
+//! says which bot each is), each with a fixed cost: nobody with a link to
+//! a table can ask for a search with 256 threads and ten minutes a move. Every decision runs on tokio's
 //! blocking pool holding a permit of one [`Budget`] shared by every table,
 //! sized to the machine's cores by default, so many tables of search bots
 //! queue for the CPU instead of oversubscribing it; a decision that waits
@@ -11,78 +12,36 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use dalmuti_bots::{Bot, BotSpec};
+pub use dalmuti_bots::Level;
+use dalmuti_bots::{Bot, HeuristicBot};
 use tokio::sync::Semaphore;
 
 use crate::error::ServerError;
 
-/// The levels a host may seat, weakest first.
-pub const LEVELS: [&str; 4] = ["random", "greedy", "heuristic", "search"];
+/// The levels a host may seat, weakest first: [`Level::ALL`] by name.
+pub const LEVELS: [&str; 4] = ["easy", "normal", "hard", "expert"];
 
-/// How long the `search` level thinks per decision, on one thread.
-pub const SEARCH_MS: u64 = 300;
-
-/// A bot level the server offers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    /// Uniform over legal actions.
-    Random,
-    /// Plays its worst legal set.
-    Greedy,
-    /// Rules of thumb.
-    Heuristic,
-    /// Monte-Carlo tree search, [`SEARCH_MS`] per decision on one thread.
-    Search,
+/// The level a host asked for: one of [`LEVELS`], or a bot name from
+/// before the levels (`random`, `greedy`, `heuristic`, `search`), which
+/// older clients still send ([`Level::from_name_or_alias`]). No options,
+/// no external programs.
+pub fn parse_level(asked: &str) -> Result<Level, ServerError> {
+    Level::from_name_or_alias(asked).map_err(|_| {
+        ServerError::BadRequest(format!(
+            "bot {:?} is not offered here: choose one of {} (no options: each level has a fixed budget)",
+            asked.chars().take(40).collect::<String>(),
+            LEVELS.join(", ")
+        ))
+    })
 }
 
-impl Level {
-    /// The level a host asked for, exactly one of [`LEVELS`]: no options,
-    /// no external programs.
-    pub fn parse(asked: &str) -> Result<Level, ServerError> {
-        match asked {
-            "random" => Ok(Level::Random),
-            "greedy" => Ok(Level::Greedy),
-            "heuristic" => Ok(Level::Heuristic),
-            "search" => Ok(Level::Search),
-            other => Err(ServerError::BadRequest(format!(
-                "bot {other:?} is not offered here: choose one of {} (no options: each level has a fixed budget)",
-                LEVELS.join(", ")
-            ))),
-        }
-    }
-
-    /// The level of a bot spec read from a stored table, never refused: a
-    /// table seated before the levels were fixed (`search:ms=300`, or any
-    /// spec at all) still loads, its bot mapped to the nearest level.
-    pub fn from_stored(spec: &str) -> Level {
-        match spec.split(':').next().unwrap_or(spec).trim() {
-            "random" => Level::Random,
-            "greedy" => Level::Greedy,
-            "search" => Level::Search,
-            _ => Level::Heuristic,
-        }
-    }
-
-    /// Its name, as in [`LEVELS`].
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::Random => "random",
-            Level::Greedy => "greedy",
-            Level::Heuristic => "heuristic",
-            Level::Search => "search",
-        }
-    }
-
-    /// Builds the bot, its randomness seeded by `seed`.
-    pub fn build(self, seed: u64) -> Box<dyn Bot> {
-        let spec = match self {
-            Level::Search => format!("search:ms={SEARCH_MS},threads=1"),
-            other => other.name().to_string(),
-        };
-        spec.parse::<BotSpec>()
-            .and_then(|s| s.build(seed))
-            .expect("the server's bot levels build")
-    }
+/// Builds a level's bot, its randomness seeded by `seed`. A level tuned to
+/// a spec that does not build (a mistake the bots' tests catch) plays as
+/// the heuristic bot rather than leave a seat without a player.
+pub fn build(level: Level, seed: u64) -> Box<dyn Bot> {
+    level
+        .build(seed)
+        .unwrap_or_else(|_| Box::new(HeuristicBot::new(seed)))
 }
 
 /// The server's budget for bot thinking: a number of decisions that may
@@ -133,19 +92,29 @@ mod tests {
 
     #[test]
     fn only_the_fixed_levels_are_offered() {
+        assert_eq!(LEVELS, Level::ALL.map(Level::name));
         for level in LEVELS {
-            assert_eq!(Level::parse(level).unwrap().name(), level);
+            assert_eq!(parse_level(level).unwrap().name(), level);
+        }
+        for (old, level) in [
+            ("random", "easy"),
+            ("greedy", "easy"),
+            ("heuristic", "normal"),
+            ("search", "expert"),
+        ] {
+            assert_eq!(parse_level(old).unwrap().name(), level, "{old}");
         }
         for asked in [
             "search:ms=300",
             "search:threads=256,ms=600000",
             "search:iterations=4294967295",
+            "hard:ms=1",
             "cmd:python3 bot.py",
             "oracle",
             "Search",
             "",
         ] {
-            let Err(ServerError::BadRequest(reason)) = Level::parse(asked) else {
+            let Err(ServerError::BadRequest(reason)) = parse_level(asked) else {
                 panic!("{asked:?} was accepted");
             };
             assert!(
@@ -157,14 +126,17 @@ mod tests {
 
     #[test]
     fn stored_specs_map_onto_the_levels() {
-        assert_eq!(Level::from_stored("search:ms=300"), Level::Search);
+        assert_eq!(Level::from_stored("search:ms=300"), Level::Expert);
         assert_eq!(
             Level::from_stored("search:threads=256,ms=600000"),
-            Level::Search
+            Level::Expert
         );
-        assert_eq!(Level::from_stored("greedy"), Level::Greedy);
-        assert_eq!(Level::from_stored("cmd:rm -rf /"), Level::Heuristic);
-        assert_eq!(Level::from_stored("oracle"), Level::Heuristic);
+        assert_eq!(Level::from_stored("search"), Level::Expert);
+        assert_eq!(Level::from_stored("greedy"), Level::Easy);
+        assert_eq!(Level::from_stored("heuristic"), Level::Normal);
+        assert_eq!(Level::from_stored("hard"), Level::Hard);
+        assert_eq!(Level::from_stored("cmd:rm -rf /"), Level::Normal);
+        assert_eq!(Level::from_stored("oracle"), Level::Normal);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

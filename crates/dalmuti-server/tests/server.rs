@@ -138,13 +138,14 @@ async fn lobby_api_and_bad_input() {
         StatusCode::BAD_REQUEST,
         "no external bots over the network"
     );
+    // An older client's bot name still seats a bot, at its level.
     let (status, bot) = call(&app, "POST", &bots, Some(&host), r#"{"bot":"greedy"}"#).await;
     assert_eq!(status, StatusCode::CREATED);
-    assert_eq!(bot["name"], "greedy bot 1");
+    assert_eq!(bot["name"], "easy bot 1");
     let (status, _) = call(
         &app,
         "DELETE",
-        &format!("/api/tables/{id}/bots/greedy%20bot%201"),
+        &format!("/api/tables/{id}/bots/easy%20bot%201"),
         Some(&host),
         "",
     )
@@ -780,7 +781,7 @@ async fn bots_stored_with_old_specs_still_load_and_play_at_the_offered_levels() 
         .iter()
         .filter_map(|s| s["bot"].as_str())
         .collect();
-    assert_eq!(bots, ["search", "search", "heuristic", "greedy"]);
+    assert_eq!(bots, ["expert", "expert", "normal", "easy"]);
     // And they play: the human passes or plays whatever, the bots answer.
     let mut feed = sub.feed;
     handle.start(&token).await.unwrap();
@@ -918,7 +919,7 @@ async fn newcomers_wait_for_the_hand_and_the_greater_dalmuti_places_them() {
     let table = table::create(context(store, fast()), row(6, rules, None)).unwrap();
     let host = table.join("Human").await.unwrap();
     for _ in 0..3 {
-        table.add_bot(&host, "heuristic").await.unwrap();
+        table.add_bot(&host, "normal").await.unwrap();
     }
     let sub = table.subscribe(Some(&host), 0).await.unwrap();
     let mut feed = sub.feed;
@@ -928,8 +929,8 @@ async fn newcomers_wait_for_the_hand_and_the_greater_dalmuti_places_them() {
         .unwrap();
     let first = (*next(&mut feed, |m| asked(&m.d)).await).clone();
     let late = table.join("Late").await.unwrap();
-    table.add_bot(&host, "greedy").await.unwrap();
-    table.remove_bot(&host, "heuristic bot 1").await.unwrap();
+    table.add_bot(&host, "easy").await.unwrap();
+    table.remove_bot(&host, "normal bot 1").await.unwrap();
     let info = table.info().await.unwrap();
     assert_eq!(info.hand, 1, "nobody entered mid-hand");
     let (e, _) = table.act(&late, Action::Pass, info.v).await.unwrap_err();
@@ -965,8 +966,8 @@ async fn newcomers_wait_for_the_hand_and_the_greater_dalmuti_places_them() {
         .map(|p| p.as_str().unwrap())
         .collect();
     assert_eq!(players.len(), 5, "{players:?}");
-    assert!(players.contains(&"Late") && players.contains(&"greedy bot 1"));
-    assert!(!players.contains(&"heuristic bot 1"), "left between hands");
+    assert!(players.contains(&"Late") && players.contains(&"easy bot 1"));
+    assert!(!players.contains(&"normal bot 1"), "left between hands");
     let late = players.iter().position(|p| *p == "Late").unwrap();
     assert!(
         late > 0 && late < players.len() - 1,

@@ -53,7 +53,7 @@ async fn chat_and_news_survive_a_reload_and_a_restart() {
         .create_table(json!({"name": "talk", "player": "Ada", "seats": 4}))
         .await;
     let bo = server.take_seat(&id, "Bo").await;
-    server.add_bot(&id, &ada, "greedy").await;
+    server.add_bot(&id, &ada, "easy").await;
     let (mut ada_ws, first) = server.hello(&id, Some(&ada), 0).await;
     assert_eq!(first["d"]["chat"], json!([]), "no chat yet: {first}");
     // The news is structured: a kind and names, for the client to word.
@@ -61,7 +61,7 @@ async fn chat_and_news_survive_a_reload_and_a_restart() {
     assert_eq!(kinds(news), ["seat", "seat", "seat"], "{news}");
     assert_eq!(news[0]["name"], json!("Ada"));
     assert_eq!(news[0]["bot"], Value::Null);
-    assert_eq!(news[2]["bot"], json!("greedy"));
+    assert_eq!(news[2]["bot"], json!("easy"));
     assert_numbered(news);
 
     for line in ["hello Bo", "ready?"] {
@@ -214,7 +214,7 @@ async fn finished_with_two_people(server: &Server) -> (String, String, String, W
         }))
         .await;
     let bo = server.take_seat(&id, "Bo").await;
-    server.add_bot(&id, &ada, "greedy").await;
+    server.add_bot(&id, &ada, "easy").await;
     let (mut watching, _) = server.hello(&id, Some(&ada), 0).await;
     let a = Player::join(server, &id, "Ada", Some(&ada), 0, Mode::All).await;
     let b = Player::join(server, &id, "Bo", Some(&bo), 0, Mode::All).await;
@@ -308,7 +308,7 @@ async fn the_host_asks_for_a_rematch_and_everyone_takes_their_seat_with_their_to
         [
             (json!("Ada"), Value::Null),
             (json!("Bo"), Value::Null),
-            (json!("greedy bot 1"), json!("greedy"))
+            (json!("easy bot 1"), json!("easy"))
         ]
     );
     let (_b, bo_new) = server.hello(&new, Some(&bo), 0).await;

@@ -1381,7 +1381,7 @@ async fn bad_http_input_gets_the_documented_status_and_changes_nothing() {
         let answer = post(s, &bots, Some(&ada), &body).await;
         assert_error(answer.clone(), 400, bot);
         let reason = answer.1["error"].as_str().unwrap();
-        for level in ["random", "greedy", "heuristic", "search"] {
+        for level in ["easy", "normal", "hard", "expert"] {
             assert!(
                 reason.contains(level),
                 "{bot}: the levels are listed: {reason}"
@@ -1430,7 +1430,7 @@ async fn bad_http_input_gets_the_documented_status_and_changes_nothing() {
     assert_eq!(before, server.info(&id).await);
     // The host can still do what the others could not, the strongest
     // level included.
-    assert_eq!(server.add_bot(&id, &ada, "search").await, "search bot 1");
+    assert_eq!(server.add_bot(&id, &ada, "expert").await, "expert bot 1");
     server.start_game(&id, &ada).await;
     assert_error(post(s, &start, Some(&ada), "").await, 409, "a second start");
     server.stop().await;

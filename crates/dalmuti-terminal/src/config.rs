@@ -39,9 +39,10 @@ pub struct PlayArgs {
     pub players: Option<usize>,
 
     /// The other players' bots, separated by commas, or one bot for all of
-    /// them: random, greedy, heuristic, search (or search:OPTIONS) or
-    /// cmd:COMMAND.
-    #[arg(long, default_value = "heuristic")]
+    /// them: a level, weakest first easy, normal, hard (searches 50 ms a
+    /// move) or expert (300 ms a move); or a bot by name: random, greedy,
+    /// heuristic, search (or search:OPTIONS) or cmd:COMMAND.
+    #[arg(long, default_value = "normal")]
     pub bots: String,
 
     /// Your name at the table.

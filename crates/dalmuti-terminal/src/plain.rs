@@ -150,11 +150,7 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
     fn intro(&mut self) -> io::Result<()> {
         let s = &*self.session;
         let tr = s.tr();
-        let bots: Vec<String> = s
-            .lineup()
-            .iter()
-            .map(|(name, spec)| format!("{name} ({spec})"))
-            .collect();
+        let bots = s.lineup_words();
         let rules = s.rules();
         let options = words::optional_rules(rules, tr);
         let length = match rules.hands {

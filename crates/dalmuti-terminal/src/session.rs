@@ -8,14 +8,21 @@
 //! 1. show [`Session::take_news`] (what happened since it last looked);
 //! 2. if [`Session::step_bots`] returns a [`Step`], show its lines (after a
 //!    delay, so a human can follow) and loop;
+//!
+//!    or, to keep answering keys while a bot thinks (the full screen): let
+//!    it think on another thread with [`Session::think`], show
+//!    [`Session::thinker`] meanwhile, and once [`Session::bot_answered`],
+//!    [`Session::play_answer`] gives its [`Step`];
 //! 3. else if [`Session::decision`] is `Some`, ask the human and
 //!    [`Session::act`];
 //! 4. else the hand is over: show [`Session::hand_end`], then
 //!    [`Session::next_hand`] unless [`Session::is_game_over`].
 
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::time::Instant;
 
-use dalmuti_bots::{Bot, HeuristicBot, fallback};
+use dalmuti_bots::{Bot, BotFault, HeuristicBot, fallback};
 use dalmuti_core::{
     Action, ActionList, Cards, Decision, Event, Game, IllegalAction, PlayerId, Revolution,
     RevolutionOffer, Rules, Seat, Seen, Set, TableError, Title, Variant, View, Viewer,
@@ -30,8 +37,88 @@ use crate::tr::Tr;
 /// One bot at the table.
 struct SeatedBot {
     player: PlayerId,
-    bot: Box<dyn Bot>,
+    /// The bot; `None` while it thinks on the worker thread, which holds
+    /// it until it answers.
+    bot: Option<Box<dyn Bot>>,
     spec: String,
+    seed: u64,
+}
+
+/// A decision handed to the worker thread: the bot, and a copy of the game
+/// from which it sees its own seat's view, nothing more.
+struct Job {
+    bot: Box<dyn Bot>,
+    game: Game,
+    seat: Seat,
+}
+
+/// The worker's answer, with the bot handed back.
+struct Answer {
+    bot: Box<dyn Bot>,
+    decided: Result<Action, BotFault>,
+}
+
+/// The thread bots think on, so that the screen is never held by a long
+/// search. One decision at a time, like a table. Nobody waits for it to
+/// end: when the session goes (the player quits), its queue closes and the
+/// thread ends after the decision in hand, or with the program.
+struct Worker {
+    jobs: Sender<Job>,
+    answers: Receiver<Answer>,
+}
+
+impl Worker {
+    /// A new worker thread, or `None` if the system has no thread to give
+    /// (then bots decide on the caller's thread, as in plain mode).
+    fn start() -> Option<Worker> {
+        let (jobs, job_rx) = mpsc::channel::<Job>();
+        let (answer_tx, answers) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("dalmuti-bot".into())
+            .spawn(move || {
+                for Job {
+                    mut bot,
+                    game,
+                    seat,
+                } in job_rx
+                {
+                    let view = game.view(Viewer::Seat(seat));
+                    let legal = view.legal_actions();
+                    let decided = bot.decide(&view, &legal);
+                    if answer_tx.send(Answer { bot, decided }).is_err() {
+                        return;
+                    }
+                }
+            })
+            .ok()?;
+        Some(Worker { jobs, answers })
+    }
+}
+
+/// A bot's decision in progress on the worker thread.
+struct Pending {
+    player: PlayerId,
+    seat: Seat,
+    decision: Decision,
+    /// The hand it was asked in.
+    hand: usize,
+    since: Instant,
+    /// Its answer, once the worker gave it.
+    answer: Option<Answer>,
+}
+
+/// Who is thinking now, as the human may know it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thinker {
+    /// Their name, when the human's view shows them to act (in play, the
+    /// player whose turn it is); `None` while the hand is set up, when who
+    /// is still choosing stays secret (it could tell who holds both
+    /// Jesters). Never what they are choosing.
+    pub name: Option<String>,
+    /// When they started.
+    pub since: Instant,
+    /// Whether their answer is in, waiting to be shown.
+    pub answered: bool,
 }
 
 /// Why a session could not start.
@@ -165,6 +252,10 @@ pub struct Session {
     game: Game,
     me: PlayerId,
     bots: Vec<SeatedBot>,
+    /// The thread bots think on, started by the first [`Session::think`].
+    worker: Option<Worker>,
+    /// The decision a bot is making there, if any.
+    pending: Option<Pending>,
     seed_text: String,
     /// Log entries of the current hand already handed out by `take_news`.
     told: usize,
@@ -195,14 +286,17 @@ impl Session {
             })?;
             bots.push(SeatedBot {
                 player,
-                bot,
+                bot: Some(bot),
                 spec: b.spec.to_string(),
+                seed,
             });
         }
         let mut session = Session {
             game,
             me,
             bots,
+            worker: None,
+            pending: None,
             seed_text: config.seed_text(),
             told: 0,
             lang: config.lang,
@@ -290,6 +384,22 @@ impl Session {
         self.bots
             .iter()
             .map(|b| (self.name(b.player).to_string(), b.spec.clone()))
+            .collect()
+    }
+
+    /// The bots, in order of arrival, as "Amity (hard)": a level in the
+    /// session's language, any other bot by its spec.
+    pub fn lineup_words(&self) -> Vec<String> {
+        let tr = self.tr();
+        self.lineup()
+            .into_iter()
+            .map(|(name, spec)| {
+                let what = match spec.parse::<dalmuti_bots::Level>() {
+                    Ok(level) => tr.t(&format!("level.{level}"), &[]),
+                    Err(_) => spec,
+                };
+                format!("{name} ({what})")
+            })
             .collect()
     }
 
@@ -476,46 +586,210 @@ impl Session {
     /// bots make theirs while the human's is pending, and no card moves
     /// until every choice is made. A bot that only says ready is no step of
     /// its own: nothing about it is shown, whatever its cards.
+    ///
+    /// The bot thinks on the caller's thread, which waits for it (and for
+    /// a decision already handed to [`Session::think`]).
     pub fn step_bots(&mut self) -> Option<Step> {
         loop {
+            if let Some(pending) = &mut self.pending {
+                if pending.answer.is_none() {
+                    // Wait for the worker: it holds the bot.
+                    let answer = self.worker.as_ref().and_then(|w| w.answers.recv().ok());
+                    self.take_answer(answer);
+                }
+                match self.play_answer() {
+                    Some(step) => return Some(step),
+                    None => continue,
+                }
+            }
             let seat = self.next_bot_seat()?;
             let player = self.game.player_at(seat);
             let view = self.game.view(Viewer::Seat(seat));
             let decision = view.decision()?;
             let legal = view.legal_actions();
-            let bot = self.bots.iter_mut().find(|b| b.player == player)?;
-            let (action, fault) = match bot.bot.decide(&view, &legal) {
-                Ok(a) if legal.contains(&a) => (a, None),
-                Ok(a) => (
-                    fallback(&legal),
-                    Some(format!("answered an illegal action ({a})")),
-                ),
-                Err(f) => (fallback(&legal), Some(f.to_string())),
-            };
-            self.game
-                .apply(seat, action)
-                .expect("the engine accepts its own legal actions");
-            let name = self.name(player).to_string();
-            let mut lines = Vec::new();
-            if let Some(f) = &fault {
-                lines.push(self.tr().t("bot.failed", &[("name", &name), ("fault", f)]));
+            let seated = self.bots.iter_mut().find(|b| b.player == player)?;
+            let bot = seated
+                .bot
+                .get_or_insert_with(|| Box::new(HeuristicBot::new(seated.seed)));
+            let decided = bot.decide(&view, &legal);
+            if let Some(step) = self.apply_bot(seat, decision, decided) {
+                return Some(step);
             }
-            let news = self.take_news();
-            if news.is_empty() && lines.is_empty() && action == Action::Ready {
-                continue;
-            }
-            if news.is_empty() {
-                lines.push(self.secret_choice(&name, decision, action));
-            }
-            lines.extend(news);
-            return Some(Step {
-                player,
-                seat,
-                decision,
-                lines,
-                fault,
-            });
         }
+    }
+
+    /// Hands the next bot's decision to the worker thread, unless a bot
+    /// is thinking already; returns whether one is (or has answered and
+    /// waits to be played). The bot decides from a copy of the game,
+    /// seeing its own seat's view only, while the session goes on
+    /// answering the human: the screen, the help, the language, even the
+    /// human's own setup choice, which does not wait for the bots'.
+    pub fn think(&mut self) -> bool {
+        if self.pending.is_some() {
+            return true;
+        }
+        let Some(seat) = self.next_bot_seat() else {
+            return false;
+        };
+        let player = self.game.player_at(seat);
+        let Some(decision) = self.game.view(Viewer::Seat(seat)).decision() else {
+            return false;
+        };
+        if self.worker.is_none() {
+            self.worker = Worker::start();
+        }
+        let Some(worker) = &self.worker else {
+            return false;
+        };
+        let Some(seated) = self.bots.iter_mut().find(|b| b.player == player) else {
+            return false;
+        };
+        let bot = seated
+            .bot
+            .take()
+            .unwrap_or_else(|| Box::new(HeuristicBot::new(seated.seed)));
+        let job = Job {
+            bot,
+            game: self.game.clone(),
+            seat,
+        };
+        if let Err(mpsc::SendError(job)) = worker.jobs.send(job) {
+            // The worker is gone (a bot panicked in it): the bot goes back
+            // to its seat, and the next call starts a new worker.
+            seated.bot = Some(job.bot);
+            self.worker = None;
+            return false;
+        }
+        self.pending = Some(Pending {
+            player,
+            seat,
+            decision,
+            hand: self.hand_number(),
+            since: Instant::now(),
+            answer: None,
+        });
+        true
+    }
+
+    /// Whether the thinking bot has answered (its answer then waits for
+    /// [`Session::play_answer`]); never waits.
+    pub fn bot_answered(&mut self) -> bool {
+        let Some(pending) = &self.pending else {
+            return false;
+        };
+        if pending.answer.is_some() {
+            return true;
+        }
+        let answer = match self.worker.as_ref().map(|w| w.answers.try_recv()) {
+            Some(Ok(answer)) => Some(answer),
+            Some(Err(TryRecvError::Empty)) => return false,
+            // The worker ended without answering (the bot panicked).
+            Some(Err(TryRecvError::Disconnected)) | None => None,
+        };
+        self.take_answer(answer);
+        true
+    }
+
+    /// Keeps the worker's answer for [`Session::play_answer`]; `None` when
+    /// the worker died with the bot, which is then replaced by the
+    /// heuristic bot and its decision made safely.
+    fn take_answer(&mut self, answer: Option<Answer>) {
+        let Some(pending) = &mut self.pending else {
+            return;
+        };
+        let answer = answer.unwrap_or_else(|| {
+            self.worker = None;
+            let seed = self
+                .bots
+                .iter()
+                .find(|b| b.player == pending.player)
+                .map_or(0, |b| b.seed);
+            Answer {
+                bot: Box::new(HeuristicBot::new(seed)),
+                decided: Err(BotFault::Crashed("stopped while thinking".into())),
+            }
+        });
+        pending.answer = Some(answer);
+    }
+
+    /// Who is thinking now, as the human may know it: see [`Thinker`].
+    pub fn thinker(&self) -> Option<Thinker> {
+        let pending = self.pending.as_ref()?;
+        let named =
+            pending.hand == self.hand_number() && self.view().to_act().contains(pending.seat);
+        Some(Thinker {
+            name: named.then(|| self.name(pending.player).to_string()),
+            since: pending.since,
+            answered: pending.answer.is_some(),
+        })
+    }
+
+    /// Plays the answer of the bot that thought on the worker thread, once
+    /// [`Session::bot_answered`], and says what the human may see of it,
+    /// as [`Session::step_bots`] does. `None` when nothing is shown: no
+    /// answer yet, a bot that only said ready, or an answer to a decision
+    /// that is no longer asked (the human called a revolution meanwhile),
+    /// which is dropped; [`Session::think`] then asks again.
+    pub fn play_answer(&mut self) -> Option<Step> {
+        if self.pending.as_ref().is_none_or(|p| p.answer.is_none()) {
+            return None;
+        }
+        let pending = self.pending.take()?;
+        let answer = pending.answer?;
+        if let Some(seated) = self.bots.iter_mut().find(|b| b.player == pending.player) {
+            seated.bot = Some(answer.bot);
+        }
+        let still_asked = pending.hand == self.hand_number()
+            && self.game.player_at(pending.seat) == pending.player
+            && self.game.view(Viewer::Seat(pending.seat)).decision() == Some(pending.decision);
+        if !still_asked {
+            return None;
+        }
+        self.apply_bot(pending.seat, pending.decision, answer.decided)
+    }
+
+    /// Plays a bot's answer (or the safe choice, if it failed or chose an
+    /// illegal action) and says what the human may see of it; `None` for a
+    /// bot that only said ready.
+    fn apply_bot(
+        &mut self,
+        seat: Seat,
+        decision: Decision,
+        decided: Result<Action, BotFault>,
+    ) -> Option<Step> {
+        let player = self.game.player_at(seat);
+        let legal = self.game.view(Viewer::Seat(seat)).legal_actions();
+        let (action, fault) = match decided {
+            Ok(a) if legal.contains(&a) => (a, None),
+            Ok(a) => (
+                fallback(&legal),
+                Some(format!("answered an illegal action ({a})")),
+            ),
+            Err(f) => (fallback(&legal), Some(f.to_string())),
+        };
+        self.game
+            .apply(seat, action)
+            .expect("the engine accepts its own legal actions");
+        let name = self.name(player).to_string();
+        let mut lines = Vec::new();
+        if let Some(f) = &fault {
+            lines.push(self.tr().t("bot.failed", &[("name", &name), ("fault", f)]));
+        }
+        let news = self.take_news();
+        if news.is_empty() && lines.is_empty() && action == Action::Ready {
+            return None;
+        }
+        if news.is_empty() {
+            lines.push(self.secret_choice(&name, decision, action));
+        }
+        lines.extend(news);
+        Some(Step {
+            player,
+            seat,
+            decision,
+            lines,
+            fault,
+        })
     }
 
     /// A note for a bot's choice that shows nothing yet in the log.
@@ -531,6 +805,15 @@ impl Session {
             _ => return tr.t("secret.decided", &args),
         };
         self.about(&key, other, &args)
+    }
+
+    /// Seats `bot` in place of `player`'s (not while that bot thinks):
+    /// tests put slow or scripted bots at the table this way.
+    #[cfg(test)]
+    pub(crate) fn seat_bot(&mut self, player: PlayerId, bot: Box<dyn Bot>) {
+        if let Some(seated) = self.bots.iter_mut().find(|b| b.player == player) {
+            seated.bot = Some(bot);
+        }
     }
 
     /// The human's action, or why it is refused (nothing changes then).

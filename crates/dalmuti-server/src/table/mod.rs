@@ -29,7 +29,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use dalmuti_bots::Bot;
+use dalmuti_bots::{Bot, HeuristicBot};
 use dalmuti_core::{Action, Decision, Seed, Viewer};
 use futures_util::FutureExt;
 use serde_json::{Value, json};
@@ -37,7 +37,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
-use crate::bots::{Budget, Level};
+use crate::bots::{self, Budget, Level};
 use crate::error::ServerError;
 use crate::protocol::{Outgoing, ServerMsg};
 use crate::store::{Store, TableRow, TalkKind, Writer, hash_token, new_id, new_token};
@@ -633,7 +633,7 @@ impl Actor {
         for (i, seat) in actor.state.seats.clone().iter().enumerate() {
             match &seat.bot {
                 Some(spec) => {
-                    let bot = Level::from_stored(spec).build(i as u64);
+                    let bot = bots::build(Level::from_stored(spec), i as u64);
                     actor.bots.insert(seat.name.clone(), bot);
                 }
                 // After a restart nobody is connected yet: the grace
@@ -663,7 +663,7 @@ impl Actor {
             if let Some(spec) = &seat.bot
                 && !self.bots.contains_key(&seat.name)
             {
-                let bot = Level::from_stored(spec).build(i as u64);
+                let bot = bots::build(Level::from_stored(spec), i as u64);
                 self.bots.insert(seat.name.clone(), bot);
             }
         }
@@ -1032,7 +1032,7 @@ impl Actor {
         let bot = self
             .bots
             .remove(&name)
-            .unwrap_or_else(|| Level::Heuristic.build(seed));
+            .unwrap_or_else(|| Box::new(HeuristicBot::new(seed)));
         let game = self
             .state
             .game
@@ -1052,7 +1052,7 @@ impl Actor {
                     let action = if granted {
                         bot.decide(&view, &legal)
                     } else {
-                        Level::Heuristic.build(seed).decide(&view, &legal)
+                        HeuristicBot::new(seed).decide(&view, &legal)
                     }
                     .unwrap_or_else(|_| dalmuti_bots::fallback(&legal));
                     BotDone {
@@ -1502,10 +1502,12 @@ impl Actor {
 
     async fn add_bot(&mut self, token: &str, spec: &str) -> Result<String, ServerError> {
         self.check_host(token)?;
-        let level = Level::parse(spec)?;
-        let bot = level.build(self.state.seats.len() as u64);
+        let level = bots::parse_level(spec)?;
+        let bot = bots::build(level, self.state.seats.len() as u64);
+        // Named by level, as the host chose it ("hard bot 1"), not by the
+        // bot that plays it, which the level may change.
         let name = (1..)
-            .map(|i| format!("{} bot {i}", bot.name()))
+            .map(|i| format!("{level} bot {i}"))
             .find(|n| {
                 self.state.seat_named(n).is_none()
                     && self

@@ -138,7 +138,7 @@ export async function onCreate(event) {
 
 let quickBusy = false;
 
-/** A table with you and four heuristic bots, five hands scored, started at once. */
+/** A table with you and four bots of the normal level, five hands scored, started at once. */
 async function onQuickBots() {
   await quick(async player => {
     const made = await api('POST', '/api/tables', {
@@ -146,7 +146,7 @@ async function onQuickBots() {
     });
     store.setToken(made.id, made.token);
     const path = '/api/tables/' + encodeURIComponent(made.id);
-    for (let i = 0; i < 4; i++) await api('POST', path + '/bots', { bot: 'heuristic' }, made.token);
+    for (let i = 0; i < 4; i++) await api('POST', path + '/bots', { bot: 'normal' }, made.token);
     await api('POST', path + '/start', undefined, made.token);
     return made.id;
   });

@@ -26,7 +26,10 @@ const TITLE_ICONS = {
   'Big Boss': '💼', 'Little Boss': '👔', 'Worker': '🖥️',
   'Senior Intern': '☕', 'Junior Intern': '📎',
 };
-export const BOT_LEVELS = ['random', 'greedy', 'heuristic', 'search'];
+/** The bot levels a host may seat, weakest first (the server's LEVELS). */
+export const BOT_LEVELS = ['easy', 'normal', 'hard', 'expert'];
+// Bot names from before the levels, still in recorded games and replays: shown in their own words.
+const OLD_BOT_NAMES = ['random', 'greedy', 'heuristic', 'search'];
 
 /** The game on screen (a table's, a replay's): its word, as rules.variant. */
 export const game = { variant: 'dalmuti' };
@@ -64,9 +67,9 @@ export function gameName(variant) {
   return gameWord('game', VARIANTS[variant] ? variant : 'dalmuti');
 }
 
-/** A bot level's word ("heuristic"). */
+/** A bot level's word ("hard"), or an older bot name's ("heuristic"). */
 export function botName(level) {
-  return BOT_LEVELS.includes(level) ? t('web.bot.' + level) : String(level);
+  return BOT_LEVELS.includes(level) || OLD_BOT_NAMES.includes(level) ? t('web.bot.' + level) : String(level);
 }
 
 /** Items in a list: "Ada, Bo, Cy". */

@@ -9,7 +9,7 @@ use dalmuti_i18n::Lang;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::plain::hand_number;
-use crate::session::Session;
+use crate::session::{Session, Thinker};
 use crate::tr::Tr;
 use crate::words::{self, say};
 
@@ -36,6 +36,13 @@ impl Theme {
         }
     }
 }
+
+/// How often the thinking spinner turns.
+pub(super) const THINKING_FRAME: Duration = Duration::from_millis(100);
+
+/// How often the loop looks for a thinking bot's answer (and redraws the
+/// spinner): a human does not see the difference, a core does not feel it.
+const THINKING_POLL: Duration = Duration::from_millis(50);
 
 /// How a message reads.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -182,18 +189,58 @@ impl<'s> App<'s> {
         self.help.is_none() && !self.session.is_hand_over() && self.session.bots_to_act()
     }
 
-    /// How long until the next bot may act; `None` when no bot is to act.
+    /// How long the loop may wait for a key before [`App::tick`] is due;
+    /// `None` when no bot is to act. While a bot thinks, a short while: the
+    /// spinner turns and the answer is looked for.
     pub fn bot_wait(&self, now: Instant) -> Option<Duration> {
-        self.bots_pending()
-            .then(|| self.next_bot.saturating_duration_since(now))
+        if !self.bots_pending() {
+            return None;
+        }
+        let until_next = self.next_bot.saturating_duration_since(now);
+        Some(match self.session.thinker() {
+            Some(t) if t.answered => until_next,
+            // Not answered yet: look again soon, whatever the delay.
+            Some(_) => THINKING_POLL,
+            None => until_next,
+        })
     }
 
-    /// Lets one bot act if its time has come.
+    /// Lets the bots go on: the next one starts thinking on its own thread
+    /// (while the screen waits out the delay), and a bot's answer is played
+    /// once it has come and its time has come. Never waits for a bot.
     pub fn tick(&mut self, now: Instant) {
-        if self.bots_pending() && now >= self.next_bot {
-            self.step();
-            self.next_bot = now + self.delay;
+        // The help holds the table: an answer that comes meanwhile waits.
+        while self.bots_pending() {
+            if !self.session.think() {
+                // No thread to think on: the bot thinks here, as in plain
+                // mode, holding the screen meanwhile.
+                if now >= self.next_bot && self.step() {
+                    self.next_bot = now + self.delay;
+                }
+                return;
+            }
+            if !self.session.bot_answered() || now < self.next_bot {
+                return;
+            }
+            match self.session.play_answer() {
+                Some(step) => {
+                    self.log.extend(step.lines);
+                    self.sync();
+                    self.next_bot = now + self.delay;
+                }
+                // Nothing to show (a bot said ready): the next bot may
+                // start at once.
+                None => self.sync(),
+            }
         }
+    }
+
+    /// The bot thinking now, as the screen shows it: who (unless the hand
+    /// is being set up, when that stays secret) and for how long, never
+    /// what. `None` while no bot keeps the table waiting: nobody thinks, or
+    /// the answer is in and only the delay is left.
+    pub fn thinking(&self) -> Option<Thinker> {
+        self.session.thinker().filter(|t| !t.answered)
     }
 
     /// Lets the next bot act now; `false` if no bot had anything to do.
@@ -218,11 +265,7 @@ impl<'s> App<'s> {
     fn intro(&mut self) {
         let s = &*self.session;
         let tr = s.tr();
-        let bots: Vec<String> = s
-            .lineup()
-            .iter()
-            .map(|(name, spec)| format!("{name} ({spec})"))
-            .collect();
+        let bots = s.lineup_words();
         let mut lines = vec![
             tr.t(
                 "tui.intro",

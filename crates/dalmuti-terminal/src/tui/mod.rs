@@ -8,9 +8,12 @@
 //!   turn, repeat.
 //!
 //! Bots act one step per tick, `--speed` milliseconds apart, and the screen
-//! is drawn after every step so a human can follow. A bot that thinks long
-//! (a search bot) holds the loop while it thinks; keys pressed meanwhile
-//! are read afterwards.
+//! is drawn after every step so a human can follow. A bot thinks on a
+//! thread of its own ([`Session::think`]) while the loop goes on answering
+//! keys (scrolling, the help, the language, quitting at once) and turns a
+//! spinner with the thinker's name (only who, never what; nobody's while
+//! the hand is set up). Its answer is played when it comes, and not before
+//! the delay since the last step is over.
 
 mod app;
 mod ui;

@@ -932,3 +932,266 @@ fn l_switches_the_language_and_the_screen_follows() {
         assert!(text.contains(title), "no {title:?} in\n{text}");
     }
 }
+
+// ----- a bot that thinks long -----
+
+/// A bot that thinks until the test lets it answer: a long search on
+/// demand. It says when it starts (`entered`), then waits for the gate
+/// (never more than a minute, so a broken test fails instead of hanging)
+/// and makes the safe choice. `hold` says which decisions it thinks over;
+/// others it answers at once.
+struct SlowBot {
+    entered: std::sync::mpsc::Sender<Decision>,
+    gate: std::sync::mpsc::Receiver<()>,
+    hold: fn(&Decision) -> bool,
+}
+
+impl dalmuti_bots::Bot for SlowBot {
+    fn name(&self) -> &str {
+        "slow"
+    }
+
+    fn decide(
+        &mut self,
+        view: &dalmuti_core::View<'_>,
+        legal: &[Action],
+    ) -> Result<Action, dalmuti_bots::BotFault> {
+        if let Some(decision) = view.decision().filter(|d| (self.hold)(d)) {
+            let _ = self.entered.send(decision);
+            let _ = self.gate.recv_timeout(Duration::from_secs(60));
+        }
+        Ok(dalmuti_bots::fallback(legal))
+    }
+}
+
+/// Puts a [`SlowBot`] in `player`'s seat; returns the channels that see it
+/// start thinking and let it answer.
+fn seat_slow_bot(
+    session: &mut Session,
+    player: dalmuti_core::PlayerId,
+    hold: fn(&Decision) -> bool,
+) -> (
+    std::sync::mpsc::Receiver<Decision>,
+    std::sync::mpsc::Sender<()>,
+) {
+    let (entered, started) = std::sync::mpsc::channel();
+    let (open, gate) = std::sync::mpsc::channel();
+    session.seat_bot(
+        player,
+        Box::new(SlowBot {
+            entered,
+            gate,
+            hold,
+        }),
+    );
+    (started, open)
+}
+
+fn plays(decision: &Decision) -> bool {
+    matches!(decision, Decision::Lead | Decision::Follow { .. })
+}
+
+/// A session in play where a bot, not the human, is to move next, and
+/// that bot's player.
+fn a_bot_to_play() -> (Session, dalmuti_core::PlayerId) {
+    let mut s = session(3, 5, false, 3);
+    for _ in 0..1000 {
+        let in_play = s.view().ready_count().is_none();
+        if in_play && s.decision().is_none() && s.bots_to_act() {
+            let next = s.table().into_iter().find(|t| t.to_act && !t.is_me);
+            let next = next.expect("in play, the table sees whose turn it is");
+            return (s, next.player);
+        }
+        if !in_play && s.bots_to_act() || s.decision().is_none() {
+            s.step_bots();
+        } else {
+            let hint = s.hint().unwrap();
+            s.act(hint).unwrap();
+        }
+    }
+    panic!("no bot came to play");
+}
+
+fn text_of(app: &App) -> String {
+    format!("{}", screen(app, 100, 30).backend())
+}
+
+/// Ticks until the log grows past `lines` (the bot's answer is played), or
+/// gives up after a few seconds.
+fn tick_until_played(app: &mut App, lines: usize) {
+    let start = std::time::Instant::now();
+    while app.log().len() == lines {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the bot's answer was never played"
+        );
+        app.tick(std::time::Instant::now());
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn a_thinking_bot_shows_who_thinks_keys_are_answered_and_its_move_comes_after() {
+    let (mut s, thinker) = a_bot_to_play();
+    let (started, open) = seat_slow_bot(&mut s, thinker, plays);
+    let name = s.name(thinker).to_string();
+    let mut app = App::new(&mut s, THEME, Duration::ZERO);
+    app.tick(std::time::Instant::now());
+    started
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the bot starts thinking on its own thread");
+    let lines = app.log().len();
+
+    // Who thinks, and nothing of what: the prompt names the player only.
+    let thinking = app.thinking().expect("the screen knows a bot thinks");
+    assert_eq!(thinking.name.as_deref(), Some(name.as_str()));
+    let text = text_of(&app);
+    assert!(
+        text.contains(&format!("{name} is thinking…")),
+        "the prompt says who thinks:\n{text}"
+    );
+
+    // Keys are answered meanwhile (each returns although the bot still
+    // thinks): the help, scrolling, the language.
+    app.on_key(KeyEvent::from(KeyCode::Char('?')));
+    assert!(app.help.is_some());
+    app.tick(std::time::Instant::now());
+    app.on_key(KeyEvent::from(KeyCode::Esc));
+    assert!(app.help.is_none());
+    app.on_key(KeyEvent::from(KeyCode::PageUp));
+    assert!(app.scroll > 0);
+    app.on_key(KeyEvent::from(KeyCode::PageDown));
+    app.on_key(KeyEvent::from(KeyCode::Char('L')));
+    assert_eq!(app.session().lang(), Lang::Ko);
+    let text = text_of(&app);
+    assert!(text.contains("생각하는 중"), "in the new language:\n{text}");
+    for _ in 1..Lang::ALL.len() {
+        app.on_key(KeyEvent::from(KeyCode::Char('L')));
+    }
+    assert_eq!(app.session().lang(), Lang::En);
+    app.tick(std::time::Instant::now());
+    assert_eq!(
+        app.log().len(),
+        lines,
+        "nothing is played before it answers"
+    );
+    assert!(app.thinking().is_some());
+
+    // It answers: its move is played and shown.
+    open.send(()).unwrap();
+    tick_until_played(&mut app, lines);
+    let played = &app.log()[lines];
+    assert!(played.contains(&name), "{played}");
+    assert!(
+        app.session()
+            .table()
+            .iter()
+            .all(|t| !(t.player == thinker && t.to_act)),
+        "its turn is over"
+    );
+}
+
+#[test]
+fn quitting_while_a_bot_thinks_does_not_wait_for_it() {
+    let (mut s, thinker) = a_bot_to_play();
+    let (started, _open) = seat_slow_bot(&mut s, thinker, plays);
+    let mut app = App::new(&mut s, THEME, Duration::ZERO);
+    app.tick(std::time::Instant::now());
+    started.recv_timeout(Duration::from_secs(20)).unwrap();
+    app.on_key(KeyEvent::from(KeyCode::Char('q')));
+    assert!(app.is_done(), "q quits while the bot still thinks");
+    drop(app);
+    // The game so far is whole: the record is saved without the move in
+    // thought.
+    let dir = std::env::temp_dir().join(format!("dalmuti-thinking-{}", std::process::id()));
+    let path = s.save_record(&dir).unwrap();
+    let record = std::fs::read_to_string(&path).unwrap();
+    assert!(matches!(
+        dalmuti_core::record::check(&record),
+        dalmuti_core::record::Checked::Valid(_)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn while_the_hand_is_set_up_the_screen_does_not_say_who_is_still_choosing() {
+    // A deal that leaves you nothing to choose while the bots choose.
+    let mut s = (0..100)
+        .map(|seed| session(seed, 5, false, 3))
+        .find(|s| s.decision().is_none() && s.bots_to_act())
+        .expect("some deal asks you nothing at first");
+    let bots: Vec<_> = s
+        .table()
+        .into_iter()
+        .filter(|t| !t.is_me)
+        .map(|t| t.player)
+        .collect();
+    let gates: Vec<_> = bots
+        .iter()
+        .map(|&p| seat_slow_bot(&mut s, p, |_| true))
+        .collect();
+    let mut app = App::new(&mut s, THEME, Duration::ZERO);
+    app.tick(std::time::Instant::now());
+    assert!(
+        gates
+            .iter()
+            .any(|(started, _)| started.recv_timeout(Duration::from_secs(20)).is_ok()),
+        "a bot thinks over its setup choice"
+    );
+    assert_eq!(app.session().view().ready_count().map(|_| ()), Some(()));
+    let thinking = app.thinking().expect("a bot thinks");
+    assert_eq!(thinking.name, None, "who is still choosing stays secret");
+    let text = text_of(&app);
+    assert!(!text.contains("is thinking"), "{text}");
+    assert!(text.contains("getting ready"), "{text}");
+    for (_, open) in &gates {
+        let _ = open.send(());
+    }
+}
+
+#[test]
+fn your_setup_choice_does_not_wait_for_a_thinking_bot() {
+    // A deal that asks you a setup choice (a tax gift, a revolution) while
+    // the bots make theirs.
+    let mut s = (0..200)
+        .map(|seed| session(seed, 5, false, 3))
+        .find(|s| s.decision().is_some() && s.bots_to_act())
+        .expect("some deal asks you and the bots at once");
+    let bots: Vec<_> = s
+        .table()
+        .into_iter()
+        .filter(|t| !t.is_me)
+        .map(|t| t.player)
+        .collect();
+    let gates: Vec<_> = bots
+        .iter()
+        .map(|&p| seat_slow_bot(&mut s, p, |_| true))
+        .collect();
+    let mut app = App::new(&mut s, THEME, Duration::ZERO);
+    app.tick(std::time::Instant::now());
+    assert!(
+        gates
+            .iter()
+            .any(|(started, _)| started.recv_timeout(Duration::from_secs(20)).is_ok()),
+        "a bot thinks over its setup choice"
+    );
+    // You choose while it thinks.
+    let hint = app.session().hint().unwrap();
+    app.session.act(hint).unwrap();
+    assert_eq!(app.session().decision(), None);
+    // Every bot answers in turn; the hand goes on to play.
+    for (_, open) in &gates {
+        for _ in 0..8 {
+            let _ = open.send(());
+        }
+    }
+    let start = std::time::Instant::now();
+    while app.session().view().ready_count().is_some() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the setup never ended"
+        );
+        app.tick(std::time::Instant::now());
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}

@@ -10,6 +10,8 @@
 //! of a hand its results take the place of the table, and the final
 //! standings end the game. Everything fits 80×24.
 
+use std::time::Duration;
+
 use dalmuti_core::{Card, Decision, Event, Seat, Seen, Stage, Title, Variant};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -17,7 +19,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, Widget, Wrap};
 
-use super::app::{App, Choice, Theme, Tone};
+use super::app::{App, Choice, THINKING_FRAME, Theme, Tone};
 use crate::plain::{hand_number, rules_in_short};
 use crate::tr::{Tr, capitalize};
 use crate::words::{self, say};
@@ -638,12 +640,23 @@ impl App<'_> {
         let s = &*self.session;
         let decision = s.decision();
         let tr = s.tr();
-        let (title, prompt) = match decision {
-            None => (
+        let (title, prompt) = match (decision, self.thinking()) {
+            // A bot thinks and the table waits for it: a spinner says the
+            // game is not stuck. Who, when the table may know it; never
+            // what.
+            (None, Some(thinker)) => {
+                let line = match &thinker.name {
+                    Some(name) => tr.t("tui.thinking", &[("name", name)]),
+                    None => tr.t("tui.waiting.line", &[("who", &self.waiting_for())]),
+                };
+                let frame = spinner(self.theme, thinker.since.elapsed());
+                (tr.t("tui.waiting", &[]), format!("{frame} {line}"))
+            }
+            (None, None) => (
                 tr.t("tui.waiting", &[]),
                 tr.t("tui.waiting.line", &[("who", &self.waiting_for())]),
             ),
-            Some(d) => (tr.t("tui.your-move", &[]), prompt(self, &d)),
+            (Some(d), _) => (tr.t("tui.your-move", &[]), prompt(self, &d)),
         };
         let block = Block::new()
             .borders(Borders::TOP)
@@ -1251,6 +1264,17 @@ impl App<'_> {
 }
 
 /// The prompt for a decision, in one sentence.
+/// The spinner's frame after `elapsed` of thinking: braille dots, or a
+/// turning bar where the terminal may lack them (the same terminals that
+/// lack emoji).
+fn spinner(theme: Theme, elapsed: Duration) -> char {
+    const DOTS: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+    const BAR: [char; 4] = ['|', '/', '-', '\\'];
+    let frames: &[char] = if theme.emoji { &DOTS } else { &BAR };
+    let turn = elapsed.as_millis() / THINKING_FRAME.as_millis().max(1);
+    frames[(turn % frames.len() as u128) as usize]
+}
+
 fn prompt(app: &App, decision: &Decision) -> String {
     let s = app.session();
     let tr = s.tr();

@@ -1,0 +1,278 @@
+//! The bot levels offered to players, named by strength: `easy`, `normal`,
+//! `hard` and `expert`. The terminal (`dalmuti play --bots hard`) and the
+//! browser (the host's bot menu) both offer these four, and `dalmuti sim`
+//! takes them like any bot name.
+//!
+//! Each level is one bot spec, written in [`Level::spec_text`]: the one
+//! place to retune a level. A level only ever names a built-in bot with a
+//! fixed budget, so a server may offer it to anyone.
+//!
+//! | Level    | Bot spec                     | Per decision       |
+//! |----------|------------------------------|--------------------|
+//! | `easy`   | `greedy`                     | instant            |
+//! | `normal` | `heuristic`                  | instant            |
+//! | `hard`   | `search:ms=50,threads=1`     | 50 ms, one thread  |
+//! | `expert` | `search:ms=300,threads=1`    | 300 ms, one thread |
+//!
+//! ## Measured places against each other
+//!
+//! <!-- MEASURED PLACES: to be filled from `dalmuti sim` (5-player
+//! duplicate, at least 2,000 deals, 95 % intervals). Keep this table and
+//! the one in README.md ("Bot levels") the same. -->
+//!
+//! The average place (1 = Greater Dalmuti) of one bot of a level against
+//! four of another, in the same seats over the same deals:
+//!
+//! | This level ↓ against four of → | easy | normal | hard | expert |
+//! |--------------------------------|------|--------|------|--------|
+//! | `easy`                         | 3.00 | *tbd*  | *tbd*| *tbd*  |
+//! | `normal`                       | *tbd*| 3.00   | *tbd*| *tbd*  |
+//! | `hard`                         | *tbd*| *tbd*  | 3.00 | *tbd*  |
+//! | `expert`                       | *tbd*| *tbd*  | *tbd*| 3.00   |
+//!
+//! ```
+//! use dalmuti_bots::{BotSpec, Level};
+//! let hard: Level = "hard".parse().unwrap();
+//! assert_eq!(hard.spec_text(), "search:ms=50,threads=1");
+//! assert_eq!("hard".parse::<BotSpec>().unwrap(), BotSpec::Level(Level::Hard));
+//! assert!(Level::ALL.windows(2).all(|w| w[0] < w[1]), "weakest first");
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::{BadSpec, Bot, BotSpec};
+
+/// A bot level offered to players, weakest first (so `Easy < Expert`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// Plays its worst legal set: a first game.
+    Easy,
+    /// Strong rules of thumb, and instant.
+    Normal,
+    /// Searches 50 ms per decision on one thread.
+    Hard,
+    /// Searches 300 ms per decision on one thread: the strongest offered.
+    Expert,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 4] = [Level::Easy, Level::Normal, Level::Hard, Level::Expert];
+
+    /// The level every game starts with unless told otherwise.
+    pub const DEFAULT: Level = Level::Normal;
+
+    /// Its name, as players choose it: `easy`, `normal`, `hard`, `expert`.
+    ///
+    /// ```
+    /// assert_eq!(dalmuti_bots::Level::Expert.name(), "expert");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Normal => "normal",
+            Level::Hard => "hard",
+            Level::Expert => "expert",
+        }
+    }
+
+    /// The bot that plays at this level, as a bot spec. This is the one
+    /// place where the levels are tuned: a stronger or faster bot for a
+    /// level is a new line here (and new figures in the table above).
+    ///
+    /// ```
+    /// assert_eq!(dalmuti_bots::Level::Easy.spec_text(), "greedy");
+    /// ```
+    pub fn spec_text(self) -> &'static str {
+        match self {
+            Level::Easy => "greedy",
+            Level::Normal => "heuristic",
+            // One thread each: a table of four search bots then thinks on
+            // as many cores as a table of one, and a server's budget counts
+            // a decision as one core.
+            Level::Hard => "search:ms=50,threads=1",
+            Level::Expert => "search:ms=300,threads=1",
+        }
+    }
+
+    /// The bot spec of [`Level::spec_text`], read.
+    ///
+    /// ```
+    /// use dalmuti_bots::{BotSpec, Level};
+    /// assert_eq!(Level::Normal.spec().unwrap(), BotSpec::Heuristic);
+    /// ```
+    pub fn spec(self) -> Result<BotSpec, BadSpec> {
+        self.spec_text().parse::<BotSpec>().map_err(|e| {
+            BadSpec(format!(
+                "level {} is tuned to {:?}, which is no bot: {e}",
+                self.name(),
+                self.spec_text()
+            ))
+        })
+    }
+
+    /// Builds the level's bot, its randomness seeded by `seed`.
+    ///
+    /// ```
+    /// let bot = dalmuti_bots::Level::Normal.build(7).unwrap();
+    /// assert_eq!(bot.name(), "heuristic");
+    /// ```
+    pub fn build(self, seed: u64) -> Result<Box<dyn Bot>, BadSpec> {
+        self.spec()?.build(seed)
+    }
+
+    /// The level a player or a client asked for by name: one of the four,
+    /// or one of the names bots had before there were levels, which older
+    /// clients still send: `random` and `greedy` are `easy`, `heuristic`
+    /// is `normal`, `search` is `expert` (the server's `search` thought
+    /// 300 ms a decision). Options (`search:ms=5`) are refused: a level
+    /// has a fixed budget.
+    ///
+    /// ```
+    /// use dalmuti_bots::Level;
+    /// assert_eq!(Level::from_name_or_alias("hard"), Ok(Level::Hard));
+    /// assert_eq!(Level::from_name_or_alias("heuristic"), Ok(Level::Normal));
+    /// assert!(Level::from_name_or_alias("search:ms=5").is_err());
+    /// ```
+    pub fn from_name_or_alias(name: &str) -> Result<Level, BadLevel> {
+        match name {
+            "random" | "greedy" => Ok(Level::Easy),
+            "heuristic" => Ok(Level::Normal),
+            "search" => Ok(Level::Expert),
+            other => other.parse(),
+        }
+    }
+
+    /// The level of a bot spec stored before today (a server's table saved
+    /// with `search:ms=300`, `heuristic`, `hard`…), never refused: a known
+    /// name maps as in [`Level::from_name_or_alias`], a `search` with
+    /// options maps by its time (at most 50 ms is `hard`, else `expert`;
+    /// options that no longer read, by the name alone), and anything else (an external program, a name from the future)
+    /// plays at [`Level::DEFAULT`].
+    ///
+    /// ```
+    /// use dalmuti_bots::Level;
+    /// assert_eq!(Level::from_stored("search:ms=300"), Level::Expert);
+    /// assert_eq!(Level::from_stored("search:ms=50,threads=1"), Level::Hard);
+    /// assert_eq!(Level::from_stored("random"), Level::Easy);
+    /// assert_eq!(Level::from_stored("cmd:rm -rf /"), Level::Normal);
+    /// ```
+    pub fn from_stored(spec: &str) -> Level {
+        let spec = spec.trim();
+        if let Ok(level) = Level::from_name_or_alias(spec) {
+            return level;
+        }
+        match spec.parse::<BotSpec>() {
+            Ok(BotSpec::Level(level)) => level,
+            Ok(BotSpec::Random | BotSpec::Greedy) => Level::Easy,
+            Ok(BotSpec::Heuristic) => Level::Normal,
+            Ok(BotSpec::Search(config)) => match config.time {
+                Some(time) if time.as_millis() <= 50 => Level::Hard,
+                _ => Level::Expert,
+            },
+            Ok(BotSpec::External { .. }) => Level::DEFAULT,
+            // Options that no longer read (`search:depth=3`): the bot's
+            // name still says what it was.
+            Err(_) => spec
+                .split(':')
+                .next()
+                .and_then(|name| Level::from_name_or_alias(name.trim()).ok())
+                .unwrap_or(Level::DEFAULT),
+        }
+    }
+}
+
+/// A name that is not one of the levels.
+///
+/// ```
+/// let refusal = "grumpy".parse::<dalmuti_bots::Level>().unwrap_err();
+/// assert!(refusal.to_string().contains("easy, normal, hard, expert"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{asked:?} is not a bot level: choose one of {}", level_names())]
+pub struct BadLevel {
+    /// What was asked for, shortened if long.
+    pub asked: String,
+}
+
+/// "easy, normal, hard, expert".
+fn level_names() -> String {
+    Level::ALL.map(Level::name).join(", ")
+}
+
+impl FromStr for Level {
+    type Err = BadLevel;
+
+    /// Exactly one of the four names; old bot names are
+    /// [`Level::from_name_or_alias`]'s.
+    fn from_str(s: &str) -> Result<Level, BadLevel> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| BadLevel {
+                asked: s.chars().take(40).collect(),
+            })
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_level_reads_back_and_builds() {
+        for level in Level::ALL {
+            assert_eq!(level.name().parse::<Level>(), Ok(level));
+            assert_eq!(level.to_string(), level.name());
+            assert_eq!(Level::from_stored(level.name()), level);
+            assert_eq!(Level::from_stored(level.spec_text()), level);
+            let spec = level.spec().expect("every level's spec is a bot");
+            assert!(
+                !matches!(spec, BotSpec::External { .. } | BotSpec::Level(_)),
+                "a level is a built-in bot: {spec}"
+            );
+            assert!(level.build(1).is_ok());
+        }
+    }
+
+    #[test]
+    fn old_names_are_aliases_and_options_are_refused() {
+        for (old, level) in [
+            ("random", Level::Easy),
+            ("greedy", Level::Easy),
+            ("heuristic", Level::Normal),
+            ("search", Level::Expert),
+        ] {
+            assert_eq!(Level::from_name_or_alias(old), Ok(level));
+            assert!(old.parse::<Level>().is_err(), "{old} is only an alias");
+        }
+        for asked in ["search:ms=300", "cmd:bot", "Hard", "", " easy"] {
+            let refusal = Level::from_name_or_alias(asked).unwrap_err();
+            assert!(refusal.to_string().contains(&level_names()));
+        }
+    }
+
+    #[test]
+    fn stored_specs_map_to_the_nearest_level() {
+        assert_eq!(Level::from_stored("search:ms=20"), Level::Hard);
+        assert_eq!(
+            Level::from_stored("search:threads=256,ms=600000"),
+            Level::Expert
+        );
+        assert_eq!(
+            Level::from_stored("search:iterations=4294967295"),
+            Level::Expert
+        );
+        assert_eq!(Level::from_stored("greedy"), Level::Easy);
+        assert_eq!(Level::from_stored("oracle"), Level::Normal);
+        assert_eq!(Level::from_stored("search:bogus"), Level::Expert);
+        assert_eq!(Level::from_stored("oracle:x=1"), Level::Normal);
+    }
+}
