@@ -7,12 +7,16 @@
 //! place to retune a level. A level only ever names a built-in bot with a
 //! fixed budget, so a server may offer it to anyone.
 //!
-//! | Level    | Bot spec                     | Per decision       |
-//! |----------|------------------------------|--------------------|
-//! | `easy`   | `greedy`                     | instant            |
-//! | `normal` | `heuristic`                  | instant            |
-//! | `hard`   | `search:ms=50,threads=1`     | 50 ms, one thread  |
-//! | `expert` | `search:ms=300,threads=1`    | 300 ms, one thread |
+//! | Level    | Bot spec                     | Per decision (one core)  |
+//! |----------|------------------------------|--------------------------|
+//! | `easy`   | `greedy`                     | instant                  |
+//! | `normal` | `heuristic`                  | a few microseconds       |
+//! | `hard`   | `search:iterations=1000`     | about 20 ms              |
+//! | `expert` | `search:iterations=4000`     | about 80 ms              |
+//!
+//! The search levels have a budget of iterations, not of time: the same
+//! seed then plays the same game on any machine (a replay, a fairness
+//! check), and the measured places below hold wherever they are rerun.
 //!
 //! ## Measured places against each other
 //!
@@ -33,7 +37,7 @@
 //! ```
 //! use dalmuti_bots::{BotSpec, Level};
 //! let hard: Level = "hard".parse().unwrap();
-//! assert_eq!(hard.spec_text(), "search:ms=50,threads=1");
+//! assert_eq!(hard.spec_text(), "search:iterations=1000");
 //! assert_eq!("hard".parse::<BotSpec>().unwrap(), BotSpec::Level(Level::Hard));
 //! assert!(Level::ALL.windows(2).all(|w| w[0] < w[1]), "weakest first");
 //! ```
@@ -50,9 +54,10 @@ pub enum Level {
     Easy,
     /// Strong rules of thumb, and instant.
     Normal,
-    /// Searches 50 ms per decision on one thread.
+    /// Searches 1,000 iterations per decision (about 20 ms on one core).
     Hard,
-    /// Searches 300 ms per decision on one thread: the strongest offered.
+    /// Searches 4,000 iterations per decision (about 80 ms on one core):
+    /// the strongest offered.
     Expert,
 }
 
@@ -91,8 +96,8 @@ impl Level {
             // One thread each: a table of four search bots then thinks on
             // as many cores as a table of one, and a server's budget counts
             // a decision as one core.
-            Level::Hard => "search:ms=50,threads=1",
-            Level::Expert => "search:ms=300,threads=1",
+            Level::Hard => "search:iterations=1000",
+            Level::Expert => "search:iterations=4000",
         }
     }
 
@@ -147,7 +152,8 @@ impl Level {
     /// The level of a bot spec stored before today (a server's table saved
     /// with `search:ms=300`, `heuristic`, `hard`…), never refused: a known
     /// name maps as in [`Level::from_name_or_alias`], a `search` with
-    /// options maps by its time (at most 50 ms is `hard`, else `expert`;
+    /// options maps by its budget (at most 50 ms or 1,000 iterations is `hard`,
+    /// else `expert`;
     /// options that no longer read, by the name alone), and anything else (an external program, a name from the future)
     /// plays at [`Level::DEFAULT`].
     ///
@@ -155,6 +161,7 @@ impl Level {
     /// use dalmuti_bots::Level;
     /// assert_eq!(Level::from_stored("search:ms=300"), Level::Expert);
     /// assert_eq!(Level::from_stored("search:ms=50,threads=1"), Level::Hard);
+    /// assert_eq!(Level::from_stored("search:iterations=4000"), Level::Expert);
     /// assert_eq!(Level::from_stored("random"), Level::Easy);
     /// assert_eq!(Level::from_stored("cmd:rm -rf /"), Level::Normal);
     /// ```
@@ -169,6 +176,7 @@ impl Level {
             Ok(BotSpec::Heuristic) => Level::Normal,
             Ok(BotSpec::Search(config)) => match config.time {
                 Some(time) if time.as_millis() <= 50 => Level::Hard,
+                None if config.iterations <= 1000 => Level::Hard,
                 _ => Level::Expert,
             },
             Ok(BotSpec::External { .. }) => Level::DEFAULT,
