@@ -115,6 +115,14 @@ impl Cards {
             .expect("card count overflow");
     }
 
+    /// Adds one `card`, for a deal: no deck holds 255 of a card, so the
+    /// count cannot overflow.
+    #[inline]
+    pub(crate) fn add_one(&mut self, card: Card) {
+        let slot = &mut self.counts[card.index()];
+        *slot = slot.wrapping_add(1);
+    }
+
     /// Removes `n` copies of `card`; returns false and changes nothing if
     /// there are fewer.
     #[inline]
