@@ -147,7 +147,11 @@ impl Cards {
     /// Whether every card of `other` is here (with multiplicity).
     #[inline]
     pub fn contains(&self, other: &Cards) -> bool {
-        self.counts.iter().zip(&other.counts).all(|(a, b)| a >= b)
+        // Every count compared, without stopping early: one vector compare.
+        self.counts
+            .iter()
+            .zip(&other.counts)
+            .fold(true, |all, (a, b)| all & (a >= b))
     }
 
     /// Adds every card of `other`.
@@ -155,9 +159,16 @@ impl Cards {
     /// # Panics
     /// If a count would pass 255.
     pub fn add_all(&mut self, other: &Cards) {
-        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
-            *a = a.checked_add(*b).expect("card count overflow");
+        // Overflow checked once for all counts, so the sum is one vector add.
+        let mut sum = self.counts;
+        let mut overflow = false;
+        for (a, b) in sum.iter_mut().zip(&other.counts) {
+            let (s, o) = a.overflowing_add(*b);
+            *a = s;
+            overflow |= o;
         }
+        assert!(!overflow, "card count overflow");
+        self.counts = sum;
     }
 
     /// Removes every card of `other`; returns false and changes nothing if
@@ -167,7 +178,7 @@ impl Cards {
             return false;
         }
         for (a, b) in self.counts.iter_mut().zip(&other.counts) {
-            *a -= *b;
+            *a = a.wrapping_sub(*b);
         }
         true
     }

@@ -176,6 +176,7 @@ impl Seats {
     pub const NONE: Seats = Seats(0);
 
     /// Just this seat.
+    #[inline]
     pub const fn only(seat: Seat) -> Seats {
         Seats(1 << seat.0)
     }
