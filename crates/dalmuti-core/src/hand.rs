@@ -991,7 +991,8 @@ impl Hand {
         self.begin_play();
     }
 
-    #[inline]
+    // Always inlined into `apply`, for the same reason as `apply` itself.
+    #[inline(always)]
     fn play(&mut self, seat: Seat, set: Set) -> Result<(), Illegal> {
         if let Some((_, top)) = self.top
             && !set.tops(&top)
@@ -1119,7 +1120,7 @@ impl Hand {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn pass(&mut self, seat: Seat) -> Result<(), Illegal> {
         let Some((by, _)) = self.top else {
             return Err(Illegal::MustLead);
