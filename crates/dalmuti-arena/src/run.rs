@@ -238,12 +238,15 @@ fn update_ratings(ratings: &mut [WengLinRating], place: &[usize], config: &WengL
         }
     }
     for (i, r) in ratings.iter_mut().enumerate() {
-        let sq = sigma_sq[i];
-        r.rating = (sq / sq).mul_add(omega[i], r.rating);
-        let shrink = (sq / sq)
+        // A bot is a team of one: its share of the team's variance is 1,
+        // computed as skillratings does (a zero or infinite σ alike).
+        let (player_sq, team_sq) = (sigma_sq[i], sigma_sq[i]);
+        let share = player_sq / team_sq;
+        r.rating = share.mul_add(omega[i], r.rating);
+        let shrink = share
             .mul_add(-large_delta[i], 1.0)
             .max(config.uncertainty_tolerance);
-        r.uncertainty = (sq * shrink).sqrt();
+        r.uncertainty = (player_sq * shrink).sqrt();
     }
 }
 
