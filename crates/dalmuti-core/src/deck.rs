@@ -158,9 +158,10 @@ impl Deck {
         if let Some(hands) = self.deal_unchecked_draws(players, block) {
             return hands;
         }
-        // A number fell where the bounded draw must check for bias (about
-        // once in 2^27 deals): deal again from the same numbers, drawing
-        // more from the stream if some are rejected.
+        // A number fell where the bounded draw must check for bias (the
+        // low half of the product below n: about once in 1.3 million deals
+        // of 80 cards): deal again from the same numbers with the exact
+        // draw, which takes more from the stream if it rejects some.
         let mut words = block.chunks_exact(4).map(word);
         self.deal_from(players, &mut || {
             words.next().unwrap_or_else(|| rng.next_u32())
@@ -199,7 +200,6 @@ impl Deck {
     /// from `next`: Fisher–Yates fixes the last position first and never
     /// touches it again, so each card is dealt as soon as its position is
     /// fixed, and the swap need only write the position still in play.
-    #[inline]
     fn deal_from(&self, players: usize, next: &mut impl FnMut() -> u32) -> PerSeat<Cards> {
         let mut hands = [Cards::EMPTY; MAX_PLAYERS];
         let players = players.clamp(1, MAX_PLAYERS);

@@ -1081,6 +1081,8 @@ impl Hand {
     /// The trick is won by `by`, who played its last set: they lead the next
     /// one, or if out the next player clockwise who holds cards; and if the
     /// trick held Ratbert and was topped since, they take Ratbert back.
+    // Out of line, like `go_out`: once in several decisions, and inlined
+    // into every caller of `apply` it would only lengthen the play path.
     #[inline(never)]
     fn end_trick(&mut self, by: Seat) {
         let winner_holds = self.holding.contains(by);
