@@ -101,6 +101,7 @@ impl Rank {
     pub const PEASANT: Rank = Rank(12);
 
     /// The rank with this number, if it is 1 to 12.
+    #[inline]
     pub const fn new(number: u8) -> Option<Rank> {
         if number >= 1 && number <= 12 {
             Some(Rank(number))
@@ -168,6 +169,7 @@ impl Card {
     }
 
     /// The card at `index` (0..=16), for tables built at compile time.
+    #[inline]
     pub(crate) const fn at(index: usize) -> Card {
         assert!(index < CARD_KINDS);
         Card(index as u8)
@@ -176,6 +178,7 @@ impl Card {
     /// The card's slot: 0 the World Ruler, 1 to 12 the numbered cards, 13
     /// the Jester, 14 the Twirling Wedgie, 15 Ratbert, 16 the Dogbert. Also
     /// the order in which hands are written.
+    #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
     }

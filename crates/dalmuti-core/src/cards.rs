@@ -115,6 +115,23 @@ impl Cards {
             .expect("card count overflow");
     }
 
+    /// Adds one `card`, for a deal: no deck holds 255 of a card, so the
+    /// count cannot overflow.
+    #[inline]
+    pub(crate) fn add_one(&mut self, card: Card) {
+        let slot = &mut self.counts[card.index()];
+        *slot = slot.wrapping_add(1);
+    }
+
+    /// Removes `n` copies of `card`, which the caller has checked are
+    /// there: the play path, which checks before it changes anything.
+    #[inline]
+    pub(crate) fn take(&mut self, card: Card, n: u8) {
+        let slot = &mut self.counts[card.index()];
+        debug_assert!(*slot >= n);
+        *slot = slot.wrapping_sub(n);
+    }
+
     /// Removes `n` copies of `card`; returns false and changes nothing if
     /// there are fewer.
     #[inline]
@@ -130,7 +147,11 @@ impl Cards {
     /// Whether every card of `other` is here (with multiplicity).
     #[inline]
     pub fn contains(&self, other: &Cards) -> bool {
-        self.counts.iter().zip(&other.counts).all(|(a, b)| a >= b)
+        // Every count compared, without stopping early: one vector compare.
+        self.counts
+            .iter()
+            .zip(&other.counts)
+            .fold(true, |all, (a, b)| all & (a >= b))
     }
 
     /// Adds every card of `other`.
@@ -138,9 +159,16 @@ impl Cards {
     /// # Panics
     /// If a count would pass 255.
     pub fn add_all(&mut self, other: &Cards) {
-        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
-            *a = a.checked_add(*b).expect("card count overflow");
+        // Overflow checked once for all counts, so the sum is one vector add.
+        let mut sum = self.counts;
+        let mut overflow = false;
+        for (a, b) in sum.iter_mut().zip(&other.counts) {
+            let (s, o) = a.overflowing_add(*b);
+            *a = s;
+            overflow |= o;
         }
+        assert!(!overflow, "card count overflow");
+        self.counts = sum;
     }
 
     /// Removes every card of `other`; returns false and changes nothing if
@@ -150,7 +178,7 @@ impl Cards {
             return false;
         }
         for (a, b) in self.counts.iter_mut().zip(&other.counts) {
-            *a -= *b;
+            *a = a.wrapping_sub(*b);
         }
         true
     }
@@ -201,6 +229,66 @@ impl Cards {
             left -= take;
         }
         out
+    }
+}
+
+/// Which numbered ranks (1 to 12) a group of cards holds at least once,
+/// twice, three and four times: four 16-bit masks (bit r for rank r) in one
+/// word, kept up to date as cards are played so that finding the worst set
+/// that can be played is a shift and a mask instead of a scan of the
+/// seventeen counts. Larger sets fall back to the scan.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct RankMasks(u64);
+
+/// The lanes of [`RankMasks`] for "at least 1" up to "at least n": index n,
+/// n = 0..=4.
+const LANES_UP_TO: [u64; 5] = [0, 0xffff, 0xffff_ffff, 0xffff_ffff_ffff, u64::MAX];
+
+/// Bits 1..=12 of each lane: the numbered ranks.
+const RANK_BITS: u64 = 0x1ffe_1ffe_1ffe_1ffe;
+
+impl RankMasks {
+    /// The most copies [`RankMasks::at_least`] answers for.
+    pub(crate) const LANES: u8 = 4;
+
+    /// The masks of `cards`.
+    pub(crate) fn of(cards: &Cards) -> RankMasks {
+        // Eight counts at a time: a byte's high bit says whether its count
+        // reaches n (no carry crosses bytes: at most 127 + 127), and one
+        // multiplication gathers the eight high bits into a byte.
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        const GATHER: u64 = 0x0102_0408_1020_4080;
+        let word =
+            |at: usize| u64::from_le_bytes(cards.counts[at..at + 8].try_into().expect("8 counts"));
+        let (low, high) = (word(0), word(8));
+        let mut masks = 0;
+        for n in 1..=RankMasks::LANES {
+            let reaches = |w: u64| {
+                let seven = (w & LOW) + u64::from(0x80 - n) * 0x0101_0101_0101_0101;
+                ((((w | seven) & HIGH) >> 7).wrapping_mul(GATHER) >> 56) as u16
+            };
+            let lane = reaches(low) | reaches(high) << 8;
+            masks |= u64::from(lane & 0b1_1111_1111_1110) << (16 * (n - 1));
+        }
+        RankMasks(masks)
+    }
+
+    /// The ranks held at least `n` times, `n` in 1..=4.
+    #[inline]
+    pub(crate) fn at_least(self, n: u8) -> u16 {
+        debug_assert!((1..=RankMasks::LANES).contains(&n));
+        (self.0 >> (16 * u32::from(n - 1))) as u16
+    }
+
+    /// `n` copies of `card` are taken from a group that held `had`.
+    #[inline]
+    pub(crate) fn take(&mut self, card: Card, had: u8, n: u8) {
+        // Lanes from `had - n` (0-based: "at least had - n + 1") below
+        // `had` lose the card; cards that are not ranks have no bit.
+        let lanes = LANES_UP_TO[usize::from(had.min(RankMasks::LANES))]
+            & !LANES_UP_TO[usize::from((had - n).min(RankMasks::LANES))];
+        self.0 &= !((RANK_BITS & (0x0001_0001_0001_0001 << card.index())) & lanes);
     }
 }
 
@@ -305,6 +393,47 @@ mod tests {
         huge.add(Rank::KNIGHT.into(), 200);
         assert_eq!(huge.ranks_with_at_least(150), 1 << 6);
         assert_eq!(huge.ranks_with_at_least(201), 0);
+    }
+
+    #[test]
+    fn rank_masks_follow_the_cards_taken() {
+        let mut hand: Cards = "1 3 3 5 5 5 9 12 12 12 12 12 J J".parse().unwrap();
+        let mut masks = RankMasks::of(&hand);
+        let check = |hand: &Cards, masks: RankMasks| {
+            assert_eq!(masks, RankMasks::of(hand));
+            for n in 1..=RankMasks::LANES {
+                assert_eq!(masks.at_least(n), hand.ranks_with_at_least(n), "{hand} {n}");
+            }
+        };
+        check(&hand, masks);
+        for (card, n) in [
+            ("12", 1),
+            ("12", 3),
+            ("5", 2),
+            ("J", 2),
+            ("3", 2),
+            ("12", 1),
+        ] {
+            let card: Card = card.parse().unwrap();
+            masks.take(card, hand.count(card), n);
+            hand.take(card, n);
+            check(&hand, masks);
+        }
+        let corporate: Cards = "0 6 6 T R D D".parse().unwrap();
+        let mut masks = RankMasks::of(&corporate);
+        for card in [
+            Card::WORLD_RULER,
+            Card::RATBERT,
+            Card::DOGBERT,
+            Card::TWIRLING_WEDGIE,
+        ] {
+            masks.take(card, corporate.count(card), 1);
+        }
+        assert_eq!(
+            masks,
+            RankMasks::of(&corporate),
+            "only numbered ranks have bits"
+        );
     }
 
     #[test]

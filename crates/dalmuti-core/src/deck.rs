@@ -4,7 +4,7 @@ use arrayvec::ArrayVec;
 
 use crate::card::{CARD_KINDS, Card};
 use crate::cards::Cards;
-use crate::rng::DealRng;
+use crate::rng::{DealRng, bounded};
 use crate::rules::Rules;
 use crate::seat::{MAX_PLAYERS, PerSeat, Seat};
 use crate::variant::Variant;
@@ -151,10 +151,73 @@ impl Deck {
     /// Shuffles and deals to `players` seats, one card at a time clockwise
     /// starting with the Greater Dalmuti.
     pub fn deal(&self, players: usize, rng: &mut DealRng) -> PerSeat<Cards> {
+        let draws = (self.len as usize).saturating_sub(1);
+        let mut block = [0; 4 * MAX_DECK];
+        let block = &mut block[..4 * draws];
+        rng.fill_words(block);
+        if let Some(hands) = self.deal_unchecked_draws(players, block) {
+            return hands;
+        }
+        // A number fell where the bounded draw must check for bias (the
+        // low half of the product below n: about once in 1.3 million deals
+        // of 80 cards): deal again from the same numbers with the exact
+        // draw, which takes more from the stream if it rejects some.
+        let mut words = block.chunks_exact(4).map(word);
+        self.deal_from(players, &mut || {
+            words.next().unwrap_or_else(|| rng.next_u32())
+        })
+    }
+
+    /// [`Deck::deal_from`] over a block of numbers, without the bounded
+    /// draw's rejection step: `None` if any number needed it (the result
+    /// might then differ), so that the loop has no branch on it.
+    #[inline]
+    fn deal_unchecked_draws(&self, players: usize, block: &[u8]) -> Option<PerSeat<Cards>> {
+        let mut hands = [Cards::EMPTY; MAX_PLAYERS];
+        let players = players.clamp(1, MAX_PLAYERS);
+        let len = self.len as usize;
+        if len == 0 {
+            return Some(PerSeat::from_array(hands));
+        }
         let mut cards = self.layout;
-        let cards = &mut cards[..self.len as usize];
-        rng.shuffle(cards);
-        deal_in_order(cards, players)
+        let mut seat = (len - 1) % players;
+        let mut biased_zone = false;
+        for (i, x) in (1..len).rev().zip(block.chunks_exact(4).map(word)) {
+            let n = i as u32 + 1;
+            let m = u64::from(x) * u64::from(n);
+            biased_zone |= (m as u32) < n;
+            let j = (m >> 32) as usize;
+            let card = cards[j];
+            cards[j] = cards[i];
+            hands[seat].add_one(card);
+            seat = if seat == 0 { players - 1 } else { seat - 1 };
+        }
+        hands[0].add_one(cards[0]);
+        (!biased_zone).then_some(PerSeat::from_array(hands))
+    }
+
+    /// [`DealRng::shuffle`] then [`deal_in_order`] in one pass, drawing
+    /// from `next`: Fisher–Yates fixes the last position first and never
+    /// touches it again, so each card is dealt as soon as its position is
+    /// fixed, and the swap need only write the position still in play.
+    fn deal_from(&self, players: usize, next: &mut impl FnMut() -> u32) -> PerSeat<Cards> {
+        let mut hands = [Cards::EMPTY; MAX_PLAYERS];
+        let players = players.clamp(1, MAX_PLAYERS);
+        let len = self.len as usize;
+        if len == 0 {
+            return PerSeat::from_array(hands);
+        }
+        let mut cards = self.layout;
+        let mut seat = (len - 1) % players;
+        for i in (1..len).rev() {
+            let j = bounded(i as u32 + 1, next) as usize;
+            let card = cards[j];
+            cards[j] = cards[i];
+            hands[seat].add_one(card);
+            seat = if seat == 0 { players - 1 } else { seat - 1 };
+        }
+        hands[0].add_one(cards[0]);
+        PerSeat::from_array(hands)
     }
 
     /// How many cards seat `seat` is dealt at a table of `players`: the
@@ -163,6 +226,12 @@ impl Deck {
         let n = self.len();
         (n / players + usize::from(seat.index() < n % players)) as u32
     }
+}
+
+/// A little-endian 32-bit number from four bytes.
+#[inline]
+fn word(bytes: &[u8]) -> u32 {
+    u32::from_le_bytes(bytes.try_into().expect("four bytes"))
 }
 
 /// Deals `cards` in order, one at a time clockwise from seat 0.
@@ -199,6 +268,61 @@ mod tests {
             all.add_all(h);
         }
         assert_eq!(all, deck.cards());
+    }
+
+    #[test]
+    fn one_pass_deal_is_shuffle_then_deal() {
+        // Over streams with many zeros, which the bounded draw must reject
+        // for most sizes (2^32 mod n > 0), and over real seeds.
+        let stream = |seed: u32| {
+            let mut x = seed;
+            move || {
+                x = x.wrapping_mul(747_796_405).wrapping_add(2_891_336_453);
+                if x % 3 == 0 { 0 } else { x }
+            }
+        };
+        for deck in [
+            Deck::STANDARD,
+            Deck::STRIPPED_FOR_FOUR,
+            Deck::CORPORATE_SHUFFLE,
+        ] {
+            for players in [3, 4, 5, 7, 8, 16] {
+                for seed in 0..20 {
+                    let mut cards = deck.layout;
+                    let cards = &mut cards[..deck.len as usize];
+                    crate::rng::shuffle_with(cards, &mut stream(seed));
+                    let fused = deck.deal_from(players, &mut stream(seed));
+                    assert_eq!(fused, deal_in_order(cards, players), "{players} {seed}");
+
+                    let mut a = DealRng::new(Seed::from(u64::from(seed)));
+                    let mut b = a.clone();
+                    let mut cards = deck.layout;
+                    let cards = &mut cards[..deck.len as usize];
+                    b.shuffle(cards);
+                    assert_eq!(deck.deal(players, &mut a), deal_in_order(cards, players));
+                    assert_eq!(
+                        a.below(1 << 30),
+                        b.below(1 << 30),
+                        "the stream moved on alike"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn unchecked_draws_refuse_the_biased_zone() {
+        let deck = Deck::STANDARD;
+        let mut block = [0x5a; 4 * 79];
+        let words = |b: &[u8]| b.chunks_exact(4).map(word).collect::<Vec<_>>();
+        let from = |b: &[u8]| {
+            let mut w = words(b).into_iter();
+            deck.deal_from(5, &mut || w.next().unwrap())
+        };
+        assert_eq!(deck.deal_unchecked_draws(5, &block), Some(from(&block)));
+        // Zero times n leaves 0 below n: the exact draw must decide.
+        block[40..44].fill(0);
+        assert_eq!(deck.deal_unchecked_draws(5, &block), None);
     }
 
     /// A seed means the same deal forever: these lines pin seed → deal. If

@@ -6,7 +6,7 @@ use arrayvec::ArrayVec;
 
 use crate::action::{Action, ActionList, Decision, Illegal, IllegalAction, RevolutionOffer};
 use crate::card::{CARD_KINDS, Card, Rank};
-use crate::cards::Cards;
+use crate::cards::{Cards, RankMasks};
 use crate::deck::Deck;
 use crate::event::{Event, MerchantTrade, TaxPayment};
 use crate::rng::DealRng;
@@ -178,7 +178,6 @@ pub struct Hand {
     rules: Rules,
     players: u8,
     first: bool,
-    deck: Deck,
     dealt: PerSeat<Cards>,
     held: PerSeat<Cards>,
     holding: Seats,
@@ -187,6 +186,9 @@ pub struct Hand {
     /// How many cards each seat holds, kept so the play path need not
     /// re-read a hand it has just written (a store-forwarding stall).
     sizes: PerSeat<u8>,
+    /// Each seat's ranks by how many it holds, kept from the start of play
+    /// (before it, `held` changes wholesale and nobody plays).
+    masks: PerSeat<RankMasks>,
     stage: Stage,
     revolution_holder: Option<Seat>,
     revolution: Option<Revolution>,
@@ -200,6 +202,12 @@ pub struct Hand {
     turn: Seat,
     top: Option<(Seat, Set)>,
     passes: u8,
+    /// The seats that answer the set on the table in turn (holding cards,
+    /// not wedged, not its player), and how many passes in a row end the
+    /// trick: fixed when the set is played, so a pass is a count and a
+    /// turn to the next of them.
+    answering: Seats,
+    passes_to_win: u8,
     /// The player the Twirling Wedgie made pass for the rest of this trick
     /// (at most one: the deck has one Wedgie); empty in Dalmuti.
     wedged: Seats,
@@ -343,12 +351,12 @@ impl Hand {
             rules: position.rules,
             players: players as u8,
             first: false,
-            deck,
             dealt: held,
             held,
             holding,
             active: holding.len() as u8,
             sizes: sizes_of(&held, players),
+            masks: masks_of(&held, players),
             stage: Stage::Play,
             revolution_holder: None,
             revolution: None,
@@ -359,6 +367,12 @@ impl Hand {
             turn: position.turn,
             top: position.top,
             passes: position.passes,
+            answering: position
+                .top
+                .map_or(Seats::NONE, |(by, _)| holding.without(Seats::only(by))),
+            passes_to_win: position.top.map_or(0, |(by, _)| {
+                (holding.len() - usize::from(holding.contains(by))) as u8
+            }),
             wedged: Seats::NONE,
             ratbert: RatbertTrick::Absent,
             finish,
@@ -374,12 +388,12 @@ impl Hand {
             rules,
             players: players as u8,
             first,
-            deck,
             dealt,
             held: dealt,
             holding: Seats::first(players),
             active: players as u8,
             sizes: sizes_of(&dealt, players),
+            masks: PerSeat::default(),
             stage: Stage::Setup,
             revolution_holder,
             revolution: None,
@@ -390,6 +404,8 @@ impl Hand {
             turn: Seat::GREATER_DALMUTI,
             top: None,
             passes: 0,
+            answering: Seats::NONE,
+            passes_to_win: 0,
             wedged: Seats::NONE,
             ratbert: RatbertTrick::Absent,
             finish: ArrayVec::new(),
@@ -410,6 +426,7 @@ impl Hand {
     }
 
     fn begin_play(&mut self) {
+        self.masks = masks_of(&self.held, self.players());
         self.stage = Stage::Play;
         self.turn = Seat::GREATER_DALMUTI;
     }
@@ -434,7 +451,9 @@ impl Hand {
 
     /// The deck of this hand.
     pub fn deck(&self) -> Deck {
-        self.deck
+        // Not kept: a hand is moved and copied whole, and the deck's layout
+        // (80 bytes) is needed only to deal.
+        Deck::for_table(&self.rules, self.players())
     }
 
     /// The phase of the hand.
@@ -773,9 +792,13 @@ impl Hand {
             // By reference: a copy on the stack read back at once stalls the
             // processor's store forwarding.
             let held = &self.held[seat];
+            let masks = self.masks[seat];
+            debug_assert_eq!(masks, RankMasks::of(held), "{seat}'s masks");
             return Some(match self.top {
-                None => Action::Play(worst_lead(held)),
-                Some((_, top)) => worst_topping(held, top).map_or(Action::Pass, Action::Play),
+                None => Action::Play(worst_lead(held, masks)),
+                Some((_, top)) => {
+                    worst_topping(held, masks, top).map_or(Action::Pass, Action::Play)
+                }
             });
         }
         let mut first = None;
@@ -790,31 +813,31 @@ impl Hand {
 
     /// Applies `action` for `seat`, or refuses it with the reason and leaves
     /// the hand unchanged.
+    // Inlined with the play path, so that a caller that has just chosen the
+    // action (`worst_legal`, a bot) hands it over in registers and the
+    // branch on play or pass is taken once. Always: left to itself, the
+    // compiler keeps it out of line in builds without link-time
+    // optimisation (`dalmuti sim`: a quarter of a greedy hand's time).
+    #[inline(always)]
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<(), Box<IllegalAction>> {
-        // The error is boxed so that the result of a legal action fits in a
-        // register: refusals are rare, legal actions are the hot path.
-        self.try_apply(seat, action).map_err(
-            #[cold]
-            |reason| {
-                Box::new(IllegalAction {
-                    seat,
-                    action,
-                    reason,
-                })
-            },
-        )
-    }
-
-    fn try_apply(&mut self, seat: Seat, action: Action) -> Result<(), Illegal> {
-        // The play phase first: it is the hot path of every simulation.
-        if self.stage == Stage::Play && seat == self.turn {
-            return match action {
+        let done = if self.stage == Stage::Play && seat == self.turn {
+            match action {
                 Action::Play(set) => self.play(seat, set),
                 Action::Pass => self.pass(seat),
-                _ => Err(Illegal::WrongDecision(self.decision(seat).expect("to act"))),
-            };
-        }
-        self.apply_outside_play(seat, action)
+                _ => Err(self.not_a_play()),
+            }
+        } else {
+            self.apply_outside_play(seat, action)
+        };
+        // The error is boxed so that the result of a legal action fits in a
+        // register: refusals are rare, legal actions are the hot path.
+        done.map_err(|reason| refused(seat, action, reason))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn not_a_play(&self) -> Illegal {
+        Illegal::WrongDecision(self.decision(self.turn).expect("to act"))
     }
 
     // Kept out of line so the play path stays small.
@@ -968,19 +991,19 @@ impl Hand {
         self.begin_play();
     }
 
-    #[inline]
+    // Always inlined into `apply`, for the same reason as `apply` itself.
+    #[inline(always)]
     fn play(&mut self, seat: Seat, set: Set) -> Result<(), Illegal> {
-        if let Some((_, top)) = self.top {
-            if set.size() != top.size() {
-                return Err(Illegal::WrongSize { top, played: set });
-            }
-            if !set.tops(&top) {
-                return Err(Illegal::DoesNotTop { top, played: set });
-            }
+        if let Some((_, top)) = self.top
+            && !set.tops(&top)
+        {
+            return Err(not_topping(set, top));
         }
         let held = &self.held[seat];
+        // Without naturals, the face is the wild card itself: the second
+        // test is then the first again, and removing no naturals is free.
         let has = held.count(set.wild()) >= set.wilds()
-            && (set.naturals() == 0 || held.count(set.face()) >= set.naturals())
+            && held.count(set.face()) >= set.naturals()
             && (!set.holds_wedgie() || held.count(Card::TWIRLING_WEDGIE) > 0);
         if !has {
             return Err(Illegal::NotHeld(set.cards().missing_from(held)));
@@ -989,12 +1012,11 @@ impl Hand {
             self.check_wedgie(seat, set)?;
         }
         let held = &mut self.held[seat];
-        if set.naturals() > 0 {
-            held.remove(set.face(), set.naturals());
-        }
-        held.remove(set.wild(), set.wilds());
+        self.masks[seat].take(set.face(), held.count(set.face()), set.naturals());
+        held.take(set.face(), set.naturals());
+        held.take(set.wild(), set.wilds());
         if set.holds_wedgie() {
-            held.remove(Card::TWIRLING_WEDGIE, 1);
+            held.take(Card::TWIRLING_WEDGIE, 1);
         }
         let left = &mut self.sizes[seat];
         *left -= set.size();
@@ -1020,9 +1042,11 @@ impl Hand {
         if set.is_world_ruler() || answering.is_empty() {
             self.end_trick(seat);
         } else {
-            self.turn = answering
-                .next_after(seat)
-                .expect("someone is left to answer");
+            self.answering = answering;
+            // `holding` less the player if still in, less the wedged: the
+            // size of `answering` without a population count.
+            self.passes_to_win = self.active - u8::from(!out) - u8::from(!self.wedged.is_empty());
+            self.turn = answering.next_after(seat).expect("not empty");
         }
         Ok(())
     }
@@ -1057,6 +1081,9 @@ impl Hand {
     /// The trick is won by `by`, who played its last set: they lead the next
     /// one, or if out the next player clockwise who holds cards; and if the
     /// trick held Ratbert and was topped since, they take Ratbert back.
+    // Out of line, like `go_out`: once in several decisions, and inlined
+    // into every caller of `apply` it would only lengthen the play path.
+    #[inline(never)]
     fn end_trick(&mut self, by: Seat) {
         let winner_holds = self.holding.contains(by);
         let leader = if winner_holds {
@@ -1066,6 +1093,7 @@ impl Hand {
         };
         self.events.push(Event::RoundWon { seat: by, leader });
         if self.ratbert == RatbertTrick::Topped && winner_holds {
+            // Ratbert is no numbered rank: the masks do not change.
             self.held[by].add(Card::RATBERT, 1);
             self.sizes[by] += 1;
             self.events.push(Event::RatbertTaken { seat: by });
@@ -1077,6 +1105,7 @@ impl Hand {
         self.turn = leader;
     }
 
+    #[inline(never)]
     fn go_out(&mut self, seat: Seat) {
         self.holding.remove(seat);
         self.active -= 1;
@@ -1093,25 +1122,20 @@ impl Hand {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn pass(&mut self, seat: Seat) -> Result<(), Illegal> {
         let Some((by, _)) = self.top else {
             return Err(Illegal::MustLead);
         };
         self.events.push(Event::Passed { seat });
         self.passes += 1;
-        // Everyone else still holding cards and not wedged must pass the set
-        // in a row (a wedged player always holds cards: they cannot play).
-        let others =
-            self.active - u8::from(self.holding.contains(by)) - u8::from(!self.wedged.is_empty());
-        if self.passes == others {
+        // Everyone answering the set must pass it in a row; the next to
+        // answer is never its player, whom the trick returns to only when
+        // it is won.
+        if self.passes == self.passes_to_win {
             self.end_trick(by);
         } else {
-            self.turn = self
-                .holding
-                .without(self.wedged)
-                .next_after(seat)
-                .expect("two players hold cards");
+            self.turn = self.answering.next_after(seat).expect("answering");
         }
         Ok(())
     }
@@ -1223,6 +1247,36 @@ impl Hand {
     }
 }
 
+/// A refused action, boxed: the play path's result stays in a register.
+#[cold]
+#[inline(never)]
+fn refused(seat: Seat, action: Action, reason: Illegal) -> Box<IllegalAction> {
+    Box::new(IllegalAction {
+        seat,
+        action,
+        reason,
+    })
+}
+
+/// Why a set of the right kind does not top the set on the table.
+#[cold]
+#[inline(never)]
+fn not_topping(set: Set, top: Set) -> Illegal {
+    if set.size() != top.size() {
+        Illegal::WrongSize { top, played: set }
+    } else {
+        Illegal::DoesNotTop { top, played: set }
+    }
+}
+
+fn masks_of(hands: &PerSeat<Cards>, players: usize) -> PerSeat<RankMasks> {
+    let mut masks = PerSeat::<RankMasks>::default();
+    for seat in Seat::all(players) {
+        masks[seat] = RankMasks::of(&hands[seat]);
+    }
+    masks
+}
+
 fn sizes_of(hands: &PerSeat<Cards>, players: usize) -> PerSeat<u8> {
     let mut sizes = PerSeat::<u8>::default();
     for seat in Seat::all(players) {
@@ -1291,13 +1345,12 @@ fn for_each_gift(
 /// The first set of [`for_each_lead`]: all the Jesters alone if any, else
 /// every card of the worst rank held.
 #[inline]
-fn worst_lead(held: &Cards) -> Set {
+fn worst_lead(held: &Cards, masks: RankMasks) -> Set {
     let jesters = held.count(Card::JESTER);
     if jesters > 0 {
         return Set::jesters_alone(jesters).expect("jesters > 0");
     }
-    let ranks = held.ranks_with_at_least(1);
-    let r = 15 - ranks.leading_zeros() as u8;
+    let r = 15 - masks.at_least(1).leading_zeros() as u8;
     let rank = Rank::new(r).expect("a player to act holds cards");
     Set::new(rank, held.count_at(r as usize), 0).expect("held")
 }
@@ -1305,12 +1358,17 @@ fn worst_lead(held: &Cards) -> Set {
 /// The first set of [`for_each_topping`]: the worst rank that can top
 /// `top`, with as few Jesters as possible.
 #[inline]
-fn worst_topping(held: &Cards, top: Set) -> Option<Set> {
+fn worst_topping(held: &Cards, masks: RankMasks, top: Set) -> Option<Set> {
     let size = top.size();
     let jesters = held.count(Card::JESTER);
     let least = size.saturating_sub(jesters).max(1);
     // Ranks strictly better than the top with enough cards (Jesters fill).
-    let ranks = held.ranks_with_at_least(least) & ((1u16 << top.rank_number()) - 1);
+    let enough = if least <= RankMasks::LANES {
+        masks.at_least(least)
+    } else {
+        held.ranks_with_at_least(least)
+    };
+    let ranks = enough & ((1u16 << top.rank_number()) - 1);
     if ranks == 0 {
         return None;
     }

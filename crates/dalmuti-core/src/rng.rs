@@ -82,25 +82,57 @@ impl DealRng {
     /// multiply-and-reject method.
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
-        debug_assert!(n > 0);
-        let mut m = u64::from(self.0.next_u32()) * u64::from(n);
-        if (m as u32) < n {
-            let threshold = n.wrapping_neg() % n;
-            while (m as u32) < threshold {
-                m = u64::from(self.0.next_u32()) * u64::from(n);
-            }
-        }
-        (m >> 32) as u32
+        bounded(n, &mut || self.0.next_u32())
     }
 
     /// Fisher–Yates: every order equally likely, and fixed forever for a
     /// seed (pinned by tests in `deck.rs`).
     #[inline]
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i as u32 + 1) as usize;
-            items.swap(i, j);
+        shuffle_with(items, &mut || self.0.next_u32());
+    }
+
+    /// The next `block.len() / 4` numbers of the stream, little-endian:
+    /// the same numbers as that many calls of [`DealRng::next_u32`], copied
+    /// out of the generator in one go instead of a call each (a deal reads
+    /// 79 of them). `block.len()` must be a multiple of 4.
+    #[inline]
+    pub(crate) fn fill_words(&mut self, block: &mut [u8]) {
+        debug_assert_eq!(block.len() % 4, 0);
+        // `fill_bytes` consumes whole 32-bit words from the same buffer as
+        // `next_u32` (rand_core's `BlockRng`).
+        self.0.fill_bytes(block);
+    }
+
+    /// The next number of the stream.
+    #[inline]
+    pub(crate) fn next_u32(&mut self) -> u32 {
+        self.0.next_u32()
+    }
+}
+
+/// A uniform number in `0..n` (`n` > 0) from a stream of 32-bit numbers,
+/// without bias: Lemire's multiply-and-reject method. Rejection (a second
+/// number) happens with probability below `n / 2^32`.
+#[inline]
+pub(crate) fn bounded(n: u32, next: &mut impl FnMut() -> u32) -> u32 {
+    debug_assert!(n > 0);
+    let mut m = u64::from(next()) * u64::from(n);
+    if (m as u32) < n {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u32) < threshold {
+            m = u64::from(next()) * u64::from(n);
         }
+    }
+    (m >> 32) as u32
+}
+
+/// Fisher–Yates from the last item down, drawing from `next`.
+#[inline]
+pub(crate) fn shuffle_with<T>(items: &mut [T], next: &mut impl FnMut() -> u32) {
+    for i in (1..items.len()).rev() {
+        let j = bounded(i as u32 + 1, next) as usize;
+        items.swap(i, j);
     }
 }
 
@@ -116,6 +148,32 @@ mod tests {
             seen[rng.below(7) as usize] += 1;
         }
         assert!(seen.iter().all(|&c| (800..1200).contains(&c)), "{seen:?}");
+    }
+
+    #[test]
+    fn a_block_of_words_is_the_stream() {
+        for words in [0, 3, 64, 80] {
+            let mut block = [0u8; 320];
+            let mut ahead = DealRng::new(Seed::from(9));
+            let mut plain = ahead.clone();
+            ahead.fill_words(&mut block[..4 * words]);
+            for word in block[..4 * words].chunks_exact(4) {
+                assert_eq!(
+                    u32::from_le_bytes(word.try_into().unwrap()),
+                    plain.next_u32()
+                );
+            }
+            assert_eq!(ahead.next_u32(), plain.next_u32(), "{words}");
+        }
+    }
+
+    #[test]
+    fn bounded_rejects_the_biased_zone_and_draws_again() {
+        // 2^32 mod 3 = 1: the number 0 falls in the biased zone for n = 3
+        // and must be replaced by the next one.
+        let mut stream = [0u32, u32::MAX].into_iter();
+        assert_eq!(bounded(3, &mut || stream.next().unwrap()), 2);
+        assert_eq!(stream.next(), None);
     }
 
     #[test]

@@ -133,18 +133,20 @@ impl<T: Copy + Default> Default for PerSeat<T> {
     }
 }
 
+// A seat is below 16 by construction; the mask tells the compiler so, and
+// the play path has no bounds check per access.
 impl<T> Index<Seat> for PerSeat<T> {
     type Output = T;
     #[inline]
     fn index(&self, seat: Seat) -> &T {
-        &self.0[seat.index()]
+        &self.0[seat.index() % MAX_PLAYERS]
     }
 }
 
 impl<T> IndexMut<Seat> for PerSeat<T> {
     #[inline]
     fn index_mut(&mut self, seat: Seat) -> &mut T {
-        &mut self.0[seat.index()]
+        &mut self.0[seat.index() % MAX_PLAYERS]
     }
 }
 
@@ -174,6 +176,7 @@ impl Seats {
     pub const NONE: Seats = Seats(0);
 
     /// Just this seat.
+    #[inline]
     pub const fn only(seat: Seat) -> Seats {
         Seats(1 << seat.0)
     }

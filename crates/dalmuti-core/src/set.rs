@@ -67,6 +67,7 @@ pub struct Set {
 
 impl Set {
     /// `naturals` cards of `rank` (at least one) plus `jesters` Jesters.
+    #[inline]
     pub const fn new(rank: Rank, naturals: u8, jesters: u8) -> Option<Set> {
         if naturals == 0 || naturals.checked_add(jesters).is_none() {
             return None;
@@ -75,6 +76,7 @@ impl Set {
     }
 
     /// `jesters` Jesters played alone (rank 13); at least one.
+    #[inline]
     pub const fn jesters_alone(jesters: u8) -> Option<Set> {
         if jesters == 0 {
             return None;
@@ -126,6 +128,7 @@ impl Set {
     /// Ratbert, alone.
     pub const RATBERT: Set = Set::raw(11, 15, 1, 0, 0);
 
+    #[inline]
     const fn raw(rank: u8, face: u8, naturals: u8, wilds: u8, flags: u8) -> Set {
         Set {
             rank,
@@ -261,6 +264,7 @@ impl Set {
 
     /// The card every card of this set counts as: its rank, the special it
     /// is, or the wild card for wild cards alone. A Wedgie counts as a 6.
+    #[inline]
     pub fn face(&self) -> Card {
         Card::at(self.face as usize)
     }
@@ -285,6 +289,7 @@ impl Set {
 
     /// The wild card of this set's deck, as far as the set can tell: a
     /// Dogbert if it holds any, else a Jester.
+    #[inline]
     pub fn wild(&self) -> Card {
         if self.flags & DOGBERTS != 0 {
             Card::DOGBERT
