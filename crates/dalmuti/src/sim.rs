@@ -32,15 +32,7 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
             config.seed_text()
         );
     }
-    let bar = progress_bar(config.total_hands());
-    let result = run(&config, |hands| {
-        if let Some(bar) = &bar {
-            bar.set_position(hands);
-        }
-    });
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
+    let result = with_progress(config.total_hands(), |progress| run(&config, progress));
     let report = match result {
         Ok(r) => r,
         Err(e) => {
@@ -84,15 +76,9 @@ fn ladder(args: SimArgs) -> ExitCode {
             config.command()
         );
     }
-    let bar = progress_bar(config.total_hands());
-    let result = run_ladder(&config, |hands| {
-        if let Some(bar) = &bar {
-            bar.set_position(hands);
-        }
+    let result = with_progress(config.total_hands(), |progress| {
+        run_ladder(&config, progress)
     });
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
     let report = match result {
         Ok(r) => r,
         Err(e) => {
@@ -138,6 +124,21 @@ fn print(text: &str) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Runs `work` with a progress callback that moves a bar (when standard
+/// error is a terminal), and clears the bar when it is done.
+fn with_progress<T>(total: u64, work: impl FnOnce(&(dyn Fn(u64) + Sync)) -> T) -> T {
+    let bar = progress_bar(total);
+    let result = work(&|hands| {
+        if let Some(bar) = &bar {
+            bar.set_position(hands);
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    result
 }
 
 /// A progress bar with an ETA on standard error when it is a terminal;

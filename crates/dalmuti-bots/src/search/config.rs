@@ -141,37 +141,31 @@ impl FromStr for SearchConfig {
                     config.threads = n as usize;
                 }
                 "opponents" => {
-                    config.opponents = match value {
-                        "heuristic" => Opponents::Heuristic,
-                        "tree" => Opponents::Tree,
-                        _ => {
-                            return Err(BadSpec(format!(
-                                "search opponents={value:?}: expected heuristic or tree"
-                            )));
-                        }
-                    }
+                    config.opponents = choice(
+                        key,
+                        value,
+                        [
+                            ("heuristic", Opponents::Heuristic),
+                            ("tree", Opponents::Tree),
+                        ],
+                    )?;
                 }
                 "playout" => {
-                    config.playout = match value {
-                        "greedy" => Playout::Greedy,
-                        "heuristic" => Playout::Heuristic,
-                        _ => {
-                            return Err(BadSpec(format!(
-                                "search playout={value:?}: expected greedy or heuristic"
-                            )));
-                        }
-                    }
+                    config.playout = choice(
+                        key,
+                        value,
+                        [
+                            ("greedy", Playout::Greedy),
+                            ("heuristic", Playout::Heuristic),
+                        ],
+                    )?;
                 }
                 "tax" => {
-                    config.tax = match value {
-                        "search" => Tax::Search,
-                        "heuristic" => Tax::Heuristic,
-                        _ => {
-                            return Err(BadSpec(format!(
-                                "search tax={value:?}: expected search or heuristic"
-                            )));
-                        }
-                    }
+                    config.tax = choice(
+                        key,
+                        value,
+                        [("search", Tax::Search), ("heuristic", Tax::Heuristic)],
+                    )?;
                 }
                 _ => {
                     return Err(BadSpec(format!(
@@ -188,6 +182,20 @@ impl FromStr for SearchConfig {
         }
         Ok(config)
     }
+}
+
+/// The option named by `value` among two, or a refusal naming both.
+fn choice<T: Copy>(key: &str, value: &str, options: [(&str, T); 2]) -> Result<T, BadSpec> {
+    options
+        .iter()
+        .find(|(name, _)| *name == value)
+        .map(|&(_, option)| option)
+        .ok_or_else(|| {
+            BadSpec(format!(
+                "search {key}={value:?}: expected {} or {}",
+                options[0].0, options[1].0
+            ))
+        })
 }
 
 /// A whole number above zero: a budget of nothing would leave the bot no
