@@ -860,7 +860,17 @@ impl Hand {
             }
             (Decision::ExchangeOffer, Action::DeclineExchange) => {
                 self.exchange = Exchange::Declined;
-                self.events.push(Event::ExchangeDeclined { seat });
+                // The log must not depend on the order in which setup
+                // choices are made: a record keeps the choices, not their
+                // order, and its replay must be the same hand. So a
+                // declined exchange goes before a holder's keeping quiet
+                // (the only other event of the setup), whoever chose first.
+                let at = self
+                    .events
+                    .iter()
+                    .position(|e| matches!(e, Event::RevolutionDeclined { .. }))
+                    .unwrap_or(self.events.len());
+                self.events.insert(at, Event::ExchangeDeclined { seat });
             }
             (Decision::ExchangeOffer, Action::OfferExchange { partner, card }) => {
                 let n = self.players();

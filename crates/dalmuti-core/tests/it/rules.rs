@@ -957,6 +957,34 @@ fn merchant_exchange_is_blind_and_between_two_merchants() {
 }
 
 #[test]
+fn the_setup_log_is_the_same_whoever_chooses_first() {
+    // A record keeps the setup choices, not their order; its replay must
+    // give the same hand, log included. A Merchant below the highest holds
+    // both Jesters and keeps quiet; seat 2 declines the exchange.
+    let rules = Rules {
+        merchant_exchange: true,
+        ..Rules::default()
+    };
+    let (dealt, holder) = (0..)
+        .map(|s| Hand::deal(rules, 7, false, &mut DealRng::new(Seed::from(s))))
+        .find_map(|h| match h.revolution_holder() {
+            Some(holder) if [3, 4].contains(&holder.index()) => Some((h, holder)),
+            _ => None,
+        })
+        .unwrap();
+    let mut quiet_first = dealt.clone();
+    let mut decline_first = dealt;
+    quiet_first.apply(holder, Action::Ready).unwrap();
+    quiet_first.apply(seat(2), Action::DeclineExchange).unwrap();
+    decline_first
+        .apply(seat(2), Action::DeclineExchange)
+        .unwrap();
+    decline_first.apply(holder, Action::Ready).unwrap();
+    assert_eq!(quiet_first.events(), decline_first.events());
+    assert_eq!(quiet_first, decline_first);
+}
+
+#[test]
 fn merchant_exchange_needs_two_merchants_and_taxes() {
     let rules = Rules {
         merchant_exchange: true,
