@@ -704,11 +704,23 @@ pub(crate) fn cheapest_gifts(cards: Cards, legal: &[Action], n: usize) -> Vec<Ac
 }
 
 /// The single card that hurts least to give away.
-fn worst_lone_card(cards: Cards) -> Option<Card> {
+pub(crate) fn worst_lone_card(cards: Cards) -> Option<Card> {
     cards
         .kinds()
         .map(|(card, _)| card)
         .min_by_key(|&card| gift_cost(cards, Cards::one(card)))
+}
+
+/// The `n` kinds of card that hurt least to give away one of, least
+/// first (the first is [`worst_lone_card`]'s).
+pub(crate) fn cheapest_cards(cards: Cards, n: usize) -> Vec<Card> {
+    let mut kinds: Vec<(i32, Card)> = cards
+        .kinds()
+        .map(|(card, _)| (gift_cost(cards, Cards::one(card)), card))
+        .collect();
+    // Stable: equal costs keep the order of kinds, as `min_by_key` does.
+    kinds.sort_by_key(|&(cost, _)| cost);
+    kinds.into_iter().take(n).map(|(_, card)| card).collect()
 }
 
 /// Offers the worst lone card to another Merchant when it is bad enough

@@ -51,7 +51,7 @@ pub use greedy::GreedyBot;
 pub use heuristic::HeuristicBot;
 pub use level::{BadLevel, Level};
 pub use random::RandomBot;
-pub use search::{Opponents, Playout, SearchBot, SearchConfig, SearchStats, Tax, TaxSearch};
+pub use search::{Opponents, Playout, SearchBot, SearchConfig, SearchStats, Setup, SetupSearch};
 pub use spec::{BadSpec, BotSpec, DEFAULT_EXTERNAL_TIMEOUT};
 
 use dalmuti_core::{Action, View};

@@ -1,7 +1,7 @@
 //! How much a search bot may think per decision, as written on a command
 //! line after `search:`: `iterations=2000`, `ms=50`, `threads=2`,
 //! `opponents=heuristic|tree`, `playout=greedy|heuristic`,
-//! `tax=search|heuristic`, comma-separated.
+//! `setup=search|heuristic` (or its old name `tax=`), comma-separated.
 
 use std::fmt;
 use std::str::FromStr;
@@ -41,22 +41,25 @@ pub struct SearchConfig {
     pub opponents: Opponents,
     /// How every player plays once the search leaves its tree.
     pub playout: Playout,
-    /// Whether tax gifts are chosen by play-outs ([`TaxSearch`]) or by the
-    /// heuristic's rule of thumb.
+    /// Whether setup choices (the tax gift, the revolution call, the
+    /// merchant exchange) are weighed by play-outs ([`SetupSearch`]) or
+    /// made by the heuristic's rules of thumb.
     ///
-    /// [`TaxSearch`]: crate::TaxSearch
-    pub tax: Tax,
+    /// [`SetupSearch`]: crate::SetupSearch
+    pub setup: Setup,
 }
 
-/// How the search bot chooses its tax gift as a Dalmuti.
+/// How the search bot makes its setup choices: a Dalmuti's tax gift, the
+/// revolution call of a player dealt both Jesters, the highest Merchant's
+/// exchange and the answer to it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Tax {
-    /// The heuristic's four cheapest gifts, each played out on the same
-    /// sampled deals; 0.04 places a Dalmuti hand better than the rule of
-    /// thumb (`docs/PERFORMANCE.md`).
+pub enum Setup {
+    /// A few candidates (the heuristic's favourites, and the revolution
+    /// when it is offered), each played out on the same sampled deals; see
+    /// `docs/PERFORMANCE.md` for what each kind of choice gains.
     #[default]
     Search,
-    /// The heuristic's rule of thumb: lone bad cards first.
+    /// The heuristic's rules of thumb.
     Heuristic,
 }
 
@@ -103,7 +106,7 @@ impl Default for SearchConfig {
             threads: 1,
             opponents: Opponents::default(),
             playout: Playout::default(),
-            tax: Tax::default(),
+            setup: Setup::default(),
         }
     }
 }
@@ -118,10 +121,14 @@ impl FromStr for SearchConfig {
         for option in s.split(',').map(str::trim).filter(|o| !o.is_empty()) {
             let Some((key, value)) = option.split_once('=') else {
                 return Err(BadSpec(format!(
-                    "search option {option:?} is not KEY=VALUE (iterations=N, ms=N, threads=N, opponents=heuristic|tree, playout=greedy|heuristic or tax=search|heuristic)"
+                    "search option {option:?} is not KEY=VALUE (iterations=N, ms=N, threads=N, opponents=heuristic|tree, playout=greedy|heuristic or setup=search|heuristic)"
                 )));
             };
             let (key, value) = (key.trim(), value.trim());
+            // `tax` is the old name of `setup`, from before the revolution
+            // and the exchange were searched too: old command lines still
+            // read, and giving both is giving one twice.
+            let key = if key == "tax" { "setup" } else { key };
             if seen_keys.contains(&key) {
                 return Err(BadSpec(format!("search option {key} is given twice")));
             }
@@ -160,16 +167,16 @@ impl FromStr for SearchConfig {
                         ],
                     )?;
                 }
-                "tax" => {
-                    config.tax = choice(
+                "setup" => {
+                    config.setup = choice(
                         key,
                         value,
-                        [("search", Tax::Search), ("heuristic", Tax::Heuristic)],
+                        [("search", Setup::Search), ("heuristic", Setup::Heuristic)],
                     )?;
                 }
                 _ => {
                     return Err(BadSpec(format!(
-                        "unknown search option {key:?}: expected iterations, ms, threads, opponents, playout or tax"
+                        "unknown search option {key:?}: expected iterations, ms, threads, opponents, playout or setup"
                     )));
                 }
             }
@@ -231,8 +238,8 @@ impl fmt::Display for SearchConfig {
         if self.playout == Playout::Heuristic {
             options.push("playout=heuristic".into());
         }
-        if self.tax == Tax::Heuristic {
-            options.push("tax=heuristic".into());
+        if self.setup == Setup::Heuristic {
+            options.push("setup=heuristic".into());
         }
         if !options.is_empty() {
             write!(f, ":{}", options.join(","))?;

@@ -13,11 +13,11 @@
 //!   alone are weighed at two declared values only (the best, and the worst
 //!   that tops), which are the cases that differ.
 //!
-//! - `setup`: the tax gift weighed by play-outs of the hand that follows.
+//! - `setup`: setup choices (the tax gift, the revolution call, the
+//!   merchant exchange) weighed by play-outs of the hand that follows.
 //!
-//! Play decisions (lead, follow or pass) are searched, and so is a
-//! Dalmuti's tax gift (by flat play-outs: [`TaxSearch`]). The revolution
-//! and the merchant exchange are the heuristic bot's.
+//! Play decisions (lead, follow or pass) are searched in a tree; setup
+//! choices by flat play-outs of a few candidates ([`SetupSearch`]).
 //!
 //! By default the other players are not in the tree: between two of the
 //! searching seat's decisions they play as the heuristic bot would with the
@@ -36,11 +36,11 @@ mod worker;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use dalmuti_core::{Action, Decision, View};
+use dalmuti_core::{Action, Decision, Stage, View};
 use rand::RngCore;
 
-pub use config::{Opponents, Playout, SearchConfig, Tax};
-pub use setup::TaxSearch;
+pub use config::{Opponents, Playout, SearchConfig, Setup};
+pub use setup::SetupSearch;
 
 use crate::knowledge::Knowledge;
 use crate::{Bot, BotFault, BotRng, HeuristicBot, bot_rng};
@@ -79,13 +79,13 @@ pub struct SearchBot {
     config: SearchConfig,
     rng: BotRng,
     heuristic: HeuristicBot,
-    tax: TaxSearch,
+    setup: SetupSearch,
     last: Option<SearchStats>,
 }
 
-/// Sampled deals over which each candidate tax gift is played out: some
-/// 40 ms for the four candidates on one core.
-const TAX_DEALS: u32 = 128;
+/// Sampled deals over which each candidate setup choice is played out:
+/// some 40 ms for a Dalmuti's four candidate gifts on one core.
+const SETUP_DEALS: u32 = 128;
 
 /// What the last search did, for benchmarks and the curious.
 #[derive(Clone, Debug, PartialEq)]
@@ -106,7 +106,7 @@ impl SearchBot {
             config,
             rng: bot_rng(seed),
             heuristic: HeuristicBot::new(seed),
-            tax: TaxSearch::new(TAX_DEALS, seed),
+            setup: SetupSearch::new(SETUP_DEALS, seed),
             last: None,
         }
     }
@@ -207,9 +207,9 @@ impl Bot for SearchBot {
         }
         match view.decision() {
             Some(Decision::Lead | Decision::Follow { .. }) => Ok(self.search(view, legal)),
-            Some(Decision::Tax { .. }) if self.config.tax == Tax::Search => {
-                match self.tax.tax_gift(view, legal) {
-                    Some(gift) => Ok(gift),
+            Some(_) if view.stage() == Stage::Setup && self.config.setup == Setup::Search => {
+                match self.setup.choose(view, legal) {
+                    Some(choice) => Ok(choice),
                     None => self.heuristic.decide(view, legal),
                 }
             }
@@ -220,6 +220,6 @@ impl Bot for SearchBot {
     fn reseed(&mut self, seed: u64) {
         self.rng = bot_rng(seed);
         self.heuristic.reseed(seed);
-        self.tax.reseed(seed);
+        self.setup.reseed(seed);
     }
 }

@@ -1,37 +1,42 @@
-//! The tax gift chosen by Monte-Carlo play-outs instead of a rule of
-//! thumb.
+//! Setup choices (the tax gift, the revolution call, the merchant
+//! exchange) weighed by Monte-Carlo play-outs instead of rules of thumb.
 //!
-//! A Dalmuti's gift decides the hand it plays with (the Peon's best cards
-//! come back whatever it gives), so each candidate gift is weighed by
-//! playing the hand that follows to its end many times: the cards the seat
-//! cannot see dealt at random as it knows them, the tribute taken from the
-//! sampled Peon, and every seat (this one too) playing as the heuristic
-//! bot. Every candidate is played on the same deals (common random
-//! numbers), so the comparison between them is sharper than the noise of
-//! each.
+//! A setup choice decides the hand a seat plays with, and who leads, so
+//! each candidate is weighed by playing the hand that follows to its end
+//! many times: the cards the seat cannot see dealt at random as it knows
+//! them, the others' setup choices made as the heuristic bot would make
+//! them with the cards they were dealt, the exchanges done by the engine,
+//! and every seat (this one too) playing as the heuristic bot. Every
+//! candidate is played on the same deals (common random numbers), so the
+//! comparison between them is sharper than the noise of each.
 
-use dalmuti_core::{Action, Cards, Decision, Hand, PlayPosition, Seat, View};
+use dalmuti_core::{Action, Decision, Hand, Seat, Stage, View, Viewer};
 
 use crate::heuristic::{self, playout_play};
 use crate::knowledge::Knowledge;
-use crate::{BotRng, bot_rng};
+use crate::{Bot, BotRng, HeuristicBot, bot_rng};
 
-/// How many gifts are weighed: the heuristic's best few by its own cost.
-const CANDIDATES: usize = 4;
+/// How many candidates a Dalmuti weighs: the heuristic's cheapest gifts by
+/// its own cost, and the revolution call in place of the fourth when it
+/// is offered (so the work, and the time it takes, is the same).
+const GIFTS: usize = 4;
+/// How many cards a Merchant weighs giving in an exchange, the heuristic's
+/// cheapest first.
+const EXCHANGE_CARDS: usize = 3;
 
-/// Chooses tax gifts by play-outs.
+/// Chooses setup choices by play-outs.
 ///
 /// ```
-/// use dalmuti_bots::{Bot, HeuristicBot, TaxSearch};
-/// use dalmuti_core::{Action, DealRng, Decision, Hand, Rules, Seed, View, Viewer};
+/// use dalmuti_bots::{Bot, HeuristicBot, SetupSearch};
+/// use dalmuti_core::{DealRng, Hand, Rules, Seed, Stage, View, Viewer};
 /// let mut hand = Hand::deal(Rules::default(), 5, false, &mut DealRng::new(Seed::from(1)));
-/// let mut search = TaxSearch::new(32, 7);
+/// let mut search = SetupSearch::new(32, 7);
 /// let mut others = HeuristicBot::new(0);
 /// while let Some(seat) = hand.next_to_act() {
 ///     let view = View::new(&hand, Viewer::Seat(seat));
 ///     let legal = view.legal_actions();
-///     let action = match view.decision() {
-///         Some(Decision::Tax { .. }) => search.tax_gift(&view, &legal).unwrap(),
+///     let action = match hand.stage() {
+///         Stage::Setup => search.choose(&view, &legal).unwrap(),
 ///         _ => others.decide(&view, &legal).unwrap(),
 ///     };
 ///     assert!(legal.contains(&action));
@@ -39,18 +44,20 @@ const CANDIDATES: usize = 4;
 /// }
 /// ```
 #[derive(Clone, Debug)]
-pub struct TaxSearch {
+pub struct SetupSearch {
     deals: u32,
     rng: BotRng,
+    heuristic: HeuristicBot,
 }
 
-impl TaxSearch {
-    /// Weighs each candidate gift over `deals` sampled deals, its
-    /// randomness seeded by `seed`.
-    pub fn new(deals: u32, seed: u64) -> TaxSearch {
-        TaxSearch {
+impl SetupSearch {
+    /// Weighs each candidate over `deals` sampled deals, its randomness
+    /// seeded by `seed`.
+    pub fn new(deals: u32, seed: u64) -> SetupSearch {
+        SetupSearch {
             deals: deals.max(1),
             rng: bot_rng(seed),
+            heuristic: HeuristicBot::default(),
         }
     }
 
@@ -59,63 +66,200 @@ impl TaxSearch {
         self.rng = bot_rng(seed);
     }
 
-    /// The gift whose play-outs finish best, among the heuristic's best
-    /// few; `None` if the view's decision is not a tax gift.
-    pub fn tax_gift(&mut self, view: &View<'_>, legal: &[Action]) -> Option<Action> {
-        let Some(Decision::Tax { to: peon, count }) = view.decision() else {
-            return None;
+    /// The setup choice whose play-outs finish best among the few worth
+    /// weighing ([`SetupSearch::candidates`]); `None` if the view's
+    /// decision is not a setup choice.
+    ///
+    /// A player other than a Dalmuti who is offered a revolution calls it
+    /// at once, without play-outs: weighed by play-outs, calling was better
+    /// on average for the Peons and for every Merchant, at five and at
+    /// eight players (`docs/PERFORMANCE.md`), and a decision made at once
+    /// cannot tell the table, by how long it took, that someone kept quiet
+    /// about two Jesters: the others' only choice is to say ready, which is
+    /// made at once too. A Dalmuti, whom everyone knows to be choosing a
+    /// gift, weighs the call against its three cheapest gifts: as many
+    /// candidates as the four gifts it weighs without the Jesters.
+    pub fn choose(&mut self, view: &View<'_>, legal: &[Action]) -> Option<Action> {
+        let dalmuti = matches!(view.decision(), Some(Decision::Tax { .. }));
+        if !dalmuti && legal.contains(&Action::CallRevolution) {
+            return Some(Action::CallRevolution);
+        }
+        let candidates = SetupSearch::candidates(view, legal);
+        self.best_of(view, &candidates)
+    }
+
+    /// The setup choices worth weighing, the heuristic's favourites first:
+    /// a revolution call when one is offered; for a tax gift the
+    /// heuristic's four cheapest gifts (three beside a revolution call);
+    /// for a merchant exchange, declining and the three cheapest cards
+    /// offered to the Merchant the heuristic would choose (these are
+    /// weighed over twice the deals); for an answer, the three cheapest
+    /// cards; saying ready otherwise. Empty outside the setup.
+    ///
+    /// ```
+    /// use dalmuti_bots::SetupSearch;
+    /// use dalmuti_core::{Action, DealRng, Hand, Rules, Seat, Seed, View, Viewer};
+    /// let hand = Hand::deal(Rules::default(), 5, false, &mut DealRng::new(Seed::from(1)));
+    /// let view = View::new(&hand, Viewer::Seat(Seat::new(4)));
+    /// let legal = view.legal_actions();
+    /// let candidates = SetupSearch::candidates(&view, &legal);
+    /// assert!(candidates.contains(&Action::Ready));
+    /// assert!(candidates.iter().all(|a| legal.contains(a)));
+    /// ```
+    pub fn candidates(view: &View<'_>, legal: &[Action]) -> Vec<Action> {
+        let Some(mine) = view.cards() else {
+            return Vec::new();
         };
-        let mine = view.cards()?;
-        let candidates = heuristic::cheapest_gifts(mine, legal, CANDIDATES);
+        let mut candidates = Vec::new();
+        if legal.contains(&Action::CallRevolution) {
+            candidates.push(Action::CallRevolution);
+        }
+        match view.decision() {
+            Some(Decision::Ready) => candidates.push(Action::Ready),
+            Some(Decision::Tax { .. }) => {
+                let gifts = GIFTS - candidates.len();
+                candidates.extend(heuristic::cheapest_gifts(mine, legal, gifts));
+            }
+            Some(Decision::ExchangeOffer) => {
+                candidates.push(Action::DeclineExchange);
+                // To the Merchant the heuristic would choose (the first):
+                // whom a bad card goes to hardly matters, and fewer
+                // candidates are told apart better by the same play-outs.
+                let partner = legal.iter().find_map(|a| match a {
+                    Action::OfferExchange { partner, .. } => Some(*partner),
+                    _ => None,
+                });
+                if let Some(partner) = partner {
+                    let offers = heuristic::cheapest_cards(mine, EXCHANGE_CARDS)
+                        .into_iter()
+                        .map(|card| Action::OfferExchange { partner, card })
+                        .filter(|a| legal.contains(a));
+                    candidates.extend(offers);
+                }
+            }
+            Some(Decision::ExchangeAnswer { .. }) => {
+                candidates.extend(
+                    heuristic::cheapest_cards(mine, EXCHANGE_CARDS)
+                        .into_iter()
+                        .map(Action::AnswerExchange)
+                        .filter(|a| legal.contains(a)),
+                );
+            }
+            Some(Decision::Lead | Decision::Follow { .. }) | None => return Vec::new(),
+        }
+        candidates
+    }
+
+    /// The candidate whose play-outs finish best (the lowest mean place,
+    /// ties to the earlier candidate); the only one without play-outs when
+    /// there is one; `None` when there is none, when the view's decision
+    /// is not a setup choice, or if a candidate turns out not to be legal
+    /// in the sampled deals (then the caller should fall back on a rule).
+    pub fn best_of(&mut self, view: &View<'_>, candidates: &[Action]) -> Option<Action> {
+        if view.stage() != Stage::Setup || view.decision().is_none() {
+            return None;
+        }
         if candidates.len() < 2 {
             return candidates.first().copied();
         }
-        let knowledge = Knowledge::from_view(view);
-        let me = knowledge.me;
-        let mut places = vec![0u64; candidates.len()];
-        let mut legal_buffer = Vec::new();
-        for _ in 0..self.deals {
-            let held = knowledge.sample(&mut self.rng);
-            let tribute = held[peon].best(u32::from(count));
-            for (i, &gift) in candidates.iter().enumerate() {
-                let Action::GiveTax(gift) = gift else {
-                    unreachable!("candidates are gifts")
-                };
-                let mut start: Vec<Cards> = held.as_slice(view.players()).to_vec();
-                start[me.index()].remove_all(&gift);
-                start[me.index()].add_all(&tribute);
-                start[peon.index()].remove_all(&tribute);
-                start[peon.index()].add_all(&gift);
-                places[i] += played_out_place(view, start, me, &mut legal_buffer) as u64;
-            }
-        }
-        // The lowest total place; ties go to the heuristic's order.
-        let best = (0..candidates.len()).min_by_key(|&i| (places[i], i))?;
+        let places = self.weigh(view, candidates)?;
+        let best = (0..candidates.len()).min_by(|&i, &j| places[i].total_cmp(&places[j]))?;
         Some(candidates[best])
     }
-}
 
-/// `me`'s place (0 first) when the hand dealt as `start` is played from
-/// the Greater Dalmuti's lead to its end, every seat as the heuristic.
-fn played_out_place(
-    view: &View<'_>,
-    start: Vec<Cards>,
-    me: Seat,
-    legal: &mut Vec<Action>,
-) -> usize {
-    let mut hand = Hand::from_position(PlayPosition {
-        rules: *view.rules(),
-        held: start,
-        gone_out: Vec::new(),
-        turn: Seat::GREATER_DALMUTI,
-        top: None,
-        passes: 0,
-    })
-    .expect("a sampled deal after the taxes is a position of play");
-    while let Some(seat) = hand.next_to_act() {
-        let action = playout_play(&hand, seat, legal);
-        hand.apply(seat, action)
-            .expect("the heuristic plays legal actions");
+    /// Each candidate's mean finishing place (0 first) over the sampled
+    /// deals, every candidate played on the same deals; `None` outside the
+    /// setup or if a candidate is not legal in a sampled deal.
+    ///
+    /// ```
+    /// use dalmuti_bots::SetupSearch;
+    /// use dalmuti_core::{DealRng, Hand, Rules, Seat, Seed, View, Viewer};
+    /// let hand = Hand::deal(Rules::default(), 5, false, &mut DealRng::new(Seed::from(1)));
+    /// let view = View::new(&hand, Viewer::Seat(Seat::GREATER_DALMUTI));
+    /// let legal = view.legal_actions();
+    /// let gifts = &legal[..2];
+    /// let places = SetupSearch::new(16, 7).weigh(&view, gifts).unwrap();
+    /// assert_eq!(places.len(), 2);
+    /// assert!(places.iter().all(|&p| (0.0..5.0).contains(&p)));
+    /// ```
+    pub fn weigh(&mut self, view: &View<'_>, candidates: &[Action]) -> Option<Vec<f64>> {
+        if view.stage() != Stage::Setup || view.decision().is_none() {
+            return None;
+        }
+        let knowledge = Knowledge::from_view(view);
+        let mut places = vec![0u64; candidates.len()];
+        let mut legal = Vec::new();
+        // An offer is told apart from declining by one card's difference
+        // either way: twice the play-outs, for one decision a hand.
+        let deals = match view.decision() {
+            Some(Decision::ExchangeOffer) => 2 * self.deals,
+            _ => self.deals,
+        };
+        for _ in 0..deals {
+            let dealt = knowledge.sample(&mut self.rng);
+            let hand = Hand::from_deal(
+                *view.rules(),
+                view.players(),
+                view.is_first_hand(),
+                dealt.as_slice(view.players()),
+            )
+            .ok()?;
+            for (i, &candidate) in candidates.iter().enumerate() {
+                let place = self.played_out_place(view, hand.clone(), candidate, &mut legal)?;
+                places[i] += place as u64;
+            }
+        }
+        let deals = f64::from(deals);
+        Some(places.into_iter().map(|p| p as f64 / deals).collect())
     }
-    hand.place(me).expect("the hand is over")
+
+    /// The seat's place (0 first) in `hand`, a sampled deal, when it makes
+    /// `choice` and the rest of the hand goes as the heuristic would play
+    /// it; `None` if the engine refuses a move.
+    fn played_out_place(
+        &mut self,
+        view: &View<'_>,
+        mut hand: Hand,
+        choice: Action,
+        legal: &mut Vec<Action>,
+    ) -> Option<usize> {
+        let me = view.seat()?;
+        // Asked to answer an exchange, the seat has said it is ready and
+        // knows it was offered a card, not which: the highest Merchant
+        // offers what the heuristic would have offered from its sampled
+        // cards.
+        if let Some(Decision::ExchangeAnswer { from }) = view.decision() {
+            let card = heuristic::worst_lone_card(hand.held(from))?;
+            let offer = Action::OfferExchange { partner: me, card };
+            hand.apply(from, offer).ok()?;
+            hand.apply(me, Action::Ready).ok()?;
+        }
+        hand.apply(me, choice).ok()?;
+        while hand.stage() == Stage::Setup {
+            let seat = hand.next_to_act()?;
+            let action = self.heuristic_setup(&hand, seat)?;
+            hand.apply(seat, action).ok()?;
+        }
+        while let Some(seat) = hand.next_to_act() {
+            let action = playout_play(&hand, seat, legal);
+            hand.apply(seat, action).ok()?;
+        }
+        // A greater revolution (whoever called it) seats everyone in the
+        // opposite chair for this hand.
+        let reversed = hand.revolution().is_some_and(|r| r.greater);
+        hand.place(if reversed {
+            me.opposite(view.players())
+        } else {
+            me
+        })
+    }
+
+    /// What the heuristic would choose for `seat` in the setup of a
+    /// sampled deal (a revolution call among them, if it holds both
+    /// Jesters and the heuristic would call).
+    fn heuristic_setup(&mut self, hand: &Hand, seat: Seat) -> Option<Action> {
+        let view = View::new(hand, Viewer::Seat(seat));
+        let legal = view.legal_actions();
+        self.heuristic.decide(&view, &legal).ok()
+    }
 }

@@ -1,6 +1,6 @@
 //! Tests of the search bot.
 
-use dalmuti_bots::{Bot, BotSpec, HeuristicBot, SearchBot, SearchConfig};
+use dalmuti_bots::{Bot, BotSpec, HeuristicBot, SearchBot, SearchConfig, Setup, SetupSearch};
 use dalmuti_core::{
     Action, DealRng, Decision, Game, Hand, PlayPosition, Rules, Seat, Seed, Stage, View, Viewer,
 };
@@ -74,7 +74,7 @@ fn reseeding_restarts_the_generator() {
 
 #[test]
 fn a_dalmuti_gives_the_heuristics_gift_or_a_searched_one() {
-    // With tax=heuristic the search bot's gift is the heuristic's; searched,
+    // With setup=heuristic the search bot's gift is the heuristic's; searched,
     // it is one of the heuristic's four cheapest and differs in some deals.
     let mut differ = 0;
     for seed in 0..20 {
@@ -91,7 +91,7 @@ fn a_dalmuti_gives_the_heuristics_gift_or_a_searched_one() {
             continue; // dealt both Jesters: a revolution to consider first
         }
         let rule = HeuristicBot::new(0).decide(&view, &legal).unwrap();
-        let spec: BotSpec = "search:tax=heuristic".parse().unwrap();
+        let spec: BotSpec = "search:setup=heuristic".parse().unwrap();
         assert_eq!(
             spec.build(seed).unwrap().decide(&view, &legal).unwrap(),
             rule
@@ -116,7 +116,7 @@ fn options_round_trip_and_junk_is_refused() {
         "search:threads=2",
         "search:ms=50,threads=2",
         "search:iterations=7,threads=3",
-        "search:iterations=9,opponents=tree,playout=heuristic,tax=heuristic",
+        "search:iterations=9,opponents=tree,playout=heuristic,setup=heuristic",
         "search:ms=5,playout=heuristic",
     ] {
         let parsed: BotSpec = spec.parse().unwrap();
@@ -128,6 +128,10 @@ fn options_round_trip_and_junk_is_refused() {
         (300, None, 2)
     );
     assert_eq!(config.to_string(), ":iterations=300,threads=2");
+    // `tax` is the old name of `setup`: it still reads, and writes back new.
+    let old: SearchConfig = "tax=heuristic".parse().unwrap();
+    assert_eq!(old.setup, Setup::Heuristic);
+    assert_eq!(old.to_string(), ":setup=heuristic");
     // The default is written as nothing, even when spelled out.
     assert_eq!(
         "search:iterations=1000"
@@ -148,6 +152,8 @@ fn options_round_trip_and_junk_is_refused() {
         "search:threads=100000",
         "search:iterations=5,iterations=6",
         "search:iterations=100,ms=50",
+        "search:setup=maybe",
+        "search:tax=heuristic,setup=search",
     ] {
         assert!(junk.parse::<BotSpec>().is_err(), "{junk} was accepted");
     }
@@ -300,4 +306,113 @@ fn beats_greedy_bots_over_two_hundred_hands() {
     let (search, greedy) = against_greedy(&spec, hands);
     println!("{spec} over {hands} hands: mean place {search:.3}, greedy bots {greedy:.3}");
     assert!(search < greedy, "search {search:.2}, greedy {greedy:.2}");
+}
+
+/// Every setup decision of every seat over `deals` deals of `players`
+/// under `rules`, made by the heuristic, with the view's legal actions:
+/// `check` sees each one before it is made.
+fn each_setup_decision(
+    rules: Rules,
+    players: usize,
+    deals: u64,
+    mut check: impl FnMut(&View<'_>, &[Action]),
+) {
+    let mut heuristic = HeuristicBot::new(0);
+    for d in 0..deals {
+        let mut hand = Hand::deal(rules, players, false, &mut DealRng::new(Seed::from(d)));
+        while hand.stage() == Stage::Setup {
+            let seat = hand.next_to_act().unwrap();
+            let view = View::new(&hand, Viewer::Seat(seat));
+            let legal = view.legal_actions();
+            check(&view, &legal);
+            let action = heuristic.decide(&view, &legal).unwrap();
+            hand.apply(seat, action).unwrap();
+        }
+    }
+}
+
+#[test]
+fn every_kind_of_setup_choice_is_weighed_by_play_outs() {
+    // Taxes, revolutions, exchange offers and answers: the search weighs
+    // its candidates (it does not give up and leave the choice to the
+    // heuristic), and chooses one of them.
+    let rules = Rules {
+        merchant_exchange: true,
+        ..Rules::default()
+    };
+    let mut search = SetupSearch::new(8, 3);
+    let mut seen = std::collections::BTreeMap::<&str, usize>::new();
+    each_setup_decision(rules, 7, 30, |view, legal| {
+        let candidates = SetupSearch::candidates(view, legal);
+        assert!(!candidates.is_empty());
+        assert!(
+            candidates.iter().all(|c| legal.contains(c)),
+            "{candidates:?}"
+        );
+        let kind = match view.decision().unwrap() {
+            _ if legal.contains(&Action::CallRevolution) => "revolution",
+            Decision::Ready => "ready",
+            Decision::Tax { .. } => "tax",
+            Decision::ExchangeOffer => "offer",
+            Decision::ExchangeAnswer { .. } => "answer",
+            d => panic!("{d:?} is not a setup decision"),
+        };
+        if kind == "revolution" {
+            assert!(candidates.contains(&Action::CallRevolution));
+            assert!(candidates.len() >= 2, "calling or not: {candidates:?}");
+        }
+        if kind == "offer" {
+            assert!(candidates.contains(&Action::DeclineExchange));
+            assert!(candidates.len() >= 2, "offering or not: {candidates:?}");
+        }
+        let chosen = search.best_of(view, &candidates);
+        assert!(
+            chosen.is_some_and(|c| candidates.contains(&c)),
+            "{kind}: {chosen:?} of {candidates:?}"
+        );
+        *seen.entry(kind).or_default() += 1;
+    });
+    for kind in ["revolution", "ready", "tax", "offer", "answer"] {
+        assert!(
+            seen.get(kind).is_some_and(|&n| n > 0),
+            "no {kind} in {seen:?}"
+        );
+    }
+}
+
+#[test]
+fn a_revolution_is_called_by_all_but_the_dalmutis_who_weigh_it() {
+    // The Peons and Merchants call at once (the play-outs found calling
+    // better in nearly every deal); a Greater Peon's call is a greater
+    // revolution. A Dalmuti weighs the call against three gifts: four
+    // candidates, as many as without the Jesters, so its thinking time
+    // does not tell the table about them.
+    let mut bot = SearchBot::new(SearchConfig::default(), 5);
+    let (mut others, mut dalmutis) = (0, 0);
+    each_setup_decision(Rules::default(), 5, 300, |view, legal| {
+        let offered = view.revolution_offer().is_some();
+        match view.decision().unwrap() {
+            Decision::Tax { .. } => {
+                let candidates = SetupSearch::candidates(view, legal);
+                let gifts = legal
+                    .iter()
+                    .filter(|a| matches!(a, Action::GiveTax(_)))
+                    .count();
+                if gifts >= 4 {
+                    assert_eq!(candidates.len(), 4, "{candidates:?}");
+                }
+                assert_eq!(candidates.contains(&Action::CallRevolution), offered);
+                dalmutis += usize::from(offered);
+            }
+            _ if offered => {
+                others += 1;
+                assert_eq!(bot.decide(view, legal).unwrap(), Action::CallRevolution);
+            }
+            _ => {}
+        }
+    });
+    assert!(
+        others > 0 && dalmutis > 0,
+        "{others} others, {dalmutis} Dalmutis offered one"
+    );
 }
