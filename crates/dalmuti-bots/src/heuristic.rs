@@ -240,7 +240,7 @@ fn wilds_alone(variant: Variant, n: u8) -> Option<Set> {
 
 /// What the other players still holding cards could put on the table: for
 /// each value, the largest set of a better value each of them may hold.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Rivals {
     variant: Variant,
     /// The other players holding cards.
@@ -296,6 +296,50 @@ impl Rivals {
             }
         }
         rivals
+    }
+
+    /// The rivals of `seat` in a hand seen whole (a search's
+    /// determinization), as [`Rivals::from_knowledge`] finds them for a
+    /// seat that counts every card the others hold as unseen and knows
+    /// nothing more (no known cards, no floors): what
+    /// [`playout_play`] assumes.
+    ///
+    /// Then every rival may hold any of the same unseen cards, so each row
+    /// is one shared row capped at that rival's card count
+    /// (`max(min(count, l)) = min(count, max(l))`): the largest sets are
+    /// counted once per decision instead of once per rival, and nothing
+    /// is built but the rows.
+    fn of_determinization(hand: &Hand, seat: Seat) -> Rivals {
+        let variant = hand.rules().variant;
+        let seats = hand.holding().without(Seats::only(seat));
+        let mut unseen = Cards::EMPTY;
+        let mut most = 0u8;
+        for s in seats.iter() {
+            let held = hand.held(s);
+            unseen.add_all(&held);
+            most = most.max(held.len().min(255) as u8);
+        }
+        let copies = |card: Card| unseen.count(card);
+        let wilds = copies(variant.wild());
+        // shared[v]: the largest set better than v anyone may hold.
+        let mut shared = [0u8; VALUES];
+        let mut best = 0u8;
+        for v in 0..VALUES as u8 {
+            shared[usize::from(v)] = best;
+            best = best.max(largest_set_at(variant, v, &copies, wilds));
+        }
+        let mut by_seat = PerSeat::<[u8; VALUES]>::default();
+        for s in seats.iter() {
+            let count = hand.held(s).len().min(255) as u8;
+            by_seat[s] = shared.map(|l| l.min(count));
+        }
+        Rivals {
+            variant,
+            seats,
+            wedged: hand.wedged(),
+            by_seat,
+            beat: shared.map(|l| l.min(most)),
+        }
     }
 
     /// Whether nobody else can top `size` cards of `value` in a later
@@ -434,7 +478,11 @@ fn without(cards: Cards, set: Set) -> Cards {
 
 /// What a play decision is made from.
 struct Turn<'a> {
-    k: &'a Knowledge,
+    /// The seat to play.
+    me: Seat,
+    players: usize,
+    /// How many cards each seat holds.
+    counts: &'a PerSeat<u32>,
     cards: Cards,
     rivals: Rivals,
     legal: &'a [Action],
@@ -472,7 +520,9 @@ impl HeuristicBot {
         let rivals = Rivals::from_knowledge(&k, view.variant(), view.wedged());
         let top = view.top().map(|(_, s)| s);
         let turn = Turn {
-            k: &k,
+            me: k.me,
+            players: k.players,
+            counts: &k.counts,
             cards: k.mine,
             rivals,
             legal,
@@ -638,12 +688,12 @@ fn wedgie_key(turn: &Turn<'_>, set: Set) -> (bool, bool, u32, usize) {
         // No victim: the play ends the hand.
         return (false, false, 0, 0);
     };
-    let n = turn.k.players;
+    let n = turn.players;
     (
         !turn.rivals.wins_now(set),
         !turn.rivals.can_top(victim, set),
-        turn.k.counts[victim],
-        (victim.index() + n - turn.k.me.index()) % n,
+        turn.counts[victim],
+        (victim.index() + n - turn.me.index()) % n,
     )
 }
 
@@ -1112,33 +1162,17 @@ pub(crate) fn playout_play(hand: &Hand, seat: Seat, legal: &mut Vec<Action>) -> 
         std::ops::ControlFlow::Continue(())
     });
     let players = hand.players();
-    let mut unseen = Cards::EMPTY;
     let mut counts = PerSeat::<u32>::default();
     for s in Seat::all(players) {
-        let held = hand.held(s);
-        counts[s] = held.len();
-        if s != seat {
-            unseen.add_all(&held);
-        }
+        counts[s] = hand.held(s).len();
     }
-    let k = Knowledge {
-        me: seat,
-        players,
-        mine: hand.held(seat),
-        played: Cards::EMPTY,
-        played_by: PerSeat::default(),
-        unseen,
-        counts,
-        known: PerSeat::default(),
-        floor: PerSeat::default(),
-    };
-    let variant = hand.rules().variant;
-    let rivals = Rivals::from_knowledge(&k, variant, hand.wedged());
     let top = hand.top().map(|(_, s)| s);
     let turn = Turn {
-        k: &k,
-        cards: k.mine,
-        rivals,
+        me: seat,
+        players,
+        counts: &counts,
+        cards: hand.held(seat),
+        rivals: Rivals::of_determinization(hand, seat),
         legal,
         ratbert_pending: hand.ratbert_to_take() || top.is_some_and(|t| t.is_ratbert()),
     };
@@ -1171,6 +1205,76 @@ mod tests {
             wedged: None,
             by_seat,
             beat: by_seat[Seat::new(1)],
+        }
+    }
+
+    /// What a seat of a determinization knows, as [`playout_play`] once
+    /// built it for [`Rivals::from_knowledge`]: every card the others hold
+    /// unseen, nothing known, no floors.
+    fn knowledge_of_determinization(hand: &Hand, seat: Seat) -> Knowledge {
+        let players = hand.players();
+        let mut unseen = Cards::EMPTY;
+        let mut counts = PerSeat::<u32>::default();
+        for s in Seat::all(players) {
+            counts[s] = hand.held(s).len();
+            if s != seat {
+                unseen.add_all(&hand.held(s));
+            }
+        }
+        Knowledge {
+            me: seat,
+            players,
+            mine: hand.held(seat),
+            played: Cards::EMPTY,
+            played_by: PerSeat::default(),
+            unseen,
+            counts,
+            known: PerSeat::default(),
+            floor: PerSeat::default(),
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(64))]
+
+        /// The rivals counted once for a determinization are the ones
+        /// counted seat by seat from what the deciding seat knows, at every
+        /// decision of hands of both games, every table size, played by a
+        /// mix of worst and random legal actions (so the Wedgie, Ratbert
+        /// and wild cards come up).
+        #[test]
+        fn rivals_of_a_determinization_are_those_of_its_knowledge(
+            seed in proptest::prelude::any::<u64>(),
+            players in 3usize..=8,
+            corporate in proptest::prelude::any::<bool>(),
+        ) {
+            use dalmuti_core::{DealRng, Rules, Seed, Stage};
+            use rand::Rng;
+            let rules = Rules {
+                variant: if corporate { Variant::CorporateShuffle } else { Variant::Dalmuti },
+                ..Rules::default()
+            };
+            let mut hand = Hand::deal(rules, players, false, &mut DealRng::new(Seed::from(seed)));
+            let mut rng = crate::bot_rng(seed);
+            let mut checked = 0;
+            while let Some(seat) = hand.next_to_act() {
+                if hand.stage() == Stage::Play {
+                    for s in Seat::all(players) {
+                        let k = knowledge_of_determinization(&hand, s);
+                        let expected = Rivals::from_knowledge(&k, rules.variant, hand.wedged());
+                        proptest::prop_assert_eq!(Rivals::of_determinization(&hand, s), expected);
+                        checked += 1;
+                    }
+                }
+                let legal = hand.legal_actions(seat);
+                let action = if rng.random_ratio(1, 3) {
+                    legal[rng.random_range(0..legal.len())]
+                } else {
+                    hand.worst_legal(seat).unwrap()
+                };
+                hand.apply(seat, action).unwrap();
+            }
+            proptest::prop_assert!(checked > 0);
         }
     }
 
