@@ -195,6 +195,32 @@ fn copies_of_value(cards: Cards, value: u8) -> u8 {
     cards.count(card) + extra
 }
 
+/// The card whose value is each of 0..=12 (the World Ruler, then the
+/// ranks), for [`value_copies`].
+const VALUE_CARDS: [Card; 13] = {
+    let mut cards = [Card::WORLD_RULER; 13];
+    let mut v = 0;
+    while v < 13 {
+        cards[v] = match Card::from_index(v) {
+            Some(card) => card,
+            None => panic!("a value is 0..=12"),
+        };
+        v += 1;
+    }
+    cards
+};
+
+/// [`copies_of_value`] of every value 0..=12 at once, in straight-line
+/// code: the plan of a hand is counted for every legal play of every
+/// modelled decision of a search.
+#[inline]
+fn value_copies(cards: Cards) -> [u8; 13] {
+    let mut copies = VALUE_CARDS.map(|card| cards.count(card));
+    copies[6] += cards.count(Card::TWIRLING_WEDGIE);
+    copies[11] += cards.count(Card::RATBERT);
+    copies
+}
+
 /// Each value held, best first, with its copies: the hand's groups.
 fn groups(cards: Cards) -> impl Iterator<Item = (u8, u8)> {
     (0..=12u8)
@@ -283,14 +309,15 @@ impl Rivals {
                     k.unseen.count(card).saturating_sub(elsewhere.count(card))
                 }
             };
-            let wilds = copies(variant.wild());
+            let mut may_hold = Cards::EMPTY;
+            for card in Card::all() {
+                may_hold.add(card, copies(card));
+            }
+            // No set bigger than the hand: the most of min(count, l) over
+            // better values is min(count, the most of l).
             let count = k.counts[seat].min(255) as u8;
             let row = &mut rivals.by_seat[seat];
-            let mut best = 0u8;
-            for v in 0..VALUES as u8 {
-                row[usize::from(v)] = best;
-                best = best.max(count.min(largest_set_at(variant, v, &copies, wilds)));
-            }
+            *row = better_than_each(&largest_sets(variant, may_hold)).map(|l| l.min(count));
             for (b, r) in rivals.beat.iter_mut().zip(row.iter()) {
                 *b = (*b).max(*r);
             }
@@ -319,15 +346,7 @@ impl Rivals {
             unseen.add_all(&held);
             most = most.max(held.len().min(255) as u8);
         }
-        let copies = |card: Card| unseen.count(card);
-        let wilds = copies(variant.wild());
-        // shared[v]: the largest set better than v anyone may hold.
-        let mut shared = [0u8; VALUES];
-        let mut best = 0u8;
-        for v in 0..VALUES as u8 {
-            shared[usize::from(v)] = best;
-            best = best.max(largest_set_at(variant, v, &copies, wilds));
-        }
+        let shared = better_than_each(&largest_sets(variant, unseen));
         let mut by_seat = PerSeat::<[u8; VALUES]>::default();
         for s in seats.iter() {
             let count = hand.held(s).len().min(255) as u8;
@@ -372,21 +391,40 @@ impl Rivals {
     }
 }
 
-/// The largest set of value `value` a player may make with `copies` of
-/// each card and `wilds` wild cards (0 if none).
-fn largest_set_at(variant: Variant, value: u8, copies: &impl Fn(Card) -> u8, wilds: u8) -> u8 {
-    let natural = |v: u8| copies(Card::from_index(usize::from(v)).expect("0..=12"));
+/// The largest set of each value (0 if none) a player may make who may
+/// hold `may_hold`, wild cards included.
+fn largest_sets(variant: Variant, may_hold: Cards) -> [u8; VALUES] {
+    let wilds = may_hold.count(variant.wild());
     let with_wilds = |n: u8| if n > 0 { n.saturating_add(wilds) } else { 0 };
-    match (variant, value) {
-        (Variant::Dalmuti, 1..=12) => with_wilds(natural(value)),
-        (Variant::CorporateShuffle, 0) => natural(0).min(1),
-        (Variant::CorporateShuffle, 6) => with_wilds(natural(6) + copies(Card::TWIRLING_WEDGIE)),
-        // Dogberts alone are declared as 1 at best.
-        (Variant::CorporateShuffle, 1) => with_wilds(natural(1)).max(wilds),
-        (Variant::CorporateShuffle, 2..=10) => with_wilds(natural(value)),
-        // Jesters alone and Ratbert top nothing anyone may hold.
-        _ => 0,
+    let natural = VALUE_CARDS.map(|card| may_hold.count(card));
+    let mut sets = [0u8; VALUES];
+    match variant {
+        Variant::Dalmuti => {
+            for v in 1..=12 {
+                sets[v] = with_wilds(natural[v]);
+            }
+        }
+        Variant::CorporateShuffle => {
+            sets[0] = natural[0].min(1);
+            for v in 1..=10 {
+                sets[v] = with_wilds(natural[v]);
+            }
+            sets[6] = with_wilds(natural[6] + may_hold.count(Card::TWIRLING_WEDGIE));
+            // Dogberts alone are declared as 1 at best.
+            sets[1] = sets[1].max(wilds);
+        }
     }
+    sets
+}
+
+/// For each value, the largest of `sets` at a better (lower) value: what
+/// may top a set of that value.
+fn better_than_each(sets: &[u8; VALUES]) -> [u8; VALUES] {
+    let mut better = [0u8; VALUES];
+    for v in 1..VALUES {
+        better[v] = better[v - 1].max(sets[v - 1]);
+    }
+    better
 }
 
 // ----- the plan -----
@@ -404,21 +442,25 @@ struct Plan {
 
 impl Plan {
     fn of(cards: Cards, rivals: &Rivals) -> Plan {
-        let mut plan = Plan {
-            losers: 0,
-            winners: 0,
-            spare_jesters: i32::from(cards.wilds()),
-            loser_ranks: 0,
-        };
-        for (value, copies) in groups(cards) {
-            if rivals.cannot_top_group(value, copies) {
-                plan.winners += 1;
-            } else {
-                plan.losers += 1;
-                plan.loser_ranks |= 1 << value;
-            }
+        let copies = value_copies(cards);
+        // Winners and losers as masks of values, without a branch per
+        // group: a group wins when nobody can top its size.
+        let (mut winners, mut losers) = (0u16, 0u16);
+        for (v, (&c, &beat)) in copies.iter().zip(&rivals.beat).enumerate() {
+            let wins = beat < c;
+            winners |= u16::from(c > 0 && wins) << v;
+            losers |= u16::from(c > 0 && !wins) << v;
         }
-        plan.secure_with_jesters(rivals, cards);
+        let mut plan = Plan {
+            losers: losers.count_ones() as i32,
+            winners: winners.count_ones() as i32,
+            spare_jesters: i32::from(cards.wilds()),
+            loser_ranks: losers,
+        };
+        // Without wild cards no loser can be secured (each needs one).
+        if plan.spare_jesters > 0 {
+            plan.secure_with_jesters(rivals, &copies);
+        }
         if !cards.is_empty() && cards.len() == u32::from(cards.wilds()) {
             // Wild cards alone: one set, on its own.
             let set = wilds_alone(rivals.variant, cards.wilds()).expect("some wild cards");
@@ -433,13 +475,17 @@ impl Plan {
     }
 
     /// Spends spare wild cards to turn losers into sure winners, the
-    /// cheapest (best value) first.
-    fn secure_with_jesters(&mut self, rivals: &Rivals, cards: Cards) {
-        for (value, copies) in groups(cards) {
-            if self.loser_ranks & (1 << value) == 0 || !takes_wilds(rivals.variant, value) {
+    /// cheapest (best value) first; `copies` are the hand's
+    /// [`value_copies`].
+    fn secure_with_jesters(&mut self, rivals: &Rivals, copies: &[u8; 13]) {
+        let mut losers = self.loser_ranks;
+        while losers != 0 {
+            let value = losers.trailing_zeros() as u8;
+            losers &= losers - 1;
+            if !takes_wilds(rivals.variant, value) {
                 continue;
             }
-            let need = i32::from(rivals.jesters_to_secure(value, copies));
+            let need = i32::from(rivals.jesters_to_secure(value, copies[usize::from(value)]));
             if need > self.spare_jesters {
                 continue;
             }
