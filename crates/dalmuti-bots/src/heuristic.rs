@@ -336,20 +336,20 @@ impl Rivals {
     /// (`max(min(count, l)) = min(count, max(l))`): the largest sets are
     /// counted once per decision instead of once per rival, and nothing
     /// is built but the rows.
-    fn of_determinization(hand: &Hand, seat: Seat) -> Rivals {
+    /// `counts` are the hand's card counts.
+    fn of_determinization(hand: &Hand, seat: Seat, counts: &PerSeat<u32>) -> Rivals {
         let variant = hand.rules().variant;
         let seats = hand.holding().without(Seats::only(seat));
         let mut unseen = Cards::EMPTY;
         let mut most = 0u8;
         for s in seats.iter() {
-            let held = hand.held(s);
-            unseen.add_all(&held);
-            most = most.max(held.len().min(255) as u8);
+            unseen.add_all(&hand.held(s));
+            most = most.max(counts[s].min(255) as u8);
         }
         let shared = better_than_each(&largest_sets(variant, unseen));
         let mut by_seat = PerSeat::<[u8; VALUES]>::default();
         for s in seats.iter() {
-            let count = hand.held(s).len().min(255) as u8;
+            let count = counts[s].min(255) as u8;
             by_seat[s] = shared.map(|l| l.min(count));
         }
         Rivals {
@@ -555,7 +555,8 @@ impl Turn<'_> {
     /// What a play that may not win the trick risks: Ratbert, should
     /// nobody top it after all.
     fn risk(&self, set: Set, wins: bool) -> i32 {
-        let out = set.cards() == self.cards;
+        // A legal set is the whole hand when it is as large.
+        let out = u32::from(set.size()) == self.cards.len();
         if self.ratbert_pending && !wins && !out {
             RATBERT_RISK
         } else {
@@ -631,10 +632,13 @@ const RATBERT_VALUE: u8 = 11;
 
 /// The play that empties the hand, if one is legal.
 fn going_out(cards: Cards, legal: &[Action]) -> Option<Action> {
+    // A legal set is made of the hand's cards: it is the whole hand when
+    // it is as large, which is cheaper to check than the cards.
+    let size = cards.len();
     legal
         .iter()
         .copied()
-        .find(|a| matches!(a, Action::Play(s) if s.cards() == cards))
+        .find(|a| matches!(a, Action::Play(s) if u32::from(s.size()) == size))
 }
 
 /// A set nobody can top after which the hand still goes out for sure,
@@ -663,18 +667,6 @@ fn follow(turn: &Turn<'_>) -> Option<Action> {
     if let Some(out) = going_out(cards, turn.legal) {
         return Some(out);
     }
-    let way_out = plays(turn.legal)
-        .filter(|&s| rivals.wins_now(s) && Plan::of(turn.after(s, true), rivals).goes_out_leading())
-        .min_by_key(|&s| {
-            (
-                s.wilds(),
-                s.is_world_ruler(),
-                std::cmp::Reverse(s.rank_number()),
-            )
-        });
-    if let Some(s) = way_out {
-        return Some(Action::Play(s));
-    }
     let now = Plan::of(cards, rivals);
     let few = cards.len() <= FEW_CARDS;
     // Passing keeps the plan as it is; a play must need fewer leads (and
@@ -682,11 +674,30 @@ fn follow(turn: &Turn<'_>) -> Option<Action> {
     // going out is near or the hand is small.
     let pass_need = now.need(false);
     let eager = pass_need <= LEAD || few;
+    // One pass over the plays, each one's plan after it counted once: a
+    // way out (a sure winner after which the hand goes out for sure) is
+    // taken first, fewest wild cards, then not the World Ruler, then the
+    // worst value; else the plays are weighed against passing.
+    let mut way_out: Option<((u8, bool, std::cmp::Reverse<u8>), Set)> = None;
     let mut best: Option<(i32, Set)> = None;
     for s in plays(turn.legal) {
         let wins_the_lead = rivals.wins_now(s);
-        let need = Plan::of(turn.after(s, wins_the_lead), rivals).need(wins_the_lead)
-            + turn.risk(s, wins_the_lead);
+        let after = Plan::of(turn.after(s, wins_the_lead), rivals);
+        if wins_the_lead && after.goes_out_leading() {
+            let key = (
+                s.wilds(),
+                s.is_world_ruler(),
+                std::cmp::Reverse(s.rank_number()),
+            );
+            if way_out.is_none_or(|(k, _)| key < k) {
+                way_out = Some((key, s));
+            }
+        }
+        if way_out.is_some() {
+            // The weighing is moot.
+            continue;
+        }
+        let need = after.need(wins_the_lead) + turn.risk(s, wins_the_lead);
         let worth_it = if eager {
             need <= pass_need
         } else {
@@ -700,6 +711,9 @@ fn follow(turn: &Turn<'_>) -> Option<Action> {
         if best.is_none_or(|(k, _)| key < k) {
             best = Some((key, s));
         }
+    }
+    if let Some((_, s)) = way_out {
+        return Some(Action::Play(s));
     }
     Some(best.map_or(Action::Pass, |(_, s)| Action::Play(s)))
 }
@@ -1222,7 +1236,7 @@ pub(crate) fn playout_play(hand: &Hand, seat: Seat, legal: &mut Vec<Action>) -> 
         players,
         counts: &counts,
         cards: hand.held(seat),
-        rivals: Rivals::of_determinization(hand, seat),
+        rivals: Rivals::of_determinization(hand, seat, &counts),
         legal,
         ratbert_pending: hand.ratbert_to_take() || top.is_some_and(|t| t.is_ratbert()),
     };
@@ -1312,7 +1326,7 @@ mod tests {
                     for s in Seat::all(players) {
                         let k = knowledge_of_determinization(&hand, s);
                         let expected = Rivals::from_knowledge(&k, rules.variant, hand.wedged());
-                        proptest::prop_assert_eq!(Rivals::of_determinization(&hand, s), expected);
+                        proptest::prop_assert_eq!(Rivals::of_determinization(&hand, s, &k.counts), expected);
                         checked += 1;
                     }
                 }
