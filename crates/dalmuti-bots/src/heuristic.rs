@@ -440,9 +440,56 @@ struct Plan {
     loser_ranks: u16,
 }
 
+/// A hand as its plan sees it: the copies of each value, the wild cards
+/// and the size. A play changes one value (and the Wedgie's 6), so the
+/// shape after each legal play is a few subtractions from the hand's,
+/// where the cards after it took a set's cards, a checked removal and a
+/// recount of every value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shape {
+    /// [`value_copies`].
+    copies: [u8; 13],
+    wilds: u8,
+    len: u32,
+}
+
+impl Shape {
+    fn of(cards: Cards) -> Shape {
+        Shape {
+            copies: value_copies(cards),
+            wilds: cards.wilds(),
+            len: cards.len(),
+        }
+    }
+
+    /// The shape once `set`, made of this hand's cards, is played: its
+    /// naturals counted at its value (a World Ruler at 0, Ratbert at 11;
+    /// wild cards alone have none), the Wedgie among the 6s.
+    fn without(self, set: Set) -> Shape {
+        let mut rest = self;
+        if set.naturals() > 0 {
+            rest.copies[usize::from(set.rank_number())] -= set.naturals();
+        }
+        if set.holds_wedgie() {
+            rest.copies[6] -= 1;
+        }
+        rest.wilds -= set.wilds();
+        rest.len -= u32::from(set.size());
+        rest
+    }
+
+    /// The shape with Ratbert taken back.
+    fn with_ratbert(self) -> Shape {
+        let mut more = self;
+        more.copies[RATBERT_VALUE as usize] += 1;
+        more.len += 1;
+        more
+    }
+}
+
 impl Plan {
-    fn of(cards: Cards, rivals: &Rivals) -> Plan {
-        let copies = value_copies(cards);
+    fn of(shape: Shape, rivals: &Rivals) -> Plan {
+        let copies = shape.copies;
         // Winners and losers as masks of values, without a branch per
         // group: a group wins when nobody can top its size.
         // (Counted as they are found: without the POPCNT instruction,
@@ -458,16 +505,16 @@ impl Plan {
         let mut plan = Plan {
             losers,
             winners,
-            spare_jesters: i32::from(cards.wilds()),
+            spare_jesters: i32::from(shape.wilds),
             loser_ranks,
         };
         // Without wild cards no loser can be secured (each needs one).
         if plan.spare_jesters > 0 {
             plan.secure_with_jesters(rivals, &copies);
         }
-        if !cards.is_empty() && cards.len() == u32::from(cards.wilds()) {
+        if shape.len > 0 && shape.len == u32::from(shape.wilds) {
             // Wild cards alone: one set, on its own.
-            let set = wilds_alone(rivals.variant, cards.wilds()).expect("some wild cards");
+            let set = wilds_alone(rivals.variant, shape.wilds).expect("some wild cards");
             plan.spare_jesters = 0;
             if rivals.cannot_top_group(set.rank_number(), set.size()) {
                 plan.winners = 1;
@@ -534,6 +581,8 @@ struct Turn<'a> {
     /// How many cards each seat holds.
     counts: &'a PerSeat<u32>,
     cards: Cards,
+    /// The shape of `cards`.
+    shape: Shape,
     rivals: Rivals,
     legal: &'a [Action],
     /// Whether the winner of this trick takes Ratbert back (Ratbert leads
@@ -542,21 +591,23 @@ struct Turn<'a> {
 }
 
 impl Turn<'_> {
-    /// The hand after playing `set` and what winning the trick with it
-    /// brings: Ratbert back into the hand, unless the play goes out.
-    fn after(&self, set: Set, wins: bool) -> Cards {
-        let mut rest = without(self.cards, set);
-        if self.ratbert_pending && wins && !rest.is_empty() {
-            rest.add(Card::RATBERT, 1);
+    /// The hand's shape after playing `set` and what winning the trick
+    /// with it brings: Ratbert back into the hand, unless the play goes
+    /// out.
+    fn after(&self, set: Set, wins: bool) -> Shape {
+        let rest = self.shape.without(set);
+        if self.ratbert_pending && wins && rest.len > 0 {
+            rest.with_ratbert()
+        } else {
+            rest
         }
-        rest
     }
 
     /// What a play that may not win the trick risks: Ratbert, should
     /// nobody top it after all.
     fn risk(&self, set: Set, wins: bool) -> i32 {
         // A legal set is the whole hand when it is as large.
-        let out = u32::from(set.size()) == self.cards.len();
+        let out = u32::from(set.size()) == self.shape.len;
         if self.ratbert_pending && !wins && !out {
             RATBERT_RISK
         } else {
@@ -575,6 +626,7 @@ impl HeuristicBot {
             players: k.players,
             counts: &k.counts,
             cards: k.mine,
+            shape: Shape::of(k.mine),
             rivals,
             legal,
             ratbert_pending: view.ratbert_to_take() || top.is_some_and(|t| t.is_ratbert()),
@@ -597,10 +649,10 @@ impl HeuristicBot {
 /// else its worst loser as a whole group.
 fn lead(turn: &Turn<'_>) -> Option<Action> {
     let (cards, rivals) = (turn.cards, &turn.rivals);
-    if let Some(out) = going_out(cards, turn.legal) {
+    if let Some(out) = going_out(turn.shape, turn.legal) {
         return Some(out);
     }
-    let plan = Plan::of(cards, rivals);
+    let plan = Plan::of(turn.shape, rivals);
     if plan.goes_out_leading()
         && let Some(winner) = sure_winner_keeping_the_way_out(turn)
     {
@@ -631,10 +683,10 @@ fn lead_loser(cards: Cards, plan: Plan) -> Option<u8> {
 const RATBERT_VALUE: u8 = 11;
 
 /// The play that empties the hand, if one is legal.
-fn going_out(cards: Cards, legal: &[Action]) -> Option<Action> {
+fn going_out(shape: Shape, legal: &[Action]) -> Option<Action> {
     // A legal set is made of the hand's cards: it is the whole hand when
     // it is as large, which is cheaper to check than the cards.
-    let size = cards.len();
+    let size = shape.len;
     legal
         .iter()
         .copied()
@@ -648,7 +700,7 @@ fn going_out(cards: Cards, legal: &[Action]) -> Option<Action> {
 fn sure_winner_keeping_the_way_out(turn: &Turn<'_>) -> Option<Action> {
     plays(turn.legal)
         .filter(|&s| turn.rivals.wins_now(s))
-        .filter(|&s| Plan::of(without(turn.cards, s), &turn.rivals).goes_out_leading())
+        .filter(|&s| Plan::of(turn.shape.without(s), &turn.rivals).goes_out_leading())
         .min_by_key(|&s| (s.wilds(), s.is_world_ruler(), s.rank_number()))
         .map(Action::Play)
 }
@@ -663,12 +715,12 @@ fn plays(legal: &[Action]) -> impl Iterator<Item = Set> + '_ {
 /// Follows: goes out, or tops with a sure winner that leads out, or weighs
 /// every way to top against passing by the leads the hand would need.
 fn follow(turn: &Turn<'_>) -> Option<Action> {
-    let (cards, rivals) = (turn.cards, &turn.rivals);
-    if let Some(out) = going_out(cards, turn.legal) {
+    let rivals = &turn.rivals;
+    if let Some(out) = going_out(turn.shape, turn.legal) {
         return Some(out);
     }
-    let now = Plan::of(cards, rivals);
-    let few = cards.len() <= FEW_CARDS;
+    let now = Plan::of(turn.shape, rivals);
+    let few = turn.shape.len <= FEW_CARDS;
     // Passing keeps the plan as it is; a play must need fewer leads (and
     // not spend a good card that may win a lead later), or as few when
     // going out is near or the hand is small.
@@ -1236,6 +1288,7 @@ pub(crate) fn playout_play(hand: &Hand, seat: Seat, legal: &mut Vec<Action>) -> 
         players,
         counts: &counts,
         cards: hand.held(seat),
+        shape: Shape::of(hand.held(seat)),
         rivals: Rivals::of_determinization(hand, seat, &counts),
         legal,
         ratbert_pending: hand.ratbert_to_take() || top.is_some_and(|t| t.is_ratbert()),
@@ -1302,12 +1355,13 @@ mod tests {
         #![proptest_config(proptest::test_runner::Config::with_cases(64))]
 
         /// The rivals counted once for a determinization are the ones
-        /// counted seat by seat from what the deciding seat knows, at every
-        /// decision of hands of both games, every table size, played by a
-        /// mix of worst and random legal actions (so the Wedgie, Ratbert
-        /// and wild cards come up).
+        /// counted seat by seat from what the deciding seat knows, and a
+        /// hand's shape after each legal play is that of the cards left, at
+        /// every decision of hands of both games, every table size, played
+        /// by a mix of worst and random legal actions (so the Wedgie,
+        /// Ratbert and wild cards come up).
         #[test]
-        fn rivals_of_a_determinization_are_those_of_its_knowledge(
+        fn what_the_model_counts_incrementally_is_what_it_would_recount(
             seed in proptest::prelude::any::<u64>(),
             players in 3usize..=8,
             corporate in proptest::prelude::any::<bool>(),
@@ -1331,6 +1385,20 @@ mod tests {
                     }
                 }
                 let legal = hand.legal_actions(seat);
+                if hand.stage() == Stage::Play {
+                    // The shape after each play, worked out from the
+                    // hand's, is the shape of the cards left.
+                    let held = hand.held(seat);
+                    for set in plays(&legal) {
+                        let mut rest = without(held, set);
+                        proptest::prop_assert_eq!(Shape::of(held).without(set), Shape::of(rest));
+                        rest.add(Card::RATBERT, 1);
+                        proptest::prop_assert_eq!(
+                            Shape::of(held).without(set).with_ratbert(),
+                            Shape::of(rest)
+                        );
+                    }
+                }
                 let action = if rng.random_ratio(1, 3) {
                     legal[rng.random_range(0..legal.len())]
                 } else {
@@ -1354,9 +1422,9 @@ mod tests {
     #[test]
     fn jesters_alone_need_no_group_and_the_plan_counts_them_once() {
         let rivals = uniform(Variant::Dalmuti, 1);
-        let plan = Plan::of(cards("J J"), &rivals);
+        let plan = Plan::of(Shape::of(cards("J J")), &rivals);
         assert_eq!((plan.losers, plan.winners), (0, 1));
-        let plan = Plan::of(cards("7 J"), &uniform(Variant::Dalmuti, 5));
+        let plan = Plan::of(Shape::of(cards("7 J")), &uniform(Variant::Dalmuti, 5));
         assert_eq!((plan.losers, plan.winners, plan.spare_jesters), (1, 0, 1));
     }
 }
