@@ -181,6 +181,11 @@ const ENDING_MEMORY: usize = 200_000;
 /// Set values run from 0 (the World Ruler) to 13 (Jesters alone).
 const VALUES: usize = 14;
 
+/// The length of the per-value arrays: the values padded to sixteen, so
+/// that comparing two of them is one vector compare. The padding is 0 in a
+/// hand's copies and never read elsewhere.
+const LANES: usize = 16;
+
 /// How many cards of `cards` play as value `value` in a set of naturals:
 /// the numbered cards, with the Wedgie among the 6s; the World Ruler at 0
 /// and Ratbert at 11 (each deck holds only its own cards, so the count
@@ -214,8 +219,11 @@ const VALUE_CARDS: [Card; 13] = {
 /// code: the plan of a hand is counted for every legal play of every
 /// modelled decision of a search.
 #[inline]
-fn value_copies(cards: Cards) -> [u8; 13] {
-    let mut copies = VALUE_CARDS.map(|card| cards.count(card));
+fn value_copies(cards: Cards) -> [u8; LANES] {
+    let mut copies = [0u8; LANES];
+    for (copy, card) in copies.iter_mut().zip(VALUE_CARDS) {
+        *copy = cards.count(card);
+    }
     copies[6] += cards.count(Card::TWIRLING_WEDGIE);
     copies[11] += cards.count(Card::RATBERT);
     copies
@@ -275,9 +283,9 @@ struct Rivals {
     wedged: Option<Seat>,
     /// `by_seat[s][v]`: the most cards of one value better than v (0..=13)
     /// that seat s may put down in one set, wild cards included.
-    by_seat: PerSeat<[u8; VALUES]>,
+    by_seat: PerSeat<[u8; LANES]>,
     /// The most over every other seat.
-    beat: [u8; VALUES],
+    beat: [u8; LANES],
 }
 
 impl Rivals {
@@ -295,7 +303,7 @@ impl Rivals {
             seats,
             wedged,
             by_seat: PerSeat::default(),
-            beat: [0; VALUES],
+            beat: [0; LANES],
         };
         for seat in seats.iter() {
             // Cards this seat may hold: the unseen ones not known elsewhere,
@@ -347,7 +355,7 @@ impl Rivals {
             most = most.max(counts[s].min(255) as u8);
         }
         let shared = better_than_each(&largest_sets(variant, unseen));
-        let mut by_seat = PerSeat::<[u8; VALUES]>::default();
+        let mut by_seat = PerSeat::<[u8; LANES]>::default();
         for s in seats.iter() {
             let count = counts[s].min(255) as u8;
             by_seat[s] = shared.map(|l| l.min(count));
@@ -393,11 +401,11 @@ impl Rivals {
 
 /// The largest set of each value (0 if none) a player may make who may
 /// hold `may_hold`, wild cards included.
-fn largest_sets(variant: Variant, may_hold: Cards) -> [u8; VALUES] {
+fn largest_sets(variant: Variant, may_hold: Cards) -> [u8; LANES] {
     let wilds = may_hold.count(variant.wild());
     let with_wilds = |n: u8| if n > 0 { n.saturating_add(wilds) } else { 0 };
     let natural = VALUE_CARDS.map(|card| may_hold.count(card));
-    let mut sets = [0u8; VALUES];
+    let mut sets = [0u8; LANES];
     match variant {
         Variant::Dalmuti => {
             for v in 1..=12 {
@@ -419,8 +427,8 @@ fn largest_sets(variant: Variant, may_hold: Cards) -> [u8; VALUES] {
 
 /// For each value, the largest of `sets` at a better (lower) value: what
 /// may top a set of that value.
-fn better_than_each(sets: &[u8; VALUES]) -> [u8; VALUES] {
-    let mut better = [0u8; VALUES];
+fn better_than_each(sets: &[u8; LANES]) -> [u8; LANES] {
+    let mut better = [0u8; LANES];
     for v in 1..VALUES {
         better[v] = better[v - 1].max(sets[v - 1]);
     }
@@ -448,7 +456,7 @@ struct Plan {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Shape {
     /// [`value_copies`].
-    copies: [u8; 13],
+    copies: [u8; LANES],
     wilds: u8,
     len: u32,
 }
@@ -490,21 +498,19 @@ impl Shape {
 impl Plan {
     fn of(shape: Shape, rivals: &Rivals) -> Plan {
         let copies = shape.copies;
-        // Winners and losers as masks of values, without a branch per
-        // group: a group wins when nobody can top its size.
-        // (Counted as they are found: without the POPCNT instruction,
-        // which the baseline x86-64 target lacks, a bit count is a dozen
-        // instructions.)
-        let (mut winners, mut losers, mut loser_ranks) = (0, 0, 0u16);
+        // The values held and the sure winners as masks, without a branch
+        // per value (branching on each was a tenth of a modelled search's
+        // time, in mispredictions): a group wins when nobody can top its
+        // size, so only a group held can win.
+        let (mut held, mut winning) = (0u16, 0u16);
         for (v, (&c, &beat)) in copies.iter().zip(&rivals.beat).enumerate() {
-            let wins = beat < c;
-            winners += i32::from(c > 0 && wins);
-            losers += i32::from(c > 0 && !wins);
-            loser_ranks |= u16::from(c > 0 && !wins) << v;
+            held |= u16::from(c > 0) << v;
+            winning |= u16::from(beat < c) << v;
         }
+        let loser_ranks = held & !winning;
         let mut plan = Plan {
-            losers,
-            winners,
+            losers: loser_ranks.count_ones() as i32,
+            winners: winning.count_ones() as i32,
             spare_jesters: i32::from(shape.wilds),
             loser_ranks,
         };
@@ -528,7 +534,7 @@ impl Plan {
     /// Spends spare wild cards to turn losers into sure winners, the
     /// cheapest (best value) first; `copies` are the hand's
     /// [`value_copies`].
-    fn secure_with_jesters(&mut self, rivals: &Rivals, copies: &[u8; 13]) {
+    fn secure_with_jesters(&mut self, rivals: &Rivals, copies: &[u8; LANES]) {
         let mut losers = self.loser_ranks;
         while losers != 0 {
             let value = losers.trailing_zeros() as u8;
@@ -1313,8 +1319,8 @@ mod tests {
     /// Rivals who may top any set of up to `beat` cards, with a value
     /// better than its (one rival, at seat 1).
     fn uniform(variant: Variant, beat: u8) -> Rivals {
-        let mut by_seat = PerSeat::<[u8; VALUES]>::default();
-        by_seat[Seat::new(1)] = [beat; VALUES];
+        let mut by_seat = PerSeat::<[u8; LANES]>::default();
+        by_seat[Seat::new(1)] = [beat; LANES];
         by_seat[Seat::new(1)][0] = 0;
         Rivals {
             variant,
@@ -1351,12 +1357,55 @@ mod tests {
         }
     }
 
+    /// The plan as first written: each group in turn, then each loser
+    /// secured with wild cards in turn, from the cards themselves.
+    fn plan_group_by_group(cards: Cards, rivals: &Rivals) -> Plan {
+        let mut plan = Plan {
+            losers: 0,
+            winners: 0,
+            spare_jesters: i32::from(cards.wilds()),
+            loser_ranks: 0,
+        };
+        for (value, copies) in groups(cards) {
+            if rivals.cannot_top_group(value, copies) {
+                plan.winners += 1;
+            } else {
+                plan.losers += 1;
+                plan.loser_ranks |= 1 << value;
+            }
+        }
+        for (value, copies) in groups(cards) {
+            if plan.loser_ranks & (1 << value) == 0 || !takes_wilds(rivals.variant, value) {
+                continue;
+            }
+            let need = i32::from(rivals.jesters_to_secure(value, copies));
+            if need > plan.spare_jesters {
+                continue;
+            }
+            plan.spare_jesters -= need;
+            plan.loser_ranks &= !(1 << value);
+            plan.losers -= 1;
+            plan.winners += 1;
+        }
+        if !cards.is_empty() && cards.len() == u32::from(cards.wilds()) {
+            let set = wilds_alone(rivals.variant, cards.wilds()).unwrap();
+            plan.spare_jesters = 0;
+            if rivals.cannot_top_group(set.rank_number(), set.size()) {
+                plan.winners = 1;
+            } else {
+                plan.losers = 1;
+            }
+        }
+        plan
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::test_runner::Config::with_cases(64))]
 
         /// The rivals counted once for a determinization are the ones
-        /// counted seat by seat from what the deciding seat knows, and a
-        /// hand's shape after each legal play is that of the cards left, at
+        /// counted seat by seat from what the deciding seat knows, a
+        /// hand's shape after each legal play is that of the cards left,
+        /// and its plan is the one counted group by group, at
         /// every decision of hands of both games, every table size, played
         /// by a mix of worst and random legal actions (so the Wedgie,
         /// Ratbert and wild cards come up).
@@ -1389,9 +1438,18 @@ mod tests {
                     // The shape after each play, worked out from the
                     // hand's, is the shape of the cards left.
                     let held = hand.held(seat);
+                    let rivals = Rivals::of_determinization(
+                        &hand,
+                        seat,
+                        &knowledge_of_determinization(&hand, seat).counts,
+                    );
                     for set in plays(&legal) {
                         let mut rest = without(held, set);
                         proptest::prop_assert_eq!(Shape::of(held).without(set), Shape::of(rest));
+                        proptest::prop_assert_eq!(
+                            Plan::of(Shape::of(rest), &rivals),
+                            plan_group_by_group(rest, &rivals)
+                        );
                         rest.add(Card::RATBERT, 1);
                         proptest::prop_assert_eq!(
                             Shape::of(held).without(set).with_ratbert(),
