@@ -736,7 +736,7 @@ fn follow(turn: &Turn<'_>) -> Option<Action> {
     // way out (a sure winner after which the hand goes out for sure) is
     // taken first, fewest wild cards, then not the World Ruler, then the
     // worst value; else the plays are weighed against passing.
-    let mut way_out: Option<((u8, bool, std::cmp::Reverse<u8>), Set)> = None;
+    let mut way_out: Option<(WayOutKey, Set)> = None;
     let mut best: Option<(i32, Set)> = None;
     for s in plays(turn.legal) {
         let wins_the_lead = rivals.wins_now(s);
@@ -775,6 +775,10 @@ fn follow(turn: &Turn<'_>) -> Option<Action> {
     }
     Some(best.map_or(Action::Pass, |(_, s)| Action::Play(s)))
 }
+
+/// How a way out is chosen among several (lower first): fewest wild cards,
+/// then anything before the World Ruler, then the worst value.
+type WayOutKey = (u8, bool, std::cmp::Reverse<u8>);
 
 /// The chosen action as it is played: a Wedgie set with its victim, and
 /// Dogberts alone with their declared value, chosen among the legal ways
