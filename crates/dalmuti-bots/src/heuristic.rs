@@ -1404,7 +1404,12 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::test_runner::Config::with_cases(64))]
+        // Never write regression files into the source tree.
+        #![proptest_config(proptest::test_runner::Config {
+            cases: 64,
+            failure_persistence: None,
+            ..proptest::test_runner::Config::default()
+        })]
 
         /// The rivals counted once for a determinization are the ones
         /// counted seat by seat from what the deciding seat knows, a
