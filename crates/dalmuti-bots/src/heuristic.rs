@@ -181,6 +181,11 @@ const ENDING_MEMORY: usize = 200_000;
 /// Set values run from 0 (the World Ruler) to 13 (Jesters alone).
 const VALUES: usize = 14;
 
+/// The length of the per-value arrays: the values padded to sixteen, so
+/// that comparing two of them is one vector compare. The padding is 0 in a
+/// hand's copies and never read elsewhere.
+const LANES: usize = 16;
+
 /// How many cards of `cards` play as value `value` in a set of naturals:
 /// the numbered cards, with the Wedgie among the 6s; the World Ruler at 0
 /// and Ratbert at 11 (each deck holds only its own cards, so the count
@@ -193,6 +198,35 @@ fn copies_of_value(cards: Cards, value: u8) -> u8 {
         _ => 0,
     };
     cards.count(card) + extra
+}
+
+/// The card whose value is each of 0..=12 (the World Ruler, then the
+/// ranks), for [`value_copies`].
+const VALUE_CARDS: [Card; 13] = {
+    let mut cards = [Card::WORLD_RULER; 13];
+    let mut v = 0;
+    while v < 13 {
+        cards[v] = match Card::from_index(v) {
+            Some(card) => card,
+            None => panic!("a value is 0..=12"),
+        };
+        v += 1;
+    }
+    cards
+};
+
+/// [`copies_of_value`] of every value 0..=12 at once, in straight-line
+/// code: the plan of a hand is counted for every legal play of every
+/// modelled decision of a search.
+#[inline]
+fn value_copies(cards: Cards) -> [u8; LANES] {
+    let mut copies = [0u8; LANES];
+    for (copy, card) in copies.iter_mut().zip(VALUE_CARDS) {
+        *copy = cards.count(card);
+    }
+    copies[6] += cards.count(Card::TWIRLING_WEDGIE);
+    copies[11] += cards.count(Card::RATBERT);
+    copies
 }
 
 /// Each value held, best first, with its copies: the hand's groups.
@@ -240,7 +274,7 @@ fn wilds_alone(variant: Variant, n: u8) -> Option<Set> {
 
 /// What the other players still holding cards could put on the table: for
 /// each value, the largest set of a better value each of them may hold.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Rivals {
     variant: Variant,
     /// The other players holding cards.
@@ -249,9 +283,9 @@ struct Rivals {
     wedged: Option<Seat>,
     /// `by_seat[s][v]`: the most cards of one value better than v (0..=13)
     /// that seat s may put down in one set, wild cards included.
-    by_seat: PerSeat<[u8; VALUES]>,
+    by_seat: PerSeat<[u8; LANES]>,
     /// The most over every other seat.
-    beat: [u8; VALUES],
+    beat: [u8; LANES],
 }
 
 impl Rivals {
@@ -269,7 +303,7 @@ impl Rivals {
             seats,
             wedged,
             by_seat: PerSeat::default(),
-            beat: [0; VALUES],
+            beat: [0; LANES],
         };
         for seat in seats.iter() {
             // Cards this seat may hold: the unseen ones not known elsewhere,
@@ -283,19 +317,56 @@ impl Rivals {
                     k.unseen.count(card).saturating_sub(elsewhere.count(card))
                 }
             };
-            let wilds = copies(variant.wild());
+            let mut may_hold = Cards::EMPTY;
+            for card in Card::all() {
+                may_hold.add(card, copies(card));
+            }
+            // No set bigger than the hand: the most of min(count, l) over
+            // better values is min(count, the most of l).
             let count = k.counts[seat].min(255) as u8;
             let row = &mut rivals.by_seat[seat];
-            let mut best = 0u8;
-            for v in 0..VALUES as u8 {
-                row[usize::from(v)] = best;
-                best = best.max(count.min(largest_set_at(variant, v, &copies, wilds)));
-            }
+            *row = better_than_each(&largest_sets(variant, may_hold)).map(|l| l.min(count));
             for (b, r) in rivals.beat.iter_mut().zip(row.iter()) {
                 *b = (*b).max(*r);
             }
         }
         rivals
+    }
+
+    /// The rivals of `seat` in a hand seen whole (a search's
+    /// determinization), as [`Rivals::from_knowledge`] finds them for a
+    /// seat that counts every card the others hold as unseen and knows
+    /// nothing more (no known cards, no floors): what
+    /// [`playout_play`] assumes.
+    ///
+    /// Then every rival may hold any of the same unseen cards, so each row
+    /// is one shared row capped at that rival's card count
+    /// (`max(min(count, l)) = min(count, max(l))`): the largest sets are
+    /// counted once per decision instead of once per rival, and nothing
+    /// is built but the rows.
+    /// `counts` are the hand's card counts.
+    fn of_determinization(hand: &Hand, seat: Seat, counts: &PerSeat<u32>) -> Rivals {
+        let variant = hand.rules().variant;
+        let seats = hand.holding().without(Seats::only(seat));
+        let mut unseen = Cards::EMPTY;
+        let mut most = 0u8;
+        for s in seats.iter() {
+            unseen.add_all(&hand.held(s));
+            most = most.max(counts[s].min(255) as u8);
+        }
+        let shared = better_than_each(&largest_sets(variant, unseen));
+        let mut by_seat = PerSeat::<[u8; LANES]>::default();
+        for s in seats.iter() {
+            let count = counts[s].min(255) as u8;
+            by_seat[s] = shared.map(|l| l.min(count));
+        }
+        Rivals {
+            variant,
+            seats,
+            wedged: hand.wedged(),
+            by_seat,
+            beat: shared.map(|l| l.min(most)),
+        }
     }
 
     /// Whether nobody else can top `size` cards of `value` in a later
@@ -328,21 +399,40 @@ impl Rivals {
     }
 }
 
-/// The largest set of value `value` a player may make with `copies` of
-/// each card and `wilds` wild cards (0 if none).
-fn largest_set_at(variant: Variant, value: u8, copies: &impl Fn(Card) -> u8, wilds: u8) -> u8 {
-    let natural = |v: u8| copies(Card::from_index(usize::from(v)).expect("0..=12"));
+/// The largest set of each value (0 if none) a player may make who may
+/// hold `may_hold`, wild cards included.
+fn largest_sets(variant: Variant, may_hold: Cards) -> [u8; LANES] {
+    let wilds = may_hold.count(variant.wild());
     let with_wilds = |n: u8| if n > 0 { n.saturating_add(wilds) } else { 0 };
-    match (variant, value) {
-        (Variant::Dalmuti, 1..=12) => with_wilds(natural(value)),
-        (Variant::CorporateShuffle, 0) => natural(0).min(1),
-        (Variant::CorporateShuffle, 6) => with_wilds(natural(6) + copies(Card::TWIRLING_WEDGIE)),
-        // Dogberts alone are declared as 1 at best.
-        (Variant::CorporateShuffle, 1) => with_wilds(natural(1)).max(wilds),
-        (Variant::CorporateShuffle, 2..=10) => with_wilds(natural(value)),
-        // Jesters alone and Ratbert top nothing anyone may hold.
-        _ => 0,
+    let natural = VALUE_CARDS.map(|card| may_hold.count(card));
+    let mut sets = [0u8; LANES];
+    match variant {
+        Variant::Dalmuti => {
+            for v in 1..=12 {
+                sets[v] = with_wilds(natural[v]);
+            }
+        }
+        Variant::CorporateShuffle => {
+            sets[0] = natural[0].min(1);
+            for v in 1..=10 {
+                sets[v] = with_wilds(natural[v]);
+            }
+            sets[6] = with_wilds(natural[6] + may_hold.count(Card::TWIRLING_WEDGIE));
+            // Dogberts alone are declared as 1 at best.
+            sets[1] = sets[1].max(wilds);
+        }
     }
+    sets
+}
+
+/// For each value, the largest of `sets` at a better (lower) value: what
+/// may top a set of that value.
+fn better_than_each(sets: &[u8; LANES]) -> [u8; LANES] {
+    let mut better = [0u8; LANES];
+    for v in 1..VALUES {
+        better[v] = better[v - 1].max(sets[v - 1]);
+    }
+    better
 }
 
 // ----- the plan -----
@@ -358,26 +448,79 @@ struct Plan {
     loser_ranks: u16,
 }
 
-impl Plan {
-    fn of(cards: Cards, rivals: &Rivals) -> Plan {
-        let mut plan = Plan {
-            losers: 0,
-            winners: 0,
-            spare_jesters: i32::from(cards.wilds()),
-            loser_ranks: 0,
-        };
-        for (value, copies) in groups(cards) {
-            if rivals.cannot_top_group(value, copies) {
-                plan.winners += 1;
-            } else {
-                plan.losers += 1;
-                plan.loser_ranks |= 1 << value;
-            }
+/// A hand as its plan sees it: the copies of each value, the wild cards
+/// and the size. A play changes one value (and the Wedgie's 6), so the
+/// shape after each legal play is a few subtractions from the hand's,
+/// where the cards after it took a set's cards, a checked removal and a
+/// recount of every value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shape {
+    /// [`value_copies`].
+    copies: [u8; LANES],
+    wilds: u8,
+    len: u32,
+}
+
+impl Shape {
+    fn of(cards: Cards) -> Shape {
+        Shape {
+            copies: value_copies(cards),
+            wilds: cards.wilds(),
+            len: cards.len(),
         }
-        plan.secure_with_jesters(rivals, cards);
-        if !cards.is_empty() && cards.len() == u32::from(cards.wilds()) {
+    }
+
+    /// The shape once `set`, made of this hand's cards, is played: its
+    /// naturals counted at its value (a World Ruler at 0, Ratbert at 11;
+    /// wild cards alone have none), the Wedgie among the 6s.
+    fn without(self, set: Set) -> Shape {
+        let mut rest = self;
+        if set.naturals() > 0 {
+            rest.copies[usize::from(set.rank_number())] -= set.naturals();
+        }
+        if set.holds_wedgie() {
+            rest.copies[6] -= 1;
+        }
+        rest.wilds -= set.wilds();
+        rest.len -= u32::from(set.size());
+        rest
+    }
+
+    /// The shape with Ratbert taken back.
+    fn with_ratbert(self) -> Shape {
+        let mut more = self;
+        more.copies[RATBERT_VALUE as usize] += 1;
+        more.len += 1;
+        more
+    }
+}
+
+impl Plan {
+    fn of(shape: Shape, rivals: &Rivals) -> Plan {
+        let copies = shape.copies;
+        // The values held and the sure winners as masks, without a branch
+        // per value (branching on each was a tenth of a modelled search's
+        // time, in mispredictions): a group wins when nobody can top its
+        // size, so only a group held can win.
+        let (mut held, mut winning) = (0u16, 0u16);
+        for (v, (&c, &beat)) in copies.iter().zip(&rivals.beat).enumerate() {
+            held |= u16::from(c > 0) << v;
+            winning |= u16::from(beat < c) << v;
+        }
+        let loser_ranks = held & !winning;
+        let mut plan = Plan {
+            losers: loser_ranks.count_ones() as i32,
+            winners: winning.count_ones() as i32,
+            spare_jesters: i32::from(shape.wilds),
+            loser_ranks,
+        };
+        // Without wild cards no loser can be secured (each needs one).
+        if plan.spare_jesters > 0 {
+            plan.secure_with_jesters(rivals, &copies);
+        }
+        if shape.len > 0 && shape.len == u32::from(shape.wilds) {
             // Wild cards alone: one set, on its own.
-            let set = wilds_alone(rivals.variant, cards.wilds()).expect("some wild cards");
+            let set = wilds_alone(rivals.variant, shape.wilds).expect("some wild cards");
             plan.spare_jesters = 0;
             if rivals.cannot_top_group(set.rank_number(), set.size()) {
                 plan.winners = 1;
@@ -389,13 +532,17 @@ impl Plan {
     }
 
     /// Spends spare wild cards to turn losers into sure winners, the
-    /// cheapest (best value) first.
-    fn secure_with_jesters(&mut self, rivals: &Rivals, cards: Cards) {
-        for (value, copies) in groups(cards) {
-            if self.loser_ranks & (1 << value) == 0 || !takes_wilds(rivals.variant, value) {
+    /// cheapest (best value) first; `copies` are the hand's
+    /// [`value_copies`].
+    fn secure_with_jesters(&mut self, rivals: &Rivals, copies: &[u8; LANES]) {
+        let mut losers = self.loser_ranks;
+        while losers != 0 {
+            let value = losers.trailing_zeros() as u8;
+            losers &= losers - 1;
+            if !takes_wilds(rivals.variant, value) {
                 continue;
             }
-            let need = i32::from(rivals.jesters_to_secure(value, copies));
+            let need = i32::from(rivals.jesters_to_secure(value, copies[usize::from(value)]));
             if need > self.spare_jesters {
                 continue;
             }
@@ -434,8 +581,14 @@ fn without(cards: Cards, set: Set) -> Cards {
 
 /// What a play decision is made from.
 struct Turn<'a> {
-    k: &'a Knowledge,
+    /// The seat to play.
+    me: Seat,
+    players: usize,
+    /// How many cards each seat holds.
+    counts: &'a PerSeat<u32>,
     cards: Cards,
+    /// The shape of `cards`.
+    shape: Shape,
     rivals: Rivals,
     legal: &'a [Action],
     /// Whether the winner of this trick takes Ratbert back (Ratbert leads
@@ -444,20 +597,23 @@ struct Turn<'a> {
 }
 
 impl Turn<'_> {
-    /// The hand after playing `set` and what winning the trick with it
-    /// brings: Ratbert back into the hand, unless the play goes out.
-    fn after(&self, set: Set, wins: bool) -> Cards {
-        let mut rest = without(self.cards, set);
-        if self.ratbert_pending && wins && !rest.is_empty() {
-            rest.add(Card::RATBERT, 1);
+    /// The hand's shape after playing `set` and what winning the trick
+    /// with it brings: Ratbert back into the hand, unless the play goes
+    /// out.
+    fn after(&self, set: Set, wins: bool) -> Shape {
+        let rest = self.shape.without(set);
+        if self.ratbert_pending && wins && rest.len > 0 {
+            rest.with_ratbert()
+        } else {
+            rest
         }
-        rest
     }
 
     /// What a play that may not win the trick risks: Ratbert, should
     /// nobody top it after all.
     fn risk(&self, set: Set, wins: bool) -> i32 {
-        let out = set.cards() == self.cards;
+        // A legal set is the whole hand when it is as large.
+        let out = u32::from(set.size()) == self.shape.len;
         if self.ratbert_pending && !wins && !out {
             RATBERT_RISK
         } else {
@@ -472,8 +628,11 @@ impl HeuristicBot {
         let rivals = Rivals::from_knowledge(&k, view.variant(), view.wedged());
         let top = view.top().map(|(_, s)| s);
         let turn = Turn {
-            k: &k,
+            me: k.me,
+            players: k.players,
+            counts: &k.counts,
             cards: k.mine,
+            shape: Shape::of(k.mine),
             rivals,
             legal,
             ratbert_pending: view.ratbert_to_take() || top.is_some_and(|t| t.is_ratbert()),
@@ -496,10 +655,10 @@ impl HeuristicBot {
 /// else its worst loser as a whole group.
 fn lead(turn: &Turn<'_>) -> Option<Action> {
     let (cards, rivals) = (turn.cards, &turn.rivals);
-    if let Some(out) = going_out(cards, turn.legal) {
+    if let Some(out) = going_out(turn.shape, turn.legal) {
         return Some(out);
     }
-    let plan = Plan::of(cards, rivals);
+    let plan = Plan::of(turn.shape, rivals);
     if plan.goes_out_leading()
         && let Some(winner) = sure_winner_keeping_the_way_out(turn)
     {
@@ -530,11 +689,14 @@ fn lead_loser(cards: Cards, plan: Plan) -> Option<u8> {
 const RATBERT_VALUE: u8 = 11;
 
 /// The play that empties the hand, if one is legal.
-fn going_out(cards: Cards, legal: &[Action]) -> Option<Action> {
+fn going_out(shape: Shape, legal: &[Action]) -> Option<Action> {
+    // A legal set is made of the hand's cards: it is the whole hand when
+    // it is as large, which is cheaper to check than the cards.
+    let size = shape.len;
     legal
         .iter()
         .copied()
-        .find(|a| matches!(a, Action::Play(s) if s.cards() == cards))
+        .find(|a| matches!(a, Action::Play(s) if u32::from(s.size()) == size))
 }
 
 /// A set nobody can top after which the hand still goes out for sure,
@@ -544,7 +706,7 @@ fn going_out(cards: Cards, legal: &[Action]) -> Option<Action> {
 fn sure_winner_keeping_the_way_out(turn: &Turn<'_>) -> Option<Action> {
     plays(turn.legal)
         .filter(|&s| turn.rivals.wins_now(s))
-        .filter(|&s| Plan::of(without(turn.cards, s), &turn.rivals).goes_out_leading())
+        .filter(|&s| Plan::of(turn.shape.without(s), &turn.rivals).goes_out_leading())
         .min_by_key(|&s| (s.wilds(), s.is_world_ruler(), s.rank_number()))
         .map(Action::Play)
 }
@@ -559,34 +721,41 @@ fn plays(legal: &[Action]) -> impl Iterator<Item = Set> + '_ {
 /// Follows: goes out, or tops with a sure winner that leads out, or weighs
 /// every way to top against passing by the leads the hand would need.
 fn follow(turn: &Turn<'_>) -> Option<Action> {
-    let (cards, rivals) = (turn.cards, &turn.rivals);
-    if let Some(out) = going_out(cards, turn.legal) {
+    let rivals = &turn.rivals;
+    if let Some(out) = going_out(turn.shape, turn.legal) {
         return Some(out);
     }
-    let way_out = plays(turn.legal)
-        .filter(|&s| rivals.wins_now(s) && Plan::of(turn.after(s, true), rivals).goes_out_leading())
-        .min_by_key(|&s| {
-            (
-                s.wilds(),
-                s.is_world_ruler(),
-                std::cmp::Reverse(s.rank_number()),
-            )
-        });
-    if let Some(s) = way_out {
-        return Some(Action::Play(s));
-    }
-    let now = Plan::of(cards, rivals);
-    let few = cards.len() <= FEW_CARDS;
+    let now = Plan::of(turn.shape, rivals);
+    let few = turn.shape.len <= FEW_CARDS;
     // Passing keeps the plan as it is; a play must need fewer leads (and
     // not spend a good card that may win a lead later), or as few when
     // going out is near or the hand is small.
     let pass_need = now.need(false);
     let eager = pass_need <= LEAD || few;
+    // One pass over the plays, each one's plan after it counted once: a
+    // way out (a sure winner after which the hand goes out for sure) is
+    // taken first, fewest wild cards, then not the World Ruler, then the
+    // worst value; else the plays are weighed against passing.
+    let mut way_out: Option<(WayOutKey, Set)> = None;
     let mut best: Option<(i32, Set)> = None;
     for s in plays(turn.legal) {
         let wins_the_lead = rivals.wins_now(s);
-        let need = Plan::of(turn.after(s, wins_the_lead), rivals).need(wins_the_lead)
-            + turn.risk(s, wins_the_lead);
+        let after = Plan::of(turn.after(s, wins_the_lead), rivals);
+        if wins_the_lead && after.goes_out_leading() {
+            let key = (
+                s.wilds(),
+                s.is_world_ruler(),
+                std::cmp::Reverse(s.rank_number()),
+            );
+            if way_out.is_none_or(|(k, _)| key < k) {
+                way_out = Some((key, s));
+            }
+        }
+        if way_out.is_some() {
+            // The weighing is moot.
+            continue;
+        }
+        let need = after.need(wins_the_lead) + turn.risk(s, wins_the_lead);
         let worth_it = if eager {
             need <= pass_need
         } else {
@@ -601,8 +770,15 @@ fn follow(turn: &Turn<'_>) -> Option<Action> {
             best = Some((key, s));
         }
     }
+    if let Some((_, s)) = way_out {
+        return Some(Action::Play(s));
+    }
     Some(best.map_or(Action::Pass, |(_, s)| Action::Play(s)))
 }
+
+/// How a way out is chosen among several (lower first): fewest wild cards,
+/// then anything before the World Ruler, then the worst value.
+type WayOutKey = (u8, bool, std::cmp::Reverse<u8>);
 
 /// The chosen action as it is played: a Wedgie set with its victim, and
 /// Dogberts alone with their declared value, chosen among the legal ways
@@ -638,12 +814,12 @@ fn wedgie_key(turn: &Turn<'_>, set: Set) -> (bool, bool, u32, usize) {
         // No victim: the play ends the hand.
         return (false, false, 0, 0);
     };
-    let n = turn.k.players;
+    let n = turn.players;
     (
         !turn.rivals.wins_now(set),
         !turn.rivals.can_top(victim, set),
-        turn.k.counts[victim],
-        (victim.index() + n - turn.k.me.index()) % n,
+        turn.counts[victim],
+        (victim.index() + n - turn.me.index()) % n,
     )
 }
 
@@ -1124,33 +1300,18 @@ pub(crate) fn playout_play(hand: &Hand, seat: Seat, legal: &mut Vec<Action>) -> 
         std::ops::ControlFlow::Continue(())
     });
     let players = hand.players();
-    let mut unseen = Cards::EMPTY;
     let mut counts = PerSeat::<u32>::default();
     for s in Seat::all(players) {
-        let held = hand.held(s);
-        counts[s] = held.len();
-        if s != seat {
-            unseen.add_all(&held);
-        }
+        counts[s] = hand.held(s).len();
     }
-    let k = Knowledge {
-        me: seat,
-        players,
-        mine: hand.held(seat),
-        played: Cards::EMPTY,
-        played_by: PerSeat::default(),
-        unseen,
-        counts,
-        known: PerSeat::default(),
-        floor: PerSeat::default(),
-    };
-    let variant = hand.rules().variant;
-    let rivals = Rivals::from_knowledge(&k, variant, hand.wedged());
     let top = hand.top().map(|(_, s)| s);
     let turn = Turn {
-        k: &k,
-        cards: k.mine,
-        rivals,
+        me: seat,
+        players,
+        counts: &counts,
+        cards: hand.held(seat),
+        shape: Shape::of(hand.held(seat)),
+        rivals: Rivals::of_determinization(hand, seat, &counts),
         legal,
         ratbert_pending: hand.ratbert_to_take() || top.is_some_and(|t| t.is_ratbert()),
     };
@@ -1174,8 +1335,8 @@ mod tests {
     /// Rivals who may top any set of up to `beat` cards, with a value
     /// better than its (one rival, at seat 1).
     fn uniform(variant: Variant, beat: u8) -> Rivals {
-        let mut by_seat = PerSeat::<[u8; VALUES]>::default();
-        by_seat[Seat::new(1)] = [beat; VALUES];
+        let mut by_seat = PerSeat::<[u8; LANES]>::default();
+        by_seat[Seat::new(1)] = [beat; LANES];
         by_seat[Seat::new(1)][0] = 0;
         Rivals {
             variant,
@@ -1183,6 +1344,148 @@ mod tests {
             wedged: None,
             by_seat,
             beat: by_seat[Seat::new(1)],
+        }
+    }
+
+    /// What a seat of a determinization knows, as [`playout_play`] once
+    /// built it for [`Rivals::from_knowledge`]: every card the others hold
+    /// unseen, nothing known, no floors.
+    fn knowledge_of_determinization(hand: &Hand, seat: Seat) -> Knowledge {
+        let players = hand.players();
+        let mut unseen = Cards::EMPTY;
+        let mut counts = PerSeat::<u32>::default();
+        for s in Seat::all(players) {
+            counts[s] = hand.held(s).len();
+            if s != seat {
+                unseen.add_all(&hand.held(s));
+            }
+        }
+        Knowledge {
+            me: seat,
+            players,
+            mine: hand.held(seat),
+            played: Cards::EMPTY,
+            played_by: PerSeat::default(),
+            unseen,
+            counts,
+            known: PerSeat::default(),
+            floor: PerSeat::default(),
+        }
+    }
+
+    /// The plan as first written: each group in turn, then each loser
+    /// secured with wild cards in turn, from the cards themselves.
+    fn plan_group_by_group(cards: Cards, rivals: &Rivals) -> Plan {
+        let mut plan = Plan {
+            losers: 0,
+            winners: 0,
+            spare_jesters: i32::from(cards.wilds()),
+            loser_ranks: 0,
+        };
+        for (value, copies) in groups(cards) {
+            if rivals.cannot_top_group(value, copies) {
+                plan.winners += 1;
+            } else {
+                plan.losers += 1;
+                plan.loser_ranks |= 1 << value;
+            }
+        }
+        for (value, copies) in groups(cards) {
+            if plan.loser_ranks & (1 << value) == 0 || !takes_wilds(rivals.variant, value) {
+                continue;
+            }
+            let need = i32::from(rivals.jesters_to_secure(value, copies));
+            if need > plan.spare_jesters {
+                continue;
+            }
+            plan.spare_jesters -= need;
+            plan.loser_ranks &= !(1 << value);
+            plan.losers -= 1;
+            plan.winners += 1;
+        }
+        if !cards.is_empty() && cards.len() == u32::from(cards.wilds()) {
+            let set = wilds_alone(rivals.variant, cards.wilds()).unwrap();
+            plan.spare_jesters = 0;
+            if rivals.cannot_top_group(set.rank_number(), set.size()) {
+                plan.winners = 1;
+            } else {
+                plan.losers = 1;
+            }
+        }
+        plan
+    }
+
+    proptest::proptest! {
+        // Never write regression files into the source tree.
+        #![proptest_config(proptest::test_runner::Config {
+            cases: 64,
+            failure_persistence: None,
+            ..proptest::test_runner::Config::default()
+        })]
+
+        /// The rivals counted once for a determinization are the ones
+        /// counted seat by seat from what the deciding seat knows, a
+        /// hand's shape after each legal play is that of the cards left,
+        /// and its plan is the one counted group by group, at
+        /// every decision of hands of both games, every table size, played
+        /// by a mix of worst and random legal actions (so the Wedgie,
+        /// Ratbert and wild cards come up).
+        #[test]
+        fn what_the_model_counts_incrementally_is_what_it_would_recount(
+            seed in proptest::prelude::any::<u64>(),
+            players in 3usize..=8,
+            corporate in proptest::prelude::any::<bool>(),
+        ) {
+            use dalmuti_core::{DealRng, Rules, Seed, Stage};
+            use rand::Rng;
+            let rules = Rules {
+                variant: if corporate { Variant::CorporateShuffle } else { Variant::Dalmuti },
+                ..Rules::default()
+            };
+            let mut hand = Hand::deal(rules, players, false, &mut DealRng::new(Seed::from(seed)));
+            let mut rng = crate::bot_rng(seed);
+            let mut checked = 0;
+            while let Some(seat) = hand.next_to_act() {
+                if hand.stage() == Stage::Play {
+                    for s in Seat::all(players) {
+                        let k = knowledge_of_determinization(&hand, s);
+                        let expected = Rivals::from_knowledge(&k, rules.variant, hand.wedged());
+                        proptest::prop_assert_eq!(Rivals::of_determinization(&hand, s, &k.counts), expected);
+                        checked += 1;
+                    }
+                }
+                let legal = hand.legal_actions(seat);
+                if hand.stage() == Stage::Play {
+                    // The shape after each play, worked out from the
+                    // hand's, is the shape of the cards left.
+                    let held = hand.held(seat);
+                    let rivals = Rivals::of_determinization(
+                        &hand,
+                        seat,
+                        &knowledge_of_determinization(&hand, seat).counts,
+                    );
+                    for set in plays(&legal) {
+                        let mut rest = without(held, set);
+                        proptest::prop_assert_eq!(Shape::of(held).without(set), Shape::of(rest));
+                        proptest::prop_assert_eq!(
+                            Plan::of(Shape::of(rest), &rivals),
+                            plan_group_by_group(rest, &rivals)
+                        );
+                        rest.add(Card::RATBERT, 1);
+                        proptest::prop_assert_eq!(
+                            Shape::of(held).without(set).with_ratbert(),
+                            Shape::of(rest)
+                        );
+                    }
+                }
+                let action = if rng.random_ratio(1, 3) {
+                    legal[rng.random_range(0..legal.len())]
+                } else {
+                    hand.worst_legal(seat).unwrap()
+                };
+                hand.apply(seat, action).unwrap();
+            }
+            proptest::prop_assert!(checked > 0);
         }
     }
 
@@ -1198,9 +1501,9 @@ mod tests {
     #[test]
     fn jesters_alone_need_no_group_and_the_plan_counts_them_once() {
         let rivals = uniform(Variant::Dalmuti, 1);
-        let plan = Plan::of(cards("J J"), &rivals);
+        let plan = Plan::of(Shape::of(cards("J J")), &rivals);
         assert_eq!((plan.losers, plan.winners), (0, 1));
-        let plan = Plan::of(cards("7 J"), &uniform(Variant::Dalmuti, 5));
+        let plan = Plan::of(Shape::of(cards("7 J")), &uniform(Variant::Dalmuti, 5));
         assert_eq!((plan.losers, plan.winners, plan.spare_jesters), (1, 0, 1));
     }
 }

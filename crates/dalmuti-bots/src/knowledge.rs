@@ -7,7 +7,9 @@
 //! everyone to be in that one.
 
 use arrayvec::ArrayVec;
-use dalmuti_core::{Card, Cards, Event, MAX_DECK, MAX_PLAYERS, PerSeat, Seat, Seen, View};
+use dalmuti_core::{
+    CARD_KINDS, Card, Cards, Event, MAX_DECK, MAX_PLAYERS, PerSeat, Seat, Seats, Seen, View,
+};
 use rand::Rng;
 use rand::seq::SliceRandom;
 
@@ -153,42 +155,40 @@ impl Knowledge {
     }
 
     fn try_sample(&self, rng: &mut BotRng, use_floors: bool) -> Option<PerSeat<Cards>> {
-        // Fixed-size lists on the stack: a search samples a deal every
-        // iteration, and three heap lists per deal were a third of its time.
+        // Fixed-size lists on the stack, and seats as bit masks: a search
+        // samples a deal every iteration.
         let n = self.players;
         let mut hands = PerSeat::<Cards>::default();
         let mut room = PerSeat::<u32>::default();
         let mut pool = self.unseen;
         hands[self.me] = self.mine;
-        let others: ArrayVec<Seat, MAX_PLAYERS> = Seat::all(n).filter(|&s| s != self.me).collect();
-        for &seat in &others {
+        let others = Seats::first(n).without(Seats::only(self.me));
+        // The others with room for another card, bit i for seat i.
+        let mut with_room = 0u16;
+        for seat in others.iter() {
             hands[seat] = self.known[seat];
             pool.remove_all(&self.known[seat]);
             room[seat] = self.counts[seat] - self.known[seat].len();
+            with_room |= u16::from(room[seat] > 0) << seat.index();
         }
         let mut cards: ArrayVec<Card, MAX_DECK> = pool.iter().collect();
         cards.shuffle(rng);
-        let floors = use_floors && others.iter().any(|&s| self.floor[s] > 0);
+        let floors = use_floors && others.iter().any(|s| self.floor[s] > 0);
+        let takers = self.takers(others, floors);
         if floors {
             // Most constrained first: cards fewer seats may hold.
-            cards.sort_by_key(|&c| others.iter().filter(|&&s| self.allows(s, c)).count());
+            cards = most_constrained_first(&cards, &takers);
         }
-        for card in cards {
-            let may_take = |s: Seat| room[s] > 0 && (!floors || self.allows(s, card));
+        for &card in &cards {
+            let may_take = takers[card.index()] & with_room;
             // Weighted by room, so every consistent deal stays possible.
-            let total: u32 = others
-                .iter()
-                .filter(|&&s| may_take(s))
-                .map(|&s| room[s])
-                .sum();
+            let total: u32 = seats_of(may_take).map(|s| room[s]).sum();
             if total == 0 {
                 return None;
             }
             let mut pick = rng.random_range(0..total);
-            let seat = *others
-                .iter()
-                .filter(|&&s| may_take(s))
-                .find(|&&s| {
+            let seat = seats_of(may_take)
+                .find(|&s| {
                     if pick < room[s] {
                         true
                     } else {
@@ -199,9 +199,63 @@ impl Knowledge {
                 .expect("pick < total");
             hands[seat].add(card, 1);
             room[seat] -= 1;
+            if room[seat] == 0 {
+                with_room &= !(1 << seat.index());
+            }
         }
         Some(hands)
     }
+
+    /// For each kind of card, the seats of `others` that may be dealt it
+    /// (bit i for seat i): all of them unless `floors` are kept.
+    fn takers(&self, others: Seats, floors: bool) -> [u16; CARD_KINDS] {
+        let mut takers = [0u16; CARD_KINDS];
+        for card in Card::all() {
+            for seat in others.iter() {
+                let allowed = !floors || self.allows(seat, card);
+                takers[card.index()] |= u16::from(allowed) << seat.index();
+            }
+        }
+        takers
+    }
+}
+
+/// The seats of a bit mask (bit i for seat i), lowest first.
+fn seats_of(mut mask: u16) -> impl Iterator<Item = Seat> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let seat = Seat::new(mask.trailing_zeros() as usize);
+            mask &= mask - 1;
+            seat
+        })
+    })
+}
+
+/// `cards` ordered by how many seats may take each ([`Knowledge::takers`]),
+/// fewest first, keeping the order of equals: a stable sort by that
+/// number, done as a counting sort over numbers found once per kind of
+/// card (a comparison sort recounted them at every comparison, as much work
+/// as the rest of a deal).
+fn most_constrained_first(cards: &[Card], takers: &[u16; CARD_KINDS]) -> ArrayVec<Card, MAX_DECK> {
+    let key = takers.map(|t| t.count_ones() as usize);
+    // starts[k]: where the cards that k seats may take begin.
+    let mut starts = [0usize; MAX_PLAYERS + 1];
+    for card in cards {
+        starts[key[card.index()]] += 1;
+    }
+    let mut at = 0;
+    for start in &mut starts {
+        let count = *start;
+        *start = at;
+        at += count;
+    }
+    let mut sorted = [Card::WORLD_RULER; MAX_DECK];
+    for &card in cards {
+        let slot = &mut starts[key[card.index()]];
+        sorted[*slot] = card;
+        *slot += 1;
+    }
+    sorted[..cards.len()].iter().copied().collect()
 }
 
 #[cfg(test)]

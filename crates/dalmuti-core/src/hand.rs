@@ -726,7 +726,7 @@ impl Hand {
             }
             let _ = match self.top {
                 None => for_each_lead(held, &mut f),
-                Some((_, top)) => match for_each_topping(held, top, &mut f) {
+                Some((_, top)) => match for_each_topping(held, self.masks[seat], top, &mut f) {
                     ControlFlow::Continue(()) => f(Action::Pass),
                     done => done,
                 },
@@ -1370,21 +1370,27 @@ fn worst_lead(held: &Cards, masks: RankMasks) -> Set {
 #[inline]
 fn worst_topping(held: &Cards, masks: RankMasks, top: Set) -> Option<Set> {
     let size = top.size();
-    let jesters = held.count(Card::JESTER);
-    let least = size.saturating_sub(jesters).max(1);
-    // Ranks strictly better than the top with enough cards (Jesters fill).
-    let enough = if least <= RankMasks::LANES {
-        masks.at_least(least)
-    } else {
-        held.ranks_with_at_least(least)
-    };
-    let ranks = enough & ((1u16 << top.rank_number()) - 1);
+    let ranks = topping_ranks(held, masks, top);
     if ranks == 0 {
         return None;
     }
     let r = 15 - ranks.leading_zeros() as u8;
     let naturals = held.count_at(r as usize).min(size);
     Set::new(Rank::new(r).expect("1..=12"), naturals, size - naturals)
+}
+
+/// The ranks (bit r for rank r) strictly better than `top` of which
+/// `held` has enough cards to top it, Jesters filling in.
+#[inline]
+fn topping_ranks(held: &Cards, masks: RankMasks, top: Set) -> u16 {
+    let jesters = held.count(Card::JESTER);
+    let least = top.size().saturating_sub(jesters).max(1);
+    let enough = if least <= RankMasks::LANES {
+        masks.at_least(least)
+    } else {
+        held.ranks_with_at_least(least)
+    };
+    enough & ((1u16 << top.rank_number()) - 1)
 }
 
 /// Every set `held` can lead, worst first.
@@ -1405,20 +1411,25 @@ fn for_each_lead(held: Cards, f: &mut impl FnMut(Action) -> ControlFlow<()>) -> 
     ControlFlow::Continue(())
 }
 
-/// Every set of `held` that tops `top`, worst first.
+/// Every set of `held` that tops `top`, worst first. The ranks that can
+/// top come from the seat's rank masks (`masks`), as for
+/// [`worst_topping`]: testing each rank in turn was the hottest branch of
+/// a search's play-outs, and mispredicted.
 #[inline]
 fn for_each_topping(
     held: Cards,
+    masks: RankMasks,
     top: Set,
     f: &mut impl FnMut(Action) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let size = top.size();
     let jesters = held.count(Card::JESTER);
-    for r in (1..top.rank_number()).rev() {
+    let mut ranks = topping_ranks(&held, masks, top);
+    // Worst (highest) rank first.
+    while ranks != 0 {
+        let r = 15 - ranks.leading_zeros() as u8;
+        ranks &= !(1 << r);
         let naturals = held.count_at(r as usize);
-        if naturals == 0 || naturals + jesters < size {
-            continue;
-        }
         let rank = Rank::new(r).expect("1..=12");
         // Most naturals first: Jesters are spent only when needed.
         let most = naturals.min(size);

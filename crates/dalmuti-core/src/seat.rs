@@ -246,10 +246,18 @@ impl Seats {
     }
 
     /// The seats, lowest first.
+    #[inline]
     pub fn iter(self) -> impl Iterator<Item = Seat> {
-        (0..MAX_PLAYERS as u8)
-            .filter(move |i| self.0 & (1 << i) != 0)
-            .map(Seat)
+        // One step per seat in the set, not per place at the table: bots
+        // walk the seats still holding cards at every decision.
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let seat = Seat(bits.trailing_zeros() as u8);
+                bits &= bits - 1;
+                seat
+            })
+        })
     }
 }
 

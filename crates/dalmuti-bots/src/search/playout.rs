@@ -4,7 +4,8 @@
 use std::ops::ControlFlow;
 
 use dalmuti_core::{
-    Action, Card, Cards, Event, Hand, PerSeat, PlayPosition, Rules, Seat, Seen, Set, Variant, View,
+    Action, ActionList, Card, Cards, Event, Hand, PerSeat, PlayPosition, Rules, Seat, Seen, Set,
+    Variant, View,
 };
 use rand::Rng;
 
@@ -232,25 +233,17 @@ pub(super) fn play_out(
     }
 }
 
-/// A legal action of `seat` chosen uniformly, without building the list
-/// (a list of actions is 2 KiB to fill and copy).
+/// A legal action of `seat` chosen uniformly. The actions are listed once,
+/// in place in a list on the stack (an `ArrayVec` writes only what is
+/// pushed: returning a full list by value, 2 KiB, is what costs); counting
+/// them, then walking them again to the one drawn, took two passes.
 fn random_legal(hand: &Hand, seat: Seat, rng: &mut BotRng) -> Action {
-    let mut count = 0;
-    hand.for_each_legal(seat, |_| {
-        count += 1;
-        ControlFlow::Continue(())
-    });
-    let mut pick = rng.random_range(0..count);
-    let mut chosen = None;
+    let mut legal = ActionList::new();
     hand.for_each_legal(seat, |a| {
-        if pick == 0 {
-            chosen = Some(a);
-            return ControlFlow::Break(());
-        }
-        pick -= 1;
+        legal.push(a);
         ControlFlow::Continue(())
     });
-    chosen.expect("pick is below the number of legal actions")
+    legal[rng.random_range(0..legal.len())]
 }
 
 /// Every seat's reward for a finished hand: 1 for going out first, 0 for

@@ -62,6 +62,10 @@ pub(super) struct Tree {
     /// otherwise take memory without end); iterations still run and refine
     /// the statistics of the nodes it has.
     max_nodes: usize,
+    /// The children of the node being selected from that are legal in
+    /// this determinization, kept from one selection to the next so that
+    /// none allocates.
+    legal_children: Vec<NodeId>,
 }
 
 impl Tree {
@@ -82,6 +86,7 @@ impl Tree {
         Tree {
             nodes,
             max_nodes: max_nodes.max(1),
+            legal_children: Vec::new(),
         }
     }
 
@@ -117,10 +122,29 @@ impl Tree {
     /// picks among the legal children, and every legal child counts one
     /// more availability.
     pub(super) fn select(&mut self, node: NodeId, legal: &[Action], rng: &mut BotRng) -> Step {
-        let tried = self
-            .children(node)
-            .filter(|&c| legal.contains(&self.nodes[c as usize].action))
-            .count();
+        // The legal children, found once: each test compares the child's
+        // action with every legal one.
+        let mut legal_children = std::mem::take(&mut self.legal_children);
+        legal_children.clear();
+        legal_children.extend(
+            self.children(node)
+                .filter(|&c| legal.contains(&self.nodes[c as usize].action)),
+        );
+        let step = self.select_among(node, legal, &legal_children, rng);
+        self.legal_children = legal_children;
+        step
+    }
+
+    /// [`Tree::select`], given the children of `node` legal here, in the
+    /// order of its list of children.
+    fn select_among(
+        &mut self,
+        node: NodeId,
+        legal: &[Action],
+        legal_children: &[NodeId],
+        rng: &mut BotRng,
+    ) -> Step {
+        let tried = legal_children.len();
         if tried < legal.len() && self.nodes.len() < self.max_nodes {
             let mut pick = rng.random_range(0..legal.len() - tried);
             for &action in legal {
@@ -135,22 +159,18 @@ impl Tree {
         }
         let mut best = None;
         let mut best_score = f64::NEG_INFINITY;
-        let mut next = self.nodes[node as usize].first_child;
-        while next != NONE {
-            let child = &mut self.nodes[next as usize];
-            if legal.contains(&child.action) {
-                // Every child has been visited: it was expanded, then
-                // backpropagated, before anyone could select it.
-                let visits = f64::from(child.visits);
-                let score = child.reward / visits
-                    + EXPLORATION * (f64::from(child.available).ln() / visits).sqrt();
-                if score > best_score {
-                    best_score = score;
-                    best = Some(next);
-                }
-                child.available += 1;
+        for &id in legal_children {
+            let child = &mut self.nodes[id as usize];
+            // Every child has been visited: it was expanded, then
+            // backpropagated, before anyone could select it.
+            let visits = f64::from(child.visits);
+            let score = child.reward / visits
+                + EXPLORATION * (f64::from(child.available).ln() / visits).sqrt();
+            if score > best_score {
+                best_score = score;
+                best = Some(id);
             }
-            next = child.next_sibling;
+            child.available += 1;
         }
         best.map_or(Step::Stop, Step::Descend)
     }

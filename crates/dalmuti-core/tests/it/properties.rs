@@ -423,6 +423,40 @@ proptest! {
         play_game(&setup, |t| check_specials(t.hand()))?;
     }
 
+    /// In Dalmuti the sets that may top the one on the table are, worst
+    /// first, every rank better than it with enough cards (Jesters filling
+    /// in), most naturals first, then the pass: the rules counted rank by
+    /// rank, against the enumeration the engine takes from its rank masks.
+    #[test]
+    fn the_sets_that_top_are_every_rank_with_enough_cards(setup in setup()) {
+        play_game(&setup, |t| {
+            let hand = t.hand();
+            let (Stage::Play, Some((_, top))) = (hand.stage(), hand.top()) else {
+                return Ok(());
+            };
+            if hand.rules().variant != Variant::Dalmuti {
+                return Ok(());
+            }
+            let seat = hand.turn();
+            let held = hand.held(seat);
+            let (size, jesters) = (top.size(), held.count(Card::JESTER));
+            let mut expected = Vec::new();
+            for r in (1..top.rank_number()).rev() {
+                let rank = Rank::new(r).unwrap();
+                let naturals = held.count(rank.into());
+                for a in (1..=naturals.min(size)).rev() {
+                    if a + jesters >= size {
+                        expected.push(Action::Play(Set::new(rank, a, size - a).unwrap()));
+                    }
+                }
+            }
+            expected.push(Action::Pass);
+            let legal = hand.legal_actions(seat);
+            prop_assert_eq!(legal.as_slice(), expected.as_slice());
+            Ok(())
+        })?;
+    }
+
     /// `worst_legal` is a shortcut a simple bot relies on: for every seat at
     /// every step it is the first of `legal_actions` (and `None` exactly
     /// when the seat has nothing to decide).
