@@ -25,7 +25,7 @@ their seats change from hand to hand.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
