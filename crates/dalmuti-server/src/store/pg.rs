@@ -1,0 +1,817 @@
+//! The [`Store`] on PostgreSQL: what several server nodes can share.
+//!
+//! The same guarantees as the SQLite store, kept by the database itself so
+//! that they hold whichever node (or program) writes:
+//!
+//! - **Durable before broadcast**: every write is one transaction, committed
+//!   before the call returns, with `synchronous_commit = on` set on each
+//!   connection (a server configured with it off would otherwise answer
+//!   before the commit reaches its disk).
+//! - **The log refuses gaps**: the primary key `(table_id, v)` refuses a
+//!   number twice, and a trigger refuses any event that is not one more than
+//!   the table's last, after locking the table's row so two writers of one
+//!   table take turns. Events are never updated (another trigger).
+//! - **Tokens only as hashes**: the store keeps what the table actor gives
+//!   it; seat events carry the SHA-256 of a token, never the token.
+//!
+//! The `postgres` client is synchronous and blocks on a runtime of its own,
+//! which panics inside the server's tokio runtime, and [`Store`] is called
+//! from async code as well as from the writer thread. So each connection
+//! lives on a thread of its own and callers hand it jobs over a channel
+//! (a fixed pool of connections; a broken one is reconnected for the next
+//! job). A caller waits for its answer, as it waits for SQLite's lock.
+
+use std::str::FromStr;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use postgres::{Client, Config, NoTls, Transaction};
+
+use super::{Append, Store, StoreError, TableRow, TalkKind, TalkRow};
+
+/// How many connections (threads) a store opens by default: the writer's
+/// and a few for loading tables, the lobby and records at the same time.
+pub const DEFAULT_CONNECTIONS: usize = 4;
+
+/// The longest one statement may run: a lock held by a stuck transaction
+/// must end in an error, not hang the server.
+const STATEMENT_TIMEOUT: &str = "30s";
+
+/// How many jobs may wait for a connection before callers block on sending.
+const QUEUE: usize = 1024;
+
+/// A job run on a connection's thread, with the connection or the error
+/// that kept it from connecting.
+type Job = Box<dyn FnOnce(Result<&mut Client, StoreError>) + Send>;
+
+/// The PostgreSQL store: a pool of connections, each on its own thread.
+pub struct PostgresStore {
+    jobs: SyncSender<Job>,
+}
+
+/// The schema, one step per version; `schema_version` holds the versions
+/// applied. A step runs in one transaction under an advisory lock, so nodes
+/// starting together apply it once.
+///
+/// 1: the SQLite schema's equivalent (tables, log, talk). `created` and
+/// `finished` come from sequences, so two nodes never draw the same number.
+const MIGRATIONS: &[&str] = &["
+CREATE SEQUENCE tables_created;
+CREATE SEQUENCE tables_finished;
+CREATE TABLE tables (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    seats INTEGER NOT NULL,
+    rules TEXT NOT NULL,
+    public BOOLEAN NOT NULL,
+    turn_seconds INTEGER,
+    created BIGINT NOT NULL DEFAULT nextval('tables_created'),
+    status TEXT NOT NULL DEFAULT 'live' CHECK (status IN ('live', 'finished')),
+    finished BIGINT,
+    summary TEXT,
+    spectator_chat BOOLEAN NOT NULL DEFAULT FALSE,
+    rematch TEXT);
+CREATE INDEX tables_status ON tables (status, finished);
+CREATE TABLE log (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    v BIGINT NOT NULL CHECK (v > 0),
+    event TEXT NOT NULL,
+    PRIMARY KEY (table_id, v));
+CREATE TABLE talk (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    n BIGINT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('chat', 'news')),
+    line TEXT NOT NULL,
+    PRIMARY KEY (table_id, n));
+CREATE INDEX talk_kind ON talk (table_id, kind, n);
+
+-- The log refuses gaps whoever writes: an event must be one more than the
+-- table's last. The table's row is locked first, so appends to one table
+-- are serialized and two writers cannot both see the same last event.
+CREATE FUNCTION log_follows() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    last BIGINT;
+BEGIN
+    PERFORM 1 FROM tables WHERE id = NEW.table_id FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'event % of table %: no such table', NEW.v, NEW.table_id
+            USING ERRCODE = 'foreign_key_violation';
+    END IF;
+    SELECT COALESCE(MAX(v), 0) INTO last FROM log WHERE table_id = NEW.table_id;
+    IF NEW.v <> last + 1 THEN
+        RAISE EXCEPTION 'event % does not follow event % of table %', NEW.v, last, NEW.table_id
+            USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER log_follows BEFORE INSERT ON log
+    FOR EACH ROW EXECUTE FUNCTION log_follows();
+
+-- Append-only: an event once written is never changed (a finished table's
+-- log is deleted whole when it is pruned).
+CREATE FUNCTION log_unchanged() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'event % of table % cannot be changed', OLD.v, OLD.table_id
+        USING ERRCODE = 'check_violation';
+END $$;
+CREATE TRIGGER log_unchanged BEFORE UPDATE ON log
+    FOR EACH ROW EXECUTE FUNCTION log_unchanged();
+"];
+
+/// The advisory lock nodes take to migrate one at a time (any number
+/// unlikely to be used by another program on the same database).
+const MIGRATION_LOCK: i64 = 0x64616c6d757469; // "dalmuti"
+
+/// A PostgreSQL error as a [`StoreError`] saying what was being done:
+/// the server's own message when it sent one (a refused event, a missing
+/// table), else the client's error and its cause.
+fn failed(what: impl std::fmt::Display) -> impl FnOnce(postgres::Error) -> StoreError {
+    move |e| {
+        let why = match e.as_db_error() {
+            Some(db) => match db.detail() {
+                Some(detail) => format!("{} ({detail})", db.message()),
+                None => db.message().to_string(),
+            },
+            None => {
+                let mut why = e.to_string();
+                let mut cause = std::error::Error::source(&e);
+                while let Some(c) = cause {
+                    why.push_str(&format!(": {c}"));
+                    cause = c.source();
+                }
+                why
+            }
+        };
+        StoreError(format!("PostgreSQL: {what}: {why}"))
+    }
+}
+
+impl PostgresStore {
+    /// Connects to the database at `url` (`postgres://USER@HOST/DB` or the
+    /// `key=value` form), applies the schema's missing steps and opens
+    /// [`DEFAULT_CONNECTIONS`] connections. The password, if any, comes
+    /// from the URL. TLS is not supported yet: reach the database over a
+    /// private network or loopback.
+    pub fn open(url: &str) -> Result<PostgresStore, StoreError> {
+        let config = Config::from_str(url)
+            .map_err(|e| StoreError(format!("PostgreSQL: the database address: {e}")))?;
+        PostgresStore::with_config(config, DEFAULT_CONNECTIONS)
+    }
+
+    /// Like [`PostgresStore::open`] with a parsed configuration and a
+    /// number of connections (at least one).
+    pub fn with_config(
+        mut config: Config,
+        connections: usize,
+    ) -> Result<PostgresStore, StoreError> {
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(Duration::from_secs(10));
+        }
+        // The first connection migrates, in the caller's thread, so a
+        // database that cannot be reached or read fails `open` itself.
+        let mut first = Some(on_own_thread(|| {
+            let mut client = connect(&config)?;
+            migrate(&mut client)?;
+            Ok(client)
+        })?);
+        let (jobs, queue) = sync_channel::<Job>(QUEUE);
+        let queue = Arc::new(Mutex::new(queue));
+        for i in 0..connections.max(1) {
+            let queue = queue.clone();
+            let config = config.clone();
+            let client = if i == 0 { first.take() } else { None };
+            std::thread::Builder::new()
+                .name(format!("dalmuti-pg-{i}"))
+                .spawn(move || serve_jobs(config, client, &queue))
+                .map_err(|e| StoreError(format!("PostgreSQL: start a connection thread: {e}")))?;
+        }
+        Ok(PostgresStore { jobs })
+    }
+
+    /// Runs `f` on a connection and answers its result. `what` names the
+    /// operation in errors.
+    fn run<T: Send + 'static>(
+        &self,
+        what: String,
+        f: impl FnOnce(&mut Client) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let (answer, wait) = sync_channel(1);
+        let job: Job = Box::new(move |client| {
+            let _ = answer.send(client.and_then(f));
+        });
+        let stopped = || StoreError(format!("PostgreSQL: {what}: the connections have stopped"));
+        self.jobs.send(job).map_err(|_| stopped())?;
+        wait.recv().map_err(|_| stopped())?
+    }
+
+    /// Runs `f` in a transaction on a connection, committed if `f` succeeds.
+    fn transaction<T: Send + 'static>(
+        &self,
+        what: String,
+        f: impl FnOnce(&mut Transaction<'_>) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let label = what.clone();
+        self.run(what, move |client| {
+            let mut tx = client.transaction().map_err(failed(&label))?;
+            let value = f(&mut tx)?;
+            tx.commit().map_err(failed(format!("{label}: commit")))?;
+            Ok(value)
+        })
+    }
+}
+
+/// Opens one connection and sets what every session needs.
+fn connect(config: &Config) -> Result<Client, StoreError> {
+    let mut client = config
+        .connect(NoTls)
+        .map_err(failed("connect to the database"))?;
+    client
+        .batch_execute(&format!(
+            "SET synchronous_commit = on; SET statement_timeout = '{STATEMENT_TIMEOUT}';"
+        ))
+        .map_err(failed("set up the session"))?;
+    Ok(client)
+}
+
+/// A connection's thread: runs jobs until the store is dropped,
+/// reconnecting before a job when the connection was lost.
+fn serve_jobs(config: Config, mut client: Option<Client>, queue: &Mutex<Receiver<Job>>) {
+    loop {
+        let job = {
+            let queue = queue.lock().unwrap_or_else(|e| e.into_inner());
+            match queue.recv() {
+                Ok(job) => job,
+                Err(_) => return,
+            }
+        };
+        if client.as_ref().is_none_or(Client::is_closed) {
+            client = None;
+            match connect(&config) {
+                Ok(c) => client = Some(c),
+                Err(e) => {
+                    job(Err(e));
+                    continue;
+                }
+            }
+        }
+        if let Some(c) = client.as_mut() {
+            job(Ok(c));
+        }
+    }
+}
+
+/// Applies the schema's missing steps, each in one transaction.
+fn migrate(client: &mut Client) -> Result<(), StoreError> {
+    client
+        .batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY)")
+        .map_err(failed("create the schema_version table"))?;
+    for (i, step) in MIGRATIONS.iter().enumerate() {
+        let version = i as i32 + 1;
+        let what = format!("apply schema version {version}");
+        let mut tx = client.transaction().map_err(failed(&what))?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+            .map_err(failed(&what))?;
+        let newest: i32 = tx
+            .query_one("SELECT COALESCE(MAX(version), 0) FROM schema_version", &[])
+            .map_err(failed(&what))?
+            .get(0);
+        if newest > MIGRATIONS.len() as i32 {
+            return Err(StoreError(format!(
+                "PostgreSQL: the database has schema version {newest}, newer than this \
+                 server's {}: run a newer dalmuti",
+                MIGRATIONS.len()
+            )));
+        }
+        if newest >= version {
+            continue;
+        }
+        tx.batch_execute(step).map_err(failed(&what))?;
+        tx.execute(
+            "INSERT INTO schema_version (version) VALUES ($1)",
+            &[&version],
+        )
+        .map_err(failed(&what))?;
+        tx.commit().map_err(failed(&what))?;
+    }
+    Ok(())
+}
+
+/// The columns [`row`] reads, in order.
+const ROW: &str = "id, name, seats, rules, public, turn_seconds, spectator_chat, rematch";
+
+fn row(r: &postgres::Row) -> TableRow {
+    TableRow {
+        id: r.get(0),
+        name: r.get(1),
+        seats: r.get::<_, i32>(2).max(0) as usize,
+        rules: r.get(3),
+        public: r.get(4),
+        turn_seconds: r.get::<_, Option<i32>>(5).map(|s| s.max(0) as u32),
+        spectator_chat: r.get(6),
+        rematch: r.get(7),
+    }
+}
+
+/// A count or number as PostgreSQL's BIGINT, refused if it does not fit.
+fn bigint(n: u64, what: &str) -> Result<i64, StoreError> {
+    i64::try_from(n).map_err(|_| StoreError(format!("PostgreSQL: {what} {n} is too large")))
+}
+
+/// A small number as PostgreSQL's INTEGER, refused if it does not fit.
+fn integer(n: u64, what: &str) -> Result<i32, StoreError> {
+    i32::try_from(n).map_err(|_| StoreError(format!("PostgreSQL: {what} {n} is too large")))
+}
+
+impl Store for PostgresStore {
+    fn create_table(&self, t: &TableRow) -> Result<(), StoreError> {
+        let t = t.clone();
+        let seats = integer(t.seats as u64, "seats")?;
+        let turn = t
+            .turn_seconds
+            .map(|s| integer(s.into(), "turn seconds"))
+            .transpose()?;
+        let what = format!("create table {}", t.id);
+        self.run(what.clone(), move |c| {
+            c.execute(
+                "INSERT INTO tables (id, name, seats, rules, public, turn_seconds,
+                    spectator_chat, rematch)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                &[
+                    &t.id,
+                    &t.name,
+                    &seats,
+                    &t.rules,
+                    &t.public,
+                    &turn,
+                    &t.spectator_chat,
+                    &t.rematch,
+                ],
+            )
+            .map_err(failed(what))?;
+            Ok(())
+        })
+    }
+
+    fn tables(&self) -> Result<Vec<TableRow>, StoreError> {
+        let what = "list the live tables".to_string();
+        self.run(what.clone(), move |c| {
+            let rows = c
+                .query(
+                    &format!("SELECT {ROW} FROM tables WHERE status = 'live' ORDER BY created"),
+                    &[],
+                )
+                .map_err(failed(what))?;
+            Ok(rows.iter().map(row).collect())
+        })
+    }
+
+    fn finished_table(&self, id: &str) -> Result<Option<(TableRow, String)>, StoreError> {
+        let id = id.to_string();
+        let what = format!("read finished table {id}");
+        self.run(what.clone(), move |c| {
+            let found = c
+                .query_opt(
+                    &format!(
+                        "SELECT {ROW}, summary FROM tables WHERE id = $1 AND status = 'finished'"
+                    ),
+                    &[&id],
+                )
+                .map_err(failed(what))?;
+            Ok(found.map(|r| {
+                let summary: Option<String> = r.get(8);
+                (row(&r), summary.unwrap_or_default())
+            }))
+        })
+    }
+
+    fn finished(&self, limit: usize) -> Result<Vec<String>, StoreError> {
+        let limit = bigint(limit as u64, "limit")?;
+        let what = "list the finished tables".to_string();
+        self.run(what.clone(), move |c| {
+            let rows = c
+                .query(
+                    "SELECT summary FROM tables WHERE status = 'finished' AND public
+                     ORDER BY finished DESC LIMIT $1",
+                    &[&limit],
+                )
+                .map_err(failed(what))?;
+            Ok(rows
+                .iter()
+                .map(|r| r.get::<_, Option<String>>(0).unwrap_or_default())
+                .collect())
+        })
+    }
+
+    fn finish(&self, id: &str, summary: &str, keep: usize) -> Result<(), StoreError> {
+        let (id, summary) = (id.to_string(), summary.to_string());
+        let keep = bigint(keep as u64, "the number of finished tables kept")?;
+        let what = format!("finish table {id}");
+        self.transaction(what.clone(), move |tx| {
+            tx.execute(
+                "UPDATE tables SET status = 'finished', summary = $2,
+                    finished = nextval('tables_finished')
+                 WHERE id = $1",
+                &[&id, &summary],
+            )
+            .map_err(failed(&what))?;
+            let pruned = "SELECT id FROM tables WHERE status = 'finished'
+                          ORDER BY finished DESC OFFSET $1";
+            for child in ["log", "talk", "tables"] {
+                let key = if child == "tables" { "id" } else { "table_id" };
+                tx.execute(
+                    &format!("DELETE FROM {child} WHERE {key} IN ({pruned})"),
+                    &[&keep],
+                )
+                .map_err(failed(format!(
+                    "{what}: prune the oldest finished ({child})"
+                )))?;
+            }
+            Ok(())
+        })
+    }
+
+    fn delete(&self, id: &str) -> Result<(), StoreError> {
+        let id = id.to_string();
+        let what = format!("delete table {id}");
+        self.transaction(what.clone(), move |tx| {
+            for (child, key) in [("log", "table_id"), ("talk", "table_id"), ("tables", "id")] {
+                tx.execute(&format!("DELETE FROM {child} WHERE {key} = $1"), &[&id])
+                    .map_err(failed(&what))?;
+            }
+            Ok(())
+        })
+    }
+
+    fn append(&self, table: &str, v: u64, event: &str) -> Result<(), StoreError> {
+        self.append_batch(&[Append {
+            table: table.to_string(),
+            v,
+            event: event.to_string(),
+        }])
+    }
+
+    fn append_batch(&self, events: &[Append]) -> Result<(), StoreError> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        let mut tables = Vec::with_capacity(events.len());
+        let mut numbers = Vec::with_capacity(events.len());
+        let mut texts = Vec::with_capacity(events.len());
+        for e in events {
+            tables.push(e.table.clone());
+            numbers.push(bigint(e.v, "event number")?);
+            texts.push(e.event.clone());
+        }
+        let what = match events {
+            [e] => format!("append event {} of table {}", e.v, e.table),
+            _ => format!("append {} events", events.len()),
+        };
+        // One statement for the whole batch (one round trip), rows in the
+        // batch's order: the trigger checks each event against the ones
+        // inserted before it, in this statement too.
+        self.transaction(what.clone(), move |tx| {
+            tx.execute(
+                "INSERT INTO log (table_id, v, event)
+                 SELECT t, v, e FROM unnest($1::text[], $2::bigint[], $3::text[])
+                     WITH ORDINALITY AS batch (t, v, e, i)
+                 ORDER BY i",
+                &[&tables, &numbers, &texts],
+            )
+            .map_err(failed(what))?;
+            Ok(())
+        })
+    }
+
+    fn log(&self, table: &str) -> Result<Vec<String>, StoreError> {
+        let table = table.to_string();
+        let what = format!("read the log of table {table}");
+        self.run(what.clone(), move |c| {
+            let rows = c
+                .query(
+                    "SELECT event FROM log WHERE table_id = $1 ORDER BY v",
+                    &[&table],
+                )
+                .map_err(failed(what))?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    fn add_talk(&self, lines: &[TalkRow]) -> Result<(), StoreError> {
+        if lines.is_empty() {
+            return Ok(());
+        }
+        let mut rows = Vec::with_capacity(lines.len());
+        for l in lines {
+            rows.push((
+                l.table.clone(),
+                bigint(l.n, "line number")?,
+                l.kind.as_str(),
+                l.line.clone(),
+                bigint(l.keep as u64, "the number of lines kept")?,
+            ));
+        }
+        let what = format!("keep {} chat or news lines", lines.len());
+        self.transaction(what.clone(), move |tx| {
+            let insert = tx
+                .prepare(
+                    "INSERT INTO talk (table_id, n, kind, line) VALUES ($1, $2, $3, $4)
+                     ON CONFLICT (table_id, n) DO UPDATE
+                         SET kind = EXCLUDED.kind, line = EXCLUDED.line",
+                )
+                .map_err(failed(&what))?;
+            let prune = tx
+                .prepare(
+                    "DELETE FROM talk WHERE table_id = $1 AND kind = $2 AND n <= (
+                        SELECT n FROM talk WHERE table_id = $1 AND kind = $2
+                        ORDER BY n DESC LIMIT 1 OFFSET $3)",
+                )
+                .map_err(failed(&what))?;
+            for (table, n, kind, line, keep) in &rows {
+                tx.execute(&insert, &[table, n, kind, line])
+                    .map_err(failed(format!("{what}: line {n} of table {table}")))?;
+                tx.execute(&prune, &[table, kind, keep])
+                    .map_err(failed(format!("{what}: prune table {table}")))?;
+            }
+            Ok(())
+        })
+    }
+
+    fn talk(&self, table: &str, kind: TalkKind) -> Result<Vec<(u64, String)>, StoreError> {
+        let table = table.to_string();
+        let what = format!("read the {} of table {table}", kind.as_str());
+        self.run(what.clone(), move |c| {
+            let rows = c
+                .query(
+                    "SELECT n, line FROM talk WHERE table_id = $1 AND kind = $2 ORDER BY n",
+                    &[&table, &kind.as_str()],
+                )
+                .map_err(failed(what))?;
+            Ok(rows
+                .iter()
+                .map(|r| (r.get::<_, i64>(0).max(0) as u64, r.get(1)))
+                .collect())
+        })
+    }
+
+    fn set_spectator_chat(&self, table: &str, allowed: bool) -> Result<(), StoreError> {
+        let table = table.to_string();
+        let what = format!("set spectator chat of table {table}");
+        self.run(what.clone(), move |c| {
+            c.execute(
+                "UPDATE tables SET spectator_chat = $2 WHERE id = $1",
+                &[&table, &allowed],
+            )
+            .map_err(failed(what))?;
+            Ok(())
+        })
+    }
+
+    fn set_rematch(&self, table: &str, rematch: &str) -> Result<String, StoreError> {
+        let (table, rematch) = (table.to_string(), rematch.to_string());
+        let what = format!("set the rematch of table {table}");
+        // One statement: the row is locked by the update, and the first
+        // rematch recorded stays whoever asks second.
+        self.run(what.clone(), move |c| {
+            let set = c
+                .query_opt(
+                    "UPDATE tables SET rematch = COALESCE(rematch, $2) WHERE id = $1
+                     RETURNING rematch",
+                    &[&table, &rematch],
+                )
+                .map_err(failed(&what))?;
+            set.map(|r| r.get(0))
+                .ok_or_else(|| StoreError(format!("PostgreSQL: {what}: no table {table:?}")))
+        })
+    }
+}
+
+/// The variable that names the PostgreSQL database tests use
+/// (`postgres://dalmuti@127.0.0.1:54329/dalmuti_test`); `.ci/postgres`
+/// starts one and prints it.
+pub const TEST_DATABASE_URL: &str = "DALMUTI_TEST_DATABASE_URL";
+
+/// A schema of its own on the test database, for one test: tests run at
+/// the same time without seeing each other's tables, and the schema is
+/// dropped with everything in it when this is dropped.
+pub struct TestSchema {
+    base: String,
+    name: String,
+    /// The database's address with this schema first on the search path:
+    /// what [`PostgresStore::open`] and `dalmuti serve --data` take.
+    pub url: String,
+}
+
+impl TestSchema {
+    /// Creates a fresh schema on the database named by
+    /// [`TEST_DATABASE_URL`]. Fails, saying how to start one, when the
+    /// variable is not set: the PostgreSQL tests are never skipped.
+    pub fn new() -> Result<TestSchema, StoreError> {
+        let base = std::env::var(TEST_DATABASE_URL).map_err(|_| {
+            StoreError(format!(
+                "the PostgreSQL tests need a database: set {TEST_DATABASE_URL}, e.g. start a \
+                 private one on loopback with `eval \"$(bash .ci/postgres start target/pg)\"` \
+                 (Debian's postgresql package; see docs/DEVELOPING.md)"
+            ))
+        })?;
+        let name = format!("test_{}", super::new_id());
+        let config = Config::from_str(&base)
+            .map_err(|e| StoreError(format!("PostgreSQL: {TEST_DATABASE_URL}: {e}")))?;
+        on_own_thread(|| {
+            let mut client = connect(&config)?;
+            client
+                .batch_execute(&format!("CREATE SCHEMA {name}"))
+                .map_err(failed(format!("create schema {name}")))
+        })?;
+        let sep = if base.contains('?') { '&' } else { '?' };
+        let url = format!("{base}{sep}options=-c%20search_path%3D{name}");
+        Ok(TestSchema { base, name, url })
+    }
+
+    /// A store on this schema.
+    pub fn store(&self) -> Result<PostgresStore, StoreError> {
+        PostgresStore::open(&self.url)
+    }
+}
+
+impl Drop for TestSchema {
+    fn drop(&mut self) {
+        let Ok(config) = Config::from_str(&self.base) else {
+            return;
+        };
+        let _ = on_own_thread(|| {
+            connect(&config)?
+                .batch_execute(&format!("DROP SCHEMA {} CASCADE", self.name))
+                .map_err(failed("drop the test schema"))
+        });
+    }
+}
+
+/// Runs `f` on a thread of its own: the sync client must not run on a
+/// thread of a tokio runtime.
+fn on_own_thread<T: Send>(
+    f: impl FnOnce() -> Result<T, StoreError> + Send,
+) -> Result<T, StoreError> {
+    std::thread::scope(|s| {
+        s.spawn(f).join().unwrap_or_else(|_| {
+            Err(StoreError(
+                "PostgreSQL: a connection thread panicked".into(),
+            ))
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schema() -> TestSchema {
+        TestSchema::new().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A plain client on the schema, as another program would write.
+    fn raw(schema: &TestSchema) -> Client {
+        Config::from_str(&schema.url)
+            .unwrap()
+            .connect(NoTls)
+            .unwrap()
+    }
+
+    fn table(id: &str) -> TableRow {
+        TableRow {
+            id: id.into(),
+            name: id.into(),
+            seats: 4,
+            rules: "{}".into(),
+            public: true,
+            ..TableRow::default()
+        }
+    }
+
+    #[test]
+    fn migrations_are_recorded_applied_once_and_a_newer_schema_is_refused() {
+        let schema = schema();
+        let store = schema.store().unwrap();
+        store.create_table(&table("t")).unwrap();
+        store.append("t", 1, "{}").unwrap();
+        drop(store);
+        // Opening again keeps the data and applies nothing twice.
+        let store = schema.store().unwrap();
+        assert_eq!(store.log("t").unwrap().len(), 1);
+        let mut client = raw(&schema);
+        let versions: Vec<i32> = client
+            .query("SELECT version FROM schema_version ORDER BY version", &[])
+            .unwrap()
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        let all: Vec<i32> = (1..=MIGRATIONS.len() as i32).collect();
+        assert_eq!(versions, all);
+        client
+            .execute("INSERT INTO schema_version VALUES (1000)", &[])
+            .unwrap();
+        let refused = schema.store().err().expect("a newer schema is refused");
+        assert!(refused.0.contains("schema version 1000"), "{refused}");
+    }
+
+    #[test]
+    fn the_database_itself_refuses_gaps_and_changes_to_the_log() {
+        let schema = schema();
+        let store = schema.store().unwrap();
+        store.create_table(&table("t")).unwrap();
+        store.append("t", 1, "{}").unwrap();
+        // Another program on the same database is held to the same rules.
+        let mut client = raw(&schema);
+        let gap = client
+            .execute("INSERT INTO log VALUES ('t', 3, '{}')", &[])
+            .unwrap_err();
+        assert!(
+            failed("x")(gap)
+                .0
+                .contains("event 3 does not follow event 1 of table t"),
+            "the trigger's message"
+        );
+        assert!(
+            client
+                .execute("UPDATE log SET event = '[]' WHERE table_id = 't'", &[])
+                .is_err(),
+            "an event cannot be changed"
+        );
+        assert!(
+            client
+                .execute("INSERT INTO log VALUES ('nowhere', 1, '{}')", &[])
+                .is_err()
+        );
+        assert_eq!(store.log("t").unwrap(), ["{}"]);
+    }
+
+    #[test]
+    fn writers_racing_on_one_table_never_leave_a_gap_or_a_duplicate() {
+        let schema = schema();
+        let store = Arc::new(schema.store().unwrap());
+        store.create_table(&table("t")).unwrap();
+        // Four stores (four pools of connections, as four nodes would
+        // have) each try every number; exactly one write of each wins.
+        let stores: Vec<PostgresStore> = (0..4).map(|_| schema.store().unwrap()).collect();
+        let wins: usize = std::thread::scope(|s| {
+            let racers: Vec<_> = stores
+                .iter()
+                .enumerate()
+                .map(|(i, store)| {
+                    s.spawn(move || {
+                        (1..=40u64)
+                            .filter(|&v| store.append("t", v, &format!("{{\"by\":{i}}}")).is_ok())
+                            .count()
+                    })
+                })
+                .collect();
+            racers.into_iter().map(|r| r.join().unwrap()).sum()
+        });
+        let log = store.log("t").unwrap();
+        assert_eq!(wins, log.len(), "every accepted write is in the log");
+        assert!(!log.is_empty());
+        let mut client = raw(&schema);
+        let numbers: Vec<i64> = client
+            .query("SELECT v FROM log WHERE table_id = 't' ORDER BY v", &[])
+            .unwrap()
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        let expected: Vec<i64> = (1..=log.len() as i64).collect();
+        assert_eq!(numbers, expected, "numbered 1, 2, 3… with no gap");
+    }
+
+    #[test]
+    fn the_store_works_from_inside_the_tokio_runtime() {
+        // The table actors call the store from async code: the sync client
+        // must never run on a runtime thread (it would panic there).
+        let schema = schema();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let url = schema.url.clone();
+        let log = runtime.block_on(async move {
+            let store = PostgresStore::open(&url).unwrap();
+            store.create_table(&table("t")).unwrap();
+            store.append("t", 1, "{}").unwrap();
+            store.log("t").unwrap()
+        });
+        assert_eq!(log, ["{}"]);
+    }
+
+    #[test]
+    fn a_database_that_cannot_be_reached_fails_open_saying_so() {
+        let mut config = Config::new();
+        config
+            .host("127.0.0.1")
+            .port(1)
+            .user("nobody")
+            .connect_timeout(Duration::from_secs(2));
+        let e = PostgresStore::with_config(config, 1).err().unwrap();
+        assert!(e.0.contains("connect to the database"), "{e}");
+        let e = PostgresStore::open("postgres://[bad").err().unwrap();
+        assert!(e.0.contains("the database address"), "{e}");
+    }
+}
