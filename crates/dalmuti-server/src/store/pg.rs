@@ -256,7 +256,14 @@ fn serve_jobs(config: Config, mut client: Option<Client>, queue: &Mutex<Receiver
             }
         }
         if let Some(c) = client.as_mut() {
-            job(Ok(c));
+            // A job that panics (a bug) must not take the connection's
+            // thread with it: its caller gets an error (its answer is
+            // dropped) and the connection, maybe mid-transaction, is
+            // replaced.
+            let run = std::panic::AssertUnwindSafe(|| job(Ok(c)));
+            if std::panic::catch_unwind(run).is_err() {
+                client = None;
+            }
         }
     }
 }
