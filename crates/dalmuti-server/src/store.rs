@@ -19,7 +19,7 @@ use std::path::Path;
 use std::sync::Mutex;
 
 mod pg;
-pub use pg::{DEFAULT_CONNECTIONS, PostgresStore, TEST_DATABASE_URL, TestSchema};
+pub use pg::{DEFAULT_CONNECTIONS, Lease, PostgresStore, TEST_DATABASE_URL, TestSchema};
 
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};

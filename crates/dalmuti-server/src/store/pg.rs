@@ -56,6 +56,12 @@ pub struct PostgresStore {
 ///
 /// 1: the SQLite schema's equivalent (tables, log, talk). `created` and
 /// `finished` come from sequences, so two nodes never draw the same number.
+///
+/// 2: a lease per table ([`Lease`]): the node that may write its log, until
+/// when (by the database's clock), and its epoch, the fencing token. Each
+/// event records the epoch it was written under, and the log's trigger
+/// refuses an event of a leased table unless it carries the lease's
+/// current epoch, unexpired.
 const MIGRATIONS: &[&str] = &["
 CREATE SEQUENCE tables_created;
 CREATE SEQUENCE tables_finished;
@@ -117,6 +123,54 @@ BEGIN
 END $$;
 CREATE TRIGGER log_unchanged BEFORE UPDATE ON log
     FOR EACH ROW EXECUTE FUNCTION log_unchanged();
+", "
+CREATE SEQUENCE lease_epochs;
+CREATE TABLE leases (
+    table_id TEXT PRIMARY KEY REFERENCES tables (id),
+    node TEXT NOT NULL,
+    epoch BIGINT NOT NULL,
+    expires TIMESTAMPTZ NOT NULL);
+ALTER TABLE log ADD COLUMN epoch BIGINT;
+
+-- As in version 1, plus the fence: a table with a lease row takes only
+-- events written under its current, unexpired epoch; a table without one
+-- (one node, no leases) only events written under none. The table's row
+-- is locked FOR NO KEY UPDATE (appends take turns, and a lease's foreign
+-- key check is not blocked); the lease's FOR SHARE, so a change of holder
+-- waits for an append under way, and an append waits for a change of
+-- holder and then sees the new epoch.
+CREATE OR REPLACE FUNCTION log_follows() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    last BIGINT;
+    held BIGINT;
+    live BOOLEAN;
+BEGIN
+    PERFORM 1 FROM tables WHERE id = NEW.table_id FOR NO KEY UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'event % of table %: no such table', NEW.v, NEW.table_id
+            USING ERRCODE = 'foreign_key_violation';
+    END IF;
+    SELECT epoch, expires > now() INTO held, live FROM leases
+        WHERE table_id = NEW.table_id FOR SHARE;
+    IF FOUND THEN
+        IF NEW.epoch IS DISTINCT FROM held OR NOT live THEN
+            RAISE EXCEPTION 'event % of table %: written under lease epoch %, but the lease is at epoch %',
+                NEW.v, NEW.table_id, COALESCE(NEW.epoch::text, 'none'),
+                held || CASE WHEN live THEN '' ELSE ' (expired)' END
+                USING ERRCODE = 'lock_not_available';
+        END IF;
+    ELSIF NEW.epoch IS NOT NULL THEN
+        RAISE EXCEPTION 'event % of table %: written under lease epoch %, but the table has no lease',
+            NEW.v, NEW.table_id, NEW.epoch
+            USING ERRCODE = 'lock_not_available';
+    END IF;
+    SELECT COALESCE(MAX(v), 0) INTO last FROM log WHERE table_id = NEW.table_id;
+    IF NEW.v <> last + 1 THEN
+        RAISE EXCEPTION 'event % does not follow event % of table %', NEW.v, last, NEW.table_id
+            USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END $$;
 "];
 
 /// The advisory lock nodes take to migrate one at a time (any number
@@ -219,6 +273,168 @@ impl PostgresStore {
             Ok(value)
         })
     }
+}
+
+impl PostgresStore {
+    /// Appends `events` in one transaction, written under lease epoch
+    /// `epoch` (None: no lease, one node).
+    fn insert_events(&self, events: &[Append], epoch: Option<i64>) -> Result<(), StoreError> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        let mut tables = Vec::with_capacity(events.len());
+        let mut numbers = Vec::with_capacity(events.len());
+        let mut texts = Vec::with_capacity(events.len());
+        for e in events {
+            tables.push(e.table.clone());
+            numbers.push(bigint(e.v, "event number")?);
+            texts.push(e.event.clone());
+        }
+        let what = match events {
+            [e] => format!("append event {} of table {}", e.v, e.table),
+            _ => format!("append {} events", events.len()),
+        };
+        // One statement for the whole batch (one round trip), rows in the
+        // batch's order: the trigger checks each event against the ones
+        // inserted before it, in this statement too.
+        self.transaction(what.clone(), move |tx| {
+            tx.execute(
+                "INSERT INTO log (table_id, v, event, epoch)
+                 SELECT t, v, e, $4 FROM unnest($1::text[], $2::bigint[], $3::text[])
+                     WITH ORDINALITY AS batch (t, v, e, i)
+                 ORDER BY i",
+                &[&tables, &numbers, &texts, &epoch],
+            )
+            .map_err(failed(what))?;
+            Ok(())
+        })
+    }
+
+    /// Takes table `table`'s lease for node `node` for `ttl`, if it is
+    /// free, expired or already this node's; answers None if another node
+    /// holds it. Every taking draws a new epoch, greater than any before
+    /// (also for the node that held it: a restarted node fences its former
+    /// self). Expiry is the database's clock, not the node's.
+    pub fn acquire_lease(
+        &self,
+        table: &str,
+        node: &str,
+        ttl: Duration,
+    ) -> Result<Option<Lease>, StoreError> {
+        let node = node_id(node)?;
+        let secs = lease_secs(ttl)?;
+        let table = table.to_string();
+        let what = format!("take the lease of table {table} for node {node}");
+        self.run(what.clone(), move |c| {
+            let taken = c
+                .query_opt(
+                    "INSERT INTO leases (table_id, node, epoch, expires)
+                     VALUES ($1, $2, nextval('lease_epochs'),
+                         now() + make_interval(secs => $3))
+                     ON CONFLICT (table_id) DO UPDATE
+                         SET node = EXCLUDED.node, epoch = EXCLUDED.epoch,
+                             expires = EXCLUDED.expires
+                         WHERE leases.expires <= now() OR leases.node = EXCLUDED.node
+                     RETURNING epoch",
+                    &[&table, &node, &secs],
+                )
+                .map_err(failed(what))?;
+            Ok(taken.map(|r| Lease {
+                table,
+                node,
+                epoch: r.get::<_, i64>(0).max(0) as u64,
+            }))
+        })
+    }
+
+    /// Extends a lease by `ttl` from now; false if it was lost (expired, or
+    /// taken since): the node must then stop writing the table and take
+    /// the lease again (a new epoch) before it writes.
+    pub fn renew_lease(&self, lease: &Lease, ttl: Duration) -> Result<bool, StoreError> {
+        let secs = lease_secs(ttl)?;
+        let (table, epoch) = (lease.table.clone(), bigint(lease.epoch, "lease epoch")?);
+        let what = format!("renew the lease of table {table} (epoch {epoch})");
+        self.run(what.clone(), move |c| {
+            let renewed = c
+                .execute(
+                    "UPDATE leases SET expires = now() + make_interval(secs => $3)
+                     WHERE table_id = $1 AND epoch = $2 AND expires > now()",
+                    &[&table, &epoch, &secs],
+                )
+                .map_err(failed(what))?;
+            Ok(renewed == 1)
+        })
+    }
+
+    /// Gives a lease up: it expires at once, so any node may take the table
+    /// (a drain); the epoch stays, so nothing more is written under it.
+    pub fn release_lease(&self, lease: &Lease) -> Result<(), StoreError> {
+        let (table, epoch) = (lease.table.clone(), bigint(lease.epoch, "lease epoch")?);
+        let what = format!("release the lease of table {table} (epoch {epoch})");
+        self.run(what.clone(), move |c| {
+            c.execute(
+                "UPDATE leases SET expires = '-infinity' WHERE table_id = $1 AND epoch = $2",
+                &[&table, &epoch],
+            )
+            .map_err(failed(what))?;
+            Ok(())
+        })
+    }
+
+    /// Appends events of the lease's table (in order, one transaction),
+    /// refused by the database unless the lease is still the table's,
+    /// unexpired.
+    pub fn append_leased(&self, lease: &Lease, events: &[Append]) -> Result<(), StoreError> {
+        if let Some(other) = events.iter().find(|e| e.table != lease.table) {
+            return Err(StoreError(format!(
+                "PostgreSQL: an event of table {} under the lease of table {}",
+                other.table, lease.table
+            )));
+        }
+        self.insert_events(events, Some(bigint(lease.epoch, "lease epoch")?))
+    }
+}
+
+/// A table's lease, as taken by [`PostgresStore::acquire_lease`]: while it
+/// lasts, its node alone may write the table's log, each write carrying
+/// the epoch (the fencing token) for the database to check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lease {
+    /// The table.
+    pub table: String,
+    /// The node holding it.
+    pub node: String,
+    /// Its epoch: greater at each taking, over every table.
+    pub epoch: u64,
+}
+
+/// The longest node id: ids are names an operator gives (`node-1`).
+const MAX_NODE_ID: usize = 64;
+
+/// A node id, checked: 1 to 64 letters, digits, `-`, `_` or `.`.
+fn node_id(node: &str) -> Result<String, StoreError> {
+    let fits = !node.is_empty()
+        && node.len() <= MAX_NODE_ID
+        && node
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if !fits {
+        return Err(StoreError(format!(
+            "PostgreSQL: node id {node:?}: 1 to {MAX_NODE_ID} letters, digits, '-', '_' or '.'"
+        )));
+    }
+    Ok(node.to_string())
+}
+
+/// A lease's length in seconds: from 1 ms to an hour (a node that dies
+/// holds its tables that long at most).
+fn lease_secs(ttl: Duration) -> Result<f64, StoreError> {
+    if ttl < Duration::from_millis(1) || ttl > Duration::from_secs(3600) {
+        return Err(StoreError(format!(
+            "PostgreSQL: a lease of {ttl:?}: from 1 ms to an hour"
+        )));
+    }
+    Ok(ttl.as_secs_f64())
 }
 
 /// Opens one connection and sets what every session needs.
@@ -424,7 +640,7 @@ impl Store for PostgresStore {
             .map_err(failed(&what))?;
             let pruned = "SELECT id FROM tables WHERE status = 'finished'
                           ORDER BY finished DESC OFFSET $1";
-            for child in ["log", "talk", "tables"] {
+            for child in ["log", "talk", "leases", "tables"] {
                 let key = if child == "tables" { "id" } else { "table_id" };
                 tx.execute(
                     &format!("DELETE FROM {child} WHERE {key} IN ({pruned})"),
@@ -442,7 +658,12 @@ impl Store for PostgresStore {
         let id = id.to_string();
         let what = format!("delete table {id}");
         self.transaction(what.clone(), move |tx| {
-            for (child, key) in [("log", "table_id"), ("talk", "table_id"), ("tables", "id")] {
+            for (child, key) in [
+                ("log", "table_id"),
+                ("talk", "table_id"),
+                ("leases", "table_id"),
+                ("tables", "id"),
+            ] {
                 tx.execute(&format!("DELETE FROM {child} WHERE {key} = $1"), &[&id])
                     .map_err(failed(&what))?;
             }
@@ -459,35 +680,7 @@ impl Store for PostgresStore {
     }
 
     fn append_batch(&self, events: &[Append]) -> Result<(), StoreError> {
-        if events.is_empty() {
-            return Ok(());
-        }
-        let mut tables = Vec::with_capacity(events.len());
-        let mut numbers = Vec::with_capacity(events.len());
-        let mut texts = Vec::with_capacity(events.len());
-        for e in events {
-            tables.push(e.table.clone());
-            numbers.push(bigint(e.v, "event number")?);
-            texts.push(e.event.clone());
-        }
-        let what = match events {
-            [e] => format!("append event {} of table {}", e.v, e.table),
-            _ => format!("append {} events", events.len()),
-        };
-        // One statement for the whole batch (one round trip), rows in the
-        // batch's order: the trigger checks each event against the ones
-        // inserted before it, in this statement too.
-        self.transaction(what.clone(), move |tx| {
-            tx.execute(
-                "INSERT INTO log (table_id, v, event)
-                 SELECT t, v, e FROM unnest($1::text[], $2::bigint[], $3::text[])
-                     WITH ORDINALITY AS batch (t, v, e, i)
-                 ORDER BY i",
-                &[&tables, &numbers, &texts],
-            )
-            .map_err(failed(what))?;
-            Ok(())
-        })
+        self.insert_events(events, None)
     }
 
     fn log(&self, table: &str) -> Result<Vec<String>, StoreError> {
@@ -722,6 +915,36 @@ mod tests {
     }
 
     #[test]
+    fn a_database_of_the_first_schema_is_brought_up_to_date_with_its_data() {
+        let schema = schema();
+        let mut client = raw(&schema);
+        client
+            .batch_execute(&format!(
+                "CREATE TABLE schema_version (version INTEGER PRIMARY KEY);
+                 {}
+                 INSERT INTO schema_version VALUES (1);
+                 INSERT INTO tables (id, name, seats, rules, public) VALUES ('old', 'Old', 4, '{{}}', TRUE);
+                 INSERT INTO log (table_id, v, event) VALUES ('old', 1, '{{}}');",
+                MIGRATIONS[0]
+            ))
+            .unwrap();
+        let store = schema.store().unwrap();
+        assert_eq!(store.tables().unwrap()[0].id, "old");
+        store.append("old", 2, "[]").unwrap();
+        assert_eq!(store.log("old").unwrap(), ["{}", "[]"]);
+        let lease = store
+            .acquire_lease("old", "n", Duration::from_secs(60))
+            .unwrap()
+            .unwrap();
+        store.append_leased(&lease, &[event("old", 3)]).unwrap();
+        let newest: i32 = client
+            .query_one("SELECT MAX(version) FROM schema_version", &[])
+            .unwrap()
+            .get(0);
+        assert_eq!(newest, MIGRATIONS.len() as i32);
+    }
+
+    #[test]
     fn the_database_itself_refuses_gaps_and_changes_to_the_log() {
         let schema = schema();
         let store = schema.store().unwrap();
@@ -820,5 +1043,210 @@ mod tests {
         assert!(e.0.contains("connect to the database"), "{e}");
         let e = PostgresStore::open("postgres://[bad").err().unwrap();
         assert!(e.0.contains("the database address"), "{e}");
+    }
+
+    fn event(table: &str, v: u64) -> Append {
+        Append {
+            table: table.into(),
+            v,
+            event: format!("{{\"v\":{v}}}"),
+        }
+    }
+
+    /// Every event of `table`: its number and the lease epoch it was
+    /// written under.
+    fn numbers_and_epochs(schema: &TestSchema, table: &str) -> Vec<(i64, Option<i64>)> {
+        raw(schema)
+            .query(
+                "SELECT v, epoch FROM log WHERE table_id = $1 ORDER BY v",
+                &[&table],
+            )
+            .unwrap()
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect()
+    }
+
+    #[test]
+    fn a_lease_fences_the_log_in_the_database() {
+        let schema = schema();
+        let store = schema.store().unwrap();
+        let long = Duration::from_secs(60);
+        store.create_table(&table("t")).unwrap();
+        store.append("t", 1, "{}").unwrap();
+        let a = store.acquire_lease("t", "node-a", long).unwrap().unwrap();
+        assert_eq!(
+            store.acquire_lease("t", "node-b", long).unwrap(),
+            None,
+            "held"
+        );
+        let refused = store.append("t", 2, "{}").unwrap_err();
+        assert!(refused.0.contains("lease is at epoch"), "{refused}");
+        store.append_leased(&a, &[event("t", 2)]).unwrap();
+        assert!(
+            store.append_leased(&a, &[event("u", 1)]).is_err(),
+            "another table's event under this lease"
+        );
+        // The same node taking it again (a restart) fences its former self.
+        let a2 = store.acquire_lease("t", "node-a", long).unwrap().unwrap();
+        assert!(a2.epoch > a.epoch);
+        let stale = store.append_leased(&a, &[event("t", 3)]).unwrap_err();
+        assert!(stale.0.contains("lease is at epoch"), "{stale}");
+        assert!(
+            !store.renew_lease(&a, long).unwrap(),
+            "a lost lease is not renewed"
+        );
+        assert!(store.renew_lease(&a2, long).unwrap());
+        store.append_leased(&a2, &[event("t", 3)]).unwrap();
+        // Released: another node takes it at once, the old epoch writes
+        // nothing more.
+        store.release_lease(&a2).unwrap();
+        let b = store.acquire_lease("t", "node-b", long).unwrap().unwrap();
+        assert!(b.epoch > a2.epoch);
+        assert!(store.append_leased(&a2, &[event("t", 4)]).is_err());
+        store
+            .append_leased(&b, &[event("t", 4), event("t", 5)])
+            .unwrap();
+        let (ea, ea2, eb) = (a.epoch as i64, a2.epoch as i64, b.epoch as i64);
+        assert_eq!(
+            numbers_and_epochs(&schema, "t"),
+            [
+                (1, None),
+                (2, Some(ea)),
+                (3, Some(ea2)),
+                (4, Some(eb)),
+                (5, Some(eb))
+            ]
+        );
+        // A table with no lease takes no event written under one.
+        store.create_table(&table("free")).unwrap();
+        let wrong = Lease {
+            table: "free".into(),
+            ..b.clone()
+        };
+        let e = store
+            .append_leased(&wrong, &[event("free", 1)])
+            .unwrap_err();
+        assert!(e.0.contains("has no lease"), "{e}");
+        // A lease or a table with one goes with the table.
+        store.delete("t").unwrap();
+        assert!(store.log("t").unwrap().is_empty());
+    }
+
+    #[test]
+    fn an_expired_lease_writes_nothing_and_another_node_takes_the_table() {
+        let schema = schema();
+        let store = schema.store().unwrap();
+        store.create_table(&table("t")).unwrap();
+        let short = Duration::from_millis(100);
+        let a = store.acquire_lease("t", "node-a", short).unwrap().unwrap();
+        store.append_leased(&a, &[event("t", 1)]).unwrap();
+        assert_eq!(store.acquire_lease("t", "node-b", short).unwrap(), None);
+        std::thread::sleep(Duration::from_millis(250));
+        let e = store.append_leased(&a, &[event("t", 2)]).unwrap_err();
+        assert!(e.0.contains("(expired)"), "{e}");
+        assert!(!store.renew_lease(&a, short).unwrap(), "expired: lost");
+        let b = store
+            .acquire_lease("t", "node-b", Duration::from_secs(60))
+            .unwrap()
+            .expect("an expired lease is free");
+        store.append_leased(&b, &[event("t", 2)]).unwrap();
+        assert!(store.append_leased(&a, &[event("t", 3)]).is_err());
+        // Finishing and pruning a leased table works.
+        store.finish("t", "\"t\"", 0).unwrap();
+        assert!(store.finished_table("t").unwrap().is_none(), "pruned");
+    }
+
+    #[test]
+    fn leases_refuse_bad_node_ids_and_lengths() {
+        let schema = schema();
+        let store = schema.store().unwrap();
+        store.create_table(&table("t")).unwrap();
+        let ok = Duration::from_secs(1);
+        for node in ["", "a b", "n\u{e9}", &"x".repeat(65)] {
+            assert!(store.acquire_lease("t", node, ok).is_err(), "{node:?}");
+        }
+        for ttl in [Duration::ZERO, Duration::from_secs(7200)] {
+            assert!(store.acquire_lease("t", "n", ttl).is_err(), "{ttl:?}");
+        }
+        assert!(
+            store.acquire_lease("nowhere", "n", ok).is_err(),
+            "no such table"
+        );
+        assert!(
+            store
+                .acquire_lease("t", &"x".repeat(64), ok)
+                .unwrap()
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn nodes_stealing_a_lease_never_both_write_the_log() {
+        // Four nodes (each a store of its own) race for one table's lease,
+        // short enough to expire while its holder writes: a holder appends
+        // four events after what it reads, slowly, then lets go; the
+        // others steal it whenever it is free or expired. Whatever the
+        // timing, the log must read as one writer at a time: numbered with
+        // no gap, and epochs that never go back (no event written under a
+        // lease after an event under a later one).
+        let schema = schema();
+        let setup = schema.store().unwrap();
+        setup.create_table(&table("t")).unwrap();
+        let nodes: Vec<PostgresStore> = (0..4).map(|_| schema.store().unwrap()).collect();
+        let deadline = std::time::Instant::now() + Duration::from_millis(1500);
+        let (written, refused) = std::thread::scope(|s| {
+            let racers: Vec<_> = nodes
+                .iter()
+                .enumerate()
+                .map(|(i, store)| {
+                    s.spawn(move || {
+                        let name = format!("node-{i}");
+                        let (mut written, mut refused, mut k) = (0, 0, 0u64);
+                        while std::time::Instant::now() < deadline {
+                            k += 1;
+                            let ttl = Duration::from_millis(20);
+                            let Some(lease) = store.acquire_lease("t", &name, ttl).unwrap() else {
+                                std::thread::sleep(Duration::from_millis(1 + k % 3));
+                                continue;
+                            };
+                            for _ in 0..4 {
+                                // The next number as the log has it now: the
+                                // numbering alone cannot tell two writers
+                                // apart, only the fence can.
+                                let v = store.log("t").unwrap().len() as u64 + 1;
+                                match store.append_leased(&lease, &[event("t", v)]) {
+                                    Ok(()) => written += 1,
+                                    Err(_) => refused += 1,
+                                }
+                                std::thread::sleep(Duration::from_millis((i as u64 * 3 + k) % 11));
+                            }
+                            store.release_lease(&lease).unwrap();
+                        }
+                        (written, refused)
+                    })
+                })
+                .collect();
+            racers
+                .into_iter()
+                .map(|r| r.join().unwrap())
+                .fold((0, 0), |(w, r), (w2, r2)| (w + w2, r + r2))
+        });
+        let log = numbers_and_epochs(&schema, "t");
+        assert_eq!(log.len(), written, "every accepted write is in the log");
+        let numbers: Vec<i64> = log.iter().map(|(v, _)| *v).collect();
+        assert_eq!(numbers, (1..=log.len() as i64).collect::<Vec<_>>());
+        let epochs: Vec<i64> = log.iter().map(|(_, e)| e.expect("under a lease")).collect();
+        assert!(
+            epochs.windows(2).all(|w| w[0] <= w[1]),
+            "an older lease wrote after a newer one: {epochs:?}"
+        );
+        let mut holders = epochs.clone();
+        holders.dedup();
+        assert!(holders.len() > 4, "the lease changed hands: {holders:?}");
+        eprintln!(
+            "{written} events under {} leases, {refused} writes refused",
+            holders.len()
+        );
     }
 }
