@@ -254,7 +254,12 @@ impl PostgresStore {
         let job: Job = Box::new(move |client| {
             let _ = answer.send(client.and_then(f));
         });
-        let stopped = || StoreError(format!("PostgreSQL: {what}: the connections have stopped"));
+        // No answer: the connection threads are gone, or the job panicked.
+        let stopped = || {
+            StoreError(format!(
+                "PostgreSQL: {what}: no answer from the connection (its thread stopped or the query panicked)"
+            ))
+        };
         self.jobs.send(job).map_err(|_| stopped())?;
         wait.recv().map_err(|_| stopped())?
     }
