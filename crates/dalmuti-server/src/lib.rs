@@ -1,7 +1,8 @@
 //! The multiplayer server for *The Great Dalmuti*: `dalmuti serve`.
 //!
 //! - [`store`]: the [`Store`](store::Store) trait and its SQLite
-//!   implementation (WAL, `synchronous=FULL`): tables and an append-only
+//!   implementation (WAL, `synchronous=FULL`) and PostgreSQL one (for a
+//!   database several nodes share): tables and an append-only
 //!   event log per table, seat tokens kept only as SHA-256 hashes.
 //! - [`table`]: one actor task per table owning its `Game` and bots, behind
 //!   a cheap [`TableHandle`](table::TableHandle). Every accepted change is
@@ -56,8 +57,11 @@ pub use error::ServerError;
 /// How a server runs: where it keeps its data, its timings and its caps.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// The SQLite database file.
+    /// The SQLite database file (unless `database_url` is set).
     pub data: PathBuf,
+    /// A PostgreSQL database (`postgres://USER@HOST/DB`), used instead of
+    /// the SQLite file `data` when set: what several nodes can share.
+    pub database_url: Option<String>,
     /// How long a seat may be gone before a bot plays for it.
     pub grace: Duration,
     /// The pause before each bot move, so people can follow the play.
@@ -124,6 +128,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             data: PathBuf::from("dalmuti-server.sqlite"),
+            database_url: None,
             grace: Duration::from_secs(30),
             bot_delay: Duration::from_millis(700),
             hand_pause: Duration::from_secs(6),
@@ -174,18 +179,23 @@ pub struct Server {
 }
 
 impl Server {
-    /// Opens (or creates) the database in `config.data` and brings every
+    /// Opens the database (PostgreSQL at `config.database_url`, else the
+    /// SQLite file `config.data`, created if missing) and brings every
     /// live table back. Must run inside a tokio runtime. Fails, before
     /// anything listens, if the database cannot be opened or read.
     pub fn open(config: Config) -> Result<Server, ServerError> {
-        let store = store::SqliteStore::open(&config.data).map_err(|e| {
-            ServerError::Storage(format!(
-                "cannot open the database {}: {}",
-                config.data.display(),
-                e.0
-            ))
-        })?;
-        let store: Arc<dyn store::Store> = Arc::new(store);
+        let store: Arc<dyn store::Store> = match &config.database_url {
+            Some(url) => Arc::new(store::PostgresStore::open(url).map_err(|e| {
+                ServerError::Storage(format!("cannot open the database {}: {}", redact(url), e.0))
+            })?),
+            None => Arc::new(store::SqliteStore::open(&config.data).map_err(|e| {
+                ServerError::Storage(format!(
+                    "cannot open the database {}: {}",
+                    config.data.display(),
+                    e.0
+                ))
+            })?),
+        };
         let state = http::AppState::open(store, config.clone())?;
         Ok(Server { state, config })
     }
@@ -207,7 +217,7 @@ impl Server {
     }
 }
 
-/// Opens the database in `config.data`, brings every live table back,
+/// Opens the database ([`Server::open`]), brings every live table back,
 /// and serves on `listener` until `shutdown` completes; then closes every
 /// WebSocket and returns.
 pub async fn serve(
@@ -216,4 +226,46 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
     Server::open(config)?.run(listener, shutdown).await
+}
+
+/// A database address fit to print: its password, if any, replaced by
+/// `***` (`postgres://ada:***@db/dalmuti`, `host=db password=***`).
+pub fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url
+            .split(' ')
+            .map(|word| match word.split_once('=') {
+                Some(("password", _)) => "password=***",
+                _ => word,
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+    };
+    let end = rest.find(['/', '?']).unwrap_or(rest.len());
+    match rest[..end].rsplit_once('@') {
+        Some((user, host)) => match user.split_once(':') {
+            Some((name, _)) => format!("{scheme}://{name}:***@{host}{}", &rest[end..]),
+            None => url.to_string(),
+        },
+        None => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_printed_database_address_hides_its_password() {
+        assert_eq!(
+            super::redact("postgres://ada:s3cret@db:5432/dalmuti?sslmode=disable"),
+            "postgres://ada:***@db:5432/dalmuti?sslmode=disable"
+        );
+        assert_eq!(
+            super::redact("postgres://ada@db/dalmuti"),
+            "postgres://ada@db/dalmuti"
+        );
+        assert_eq!(
+            super::redact("host=db password=pw user=ada"),
+            "host=db password=*** user=ada"
+        );
+    }
 }

@@ -1,4 +1,6 @@
-//! Persistence behind a [`Store`] trait, with an SQLite implementation.
+//! Persistence behind a [`Store`] trait, with an SQLite implementation
+//! (the embedded default) and a PostgreSQL one ([`PostgresStore`], for a
+//! database server several nodes can share).
 //!
 //! Two tables: `tables` (one row per game table) and `log` (append-only,
 //! one row per accepted event, numbered from 1 per table). Seats are events
@@ -15,6 +17,9 @@
 
 use std::path::Path;
 use std::sync::Mutex;
+
+mod pg;
+pub use pg::{DEFAULT_CONNECTIONS, Lease, PostgresStore, TEST_DATABASE_URL, TestSchema};
 
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
@@ -86,8 +91,9 @@ pub struct TalkRow {
     pub keep: usize,
 }
 
-/// Where tables, seats and event logs live. Implemented for SQLite here; a
-/// server database can implement it later.
+/// Where tables, seats and event logs live: SQLite ([`SqliteStore`]) or
+/// PostgreSQL ([`PostgresStore`]), held to one contract (the tests in
+/// `store/contract.rs` run against both).
 pub trait Store: Send + Sync {
     /// Adds a new table.
     fn create_table(&self, table: &TableRow) -> Result<(), StoreError>;
@@ -575,78 +581,52 @@ pub fn hex(bytes: &[u8]) -> String {
 }
 
 #[cfg(test)]
+mod contract;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn log_is_append_only_and_tokens_are_hashed() {
-        let store = SqliteStore::in_memory().unwrap();
-        let t = TableRow {
-            id: "t1".into(),
-            name: "Friday".into(),
-            seats: 4,
-            rules: "{}".into(),
-            public: false,
-            turn_seconds: Some(60),
-            ..TableRow::default()
+    /// Each contract of `store/contract.rs` as one test per backend.
+    macro_rules! contract {
+        ($($name:ident),* $(,)?) => {
+            mod sqlite {
+                $(
+                    #[test]
+                    fn $name() {
+                        let store = super::SqliteStore::in_memory().unwrap();
+                        super::super::contract::$name(&store);
+                    }
+                )*
+            }
+            mod postgres {
+                $(
+                    #[test]
+                    fn $name() {
+                        let schema = super::TestSchema::new().unwrap_or_else(|e| panic!("{e}"));
+                        let store = schema.store().unwrap_or_else(|e| panic!("{e}"));
+                        super::super::contract::$name(&store);
+                    }
+                )*
+            }
         };
-        store.create_table(&t).unwrap();
-        assert_eq!(store.tables().unwrap(), vec![t]);
-        store.append("t1", 1, "{\"a\":1}").unwrap();
-        assert!(store.append("t1", 1, "{}").is_err(), "event 1 twice");
-        assert!(store.append("t1", 3, "{}").is_err(), "a gap");
-        store.append("t1", 2, "{}").unwrap();
-        assert_eq!(store.log("t1").unwrap().len(), 2);
-        // Finished: no longer live, its log kept, its summary listed.
-        store.finish("t1", "{\"id\":\"t1\"}", 10).unwrap();
-        assert_eq!(store.tables().unwrap(), vec![]);
-        assert_eq!(store.log("t1").unwrap().len(), 2);
-        assert_eq!(store.finished(10).unwrap(), Vec::<String>::new(), "private");
-        let (row, summary) = store.finished_table("t1").unwrap().unwrap();
-        assert_eq!(
-            (row.id.as_str(), summary.as_str()),
-            ("t1", "{\"id\":\"t1\"}")
-        );
+    }
+
+    contract!(
+        log_is_append_only,
+        batches_are_all_or_none,
+        finished_tables_are_kept_up_to_a_bound,
+        talk_is_kept_up_to_a_bound,
+    );
+
+    #[test]
+    fn tokens_are_random_and_only_their_hashes_match() {
         let token = new_token();
         assert_eq!(token.len(), 32);
         let hash = hash_token(&token);
         assert!(token_matches(&token, &hash));
         assert!(!token_matches(&new_token(), &hash));
-    }
-
-    fn public_row(id: &str) -> TableRow {
-        TableRow {
-            id: id.into(),
-            name: id.into(),
-            seats: 3,
-            rules: "{}".into(),
-            public: true,
-            turn_seconds: None,
-            ..TableRow::default()
-        }
-    }
-
-    #[test]
-    fn finished_tables_are_kept_up_to_a_bound_oldest_pruned_first() {
-        let store = SqliteStore::in_memory().unwrap();
-        for id in ["a", "b", "c"] {
-            store.create_table(&public_row(id)).unwrap();
-            store.append(id, 1, "{}").unwrap();
-            store.finish(id, &format!("\"{id}\""), 2).unwrap();
-        }
-        assert_eq!(store.finished(10).unwrap(), ["\"c\"", "\"b\""]);
-        assert!(store.finished_table("a").unwrap().is_none(), "pruned");
-        assert!(store.log("a").unwrap().is_empty(), "with its log");
-        store.create_table(&public_row("d")).unwrap();
-        store.append("d", 1, "{}").unwrap();
-        store.delete("d").unwrap();
-        assert!(store.tables().unwrap().is_empty());
-        assert!(store.log("d").unwrap().is_empty());
-        // Numbers are not reused after a delete: the order stays.
-        store.create_table(&public_row("e")).unwrap();
-        store.create_table(&public_row("f")).unwrap();
-        let ids: Vec<String> = store.tables().unwrap().into_iter().map(|t| t.id).collect();
-        assert_eq!(ids, ["e", "f"]);
+        assert_ne!(new_id(), new_id());
     }
 
     fn line(table: &str, n: u64, kind: TalkKind, keep: usize) -> TalkRow {
@@ -657,33 +637,6 @@ mod tests {
             line: format!("{{\"n\":{n}}}"),
             keep,
         }
-    }
-
-    #[test]
-    fn talk_is_kept_up_to_a_bound_of_each_kind_and_goes_with_its_table() {
-        let store = SqliteStore::in_memory().unwrap();
-        store.create_table(&public_row("t")).unwrap();
-        let mut lines: Vec<TalkRow> = (1..=60).map(|n| line("t", n, TalkKind::Chat, 50)).collect();
-        lines.push(line("t", 61, TalkKind::News, 50));
-        store.add_talk(&lines).unwrap();
-        let chat = store.talk("t", TalkKind::Chat).unwrap();
-        assert_eq!(chat.len(), 50);
-        assert_eq!((chat[0].0, chat[49].0), (11, 60), "the newest fifty");
-        assert_eq!(
-            store.talk("t", TalkKind::News).unwrap().len(),
-            1,
-            "news apart"
-        );
-        assert_eq!(store.set_rematch("t", "r1").unwrap(), "r1");
-        assert_eq!(
-            store.set_rematch("t", "r2").unwrap(),
-            "r1",
-            "the first stays"
-        );
-        store.set_spectator_chat("t", true).unwrap();
-        assert!(store.tables().unwrap()[0].spectator_chat);
-        store.delete("t").unwrap();
-        assert!(store.talk("t", TalkKind::Chat).unwrap().is_empty());
     }
 
     #[test]

@@ -13,7 +13,10 @@ pub struct ServeArgs {
     /// Where to listen. Use 0.0.0.0:8080 to let friends on your network in.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// The SQLite database file (created if missing). Default:
+    /// The SQLite database file (created if missing), or a PostgreSQL
+    /// database: postgres://USER[:PASSWORD]@HOST[:PORT]/DB (its schema is
+    /// created or brought up to date at start). Default: the address in
+    /// $DALMUTI_DATABASE_URL if set, else
     /// $XDG_DATA_HOME/dalmuti/server.sqlite (or ~/.local/share/…).
     #[arg(long)]
     pub data: Option<PathBuf>,
@@ -58,9 +61,35 @@ fn default_data() -> PathBuf {
     base.join("dalmuti").join("server.sqlite")
 }
 
+/// The variable that names a PostgreSQL database when `--data` is not
+/// given.
+const DATABASE_URL: &str = "DALMUTI_DATABASE_URL";
+
+/// Whether `--data` names a PostgreSQL database rather than a file.
+fn is_postgres(data: &str) -> bool {
+    data.starts_with("postgres://") || data.starts_with("postgresql://")
+}
+
+/// Where the data lives: `--data` (a file or a `postgres://` address),
+/// else `$DALMUTI_DATABASE_URL`, else the default file. The address is
+/// `Some` for PostgreSQL.
+fn choose_data(data: Option<PathBuf>, env: Option<String>) -> (PathBuf, Option<String>) {
+    match data {
+        Some(path) => match path.to_str().filter(|p| is_postgres(p)) {
+            Some(url) => (default_data(), Some(url.to_string())),
+            None => (path, None),
+        },
+        None => match env.filter(|u| !u.is_empty()) {
+            Some(url) => (default_data(), Some(url)),
+            None => (default_data(), None),
+        },
+    }
+}
+
 pub fn run_serve(args: ServeArgs) -> ExitCode {
-    let data = args.data.unwrap_or_else(default_data);
-    if let Some(dir) = data.parent().filter(|d| !d.as_os_str().is_empty())
+    let (data, database_url) = choose_data(args.data, std::env::var(DATABASE_URL).ok());
+    if database_url.is_none()
+        && let Some(dir) = data.parent().filter(|d| !d.as_os_str().is_empty())
         && let Err(e) = std::fs::create_dir_all(dir)
     {
         eprintln!("dalmuti serve: cannot create {}: {e}", dir.display());
@@ -68,6 +97,7 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
     }
     let config = Config {
         data,
+        database_url,
         grace: Duration::from_secs(args.grace),
         bot_delay: Duration::from_millis(args.bot_delay),
         hand_pause: Duration::from_millis(args.hand_pause),
@@ -89,16 +119,21 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
     let result = runtime.block_on(async move {
         // The database first: nobody is told to open an address that
         // would fail at once.
-        let server = dalmuti_server::Server::open(config.clone())
-            .map_err(|e| format!("{e}\n{}", data_help(&config.data)))?;
+        let server = dalmuti_server::Server::open(config.clone()).map_err(|e| {
+            match &config.database_url {
+                Some(_) => format!("{e}\n{}", postgres_help()),
+                None => format!("{e}\n{}", data_help(&config.data)),
+            }
+        })?;
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
-        eprintln!(
-            "dalmuti serve: open http://{addr}/ (data in {})",
-            config.data.display()
-        );
+        let place = match &config.database_url {
+            Some(url) => dalmuti_server::redact(url),
+            None => config.data.display().to_string(),
+        };
+        eprintln!("dalmuti serve: open http://{addr}/ (data in {place})");
         server
             .run(listener, shutdown_signal())
             .await
@@ -130,6 +165,14 @@ fn data_help(data: &std::path::Path) -> String {
     )
 }
 
+/// What a PostgreSQL address wants, for a database that would not open.
+fn postgres_help() -> String {
+    "--data (or $DALMUTI_DATABASE_URL) wants a PostgreSQL database that exists and that \
+     the user may create tables in: e.g. postgres://dalmuti@127.0.0.1:5432/dalmuti \
+     (docs/DEPLOY.md)"
+        .to_string()
+}
+
 /// Ctrl-C or SIGTERM.
 async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
@@ -153,5 +196,35 @@ async fn shutdown_signal() {
     #[cfg(not(unix))]
     {
         let _ = ctrl_c.await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_is_a_file_or_a_postgres_address_from_the_flag_or_the_variable() {
+        let url = "postgres://ada@db/dalmuti".to_string();
+        let file = PathBuf::from("here.sqlite");
+        assert_eq!(
+            choose_data(Some(file.clone()), Some(url.clone())),
+            (file, None),
+            "the flag first"
+        );
+        assert_eq!(
+            choose_data(Some(PathBuf::from(&url)), None),
+            (default_data(), Some(url.clone()))
+        );
+        let other = "postgresql://bo@db/d".to_string();
+        assert_eq!(
+            choose_data(None, Some(other.clone())),
+            (default_data(), Some(other))
+        );
+        assert_eq!(
+            choose_data(None, Some(String::new())),
+            (default_data(), None)
+        );
+        assert_eq!(choose_data(None, None), (default_data(), None));
     }
 }

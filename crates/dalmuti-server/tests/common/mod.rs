@@ -30,26 +30,32 @@ pub struct Server {
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<Result<(), dalmuti_server::ServerError>>>,
     dir: Option<PathBuf>,
+    /// The PostgreSQL database it runs on instead of a file in `dir`.
+    database_url: Option<String>,
 }
 
 impl Server {
     /// Starts a server with `Config::for_tests()` changed by `tweak`.
     pub async fn start(tweak: impl FnOnce(&mut Config)) -> Server {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "dalmuti-sockets-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Server::start_in(dir, tweak).await
+        Server::start_in(fresh_dir(), None, tweak).await
     }
 
-    /// Starts a server on the data in `dir`.
-    async fn start_in(dir: PathBuf, tweak: impl FnOnce(&mut Config)) -> Server {
+    /// Starts a server on the PostgreSQL database at `url` (a
+    /// `TestSchema`'s). It still gets a folder of its own (empty): the
+    /// folder is removed when the server is dropped.
+    pub async fn start_on_postgres(url: &str, tweak: impl FnOnce(&mut Config)) -> Server {
+        Server::start_in(fresh_dir(), Some(url.to_string()), tweak).await
+    }
+
+    /// Starts a server on the data in `dir`, or on PostgreSQL.
+    async fn start_in(
+        dir: PathBuf,
+        database_url: Option<String>,
+        tweak: impl FnOnce(&mut Config),
+    ) -> Server {
         let mut config = Config {
             data: dir.join("server.sqlite"),
+            database_url: database_url.clone(),
             ..Config::for_tests()
         };
         tweak(&mut config);
@@ -64,6 +70,7 @@ impl Server {
             stop: Some(stop),
             task: Some(task),
             dir: Some(dir),
+            database_url,
         }
     }
 
@@ -71,8 +78,9 @@ impl Server {
     /// `Config::for_tests()` changed by `tweak`.
     pub async fn restart(mut self, tweak: impl FnOnce(&mut Config)) -> Server {
         let dir = self.dir.take().unwrap();
+        let database_url = self.database_url.take();
         self.stop().await;
-        Server::start_in(dir, tweak).await
+        Server::start_in(dir, database_url, tweak).await
     }
 
     /// Stops the server and waits until it has.
@@ -158,6 +166,19 @@ impl Server {
         let answer = ws.recv_json().await;
         (ws, answer)
     }
+}
+
+/// A new empty folder for one server's data, removed with the server.
+fn fresh_dir() -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "dalmuti-sockets-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 impl Drop for Server {

@@ -1,0 +1,175 @@
+//! The [`Store`] contract, one function per promise, run against every
+//! backend (SQLite in memory, PostgreSQL on a schema of its own) by the
+//! tests in `store.rs`.
+
+use super::*;
+
+pub fn row(id: &str, public: bool) -> TableRow {
+    TableRow {
+        id: id.into(),
+        name: id.into(),
+        seats: 3,
+        rules: "{}".into(),
+        public,
+        turn_seconds: None,
+        ..TableRow::default()
+    }
+}
+
+fn line(table: &str, n: u64, kind: TalkKind, keep: usize) -> TalkRow {
+    TalkRow {
+        table: table.into(),
+        n,
+        kind,
+        line: format!("{{\"n\":{n}}}"),
+        keep,
+    }
+}
+
+fn append(table: &str, v: u64) -> Append {
+    Append {
+        table: table.into(),
+        v,
+        event: format!("{{\"v\":{v}}}"),
+    }
+}
+
+/// A table comes back as it was stored; its log takes each number once,
+/// in order, and keeps it after the table is finished.
+pub fn log_is_append_only(store: &dyn Store) {
+    let t = TableRow {
+        id: "t1".into(),
+        name: "Friday".into(),
+        seats: 4,
+        rules: "{\"scoring\":\"x\"}".into(),
+        public: false,
+        turn_seconds: Some(60),
+        ..TableRow::default()
+    };
+    store.create_table(&t).unwrap();
+    assert_eq!(store.tables().unwrap(), vec![t.clone()]);
+    assert!(store.create_table(&t).is_err(), "one id, one table");
+    store.append("t1", 1, "{\"a\":1}").unwrap();
+    let twice = store.append("t1", 1, "{}").unwrap_err();
+    assert!(twice.0.contains("t1"), "the error names the table: {twice}");
+    let gap = store.append("t1", 3, "{}").unwrap_err();
+    assert!(gap.0.contains("t1"), "the error names the table: {gap}");
+    assert!(store.append("t1", 0, "{}").is_err(), "no event 0");
+    store.append("t1", 2, "{}").unwrap();
+    assert_eq!(store.log("t1").unwrap(), ["{\"a\":1}", "{}"]);
+    assert!(store.append("nowhere", 1, "{}").is_err(), "no such table");
+    assert!(store.log("nowhere").unwrap().is_empty());
+    // Finished: no longer live, its log kept, its summary kept (a private
+    // table's is not listed).
+    store.finish("t1", "{\"id\":\"t1\"}", 10).unwrap();
+    assert_eq!(store.tables().unwrap(), vec![]);
+    assert_eq!(store.log("t1").unwrap().len(), 2);
+    assert_eq!(store.finished(10).unwrap(), Vec::<String>::new(), "private");
+    let (back, summary) = store.finished_table("t1").unwrap().unwrap();
+    assert_eq!((back, summary.as_str()), (t, "{\"id\":\"t1\"}"));
+    assert!(store.finished_table("nowhere").unwrap().is_none());
+}
+
+/// A batch is written whole or not at all, events of one table in a batch
+/// follow each other, and a gap anywhere refuses the whole batch.
+pub fn batches_are_all_or_none(store: &dyn Store) {
+    store.create_table(&row("a", true)).unwrap();
+    store.create_table(&row("b", true)).unwrap();
+    store.append_batch(&[]).unwrap();
+    store
+        .append_batch(&[append("a", 1), append("b", 1), append("a", 2)])
+        .unwrap();
+    assert_eq!(store.log("a").unwrap(), ["{\"v\":1}", "{\"v\":2}"]);
+    assert_eq!(store.log("b").unwrap(), ["{\"v\":1}"]);
+    assert!(
+        store
+            .append_batch(&[append("a", 3), append("b", 3)])
+            .is_err(),
+        "b's event 3 leaves a gap"
+    );
+    assert_eq!(store.log("a").unwrap().len(), 2, "a's event 3 not kept");
+    assert!(
+        store
+            .append_batch(&[append("a", 4), append("a", 3)])
+            .is_err(),
+        "out of order"
+    );
+    assert_eq!(store.log("a").unwrap().len(), 2);
+    store.append_batch(&[append("a", 3)]).unwrap();
+    assert_eq!(store.log("a").unwrap().len(), 3);
+}
+
+/// Finished tables are kept up to a bound, oldest pruned first with their
+/// logs and lines; deleted tables go with theirs; the order of live tables
+/// is their creation's, and numbers are not reused.
+pub fn finished_tables_are_kept_up_to_a_bound(store: &dyn Store) {
+    for id in ["a", "b", "c"] {
+        store.create_table(&row(id, true)).unwrap();
+        store.append(id, 1, "{}").unwrap();
+        store.add_talk(&[line(id, 1, TalkKind::Chat, 50)]).unwrap();
+        store.finish(id, &format!("\"{id}\""), 2).unwrap();
+    }
+    assert_eq!(store.finished(10).unwrap(), ["\"c\"", "\"b\""]);
+    assert_eq!(store.finished(1).unwrap(), ["\"c\""]);
+    assert!(store.finished_table("a").unwrap().is_none(), "pruned");
+    assert!(store.log("a").unwrap().is_empty(), "with its log");
+    assert!(
+        store.talk("a", TalkKind::Chat).unwrap().is_empty(),
+        "and talk"
+    );
+    assert_eq!(store.log("b").unwrap().len(), 1, "b is kept whole");
+    store.create_table(&row("d", true)).unwrap();
+    store.append("d", 1, "{}").unwrap();
+    store.delete("d").unwrap();
+    assert!(store.tables().unwrap().is_empty());
+    assert!(store.log("d").unwrap().is_empty());
+    // A deleted table's id may be used again, from event 1.
+    store.create_table(&row("d", true)).unwrap();
+    store.append("d", 1, "{}").unwrap();
+    store.delete("d").unwrap();
+    // Numbers are not reused after a delete: the order stays.
+    store.create_table(&row("e", true)).unwrap();
+    store.create_table(&row("f", true)).unwrap();
+    let ids: Vec<String> = store.tables().unwrap().into_iter().map(|t| t.id).collect();
+    assert_eq!(ids, ["e", "f"]);
+}
+
+/// Chat and news are each kept up to their bound, newest kept; the
+/// settings and the first rematch stick; everything goes with the table.
+pub fn talk_is_kept_up_to_a_bound(store: &dyn Store) {
+    store.create_table(&row("t", true)).unwrap();
+    let mut lines: Vec<TalkRow> = (1..=60).map(|n| line("t", n, TalkKind::Chat, 50)).collect();
+    lines.push(line("t", 61, TalkKind::News, 50));
+    store.add_talk(&lines).unwrap();
+    store.add_talk(&[]).unwrap();
+    let chat = store.talk("t", TalkKind::Chat).unwrap();
+    assert_eq!(chat.len(), 50);
+    assert_eq!((chat[0].0, chat[49].0), (11, 60), "the newest fifty");
+    assert_eq!(chat[49].1, "{\"n\":60}");
+    assert_eq!(
+        store.talk("t", TalkKind::News).unwrap(),
+        [(61, "{\"n\":61}".to_string())],
+        "news apart"
+    );
+    assert!(
+        store
+            .add_talk(&[line("nowhere", 1, TalkKind::Chat, 50)])
+            .is_err(),
+        "no such table"
+    );
+    assert_eq!(store.set_rematch("t", "r1").unwrap(), "r1");
+    assert_eq!(
+        store.set_rematch("t", "r2").unwrap(),
+        "r1",
+        "the first stays"
+    );
+    assert!(store.set_rematch("nowhere", "r").is_err());
+    assert_eq!(store.tables().unwrap()[0].rematch.as_deref(), Some("r1"));
+    store.set_spectator_chat("t", true).unwrap();
+    assert!(store.tables().unwrap()[0].spectator_chat);
+    store.set_spectator_chat("t", false).unwrap();
+    assert!(!store.tables().unwrap()[0].spectator_chat);
+    store.delete("t").unwrap();
+    assert!(store.talk("t", TalkKind::Chat).unwrap().is_empty());
+    assert!(store.talk("t", TalkKind::News).unwrap().is_empty());
+}

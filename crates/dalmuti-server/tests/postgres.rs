@@ -1,0 +1,121 @@
+//! The server on PostgreSQL (`dalmuti serve --data postgres://…`), over
+//! real sockets: a table created, seated and played, every event a client
+//! saw already in the database, the server restarted on the same database
+//! and the table resumed from its log to the game's end, its record valid.
+//!
+//! Needs `DALMUTI_TEST_DATABASE_URL` (`.ci/run` sets it; locally
+//! `eval "$(bash .ci/postgres start target/pg)"`): without it the tests fail
+//! saying so.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Mode, Player, Server, has_state};
+use dalmuti_core::record::{Checked, check};
+use dalmuti_server::store::{PostgresStore, Store, TestSchema};
+use serde_json::{Value, json};
+
+fn schema() -> TestSchema {
+    TestSchema::new().unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_on_postgres_survives_a_restart_and_plays_to_its_end() {
+    let schema = schema();
+    // A long grace period: nobody plays for a seat while the server is down.
+    let long_grace = |c: &mut dalmuti_server::Config| c.grace = Duration::from_secs(600);
+    let server = Server::start_on_postgres(&schema.url, long_grace).await;
+    let (id, ada) = server
+        .create_table(json!({"name": "on postgres", "player": "Ada", "seats": 4, "hands": 1}))
+        .await;
+    let bo = server.take_seat(&id, "Bo").await;
+    server.add_bot(&id, &ada, "greedy").await;
+    server.add_bot(&id, &ada, "greedy").await;
+    let ada_p = Player::join(&server, &id, "Ada", Some(&ada), 0, Mode::All).await;
+    // Bo answers everything but plays: the table waits at Bo's first play,
+    // mid-hand, for the restart.
+    let mut bo_p = Player::join(&server, &id, "Bo", Some(&bo), 0, Mode::NoPlay).await;
+    server.start_game(&id, &ada).await;
+    let waiting = bo_p
+        .wait_for("Bo's first play", |m| {
+            has_state(m) && matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow"))
+        })
+        .await;
+    let seen = waiting["v"].as_u64().unwrap();
+    assert!(seen > 4, "seats, start and deal at least: {waiting}");
+
+    // Everything broadcast is already in the database, numbered 1, 2, 3…
+    // (read by a store of its own, as another node would).
+    let other = PostgresStore::open(&schema.url).unwrap();
+    let log = other.log(&id).unwrap();
+    assert!(
+        log.len() as u64 >= seen,
+        "{} events stored, {seen} seen",
+        log.len()
+    );
+    assert!(log[0].contains("Ada"), "event 1 seats the host: {}", log[0]);
+    let stored = serde_json::to_string(&log).unwrap();
+    assert!(
+        !stored.contains(&ada) && !stored.contains(&bo),
+        "no token stored"
+    );
+    let row = other.tables().unwrap();
+    assert_eq!(row.len(), 1);
+    assert_eq!((row[0].id.as_str(), row[0].seats), (id.as_str(), 4));
+
+    ada_p.drop_connection();
+    bo_p.drop_connection();
+    let server = server.restart(long_grace).await;
+
+    // The table is back from its log, at the same event.
+    let (ws, snapshot) = server.hello(&id, Some(&bo), 0).await;
+    assert_eq!(snapshot["t"], json!("snapshot"), "{snapshot}");
+    assert_eq!(snapshot["v"], json!(log.len()), "{snapshot}");
+    assert_eq!(
+        snapshot["d"]["decision"]["kind"], waiting["d"]["decision"]["kind"],
+        "Bo is still to play"
+    );
+    ws.close().await;
+    let ada_p = Player::join(&server, &id, "Ada", Some(&ada), 0, Mode::All).await;
+    let bo_p = Player::join(&server, &id, "Bo", Some(&bo), 0, Mode::All).await;
+    ada_p.finish().await;
+    bo_p.finish().await;
+    let info = server.info(&id).await;
+    assert_eq!(info["over"], json!(true), "{info}");
+    let (status, record) = server
+        .http("GET", &format!("/api/tables/{id}/record"), None, None)
+        .await;
+    assert_eq!(status, 200, "{record}");
+    match check(&record.to_string()) {
+        Checked::Valid(report) => {
+            assert_eq!(report.hands.len(), 1, "{record}");
+            assert!(report.hands[0].finished, "{record}");
+        }
+        other => panic!("the record does not check: {other:?}\n{record}"),
+    }
+    // Every event of the game is in the database, in order.
+    let log: Vec<Value> = other
+        .log(&id)
+        .unwrap()
+        .iter()
+        .map(|e| serde_json::from_str(e).unwrap())
+        .collect();
+    assert!(log.len() as u64 > seen);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgres_database_that_cannot_be_reached_stops_the_start_saying_so() {
+    let config = dalmuti_server::Config {
+        database_url: Some("postgres://nobody:pw@127.0.0.1:1/none?connect_timeout=2".into()),
+        ..dalmuti_server::Config::for_tests()
+    };
+    let e = dalmuti_server::Server::open(config)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("cannot open the database"), "{e}");
+    assert!(e.contains("connect to the database"), "{e}");
+    assert!(e.contains("nobody:***@") && !e.contains("pw@"), "{e}");
+}
