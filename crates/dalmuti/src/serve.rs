@@ -14,8 +14,9 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
     /// The SQLite database file (created if missing), or a PostgreSQL
-    /// database: postgres://USER[:PASSWORD]@HOST[:PORT]/DB (its schema is
-    /// created or brought up to date at start). Default: the address in
+    /// database: postgres://USER:PASSWORD@HOST:PORT/DB, the password and
+    /// the port optional (its schema is created or brought up to date at
+    /// start). Default: the address in
     /// $DALMUTI_DATABASE_URL if set, else
     /// $XDG_DATA_HOME/dalmuti/server.sqlite (or ~/.local/share/…).
     #[arg(long)]
