@@ -35,14 +35,19 @@ impl IntoResponse for ServerError {
             ServerError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ServerError::NoToken => StatusCode::UNAUTHORIZED,
             ServerError::BadToken | ServerError::NotHost => StatusCode::FORBIDDEN,
-            ServerError::Conflict(_) | ServerError::Stale { .. } => StatusCode::CONFLICT,
+            // A table whose task has just ended (finished, its record
+            // being kept) refuses as a closed table: the request raced its
+            // closing, which is the table's state, not the server's fault.
+            ServerError::Conflict(_) | ServerError::Stale { .. } | ServerError::Closed => {
+                StatusCode::CONFLICT
+            }
             ServerError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ServerError::TooMany(_) | ServerError::RateLimited { .. } => {
                 StatusCode::TOO_MANY_REQUESTS
             }
             ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ServerError::Full(_) => StatusCode::SERVICE_UNAVAILABLE,
-            ServerError::Storage(_) | ServerError::Closed => StatusCode::INTERNAL_SERVER_ERROR,
+            ServerError::Storage(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         let mut response = (status, Json(json!({ "error": self.to_string() }))).into_response();
         if let ServerError::RateLimited { retry_after, .. } = self {
