@@ -145,12 +145,9 @@ impl Slot {
         let me = self.learner_seat();
         let view = self.game.view(Viewer::Seat(me));
         Seen::from_view(&view).expect("a seat's view").encode(obs);
-        mask.fill(0);
-        for action in &self.legal {
-            if let Some(n) = space.number(action) {
-                mask[n] = 1;
-            }
-        }
+        // Every legal action has a number: the space lists them all, and
+        // the tests check it at every decision.
+        let _ = space.mask(&self.legal, mask);
     }
 }
 

@@ -70,6 +70,17 @@ impl ActionSpace {
     pub fn number(&self, action: &Action) -> Option<usize> {
         self.numbers.get(action).map(|&n| n as usize)
     }
+
+    /// Writes the mask of `legal` into `out` (1 for each legal action's
+    /// number), or returns the legal action that has no number: a gap in
+    /// the space, said plainly rather than hidden.
+    pub fn mask(&self, legal: &[Action], out: &mut [i8]) -> Result<(), Action> {
+        out.fill(0);
+        for action in legal {
+            out[self.number(action).ok_or(*action)?] = 1;
+        }
+        Ok(())
+    }
 }
 
 /// Every set the deck can make, in both games.

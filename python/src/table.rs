@@ -93,18 +93,14 @@ impl Table {
         Seen::from_view(&view).expect("a seat's view").encode(out);
     }
 
-    /// The action mask of `seat` into `out`, or the legal action that has
-    /// no number (a bug of the space, said plainly rather than hidden).
+    /// The action mask of `seat` into `out`.
     pub fn mask_into(&self, seat: Seat, out: &mut [i8]) -> PyResult<()> {
-        out.fill(0);
         let view = self.game.view(Viewer::Seat(seat));
-        for action in view.legal_actions().iter() {
-            let n = self.space.number(action).ok_or_else(|| {
+        self.space
+            .mask(&view.legal_actions(), out)
+            .map_err(|action| {
                 PyRuntimeError::new_err(format!("the legal action {action} has no number"))
-            })?;
-            out[n] = 1;
-        }
-        Ok(())
+            })
     }
 }
 

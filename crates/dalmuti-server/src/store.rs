@@ -629,16 +629,6 @@ mod tests {
         assert_ne!(new_id(), new_id());
     }
 
-    fn line(table: &str, n: u64, kind: TalkKind, keep: usize) -> TalkRow {
-        TalkRow {
-            table: table.into(),
-            n,
-            kind,
-            line: format!("{{\"n\":{n}}}"),
-            keep,
-        }
-    }
-
     #[test]
     fn a_database_of_the_first_schema_is_migrated() {
         let dir = std::env::temp_dir().join(format!("dalmuti-migrate-{}", new_id()));
@@ -669,7 +659,7 @@ mod tests {
         );
         assert_eq!(tables[0].rematch, None);
         store
-            .add_talk(&[line("old", 1, TalkKind::Chat, 50)])
+            .add_talk(&[super::contract::line("old", 1, TalkKind::Chat, 50)])
             .unwrap();
         assert_eq!(store.talk("old", TalkKind::Chat).unwrap().len(), 1);
         store.finish("old", "\"old\"", 10).unwrap();

@@ -16,7 +16,7 @@ pub fn row(id: &str, public: bool) -> TableRow {
     }
 }
 
-fn line(table: &str, n: u64, kind: TalkKind, keep: usize) -> TalkRow {
+pub fn line(table: &str, n: u64, kind: TalkKind, keep: usize) -> TalkRow {
     TalkRow {
         table: table.into(),
         n,
