@@ -59,6 +59,21 @@ pub enum ServerError {
     /// The table's task is gone.
     #[error("the table is closed")]
     Closed,
+    /// Another node serves this table (several nodes on one database):
+    /// HTTP answers 307 to the same path there, a WebSocket `moved`.
+    #[error("table {table} is served by node {node} at {url}")]
+    Moved {
+        /// The table.
+        table: String,
+        /// The node serving it.
+        node: String,
+        /// Where clients reach that node (its `--public-url`).
+        url: String,
+    },
+    /// This node is handing its tables over before it stops: retry, and
+    /// another node will serve the table.
+    #[error("this server node is stopping: retry in a moment")]
+    Draining,
 }
 
 impl From<crate::store::StoreError> for ServerError {

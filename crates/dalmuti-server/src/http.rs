@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::extract::rejection::JsonRejection;
@@ -17,6 +18,7 @@ use serde_json::{Value, json};
 use tokio::sync::{Semaphore, watch};
 
 use crate::Config;
+use crate::cluster::Cluster;
 use crate::error::ServerError;
 use crate::limits::CreationLimit;
 use crate::records;
@@ -46,10 +48,22 @@ impl IntoResponse for ServerError {
                 StatusCode::TOO_MANY_REQUESTS
             }
             ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ServerError::Full(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ServerError::Full(_) | ServerError::Draining => StatusCode::SERVICE_UNAVAILABLE,
             ServerError::Storage(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            // Made a redirect to the same path there by crate::cluster::redirect.
+            ServerError::Moved { .. } => StatusCode::TEMPORARY_REDIRECT,
         };
         let mut response = (status, Json(json!({ "error": self.to_string() }))).into_response();
+        if let ServerError::Moved { url, .. } = &self {
+            response
+                .extensions_mut()
+                .insert(crate::cluster::MovedTo(url.clone()));
+        }
+        if let ServerError::Draining = self {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from(1));
+        }
         if let ServerError::RateLimited { retry_after, .. } = self {
             response
                 .headers_mut()
@@ -70,13 +84,28 @@ pub struct AppState {
     connections: Arc<Semaphore>,
     creation: Arc<CreationLimit>,
     closing: watch::Sender<bool>,
+    /// Set once the node hands its tables over to stop: it takes no table
+    /// and creates none.
+    draining: Arc<AtomicBool>,
 }
 
 impl AppState {
     /// Opens every live stored table (replaying its log) and starts its
     /// actor. Must run inside a tokio runtime.
     pub fn open(store: Arc<dyn Store>, config: Config) -> Result<AppState, ServerError> {
+        AppState::with_cluster(store, None, config)
+    }
+
+    /// Like [`AppState::open`], as one node of a `cluster`: no table is
+    /// loaded here; the node takes tables over as they are asked for or
+    /// found orphaned ([`crate::cluster`]), keeping its leases.
+    pub fn with_cluster(
+        store: Arc<dyn Store>,
+        cluster: Option<Arc<Cluster>>,
+        config: Config,
+    ) -> Result<AppState, ServerError> {
         let ctx = Context {
+            cluster: cluster.clone(),
             writer: Writer::start(store.clone()),
             store: store.clone(),
             timings: Timings {
@@ -95,11 +124,13 @@ impl AppState {
             }),
         };
         let mut tables = HashMap::new();
-        for row in store.tables()? {
-            let id = row.id.clone();
-            tables.insert(id, table::load(ctx.clone(), row)?);
+        if cluster.is_none() {
+            for row in store.tables()? {
+                let id = row.id.clone();
+                tables.insert(id, table::load(ctx.clone(), row)?);
+            }
         }
-        Ok(AppState {
+        let state = AppState {
             ctx,
             connections: Arc::new(Semaphore::new(config.max_connections)),
             creation: Arc::new(CreationLimit::new(
@@ -109,18 +140,139 @@ impl AppState {
             config: Arc::new(config),
             tables: Arc::new(Mutex::new(tables)),
             closing: watch::channel(false).0,
-        })
+            draining: Arc::new(AtomicBool::new(false)),
+        };
+        if let Some(cluster) = cluster {
+            tokio::spawn(crate::cluster::keep(state.clone(), cluster));
+        }
+        Ok(state)
     }
 
     /// The handle of live table `id`; a finished game's table is a
-    /// conflict (it can no longer change), an unknown one not found.
+    /// conflict (it can no longer change), an unknown one not found, one
+    /// another node serves [`ServerError::Moved`].
     pub fn table(&self, id: &str) -> Result<TableHandle, ServerError> {
-        match self.live(id) {
+        match self.find(id)? {
             Some(handle) => Ok(handle),
             None => match records::find(&self.ctx, id) {
                 Ok(_) => Err(records::over(id)),
                 Err(e) => Err(e),
             },
+        }
+    }
+
+    /// The handle of table `id` if it is live here; one no node serves is
+    /// taken over first; one another node serves is [`ServerError::Moved`].
+    /// None: a finished or unknown table.
+    pub fn find(&self, id: &str) -> Result<Option<TableHandle>, ServerError> {
+        if let Some(handle) = self.live(id) {
+            return Ok(Some(handle));
+        }
+        let Some(cluster) = &self.ctx.cluster else {
+            return Ok(None);
+        };
+        if let Some(owner) = cluster.owner(id)?
+            && let Some(moved) = cluster.moved(id, &owner)
+        {
+            return Err(moved);
+        }
+        let Some(row) = self.ctx.store.live_table(id)? else {
+            return Ok(None);
+        };
+        if self.is_draining() {
+            return Err(ServerError::Draining);
+        }
+        self.adopt(cluster, row).map(Some)
+    }
+
+    /// Takes table `row` over (its lease, then its log) and starts it
+    /// here; [`ServerError::Moved`] if another node took it first. Under
+    /// the tables' lock: two requests for one table take it once (a second
+    /// taking would fence the first).
+    fn adopt(&self, cluster: &Cluster, row: TableRow) -> Result<TableHandle, ServerError> {
+        let mut tables = self.lock();
+        if let Some(handle) = tables.get(&row.id).filter(|h| !h.is_closed()) {
+            return Ok(handle.clone());
+        }
+        if !cluster.take(&row.id)? {
+            let owner = cluster.owner(&row.id)?;
+            return Err(owner
+                .and_then(|o| cluster.moved(&row.id, &o))
+                .unwrap_or_else(|| {
+                    ServerError::Full(format!("table {} is changing nodes: retry", row.id))
+                }));
+        }
+        let id = row.id.clone();
+        match table::load(self.ctx.clone(), row) {
+            Ok(handle) => {
+                tables.insert(id, handle.clone());
+                Ok(handle)
+            }
+            Err(e) => {
+                let _ = cluster.release(&id);
+                Err(e)
+            }
+        }
+    }
+
+    /// This node's id and public address, if it is one of a cluster.
+    pub fn node(&self) -> Option<(String, String)> {
+        let cluster = self.ctx.cluster.as_ref()?;
+        Some((cluster.node.clone(), cluster.public_url.clone()))
+    }
+
+    /// Whether the node is handing its tables over to stop.
+    pub fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::SeqCst)
+    }
+
+    /// Hands every table over before the node stops: takes no more, and
+    /// each table's actor stops after the step under way and gives its
+    /// lease up, its connections told the table moved. On one node (no
+    /// cluster) tables simply stop with the process.
+    pub async fn drain(&self) {
+        self.draining.store(true, Ordering::SeqCst);
+        if self.ctx.cluster.is_none() {
+            return;
+        }
+        let handles: Vec<TableHandle> = self.lock().drain().map(|(_, h)| h).collect();
+        futures_util::future::join_all(handles.iter().map(|h| h.hand_over(true))).await;
+    }
+
+    /// One round of keeping this node's share of the tables: renew the
+    /// leases (a table whose lease was lost is handed over), publish the
+    /// lobby, take orphaned tables over.
+    pub(crate) async fn keep_round(&self, cluster: &Cluster) {
+        match cluster.renew() {
+            Ok(lost) => {
+                for id in lost {
+                    let handle = self.lock().remove(&id);
+                    if let Some(handle) = handle {
+                        handle.hand_over(false).await;
+                    }
+                }
+            }
+            // The database is unreachable: the leases run out unless it
+            // answers in time, and the writes are refused then anyway.
+            Err(_) => return,
+        }
+        let mut summaries = Vec::new();
+        for handle in self.live_tables() {
+            if let Ok(info) = handle.info().await {
+                summaries.push((info.id.clone(), json!(info).to_string()));
+            }
+        }
+        let _ = cluster.publish_lobby(&summaries);
+        if self.is_draining() {
+            return;
+        }
+        if let Ok(orphans) = cluster.orphans() {
+            for row in orphans {
+                if self.is_draining() || self.live_tables().len() >= self.config.max_tables {
+                    break;
+                }
+                let _ = self.adopt(cluster, row);
+            }
         }
     }
 
@@ -177,6 +329,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .fallback_service(api)
         .layer(axum::middleware::from_fn(crate::rejection::json_errors))
+        .layer(axum::middleware::from_fn(crate::cluster::redirect))
         .layer(axum::middleware::from_fn(crate::transfer::conditional))
         .layer(crate::transfer::compression())
 }
@@ -353,7 +506,7 @@ async fn ask_live<T>(
     id: &str,
     ask: impl AsyncFnOnce(TableHandle) -> Result<T, ServerError>,
 ) -> Result<Option<T>, ServerError> {
-    let Some(handle) = state.live(id) else {
+    let Some(handle) = state.find(id)? else {
         return Ok(None);
     };
     match ask(handle).await {
@@ -464,7 +617,7 @@ async fn rematch(
     client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
 ) -> Result<(StatusCode, Json<Value>), ServerError> {
     let token = bearer(&headers)?;
-    let table = match state.live(&id) {
+    let table = match state.find(&id)? {
         Some(table) => table,
         // A finished game kept in the store: its host may still ask.
         None => records::revive(&state.ctx, &id).await?,
@@ -583,10 +736,20 @@ async fn websocket(
     slot: Option<axum::Extension<crate::accept::ConnectionSlot>>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ServerError> {
-    let table = match state.live(&id) {
-        Some(table) => table,
+    let table = match state.find(&id) {
+        Ok(Some(table)) => table,
         // A finished game: its final state, for this connection alone.
-        None => records::revive(&state.ctx, &id).await?,
+        Ok(None) => records::revive(&state.ctx, &id).await?,
+        // Another node serves it: the client is told where, in the
+        // protocol (a browser's WebSocket does not follow redirects).
+        Err(ServerError::Moved { url, node, .. }) => {
+            return Ok(crate::ws::moved(
+                ws,
+                Some(crate::cluster::ws_url(&url, &id)),
+                &node,
+            ));
+        }
+        Err(e) => return Err(e),
     };
     let permit = state.connections.clone().try_acquire_owned().map_err(|_| {
         ServerError::Full(format!(

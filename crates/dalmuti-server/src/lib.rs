@@ -38,6 +38,7 @@ use std::time::Duration;
 
 pub mod accept;
 pub mod bots;
+pub mod cluster;
 pub mod error;
 pub mod fairness;
 pub mod http;
@@ -117,6 +118,16 @@ pub struct Config {
     pub finished_linger: Duration,
     /// The most finished games kept, oldest pruned first.
     pub max_finished: usize,
+    /// This node's id among the nodes sharing a PostgreSQL database
+    /// (`--node-id`); default: the host's name and the port.
+    pub node_id: Option<String>,
+    /// Where clients reach this node (`--public-url`): requests for its
+    /// tables that reach another node are sent here. Default: the address
+    /// it listens on, over HTTP.
+    pub public_url: Option<String>,
+    /// How long a node's hold on a table lasts unless renewed (every
+    /// third of it): how long a dead node's tables wait for another.
+    pub lease: Duration,
 }
 
 /// The machine's cores: the default number of bot decisions at once.
@@ -151,6 +162,9 @@ impl Default for Config {
             listed_idle: Duration::from_secs(2 * 60),
             finished_linger: Duration::from_secs(10 * 60),
             max_finished: 10_000,
+            node_id: None,
+            public_url: None,
+            lease: Duration::from_secs(10),
         }
     }
 }
@@ -183,21 +197,43 @@ impl Server {
     /// SQLite file `config.data`, created if missing) and brings every
     /// live table back. Must run inside a tokio runtime. Fails, before
     /// anything listens, if the database cannot be opened or read.
-    pub fn open(config: Config) -> Result<Server, ServerError> {
-        let store: Arc<dyn store::Store> = match &config.database_url {
-            Some(url) => Arc::new(store::PostgresStore::open(url).map_err(|e| {
-                ServerError::Storage(format!("cannot open the database {}: {}", redact(url), e.0))
-            })?),
-            None => Arc::new(store::SqliteStore::open(&config.data).map_err(|e| {
+    ///
+    /// On PostgreSQL the server is one node among any number sharing the
+    /// database ([`cluster`]): it registers as `config.node_id` at
+    /// `config.public_url` (by default the host's name with `addr`'s port,
+    /// and `http://addr`) and serves the tables it holds a lease on.
+    pub fn open(config: Config, addr: std::net::SocketAddr) -> Result<Server, ServerError> {
+        let Some(url) = &config.database_url else {
+            let store = store::SqliteStore::open(&config.data).map_err(|e| {
                 ServerError::Storage(format!(
                     "cannot open the database {}: {}",
                     config.data.display(),
                     e.0
                 ))
-            })?),
+            })?;
+            let state = http::AppState::open(Arc::new(store), config.clone())?;
+            return Ok(Server { state, config });
         };
-        let state = http::AppState::open(store, config.clone())?;
+        let store = Arc::new(store::PostgresStore::open(url).map_err(|e| {
+            ServerError::Storage(format!("cannot open the database {}: {}", redact(url), e.0))
+        })?);
+        let node = config
+            .node_id
+            .clone()
+            .unwrap_or_else(|| cluster::default_node_id(addr.port()));
+        let public_url = config
+            .public_url
+            .clone()
+            .unwrap_or_else(|| cluster::default_public_url(addr));
+        let cluster = cluster::Cluster::join(store.clone(), node, public_url, config.lease)
+            .map_err(|e| ServerError::Storage(format!("cannot join the other nodes: {e}")))?;
+        let state = http::AppState::with_cluster(store, Some(Arc::new(cluster)), config.clone())?;
         Ok(Server { state, config })
+    }
+
+    /// On PostgreSQL, this node's id and public address.
+    pub fn node(&self) -> Option<(String, String)> {
+        self.state.node()
     }
 
     /// Serves on `listener` until `shutdown` completes; then closes every
@@ -208,7 +244,15 @@ impl Server {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServerError> {
         let closing = self.state.clone();
+        let draining = self.state.clone();
         let app = http::router(self.state);
+        // On the signal, the tables are handed over (each stops after
+        // the step under way, its lease given up, its clients told where
+        // to go) before the connections close.
+        let shutdown = async move {
+            shutdown.await;
+            draining.drain().await;
+        };
         accept::serve(listener, app, &self.config, shutdown, move || {
             closing.close()
         })
@@ -225,7 +269,10 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
-    Server::open(config)?.run(listener, shutdown).await
+    let addr = listener
+        .local_addr()
+        .map_err(|e| ServerError::Storage(format!("the listening address: {e}")))?;
+    Server::open(config, addr)?.run(listener, shutdown).await
 }
 
 /// A database address fit to print: its password, if any, replaced by

@@ -19,7 +19,7 @@ use std::path::Path;
 use std::sync::Mutex;
 
 mod pg;
-pub use pg::{DEFAULT_CONNECTIONS, Lease, PostgresStore, TEST_DATABASE_URL, TestSchema};
+pub use pg::{DEFAULT_CONNECTIONS, Lease, Owner, PostgresStore, TEST_DATABASE_URL, TestSchema};
 
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
@@ -99,6 +99,8 @@ pub trait Store: Send + Sync {
     fn create_table(&self, table: &TableRow) -> Result<(), StoreError>;
     /// Every live table, oldest first.
     fn tables(&self) -> Result<Vec<TableRow>, StoreError>;
+    /// Live table `id`, if it is one.
+    fn live_table(&self, id: &str) -> Result<Option<TableRow>, StoreError>;
     /// A finished table: its row and its lobby summary (JSON), if kept.
     fn finished_table(&self, id: &str) -> Result<Option<(TableRow, String)>, StoreError>;
     /// The lobby summaries (JSON) of the newest `limit` public finished
@@ -278,6 +280,17 @@ impl Store for SqliteStore {
         ))?;
         let rows = stmt.query_map([], row)?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn live_table(&self, id: &str) -> Result<Option<TableRow>, StoreError> {
+        let conn = self.conn();
+        Ok(conn
+            .query_row(
+                &format!("SELECT {ROW} FROM tables WHERE id = ?1 AND status = 'live'"),
+                [id],
+                row,
+            )
+            .optional()?)
     }
 
     fn finished_table(&self, id: &str) -> Result<Option<(TableRow, String)>, StoreError> {

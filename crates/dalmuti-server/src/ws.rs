@@ -76,6 +76,36 @@ pub(crate) fn accept(
         })
 }
 
+/// Upgrades to a WebSocket that says only `moved` and closes: the table is
+/// served elsewhere, at `url` (another node's, for table `id`), or, when
+/// None, wherever the client first connected (it was handed over and its
+/// new node is not known yet).
+pub(crate) fn moved(ws: WebSocketUpgrade, url: Option<String>, node: &str) -> Response {
+    let msg = moved_msg(url, Some(node));
+    ws.on_upgrade(move |mut socket| async move {
+        let _ = socket.send(Message::Text(msg.to_text().into())).await;
+        let _ = socket
+            .send(Message::Close(Some(CloseFrame {
+                code: 1000,
+                reason: "moved".into(),
+            })))
+            .await;
+    })
+}
+
+/// The `moved` message (`docs/PROTOCOL.md`).
+fn moved_msg(url: Option<String>, node: Option<&str>) -> ServerMsg {
+    ServerMsg {
+        t: "moved",
+        v: 0,
+        d: serde_json::json!({
+            "url": url,
+            "node": node,
+            "reason": table::Retire::Moved.reason(),
+        }),
+    }
+}
+
 /// A token bucket: `rate` messages a second, bursts of `burst`.
 struct RateLimit {
     rate: f64,
@@ -333,7 +363,11 @@ impl Connection {
                     Err(_) => {
                         // The feed ends when the seat is gone or the table
                         // left memory.
-                        let reason = self.table.retired().map_or("you left the table", |r| r.reason());
+                        let retired = self.table.retired();
+                        if retired == Some(table::Retire::Moved) {
+                            let _ = self.send(&moved_msg(None, None)).await;
+                        }
+                        let reason = retired.map_or("you left the table", |r| r.reason());
                         self.close(1000, reason).await;
                         return;
                     }

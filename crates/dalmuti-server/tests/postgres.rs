@@ -111,7 +111,7 @@ async fn a_postgres_database_that_cannot_be_reached_stops_the_start_saying_so() 
         database_url: Some("postgres://nobody:pw@127.0.0.1:1/none?connect_timeout=2".into()),
         ..dalmuti_server::Config::for_tests()
     };
-    let e = dalmuti_server::Server::open(config)
+    let e = dalmuti_server::Server::open(config, "127.0.0.1:8080".parse().unwrap())
         .err()
         .unwrap()
         .to_string();

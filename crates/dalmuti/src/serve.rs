@@ -52,6 +52,21 @@ pub struct ServeArgs {
     /// Tables one client address may create at once (then one a minute).
     #[arg(long, default_value_t = Config::default().table_burst)]
     pub tables_per_address: u32,
+    /// On PostgreSQL, this node's id among the nodes sharing the database
+    /// (1 to 64 letters, digits, '-', '_' or '.'). Default: the host's
+    /// name and the port. Give each node its own.
+    #[arg(long)]
+    pub node_id: Option<String>,
+    /// On PostgreSQL, where clients reach this node: requests for its
+    /// tables that reach another node are sent here (e.g.
+    /// https://play.example/n/1, a path the load balancer sends to this
+    /// node). Default: http:// and the address it listens on.
+    #[arg(long)]
+    pub public_url: Option<String>,
+    /// On PostgreSQL, seconds a node's hold on a table lasts unless
+    /// renewed: how long a dead node's tables wait for another node.
+    #[arg(long, default_value_t = 10)]
+    pub lease_seconds: u64,
 }
 
 fn default_data() -> PathBuf {
@@ -108,6 +123,9 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
         bot_threads: args.bot_threads.max(1),
         max_per_address: args.max_per_address.max(1),
         table_burst: args.tables_per_address.max(1),
+        node_id: args.node_id,
+        public_url: args.public_url,
+        lease: Duration::from_secs(args.lease_seconds.clamp(1, 3600)),
         ..Config::default()
     };
     let runtime = match tokio::runtime::Runtime::new() {
@@ -118,23 +136,29 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
         }
     };
     let result = runtime.block_on(async move {
-        // The database first: nobody is told to open an address that
-        // would fail at once.
-        let server = dalmuti_server::Server::open(config.clone()).map_err(|e| {
-            match &config.database_url {
-                Some(_) => format!("{e}\n{}", postgres_help()),
-                None => format!("{e}\n{}", data_help(&config.data)),
-            }
-        })?;
+        // The address is bound first (a node's default public address
+        // is where it listens), but nobody is told to open it before the
+        // database is open.
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        let server =
+            dalmuti_server::Server::open(config.clone(), addr).map_err(|e| {
+                match &config.database_url {
+                    Some(_) => format!("{e}\n{}", postgres_help()),
+                    None => format!("{e}\n{}", data_help(&config.data)),
+                }
+            })?;
         let place = match &config.database_url {
             Some(url) => dalmuti_server::redact(url),
             None => config.data.display().to_string(),
         };
-        eprintln!("dalmuti serve: open http://{addr}/ (data in {place})");
+        let node = server
+            .node()
+            .map(|(id, url)| format!(", node {id} at {url}"))
+            .unwrap_or_default();
+        eprintln!("dalmuti serve: open http://{addr}/ (data in {place}{node})");
         server
             .run(listener, shutdown_signal())
             .await

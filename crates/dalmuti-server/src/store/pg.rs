@@ -21,6 +21,7 @@
 //! (a fixed pool of connections; a broken one is reconnected for the next
 //! job). A caller waits for its answer, as it waits for SQLite's lock.
 
+use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
@@ -29,6 +30,9 @@ use std::time::Duration;
 use postgres::{Client, Config, NoTls, Transaction};
 
 use super::{Append, Store, StoreError, TableRow, TalkKind, TalkRow};
+
+mod nodes;
+pub use nodes::Owner;
 
 /// How many connections (threads) a store opens by default: the writer's
 /// and a few for loading tables, the lobby and records at the same time.
@@ -48,6 +52,9 @@ type Job = Box<dyn FnOnce(Result<&mut Client, StoreError>) + Send>;
 /// The PostgreSQL store: a pool of connections, each on its own thread.
 pub struct PostgresStore {
     jobs: SyncSender<Job>,
+    /// The leases this node holds, by table: the epoch its writes of that
+    /// table carry, for the database to check ([`PostgresStore::hold`]).
+    held: Mutex<HashMap<String, i64>>,
 }
 
 /// The schema, one step per version; `schema_version` holds the versions
@@ -62,6 +69,12 @@ pub struct PostgresStore {
 /// event records the epoch it was written under, and the log's trigger
 /// refuses an event of a leased table unless it carries the lease's
 /// current epoch, unexpired.
+///
+/// 3: the nodes (each one's public address, and when it was last seen),
+/// when each table was created (a table with no lease is taken over only
+/// once it is older than a lease: its creator may be about to take it),
+/// and each live table's lobby summary, which its node publishes for the
+/// others' lobbies.
 const MIGRATIONS: &[&str] = &["
 CREATE SEQUENCE tables_created;
 CREATE SEQUENCE tables_finished;
@@ -171,6 +184,13 @@ BEGIN
     END IF;
     RETURN NEW;
 END $$;
+", "
+CREATE TABLE nodes (
+    id TEXT PRIMARY KEY,
+    public_url TEXT NOT NULL,
+    seen TIMESTAMPTZ NOT NULL);
+ALTER TABLE tables ADD COLUMN born TIMESTAMPTZ NOT NULL DEFAULT now();
+ALTER TABLE tables ADD COLUMN lobby TEXT;
 "];
 
 /// The advisory lock nodes take to migrate one at a time (any number
@@ -240,7 +260,10 @@ impl PostgresStore {
                 .spawn(move || serve_jobs(config, client, &queue))
                 .map_err(|e| StoreError(format!("PostgreSQL: start a connection thread: {e}")))?;
         }
-        Ok(PostgresStore { jobs })
+        Ok(PostgresStore {
+            jobs,
+            held: Mutex::new(HashMap::new()),
+        })
     }
 
     /// Runs `f` on a connection and answers its result. `what` names the
@@ -281,8 +304,9 @@ impl PostgresStore {
 }
 
 impl PostgresStore {
-    /// Appends `events` in one transaction, written under lease epoch
-    /// `epoch` (None: no lease, one node).
+    /// Appends `events` in one transaction, each written under lease epoch
+    /// `epoch`, or else under the epoch of its table's lease this node
+    /// holds ([`PostgresStore::hold`]), or else none (one node).
     fn insert_events(&self, events: &[Append], epoch: Option<i64>) -> Result<(), StoreError> {
         if events.is_empty() {
             return Ok(());
@@ -290,10 +314,15 @@ impl PostgresStore {
         let mut tables = Vec::with_capacity(events.len());
         let mut numbers = Vec::with_capacity(events.len());
         let mut texts = Vec::with_capacity(events.len());
-        for e in events {
-            tables.push(e.table.clone());
-            numbers.push(bigint(e.v, "event number")?);
-            texts.push(e.event.clone());
+        let mut epochs = Vec::with_capacity(events.len());
+        {
+            let held = self.held();
+            for e in events {
+                tables.push(e.table.clone());
+                numbers.push(bigint(e.v, "event number")?);
+                texts.push(e.event.clone());
+                epochs.push(epoch.or_else(|| held.get(&e.table).copied()));
+            }
         }
         let what = match events {
             [e] => format!("append event {} of table {}", e.v, e.table),
@@ -305,14 +334,19 @@ impl PostgresStore {
         self.transaction(what.clone(), move |tx| {
             tx.execute(
                 "INSERT INTO log (table_id, v, event, epoch)
-                 SELECT t, v, e, $4 FROM unnest($1::text[], $2::bigint[], $3::text[])
-                     WITH ORDINALITY AS batch (t, v, e, i)
+                 SELECT t, v, e, l FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[])
+                     WITH ORDINALITY AS batch (t, v, e, l, i)
                  ORDER BY i",
-                &[&tables, &numbers, &texts, &epoch],
+                &[&tables, &numbers, &texts, &epochs],
             )
             .map_err(failed(what))?;
             Ok(())
         })
+    }
+
+    /// The leases this node holds.
+    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<String, i64>> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Takes table `table`'s lease for node `node` for `ttl`, if it is
@@ -491,9 +525,16 @@ fn serve_jobs(config: Config, mut client: Option<Client>, queue: &Mutex<Receiver
 
 /// Applies the schema's missing steps, each in one transaction.
 fn migrate(client: &mut Client) -> Result<(), StoreError> {
-    client
-        .batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY)")
-        .map_err(failed("create the schema_version table"))?;
+    // Under the lock too: nodes starting together would race on creating
+    // the table (CREATE … IF NOT EXISTS is not safe against another
+    // session creating it at the same moment).
+    let what = "create the schema_version table";
+    let mut tx = client.transaction().map_err(failed(what))?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+        .map_err(failed(what))?;
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY)")
+        .map_err(failed(what))?;
+    tx.commit().map_err(failed(what))?;
     for (i, step) in MIGRATIONS.iter().enumerate() {
         let version = i as i32 + 1;
         let what = format!("apply schema version {version}");
@@ -553,32 +594,8 @@ fn integer(n: u64, what: &str) -> Result<i32, StoreError> {
 
 impl Store for PostgresStore {
     fn create_table(&self, t: &TableRow) -> Result<(), StoreError> {
-        let t = t.clone();
-        let seats = integer(t.seats as u64, "seats")?;
-        let turn = t
-            .turn_seconds
-            .map(|s| integer(s.into(), "turn seconds"))
-            .transpose()?;
-        let what = format!("create table {}", t.id);
-        self.run(what.clone(), move |c| {
-            c.execute(
-                "INSERT INTO tables (id, name, seats, rules, public, turn_seconds,
-                    spectator_chat, rematch)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                &[
-                    &t.id,
-                    &t.name,
-                    &seats,
-                    &t.rules,
-                    &t.public,
-                    &turn,
-                    &t.spectator_chat,
-                    &t.rematch,
-                ],
-            )
-            .map_err(failed(what))?;
-            Ok(())
-        })
+        let insert = InsertTable::new(t)?;
+        self.run(insert.what.clone(), move |c| insert.run(c))
     }
 
     fn tables(&self) -> Result<Vec<TableRow>, StoreError> {
@@ -591,6 +608,20 @@ impl Store for PostgresStore {
                 )
                 .map_err(failed(what))?;
             Ok(rows.iter().map(row).collect())
+        })
+    }
+
+    fn live_table(&self, id: &str) -> Result<Option<TableRow>, StoreError> {
+        let id = id.to_string();
+        let what = format!("read live table {id}");
+        self.run(what.clone(), move |c| {
+            let found = c
+                .query_opt(
+                    &format!("SELECT {ROW} FROM tables WHERE id = $1 AND status = 'live'"),
+                    &[&id],
+                )
+                .map_err(failed(what))?;
+            Ok(found.as_ref().map(row))
         })
     }
 
@@ -635,7 +666,12 @@ impl Store for PostgresStore {
         let (id, summary) = (id.to_string(), summary.to_string());
         let keep = bigint(keep as u64, "the number of finished tables kept")?;
         let what = format!("finish table {id}");
+        let held = self.held().remove(&id);
         self.transaction(what.clone(), move |tx| {
+            fence(tx, &id, held, &what)?;
+            // Finished, it is no node's any more: served from the store.
+            tx.execute("DELETE FROM leases WHERE table_id = $1", &[&id])
+                .map_err(failed(&what))?;
             tx.execute(
                 "UPDATE tables SET status = 'finished', summary = $2,
                     finished = nextval('tables_finished')
@@ -662,7 +698,9 @@ impl Store for PostgresStore {
     fn delete(&self, id: &str) -> Result<(), StoreError> {
         let id = id.to_string();
         let what = format!("delete table {id}");
+        let held = self.held().remove(&id);
         self.transaction(what.clone(), move |tx| {
+            fence(tx, &id, held, &what)?;
             for (child, key) in [
                 ("log", "table_id"),
                 ("talk", "table_id"),
@@ -717,7 +755,19 @@ impl Store for PostgresStore {
             ));
         }
         let what = format!("keep {} chat or news lines", lines.len());
+        let mut fences: Vec<(String, Option<i64>)> = Vec::new();
+        {
+            let held = self.held();
+            for l in lines {
+                if !fences.iter().any(|(t, _)| *t == l.table) {
+                    fences.push((l.table.clone(), held.get(&l.table).copied()));
+                }
+            }
+        }
         self.transaction(what.clone(), move |tx| {
+            for (table, epoch) in &fences {
+                fence(tx, table, *epoch, &what)?;
+            }
             let insert = tx
                 .prepare(
                     "INSERT INTO talk (table_id, n, kind, line) VALUES ($1, $2, $3, $4)
@@ -762,7 +812,9 @@ impl Store for PostgresStore {
     fn set_spectator_chat(&self, table: &str, allowed: bool) -> Result<(), StoreError> {
         let table = table.to_string();
         let what = format!("set spectator chat of table {table}");
-        self.run(what.clone(), move |c| {
+        let held = self.held().get(&table).copied();
+        self.transaction(what.clone(), move |c| {
+            fence(c, &table, held, &what)?;
             c.execute(
                 "UPDATE tables SET spectator_chat = $2 WHERE id = $1",
                 &[&table, &allowed],
@@ -775,9 +827,11 @@ impl Store for PostgresStore {
     fn set_rematch(&self, table: &str, rematch: &str) -> Result<String, StoreError> {
         let (table, rematch) = (table.to_string(), rematch.to_string());
         let what = format!("set the rematch of table {table}");
+        let held = self.held().get(&table).copied();
         // One statement: the row is locked by the update, and the first
         // rematch recorded stays whoever asks second.
-        self.run(what.clone(), move |c| {
+        self.transaction(what.clone(), move |c| {
+            fence(c, &table, held, &what)?;
             let set = c
                 .query_opt(
                     "UPDATE tables SET rematch = COALESCE(rematch, $2) WHERE id = $1
@@ -788,6 +842,85 @@ impl Store for PostgresStore {
             set.map(|r| r.get(0))
                 .ok_or_else(|| StoreError(format!("PostgreSQL: {what}: no table {table:?}")))
         })
+    }
+}
+
+/// A table's row, checked to fit its columns, ready to insert.
+struct InsertTable {
+    t: TableRow,
+    seats: i32,
+    turn: Option<i32>,
+    what: String,
+}
+
+impl InsertTable {
+    fn new(t: &TableRow) -> Result<InsertTable, StoreError> {
+        Ok(InsertTable {
+            seats: integer(t.seats as u64, "seats")?,
+            turn: t
+                .turn_seconds
+                .map(|s| integer(s.into(), "turn seconds"))
+                .transpose()?,
+            what: format!("create table {}", t.id),
+            t: t.clone(),
+        })
+    }
+
+    fn run(&self, c: &mut impl postgres::GenericClient) -> Result<(), StoreError> {
+        let t = &self.t;
+        c.execute(
+            "INSERT INTO tables (id, name, seats, rules, public, turn_seconds,
+                spectator_chat, rematch)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            &[
+                &t.id,
+                &t.name,
+                &self.seats,
+                &t.rules,
+                &t.public,
+                &self.turn,
+                &t.spectator_chat,
+                &t.rematch,
+            ],
+        )
+        .map_err(failed(&self.what))?;
+        Ok(())
+    }
+}
+
+/// Refuses, in transaction `tx`, a change to table `table` unless this
+/// node may make it: the table's lease is `held` (its epoch, unexpired),
+/// or the table has no lease and this node holds none (one node). The
+/// lease's row is locked FOR SHARE until the transaction ends, so the
+/// lease cannot change hands before the change commits.
+fn fence(
+    tx: &mut Transaction<'_>,
+    table: &str,
+    held: Option<i64>,
+    what: &str,
+) -> Result<(), StoreError> {
+    let lease = tx
+        .query_opt(
+            "SELECT epoch, expires > now() FROM leases WHERE table_id = $1 FOR SHARE",
+            &[&table],
+        )
+        .map_err(failed(what))?;
+    let current = lease.map(|r| (r.get::<_, i64>(0), r.get::<_, bool>(1)));
+    match (current, held) {
+        (None, None) => Ok(()),
+        (Some((epoch, true)), Some(ours)) if epoch == ours => Ok(()),
+        (current, held) => {
+            let ours = held.map_or("none".to_string(), |e| e.to_string());
+            let theirs = match current {
+                None => "none".to_string(),
+                Some((e, true)) => e.to_string(),
+                Some((e, false)) => format!("{e} (expired)"),
+            };
+            Err(StoreError(format!(
+                "PostgreSQL: {what}: refused: written under lease epoch {ours}, but the \
+                 lease of table {table} is at epoch {theirs}"
+            )))
+        }
     }
 }
 

@@ -29,6 +29,9 @@ pub enum Retire {
     Expired,
     /// Its game is over: kept in the store as a record.
     Finished,
+    /// Another node serves it now (its lease was lost, or this node is
+    /// stopping and handed it over): its clients reconnect.
+    Moved,
 }
 
 impl Retire {
@@ -37,6 +40,7 @@ impl Retire {
         match self {
             Retire::Expired => "this table expired: it was not played",
             Retire::Finished => "the game is over",
+            Retire::Moved => "this table moved to another server node: reconnect",
         }
     }
 }

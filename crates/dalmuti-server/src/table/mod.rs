@@ -135,6 +135,9 @@ enum Command {
     Rematch(String, Box<Context>, Reply<Rematch>),
     Info(oneshot::Sender<TableInfo>),
     Query(Query, Reply<Value>),
+    /// Stop serving the table (another node serves it now); give its
+    /// lease up first if `true` (a drain), not if it was lost.
+    HandOver(bool, oneshot::Sender<()>),
     /// A bug, simulated: the actor panics while handling it.
     #[cfg(test)]
     Panic,
@@ -361,6 +364,22 @@ impl TableHandle {
             .await
     }
 
+    /// Stops serving the table: its actor ends once the command under
+    /// way is done (so nothing more is written), then gives the table's
+    /// lease up if `release` (a node that is stopping hands its tables
+    /// over), and its connections are told the table `moved`.
+    pub async fn hand_over(&self, release: bool) {
+        let (reply, rx) = oneshot::channel();
+        if self
+            .tx
+            .send(Command::HandOver(release, reply))
+            .await
+            .is_ok()
+        {
+            let _ = rx.await;
+        }
+    }
+
     /// The table's public summary.
     pub async fn info(&self) -> Result<TableInfo, ServerError> {
         let (reply, rx) = oneshot::channel();
@@ -400,6 +419,9 @@ pub struct Context {
     pub budget: Budget,
     /// When tables leave memory; `None`: never.
     pub lifetimes: Option<Lifetimes>,
+    /// This node among others on one database, if it is: tables are
+    /// created leased to it, and give their lease up when handed over.
+    pub cluster: Option<Arc<crate::cluster::Cluster>>,
 }
 
 impl Context {
@@ -412,6 +434,7 @@ impl Context {
             timings,
             budget: Budget::new(crate::default_bot_threads(), Duration::from_secs(2)),
             lifetimes: None,
+            cluster: None,
         }
     }
 }
@@ -419,7 +442,10 @@ impl Context {
 /// Creates a new table in the store and starts its actor.
 pub fn create(ctx: Context, row: TableRow) -> Result<TableHandle, ServerError> {
     let state = TableState::new(row)?;
-    ctx.store.create_table(&state.row)?;
+    match &ctx.cluster {
+        Some(cluster) => cluster.create(&state.row)?,
+        None => ctx.store.create_table(&state.row)?,
+    }
     Ok(spawn(Actor::new(ctx, state)?))
 }
 
@@ -851,6 +877,7 @@ impl Actor {
                 self.ctx.store.finish(id, &summary, lifetimes.max_finished)
             }
             Retire::Expired => self.ctx.store.delete(id),
+            Retire::Moved => Ok(()),
         };
         match stored {
             Ok(()) => {
@@ -1345,6 +1372,19 @@ impl Actor {
             Command::Info(reply) => {
                 let _ = reply.send(self.info());
             }
+            Command::HandOver(release, reply) => {
+                let _ = self.retired.set(Retire::Moved);
+                if let Some(cluster) = self.ctx.cluster.as_ref() {
+                    if release {
+                        // Another node may take it at once; a release that
+                        // fails leaves the lease to expire.
+                        let _ = cluster.release(&self.state.row.id);
+                    } else {
+                        cluster.forget(&self.state.row.id);
+                    }
+                }
+                let _ = reply.send(());
+            }
             #[cfg(test)]
             Command::Panic => {
                 // Half-done work, as a real bug would leave it.
@@ -1457,6 +1497,14 @@ impl Actor {
             })
             .collect();
         let new = create_with(ctx.store.as_ref(), row, seats)?;
+        if let Some(cluster) = &ctx.cluster
+            && !cluster.take(&new.row.id)?
+        {
+            return Err(ServerError::Storage(format!(
+                "the rematch's table {} was taken by another node",
+                new.row.id
+            )));
+        }
         // Atomic in the store: a finished game may be served by more than
         // one actor (one per connection), and only one rematch may win.
         let id = match ctx.store.set_rematch(&self.state.row.id, &new.row.id) {

@@ -1,0 +1,225 @@
+//! Several server nodes on one PostgreSQL database (`docs/DEPLOY.md`).
+//!
+//! Each live table is served by exactly one node: the one holding its
+//! lease in the database ([`crate::store::Lease`]). The node renews its
+//! leases every third of their length; every write of a table carries the
+//! lease's epoch and the database refuses it once the lease is lost, so a
+//! node that stalls past its lease can write nothing more, whatever it
+//! believes. A node that dies stops renewing: its leases expire and the
+//! other nodes take its tables over, each rebuilt from its log (bots and
+//! timers with it). A request for a table another node serves is sent
+//! there: HTTP by a 307 redirect, a WebSocket by a `moved` message.
+//!
+//! Each node says where clients reach it (`--public-url`) and publishes
+//! its tables' lobby summaries, so any node's lobby lists every table.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::Request;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+use crate::error::ServerError;
+use crate::store::{Owner, PostgresStore, TableRow};
+
+/// The most tables a node takes over in one round (the rest wait for the
+/// next): a node that comes up beside a dead one does not stall on a
+/// thousand replays at once.
+const TAKE_PER_ROUND: usize = 64;
+
+/// This node among others on one database.
+pub struct Cluster {
+    store: Arc<PostgresStore>,
+    /// This node's id (`--node-id`).
+    pub node: String,
+    /// Where clients reach this node (`--public-url`).
+    pub public_url: String,
+    /// How long a lease lasts unless renewed: how long a dead node's
+    /// tables wait before another node takes them over.
+    pub ttl: Duration,
+}
+
+impl Cluster {
+    /// This node on `store`: registers its public address.
+    pub fn join(
+        store: Arc<PostgresStore>,
+        node: String,
+        public_url: String,
+        ttl: Duration,
+    ) -> Result<Cluster, ServerError> {
+        store.register_node(&node, &public_url)?;
+        Ok(Cluster {
+            store,
+            node,
+            public_url,
+            ttl,
+        })
+    }
+
+    /// How often leases are renewed and orphaned tables looked for.
+    pub fn period(&self) -> Duration {
+        self.ttl / 3
+    }
+
+    /// Creates table `row` in the store, already leased to this node.
+    pub fn create(&self, row: &TableRow) -> Result<(), ServerError> {
+        self.store.create_leased(row, &self.node, self.ttl)?;
+        Ok(())
+    }
+
+    /// Takes table `id`'s lease; false if another node holds it.
+    pub fn take(&self, id: &str) -> Result<bool, ServerError> {
+        Ok(self.store.take(id, &self.node, self.ttl)?.is_some())
+    }
+
+    /// Gives table `id`'s lease up at once (this node no longer serves
+    /// it): another node may take it without waiting for it to expire.
+    pub fn release(&self, id: &str) -> Result<(), ServerError> {
+        Ok(self.store.give_up(id)?)
+    }
+
+    /// Forgets table `id`'s lease without releasing it (it is lost).
+    pub fn forget(&self, id: &str) {
+        self.store.forget(id);
+    }
+
+    /// Renews every lease held; the tables whose lease was lost.
+    pub fn renew(&self) -> Result<Vec<String>, ServerError> {
+        self.store.register_node(&self.node, &self.public_url)?;
+        Ok(self.store.renew_held(self.ttl)?)
+    }
+
+    /// Who serves table `id`, if any node took it.
+    pub fn owner(&self, id: &str) -> Result<Option<Owner>, ServerError> {
+        Ok(self.store.owner(id)?)
+    }
+
+    /// The live tables no node serves, to take over.
+    pub fn orphans(&self) -> Result<Vec<TableRow>, ServerError> {
+        Ok(self.store.orphans(&self.node, self.ttl, TAKE_PER_ROUND)?)
+    }
+
+    /// Publishes this node's tables' lobby summaries (JSON, by table).
+    pub fn publish_lobby(&self, summaries: &[(String, String)]) -> Result<(), ServerError> {
+        Ok(self.store.publish_lobby(summaries)?)
+    }
+
+    /// The lobby summaries (JSON) of the public tables other nodes serve.
+    pub fn lobby_elsewhere(&self) -> Result<Vec<String>, ServerError> {
+        Ok(self.store.lobby_elsewhere(&self.node)?)
+    }
+
+    /// The refusal that sends a client to table `id`'s owner, if another
+    /// live node holds it.
+    pub fn moved(&self, id: &str, owner: &Owner) -> Option<ServerError> {
+        (owner.live && owner.node != self.node).then(|| match &owner.url {
+            Some(url) => ServerError::Moved {
+                table: id.to_string(),
+                node: owner.node.clone(),
+                url: url.clone(),
+            },
+            // Registered before it takes any table, so this is a node
+            // whose row was removed by hand: nobody can be sent there.
+            None => ServerError::Full(format!(
+                "table {id} is served by node {} whose address is unknown: retry later",
+                owner.node
+            )),
+        })
+    }
+}
+
+/// The WebSocket address of table `id` on the node at `url` (`http` →
+/// `ws`, `https` → `wss`).
+///
+/// ```
+/// use dalmuti_server::cluster::ws_url;
+/// assert_eq!(ws_url("https://play.example/n/2/", "ab12"), "wss://play.example/n/2/ws/ab12");
+/// assert_eq!(ws_url("http://10.0.0.2:8080", "ab12"), "ws://10.0.0.2:8080/ws/ab12");
+/// ```
+pub fn ws_url(url: &str, id: &str) -> String {
+    let base = url.trim_end_matches('/');
+    let base = match base.split_once("://") {
+        Some(("https", rest)) => format!("wss://{rest}"),
+        Some(("http", rest)) => format!("ws://{rest}"),
+        _ => base.to_string(),
+    };
+    format!("{base}/ws/{id}")
+}
+
+/// The node's public address by default: where it listens, over HTTP.
+pub fn default_public_url(addr: std::net::SocketAddr) -> String {
+    format!("http://{addr}")
+}
+
+/// A node id by default: the host's name and the port, so two nodes on one
+/// host differ (a node restarted with the same id takes its tables back
+/// at once, without waiting for their leases to expire).
+pub fn default_node_id(port: u16) -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| {
+            h.trim()
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.'))
+                .take(48)
+                .collect::<String>()
+        })
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "node".into());
+    format!("{host}-{port}")
+}
+
+/// The marker a [`ServerError::Moved`] response carries for [`redirect`]:
+/// the owner's address.
+#[derive(Clone, Debug)]
+pub(crate) struct MovedTo(pub String);
+
+/// Middleware: a request for a table another node serves is answered 307
+/// to the same path and query on that node (307 keeps the method and the
+/// body), the JSON body saying where.
+pub async fn redirect(request: Request, next: Next) -> Response {
+    let path = request
+        .uri()
+        .path_and_query()
+        .map_or("/", |p| p.as_str())
+        .to_string();
+    let response = next.run(request).await;
+    let Some(MovedTo(base)) = response.extensions().get::<MovedTo>().cloned() else {
+        return response;
+    };
+    let location = format!("{}{path}", base.trim_end_matches('/'));
+    let error = match axum::body::to_bytes(response.into_body(), 4096).await {
+        Ok(bytes) => serde_json::from_slice::<serde_json::Value>(&bytes)
+            .ok()
+            .and_then(|v| v["error"].as_str().map(str::to_string))
+            .unwrap_or_default(),
+        Err(_) => String::new(),
+    };
+    let mut response = (
+        StatusCode::TEMPORARY_REDIRECT,
+        axum::Json(json!({ "error": error, "moved": location })),
+    )
+        .into_response();
+    if let Ok(value) = HeaderValue::from_str(&location) {
+        response.headers_mut().insert(header::LOCATION, value);
+    }
+    response
+}
+
+/// Renews leases, hands lost tables over, publishes the lobby and takes
+/// orphaned tables over, every [`Cluster::period`], until the node stops.
+pub(crate) async fn keep(state: crate::http::AppState, cluster: Arc<Cluster>) {
+    let mut ticks = tokio::time::interval(cluster.period());
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        if state.is_draining() {
+            return;
+        }
+        state.keep_round(&cluster).await;
+    }
+}

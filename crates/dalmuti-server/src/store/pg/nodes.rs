@@ -1,0 +1,274 @@
+//! Many nodes on one database: which node serves which table.
+//!
+//! A node takes a table by its lease ([`Lease`]) and, while it holds it,
+//! every write of that table carries the lease's epoch
+//! ([`PostgresStore::hold`]): the log's trigger and [`super::fence`]
+//! refuse it once another node has taken the table. Nodes say where
+//! clients reach them (`nodes`), and publish the lobby summaries of their
+//! tables for the other nodes' lobbies.
+
+use std::time::Duration;
+
+use super::{
+    InsertTable, Lease, PostgresStore, ROW, StoreError, bigint, failed, lease_secs, node_id, row,
+};
+use crate::store::TableRow;
+
+/// Who serves a table, by its lease.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Owner {
+    /// The node holding the lease.
+    pub node: String,
+    /// Where clients reach that node (None if it never said).
+    pub url: Option<String>,
+    /// Whether the lease is unexpired: an expired lease is anyone's.
+    pub live: bool,
+}
+
+/// The most lobby summaries read from the other nodes at once.
+const MAX_LOBBY: i64 = 1000;
+/// The longest public address a node may give.
+const MAX_URL: usize = 2048;
+
+impl PostgresStore {
+    /// Writes of `lease`'s table carry its epoch from now on.
+    pub fn hold(&self, lease: &Lease) {
+        if let Ok(epoch) = i64::try_from(lease.epoch) {
+            self.held().insert(lease.table.clone(), epoch);
+        }
+    }
+
+    /// The tables whose leases this store holds, with their epochs.
+    pub fn holding(&self) -> Vec<Lease> {
+        self.held()
+            .iter()
+            .map(|(table, epoch)| Lease {
+                table: table.clone(),
+                node: String::new(),
+                epoch: (*epoch).max(0) as u64,
+            })
+            .collect()
+    }
+
+    /// Takes table `table` for `node` ([`PostgresStore::acquire_lease`])
+    /// and holds the lease: None if another node holds it.
+    pub fn take(
+        &self,
+        table: &str,
+        node: &str,
+        ttl: Duration,
+    ) -> Result<Option<Lease>, StoreError> {
+        let lease = self.acquire_lease(table, node, ttl)?;
+        if let Some(lease) = &lease {
+            self.hold(lease);
+        }
+        Ok(lease)
+    }
+
+    /// Creates a table already leased to `node`, in one transaction: no
+    /// other node can take it between its creation and its lease.
+    pub fn create_leased(
+        &self,
+        table: &TableRow,
+        node: &str,
+        ttl: Duration,
+    ) -> Result<Lease, StoreError> {
+        let node = node_id(node)?;
+        let secs = lease_secs(ttl)?;
+        let insert = InsertTable::new(table)?;
+        let what = insert.what.clone();
+        let id = table.id.clone();
+        let lease = self.transaction(what.clone(), move |tx| {
+            insert.run(tx)?;
+            let epoch: i64 = tx
+                .query_one(
+                    "INSERT INTO leases (table_id, node, epoch, expires)
+                     VALUES ($1, $2, nextval('lease_epochs'), now() + make_interval(secs => $3))
+                     RETURNING epoch",
+                    &[&id, &node, &secs],
+                )
+                .map_err(failed(&what))?
+                .get(0);
+            Ok(Lease {
+                table: id,
+                node,
+                epoch: epoch.max(0) as u64,
+            })
+        })?;
+        self.hold(&lease);
+        Ok(lease)
+    }
+
+    /// Gives up the lease this store holds on `table`, if any: it expires
+    /// at once and nothing more is written under it.
+    pub fn give_up(&self, table: &str) -> Result<(), StoreError> {
+        let Some(epoch) = self.held().remove(table) else {
+            return Ok(());
+        };
+        self.release_lease(&Lease {
+            table: table.to_string(),
+            node: String::new(),
+            epoch: epoch.max(0) as u64,
+        })
+    }
+
+    /// Forgets the lease of `table` without releasing it (it was lost).
+    pub fn forget(&self, table: &str) {
+        self.held().remove(table);
+    }
+
+    /// Extends every lease held by `ttl` from now, in one statement; the
+    /// tables whose lease was lost (expired, or taken since), which are
+    /// forgotten: their writes are refused from now on anyway.
+    pub fn renew_held(&self, ttl: Duration) -> Result<Vec<String>, StoreError> {
+        let secs = lease_secs(ttl)?;
+        let (tables, epochs): (Vec<String>, Vec<i64>) =
+            self.held().iter().map(|(t, e)| (t.clone(), *e)).unzip();
+        if tables.is_empty() {
+            return Ok(Vec::new());
+        }
+        let what = format!("renew {} leases", tables.len());
+        let asked = tables.clone();
+        let renewed: Vec<String> = self.run(what.clone(), move |c| {
+            let rows = c
+                .query(
+                    "UPDATE leases l SET expires = now() + make_interval(secs => $3)
+                     FROM unnest($1::text[], $2::bigint[]) AS h (t, e)
+                     WHERE l.table_id = h.t AND l.epoch = h.e AND l.expires > now()
+                     RETURNING l.table_id",
+                    &[&asked, &epochs, &secs],
+                )
+                .map_err(failed(what))?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })?;
+        let lost: Vec<String> = tables
+            .into_iter()
+            .filter(|t| !renewed.contains(t))
+            .collect();
+        let mut held = self.held();
+        for t in &lost {
+            held.remove(t);
+        }
+        Ok(lost)
+    }
+
+    /// Says where clients reach node `node`, and that it is alive now.
+    pub fn register_node(&self, node: &str, url: &str) -> Result<(), StoreError> {
+        let node = node_id(node)?;
+        if url.len() > MAX_URL {
+            return Err(StoreError(format!(
+                "PostgreSQL: the public address of node {node} is over {MAX_URL} bytes"
+            )));
+        }
+        let url = url.to_string();
+        let what = format!("register node {node}");
+        self.run(what.clone(), move |c| {
+            c.execute(
+                "INSERT INTO nodes (id, public_url, seen) VALUES ($1, $2, now())
+                 ON CONFLICT (id) DO UPDATE SET public_url = EXCLUDED.public_url, seen = now()",
+                &[&node, &url],
+            )
+            .map_err(failed(what))?;
+            Ok(())
+        })
+    }
+
+    /// Who serves table `table`: None if no node has ever taken it.
+    pub fn owner(&self, table: &str) -> Result<Option<Owner>, StoreError> {
+        let table = table.to_string();
+        let what = format!("find the node of table {table}");
+        self.run(what.clone(), move |c| {
+            let found = c
+                .query_opt(
+                    "SELECT l.node, n.public_url, l.expires > now() FROM leases l
+                     LEFT JOIN nodes n ON n.id = l.node WHERE l.table_id = $1",
+                    &[&table],
+                )
+                .map_err(failed(what))?;
+            Ok(found.map(|r| Owner {
+                node: r.get(0),
+                url: r.get(1),
+                live: r.get(2),
+            }))
+        })
+    }
+
+    /// Up to `limit` live tables no node serves, oldest first: their lease
+    /// expired, or they have none and are older than `ttl` (a younger
+    /// one's creator may be about to take it), or their lease is `node`'s
+    /// but not held by this store (the node was restarted: it takes its
+    /// tables back at once).
+    pub fn orphans(
+        &self,
+        node: &str,
+        ttl: Duration,
+        limit: usize,
+    ) -> Result<Vec<TableRow>, StoreError> {
+        let secs = lease_secs(ttl)?;
+        let limit = bigint(limit as u64, "limit")?;
+        let node = node.to_string();
+        let held: Vec<String> = self.held().keys().cloned().collect();
+        let what = "list the tables no node serves".to_string();
+        self.run(what.clone(), move |c| {
+            let rows = c
+                .query(
+                    &format!(
+                        "SELECT {ROW} FROM tables t WHERE status = 'live'
+                         AND NOT (id = ANY($4::text[]))
+                         AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.table_id = t.id
+                             AND l.expires > now() AND l.node <> $3)
+                         AND (EXISTS (SELECT 1 FROM leases l WHERE l.table_id = t.id)
+                             OR born < now() - make_interval(secs => $1))
+                         ORDER BY created LIMIT $2"
+                    ),
+                    &[&secs, &limit, &node, &held],
+                )
+                .map_err(failed(what))?;
+            Ok(rows.iter().map(row).collect())
+        })
+    }
+
+    /// Publishes the lobby summaries (JSON) of tables this store holds.
+    pub fn publish_lobby(&self, summaries: &[(String, String)]) -> Result<(), StoreError> {
+        let (ids, texts): (Vec<String>, Vec<String>) = {
+            let held = self.held();
+            summaries
+                .iter()
+                .filter(|(id, _)| held.contains_key(id))
+                .cloned()
+                .unzip()
+        };
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let what = format!("publish {} lobby summaries", ids.len());
+        self.run(what.clone(), move |c| {
+            c.execute(
+                "UPDATE tables t SET lobby = u.s FROM unnest($1::text[], $2::text[]) AS u (id, s)
+                 WHERE t.id = u.id AND t.status = 'live'",
+                &[&ids, &texts],
+            )
+            .map_err(failed(what))?;
+            Ok(())
+        })
+    }
+
+    /// The lobby summaries (JSON) of the live public tables that another
+    /// node than `node` serves now, oldest table first.
+    pub fn lobby_elsewhere(&self, node: &str) -> Result<Vec<String>, StoreError> {
+        let node = node.to_string();
+        let what = "read the other nodes' lobby".to_string();
+        self.run(what.clone(), move |c| {
+            let rows = c
+                .query(
+                    "SELECT t.lobby FROM tables t JOIN leases l ON l.table_id = t.id
+                     WHERE t.status = 'live' AND t.public AND t.lobby IS NOT NULL
+                         AND l.expires > now() AND l.node <> $1
+                     ORDER BY t.created LIMIT $2",
+                    &[&node, &MAX_LOBBY],
+                )
+                .map_err(failed(what))?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+}
