@@ -259,7 +259,11 @@ impl AppState {
         let mut summaries = Vec::new();
         for handle in self.live_tables() {
             if let Ok(info) = handle.info().await {
-                summaries.push((info.id.clone(), json!(info).to_string()));
+                // With whether it is idle, which the lobby's filter reads
+                // and a listing does not show.
+                let mut summary = json!(info);
+                summary["idle"] = json!(info.idle);
+                summaries.push((info.id.clone(), summary.to_string()));
             }
         }
         let _ = cluster.publish_lobby(&summaries);
@@ -475,6 +479,24 @@ async fn list_tables(
             }
             Ok(_) | Err(ServerError::Closed) => {}
             Err(e) => return Err(e),
+        }
+    }
+    // The tables other nodes serve, as they last published them.
+    if let Some(cluster) = &state.ctx.cluster {
+        for summary in cluster.lobby_elsewhere()? {
+            let Ok(mut info) = serde_json::from_str::<Value>(&summary) else {
+                continue;
+            };
+            let over = info["over"] == json!(true);
+            let idle = info["idle"] == json!(true);
+            if let Some(fields) = info.as_object_mut() {
+                fields.remove("idle");
+            }
+            let known = listed.iter().any(|l| l["id"] == info["id"]);
+            if info["public"] == json!(true) && over == query.finished && (over || !idle) && !known
+            {
+                listed.push(info);
+            }
         }
     }
     if query.finished {

@@ -30,6 +30,18 @@ use subtle::ConstantTimeEq;
 #[error("storage: {0}")]
 pub struct StoreError(pub String);
 
+impl StoreError {
+    /// Whether the database refused a write because this node no longer
+    /// holds the table's lease (another node serves it now).
+    pub fn is_fenced(&self) -> bool {
+        self.0.contains(FENCED)
+    }
+}
+
+/// What every refusal of a write under a lost lease says, in the log's
+/// trigger and in the store's checks alike.
+pub(crate) const FENCED: &str = "written under lease epoch";
+
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
         StoreError(e.to_string())

@@ -221,6 +221,11 @@ impl Connection {
                 Woke::Frame(Some(Ok(message))) => message,
                 Woke::Frame(_) => return None,
                 Woke::Closing => {
+                    // Its table was handed over as the node stopped: the
+                    // client is told to reconnect, whichever came first.
+                    if self.table.retired() == Some(table::Retire::Moved) {
+                        let _ = self.send(&moved_msg(None, None)).await;
+                    }
                     self.close(1001, "the server is stopping").await;
                     return None;
                 }

@@ -1266,7 +1266,11 @@ mod tests {
             .append_leased(&wrong, &[event("free", 1)])
             .unwrap_err();
         assert!(e.0.contains("has no lease"), "{e}");
+        // Deleting is fenced too: only the lease's holder may.
+        let e = store.delete("t").unwrap_err();
+        assert!(e.is_fenced(), "{e}");
         // A lease or a table with one goes with the table.
+        store.hold(&b);
         store.delete("t").unwrap();
         assert!(store.log("t").unwrap().is_empty());
     }
@@ -1290,7 +1294,12 @@ mod tests {
             .expect("an expired lease is free");
         store.append_leased(&b, &[event("t", 2)]).unwrap();
         assert!(store.append_leased(&a, &[event("t", 3)]).is_err());
-        // Finishing and pruning a leased table works.
+        // Finishing is fenced: not under the lost lease, but under the
+        // holder's, and the table's lease goes with it.
+        store.hold(&a);
+        let e = store.finish("t", "\"t\"", 0).unwrap_err();
+        assert!(e.is_fenced(), "{e}");
+        store.hold(&b);
         store.finish("t", "\"t\"", 0).unwrap();
         assert!(store.finished_table("t").unwrap().is_none(), "pruned");
     }

@@ -1201,6 +1201,16 @@ impl Actor {
         self.schedule_deal(Instant::now());
         let v = self.state.v();
         if let Err(e) = self.ctx.writer.append(&self.state.row.id, v, text).await {
+            if e.is_fenced()
+                && let Some(cluster) = &self.ctx.cluster
+            {
+                // Another node took the table over: this one stops
+                // serving it (its clients are told it moved) and writes
+                // nothing more, as the database would refuse anyway.
+                cluster.forget(&self.state.row.id);
+                let _ = self.retired.set(Retire::Moved);
+                return Err(ServerError::Conflict(Retire::Moved.reason().into()));
+            }
             // Not on disk: go back to what is.
             if let Ok(state) = replay_log(self.ctx.store.as_ref(), self.state.row.clone()) {
                 self.state = state;

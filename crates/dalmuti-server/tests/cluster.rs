@@ -1,0 +1,398 @@
+//! Several nodes on one PostgreSQL database, over real sockets (each node
+//! a server in this process with its own id and address): a table is
+//! served by one node and reached through any (HTTP 307, WebSocket
+//! `moved`), listed in every node's lobby; a node that loses its lease
+//! writes nothing more; nodes racing for an orphaned table never both
+//! write it; a node that stops hands its tables over to the others.
+//! A node killed outright (SIGKILL) is `crates/dalmuti/tests/cluster.rs`.
+//!
+//! Needs `DALMUTI_TEST_DATABASE_URL` (`.ci/run` sets it; locally
+//! `eval "$(bash .ci/postgres start target/pg)"`): without it the tests fail
+//! saying so.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Mode, Player, Server, WAIT, has_state};
+use dalmuti_core::record::{Checked, check};
+use dalmuti_server::Config;
+use dalmuti_server::store::{PostgresStore, Store, TestSchema};
+use serde_json::{Value, json};
+
+fn schema() -> TestSchema {
+    TestSchema::new().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Starts node `id` on the schema's database with leases of `lease`.
+async fn node(schema: &TestSchema, id: &str, lease: Duration) -> Server {
+    let id = id.to_string();
+    Server::start_on_postgres(&schema.url, move |c: &mut Config| {
+        c.node_id = Some(id);
+        c.lease = lease;
+        // Nobody plays for a seat while the test moves it between nodes.
+        c.grace = Duration::from_secs(600);
+    })
+    .await
+}
+
+/// Runs statement `f` on a plain client of the database, as an
+/// operator's psql would (on a thread of its own: the client blocks).
+fn sql<T: Send>(schema: &TestSchema, f: impl FnOnce(&mut postgres::Client) -> T + Send) -> T {
+    std::thread::scope(|s| {
+        s.spawn(|| f(&mut postgres::Client::connect(&schema.url, postgres::NoTls).unwrap()))
+            .join()
+            .unwrap()
+    })
+}
+
+/// Expires table `id`'s lease behind its holder's back.
+fn expire(schema: &TestSchema, id: &str) {
+    sql(schema, |c| {
+        c.execute(
+            "UPDATE leases SET expires = now() - interval '1 second' WHERE table_id = $1",
+            &[&id],
+        )
+        .unwrap()
+    });
+}
+
+/// The node holding table `id`'s lease, its epoch, and whether it is
+/// unexpired.
+fn holder(schema: &TestSchema, id: &str) -> Option<(String, i64, bool)> {
+    sql(schema, |c| {
+        let row = c
+            .query_opt(
+                "SELECT node, epoch, expires > now() FROM leases WHERE table_id = $1",
+                &[&id],
+            )
+            .unwrap()?;
+        Some((row.get(0), row.get(1), row.get(2)))
+    })
+}
+
+/// Every event of table `id`: its number and the epoch it was written
+/// under.
+fn epochs(schema: &TestSchema, id: &str) -> Vec<(i64, Option<i64>)> {
+    sql(schema, |c| {
+        c.query(
+            "SELECT v, epoch FROM log WHERE table_id = $1 ORDER BY v",
+            &[&id],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect()
+    })
+}
+
+/// An HTTP request to `server` and its status, `Location` header and body.
+async fn http_head(
+    server: &Server,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Option<String>, Value) {
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n",
+        server.addr
+    );
+    if let Some(token) = token {
+        head += &format!("Authorization: Bearer {token}\r\n");
+    }
+    head += &format!(
+        "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let (status, head, body) = common::raw_http_head(server.addr, head.as_bytes()).await;
+    let location = head
+        .lines()
+        .find_map(|l| l.strip_prefix("location: "))
+        .map(|l| l.trim().to_string());
+    (status, location, body)
+}
+
+/// Waits until `ok` holds, polling.
+async fn eventually<T>(what: &str, mut ok: impl AsyncFnMut() -> Option<T>) -> T {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        if let Some(t) = ok().await {
+            return t;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "not within {WAIT:?}: {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The table's record checks, with every hand played.
+async fn record_checks(server: &Server, id: &str) {
+    let (status, record) = server
+        .http("GET", &format!("/api/tables/{id}/record"), None, None)
+        .await;
+    assert_eq!(status, 200, "{record}");
+    match check(&record.to_string()) {
+        Checked::Valid(report) => {
+            assert!(!report.hands.is_empty(), "{record}");
+            assert!(report.hands.iter().all(|h| h.finished), "{record}");
+        }
+        other => panic!("the record does not check: {other:?}\n{record}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_nodes_serve_one_table_reached_through_any_of_them() {
+    let schema = schema();
+    let ttl = Duration::from_secs(3);
+    let n1 = node(&schema, "n1", ttl).await;
+    let n2 = node(&schema, "n2", ttl).await;
+    let n3 = node(&schema, "n3", ttl).await;
+    let (id, ada) = n1
+        .create_table(json!({"name": "across nodes", "player": "Ada", "seats": 4, "hands": 1}))
+        .await;
+    assert_eq!(holder(&schema, &id).map(|l| l.0), Some("n1".into()));
+
+    // HTTP to another node: 307 to the same path on n1, with the body.
+    let path = format!("/api/tables/{id}/seats");
+    let (status, location, body) =
+        http_head(&n2, "POST", &path, None, Some(json!({"name": "Bo"}))).await;
+    assert_eq!(status, 307, "{body}");
+    let expected = format!("http://{}{path}", n1.addr);
+    assert_eq!(location.as_deref(), Some(expected.as_str()), "{body}");
+    assert_eq!(body["moved"], json!(expected), "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("served by node n1"),
+        "{body}"
+    );
+    // Nothing happened on n2: the seat is still free, taken where it lives.
+    let bo = n1.take_seat(&id, "Bo").await;
+    n1.add_bot(&id, &ada, "greedy").await;
+    n1.add_bot(&id, &ada, "greedy").await;
+
+    // A WebSocket to a third node: one `moved` message with n1's address.
+    let (_ws, moved) = n3.hello(&id, Some(&bo), 0).await;
+    assert_eq!(moved["t"], json!("moved"), "{moved}");
+    assert_eq!(
+        moved["d"]["url"],
+        json!(format!("ws://{}/ws/{id}", n1.addr))
+    );
+    assert_eq!(moved["d"]["node"], json!("n1"));
+
+    let ada_p = Player::join(&n1, &id, "Ada", Some(&ada), 0, Mode::All).await;
+    let bo_p = Player::join(&n1, &id, "Bo", Some(&bo), 0, Mode::All).await;
+
+    // Every node's lobby lists the table once a person is at it (each
+    // node publishes its tables' summaries every third of a lease).
+    for other in [&n2, &n3] {
+        eventually("the table in another node's lobby", async || {
+            let (_, lobby) = other.http("GET", "/api/tables", None, None).await;
+            lobby["tables"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t["id"] == json!(id) && t["taken"].as_array().unwrap().len() == 4)
+                .then_some(())
+        })
+        .await;
+    }
+
+    // A host's request through the wrong node: sent to n1, where it is
+    // done (the method and the token kept by the client, as 307 says).
+    let start = format!("/api/tables/{id}/start");
+    let (status, location, _) = http_head(&n2, "POST", &start, Some(&ada), None).await;
+    assert_eq!(status, 307);
+    assert_eq!(location, Some(format!("http://{}{start}", n1.addr)));
+    n1.start_game(&id, &ada).await;
+    ada_p.finish().await;
+    bo_p.finish().await;
+    // The record from any node: a finished game is in the shared store.
+    record_checks(&n3, &id).await;
+    assert!(
+        epochs(&schema, &id).iter().all(|(_, e)| e.is_some()),
+        "every event written under a lease"
+    );
+    for n in [n1, n2, n3] {
+        n.stop().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_whose_lease_was_taken_writes_nothing_more() {
+    let schema = schema();
+    // Long leases: n1 does not notice its loss by renewing, only by
+    // writing, as a node that stalled (a long pause, a partition) would.
+    let ttl = Duration::from_secs(60);
+    let n1 = node(&schema, "n1", ttl).await;
+    let n2 = node(&schema, "n2", ttl).await;
+    let (id, ada) = n1
+        .create_table(json!({"player": "Ada", "seats": 3, "hands": 1}))
+        .await;
+    n1.add_bot(&id, &ada, "greedy").await;
+    n1.add_bot(&id, &ada, "greedy").await;
+    let (mut ws, _) = n1.hello(&id, Some(&ada), 0).await;
+    n1.start_game(&id, &ada).await;
+    let waiting = ws
+        .recv_until(|m| {
+            has_state(m) && matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow"))
+        })
+        .await;
+    let (_, first_epoch, _) = holder(&schema, &id).unwrap();
+    let before = epochs(&schema, &id);
+
+    // n1's lease runs out behind its back, and n2 takes the table over
+    // on the first request for it.
+    expire(&schema, &id);
+    let info = n2.info(&id).await;
+    assert_eq!(
+        info["v"],
+        json!(before.len()),
+        "rebuilt from the log: {info}"
+    );
+    let (holder, epoch, live) = holder(&schema, &id).unwrap();
+    assert_eq!((holder.as_str(), live), ("n2", true));
+    assert!(epoch > first_epoch);
+
+    // Ada's play reaches n1, which still believes it serves the table:
+    // the database refuses the write, n1 tells Ada the table moved and
+    // stops serving it.
+    let v = waiting["v"].as_u64().unwrap();
+    let action = common::choose(&waiting["d"]).unwrap();
+    ws.send_json(&json!({"t": "act", "v": v, "d": action}))
+        .await;
+    let answer = ws.recv_until(|m| m["t"] != json!("presence")).await;
+    assert_ne!(answer["t"], json!("event"), "not played on n1: {answer}");
+    let moved = ws.recv_until(|m| m["t"] == json!("moved")).await;
+    assert_eq!(moved["d"]["url"], Value::Null, "{moved}");
+    assert_eq!(
+        epochs(&schema, &id),
+        before,
+        "nothing written by n1 after losing its lease"
+    );
+
+    // Through n1 now: sent to n2, where the game goes on to its end.
+    let (status, location, _) =
+        http_head(&n1, "GET", &format!("/api/tables/{id}"), None, None).await;
+    assert_eq!(status, 307);
+    assert_eq!(
+        location,
+        Some(format!("http://{}/api/tables/{id}", n2.addr))
+    );
+    let ada_p = Player::join(&n2, &id, "Ada", Some(&ada), v, Mode::All).await;
+    ada_p.finish().await;
+    record_checks(&n2, &id).await;
+    let log = epochs(&schema, &id);
+    assert!(log.len() > before.len());
+    assert!(
+        log[before.len()..].iter().all(|(_, e)| *e == Some(epoch)),
+        "after the takeover, only n2's epoch: {log:?}"
+    );
+    n1.stop().await;
+    n2.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nodes_racing_for_an_orphaned_table_never_both_write_it() {
+    let schema = schema();
+    let ttl = Duration::from_secs(60);
+    let n1 = node(&schema, "n1", ttl).await;
+    let n2 = node(&schema, "n2", ttl).await;
+    let n3 = node(&schema, "n3", ttl).await;
+    for round in 0..5 {
+        let (id, ada) = n1
+            .create_table(json!({"player": "Ada", "seats": 3, "hands": 1}))
+            .await;
+        expire(&schema, &id);
+        // Bots added at once through both other nodes: each request
+        // either takes the table or is sent to whoever did.
+        let path = format!("/api/tables/{id}/bots");
+        let mut asks = Vec::new();
+        for server in [&n2, &n3, &n2, &n3] {
+            asks.push(http_head(
+                server,
+                "POST",
+                &path,
+                Some(&ada),
+                Some(json!({"bot": "greedy"})),
+            ));
+        }
+        let answers = futures_util::future::join_all(asks).await;
+        let (holder, _, live) = holder(&schema, &id).unwrap();
+        assert!(live && holder != "n1", "round {round}: {holder}");
+        let owner = if holder == "n2" { &n2 } else { &n3 };
+        let mut added = 0;
+        for (status, location, body) in &answers {
+            match status {
+                201 => added += 1,
+                307 => assert_eq!(
+                    location.as_deref(),
+                    Some(format!("http://{}{path}", owner.addr).as_str()),
+                    "round {round}: {body}"
+                ),
+                // The table is full once two bots sit.
+                409 => {}
+                _ => panic!("round {round}: {status} {body}"),
+            }
+        }
+        assert!((1..=2).contains(&added), "round {round}: {answers:?}");
+        // One epoch after the takeover, and the log without a gap.
+        let log = epochs(&schema, &id);
+        let numbers: Vec<i64> = log.iter().map(|(v, _)| *v).collect();
+        assert_eq!(numbers, (1..=log.len() as i64).collect::<Vec<_>>());
+        let after: Vec<Option<i64>> = log[1..].iter().map(|(_, e)| *e).collect();
+        assert!(
+            after.windows(2).all(|w| w[0] == w[1]),
+            "round {round}: two nodes wrote: {log:?}"
+        );
+    }
+    for n in [n1, n2, n3] {
+        n.stop().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_that_stops_hands_its_tables_over() {
+    let schema = schema();
+    let ttl = Duration::from_secs(60);
+    let n1 = node(&schema, "n1", ttl).await;
+    let n2 = node(&schema, "n2", ttl).await;
+    let (id, ada) = n1
+        .create_table(json!({"player": "Ada", "seats": 3, "hands": 1}))
+        .await;
+    n1.add_bot(&id, &ada, "greedy").await;
+    n1.add_bot(&id, &ada, "greedy").await;
+    let mut ada_p = Player::join(&n1, &id, "Ada", Some(&ada), 0, Mode::NoPlay).await;
+    n1.start_game(&id, &ada).await;
+    let waiting = ada_p
+        .wait_for("Ada's first play", |m| {
+            has_state(m) && matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow"))
+        })
+        .await;
+    let seen = waiting["v"].as_u64().unwrap();
+
+    // n1 stops (SIGTERM in `dalmuti serve`): the lease is given up at once
+    // (not left to expire) and Ada is told the table moved.
+    n1.stop().await;
+    let moved = ada_p.wait_for("moved", |m| m["t"] == json!("moved")).await;
+    assert_eq!(moved["d"]["url"], Value::Null, "{moved}");
+    let (_, _, live) = holder(&schema, &id).unwrap();
+    assert!(!live, "released, not left to expire");
+
+    // Ada comes back through n2, which takes the table at once, at the
+    // event she saw, and the game goes on to its end.
+    let ada_p = Player::join(&n2, &id, "Ada", Some(&ada), seen, Mode::All).await;
+    ada_p.finish().await;
+    assert_eq!(holder(&schema, &id), None, "a finished table has no lease");
+    record_checks(&n2, &id).await;
+    // The store a fourth program reads sees the whole game, in order.
+    let other = PostgresStore::open(&schema.url).unwrap();
+    let log = other.log(&id).unwrap();
+    assert!(log.len() as u64 > seen);
+    n2.stop().await;
+}
