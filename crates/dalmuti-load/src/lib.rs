@@ -4,7 +4,10 @@
 //! By default it starts `dalmuti serve` as a child process (the running
 //! executable, or [`LoadtestArgs::server_program`]), because one process
 //! cannot hold both ends of 10,000 connections within the usual open-file
-//! limit; `--addr` loads a server that is already running instead. It creates `--seats / (players - bots)`
+//! limit; `--addr` loads a server that is already running instead, and
+//! several `--addr` load several nodes sharing one database (tables are
+//! made on each in turn, and each table's seats connect to the node that
+//! made it, the one serving it). It creates `--seats / (players - bots)`
 //! private tables over the lobby API, connects every human seat over its own
 //! WebSocket (`docs/PROTOCOL.md`), starts the games and lets each client
 //! play a legal action whenever it is to act (decline a revolution or an
@@ -35,12 +38,13 @@ use tokio_tungstenite::tungstenite::Message;
 /// Arguments of `dalmuti loadtest`.
 #[derive(clap::Args, Debug)]
 pub struct LoadtestArgs {
-    /// The address of a running `dalmuti serve` to load. Without it, the
-    /// load test starts its own server (this executable, `serve` on
-    /// 127.0.0.1, a temporary database, no bot or hand pauses) and stops it
-    /// at the end.
+    /// The address of a running `dalmuti serve` to load; given more than
+    /// once, the nodes sharing one PostgreSQL database, tables made on each
+    /// in turn. Without it, the load test starts its own server (this
+    /// executable, `serve` on 127.0.0.1, a temporary database, no bot or
+    /// hand pauses) and stops it at the end.
     #[arg(long)]
-    pub addr: Option<SocketAddr>,
+    pub addr: Vec<SocketAddr>,
     /// Human seats to hold, each over its own WebSocket.
     #[arg(long, default_value_t = 1000)]
     pub seats: usize,
@@ -106,13 +110,13 @@ pub fn run_loadtest(args: LoadtestArgs) -> ExitCode {
         }
     };
     let mut server = None;
-    let addr = match args.addr {
-        Some(addr) => addr,
-        None => match Server::start(&args, fd_limit) {
+    let addrs = match args.addr.as_slice() {
+        [_, ..] => args.addr.clone(),
+        [] => match Server::start(&args, fd_limit) {
             Ok(s) => {
                 let addr = s.addr;
                 server = Some(s);
-                addr
+                vec![addr]
             }
             Err(e) => {
                 eprintln!("dalmuti loadtest: the server did not start: {e}");
@@ -120,7 +124,7 @@ pub fn run_loadtest(args: LoadtestArgs) -> ExitCode {
             }
         },
     };
-    let outcome = runtime.block_on(run(&args, addr, server.as_ref().map(|s| s.pid())));
+    let outcome = runtime.block_on(run(&args, &addrs, server.as_ref().map(|s| s.pid())));
     let server_report = server.map(Server::stop);
     match outcome {
         Ok(mut report) => {
@@ -576,6 +580,8 @@ fn choose(decision: &Value, hand: &str) -> Option<Value> {
 
 /// One table the load test made.
 struct TableSetup {
+    /// The node that made it, which serves it.
+    addr: SocketAddr,
     id: String,
     host_token: String,
     tokens: Vec<(String, String)>,
@@ -743,7 +749,7 @@ impl Report {
 
 async fn run(
     args: &LoadtestArgs,
-    addr: SocketAddr,
+    addrs: &[SocketAddr],
     server_pid: Option<u32>,
 ) -> Result<Report, String> {
     let tables = tables_for(args);
@@ -751,9 +757,11 @@ async fn run(
     let epoch = Instant::now();
 
     // 1. Tables and seats, over a few kept-alive HTTP connections.
+    let on: Vec<String> = addrs.iter().map(|a| a.to_string()).collect();
     eprintln!(
-        "dalmuti loadtest: creating {tables} tables for {} seats on {addr}",
-        args.seats
+        "dalmuti loadtest: creating {tables} tables for {} seats on {}",
+        args.seats,
+        on.join(", ")
     );
     let next = Arc::new(AtomicUsize::new(0));
     let made = Arc::new(Mutex::new(Vec::with_capacity(tables)));
@@ -761,15 +769,17 @@ async fn run(
     for _ in 0..16.min(tables) {
         let (next, made) = (next.clone(), made.clone());
         let (seats, players, bots) = (args.seats, args.players_per_table, args.bots_per_table);
+        let addrs = addrs.to_vec();
         workers.push(tokio::spawn(async move {
-            let mut http = Http::new(addr);
+            let mut nodes: Vec<Http> = addrs.iter().map(|a| Http::new(*a)).collect();
             loop {
                 let t = next.fetch_add(1, Ordering::Relaxed);
                 if t >= tables {
                     return Ok::<(), String>(());
                 }
                 let here = humans.min(seats - t * humans);
-                let table = make_table(&mut http, t, here, players, bots).await?;
+                let http = &mut nodes[t % addrs.len()];
+                let table = make_table(http, t, here, players, bots).await?;
                 let mut made = made.lock().map_err(|_| "poisoned")?;
                 made.push(table);
                 if made.len() % 500 == 0 {
@@ -796,7 +806,7 @@ async fn run(
         let clock = Arc::new(TableClock::default());
         for (name, token) in &table.tokens {
             let client = Client {
-                addr,
+                addr: table.addr,
                 table: table.id.clone(),
                 name: name.clone(),
                 token: token.clone(),
@@ -852,11 +862,16 @@ async fn run(
     let mut workers = Vec::new();
     for _ in 0..16.min(made.len()) {
         let (next, made, shared) = (next.clone(), made.clone(), shared.clone());
+        let addrs = addrs.to_vec();
         workers.push(tokio::spawn(async move {
-            let mut http = Http::new(addr);
+            let mut nodes: Vec<Http> = addrs.iter().map(|a| Http::new(*a)).collect();
             loop {
                 let t = next.fetch_add(1, Ordering::Relaxed);
                 let Some(table) = made.get(t) else { return };
+                // The node that made the table serves it.
+                let Some(http) = nodes.iter_mut().find(|h| h.addr == table.addr) else {
+                    return;
+                };
                 let path = format!("/api/tables/{}/start", table.id);
                 match http
                     .call("POST", &path, Some(&table.host_token), None)
@@ -999,6 +1014,7 @@ async fn make_table(
         }
     }
     Ok(TableSetup {
+        addr: http.addr,
         id,
         host_token,
         tokens,

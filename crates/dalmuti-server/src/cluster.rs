@@ -13,7 +13,8 @@
 //! Each node says where clients reach it (`--public-url`) and publishes
 //! its tables' lobby summaries, so any node's lobby lists every table.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::Request;
@@ -24,6 +25,7 @@ use serde_json::json;
 
 use crate::error::ServerError;
 use crate::store::{Owner, PostgresStore, TableRow};
+use crate::table::TableInfo;
 
 /// The most tables a node takes over in one round (the rest wait for the
 /// next): a node that comes up beside a dead one does not stall on a
@@ -40,6 +42,9 @@ pub struct Cluster {
     /// How long a lease lasts unless renewed: how long a dead node's
     /// tables wait before another node takes them over.
     pub ttl: Duration,
+    /// The lobby summaries last published, by table (without the event
+    /// number): only changes are written.
+    published: Mutex<HashMap<String, String>>,
 }
 
 impl Cluster {
@@ -56,6 +61,7 @@ impl Cluster {
             node,
             public_url,
             ttl,
+            published: Mutex::new(HashMap::new()),
         })
     }
 
@@ -102,9 +108,35 @@ impl Cluster {
         Ok(self.store.orphans(&self.node, self.ttl, TAKE_PER_ROUND)?)
     }
 
-    /// Publishes this node's tables' lobby summaries (JSON, by table).
-    pub fn publish_lobby(&self, summaries: &[(String, String)]) -> Result<(), ServerError> {
-        Ok(self.store.publish_lobby(summaries)?)
+    /// Publishes the lobby summaries of this node's public tables, as far
+    /// as they changed since the last time (a move alone is not a change:
+    /// the lobby shows seats, hands and the end, not each play), and takes
+    /// those of tables it no longer lists out.
+    pub fn publish_lobby(&self, tables: Vec<TableInfo>) -> Result<(), ServerError> {
+        let mut published = self.published.lock().unwrap_or_else(|e| e.into_inner());
+        let mut changes = Vec::new();
+        let mut now = HashMap::new();
+        for info in tables {
+            // With whether it is idle, which the lobby's filter reads and
+            // a listing does not show.
+            let mut summary = json!(info);
+            summary["idle"] = json!(info.idle);
+            let mut key = summary.clone();
+            key["v"] = json!(0);
+            let key = key.to_string();
+            if published.get(&info.id) != Some(&key) {
+                changes.push((info.id.clone(), Some(summary.to_string())));
+            }
+            now.insert(info.id, key);
+        }
+        for id in published.keys() {
+            if !now.contains_key(id) {
+                changes.push((id.clone(), None));
+            }
+        }
+        self.store.publish_lobby(&changes)?;
+        *published = now;
+        Ok(())
     }
 
     /// The lobby summaries (JSON) of the public tables other nodes serve.
@@ -210,9 +242,23 @@ pub async fn redirect(request: Request, next: Next) -> Response {
     response
 }
 
-/// Renews leases, hands lost tables over, publishes the lobby and takes
-/// orphaned tables over, every [`Cluster::period`], until the node stops.
+/// Renews leases and hands lost tables over, every [`Cluster::period`],
+/// until the node stops; beside it, publishes the lobby and takes orphaned
+/// tables over at the same pace. Apart: however long the lobby takes (its
+/// tables each asked in turn, under load), renewals come on time.
 pub(crate) async fn keep(state: crate::http::AppState, cluster: Arc<Cluster>) {
+    let (sharing, shared) = (state.clone(), cluster.clone());
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(shared.period());
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            if sharing.is_draining() {
+                return;
+            }
+            sharing.share_round(&shared).await;
+        }
+    });
     let mut ticks = tokio::time::interval(cluster.period());
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -220,6 +266,6 @@ pub(crate) async fn keep(state: crate::http::AppState, cluster: Arc<Cluster>) {
         if state.is_draining() {
             return;
         }
-        state.keep_round(&cluster).await;
+        state.renew_round(&cluster).await;
     }
 }

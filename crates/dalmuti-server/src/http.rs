@@ -239,43 +239,48 @@ impl AppState {
         futures_util::future::join_all(handles.iter().map(|h| h.hand_over(true))).await;
     }
 
-    /// One round of keeping this node's share of the tables: renew the
-    /// leases (a table whose lease was lost is handed over), publish the
-    /// lobby, take orphaned tables over.
-    pub(crate) async fn keep_round(&self, cluster: &Cluster) {
-        match cluster.renew() {
-            Ok(lost) => {
-                for id in lost {
-                    let handle = self.lock().remove(&id);
-                    if let Some(handle) = handle {
-                        handle.hand_over(false).await;
-                    }
-                }
-            }
-            // The database is unreachable: the leases run out unless it
-            // answers in time, and the writes are refused then anyway.
-            Err(_) => return,
-        }
-        let mut summaries = Vec::new();
-        for handle in self.live_tables() {
-            if let Ok(info) = handle.info().await {
-                // With whether it is idle, which the lobby's filter reads
-                // and a listing does not show.
-                let mut summary = json!(info);
-                summary["idle"] = json!(info.idle);
-                summaries.push((info.id.clone(), summary.to_string()));
+    /// Renews this node's leases; a table whose lease was lost is handed
+    /// over. The database is called on the blocking pool: a slow answer
+    /// must not hold one of the runtime's threads, which every table
+    /// shares.
+    pub(crate) async fn renew_round(&self, cluster: &Arc<Cluster>) {
+        let renewing = cluster.clone();
+        // The database unreachable: the leases run out unless it answers
+        // in time, and the writes are refused then anyway.
+        let Ok(Ok(lost)) = tokio::task::spawn_blocking(move || renewing.renew()).await else {
+            return;
+        };
+        for id in lost {
+            let handle = self.lock().remove(&id);
+            if let Some(handle) = handle {
+                handle.hand_over(false).await;
             }
         }
-        let _ = cluster.publish_lobby(&summaries);
+    }
+
+    /// Publishes this node's tables in the lobby and takes orphaned tables
+    /// over.
+    pub(crate) async fn share_round(&self, cluster: &Arc<Cluster>) {
+        let asks = self.live_tables();
+        let infos = futures_util::future::join_all(asks.iter().map(|h| h.info())).await;
+        let summaries: Vec<_> = infos
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|info| info.public)
+            .collect();
+        let publishing = cluster.clone();
+        let _ = tokio::task::spawn_blocking(move || publishing.publish_lobby(summaries)).await;
         if self.is_draining() {
             return;
         }
-        if let Ok(orphans) = cluster.orphans() {
+        let finding = cluster.clone();
+        if let Ok(Ok(orphans)) = tokio::task::spawn_blocking(move || finding.orphans()).await {
             for row in orphans {
                 if self.is_draining() || self.live_tables().len() >= self.config.max_tables {
                     break;
                 }
-                let _ = self.adopt(cluster, row);
+                let (state, cluster) = (self.clone(), cluster.clone());
+                let _ = tokio::task::spawn_blocking(move || state.adopt(&cluster, row)).await;
             }
         }
     }

@@ -9,6 +9,10 @@
 //!   a numbered event written to the store before it is broadcast; a table
 //!   is rebuilt on start by replaying its log. Each seat gets messages
 //!   built from its own view only; spectators from the spectator view.
+//! - [`cluster`]: several nodes on one PostgreSQL database: each table
+//!   served by the node holding its lease (fenced in the database), taken
+//!   over by another when that node dies or stops; requests for it sent
+//!   there (a 307, a WebSocket `moved`); one lobby over every node.
 //! - [`bots`]: the bot levels offered and the server-wide budget they
 //!   think in.
 //! - [`protocol`]: the WebSocket messages (`docs/PROTOCOL.md`).

@@ -238,11 +238,22 @@ async fn a_node_whose_lease_was_taken_writes_nothing_more() {
     n1.add_bot(&id, &ada, "greedy").await;
     let (mut ws, _) = n1.hello(&id, Some(&ada), 0).await;
     n1.start_game(&id, &ada).await;
-    let waiting = ws
-        .recv_until(|m| {
-            has_state(m) && matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow"))
-        })
-        .await;
+    // Ada answers what comes before her first play (a tax, an exchange).
+    let waiting = loop {
+        let m = ws.recv_json().await;
+        if !has_state(&m) {
+            continue;
+        }
+        match m["d"]["decision"]["kind"].as_str() {
+            Some("lead" | "follow") => break m,
+            Some("ready") | None => {}
+            Some(_) => {
+                let action = common::choose(&m["d"]).unwrap();
+                ws.send_json(&json!({"t": "act", "v": m["v"], "d": action}))
+                    .await;
+            }
+        }
+    };
     let (_, first_epoch, _) = holder(&schema, &id).unwrap();
     let before = epochs(&schema, &id);
 
@@ -388,11 +399,58 @@ async fn a_node_that_stops_hands_its_tables_over() {
     // event she saw, and the game goes on to its end.
     let ada_p = Player::join(&n2, &id, "Ada", Some(&ada), seen, Mode::All).await;
     ada_p.finish().await;
-    assert_eq!(holder(&schema, &id), None, "a finished table has no lease");
     record_checks(&n2, &id).await;
     // The store a fourth program reads sees the whole game, in order.
     let other = PostgresStore::open(&schema.url).unwrap();
     let log = other.log(&id).unwrap();
     assert!(log.len() as u64 > seen);
+    n2.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_and_the_turn_timer_go_on_after_a_takeover() {
+    let schema = schema();
+    let ttl = Duration::from_secs(60);
+    let n1 = node(&schema, "n1", ttl).await;
+    let n2 = node(&schema, "n2", ttl).await;
+    let (id, ada) = n1
+        .create_table(json!({"player": "Ada", "seats": 3, "hands": 1, "turn_seconds": 10}))
+        .await;
+    n1.add_bot(&id, &ada, "greedy").await;
+    n1.add_bot(&id, &ada, "greedy").await;
+    let mut ada_p = Player::join(&n1, &id, "Ada", Some(&ada), 0, Mode::NoPlay).await;
+    n1.start_game(&id, &ada).await;
+    let waiting = ada_p
+        .wait_for("Ada's first play", |m| {
+            has_state(m) && matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow"))
+        })
+        .await;
+    let seen = waiting["v"].as_u64().unwrap();
+    n1.stop().await;
+    ada_p.wait_for("moved", |m| m["t"] == json!("moved")).await;
+
+    // On n2, Ada still does not play: her turn timer runs there, and when
+    // it runs out her move is made for her; the bots play on.
+    let mut ada_p = Player::join(&n2, &id, "Ada", Some(&ada), seen, Mode::NoPlay).await;
+    let timed_out = ada_p
+        .wait_for("Ada's move made by the turn timer", |m| {
+            m["t"] == json!("event")
+                && m["d"]["e"]["kind"] == json!("act")
+                && m["d"]["e"]["name"] == json!("Ada")
+        })
+        .await;
+    assert_eq!(timed_out["v"], json!(seen + 1), "{timed_out}");
+    ada_p
+        .wait_for("a bot's move on n2", |m| {
+            m["t"] == json!("event")
+                && m["d"]["e"]["kind"] == json!("act")
+                && m["d"]["e"]["name"] != json!("Ada")
+        })
+        .await;
+    ada_p
+        .mode
+        .store(Mode::All as u8, std::sync::atomic::Ordering::Relaxed);
+    ada_p.finish().await;
+    record_checks(&n2, &id).await;
     n2.stop().await;
 }

@@ -73,8 +73,9 @@ pub struct PostgresStore {
 /// 3: the nodes (each one's public address, and when it was last seen),
 /// when each table was created (a table with no lease is taken over only
 /// once it is older than a lease: its creator may be about to take it),
-/// and each live table's lobby summary, which its node publishes for the
-/// others' lobbies.
+/// and the lobby summaries nodes publish of their tables for the others'
+/// lobbies (a table of their own: updating them must not lock the tables'
+/// rows, which every append locks).
 const MIGRATIONS: &[&str] = &["
 CREATE SEQUENCE tables_created;
 CREATE SEQUENCE tables_finished;
@@ -190,7 +191,9 @@ CREATE TABLE nodes (
     public_url TEXT NOT NULL,
     seen TIMESTAMPTZ NOT NULL);
 ALTER TABLE tables ADD COLUMN born TIMESTAMPTZ NOT NULL DEFAULT now();
-ALTER TABLE tables ADD COLUMN lobby TEXT;
+CREATE TABLE lobby (
+    table_id TEXT PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+    summary TEXT NOT NULL);
 "];
 
 /// The advisory lock nodes take to migrate one at a time (any number
@@ -670,8 +673,10 @@ impl Store for PostgresStore {
         self.transaction(what.clone(), move |tx| {
             fence(tx, &id, held, &what)?;
             // Finished, it is no node's any more: served from the store.
-            tx.execute("DELETE FROM leases WHERE table_id = $1", &[&id])
-                .map_err(failed(&what))?;
+            for child in ["leases", "lobby"] {
+                tx.execute(&format!("DELETE FROM {child} WHERE table_id = $1"), &[&id])
+                    .map_err(failed(&what))?;
+            }
             tx.execute(
                 "UPDATE tables SET status = 'finished', summary = $2,
                     finished = nextval('tables_finished')
@@ -681,7 +686,7 @@ impl Store for PostgresStore {
             .map_err(failed(&what))?;
             let pruned = "SELECT id FROM tables WHERE status = 'finished'
                           ORDER BY finished DESC OFFSET $1";
-            for child in ["log", "talk", "leases", "tables"] {
+            for child in ["log", "talk", "leases", "lobby", "tables"] {
                 let key = if child == "tables" { "id" } else { "table_id" };
                 tx.execute(
                     &format!("DELETE FROM {child} WHERE {key} IN ({pruned})"),
@@ -705,6 +710,7 @@ impl Store for PostgresStore {
                 ("log", "table_id"),
                 ("talk", "table_id"),
                 ("leases", "table_id"),
+                ("lobby", "table_id"),
                 ("tables", "id"),
             ] {
                 tx.execute(&format!("DELETE FROM {child} WHERE {key} = $1"), &[&id])

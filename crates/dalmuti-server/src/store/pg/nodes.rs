@@ -228,27 +228,41 @@ impl PostgresStore {
         })
     }
 
-    /// Publishes the lobby summaries (JSON) of tables this store holds.
-    pub fn publish_lobby(&self, summaries: &[(String, String)]) -> Result<(), StoreError> {
-        let (ids, texts): (Vec<String>, Vec<String>) = {
+    /// Publishes changes to the lobby summaries (JSON) of tables this
+    /// store holds: a summary to show, or None to show the table no more.
+    pub fn publish_lobby(&self, changes: &[(String, Option<String>)]) -> Result<(), StoreError> {
+        let (mut shown, mut texts, mut hidden) = (Vec::new(), Vec::new(), Vec::new());
+        {
             let held = self.held();
-            summaries
-                .iter()
-                .filter(|(id, _)| held.contains_key(id))
-                .cloned()
-                .unzip()
-        };
-        if ids.is_empty() {
+            for (id, summary) in changes {
+                match summary {
+                    Some(text) if held.contains_key(id) => {
+                        shown.push(id.clone());
+                        texts.push(text.clone());
+                    }
+                    Some(_) => {}
+                    None => hidden.push(id.clone()),
+                }
+            }
+        }
+        if shown.is_empty() && hidden.is_empty() {
             return Ok(());
         }
-        let what = format!("publish {} lobby summaries", ids.len());
-        self.run(what.clone(), move |c| {
-            c.execute(
-                "UPDATE tables t SET lobby = u.s FROM unnest($1::text[], $2::text[]) AS u (id, s)
-                 WHERE t.id = u.id AND t.status = 'live'",
-                &[&ids, &texts],
+        let what = format!("publish {} lobby changes", shown.len() + hidden.len());
+        self.transaction(what.clone(), move |tx| {
+            tx.execute(
+                "DELETE FROM lobby WHERE table_id = ANY($1::text[])",
+                &[&hidden],
             )
-            .map_err(failed(what))?;
+            .map_err(failed(&what))?;
+            tx.execute(
+                "INSERT INTO lobby (table_id, summary)
+                 SELECT u.id, u.s FROM unnest($1::text[], $2::text[]) AS u (id, s)
+                 JOIN tables t ON t.id = u.id
+                 ON CONFLICT (table_id) DO UPDATE SET summary = EXCLUDED.summary",
+                &[&shown, &texts],
+            )
+            .map_err(failed(&what))?;
             Ok(())
         })
     }
@@ -261,8 +275,10 @@ impl PostgresStore {
         self.run(what.clone(), move |c| {
             let rows = c
                 .query(
-                    "SELECT t.lobby FROM tables t JOIN leases l ON l.table_id = t.id
-                     WHERE t.status = 'live' AND t.public AND t.lobby IS NOT NULL
+                    "SELECT b.summary FROM lobby b
+                     JOIN tables t ON t.id = b.table_id
+                     JOIN leases l ON l.table_id = b.table_id
+                     WHERE t.status = 'live' AND t.public
                          AND l.expires > now() AND l.node <> $1
                      ORDER BY t.created LIMIT $2",
                     &[&node, &MAX_LOBBY],
