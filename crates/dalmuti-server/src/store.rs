@@ -642,6 +642,7 @@ mod tests {
         batches_are_all_or_none,
         finished_tables_are_kept_up_to_a_bound,
         talk_is_kept_up_to_a_bound,
+        live_tables_are_found_by_id,
     );
 
     #[test]

@@ -173,3 +173,13 @@ pub fn talk_is_kept_up_to_a_bound(store: &dyn Store) {
     assert!(store.talk("t", TalkKind::Chat).unwrap().is_empty());
     assert!(store.talk("t", TalkKind::News).unwrap().is_empty());
 }
+
+/// A live table is found by its id until its game is finished; an
+/// unknown one is not.
+pub fn live_tables_are_found_by_id(store: &dyn Store) {
+    store.create_table(&row("t", true)).unwrap();
+    assert_eq!(store.live_table("t").unwrap(), Some(row("t", true)));
+    assert_eq!(store.live_table("unknown").unwrap(), None);
+    store.finish("t", "\"t\"", 10).unwrap();
+    assert_eq!(store.live_table("t").unwrap(), None);
+}

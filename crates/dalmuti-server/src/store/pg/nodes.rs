@@ -288,3 +288,127 @@ impl PostgresStore {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use crate::store::{Store, TableRow, TestSchema};
+
+    fn table(id: &str, public: bool) -> TableRow {
+        TableRow {
+            id: id.into(),
+            name: id.into(),
+            seats: 4,
+            rules: "{}".into(),
+            public,
+            ..TableRow::default()
+        }
+    }
+
+    fn ids(rows: Vec<TableRow>) -> Vec<String> {
+        rows.into_iter().map(|r| r.id).collect()
+    }
+
+    const LONG: Duration = Duration::from_secs(60);
+
+    #[test]
+    fn a_table_is_an_orphan_when_no_live_node_holds_it() {
+        let schema = TestSchema::new().unwrap_or_else(|e| panic!("{e}"));
+        let a = schema.store().unwrap();
+        let b = schema.store().unwrap();
+        a.register_node("a", "http://a.example").unwrap();
+        // Created with its lease: nobody else's to take, and its owner is
+        // found with its address.
+        a.create_leased(&table("held", true), "a", LONG).unwrap();
+        assert_eq!(b.take("held", "b", LONG).unwrap(), None);
+        let owner = b.owner("held").unwrap().unwrap();
+        assert_eq!(
+            (owner.node.as_str(), owner.url.as_deref(), owner.live),
+            ("a", Some("http://a.example"), true)
+        );
+        // A table created without a lease is left to its creator for a
+        // lease's length, then anyone's.
+        a.create_table(&table("young", true)).unwrap();
+        assert!(ids(b.orphans("b", LONG, 10).unwrap()).is_empty());
+        assert_eq!(
+            ids(b.orphans("b", Duration::from_millis(1), 10).unwrap()),
+            ["young"]
+        );
+        // A restarted node (same id, a new store holding nothing) finds its
+        // own tables to take back at once; the store that holds them does
+        // not list them.
+        assert_eq!(ids(b.orphans("a", LONG, 10).unwrap()), ["held"]);
+        assert!(ids(a.orphans("a", LONG, 10).unwrap()).is_empty());
+        // Given up: expired at once, anyone's; the epoch goes up.
+        let before = b.holding();
+        assert!(before.is_empty());
+        a.give_up("held").unwrap();
+        assert!(!b.owner("held").unwrap().unwrap().live);
+        let taken = b.take("held", "b", LONG).unwrap().expect("free");
+        assert_eq!(b.holding().len(), 1);
+        // The former holder's writes are refused, the new one's go in.
+        a.hold(&crate::store::Lease {
+            node: "a".into(),
+            epoch: taken.epoch - 1,
+            ..taken.clone()
+        });
+        let stale = a.append("held", 1, "{}").unwrap_err();
+        assert!(stale.is_fenced(), "{stale}");
+        b.append("held", 1, "{}").unwrap();
+        // Renewal keeps what is still held and reports what was lost.
+        assert!(b.renew_held(LONG).unwrap().is_empty());
+        assert_eq!(a.renew_held(LONG).unwrap(), ["held"]);
+        assert!(a.holding().is_empty(), "a lost lease is forgotten");
+    }
+
+    #[test]
+    fn the_lobby_shows_other_nodes_public_live_tables_as_last_published() {
+        let schema = TestSchema::new().unwrap_or_else(|e| panic!("{e}"));
+        let a = schema.store().unwrap();
+        let b = schema.store().unwrap();
+        a.create_leased(&table("open", true), "a", LONG).unwrap();
+        a.create_leased(&table("hidden", false), "a", LONG).unwrap();
+        b.create_leased(&table("mine", true), "b", LONG).unwrap();
+        // A table not held cannot be published by this store.
+        a.publish_lobby(&[
+            ("open".into(), Some("\"open v1\"".into())),
+            ("hidden".into(), Some("\"hidden\"".into())),
+            ("mine".into(), Some("\"not a's\"".into())),
+        ])
+        .unwrap();
+        b.publish_lobby(&[("mine".into(), Some("\"mine\"".into()))])
+            .unwrap();
+        assert_eq!(b.lobby_elsewhere("b").unwrap(), ["\"open v1\""]);
+        assert_eq!(a.lobby_elsewhere("a").unwrap(), ["\"mine\""]);
+        // Changed, then taken out.
+        a.publish_lobby(&[("open".into(), Some("\"open v2\"".into()))])
+            .unwrap();
+        assert_eq!(b.lobby_elsewhere("b").unwrap(), ["\"open v2\""]);
+        a.publish_lobby(&[("open".into(), None)]).unwrap();
+        assert!(b.lobby_elsewhere("b").unwrap().is_empty());
+        // A finished table leaves the lobby with its lease.
+        b.finish("mine", "\"done\"", 10).unwrap();
+        assert!(a.lobby_elsewhere("a").unwrap().is_empty());
+        assert_eq!(b.owner("mine").unwrap(), None);
+    }
+
+    #[test]
+    fn a_node_gives_a_checked_id_and_a_bounded_address() {
+        let schema = TestSchema::new().unwrap_or_else(|e| panic!("{e}"));
+        let store = schema.store().unwrap();
+        assert!(store.register_node("bad id", "http://x").is_err());
+        let long = format!("http://{}", "x".repeat(3000));
+        let e = store.register_node("n1", &long).unwrap_err();
+        assert!(e.0.contains("over 2048 bytes"), "{e}");
+        store.register_node("n1", "http://one").unwrap();
+        store.register_node("n1", "http://two").unwrap();
+        store.create_leased(&table("t", true), "n1", LONG).unwrap();
+        assert_eq!(
+            store.owner("t").unwrap().unwrap().url.as_deref(),
+            Some("http://two"),
+            "the newest address"
+        );
+        assert_eq!(store.owner("nothing").unwrap(), None);
+    }
+}
