@@ -17,8 +17,23 @@ import { renderDecision } from './dialogs.js';
 import { verifyDeals } from './fair.js';
 import { addNews as addLine, loadTalk, onChatLine, onNewsLine, spectatorHello } from './chat.js';
 
+/** The table's socket at the address the page came from (a load balancer's, in a cluster). */
 function socketUrl(id) {
   return (location.protocol === 'https:' ? 'wss:' : 'ws:') + '//' + location.host + '/ws/' + encodeURIComponent(id);
+}
+
+/** `moved` messages followed at once in a row; past this, reconnect with the usual backoff. */
+const MAX_MOVES = 3;
+
+/** The WebSocket address a `moved` message names, or null (none, or not a ws:/wss: URL). */
+function movedUrl(d) {
+  if (!d || typeof d.url !== 'string') return null;
+  try {
+    const url = new URL(d.url, location.href);
+    return url.protocol === 'ws:' || url.protocol === 'wss:' ? url.href : null;
+  } catch (_) {
+    return null;
+  }
 }
 
 /** The connection's state in the header: kind is up, wait or down. */
@@ -38,15 +53,22 @@ export function connect() {
   if (!T.wanted || !T.id) return;
   closeSocket();
   const id = T.id;
+  // Another server node serves the table (docs/PROTOCOL.md, moved): the
+  // address it named, for this one connection; every other connection,
+  // and this one's successor if it fails, goes to the page's own address.
+  const url = T.movedTo || socketUrl(id);
+  T.movedTo = null;
   let ws;
   try {
-    ws = new WebSocket(socketUrl(id));
+    ws = new WebSocket(url);
   } catch (e) {
     scheduleReconnect();
     return;
   }
   T.ws = ws;
-  setConn(T.retry ? t('web.conn.reconnecting') : t('web.conn.connecting'), 'wait');
+  setConn(T.retry || (T.moves && T.seenState) ? t('web.conn.reconnecting') : t('web.conn.connecting'), 'wait');
+  // The `moved` message this connection got, if any: the close follows.
+  let moved = null;
   ws.onopen = () => {
     const token = store.token(id);
     send({ t: 'hello', v: token ? store.lastV(id) : 0, d: token ? { token } : spectatorHello() });
@@ -55,12 +77,30 @@ export function connect() {
     if (ws !== T.ws) return;
     let msg;
     try { msg = JSON.parse(event.data); } catch (_) { return; }
+    if (msg && msg.t === 'moved') {
+      moved = msg.d || {};
+      try { ws.close(1000); } catch (_) { /* closing already */ }
+      return;
+    }
     onMessage(msg);
   };
   ws.onclose = event => {
     if (ws !== T.ws) return;
     T.ws = null;
     T.pending = false;
+    if (moved && T.wanted) {
+      // Sent on: to the node named, or (url null: the table is changing
+      // nodes) back through the page's own address, where whichever node
+      // serves it now answers. At once, unless moves keep coming without
+      // a table seen (then as any reconnection, with backoff).
+      T.movedTo = movedUrl(moved);
+      T.moves++;
+      if (T.moves <= MAX_MOVES) connect();
+      else scheduleReconnect();
+      return;
+    }
+    // A failed connection backs off by itself: moves are counted anew.
+    T.moves = 0;
     const token = store.token(id);
     const mine = myLobby();
     const unknown = event.code === 1008 && event.reason !== 'too many messages';
@@ -110,6 +150,7 @@ function scheduleReconnect() {
 
 export function reconnectNow() {
   T.retry = 0;
+  T.moves = 0;
   T.seenState = false;
   connect();
 }
@@ -145,6 +186,7 @@ function onMessage(msg) {
     case 'presence':
     case 'resync':
       T.retry = 0;
+      T.moves = 0;
       setConn(t('web.conn.live'), 'up');
       if (msg.t === 'resync' && d && d.error) showError(d.error);
       if (msg.t === 'event' && d && d.e) onEvent(d.e, d);

@@ -25,6 +25,8 @@ export const T = {
   wanted: false,        // keep a connection open
   retry: 0,             // reconnection attempts since the last good answer
   retryTimer: null,
+  movedTo: null,        // the WebSocket address a `moved` message named, for the next connection only
+  moves: 0,             // `moved` messages followed since the last good answer
   state: null,          // the last STATE
   v: 0,                 // the table's event number we have seen
   pending: false,       // an act was sent, waiting for its answer
