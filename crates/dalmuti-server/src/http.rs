@@ -19,6 +19,7 @@ use tokio::sync::{Semaphore, watch};
 use crate::Config;
 use crate::error::ServerError;
 use crate::limits::CreationLimit;
+use crate::metrics::Metrics;
 use crate::records;
 use crate::store::{Store, TableRow, Writer, new_id};
 use crate::table::{self, Context, Lifetimes, TableHandle, Timings};
@@ -47,7 +48,11 @@ impl IntoResponse for ServerError {
             }
             ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ServerError::Full(_) => StatusCode::SERVICE_UNAVAILABLE,
-            ServerError::Storage(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ServerError::Storage(e) => {
+                // The client is told it failed; the operator, what failed.
+                tracing::error!(error = %e, "a request failed in the store");
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
         };
         let mut response = (status, Json(json!({ "error": self.to_string() }))).into_response();
         if let ServerError::RateLimited { retry_after, .. } = self {
@@ -70,14 +75,18 @@ pub struct AppState {
     connections: Arc<Semaphore>,
     creation: Arc<CreationLimit>,
     closing: watch::Sender<bool>,
+    /// Health, readiness and the draining flag (`/healthz`, `/readyz`).
+    health: crate::ops::Health,
 }
 
 impl AppState {
     /// Opens every live stored table (replaying its log) and starts its
     /// actor. Must run inside a tokio runtime.
     pub fn open(store: Arc<dyn Store>, config: Config) -> Result<AppState, ServerError> {
+        let metrics = Metrics::new(&config.node_id);
         let ctx = Context {
-            writer: Writer::start(store.clone()),
+            writer: Writer::metered(store.clone(), metrics.clone()),
+            metrics,
             store: store.clone(),
             timings: Timings {
                 grace: config.grace,
@@ -109,7 +118,44 @@ impl AppState {
             config: Arc::new(config),
             tables: Arc::new(Mutex::new(tables)),
             closing: watch::channel(false).0,
+            health: crate::ops::Health::default(),
         })
+    }
+
+    /// The node's metrics (`/metrics`): the lease keeper counts its lease
+    /// changes here ([`Metrics::lease_changed`]).
+    pub fn metrics(&self) -> &Metrics {
+        &self.ctx.metrics
+    }
+
+    /// Marks the node as draining (or not): `/readyz` answers 503
+    /// `draining` from then on, so a load balancer sends nobody new here
+    /// while its tables move away.
+    pub fn set_draining(&self, draining: bool) {
+        self.health.set_draining(draining);
+    }
+
+    /// Whether the node is draining ([`AppState::set_draining`]).
+    pub fn is_draining(&self) -> bool {
+        self.health.is_draining()
+    }
+
+    /// The store, for the readiness check.
+    pub(crate) fn store(&self) -> &Arc<dyn Store> {
+        &self.ctx.store
+    }
+
+    /// Health and readiness state.
+    pub(crate) fn health(&self) -> &crate::ops::Health {
+        &self.health
+    }
+
+    /// WebSocket connections open now (permits of the connection cap in
+    /// use).
+    pub(crate) fn open_connections(&self) -> usize {
+        self.config
+            .max_connections
+            .saturating_sub(self.connections.available_permits())
     }
 
     /// The handle of live table `id`; a finished game's table is a
@@ -162,6 +208,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/fairness", get(fairness))
         .route("/ws/{id}", get(websocket))
+        .merge(crate::ops::routes())
         .merge(crate::web::routes())
         .fallback(crate::rejection::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))

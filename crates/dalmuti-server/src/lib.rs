@@ -19,6 +19,14 @@
 //! - [`http`]: the axum router: the lobby API, the WebSocket, the embedded
 //!   browser client ([`web`]), with caps and rate limits; [`transfer`]:
 //!   compression and ETags.
+//! - [`ops`]: `/healthz`, `/readyz` (with the draining flag,
+//!   [`http::AppState::set_draining`]) and `/metrics`; [`metrics`]: what
+//!   `/metrics` counts, bounded and without hidden information.
+//!
+//! The server logs through `tracing` (what and where things fail, tables
+//! created, loaded, finished and expired, each with its `table` id; never
+//! a token, a card or a chat line); the binary chooses how logs are
+//! written (`dalmuti serve --log-format`).
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), dalmuti_server::ServerError> {
@@ -42,6 +50,8 @@ pub mod error;
 pub mod fairness;
 pub mod http;
 pub mod limits;
+pub mod metrics;
+pub mod ops;
 pub mod protocol;
 pub mod records;
 mod rejection;
@@ -117,6 +127,9 @@ pub struct Config {
     pub finished_linger: Duration,
     /// The most finished games kept, oldest pruned first.
     pub max_finished: usize,
+    /// This node's name: the `node` label of its metrics
+    /// (`dalmuti_node_info`) and its logs. `local` by default (one node).
+    pub node_id: String,
 }
 
 /// The machine's cores: the default number of bot decisions at once.
@@ -151,6 +164,7 @@ impl Default for Config {
             listed_idle: Duration::from_secs(2 * 60),
             finished_linger: Duration::from_secs(10 * 60),
             max_finished: 10_000,
+            node_id: "local".to_string(),
         }
     }
 }
@@ -197,7 +211,18 @@ impl Server {
             })?),
         };
         let state = http::AppState::open(store, config.clone())?;
+        tracing::info!(
+            node = %config.node_id,
+            database = if config.database_url.is_some() { "postgres" } else { "sqlite" },
+            "database open, live tables loaded"
+        );
         Ok(Server { state, config })
+    }
+
+    /// The server's shared state: its metrics, its draining flag
+    /// ([`http::AppState::set_draining`]).
+    pub fn state(&self) -> &http::AppState {
+        &self.state
     }
 
     /// Serves on `listener` until `shutdown` completes; then closes every
@@ -209,10 +234,16 @@ impl Server {
     ) -> Result<(), ServerError> {
         let closing = self.state.clone();
         let app = http::router(self.state);
+        match listener.local_addr() {
+            Ok(addr) => tracing::info!(node = %self.config.node_id, %addr, "server started"),
+            Err(e) => tracing::info!(node = %self.config.node_id, error = %e, "server started"),
+        }
         accept::serve(listener, app, &self.config, shutdown, move || {
+            tracing::info!("server stopping: closing every WebSocket");
             closing.close()
         })
         .await;
+        tracing::info!(node = %self.config.node_id, "server stopped");
         Ok(())
     }
 }

@@ -173,3 +173,12 @@ pub fn talk_is_kept_up_to_a_bound(store: &dyn Store) {
     assert!(store.talk("t", TalkKind::Chat).unwrap().is_empty());
     assert!(store.talk("t", TalkKind::News).unwrap().is_empty());
 }
+
+/// The readiness check's query answers on a working database, also while
+/// a table is being written.
+pub fn a_working_database_answers_a_ping(store: &dyn Store) {
+    store.ping().unwrap();
+    store.create_table(&row("p", true)).unwrap();
+    store.append("p", 1, "{}").unwrap();
+    store.ping().unwrap();
+}
