@@ -193,7 +193,8 @@ impl AppState {
 }
 
 /// The router: the client at `/`, the lobby API under `/api`, the
-/// WebSocket at `/ws/{id}`.
+/// WebSocket at `/ws/{id}`, and `/healthz`, `/readyz` and `/metrics`
+/// ([`crate::ops`]).
 pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/api/tables", post(create_table).get(list_tables))
