@@ -39,9 +39,25 @@ pub fn parse_level(asked: &str) -> Result<Level, ServerError> {
 /// a spec that does not build (a mistake the bots' tests catch) plays as
 /// the heuristic bot rather than leave a seat without a player.
 pub fn build(level: Level, seed: u64) -> Box<dyn Bot> {
-    level
-        .build(seed)
-        .unwrap_or_else(|_| Box::new(HeuristicBot::new(seed)))
+    level.build(seed).unwrap_or_else(|e| {
+        tracing::error!(
+            level = level.name(),
+            error = %e,
+            "a bot level's spec does not build: the heuristic bot plays instead"
+        );
+        Box::new(HeuristicBot::new(seed))
+    })
+}
+
+/// What kind of failure a bot's fault is, fit for a log: never its text,
+/// which may quote the action (cards) the bot answered.
+pub fn fault_kind(fault: &dalmuti_bots::BotFault) -> &'static str {
+    match fault {
+        dalmuti_bots::BotFault::Crashed(_) => "crashed",
+        dalmuti_bots::BotFault::TimedOut(_) => "timed out",
+        dalmuti_bots::BotFault::Garbage(_) => "unreadable answer",
+        dalmuti_bots::BotFault::Illegal(_) => "illegal answer",
+    }
 }
 
 /// The server's budget for bot thinking: a number of decisions that may

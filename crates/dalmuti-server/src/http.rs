@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::extract::rejection::JsonRejection;
@@ -21,6 +20,7 @@ use crate::Config;
 use crate::cluster::Cluster;
 use crate::error::ServerError;
 use crate::limits::CreationLimit;
+use crate::metrics::Metrics;
 use crate::records;
 use crate::store::{Store, TableRow, Writer, new_id};
 use crate::table::{self, Context, Lifetimes, TableHandle, Timings};
@@ -49,7 +49,11 @@ impl IntoResponse for ServerError {
             }
             ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ServerError::Full(_) | ServerError::Draining => StatusCode::SERVICE_UNAVAILABLE,
-            ServerError::Storage(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ServerError::Storage(e) => {
+                // The client is told it failed; the operator, what failed.
+                tracing::error!(error = %e, "a request failed in the store");
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
             // Made a redirect to the same path there by crate::cluster::redirect.
             ServerError::Moved { .. } => StatusCode::TEMPORARY_REDIRECT,
         };
@@ -84,9 +88,8 @@ pub struct AppState {
     connections: Arc<Semaphore>,
     creation: Arc<CreationLimit>,
     closing: watch::Sender<bool>,
-    /// Set once the node hands its tables over to stop: it takes no table
-    /// and creates none.
-    draining: Arc<AtomicBool>,
+    /// Health, readiness and the draining flag (`/healthz`, `/readyz`).
+    health: crate::ops::Health,
 }
 
 impl AppState {
@@ -104,9 +107,15 @@ impl AppState {
         cluster: Option<Arc<Cluster>>,
         config: Config,
     ) -> Result<AppState, ServerError> {
+        let node = match &cluster {
+            Some(cluster) => cluster.node.clone(),
+            None => config.node_id.clone().unwrap_or_else(|| "local".into()),
+        };
+        let metrics = Metrics::new(&node);
         let ctx = Context {
             cluster: cluster.clone(),
-            writer: Writer::start(store.clone()),
+            writer: Writer::metered(store.clone(), metrics.clone()),
+            metrics,
             store: store.clone(),
             timings: Timings {
                 grace: config.grace,
@@ -140,12 +149,48 @@ impl AppState {
             config: Arc::new(config),
             tables: Arc::new(Mutex::new(tables)),
             closing: watch::channel(false).0,
-            draining: Arc::new(AtomicBool::new(false)),
+            health: crate::ops::Health::default(),
         };
         if let Some(cluster) = cluster {
             tokio::spawn(crate::cluster::keep(state.clone(), cluster));
         }
         Ok(state)
+    }
+
+    /// The node's metrics (`/metrics`): the lease keeper counts its lease
+    /// changes here ([`Metrics::lease_changed`]).
+    pub fn metrics(&self) -> &Metrics {
+        &self.ctx.metrics
+    }
+
+    /// Marks the node as draining (or not): `/readyz` answers 503
+    /// `draining` from then on, so a load balancer sends nobody new here
+    /// while its tables move away.
+    pub fn set_draining(&self, draining: bool) {
+        self.health.set_draining(draining);
+    }
+
+    /// Whether the node is draining ([`AppState::set_draining`]).
+    pub fn is_draining(&self) -> bool {
+        self.health.is_draining()
+    }
+
+    /// The store, for the readiness check.
+    pub(crate) fn store(&self) -> &Arc<dyn Store> {
+        &self.ctx.store
+    }
+
+    /// Health and readiness state.
+    pub(crate) fn health(&self) -> &crate::ops::Health {
+        &self.health
+    }
+
+    /// WebSocket connections open now (permits of the connection cap in
+    /// use).
+    pub(crate) fn open_connections(&self) -> usize {
+        self.config
+            .max_connections
+            .saturating_sub(self.connections.available_permits())
     }
 
     /// The handle of live table `id`; a finished game's table is a
@@ -203,6 +248,10 @@ impl AppState {
                 }));
         }
         let id = row.id.clone();
+        self.ctx
+            .metrics
+            .lease_changed(crate::metrics::LeaseChange::Acquired);
+        tracing::info!(table = %id, node = %cluster.node, "table taken over");
         match table::load(self.ctx.clone(), row) {
             Ok(handle) => {
                 tables.insert(id, handle.clone());
@@ -221,9 +270,10 @@ impl AppState {
         Some((cluster.node.clone(), cluster.public_url.clone()))
     }
 
-    /// Whether the node is handing its tables over to stop.
-    pub fn is_draining(&self) -> bool {
-        self.draining.load(Ordering::SeqCst)
+    /// This node's name in its metrics and logs: its id among the nodes,
+    /// or `local` alone.
+    pub fn node_name(&self) -> String {
+        self.ctx.metrics.node().to_string()
     }
 
     /// Hands every table over before the node stops: takes no more, and
@@ -231,7 +281,7 @@ impl AppState {
     /// lease up, its connections told the table moved. On one node (no
     /// cluster) tables simply stop with the process.
     pub async fn drain(&self) {
-        self.draining.store(true, Ordering::SeqCst);
+        self.set_draining(true);
         if self.ctx.cluster.is_none() {
             return;
         }
@@ -308,7 +358,8 @@ impl AppState {
 }
 
 /// The router: the client at `/`, the lobby API under `/api`, the
-/// WebSocket at `/ws/{id}`.
+/// WebSocket at `/ws/{id}`, and `/healthz`, `/readyz` and `/metrics`
+/// ([`crate::ops`]).
 pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/api/tables", post(create_table).get(list_tables))
@@ -323,6 +374,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/fairness", get(fairness))
         .route("/ws/{id}", get(websocket))
+        .merge(crate::ops::routes())
         .merge(crate::web::routes())
         .fallback(crate::rejection::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))

@@ -23,6 +23,14 @@
 //! - [`http`]: the axum router: the lobby API, the WebSocket, the embedded
 //!   browser client ([`web`]), with caps and rate limits; [`transfer`]:
 //!   compression and ETags.
+//! - [`ops`]: `/healthz`, `/readyz` (with the draining flag,
+//!   [`http::AppState::set_draining`]) and `/metrics`; [`metrics`]: what
+//!   `/metrics` counts, bounded and without hidden information.
+//!
+//! The server logs through `tracing` (what and where things fail, tables
+//! created, loaded, finished and expired, each with its `table` id; never
+//! a token, a card or a chat line); the binary chooses how logs are
+//! written (`dalmuti serve --log-format`).
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), dalmuti_server::ServerError> {
@@ -47,6 +55,8 @@ pub mod error;
 pub mod fairness;
 pub mod http;
 pub mod limits;
+pub mod metrics;
+pub mod ops;
 pub mod protocol;
 pub mod records;
 mod rejection;
@@ -216,6 +226,11 @@ impl Server {
                 ))
             })?;
             let state = http::AppState::open(Arc::new(store), config.clone())?;
+            tracing::info!(
+                node = %state.node_name(),
+                database = "sqlite",
+                "database open, live tables loaded"
+            );
             return Ok(Server { state, config });
         };
         let store = Arc::new(store::PostgresStore::open(url).map_err(|e| {
@@ -231,6 +246,12 @@ impl Server {
             .unwrap_or_else(|| cluster::default_public_url(addr));
         let cluster = cluster::Cluster::join(store.clone(), node, public_url, config.lease)
             .map_err(|e| ServerError::Storage(format!("cannot join the other nodes: {e}")))?;
+        tracing::info!(
+            node = %cluster.node,
+            public_url = %cluster.public_url,
+            database = "postgres",
+            "database open, joined the nodes"
+        );
         let state = http::AppState::with_cluster(store, Some(Arc::new(cluster)), config.clone())?;
         Ok(Server { state, config })
     }
@@ -238,6 +259,12 @@ impl Server {
     /// On PostgreSQL, this node's id and public address.
     pub fn node(&self) -> Option<(String, String)> {
         self.state.node()
+    }
+
+    /// The server's shared state: its metrics, its draining flag
+    /// ([`http::AppState::set_draining`]).
+    pub fn state(&self) -> &http::AppState {
+        &self.state
     }
 
     /// Serves on `listener` until `shutdown` completes; then closes every
@@ -249,6 +276,7 @@ impl Server {
     ) -> Result<(), ServerError> {
         let closing = self.state.clone();
         let draining = self.state.clone();
+        let node = self.state.node_name();
         let app = http::router(self.state);
         // On the signal, the tables are handed over (each stops after
         // the step under way, its lease given up, its clients told where
@@ -257,10 +285,16 @@ impl Server {
             shutdown.await;
             draining.drain().await;
         };
+        match listener.local_addr() {
+            Ok(addr) => tracing::info!(node = %node, %addr, "server started"),
+            Err(e) => tracing::info!(node = %node, error = %e, "server started"),
+        }
         accept::serve(listener, app, &self.config, shutdown, move || {
+            tracing::info!("server stopping: closing every WebSocket");
             closing.close()
         })
         .await;
+        tracing::info!(node = %node, "server stopped");
         Ok(())
     }
 }

@@ -7,6 +7,7 @@
 use serde_json::Value;
 
 use crate::error::ServerError;
+use crate::metrics::StoreOp;
 use crate::store::TableRow;
 use crate::table::{self, Context, TableHandle, TableState};
 
@@ -24,9 +25,12 @@ pub fn find(ctx: &Context, id: &str) -> Result<(TableRow, Value), ServerError> {
 /// The finished game `id` rebuilt from its log.
 pub async fn replayed(ctx: &Context, id: &str) -> Result<TableState, ServerError> {
     let (row, _) = find(ctx, id)?;
-    let store = ctx.store.clone();
+    let (store, metrics) = (ctx.store.clone(), ctx.metrics.clone());
     ctx.budget
-        .run(move |granted| granted.then(|| table::replay_log(store.as_ref(), row)))
+        .run(move |granted| {
+            granted
+                .then(|| metrics.time(StoreOp::Replay, || table::replay_log(store.as_ref(), row)))
+        })
         .await
         .ok_or_else(|| ServerError::Storage("replaying the game failed".into()))?
         .ok_or_else(|| ServerError::Full("the server is busy: try again in a moment".into()))?

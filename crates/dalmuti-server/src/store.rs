@@ -22,6 +22,8 @@ mod pg;
 pub use pg::{DEFAULT_CONNECTIONS, Lease, Owner, PostgresStore, TEST_DATABASE_URL, TestSchema};
 
 use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::metrics::{Metrics, StoreOp};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
@@ -147,6 +149,10 @@ pub trait Store: Send + Sync {
     /// Records `rematch` as the table's rematch unless it has one
     /// already; answers the table's rematch either way.
     fn set_rematch(&self, table: &str, rematch: &str) -> Result<String, StoreError>;
+    /// Answers once the database answers a query that reads nothing (the
+    /// readiness check, `/readyz`): it blocks as long as the database
+    /// does, so callers bound it with a timeout.
+    fn ping(&self) -> Result<(), StoreError>;
 }
 
 /// One event to append.
@@ -471,6 +477,13 @@ impl Store for SqliteStore {
         tx.commit()?;
         set.ok_or_else(|| StoreError(format!("no table {table:?}")))
     }
+
+    /// Waits for the connection's lock, as every write does: a stuck
+    /// write shows as a slow ping.
+    fn ping(&self) -> Result<(), StoreError> {
+        self.conn().query_row("SELECT 1", [], |_| Ok(()))?;
+        Ok(())
+    }
 }
 
 /// Writes events and chat and news lines for every table from one
@@ -491,8 +504,16 @@ enum Job {
 type Done = tokio::sync::oneshot::Sender<Result<(), String>>;
 
 impl Writer {
-    /// Starts the writing thread over `store`.
+    /// Starts the writing thread over `store`, its batches timed in
+    /// metrics of its own (see [`Writer::metered`]).
     pub fn start(store: std::sync::Arc<dyn Store>) -> Writer {
+        Writer::metered(store, Metrics::default())
+    }
+
+    /// Starts the writing thread over `store`; how long each batch takes
+    /// goes to `metrics` (`dalmuti_store_seconds`, ops `append` and
+    /// `talk`).
+    pub fn metered(store: std::sync::Arc<dyn Store>, metrics: Metrics) -> Writer {
         let (tx, rx) = std::sync::mpsc::channel::<(Job, Done)>();
         std::thread::Builder::new()
             .name("dalmuti-writer".into())
@@ -511,11 +532,17 @@ impl Writer {
                             Job::Talk(t) => talk.push((t, done)),
                         }
                     }
-                    write_events(store.as_ref(), events);
-                    let lines: Vec<TalkRow> = talk.iter().map(|(t, _)| t.clone()).collect();
-                    let result = store.add_talk(&lines).map_err(|e| e.to_string());
-                    for (_, done) in talk {
-                        let _ = done.send(result.clone());
+                    if !events.is_empty() {
+                        metrics.time(StoreOp::Append, || write_events(store.as_ref(), events));
+                    }
+                    if !talk.is_empty() {
+                        let lines: Vec<TalkRow> = talk.iter().map(|(t, _)| t.clone()).collect();
+                        let result = metrics
+                            .time(StoreOp::Talk, || store.add_talk(&lines))
+                            .map_err(|e| e.to_string());
+                        for (_, done) in talk {
+                            let _ = done.send(result.clone());
+                        }
                     }
                 }
             })
@@ -562,8 +589,13 @@ fn write_events(store: &dyn Store, batch: Vec<(Append, Done)>) {
             }
         }
         // One bad event must not sink the others: write them one by one
-        // and answer each.
-        Err(_) => {
+        // and answer each (each table logs its own failure).
+        Err(e) => {
+            tracing::warn!(
+                events = events.len(),
+                error = %e,
+                "the writer's batch of events failed: writing them one by one"
+            );
             for (e, done) in batch {
                 let result = store
                     .append(&e.table, e.v, &e.event)
@@ -643,6 +675,7 @@ mod tests {
         finished_tables_are_kept_up_to_a_bound,
         talk_is_kept_up_to_a_bound,
         live_tables_are_found_by_id,
+        a_working_database_answers_a_ping,
     );
 
     #[test]

@@ -400,6 +400,15 @@ async fn a_node_that_stops_hands_its_tables_over() {
     let ada_p = Player::join(&n2, &id, "Ada", Some(&ada), seen, Mode::All).await;
     ada_p.finish().await;
     record_checks(&n2, &id).await;
+    // n2's metrics count the table it took over.
+    let (status, metrics) = n2.http("GET", "/metrics", None, None).await;
+    assert_eq!(status, 200);
+    let metrics = metrics.as_str().unwrap_or_default().to_string();
+    assert!(
+        metrics.contains("dalmuti_lease_changes_total{change=\"acquired\"} 1"),
+        "{metrics}"
+    );
+    assert!(metrics.contains("dalmuti_node_info{node=\"n2\"} 1"), "{metrics}");
     // The store a fourth program reads sees the whole game, in order.
     let other = PostgresStore::open(&schema.url).unwrap();
     let log = other.log(&id).unwrap();

@@ -119,3 +119,20 @@ async fn a_postgres_database_that_cannot_be_reached_stops_the_start_saying_so() 
     assert!(e.contains("connect to the database"), "{e}");
     assert!(e.contains("nobody:***@") && !e.contains("pw@"), "{e}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_on_postgres_is_ready_while_its_database_answers() {
+    let schema = schema();
+    let server = Server::start_on_postgres(&schema.url, |_| {}).await;
+    assert_eq!(server.http("GET", "/healthz", None, None).await.0, 200);
+    let (status, ready) = server.http("GET", "/readyz", None, None).await;
+    assert_eq!((status, ready), (200, json!({"status": "ok"})));
+    let (status, metrics) = server.http("GET", "/metrics", None, None).await;
+    assert_eq!(status, 200);
+    let metrics = metrics.as_str().unwrap_or_default();
+    assert!(
+        metrics.contains("dalmuti_store_seconds_count{op=\"ping\"} 1\n"),
+        "the check went to the database: {metrics}"
+    );
+    server.stop().await;
+}

@@ -1616,3 +1616,224 @@ async fn a_table_keeps_the_last_fifty_chat_lines_and_says_hello_with_them() {
         .unwrap_err();
     assert_eq!(e, ServerError::BadToken);
 }
+
+/// What a test's log subscriber wrote, shared with the subscriber.
+#[derive(Clone, Default)]
+struct Logs(Arc<std::sync::Mutex<Vec<u8>>>);
+
+thread_local! {
+    /// Where this thread's logs go, while a test captures them.
+    static CAPTURED: std::cell::RefCell<Option<Logs>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Writes a log line to the emitting thread's [`Logs`], if it has one.
+struct ThreadLogs;
+
+impl std::io::Write for ThreadLogs {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        CAPTURED.with(|logs| {
+            if let Some(logs) = logs.borrow().as_ref() {
+                logs.0
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .extend_from_slice(bytes);
+            }
+        });
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Stops a thread's capture when dropped.
+struct Capturing;
+
+impl Drop for Capturing {
+    fn drop(&mut self) {
+        CAPTURED.with(|logs| *logs.borrow_mut() = None);
+    }
+}
+
+impl Logs {
+    /// Captures every log of this thread (the test's runtime, where the
+    /// tables run), down to debug, until the guard is dropped.
+    ///
+    /// One global subscriber that sorts lines by thread, not a scoped one
+    /// per test: tracing caches whether a log site is wanted, and a scoped
+    /// subscriber set while another test's thread logs may find it cached
+    /// as unwanted.
+    fn capture(&self) -> Capturing {
+        static INSTALL: std::sync::Once = std::sync::Once::new();
+        INSTALL.call_once(|| {
+            let subscriber = tracing_subscriber::fmt()
+                .with_writer(|| ThreadLogs)
+                .with_ansi(false)
+                .with_max_level(tracing::Level::DEBUG)
+                .finish();
+            tracing::subscriber::set_global_default(subscriber).expect("the only subscriber");
+        });
+        CAPTURED.with(|logs| *logs.borrow_mut() = Some(self.clone()));
+        Capturing
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap_or_else(|e| e.into_inner())).into_owned()
+    }
+}
+
+/// The body of a GET as text.
+async fn text(app: &axum::Router, uri: &str) -> (StatusCode, String) {
+    let request = Request::builder().uri(uri).body(Body::empty()).unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The value of sample `name` (labels included, as written) in metrics.
+fn sample(metrics: &str, name: &str) -> f64 {
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or_else(|| panic!("no sample {name} in:\n{metrics}"))
+}
+
+/// A one-hand game made and started through the router, its human played
+/// to the end (after saying "my hand is all Jesters" in the chat); the
+/// table's id and the human's token.
+async fn a_game_through_the_router(app: &axum::Router, state: &AppState) -> (String, String) {
+    let (status, created) = call(
+        app,
+        "POST",
+        "/api/tables",
+        None,
+        r#"{"player":"Ada","seats":4,"hands":1}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    for _ in 0..3 {
+        let path = format!("/api/tables/{id}/bots");
+        let (status, _) = call(app, "POST", &path, Some(&token), r#"{"bot":"normal"}"#).await;
+        assert_eq!(status, StatusCode::CREATED);
+    }
+    let table = state.table(&id).unwrap();
+    let sub = table.subscribe(Some(&token), 0).await.unwrap();
+    let mut feed = sub.feed;
+    table
+        .chat(Speaker::Seat(token.clone()), "my hand is all Jesters")
+        .await
+        .unwrap();
+    let path = format!("/api/tables/{id}/start");
+    assert_eq!(
+        call(app, "POST", &path, Some(&token), "").await.0,
+        StatusCode::NO_CONTENT
+    );
+    let end = play_human(&table, &token, &mut feed, sub.first, |_| false).await;
+    assert_eq!(end.d["game_over"], true);
+    (id, token)
+}
+
+#[tokio::test]
+async fn a_game_shows_in_the_metrics_without_a_series_per_table() {
+    let _dog = watchdog();
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let state = AppState::open(store.clone(), Config::for_tests()).unwrap();
+    let app = router(state.clone());
+    let (id, _) = a_game_through_the_router(&app, &state).await;
+
+    let (status, metrics) = text(&app, "/metrics").await;
+    assert_eq!(status, StatusCode::OK);
+    let actions = sample(&metrics, "dalmuti_actions_total");
+    assert!(actions > 0.0, "{metrics}");
+    // Every action's broadcast is timed, the store's write included.
+    assert_eq!(
+        sample(&metrics, "dalmuti_action_broadcast_seconds_count"),
+        actions
+    );
+    assert!(sample(&metrics, "dalmuti_action_broadcast_seconds_sum") > 0.0);
+    assert_eq!(
+        sample(
+            &metrics,
+            "dalmuti_action_broadcast_seconds_bucket{le=\"+Inf\"}"
+        ),
+        actions
+    );
+    assert_eq!(sample(&metrics, "dalmuti_tables"), 1.0, "the game lingers");
+    assert_eq!(
+        sample(&metrics, "dalmuti_seats"),
+        1.0,
+        "Ada; bots are not people"
+    );
+    assert_eq!(
+        sample(&metrics, "dalmuti_store_seconds_count{op=\"create\"}"),
+        1.0
+    );
+    assert!(sample(&metrics, "dalmuti_store_seconds_count{op=\"append\"}") > 0.0);
+    assert!(sample(&metrics, "dalmuti_store_seconds_count{op=\"talk\"}") > 0.0);
+    assert!(!metrics.contains(&id), "no series names a table: {metrics}");
+
+    // Another node on the same database loads the table: a replay.
+    let again = AppState::open(store, Config::for_tests()).unwrap();
+    let (_, metrics) = text(&router(again.clone()), "/metrics").await;
+    assert_eq!(
+        sample(&metrics, "dalmuti_store_seconds_count{op=\"replay\"}"),
+        1.0
+    );
+    assert_eq!(sample(&metrics, "dalmuti_tables"), 1.0);
+    assert_eq!(
+        sample(&metrics, "dalmuti_actions_total"),
+        0.0,
+        "its own counts"
+    );
+}
+
+#[tokio::test]
+async fn the_logs_of_a_game_name_its_table_and_never_a_secret() {
+    let _dog = watchdog();
+    let logs = Logs::default();
+    let _capture = logs.capture();
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let state = AppState::open(store.clone(), Config::for_tests()).unwrap();
+    let app = router(state.clone());
+    let (id, token) = a_game_through_the_router(&app, &state).await;
+    let (_, record) = call(&app, "GET", &format!("/api/tables/{id}/record"), None, "").await;
+    let _again = AppState::open(store, Config::for_tests()).unwrap();
+
+    let said = logs.text();
+    for what in [
+        "table created",
+        "game started",
+        "game over",
+        "table loaded from its log",
+    ] {
+        let line = said
+            .lines()
+            .find(|l| l.contains(what))
+            .unwrap_or_else(|| panic!("no {what:?} in:\n{said}"));
+        assert!(line.contains(&format!("table={id}")), "{line}");
+    }
+    // The actor's own logs are in the table's span.
+    assert!(said.contains(&format!("table{{table={id}}}")), "{said}");
+    // Never a token, its hash, a seed before or after it is shown, or
+    // what someone said.
+    let hash: String = Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let mut secrets = vec![token.clone(), hash, "all Jesters".to_string()];
+    for hand in record["fairness"]["hands"].as_array().unwrap() {
+        secrets.push(hand["seed"].as_str().unwrap().to_string());
+    }
+    secrets.extend(record["fairness"]["draw_seed"].as_str().map(str::to_string));
+    assert!(secrets.len() >= 4, "{record}");
+    for secret in &secrets {
+        assert!(
+            !said.contains(secret.as_str()),
+            "{secret} is in the logs:\n{said}"
+        );
+    }
+}

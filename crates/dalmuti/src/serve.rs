@@ -67,6 +67,67 @@ pub struct ServeArgs {
     /// renewed: how long a dead node's tables wait for another node.
     #[arg(long, default_value_t = 10)]
     pub lease_seconds: u64,
+    /// How logs are written on standard error: text (one line each, for a
+    /// person) or json (one object a line, for a log collector). Which
+    /// logs: $RUST_LOG (e.g. warn, or info,dalmuti_server=debug); default
+    /// info.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+/// How `dalmuti serve` writes its logs.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    /// One line of text per event, span fields (`table{table=…}`) first.
+    Text,
+    /// One JSON object per line: `timestamp`, `level`, `target`, the
+    /// event's fields (`message`, …) and its `span` (`{"name": "table",
+    /// "table": ID}`).
+    Json,
+}
+
+/// Starts writing logs to standard error in `format`, filtered by
+/// $RUST_LOG (default `info`). A $RUST_LOG that does not parse is said,
+/// not ignored silently, and `info` is used.
+fn start_logs(format: LogFormat) {
+    use tracing_subscriber::EnvFilter;
+    let filter = match std::env::var("RUST_LOG") {
+        Ok(wanted) if !wanted.trim().is_empty() => {
+            EnvFilter::try_new(&wanted).unwrap_or_else(|e| {
+                eprintln!(
+                    "dalmuti serve: RUST_LOG={wanted:?} does not parse ({e}): logging at info"
+                );
+                EnvFilter::new("info")
+            })
+        }
+        _ => EnvFilter::new("info"),
+    };
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    // If a subscriber is already set (never, in the binary), keep it.
+    let _ = match format {
+        LogFormat::Text => {
+            use std::io::IsTerminal;
+            logs.with_ansi(std::io::stderr().is_terminal()).try_init()
+        }
+        LogFormat::Json => logs
+            .json()
+            .flatten_event(true)
+            .with_span_list(false)
+            .try_init(),
+    };
+}
+
+/// Tells the person who started the server something (its address, that
+/// it stopped, why it could not start): a line of text, or in JSON logs a
+/// log event like the others, so that standard error stays JSON lines.
+fn say(format: LogFormat, error: bool, text: &str) {
+    match (format, error) {
+        (LogFormat::Text, _) => eprintln!("dalmuti serve: {text}"),
+        (LogFormat::Json, false) => tracing::info!("{text}"),
+        (LogFormat::Json, true) => tracing::error!("{text}"),
+    }
 }
 
 fn default_data() -> PathBuf {
@@ -103,12 +164,18 @@ fn choose_data(data: Option<PathBuf>, env: Option<String>) -> (PathBuf, Option<S
 }
 
 pub fn run_serve(args: ServeArgs) -> ExitCode {
+    let format = args.log_format;
+    start_logs(format);
     let (data, database_url) = choose_data(args.data, std::env::var(DATABASE_URL).ok());
     if database_url.is_none()
         && let Some(dir) = data.parent().filter(|d| !d.as_os_str().is_empty())
         && let Err(e) = std::fs::create_dir_all(dir)
     {
-        eprintln!("dalmuti serve: cannot create {}: {e}", dir.display());
+        say(
+            format,
+            true,
+            &format!("cannot create {}: {e}", dir.display()),
+        );
         return ExitCode::from(1);
     }
     let config = Config {
@@ -131,7 +198,7 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("dalmuti serve: cannot start the runtime: {e}");
+            say(format, true, &format!("cannot start the runtime: {e}"));
             return ExitCode::from(1);
         }
     };
@@ -158,7 +225,11 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
             .node()
             .map(|(id, url)| format!(", node {id} at {url}"))
             .unwrap_or_default();
-        eprintln!("dalmuti serve: open http://{addr}/ (data in {place}{node})");
+        say(
+            format,
+            false,
+            &format!("open http://{addr}/ (data in {place}{node})"),
+        );
         server
             .run(listener, shutdown_signal())
             .await
@@ -166,11 +237,11 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
     });
     match result {
         Ok(()) => {
-            eprintln!("dalmuti serve: stopped");
+            say(format, false, "stopped");
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("dalmuti serve: {e}");
+            say(format, true, &e);
             ExitCode::from(1)
         }
     }

@@ -231,3 +231,63 @@ fn a_folder_for_data_is_refused_before_any_address_is_announced() {
     assert!(said.contains("is a folder"), "{said}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_logs_are_json_lines_that_name_tables_and_hide_tokens() {
+    let dir = temp_dir("json-logs");
+    let server = Serve::start_with(
+        dir.join("server.sqlite").as_os_str(),
+        &["--log-format", "json"],
+    );
+    let addr = server.addr;
+    let (status, created) = http(
+        addr,
+        "POST",
+        "/api/tables",
+        None,
+        Some(json!({"name": "logs", "player": "Ada", "seats": 3})),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let (table, token) = (
+        created["id"].as_str().unwrap().to_string(),
+        created["token"].as_str().unwrap().to_string(),
+    );
+    let (status, _) = http(
+        addr,
+        "POST",
+        &format!("/api/tables/{table}/bots"),
+        Some(&token),
+        Some(json!({"bot": "easy"})),
+    )
+    .await;
+    assert_eq!(status, 201);
+    assert_eq!(http(addr, "GET", "/healthz", None, None).await.0, 200);
+    assert_eq!(http(addr, "GET", "/readyz", None, None).await.0, 200);
+    let early = server.early.clone();
+    nix::sys::signal::kill(server.pid(), nix::sys::signal::Signal::SIGTERM).unwrap();
+    let (status, later) = server.exit();
+    assert!(status.success(), "exit status {status}: {later:?}");
+
+    let lines: Vec<Value> = early
+        .iter()
+        .chain(&later)
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    let said = |what: &str| lines.iter().find(|l| l["message"] == json!(what));
+    let created = said("table created").unwrap_or_else(|| panic!("{lines:?}"));
+    assert_eq!(created["table"], json!(table), "{created}");
+    assert_eq!(created["level"], json!("INFO"));
+    assert!(created["timestamp"].is_string(), "{created}");
+    assert!(
+        lines.iter().any(|l| l["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("open http://"))),
+        "the address, as a log line: {lines:?}"
+    );
+    assert!(said("stopped").is_some(), "{lines:?}");
+    assert!(said("server stopped").is_some(), "{lines:?}");
+    let all = early.join("\n") + &later.join("\n");
+    assert!(!all.contains(&token), "a token in the logs: {all}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

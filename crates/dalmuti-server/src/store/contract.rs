@@ -183,3 +183,12 @@ pub fn live_tables_are_found_by_id(store: &dyn Store) {
     store.finish("t", "\"t\"", 10).unwrap();
     assert_eq!(store.live_table("t").unwrap(), None);
 }
+
+/// The readiness check's query answers on a working database, also while
+/// a table is being written.
+pub fn a_working_database_answers_a_ping(store: &dyn Store) {
+    store.ping().unwrap();
+    store.create_table(&row("p", true)).unwrap();
+    store.append("p", 1, "{}").unwrap();
+    store.ping().unwrap();
+}

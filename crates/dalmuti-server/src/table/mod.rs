@@ -36,9 +36,11 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
+use tracing::Instrument;
 
 use crate::bots::{self, Budget, Level};
 use crate::error::ServerError;
+use crate::metrics::{LeaseChange, LiveTable, Metrics, StoreOp};
 use crate::protocol::{Outgoing, ServerMsg};
 use crate::store::{Store, TableRow, TalkKind, Writer, hash_token, new_id, new_token};
 pub use expiry::{Lifetimes, Retire};
@@ -422,19 +424,23 @@ pub struct Context {
     /// This node among others on one database, if it is: tables are
     /// created leased to it, and give their lease up when handed over.
     pub cluster: Option<Arc<crate::cluster::Cluster>>,
+    /// The node's metrics (`/metrics`), shared by every table.
+    pub metrics: Metrics,
 }
 
 impl Context {
     /// A context over `store` with its own writer, a bot budget of one
     /// decision per core, and tables that never leave memory.
     pub fn new(store: Arc<dyn Store>, timings: Timings) -> Context {
+        let metrics = Metrics::default();
         Context {
-            writer: Writer::start(store.clone()),
+            writer: Writer::metered(store.clone(), metrics.clone()),
             store,
             timings,
             budget: Budget::new(crate::default_bot_threads(), Duration::from_secs(2)),
             lifetimes: None,
             cluster: None,
+            metrics,
         }
     }
 }
@@ -442,11 +448,23 @@ impl Context {
 /// Creates a new table in the store and starts its actor.
 pub fn create(ctx: Context, row: TableRow) -> Result<TableHandle, ServerError> {
     let state = TableState::new(row)?;
-    match &ctx.cluster {
-        Some(cluster) => cluster.create(&state.row)?,
-        None => ctx.store.create_table(&state.row)?,
-    }
-    Ok(spawn(Actor::new(ctx, state)?))
+    let id = state.row.id.clone();
+    ctx.metrics
+        .time(StoreOp::Create, || match &ctx.cluster {
+            Some(cluster) => cluster.create(&state.row),
+            None => ctx
+                .store
+                .create_table(&state.row)
+                .map_err(ServerError::from),
+        })
+        .inspect_err(|e| tracing::error!(table = %id, error = %e, "creating a table failed"))?;
+    tracing::info!(
+        table = %id,
+        seats = state.row.seats,
+        public = state.row.public,
+        "table created"
+    );
+    Ok(spawn(counted(Actor::new(ctx, state)?)))
 }
 
 /// Creates a new table in the store with these events already in its
@@ -473,8 +491,28 @@ fn create_with(
 
 /// Rebuilds a stored table by replaying its log, and starts its actor.
 pub fn load(ctx: Context, row: TableRow) -> Result<TableHandle, ServerError> {
-    let state = replay_log(ctx.store.as_ref(), row)?;
-    Ok(spawn(Actor::new(ctx, state)?))
+    let id = row.id.clone();
+    let start = std::time::Instant::now();
+    let state = ctx
+        .metrics
+        .time(StoreOp::Replay, || replay_log(ctx.store.as_ref(), row))
+        .inspect_err(|e| tracing::error!(table = %id, error = %e, "loading a table failed"))?;
+    tracing::info!(
+        table = %id,
+        events = state.v(),
+        ms = start.elapsed().as_millis() as u64,
+        "table loaded from its log"
+    );
+    Ok(spawn(counted(Actor::new(ctx, state)?)))
+}
+
+/// An actor of a live table of this node, counted in the metrics
+/// (`dalmuti_tables`, `dalmuti_seats`) while it runs; a finished game
+/// served to one connection ([`revive`]) is not.
+fn counted(mut actor: Actor) -> Actor {
+    actor.gauge = Some(actor.ctx.metrics.live_table());
+    actor.count_seats();
+    actor
 }
 
 /// A table whose state is already rebuilt, with its actor started (a
@@ -513,56 +551,66 @@ fn spawn(mut actor: Actor) -> TableHandle {
     let (tx, mut rx) = mpsc::channel(256);
     let retired = actor.retired.clone();
     let name: Arc<str> = actor.state.row.name.as_str().into();
-    tokio::spawn(async move {
-        let mut recoveries = 0;
-        loop {
-            // A bug must not take a table down with its players' game: a
-            // panic rebuilds the table from its log (what every player has
-            // been told) and it goes on.
-            let planned = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                actor.schedule();
-                actor.next_wake()
-            }));
-            let wake = match planned {
-                Ok(wake) => wake,
-                Err(_) => {
+    // Everything the actor logs says which table it is.
+    let span = tracing::info_span!("table", table = %actor.state.row.id);
+    tokio::spawn(
+        async move {
+            let mut recoveries = 0;
+            loop {
+                // A bug must not take a table down with its players' game: a
+                // panic rebuilds the table from its log (what every player has
+                // been told) and it goes on.
+                let planned = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    actor.schedule();
+                    actor.next_wake()
+                }));
+                let wake = match planned {
+                    Ok(wake) => wake,
+                    Err(_) => {
+                        recoveries += 1;
+                        if recoveries > MAX_RECOVERIES || !actor.recover() {
+                            tracing::error!(
+                                recoveries,
+                                "the table gave up after a panic in its actor"
+                            );
+                            return;
+                        }
+                        continue;
+                    }
+                };
+                let woke = tokio::select! {
+                    command = rx.recv() => match command {
+                        Some(command) => Wake::Command(command),
+                        None => return,
+                    },
+                    Some(done) = actor.bot_rx.recv() => Wake::Bot(done),
+                    _ = sleep_until(wake) => Wake::Timer,
+                };
+                let step = AssertUnwindSafe(async {
+                    match woke {
+                        Wake::Command(command) => actor.handle(command).await,
+                        Wake::Bot(done) => actor.bot_done(done).await,
+                        Wake::Timer => actor.tick().await,
+                    }
+                });
+                if step.catch_unwind().await.is_err() {
                     recoveries += 1;
                     if recoveries > MAX_RECOVERIES || !actor.recover() {
+                        tracing::error!(recoveries, "the table gave up after a panic in its actor");
                         return;
                     }
-                    continue;
+                } else {
+                    recoveries = 0;
                 }
-            };
-            let woke = tokio::select! {
-                command = rx.recv() => match command {
-                    Some(command) => Wake::Command(command),
-                    None => return,
-                },
-                Some(done) = actor.bot_rx.recv() => Wake::Bot(done),
-                _ = sleep_until(wake) => Wake::Timer,
-            };
-            let step = AssertUnwindSafe(async {
-                match woke {
-                    Wake::Command(command) => actor.handle(command).await,
-                    Wake::Bot(done) => actor.bot_done(done).await,
-                    Wake::Timer => actor.tick().await,
-                }
-            });
-            if step.catch_unwind().await.is_err() {
-                recoveries += 1;
-                if recoveries > MAX_RECOVERIES || !actor.recover() {
+                if actor.retired.get().is_some() {
+                    // Dropping the actor closes every feed: connections end,
+                    // told why by the handle.
                     return;
                 }
-            } else {
-                recoveries = 0;
-            }
-            if actor.retired.get().is_some() {
-                // Dropping the actor closes every feed: connections end,
-                // told why by the handle.
-                return;
             }
         }
-    });
+        .instrument(span),
+    );
     TableHandle { tx, retired, name }
 }
 
@@ -621,6 +669,12 @@ struct Actor {
     /// A failed retirement is tried again then.
     retry_retire: Option<Instant>,
     retired: Arc<OnceLock<Retire>>,
+    /// This table in the node's metrics, if it is one of its live tables
+    /// ([`counted`]); dropped with the actor.
+    gauge: Option<LiveTable>,
+    /// When the action being handled reached the actor: its broadcast
+    /// is timed from then (`dalmuti_action_broadcast_seconds`).
+    arrived: Option<std::time::Instant>,
 }
 
 impl Actor {
@@ -655,6 +709,8 @@ impl Actor {
             over_since: None,
             retry_retire: None,
             retired: Arc::new(OnceLock::new()),
+            gauge: None,
+            arrived: None,
         };
         for (i, seat) in actor.state.seats.clone().iter().enumerate() {
             match &seat.bot {
@@ -675,10 +731,24 @@ impl Actor {
     /// After a panic: the state again from the log, timers and bots
     /// afresh, and everyone resynced. False if the log cannot be read.
     fn recover(&mut self) -> bool {
-        let Ok(state) = replay_log(self.ctx.store.as_ref(), self.state.row.clone()) else {
-            return false;
+        tracing::error!(
+            v = self.state.v(),
+            "the table's actor panicked: rebuilding the table from its log"
+        );
+        let (store, row) = (self.ctx.store.clone(), self.state.row.clone());
+        let replayed = self
+            .ctx
+            .metrics
+            .time(StoreOp::Replay, || replay_log(store.as_ref(), row));
+        let state = match replayed {
+            Ok(state) => state,
+            Err(e) => {
+                tracing::error!(error = %e, "rebuilding the table from its log failed");
+                return false;
+            }
         };
         self.state = state;
+        self.count_seats();
         self.thinking = false;
         self.bot_at = None;
         self.setup_until = None;
@@ -695,6 +765,14 @@ impl Actor {
         }
         self.broadcast("resync", None);
         true
+    }
+
+    /// Tells the metrics how many seats people hold here now.
+    fn count_seats(&mut self) {
+        let people = self.state.seats.iter().filter(|s| s.bot.is_none()).count();
+        if let Some(gauge) = self.gauge.as_mut() {
+            gauge.set_seats(people);
+        }
     }
 
     fn is_human(&self, name: &str) -> bool {
@@ -871,21 +949,38 @@ impl Actor {
             return;
         };
         let id = &self.state.row.id;
+        let metrics = &self.ctx.metrics;
         let stored = match why {
             Retire::Finished => {
                 let summary = serde_json::to_string(&self.info()).expect("info serializes");
-                self.ctx.store.finish(id, &summary, lifetimes.max_finished)
+                metrics.time(StoreOp::Finish, || {
+                    self.ctx.store.finish(id, &summary, lifetimes.max_finished)
+                })
             }
-            Retire::Expired => self.ctx.store.delete(id),
+            Retire::Expired => metrics.time(StoreOp::Delete, || self.ctx.store.delete(id)),
             Retire::Moved => Ok(()),
         };
         match stored {
             Ok(()) => {
+                match why {
+                    Retire::Finished => {
+                        tracing::info!("the finished game left memory: kept as a record");
+                    }
+                    Retire::Expired => tracing::info!("the table expired: deleted"),
+                    Retire::Moved => tracing::info!("handed over to another node"),
+                }
                 let _ = self.retired.set(why);
             }
             // The store will be asked again in a minute; meanwhile the
             // table stays as it is.
-            Err(_) => self.retry_retire = Some(Instant::now() + Duration::from_secs(60)),
+            Err(e) => {
+                tracing::error!(
+                    error = %e,
+                    retire = ?why,
+                    "retiring the table failed in the store: trying again in a minute"
+                );
+                self.retry_retire = Some(Instant::now() + Duration::from_secs(60));
+            }
         }
     }
 
@@ -1068,9 +1163,13 @@ impl Actor {
         let done = self.bot_tx.clone();
         let budget = self.ctx.budget.clone();
         self.thinking = true;
+        // The bot thinks on another thread: its logs name the table too.
+        let span = tracing::Span::current();
+        let thinking = span.clone();
         tokio::spawn(async move {
             let decided = budget
                 .run(move |granted| {
+                    let _table = thinking.entered();
                     let mut bot = bot;
                     let view = game.view(Viewer::Seat(seat));
                     let legal = view.legal_actions();
@@ -1079,9 +1178,19 @@ impl Actor {
                     let action = if granted {
                         bot.decide(&view, &legal)
                     } else {
+                        tracing::debug!(seat = %name, "no thinking permit in time: the heuristic decides");
                         HeuristicBot::new(seed).decide(&view, &legal)
                     }
-                    .unwrap_or_else(|_| dalmuti_bots::fallback(&legal));
+                    .unwrap_or_else(|fault| {
+                        // The fault's kind only: its text may quote the
+                        // cards the bot answered.
+                        tracing::warn!(
+                            seat = %name,
+                            fault = bots::fault_kind(&fault),
+                            "a bot failed to decide: a fallback action is played"
+                        );
+                        dalmuti_bots::fallback(&legal)
+                    });
                     BotDone {
                         name,
                         bot,
@@ -1090,13 +1199,18 @@ impl Actor {
                     }
                 })
                 .await;
-            if let Some(decided) = decided {
-                let _ = done.send(decided).await;
+            match decided {
+                Some(decided) => {
+                    let _ = done.send(decided).await;
+                }
+                None => tracing::error!("a bot panicked while deciding: its seat waits"),
             }
-        });
+        }
+        .instrument(span));
     }
 
     async fn bot_done(&mut self, done: BotDone) {
+        let arrived = std::time::Instant::now();
         self.thinking = false;
         let Some(i) = self.state.seat_named(&done.name) else {
             return;
@@ -1107,6 +1221,7 @@ impl Actor {
             .is_some_and(|(j, stand_in)| j == i && stand_in == done.stand_in);
         self.bots.insert(done.name.clone(), done.bot);
         if still_due {
+            self.arrived = Some(arrived);
             let _ = self
                 .commit(Stored::Act {
                     player: done.name,
@@ -1126,6 +1241,11 @@ impl Actor {
             self.news(news).await;
         }
         if !was_over && self.state.is_over() {
+            tracing::info!(
+                hands = self.state.game.as_ref().map_or(0, |g| g.hands().len()),
+                v,
+                "game over"
+            );
             let winner = self.state.standings().first().map(|w| w.to_string());
             self.news(News::Over { winner }).await;
         }
@@ -1175,7 +1295,10 @@ impl Actor {
     /// talk, and the game goes on.
     async fn say(&mut self, t: &'static str, kind: TalkKind, line: Value) {
         let row = self.talk.keep(&self.state.row.id, kind, line.clone());
-        let _ = self.ctx.writer.talk(row).await;
+        if let Err(e) = self.ctx.writer.talk(row).await {
+            // What failed, not the line: chat is the players' own.
+            tracing::warn!(kind = ?kind, error = %e, "keeping a line of talk failed: it is still said");
+        }
         let msg = Arc::new(Outgoing::from(&ServerMsg {
             t,
             v: self.state.v(),
@@ -1189,6 +1312,10 @@ impl Actor {
 
     /// Checks an event, writes it, then broadcasts it.
     async fn commit_quietly(&mut self, event: Stored) -> Result<u64, ServerError> {
+        // An action without an arrival (everyone made ready when the
+        // setup pause ends) is timed from here.
+        let arrived = self.arrived.take().unwrap_or_else(std::time::Instant::now);
+        let action = matches!(event, Stored::Act { .. });
         let text = serde_json::to_string(&event).expect("an event serializes");
         if let Stored::Act { player, .. } = &event {
             self.turn_since.remove(player);
@@ -1207,17 +1334,32 @@ impl Actor {
                 // Another node took the table over: this one stops
                 // serving it (its clients are told it moved) and writes
                 // nothing more, as the database would refuse anyway.
+                tracing::warn!(v, "another node took the table over: handed over");
+                self.ctx.metrics.lease_changed(LeaseChange::Lost);
                 cluster.forget(&self.state.row.id);
                 let _ = self.retired.set(Retire::Moved);
                 return Err(ServerError::Conflict(Retire::Moved.reason().into()));
             }
+            tracing::error!(v, error = %e, "writing an event failed: the table goes back to its log");
             // Not on disk: go back to what is.
-            if let Ok(state) = replay_log(self.ctx.store.as_ref(), self.state.row.clone()) {
-                self.state = state;
+            let (store, row) = (self.ctx.store.clone(), self.state.row.clone());
+            let replayed = self
+                .ctx
+                .metrics
+                .time(StoreOp::Replay, || replay_log(store.as_ref(), row));
+            match replayed {
+                Ok(state) => self.state = state,
+                Err(e) => tracing::error!(error = %e, "reading the table's log back failed"),
             }
+            self.count_seats();
             return Err(e.into());
         }
         self.broadcast("event", Some(v));
+        if action {
+            self.ctx.metrics.action(arrived.elapsed());
+        } else {
+            self.count_seats();
+        }
         Ok(v)
     }
 
@@ -1385,12 +1527,21 @@ impl Actor {
             Command::HandOver(release, reply) => {
                 let _ = self.retired.set(Retire::Moved);
                 if let Some(cluster) = self.ctx.cluster.as_ref() {
+                    let id = &self.state.row.id;
                     if release {
                         // Another node may take it at once; a release that
                         // fails leaves the lease to expire.
-                        let _ = cluster.release(&self.state.row.id);
+                        match cluster.release(id) {
+                            Ok(()) => tracing::info!("handed over: lease released"),
+                            Err(e) => {
+                                tracing::error!(error = %e, "releasing the lease failed: it expires")
+                            }
+                        }
+                        self.ctx.metrics.lease_changed(LeaseChange::Released);
                     } else {
-                        cluster.forget(&self.state.row.id);
+                        tracing::warn!("lease lost: handed over to another node");
+                        self.ctx.metrics.lease_changed(LeaseChange::Lost);
+                        cluster.forget(id);
                     }
                 }
                 let _ = reply.send(());
@@ -1526,7 +1677,8 @@ impl Actor {
         };
         self.state.row.rematch = Some(id.clone());
         let created = if id == new.row.id {
-            Some(spawn(Actor::new(ctx, new)?))
+            tracing::info!(rematch = %id, "rematch table created");
+            Some(spawn(counted(Actor::new(ctx, new)?)))
         } else {
             let _ = ctx.store.delete(&new.row.id);
             None
@@ -1625,6 +1777,7 @@ impl Actor {
             draw_seed: draw_seed.to_string(),
         })
         .await?;
+        tracing::info!(seats = self.state.seats.len(), "game started");
         let seed = self.next_seed();
         self.commit(Stored::Deal {
             seed: seed.to_string(),
@@ -1634,6 +1787,7 @@ impl Actor {
     }
 
     async fn act(&mut self, token: &str, action: Action, v: u64) -> Result<u64, Refusal> {
+        let arrived = std::time::Instant::now();
         let i = self
             .state
             .seat_of_token(token)
@@ -1660,6 +1814,7 @@ impl Actor {
             action: crate::protocol::encode_action(&action),
             auto: false,
         };
+        self.arrived = Some(arrived);
         match self.commit(event).await {
             Ok(v) => Ok(v),
             Err(e) => Err((e.clone(), self.resync(&e, Some(i)))),

@@ -26,6 +26,8 @@ pub struct Serve {
     /// Where it listens.
     pub addr: SocketAddr,
     lines: mpsc::Receiver<String>,
+    /// What it printed up to its address, that line included.
+    pub early: Vec<String>,
 }
 
 impl Serve {
@@ -35,13 +37,15 @@ impl Serve {
     }
 
     /// Starts the binary on `data` (a file or a `postgres://` address) with
-    /// `more` arguments, fast timings and a long grace period, and waits
-    /// for its `open http://…/` line.
+    /// `more` arguments, fast timings and a long grace period, logging at
+    /// `info` whatever the test's own $RUST_LOG, and waits for its
+    /// `open http://…/` line.
     pub fn start_with(data: &std::ffi::OsStr, more: &[&str]) -> Serve {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
             .args(["serve", "--addr", "127.0.0.1:0", "--data"])
             .arg(data)
             .args(more)
+            .env("RUST_LOG", "info")
             .args([
                 "--bot-delay",
                 "0",
@@ -70,15 +74,16 @@ impl Serve {
             let line = lines
                 .recv_timeout(WAIT)
                 .unwrap_or_else(|_| panic!("no `open http://` line from the server: {said:?}"));
+            said.push(line.clone());
             if let Some(rest) = line.split("open http://").nth(1) {
                 break rest.split('/').next().unwrap().parse().unwrap();
             }
-            said.push(line);
         };
         Serve {
             child: Some(child),
             addr,
             lines,
+            early: said,
         }
     }
 
