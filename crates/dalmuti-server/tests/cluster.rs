@@ -408,7 +408,10 @@ async fn a_node_that_stops_hands_its_tables_over() {
         metrics.contains("dalmuti_lease_changes_total{change=\"acquired\"} 1"),
         "{metrics}"
     );
-    assert!(metrics.contains("dalmuti_node_info{node=\"n2\"} 1"), "{metrics}");
+    assert!(
+        metrics.contains("dalmuti_node_info{node=\"n2\"} 1"),
+        "{metrics}"
+    );
     // The store a fourth program reads sees the whole game, in order.
     let other = PostgresStore::open(&schema.url).unwrap();
     let log = other.log(&id).unwrap();

@@ -321,9 +321,14 @@ impl PostgresStore {
         let mut numbers = Vec::with_capacity(events.len());
         let mut texts = Vec::with_capacity(events.len());
         let mut epochs = Vec::with_capacity(events.len());
+        // In the order of their tables (each table's own events keep
+        // theirs): every transaction that locks leases locks them in that
+        // one order, so a batch and a renewal never deadlock.
+        let mut ordered: Vec<&Append> = events.iter().collect();
+        ordered.sort_by(|a, b| a.table.cmp(&b.table));
         {
             let held = self.held();
-            for e in events {
+            for e in ordered {
                 tables.push(e.table.clone());
                 numbers.push(bigint(e.v, "event number")?);
                 texts.push(e.event.clone());
@@ -773,6 +778,8 @@ impl Store for PostgresStore {
                 }
             }
         }
+        // Leases locked in their tables' order, as everywhere.
+        fences.sort();
         self.transaction(what.clone(), move |tx| {
             for (table, epoch) in &fences {
                 fence(tx, table, *epoch, &what)?;

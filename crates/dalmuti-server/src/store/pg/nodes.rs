@@ -132,9 +132,17 @@ impl PostgresStore {
         let renewed: Vec<String> = self.run(what.clone(), move |c| {
             let rows = c
                 .query(
-                    "UPDATE leases l SET expires = now() + make_interval(secs => $3)
-                     FROM unnest($1::text[], $2::bigint[]) AS h (t, e)
-                     WHERE l.table_id = h.t AND l.epoch = h.e AND l.expires > now()
+                    // The rows locked first, in their tables' order, as
+                    // appends lock them: the two never deadlock.
+                    "WITH mine AS (
+                         SELECT l.table_id FROM leases l
+                         JOIN unnest($1::text[], $2::bigint[]) AS h (t, e)
+                             ON l.table_id = h.t AND l.epoch = h.e
+                         WHERE l.expires > now()
+                         ORDER BY l.table_id
+                         FOR NO KEY UPDATE OF l)
+                     UPDATE leases l SET expires = now() + make_interval(secs => $3)
+                     FROM mine WHERE l.table_id = mine.table_id
                      RETURNING l.table_id",
                     &[&asked, &epochs, &secs],
                 )
@@ -391,6 +399,40 @@ mod tests {
         b.finish("mine", "\"done\"", 10).unwrap();
         assert!(a.lobby_elsewhere("a").unwrap().is_empty());
         assert_eq!(b.owner("mine").unwrap(), None);
+    }
+
+    #[test]
+    fn renewals_and_batches_of_many_tables_never_deadlock() {
+        let schema = TestSchema::new().unwrap_or_else(|e| panic!("{e}"));
+        let store = std::sync::Arc::new(schema.store().unwrap());
+        let ids: Vec<String> = (0..40).map(|i| format!("t{i:02}")).collect();
+        for id in &ids {
+            store.create_leased(&table(id, true), "a", LONG).unwrap();
+        }
+        let renewing = store.clone();
+        let renewals = std::thread::spawn(move || {
+            for _ in 0..150 {
+                assert!(renewing.renew_held(LONG).unwrap().is_empty());
+            }
+        });
+        // Batches naming the tables against their order, as a writer's
+        // batch names them in the order their events came.
+        for v in 1..=150u64 {
+            let batch: Vec<crate::store::Append> = ids
+                .iter()
+                .rev()
+                .map(|id| crate::store::Append {
+                    table: id.clone(),
+                    v,
+                    event: "{}".into(),
+                })
+                .collect();
+            store
+                .append_batch(&batch)
+                .unwrap_or_else(|e| panic!("batch {v}: {e}"));
+        }
+        renewals.join().unwrap();
+        assert_eq!(store.log("t07").unwrap().len(), 150);
     }
 
     #[test]
