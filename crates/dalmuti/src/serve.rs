@@ -59,7 +59,7 @@ pub struct ServeArgs {
     pub node_id: Option<String>,
     /// On PostgreSQL, where clients reach this node: requests for its
     /// tables that reach another node are sent here (e.g.
-    /// https://play.example/n/1, a path the load balancer sends to this
+    /// `https://play.example/n/1`, a path the load balancer sends to this
     /// node). Default: http:// and the address it listens on.
     #[arg(long)]
     pub public_url: Option<String>,
