@@ -129,6 +129,34 @@ async fn eventually<T>(what: &str, mut ok: impl AsyncFnMut() -> Option<T>) -> T 
     }
 }
 
+/// A one-hand table of three on `server`: Ada, its host, and two greedy
+/// bots, with `settings` added to the request; its id and Ada's token.
+async fn ada_and_two_bots(server: &Server, settings: Value) -> (String, String) {
+    let mut request = json!({"player": "Ada", "seats": 3, "hands": 1});
+    request
+        .as_object_mut()
+        .unwrap()
+        .extend(settings.as_object().unwrap().clone());
+    let (id, ada) = server.create_table(request).await;
+    server.add_bot(&id, &ada, "greedy").await;
+    server.add_bot(&id, &ada, "greedy").await;
+    (id, ada)
+}
+
+/// Ada connects as a player who answers everything but her plays, the
+/// game starts, and the table waits for her first play: her player and
+/// that message.
+async fn until_adas_first_play(server: &Server, id: &str, ada: &str) -> (Player, Value) {
+    let mut ada_p = Player::join(server, id, "Ada", Some(ada), 0, Mode::NoPlay).await;
+    server.start_game(id, ada).await;
+    let waiting = ada_p
+        .wait_for("Ada's first play", |m| {
+            has_state(m) && matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow"))
+        })
+        .await;
+    (ada_p, waiting)
+}
+
 /// The table's record checks, with every hand played.
 async fn record_checks(server: &Server, id: &str) {
     let (status, record) = server
@@ -231,11 +259,7 @@ async fn a_node_whose_lease_was_taken_writes_nothing_more() {
     let ttl = Duration::from_secs(60);
     let n1 = node(&schema, "n1", ttl).await;
     let n2 = node(&schema, "n2", ttl).await;
-    let (id, ada) = n1
-        .create_table(json!({"player": "Ada", "seats": 3, "hands": 1}))
-        .await;
-    n1.add_bot(&id, &ada, "greedy").await;
-    n1.add_bot(&id, &ada, "greedy").await;
+    let (id, ada) = ada_and_two_bots(&n1, json!({})).await;
     let (mut ws, _) = n1.hello(&id, Some(&ada), 0).await;
     n1.start_game(&id, &ada).await;
     // Ada answers what comes before her first play (a tax, an exchange).
@@ -373,18 +397,8 @@ async fn a_node_that_stops_hands_its_tables_over() {
     let ttl = Duration::from_secs(60);
     let n1 = node(&schema, "n1", ttl).await;
     let n2 = node(&schema, "n2", ttl).await;
-    let (id, ada) = n1
-        .create_table(json!({"player": "Ada", "seats": 3, "hands": 1}))
-        .await;
-    n1.add_bot(&id, &ada, "greedy").await;
-    n1.add_bot(&id, &ada, "greedy").await;
-    let mut ada_p = Player::join(&n1, &id, "Ada", Some(&ada), 0, Mode::NoPlay).await;
-    n1.start_game(&id, &ada).await;
-    let waiting = ada_p
-        .wait_for("Ada's first play", |m| {
-            has_state(m) && matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow"))
-        })
-        .await;
+    let (id, ada) = ada_and_two_bots(&n1, json!({})).await;
+    let (mut ada_p, waiting) = until_adas_first_play(&n1, &id, &ada).await;
     let seen = waiting["v"].as_u64().unwrap();
 
     // n1 stops (SIGTERM in `dalmuti serve`): the lease is given up at once
@@ -425,18 +439,8 @@ async fn bots_and_the_turn_timer_go_on_after_a_takeover() {
     let ttl = Duration::from_secs(60);
     let n1 = node(&schema, "n1", ttl).await;
     let n2 = node(&schema, "n2", ttl).await;
-    let (id, ada) = n1
-        .create_table(json!({"player": "Ada", "seats": 3, "hands": 1, "turn_seconds": 10}))
-        .await;
-    n1.add_bot(&id, &ada, "greedy").await;
-    n1.add_bot(&id, &ada, "greedy").await;
-    let mut ada_p = Player::join(&n1, &id, "Ada", Some(&ada), 0, Mode::NoPlay).await;
-    n1.start_game(&id, &ada).await;
-    let waiting = ada_p
-        .wait_for("Ada's first play", |m| {
-            has_state(m) && matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow"))
-        })
-        .await;
+    let (id, ada) = ada_and_two_bots(&n1, json!({"turn_seconds": 10})).await;
+    let (mut ada_p, waiting) = until_adas_first_play(&n1, &id, &ada).await;
     let seen = waiting["v"].as_u64().unwrap();
     n1.stop().await;
     ada_p.wait_for("moved", |m| m["t"] == json!("moved")).await;

@@ -174,19 +174,9 @@ async fn a_node_killed_mid_hand_loses_no_acknowledged_action() {
         (status, record) = http(owner, "GET", &record_path, None, None).await;
     }
     assert_eq!(status, 200, "{record}");
-    let plays: Vec<&str> = record["hands"][0]["plays"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p.as_str().unwrap())
-        .collect();
-    let seen: Vec<String> = plays_before
-        .iter()
-        .chain(&clients[0].plays)
-        .cloned()
-        .collect();
     assert_eq!(
-        plays, seen,
+        common::first_hand_plays(&record),
+        [plays_before, clients[0].plays.clone()].concat(),
         "every play and pass, before and after the kill"
     );
     let (valid, said) = dalmuti_on(&["check"], &record);

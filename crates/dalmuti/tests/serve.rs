@@ -150,19 +150,9 @@ async fn a_server_killed_mid_hand_goes_on_exactly_where_it_was() {
     )
     .await;
     assert_eq!(status, 200, "{record}");
-    let plays: Vec<&str> = record["hands"][0]["plays"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p.as_str().unwrap())
-        .collect();
-    let seen: Vec<String> = plays_before
-        .iter()
-        .chain(&clients[0].plays)
-        .cloned()
-        .collect();
     assert_eq!(
-        plays, seen,
+        common::first_hand_plays(&record),
+        [plays_before, clients[0].plays.clone()].concat(),
         "every play and pass, before and after the crash"
     );
     match dalmuti_core::record::check(&record.to_string()) {

@@ -337,3 +337,14 @@ pub fn game_part(m: &Value) -> Value {
     }
     json!({"v": m["v"], "d": d})
 }
+
+/// The plays and passes of a record's first hand, in order (`NAME: 6 6 J`,
+/// `NAME: pass`), as [`Client::plays`] notes them.
+pub fn first_hand_plays(record: &Value) -> Vec<String> {
+    record["hands"][0]["plays"]
+        .as_array()
+        .expect("a record's first hand has plays")
+        .iter()
+        .map(|p| p.as_str().unwrap().to_string())
+        .collect()
+}
