@@ -34,7 +34,7 @@ pub struct SimArgs {
     /// expert) or cmd:COMMAND (a command may contain spaces, not commas).
     #[arg(
         long,
-        required_unless_present = "ladder",
+        required_unless_present_any = ["ladder", "pool"],
         default_value = "",
         hide_default_value = true
     )]
@@ -50,6 +50,27 @@ pub struct SimArgs {
         conflicts_with_all = ["bots", "games", "hands_per_game", "csv", "records"]
     )]
     pub ladder: Option<String>,
+
+    /// Measures one bot against pools of other styles instead of one
+    /// lineup: against copies of each pool bot (--pools) and at a mixed
+    /// table of them, beside the baseline (--baseline) in its seat on the
+    /// same deals; the report gives each mean place and the lead over the
+    /// baseline with 95% intervals, in one table.
+    #[arg(
+        long,
+        value_name = "BOT",
+        conflicts_with_all = ["bots", "ladder", "games", "hands_per_game", "csv", "records", "plot"]
+    )]
+    pub pool: Option<String>,
+
+    /// The pools for --pool, separated by commas as in --bots (cmd:COMMAND
+    /// bots too) [default: shedder,hoarder,spender,breaker,noisy].
+    #[arg(long, value_name = "BOTS", requires = "pool")]
+    pub pools: Option<String>,
+
+    /// The bot --pool compares with, in the same seat [default: heuristic].
+    #[arg(long, value_name = "BOT", requires = "pool")]
+    pub baseline: Option<String>,
 
     /// Independent hands to play, each dealt fresh with the lineup in a
     /// random seat order [default: 10000 unless --games]. With --ladder:
@@ -245,6 +266,21 @@ pub enum ConfigError {
     /// An option the ladder does not take.
     #[error("{0}")]
     Ladder(&'static str),
+    /// A pool run without its bot, or with an option it does not take.
+    #[error("{0}")]
+    Pool(&'static str),
+    /// A bot of `--pool`, `--pools` or `--baseline` that cannot be named.
+    #[error("bot {position} of {flag} ({spec:?}): {reason}")]
+    PoolBot {
+        /// The option.
+        flag: &'static str,
+        /// 1-based place in its list.
+        position: usize,
+        /// What was written.
+        spec: String,
+        /// Why it is not a bot.
+        reason: String,
+    },
 }
 
 impl SimConfig {
@@ -267,6 +303,11 @@ impl SimConfig {
         if args.ladder.is_some() {
             return Err(ConfigError::Ladder(
                 "--ladder is a ladder, not a lineup: make a LadderConfig",
+            ));
+        }
+        if args.pool.is_some() {
+            return Err(ConfigError::Pool(
+                "--pool measures a bot against pools, not a lineup: make a PoolConfig",
             ));
         }
         let specs = split_lineup(&args.bots)?;
@@ -487,6 +528,32 @@ impl SimConfig {
         }
     }
 
+    /// The command-line flags of the rules that differ from the default
+    /// (`--variant corporate-shuffle`, `--merchant-exchange`…), for a
+    /// command that repeats a run.
+    pub(crate) fn rule_flags(&self) -> Vec<String> {
+        let rules = self.rules();
+        let mut words = Vec::new();
+        if rules.variant != Variant::Dalmuti {
+            words.push("--variant".into());
+            words.push(rules.variant.word().into());
+        }
+        for (on, flag) in [
+            (rules.stripped_deck, "--stripped-deck"),
+            (rules.first_deal_revolution, "--first-deal-revolution"),
+            (rules.merchant_exchange, "--merchant-exchange"),
+        ] {
+            if on {
+                words.push(flag.into());
+            }
+        }
+        if rules.scoring != Scoring::None {
+            words.push("--scoring".into());
+            words.push(rules.scoring.word().into());
+        }
+        words
+    }
+
     /// Hands played in all: deals × rotations.
     pub fn total_hands(&self) -> u64 {
         self.deals() * self.rotations() as u64
@@ -513,6 +580,17 @@ pub(crate) fn split_lineup(bots: &str) -> Result<Vec<String>, ConfigError> {
         return Err(ConfigError::NoBots);
     }
     Ok(specs)
+}
+
+/// A word as a POSIX shell reads it back: as is when it is made of safe
+/// characters, else in single quotes.
+pub(crate) fn shell_quote(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || ",:=./_+-@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
 }
 
 /// Labels for the lineup: the spec, with `#2`, `#3`… on repeats.

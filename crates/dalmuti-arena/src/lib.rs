@@ -96,7 +96,9 @@
 //! `--json FILE` writes the JSON to FILE and prints the table.
 //!
 //! `--ladder A,B,C` plays a round-robin ladder of bots instead of one
-//! lineup: see the [`ladder`] module.
+//! lineup: see the [`ladder`] module. `--pool BOT` measures one bot
+//! against tables of each of several styles, beside a baseline in its
+//! seat: see the [`pool`] module.
 //!
 //! `--records DIR` writes each game as a game record (`dalmuti check`
 //! accepts it): `hand-{deal}-r{rotation}.json` for independent hands (each
@@ -107,6 +109,7 @@ mod config;
 pub mod ladder;
 mod play;
 mod plot;
+pub mod pool;
 mod report;
 mod run;
 mod seeds;
@@ -118,6 +121,7 @@ pub use config::{
 pub use ladder::{LadderConfig, LadderReport, bradley_terry, run_ladder};
 pub use play::Faults;
 pub use plot::{PlotError, plot_ladder_svg, plot_svg};
+pub use pool::{PoolConfig, PoolReport, run_pool};
 pub use report::{BotReport, Matrix, RulesReport, SimReport, Timing, title_name};
 pub use run::{HANDS_PER_UNIT, SimError, run};
 

@@ -62,6 +62,19 @@ pub struct RulesReport {
     pub scoring: String,
 }
 
+impl RulesReport {
+    /// The report of `rules`.
+    pub(crate) fn of(rules: &dalmuti_core::Rules) -> RulesReport {
+        RulesReport {
+            variant: rules.variant,
+            stripped_deck: rules.stripped_deck,
+            first_deal_revolution: rules.first_deal_revolution,
+            merchant_exchange: rules.merchant_exchange,
+            scoring: rules.scoring.word().into(),
+        }
+    }
+}
+
 /// One lineup entry's results.
 #[derive(Clone, Debug, Serialize)]
 pub struct BotReport {
@@ -258,13 +271,7 @@ impl SimReport {
             rotations: config.rotations(),
             hands,
             seed: config.seed_text(),
-            rules: RulesReport {
-                variant,
-                stripped_deck: rules.stripped_deck,
-                first_deal_revolution: rules.first_deal_revolution,
-                merchant_exchange: rules.merchant_exchange,
-                scoring: rules.scoring.word().into(),
-            },
+            rules: RulesReport::of(&rules),
             bots,
             seat_places: Matrix::new(titles.clone(), place_names, &tally.seat_places),
             mobility: games.map(|_| Matrix::new(titles.clone(), titles.clone(), &tally.mobility)),

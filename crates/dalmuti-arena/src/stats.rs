@@ -123,6 +123,18 @@ impl Tally {
     }
 }
 
+/// The mean of per-deal values and the half-width of its 95% normal
+/// interval, 1.96 s / √D (`None` with fewer than two deals).
+pub(crate) fn mean_ci(values: &[f64]) -> (f64, Option<f64>) {
+    let d = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / d;
+    if values.len() < 2 {
+        return (mean, None);
+    }
+    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (d - 1.0);
+    (mean, Some(1.96 * (var / d).sqrt()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

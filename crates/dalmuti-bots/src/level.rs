@@ -167,7 +167,9 @@ impl Level {
         match spec.parse::<BotSpec>() {
             Ok(BotSpec::Level(level)) => level,
             Ok(BotSpec::Random | BotSpec::Greedy) => Level::Easy,
-            Ok(BotSpec::Heuristic) => Level::Normal,
+            // The styles are opponents to measure against, not levels: they
+            // play about as well as the heuristic most of them build on.
+            Ok(BotSpec::Heuristic | BotSpec::Style(_)) => Level::Normal,
             Ok(BotSpec::Search(config)) => match config.time {
                 Some(time) if time.as_millis() <= 50 => Level::Hard,
                 None if config.iterations <= 1000 => Level::Hard,

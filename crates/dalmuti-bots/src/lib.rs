@@ -12,6 +12,8 @@
 //! - [`GreedyBot`]: its worst legal set, its worst cards in tax.
 //! - [`HeuristicBot`]: strong rules of thumb.
 //! - [`SearchBot`]: information-set Monte-Carlo tree search.
+//! - [`StyleBot`]: one clear style each (a racing shedder, a hoarder…),
+//!   to measure bots against ([`Style`]).
 //! - [`ExternalBot`]: a program in any language speaking the bot protocol
 //!   (`docs/BOT-PROTOCOL.md`) on its standard input and output.
 //!
@@ -45,6 +47,7 @@ pub mod protocol;
 mod random;
 mod search;
 mod spec;
+mod style;
 
 pub use external::ExternalBot;
 pub use greedy::GreedyBot;
@@ -53,6 +56,7 @@ pub use level::{BadLevel, Level};
 pub use random::RandomBot;
 pub use search::{Opponents, Playout, SearchBot, SearchConfig, SearchStats, Setup, SetupSearch};
 pub use spec::{BadSpec, BotSpec, DEFAULT_EXTERNAL_TIMEOUT};
+pub use style::{Style, StyleBot};
 
 use dalmuti_core::{Action, View};
 

@@ -1,5 +1,6 @@
 //! Naming bots on a command line: `random`, `greedy`, `heuristic`,
-//! `search:iterations=2000`, `cmd:python3 examples/bot.py`…, or a level
+//! `search:iterations=2000`, a style (`shedder`, `hoarder`…),
+//! `cmd:python3 examples/bot.py`…, or a level
 //! named by strength: `easy`, `normal`, `hard`, `expert` ([`Level`]).
 
 use std::fmt;
@@ -10,6 +11,7 @@ use crate::external::ExternalBot;
 use crate::heuristic::HeuristicBot;
 use crate::level::Level;
 use crate::search::{SearchBot, SearchConfig};
+use crate::style::{Style, StyleBot};
 use crate::{Bot, GreedyBot, RandomBot};
 
 /// How long an external bot may think about one decision unless told
@@ -38,8 +40,12 @@ pub enum BotSpec {
     Greedy,
     /// Rules of thumb.
     Heuristic,
+
     /// Information-set Monte-Carlo tree search.
     Search(SearchConfig),
+    /// A bot of one clear style: `shedder`, `hoarder`, `spender`,
+    /// `breaker`, `noisy`.
+    Style(Style),
     /// A level named by strength, which is one of the bots above with a
     /// fixed budget ([`Level::spec_text`]); reports keep its name.
     Level(Level),
@@ -65,7 +71,9 @@ impl BotSpec {
             BotSpec::Random => Box::new(RandomBot::new(seed)),
             BotSpec::Greedy => Box::new(GreedyBot),
             BotSpec::Heuristic => Box::new(HeuristicBot::new(seed)),
+
             BotSpec::Search(config) => Box::new(SearchBot::new(config.clone(), seed)),
+            BotSpec::Style(style) => Box::new(StyleBot::new(*style, seed)),
             BotSpec::Level(level) => level.build(seed)?,
             BotSpec::External { command, timeout } => {
                 Box::new(ExternalBot::spawn(command, *timeout)?)
@@ -95,7 +103,11 @@ impl FromStr for BotSpec {
             ("random", "") => Ok(BotSpec::Random),
             ("greedy", "") => Ok(BotSpec::Greedy),
             ("heuristic", "") => Ok(BotSpec::Heuristic),
+
             ("search", options) => Ok(BotSpec::Search(options.parse()?)),
+            (name, "") if name.parse::<Style>().is_ok() => {
+                Ok(BotSpec::Style(name.parse().expect("checked")))
+            }
             (name, options) => match name.parse::<Level>() {
                 Ok(level) if options.is_empty() => Ok(BotSpec::Level(level)),
                 Ok(level) => Err(BadSpec(format!(
@@ -103,7 +115,7 @@ impl FromStr for BotSpec {
                     level.spec_text()
                 ))),
                 Err(_) => Err(BadSpec(format!(
-                    "unknown bot {name:?}: expected easy, normal, hard, expert, random, greedy, heuristic, search[:options] or cmd:COMMAND"
+                    "unknown bot {name:?}: expected easy, normal, hard, expert, random, greedy, heuristic, search[:options], shedder, hoarder, spender, breaker, noisy or cmd:COMMAND"
                 ))),
             },
         }
@@ -116,7 +128,9 @@ impl fmt::Display for BotSpec {
             BotSpec::Random => f.write_str("random"),
             BotSpec::Greedy => f.write_str("greedy"),
             BotSpec::Heuristic => f.write_str("heuristic"),
+
             BotSpec::Search(config) => write!(f, "search{config}"),
+            BotSpec::Style(style) => write!(f, "{style}"),
             BotSpec::Level(level) => write!(f, "{level}"),
             BotSpec::External { command, .. } => write!(f, "cmd:{command}"),
         }

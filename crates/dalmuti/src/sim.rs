@@ -7,14 +7,19 @@ use std::time::Duration;
 use std::path::Path;
 
 use dalmuti_arena::{
-    Format, LadderConfig, SimArgs, SimConfig, plot_ladder_svg, plot_svg, run, run_ladder,
+    Format, LadderConfig, PoolConfig, SimArgs, SimConfig, plot_ladder_svg, plot_svg, run,
+    run_ladder, run_pool,
 };
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
-/// Runs a simulation (or, with `--ladder`, a ladder) and prints its report.
+/// Runs a simulation (or, with `--ladder`, a ladder; with `--pool`, a bot
+/// against every pool) and prints its report.
 pub fn run_sim(args: SimArgs) -> ExitCode {
     if args.ladder.is_some() {
         return ladder(args);
+    }
+    if args.pool.is_some() {
+        return pool(args);
     }
     let config = match SimConfig::new(args) {
         Ok(c) => c,
@@ -92,6 +97,43 @@ fn ladder(args: SimArgs) -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::FAILURE;
     }
+    if let Some(path) = config.json_file()
+        && let Err(code) = write_json(path, &report.to_json())
+    {
+        return code;
+    }
+    if config.json_on_stdout() {
+        print(&(report.to_json() + "\n"))
+    } else {
+        print(&report.to_text())
+    }
+}
+
+/// `dalmuti sim --pool`: measures the bot against every pool, writes the
+/// JSON if asked, and prints the table (or the JSON with a bare `--json`).
+fn pool(args: SimArgs) -> ExitCode {
+    let config = match PoolConfig::new(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if !config.seed_given() {
+        eprintln!(
+            "seed {} (repeat this run with: {})",
+            config.seed_text(),
+            config.command()
+        );
+    }
+    let result = with_progress(config.total_hands(), |progress| run_pool(&config, progress));
+    let report = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     if let Some(path) = config.json_file()
         && let Err(code) = write_json(path, &report.to_json())
     {

@@ -6,7 +6,9 @@ use std::path::Path;
 use dalmuti_bots::BotSpec;
 use dalmuti_core::{Rules, Seed};
 
-use crate::config::{ConfigError, Entry, Format, SimArgs, SimConfig, label, split_lineup};
+use crate::config::{
+    ConfigError, Entry, Format, SimArgs, SimConfig, label, shell_quote, split_lineup,
+};
 
 /// Deals each pair plays when `--hands` is not given.
 pub const LADDER_DEFAULT_DEALS: u64 = 1000;
@@ -219,36 +221,8 @@ impl LadderConfig {
             "--seed".into(),
             self.seed_text(),
         ];
-        let rules = self.rules();
-        if rules.variant != dalmuti_core::Variant::Dalmuti {
-            words.push("--variant".into());
-            words.push(rules.variant.word().into());
-        }
-        for (on, flag) in [
-            (rules.stripped_deck, "--stripped-deck"),
-            (rules.first_deal_revolution, "--first-deal-revolution"),
-            (rules.merchant_exchange, "--merchant-exchange"),
-        ] {
-            if on {
-                words.push(flag.into());
-            }
-        }
-        if rules.scoring != dalmuti_core::Scoring::None {
-            words.push("--scoring".into());
-            words.push(rules.scoring.word().into());
-        }
+        words.extend(self.sim.rule_flags());
         words.join(" ")
-    }
-}
-
-/// A word as a POSIX shell reads it back: as is when it is made of safe
-/// characters, else in single quotes.
-fn shell_quote(word: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || ",:=./_+-@%".contains(c);
-    if !word.is_empty() && word.chars().all(safe) {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
 

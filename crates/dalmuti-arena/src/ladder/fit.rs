@@ -146,18 +146,6 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
     }
 }
 
-/// The mean of per-deal values and the half-width of its 95% normal
-/// interval, 1.96 s / √D (`None` with fewer than two deals).
-pub(crate) fn mean_ci(values: &[f64]) -> (f64, Option<f64>) {
-    let d = values.len() as f64;
-    let mean = values.iter().sum::<f64>() / d;
-    if values.len() < 2 {
-        return (mean, None);
-    }
-    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (d - 1.0);
-    (mean, Some(1.96 * (var / d).sqrt()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,8 +168,8 @@ mod tests {
 
     #[test]
     fn intervals_of_means() {
-        assert_eq!(mean_ci(&[2.0]), (2.0, None));
-        let (m, h) = mean_ci(&[1.0, 3.0, 2.0, 2.0]);
+        assert_eq!(crate::stats::mean_ci(&[2.0]), (2.0, None));
+        let (m, h) = crate::stats::mean_ci(&[1.0, 3.0, 2.0, 2.0]);
         assert_eq!(m, 2.0);
         assert!((h.unwrap() - 1.96 * ((2.0 / 3.0) / 4.0f64).sqrt()).abs() < 1e-12);
         assert_eq!(percentile(&[1.0, 2.0, 3.0], 0.5), 2.0);

@@ -7,10 +7,11 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::LadderConfig;
-use super::fit::{BOOTSTRAP_SAMPLES, PRIOR_WINS, mean_ci, ratings};
+use super::fit::{BOOTSTRAP_SAMPLES, PRIOR_WINS, ratings};
 use super::pairs::PairResult;
 use crate::play::Faults;
 use crate::report::{RulesReport, Timing};
+use crate::stats::mean_ci;
 
 /// The value of `format` in a ladder's JSON.
 pub const LADDER_FORMAT: &str = "dalmuti-ladder/1";
@@ -236,13 +237,7 @@ impl LadderReport {
                 .collect(),
             hands_per_pair: config.hands_per_pair(),
             hands,
-            rules: RulesReport {
-                variant: rules.variant,
-                stripped_deck: rules.stripped_deck,
-                first_deal_revolution: rules.first_deal_revolution,
-                merchant_exchange: rules.merchant_exchange,
-                scoring: rules.scoring.word().into(),
-            },
+            rules: RulesReport::of(&rules),
             method: Method {
                 rating: "Bradley-Terry on the Elo scale (400 points: 10 to 1 odds of finishing \
                          ahead), fitted to every comparison of a copy of one bot with a copy of \
