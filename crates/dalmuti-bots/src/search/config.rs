@@ -7,7 +7,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::BadSpec;
+use crate::{BadSpec, Style};
 
 /// How much a search bot may think per decision.
 ///
@@ -65,6 +65,9 @@ pub enum Setup {
 
 /// How the other players choose inside the search.
 ///
+/// `Greedy` and `Style` model them as that bot instead of the heuristic:
+/// for a table known to be of one kind.
+///
 /// `Heuristic` (the default) is an opponent model: between two of the
 /// searching seat's decisions the others play as the heuristic bot would
 /// with the cards the determinization gave them, and the tree holds only
@@ -82,6 +85,15 @@ pub enum Opponents {
     Heuristic,
     /// The others choose in the tree (ISMCTS).
     Tree,
+    /// The others play as the greedy bot.
+    Greedy,
+    /// The others play one style.
+    Style(Style),
+    /// Each other seat is inferred, from what it did this hand, to be one
+    /// of a few kinds of player (the heuristic, the greedy bot, a random
+    /// player), and the deals are weighted by how likely they make what
+    /// was seen.
+    Infer,
 }
 
 /// How every player plays once the search leaves its tree (one move in
@@ -148,14 +160,17 @@ impl FromStr for SearchConfig {
                     config.threads = n as usize;
                 }
                 "opponents" => {
-                    config.opponents = choice(
-                        key,
-                        value,
-                        [
-                            ("heuristic", Opponents::Heuristic),
-                            ("tree", Opponents::Tree),
-                        ],
-                    )?;
+                    config.opponents = match value {
+                        "heuristic" => Opponents::Heuristic,
+                        "tree" => Opponents::Tree,
+                        "greedy" => Opponents::Greedy,
+                        "infer" => Opponents::Infer,
+                        other => Opponents::Style(other.parse().map_err(|()| {
+                            BadSpec(format!(
+                                "search opponents={other:?}: expected heuristic, infer, tree, greedy or a style (shedder, hoarder, spender, breaker, noisy)"
+                            ))
+                        })?),
+                    };
                 }
                 "playout" => {
                     config.playout = choice(
@@ -232,8 +247,12 @@ impl fmt::Display for SearchConfig {
         if self.threads != default.threads {
             options.push(format!("threads={}", self.threads));
         }
-        if self.opponents == Opponents::Tree {
-            options.push("opponents=tree".into());
+        match self.opponents {
+            Opponents::Heuristic => {}
+            Opponents::Tree => options.push("opponents=tree".into()),
+            Opponents::Greedy => options.push("opponents=greedy".into()),
+            Opponents::Infer => options.push("opponents=infer".into()),
+            Opponents::Style(style) => options.push(format!("opponents={style}")),
         }
         if self.playout == Playout::Heuristic {
             options.push("playout=heuristic".into());

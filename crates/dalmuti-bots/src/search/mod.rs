@@ -27,7 +27,9 @@
 //! single-observer ISMCTS, where each player chooses in the tree for
 //! itself.
 
+mod belief;
 mod config;
+mod model;
 mod playout;
 mod setup;
 mod tree;
@@ -44,8 +46,10 @@ pub use setup::SetupSearch;
 
 use crate::knowledge::Knowledge;
 use crate::{Bot, BotFault, BotRng, HeuristicBot, bot_rng};
+use belief::{Belief, PARTICLES};
+use model::Kind;
 use playout::Table;
-use worker::{Budget, RootStats};
+use worker::{Budget, Deals, RootStats};
 
 /// Information-set Monte-Carlo tree search (single observer, Cowling et
 /// al.) for play decisions, with the others modelled by the heuristic bot.
@@ -127,6 +131,19 @@ impl SearchBot {
         let started = Instant::now();
         let knowledge = Knowledge::from_view(view);
         let table = Table::of(view, &knowledge);
+        let belief = match self.config.opponents {
+            Opponents::Infer => Belief::infer(view, &knowledge, &table, PARTICLES, &mut self.rng),
+            _ => None,
+        };
+        let deals = Deals {
+            knowledge: &knowledge,
+            belief: belief.as_ref(),
+            kind: match self.config.opponents {
+                Opponents::Greedy => Kind::Greedy,
+                Opponents::Style(style) => Kind::Style(style),
+                Opponents::Heuristic | Opponents::Tree | Opponents::Infer => Kind::Heuristic,
+            },
+        };
         let threads = self.config.threads.max(1);
         // Seeds drawn in thread order: the same for the same bot seed.
         let seeds: Vec<u64> = (0..threads).map(|_| self.rng.next_u64()).collect();
@@ -141,8 +158,7 @@ impl SearchBot {
             }
         };
         let config = &self.config;
-        let run =
-            |t: usize| worker::search(config, &table, &knowledge, bot_rng(seeds[t]), budget(t));
+        let run = |t: usize| worker::search(config, &table, &deals, bot_rng(seeds[t]), budget(t));
         let results: Vec<RootStats> = if threads == 1 {
             vec![run(0)]
         } else {

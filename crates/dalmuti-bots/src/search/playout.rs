@@ -131,15 +131,37 @@ impl Table {
         self.me
     }
 
+    /// How many players.
+    pub(super) fn players(&self) -> usize {
+        self.players
+    }
+
     /// A determinization: the hand as it would be if the unseen cards lay
     /// as `knowledge` samples them.
     pub(super) fn determinize(&self, knowledge: &Knowledge, rng: &mut BotRng) -> Hand {
-        let held = if self.unaccounted == 0 {
+        let held = self.sample(knowledge, rng);
+        self.hand_of(&held)
+    }
+
+    /// Every seat's cards in a deal of the unseen cards as `knowledge`
+    /// samples them.
+    pub(super) fn sample(&self, knowledge: &Knowledge, rng: &mut BotRng) -> PerSeat<Cards> {
+        if self.unaccounted == 0 {
             knowledge.sample(rng)
         } else {
             self.without_unaccounted(knowledge, rng).sample(rng)
-        };
-        if let Some(hand) = self.trick.as_ref().and_then(|t| self.replayed(t, &held)) {
+        }
+    }
+
+    /// Whether every card is accounted for (the view's log has every play
+    /// of the hand), so that the hand can be replayed from its start.
+    pub(super) fn accounted(&self) -> bool {
+        self.unaccounted == 0
+    }
+
+    /// The position searched with every seat holding `held`.
+    pub(super) fn hand_of(&self, held: &PerSeat<Cards>) -> Hand {
+        if let Some(hand) = self.trick.as_ref().and_then(|t| self.replayed(t, held)) {
             return hand;
         }
         Hand::from_position(PlayPosition {

@@ -4,13 +4,15 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use dalmuti_core::{Action, Hand, Seat, Set};
+use dalmuti_core::{Action, Hand, PerSeat, Seat, Set};
 
+use super::belief::Belief;
 use super::config::{Opponents, SearchConfig};
+use super::model::Kind;
 use super::playout::{self, Table};
 use super::tree::{NodeId, ROOT, Step, Tree};
+use crate::BotRng;
 use crate::knowledge::Knowledge;
-use crate::{BotRng, heuristic};
 
 /// The most nodes one tree may hold (48 bytes each, so 100 MB): far more than
 /// any iteration budget needs, a bound for long time limits.
@@ -37,12 +39,41 @@ pub(super) struct RootStats {
     pub(super) nodes: usize,
 }
 
-/// Searches the decision of `table` from what `knowledge` says, until
-/// `budget` is spent.
+/// Where the determinizations come from, and how the others play in them.
+pub(super) struct Deals<'a> {
+    /// What the seat knows: deals are sampled from it when there is no
+    /// belief.
+    pub(super) knowledge: &'a Knowledge,
+    /// Weighted deals and the others' kinds, inferred from the hand so far.
+    pub(super) belief: Option<&'a Belief>,
+    /// How every other seat plays without a belief.
+    pub(super) kind: Kind,
+}
+
+impl Deals<'_> {
+    /// A determinization of `table`, and how each other seat plays in it.
+    fn draw(&self, table: &Table, rng: &mut BotRng) -> (Hand, PerSeat<Kind>) {
+        match self.belief {
+            Some(belief) => {
+                let (held, kinds) = belief.draw(rng);
+                (table.hand_of(held), kinds)
+            }
+            None => {
+                let mut kinds = PerSeat::<Kind>::default();
+                for seat in Seat::all(table.players()) {
+                    kinds[seat] = self.kind;
+                }
+                (table.determinize(self.knowledge, rng), kinds)
+            }
+        }
+    }
+}
+
+/// Searches the decision of `table` over `deals`, until `budget` is spent.
 pub(super) fn search(
     config: &SearchConfig,
     table: &Table,
-    knowledge: &Knowledge,
+    deals: &Deals<'_>,
     mut rng: BotRng,
     budget: Budget,
 ) -> RootStats {
@@ -62,7 +93,7 @@ pub(super) fn search(
         if done {
             break;
         }
-        iterate(config, table, knowledge, &mut tree, &mut scratch, &mut rng);
+        iterate(config, table, deals, &mut tree, &mut scratch, &mut rng);
         iterations += 1;
     }
     RootStats {
@@ -89,20 +120,20 @@ struct Scratch {
 fn iterate(
     config: &SearchConfig,
     table: &Table,
-    knowledge: &Knowledge,
+    deals: &Deals<'_>,
     tree: &mut Tree,
     scratch: &mut Scratch,
     rng: &mut BotRng,
 ) {
-    let mut hand = table.determinize(knowledge, rng);
+    let (mut hand, kinds) = deals.draw(table, rng);
     let Scratch { path, legal } = scratch;
     path.clear();
     path.push(ROOT);
     let mut node = ROOT;
-    let modelled = config.opponents == Opponents::Heuristic;
+    let modelled = config.opponents != Opponents::Tree;
     while let Some(seat) = hand.next_to_act() {
         if modelled && seat != table.me() {
-            let action = heuristic::playout_play(&hand, seat, legal);
+            let action = kinds[seat].play(&hand, seat, legal, rng);
             apply(&mut hand, seat, action);
             continue;
         }
