@@ -4,8 +4,8 @@ built-in bots playing inside Rust (`dalmuti._dalmuti.Batch`, 64 games at
 once), then compares its mean finishing place with a random player's and a
 greedy bot's in the same seat, on the same deals.
 
-    python examples/python/train.py --minutes 3 --plot curve.svg --csv curve.csv --save policy.npz
-    dalmuti sim --bots 'cmd:python3 examples/python/agent.py policy.npz,greedy,greedy,greedy,greedy'
+    python examples/python/train.py --minutes 3 --plot curve.svg --csv curve.csv --save policy.json
+    dalmuti sim --bots 'cmd:python3 examples/python/agent.py policy.json,greedy,greedy,greedy,greedy'
 
 The policy is a linear softmax over the legal actions: each action gets a
 score, weights . features(observation, action), from a few hand-made
@@ -155,6 +155,13 @@ def make_policy(theta, players, rules="{}", greedy=True):
 
 
 def load_policy(path):
+    """A policy saved by --save: JSON (a text file to keep in a repository)
+    or numpy's .npz."""
+    if str(path).endswith(".json"):
+        with open(path) as f:
+            saved = json.load(f)
+        theta = np.array([saved["weights"][name] for name in FEATURES])
+        return make_policy(theta, int(saved["players"]), json.dumps(saved["rules"]))
     saved = np.load(path)
     return make_policy(saved["theta"], int(saved["players"]), str(saved["rules"]))
 
@@ -222,7 +229,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--plot", help="learning curve as SVG")
     ap.add_argument("--csv", help="learning curve as CSV")
-    ap.add_argument("--save", help="the policy's weights (.npz), for agent.py")
+    ap.add_argument("--save", help="the policy's weights (.json or .npz), for agent.py")
     args = ap.parse_args()
 
     theta, curve = train(args)
@@ -246,7 +253,13 @@ def main():
             f.writelines(f"{d},{s},{p:.4f}\n" for d, s, p in curve)
     if args.plot:
         write_svg(curve, {k: v[0] for k, v in results.items()}, args.plot)
-    if args.save:
+    if args.save and args.save.endswith(".json"):
+        with open(args.save, "w") as f:
+            weights = {n: float(t) for n, t in zip(FEATURES, theta)}
+            json.dump({"players": args.players, "rules": {}, "opponents": args.opponents,
+                       "minutes": args.minutes, "seed": args.seed, "weights": weights}, f, indent=1)
+            f.write("\n")
+    elif args.save:
         np.savez(args.save, theta=theta, players=args.players, rules="{}")
 
 

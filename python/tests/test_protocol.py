@@ -120,3 +120,18 @@ def test_a_saved_policy_plays_in_dalmuti_sim(tmp_path):
     assert "Traceback" not in done.stderr and "dalmuti: bot" not in done.stderr, done.stderr
     row = next(line for line in done.stdout.splitlines() if "agent.py" in line)
     assert row.split()[-1] == "0", row
+
+
+def test_the_policy_kept_in_the_repository_plays_in_dalmuti_sim():
+    """examples/python/policy.json, the policy trained by train.py that
+    `dalmuti sim --pool` measures bots against (docs/PERFORMANCE.md,
+    "Against every style"), loads and plays without a fault; its weights
+    are trained ones, not all zero."""
+    policy = ROOT / "examples" / "python" / "policy.json"
+    saved = json.loads(policy.read_text())
+    assert any(abs(w) > 0.5 for w in saved["weights"].values())
+    done = sim(f"cmd:{sys.executable} examples/python/agent.py {policy}")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "dalmuti: bot" not in done.stderr, done.stderr
+    row = next(line for line in done.stdout.splitlines() if "agent.py" in line)
+    assert row.split()[-1] == "0", row

@@ -65,11 +65,11 @@ pub struct SimArgs {
 
     /// The pools for --pool, separated by commas as in --bots (cmd:COMMAND
     /// bots too) [default: shedder,hoarder,spender,breaker,noisy].
-    #[arg(long, value_name = "BOTS", requires = "pool")]
+    #[arg(long, value_name = "BOTS")]
     pub pools: Option<String>,
 
     /// The bot --pool compares with, in the same seat [default: heuristic].
-    #[arg(long, value_name = "BOT", requires = "pool")]
+    #[arg(long, value_name = "BOT")]
     pub baseline: Option<String>,
 
     /// Independent hands to play, each dealt fresh with the lineup in a
@@ -308,6 +308,11 @@ impl SimConfig {
         if args.pool.is_some() {
             return Err(ConfigError::Pool(
                 "--pool measures a bot against pools, not a lineup: make a PoolConfig",
+            ));
+        }
+        if args.pools.is_some() || args.baseline.is_some() {
+            return Err(ConfigError::Pool(
+                "--pools and --baseline go with --pool BOT, the bot they measure",
             ));
         }
         let specs = split_lineup(&args.bots)?;

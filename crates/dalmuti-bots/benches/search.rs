@@ -1,6 +1,7 @@
 //! The search bot's speed: iterations per second on one thread at typical
-//! five-player positions in the middle of a hand, and how many iterations
-//! a 50 ms time limit allows.
+//! five-player positions in the middle of a hand, how many iterations a
+//! 50 ms time limit allows, and how long the `expert` level's budget of
+//! moves takes.
 //!
 //! `cargo bench -p dalmuti-bots --bench search`
 
@@ -10,7 +11,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group};
-use dalmuti_bots::{Bot, Opponents, SearchBot, SearchConfig};
+use dalmuti_bots::{Bot, Level, Opponents, Playout, SearchBot, SearchConfig};
 use dalmuti_core::{Action, DealRng, Decision, Hand, Rules, Seed, Stage, View, Viewer};
 
 /// Iterations per measured decision.
@@ -51,14 +52,21 @@ fn iterations(c: &mut Criterion) {
     let mut group = c.benchmark_group("search");
     group.throughput(Throughput::Elements(u64::from(ITERATIONS)));
     group.measurement_time(Duration::from_secs(10));
-    // The default (the others played by the heuristic model) and plain
-    // ISMCTS (everyone in the tree), whose iterations are cheaper.
-    for (model, opponents) in [("model", Opponents::Heuristic), ("tree", Opponents::Tree)] {
+    // The default (each other seat's kind inferred, play-outs as modelled),
+    // the others all modelled as the heuristic with greedy play-outs (the
+    // default before issue 23), and plain ISMCTS (everyone in the tree),
+    // whose iterations are cheaper.
+    for (model, opponents, playout) in [
+        ("infer", Opponents::Infer, Playout::Model),
+        ("model", Opponents::Heuristic, Playout::Greedy),
+        ("tree", Opponents::Tree, Playout::Greedy),
+    ] {
         for (name, lead) in [("lead", true), ("follow", false)] {
             let hand = position(1, 20, lead);
             let config = SearchConfig {
                 iterations: ITERATIONS,
                 opponents,
+                playout,
                 ..SearchConfig::default()
             };
             let mut bot = SearchBot::new(config, 1);
@@ -100,9 +108,36 @@ fn iterations_in_50_ms() {
     }
 }
 
+/// How long the `expert` level takes over the same twenty decisions (its
+/// budget is of simulated moves, so the time is this machine's).
+fn expert_time() {
+    let mut bot = Level::Expert.build(1).unwrap();
+    let mut times = Vec::new();
+    for seed in 0..10 {
+        for lead in [true, false] {
+            let hand = position(seed, 20, lead);
+            let view = View::new(&hand, Viewer::Seat(hand.turn()));
+            let legal = view.legal_actions();
+            let started = std::time::Instant::now();
+            black_box(bot.decide(&view, &legal).unwrap());
+            times.push(started.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "search/expert ({}): {:.1} ms a decision on average (least {:.1}, most {:.1}) over {} decisions",
+        Level::Expert.spec_text(),
+        times.iter().sum::<f64>() / times.len() as f64,
+        times[0],
+        times[times.len() - 1],
+        times.len()
+    );
+}
+
 criterion_group!(benches, iterations);
 
 fn main() {
+    expert_time();
     iterations_in_50_ms();
     benches();
     Criterion::default().configure_from_args().final_summary();

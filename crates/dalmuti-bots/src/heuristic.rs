@@ -114,9 +114,20 @@ use crate::{Bot, BotFault};
 /// Rules of thumb: sheds whole groups, keeps its sure winners to win leads
 /// back, and plays the two-player ending exactly; see the module
 /// documentation.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct HeuristicBot {
     ending: Ending,
+    /// Rounds led by others it waits before it follows eagerly.
+    patience: u32,
+}
+
+impl Default for HeuristicBot {
+    fn default() -> HeuristicBot {
+        HeuristicBot {
+            ending: Ending::default(),
+            patience: WAITED_ROUNDS,
+        }
+    }
 }
 
 impl HeuristicBot {
@@ -124,6 +135,16 @@ impl HeuristicBot {
     /// uniformity with the other bots.
     pub fn new(_seed: u64) -> HeuristicBot {
         HeuristicBot::default()
+    }
+
+    /// The heuristic as it was before it stopped waiting for leads (issue
+    /// 23): it never follows eagerly for having waited. Kept as the
+    /// `patient` style, to measure against (`crate::Style::Patient`).
+    pub fn patient() -> HeuristicBot {
+        HeuristicBot {
+            patience: u32::MAX,
+            ..HeuristicBot::default()
+        }
     }
 }
 
@@ -611,6 +632,8 @@ struct Turn<'a> {
     /// Rounds led by others since this seat last led one (or since the
     /// hand began).
     waited: u32,
+    /// After how many such rounds it follows eagerly.
+    patience: u32,
 }
 
 impl Turn<'_> {
@@ -653,6 +676,7 @@ impl HeuristicBot {
             rivals,
             legal,
             ratbert_pending: view.ratbert_to_take() || top.is_some_and(|t| t.is_ratbert()),
+            patience: self.patience,
             waited: rounds_waited(
                 view.log().filter_map(|seen| match seen {
                     Seen::Event(event) => Some(event),
@@ -755,7 +779,7 @@ fn follow(turn: &Turn<'_>) -> Option<Action> {
     // not spend a good card that may win a lead later), or as few when
     // going out is near or the hand is small.
     let pass_need = now.need(false);
-    let eager = pass_need <= LEAD || few || turn.waited >= WAITED_ROUNDS;
+    let eager = pass_need <= LEAD || few || turn.waited >= turn.patience;
     // One pass over the plays, each one's plan after it counted once: a
     // way out (a sure winner after which the hand goes out for sure) is
     // taken first, fewest wild cards, then not the World Ruler, then the
@@ -1328,6 +1352,17 @@ impl Hasher for QuickHasher {
 /// (no tax gifts, no floors) and does not search the two-player ending.
 /// `legal` is a buffer for the legal actions.
 pub(crate) fn playout_play(hand: &Hand, seat: Seat, legal: &mut Vec<Action>) -> Action {
+    playout_play_with(hand, seat, legal, WAITED_ROUNDS)
+}
+
+/// [`playout_play`] by a player who waits `patience` rounds led by others
+/// before it follows eagerly ([`HeuristicBot::patient`]: forever).
+pub(crate) fn playout_play_with(
+    hand: &Hand,
+    seat: Seat,
+    legal: &mut Vec<Action>,
+    patience: u32,
+) -> Action {
     legal.clear();
     hand.for_each_legal(seat, |a| {
         legal.push(a);
@@ -1349,6 +1384,7 @@ pub(crate) fn playout_play(hand: &Hand, seat: Seat, legal: &mut Vec<Action>) -> 
         legal,
         ratbert_pending: hand.ratbert_to_take() || top.is_some_and(|t| t.is_ratbert()),
         waited: rounds_waited(hand.events().iter().copied(), seat),
+        patience,
     };
     match top {
         None => lead(&turn),

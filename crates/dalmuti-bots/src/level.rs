@@ -11,10 +11,10 @@
 //! |----------|------------------------------|--------------------------|
 //! | `easy`   | `greedy`                     | instant                  |
 //! | `normal` | `heuristic`                  | a few microseconds       |
-//! | `hard`   | `search:iterations=1000`     | about 20 ms              |
-//! | `expert` | `search:iterations=4000`     | about 80 ms              |
+//! | `hard`   | `search:moves=60000`         | about 10 ms              |
+//! | `expert` | `search:moves=250000`        | about 40 ms              |
 //!
-//! The search levels have a budget of iterations, not of time: the same
+//! The search levels have a budget of simulated moves, not of time: the same
 //! seed then plays the same game on any machine (a replay, a fairness
 //! check), and the measured places below hold wherever they are rerun.
 //!
@@ -31,7 +31,7 @@
 //! ```
 //! use dalmuti_bots::{BotSpec, Level};
 //! let hard: Level = "hard".parse().unwrap();
-//! assert_eq!(hard.spec_text(), "search:iterations=1000");
+//! assert_eq!(hard.spec_text(), "search:moves=60000");
 //! assert_eq!("hard".parse::<BotSpec>().unwrap(), BotSpec::Level(Level::Hard));
 //! assert!(Level::ALL.windows(2).all(|w| w[0] < w[1]), "weakest first");
 //! ```
@@ -48,10 +48,11 @@ pub enum Level {
     Easy,
     /// Strong rules of thumb, and instant.
     Normal,
-    /// Searches 1,000 iterations per decision (about 20 ms on one core).
+    /// Searches 60,000 simulated moves per decision (about 10 ms on one
+    /// core).
     Hard,
-    /// Searches 4,000 iterations per decision (about 80 ms on one core):
-    /// the strongest offered.
+    /// Searches 250,000 simulated moves per decision (about 40 ms on one
+    /// core, 50 at most on average at any table): the strongest offered.
     Expert,
 }
 
@@ -90,8 +91,11 @@ impl Level {
             // One thread each: a table of four search bots then thinks on
             // as many cores as a table of one, and a server's budget counts
             // a decision as one core.
-            Level::Hard => "search:iterations=1000",
-            Level::Expert => "search:iterations=4000",
+            // A budget of moves, not iterations: an iteration at twelve
+            // players is several times longer than at three, and moves
+            // cost about the same at any table.
+            Level::Hard => "search:moves=60000",
+            Level::Expert => "search:moves=250000",
         }
     }
 
@@ -146,16 +150,17 @@ impl Level {
     /// The level of a bot spec stored before today (a server's table saved
     /// with `search:ms=300`, `heuristic`, `hard`…), never refused: a known
     /// name maps as in [`Level::from_name_or_alias`], a `search` with
-    /// options maps by its budget (at most 50 ms or 1,000 iterations is `hard`,
-    /// else `expert`;
-    /// options that no longer read, by the name alone), and anything else (an external program, a name from the future)
-    /// plays at [`Level::DEFAULT`].
+    /// options maps by its budget (at most 50 ms, 100,000 moves or 1,000
+    /// iterations is `hard`, else `expert`; options that no longer read,
+    /// by the name alone), and anything else (an external program, a name
+    /// from the future) plays at [`Level::DEFAULT`].
     ///
     /// ```
     /// use dalmuti_bots::Level;
     /// assert_eq!(Level::from_stored("search:ms=300"), Level::Expert);
     /// assert_eq!(Level::from_stored("search:ms=50,threads=1"), Level::Hard);
     /// assert_eq!(Level::from_stored("search:iterations=4000"), Level::Expert);
+    /// assert_eq!(Level::from_stored("search:moves=60000"), Level::Hard);
     /// assert_eq!(Level::from_stored("random"), Level::Easy);
     /// assert_eq!(Level::from_stored("cmd:rm -rf /"), Level::Normal);
     /// ```
@@ -170,9 +175,10 @@ impl Level {
             // The styles are opponents to measure against, not levels: they
             // play about as well as the heuristic most of them build on.
             Ok(BotSpec::Heuristic | BotSpec::Style(_)) => Level::Normal,
-            Ok(BotSpec::Search(config)) => match config.time {
-                Some(time) if time.as_millis() <= 50 => Level::Hard,
-                None if config.iterations <= 1000 => Level::Hard,
+            Ok(BotSpec::Search(config)) => match (config.time, config.moves) {
+                (Some(time), _) if time.as_millis() <= 50 => Level::Hard,
+                (None, Some(moves)) if moves <= 100_000 => Level::Hard,
+                (None, None) if config.iterations <= 1000 => Level::Hard,
                 _ => Level::Expert,
             },
             Ok(BotSpec::External { .. }) => Level::DEFAULT,

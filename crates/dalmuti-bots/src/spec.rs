@@ -44,7 +44,7 @@ pub enum BotSpec {
     /// Information-set Monte-Carlo tree search.
     Search(SearchConfig),
     /// A bot of one clear style: `shedder`, `hoarder`, `spender`,
-    /// `breaker`, `noisy`.
+    /// `breaker`, `noisy`, `patient`.
     Style(Style),
     /// A level named by strength, which is one of the bots above with a
     /// fixed budget ([`Level::spec_text`]); reports keep its name.
@@ -115,7 +115,7 @@ impl FromStr for BotSpec {
                     level.spec_text()
                 ))),
                 Err(_) => Err(BadSpec(format!(
-                    "unknown bot {name:?}: expected easy, normal, hard, expert, random, greedy, heuristic, search[:options], shedder, hoarder, spender, breaker, noisy or cmd:COMMAND"
+                    "unknown bot {name:?}: expected easy, normal, hard, expert, random, greedy, heuristic, search[:options], shedder, hoarder, spender, breaker, noisy, patient or cmd:COMMAND"
                 ))),
             },
         }

@@ -457,9 +457,12 @@ fn a_greater_revolution_reverses_the_table() {
 #[test]
 fn the_merchant_exchange_offers_and_answers() {
     let data = data_dir("exchange");
+    // A seed where you are the highest Merchant in one hand and the other
+    // Merchant in another, against today's `normal` bots (a change to
+    // their play may need another seed: the test says which part failed).
     let args = [
         "--seed",
-        "9",
+        "2",
         "--players",
         "6",
         "--merchant-exchange",

@@ -507,3 +507,82 @@ fn json_with_a_file_writes_it_and_prints_the_table() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_pool_run_prints_one_table_and_its_command_repeats_it() {
+    // A Python bot among the pools: anyone's bot goes in a pool by its
+    // command, as on the ladder.
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/bot.py");
+    let pools = format!("shedder,cmd:python3 {}", script.display());
+    let out = sim(
+        "--pool heuristic --baseline greedy --players 4 --hands 8 --seed 5 --threads 2",
+        &["--pools", &pools],
+    );
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("heuristic against 2 pools and at a mixed table, 4 players a table"),
+        "{text}"
+    );
+    for row in ["shedder", "cmd:python3", "mixed"] {
+        assert!(text.lines().any(|l| l.starts_with(row)), "{row}: {text}");
+    }
+    let command = text
+        .lines()
+        .find_map(|l| l.strip_prefix("repeat: "))
+        .expect("the command that repeats it");
+    assert!(command.starts_with("dalmuti sim --pool heuristic --baseline greedy --pools "));
+
+    let report = json(&format!(
+        "--pool heuristic --baseline greedy --players 4 --hands 8 --seed 5 --threads 1 --pools {}",
+        "shedder,greedy"
+    ));
+    assert_eq!(report["format"], "dalmuti-pool/1");
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    for row in rows {
+        let (c, b, lead) = (
+            row["candidate"]["mean"].as_f64().unwrap(),
+            row["baseline"]["mean"].as_f64().unwrap(),
+            row["lead"]["mean"].as_f64().unwrap(),
+        );
+        assert!((1.0..=4.0).contains(&c) && (1.0..=4.0).contains(&b));
+        assert!((b - c - lead).abs() < 1e-9, "{row}");
+    }
+    assert_eq!(report["hands"], 8 * 8 * 4);
+}
+
+#[test]
+fn a_bad_pool_run_exits_non_zero_and_says_why() {
+    for (line, message) in [
+        ("--pool grumpy", "bot 1 of --pool (\"grumpy\"): unknown bot"),
+        (
+            "--pool heuristic --pools greedy,,random",
+            "--pools needs one or more bots",
+        ),
+        (
+            "--pool heuristic --baseline greedy,random",
+            "names one bot, not a list",
+        ),
+        ("--pool heuristic --players 17", "a table seats 3 to 16"),
+    ] {
+        let out = dalmuti(&format!("sim {line}"), &[]);
+        assert_eq!(out.status.code(), Some(2), "{line}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{line}: {}", stderr(&out));
+    }
+    for (line, message) in [
+        ("--pool heuristic --bots greedy", "cannot be used with"),
+        (
+            "--pool heuristic --ladder greedy,random",
+            "cannot be used with",
+        ),
+        ("--pools greedy --bots greedy", "go with --pool BOT"),
+        (
+            "--baseline greedy --ladder greedy,random",
+            "go with --pool BOT",
+        ),
+    ] {
+        let out = dalmuti(&format!("sim {line}"), &[]);
+        assert_eq!(out.status.code(), Some(2), "{line}");
+        assert!(stderr(&out).contains(message), "{line}: {}", stderr(&out));
+    }
+}

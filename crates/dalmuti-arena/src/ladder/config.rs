@@ -77,6 +77,11 @@ impl LadderConfig {
                 "--ladder lists the bots: leave out --bots",
             ));
         }
+        if args.pools.is_some() || args.baseline.is_some() {
+            return Err(ConfigError::Pool(
+                "--pools and --baseline go with --pool BOT, the bot they measure",
+            ));
+        }
         let texts = split_lineup(&list).map_err(|_| ConfigError::LadderSize)?;
         if texts.len() < 2 {
             return Err(ConfigError::LadderSize);

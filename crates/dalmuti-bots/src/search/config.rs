@@ -1,7 +1,8 @@
 //! How much a search bot may think per decision, as written on a command
-//! line after `search:`: `iterations=2000`, `ms=50`, `threads=2`,
-//! `opponents=heuristic|tree`, `playout=greedy|heuristic`,
-//! `setup=search|heuristic` (or its old name `tax=`), comma-separated.
+//! line after `search:`: `iterations=2000`, `moves=100000`, `ms=50`,
+//! `threads=2`, `opponents=infer|heuristic|tree|greedy|STYLE`,
+//! `playout=model|greedy|heuristic`, `bias=N`, `setup=search|heuristic`
+//! (or its old name `tax=`), comma-separated.
 
 use std::fmt;
 use std::str::FromStr;
@@ -35,6 +36,11 @@ pub struct SearchConfig {
     /// A time limit per decision, if any: then the search runs until it
     /// and `iterations` is ignored.
     pub time: Option<Duration>,
+    /// A budget of simulated moves per decision (over all threads), if
+    /// any and no time limit: then `iterations` is ignored. Iterations
+    /// are longer at a bigger table, so this budget takes about as long
+    /// at any table, and it is the same on any machine.
+    pub moves: Option<u64>,
     /// Threads searching in parallel, each with its own tree.
     pub threads: usize,
     /// How the other players choose inside the search.
@@ -47,6 +53,9 @@ pub struct SearchConfig {
     ///
     /// [`SetupSearch`]: crate::SetupSearch
     pub setup: Setup,
+    /// The head start of the heuristic's choice at the root, in
+    /// hundredths of a place's reward (0: none).
+    pub bias: u32,
 }
 
 /// How the search bot makes its setup choices: a Dalmuti's tax gift, the
@@ -65,23 +74,26 @@ pub enum Setup {
 
 /// How the other players choose inside the search.
 ///
-/// `Greedy` and `Style` model them as that bot instead of the heuristic:
-/// for a table known to be of one kind.
+/// `Infer` (the default) models every other seat as one of a few kinds of
+/// player, weighted by what that seat did this hand: against players who
+/// are not the heuristic bot it is what makes the search strong
+/// (docs/PERFORMANCE.md, "Against every style"). `Heuristic`, `Greedy`
+/// and `Style` model them all as that one bot: for a table known to be
+/// of one kind.
 ///
-/// `Heuristic` (the default) is an opponent model: between two of the
-/// searching seat's decisions the others play as the heuristic bot would
-/// with the cards the determinization gave them, and the tree holds only
-/// the searching seat's own choices. `Tree` is plain single-observer
-/// ISMCTS: every player's choices are in the tree, each choosing by UCB1
-/// for its own reward. Against four heuristic bots (five-player duplicate,
-/// 300 iterations a decision) the model is 0.34 places a hand better
-/// (2.897 → 2.558, `docs/PERFORMANCE.md`), because the tree's choices for
-/// the others are made from the searching seat's information and spread
-/// its iterations over moves the others would never make.
+/// Between two of the searching seat's decisions the others play as
+/// modelled with the cards the determinization gave them, and the tree
+/// holds only the searching seat's own choices. `Tree` is plain
+/// single-observer ISMCTS: every player's choices are in the tree, each
+/// choosing by UCB1 for its own reward. Against four heuristic bots
+/// (five-player duplicate, 300 iterations a decision) the heuristic model
+/// is 0.34 places a hand better than the tree (2.897 → 2.558,
+/// `docs/PERFORMANCE.md`), because the tree's choices for the others are
+/// made from the searching seat's information and spread its iterations
+/// over moves the others would never make.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Opponents {
     /// The others play as the heuristic bot.
-    #[default]
     Heuristic,
     /// The others choose in the tree (ISMCTS).
     Tree,
@@ -93,6 +105,7 @@ pub enum Opponents {
     /// of a few kinds of player (the heuristic, the greedy bot, a random
     /// player), and the deals are weighted by how likely they make what
     /// was seen.
+    #[default]
     Infer,
 }
 
@@ -101,11 +114,21 @@ pub enum Opponents {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Playout {
     /// The worst legal set: some fifty times cheaper than the heuristic.
-    #[default]
     Greedy,
     /// The heuristic bot's play.
     Heuristic,
+    /// The searching seat as the heuristic, every other seat as it is
+    /// modelled (the kind inferred for it, with `opponents=infer`).
+    #[default]
+    Model,
 }
+
+/// The default head start of the heuristic's choice at the root, in
+/// hundredths of a place: with few iterations the search's averages are
+/// noisy, and a choice the heuristic would make is seldom a blunder
+/// (five players, 200 deals, 1,000 iterations: the lead over the
+/// heuristic at a mixed table 0.29 → 0.33 without it and with it).
+pub const BIAS: u32 = 100;
 
 /// More threads than this is surely a typing mistake.
 const MAX_THREADS: usize = 256;
@@ -115,10 +138,12 @@ impl Default for SearchConfig {
         SearchConfig {
             iterations: 1000,
             time: None,
+            moves: None,
             threads: 1,
             opponents: Opponents::default(),
             playout: Playout::default(),
             setup: Setup::default(),
+            bias: BIAS,
         }
     }
 }
@@ -133,7 +158,7 @@ impl FromStr for SearchConfig {
         for option in s.split(',').map(str::trim).filter(|o| !o.is_empty()) {
             let Some((key, value)) = option.split_once('=') else {
                 return Err(BadSpec(format!(
-                    "search option {option:?} is not KEY=VALUE (iterations=N, ms=N, threads=N, opponents=heuristic|tree, playout=greedy|heuristic or setup=search|heuristic)"
+                    "search option {option:?} is not KEY=VALUE (iterations=N, moves=N, ms=N, threads=N, opponents=infer|heuristic|tree|greedy|STYLE, playout=model|greedy|heuristic, bias=N or setup=search|heuristic)"
                 )));
             };
             let (key, value) = (key.trim(), value.trim());
@@ -150,6 +175,7 @@ impl FromStr for SearchConfig {
                         .map_err(|_| BadSpec(format!("search iterations={value} is too many")))?;
                 }
                 "ms" => config.time = Some(Duration::from_millis(positive(key, value)?)),
+                "moves" => config.moves = Some(positive(key, value)?),
                 "threads" => {
                     let n = positive(key, value)?;
                     if n as usize > MAX_THREADS {
@@ -167,20 +193,29 @@ impl FromStr for SearchConfig {
                         "infer" => Opponents::Infer,
                         other => Opponents::Style(other.parse().map_err(|()| {
                             BadSpec(format!(
-                                "search opponents={other:?}: expected heuristic, infer, tree, greedy or a style (shedder, hoarder, spender, breaker, noisy)"
+                                "search opponents={other:?}: expected heuristic, infer, tree, greedy or a style (shedder, hoarder, spender, breaker, noisy, patient)"
                             ))
                         })?),
                     };
                 }
                 "playout" => {
-                    config.playout = choice(
-                        key,
-                        value,
-                        [
-                            ("greedy", Playout::Greedy),
-                            ("heuristic", Playout::Heuristic),
-                        ],
-                    )?;
+                    config.playout = match value {
+                        "greedy" => Playout::Greedy,
+                        "heuristic" => Playout::Heuristic,
+                        "model" => Playout::Model,
+                        other => {
+                            return Err(BadSpec(format!(
+                                "search playout={other:?}: expected greedy, heuristic or model"
+                            )));
+                        }
+                    };
+                }
+                "bias" => {
+                    config.bias = value.parse::<u32>().map_err(|_| {
+                        BadSpec(format!(
+                            "search option bias={value:?}: expected a whole number of hundredths of a place (0 for none)"
+                        ))
+                    })?;
                 }
                 "setup" => {
                     config.setup = choice(
@@ -191,15 +226,20 @@ impl FromStr for SearchConfig {
                 }
                 _ => {
                     return Err(BadSpec(format!(
-                        "unknown search option {key:?}: expected iterations, ms, threads, opponents, playout or setup"
+                        "unknown search option {key:?}: expected iterations, moves, ms, threads, opponents, playout, bias or setup"
                     )));
                 }
             }
             seen_keys.push(key);
         }
-        if seen_keys.contains(&"iterations") && seen_keys.contains(&"ms") {
+        if ["iterations", "ms", "moves"]
+            .iter()
+            .filter(|k| seen_keys.contains(k))
+            .count()
+            > 1
+        {
             return Err(BadSpec(
-                "search takes iterations=N or ms=N as its budget, not both".into(),
+                "search takes one budget: iterations=N, moves=N or ms=N".into(),
             ));
         }
         Ok(config)
@@ -236,26 +276,32 @@ impl fmt::Display for SearchConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let default = SearchConfig::default();
         let mut options = Vec::new();
-        match self.time {
+        match (self.time, self.moves) {
             // Whole milliseconds, at least one: what the parser accepts.
-            Some(time) => options.push(format!("ms={}", time.as_millis().max(1))),
-            None if self.iterations != default.iterations => {
+            (Some(time), _) => options.push(format!("ms={}", time.as_millis().max(1))),
+            (None, Some(moves)) => options.push(format!("moves={moves}")),
+            (None, None) if self.iterations != default.iterations => {
                 options.push(format!("iterations={}", self.iterations));
             }
-            None => {}
+            (None, None) => {}
         }
         if self.threads != default.threads {
             options.push(format!("threads={}", self.threads));
         }
         match self.opponents {
-            Opponents::Heuristic => {}
+            Opponents::Infer => {}
+            Opponents::Heuristic => options.push("opponents=heuristic".into()),
             Opponents::Tree => options.push("opponents=tree".into()),
             Opponents::Greedy => options.push("opponents=greedy".into()),
-            Opponents::Infer => options.push("opponents=infer".into()),
             Opponents::Style(style) => options.push(format!("opponents={style}")),
         }
-        if self.playout == Playout::Heuristic {
-            options.push("playout=heuristic".into());
+        if self.bias != default.bias {
+            options.push(format!("bias={}", self.bias));
+        }
+        match self.playout {
+            Playout::Model => {}
+            Playout::Greedy => options.push("playout=greedy".into()),
+            Playout::Heuristic => options.push("playout=heuristic".into()),
         }
         if self.setup == Setup::Heuristic {
             options.push("setup=heuristic".into());

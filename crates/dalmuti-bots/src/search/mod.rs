@@ -13,6 +13,9 @@
 //!   alone are weighed at two declared values only (the best, and the worst
 //!   that tops), which are the cases that differ.
 //!
+//! - `belief`: what each other seat holds and what kind of player it is,
+//!   weighted by what it did this hand (`opponents=infer`, the default).
+//! - `model`: the kinds of player the others are modelled as.
 //! - `setup`: setup choices (the tax gift, the revolution call, the
 //!   merchant exchange) weighed by play-outs of the hand that follows.
 //!
@@ -20,12 +23,19 @@
 //! choices by flat play-outs of a few candidates ([`SetupSearch`]).
 //!
 //! By default the other players are not in the tree: between two of the
-//! searching seat's decisions they play as the heuristic bot would with the
-//! cards each determinization deals them (an opponent model, as the
-//! strongest Daifugō programs use one), so every iteration spends its tree
-//! on the searching seat's own choices. `opponents=tree` is plain
-//! single-observer ISMCTS, where each player chooses in the tree for
-//! itself.
+//! searching seat's decisions they play as modelled, with the cards each
+//! determinization deals them (an opponent model, as the strongest Daifugō
+//! programs use one), so every iteration spends its tree on the searching
+//! seat's own choices. Each other seat is modelled as the kind of player
+//! its plays this hand make likely (the heuristic bot, the greedy bot or a
+//! random player), and the determinizations are weighted by how likely
+//! they make those plays: a model that assumed everyone plays like our
+//! heuristic was strong only at tables of our heuristic
+//! (docs/PERFORMANCE.md, "Against every style"). The play-outs play the
+//! others by their model too, and the heuristic's own choice at the root
+//! gets a small head start (`bias`), which a noisy average rarely
+//! overturns for the worse. `opponents=tree` is plain single-observer
+//! ISMCTS, where each player chooses in the tree for itself.
 
 mod belief;
 mod config;
@@ -126,13 +136,29 @@ impl SearchBot {
         self.last.as_ref()
     }
 
+    /// How many deals to weigh for `opponents=infer`: each iteration
+    /// draws one, so a small budget needs fewer (a fourth as many as it
+    /// has iterations, taking a search of N moves as N / 80 iterations,
+    /// about their length at five players), and weighing more would cost
+    /// more than the search.
+    fn particles(&self) -> usize {
+        let iterations = match (self.config.time, self.config.moves) {
+            (Some(_), _) => return PARTICLES,
+            (None, Some(moves)) => moves / 80,
+            (None, None) => u64::from(self.config.iterations),
+        };
+        usize::try_from(iterations / 4).map_or(PARTICLES, |n| n.clamp(1, PARTICLES))
+    }
+
     /// Searches a play decision with more than one legal action.
     fn search(&mut self, view: &View<'_>, legal: &[Action]) -> Action {
         let started = Instant::now();
         let knowledge = Knowledge::from_view(view);
         let table = Table::of(view, &knowledge);
         let belief = match self.config.opponents {
-            Opponents::Infer => Belief::infer(view, &knowledge, &table, PARTICLES, &mut self.rng),
+            Opponents::Infer => {
+                Belief::infer(view, &knowledge, &table, self.particles(), &mut self.rng)
+            }
             _ => None,
         };
         let deals = Deals {
@@ -143,13 +169,20 @@ impl SearchBot {
                 Opponents::Style(style) => Kind::Style(style),
                 Opponents::Heuristic | Opponents::Tree | Opponents::Infer => Kind::Heuristic,
             },
+            favourite: (self.config.bias > 0)
+                .then(|| self.heuristic.decide(view, legal).ok())
+                .flatten(),
         };
         let threads = self.config.threads.max(1);
         // Seeds drawn in thread order: the same for the same bot seed.
         let seeds: Vec<u64> = (0..threads).map(|_| self.rng.next_u64()).collect();
-        let budget = |t: usize| match self.config.time {
-            Some(time) => Budget::Until(started + time),
-            None => {
+        let budget = |t: usize| match (self.config.time, self.config.moves) {
+            (Some(time), _) => Budget::Until(started + time),
+            (None, Some(moves)) => {
+                let extra = u64::from((t as u64) < moves % threads as u64);
+                Budget::Moves(moves / threads as u64 + extra)
+            }
+            (None, None) => {
                 // Split as evenly as possible, the first threads taking the
                 // remainder.
                 let n = self.config.iterations;

@@ -55,6 +55,9 @@ impl Kind {
                 heuristic::playout_play(hand, seat, legal)
             }
             Kind::Greedy => hand.worst_legal(seat).expect("a seat to act can act"),
+            Kind::Style(Style::Patient) => {
+                heuristic::playout_play_with(hand, seat, legal, u32::MAX)
+            }
             Kind::Style(style) => {
                 fill(hand, seat, legal);
                 let spot = Spot {

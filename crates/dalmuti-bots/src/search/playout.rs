@@ -10,6 +10,7 @@ use dalmuti_core::{
 use rand::Rng;
 
 use super::config::Playout;
+use super::model::Kind;
 use crate::BotRng;
 use crate::heuristic;
 use crate::knowledge::Knowledge;
@@ -234,10 +235,14 @@ fn nth(cards: &Cards, mut n: u32) -> Card {
 }
 
 /// Plays `hand` to its end, every seat by `policy` (one decision in
-/// [`EXPLORE_ONE_IN`] a uniformly random legal action).
+/// [`EXPLORE_ONE_IN`] a uniformly random legal action); with
+/// [`Playout::Model`], `me` plays as the heuristic and every other seat as
+/// `kinds` says.
 pub(super) fn play_out(
     hand: &mut Hand,
     policy: Playout,
+    me: Seat,
+    kinds: &PerSeat<Kind>,
     rng: &mut BotRng,
     legal: &mut Vec<Action>,
 ) {
@@ -248,6 +253,8 @@ pub(super) fn play_out(
             match policy {
                 Playout::Greedy => hand.worst_legal(seat).expect("a seat to act can act"),
                 Playout::Heuristic => heuristic::playout_play(hand, seat, legal),
+                Playout::Model if seat == me => heuristic::playout_play(hand, seat, legal),
+                Playout::Model => kinds[seat].play(hand, seat, legal, rng),
             }
         };
         hand.apply(seat, action)

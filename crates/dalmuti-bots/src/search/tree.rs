@@ -66,6 +66,10 @@ pub(super) struct Tree {
     /// this determinization, kept from one selection to the next so that
     /// none allocates.
     legal_children: Vec<NodeId>,
+    /// A favourite root action and the bonus it gets in UCB1, divided by
+    /// its visits plus one (progressive bias): the search starts from it
+    /// and leaves it only for what its iterations find better.
+    favourite: Option<(Action, f64)>,
 }
 
 impl Tree {
@@ -87,7 +91,14 @@ impl Tree {
             nodes,
             max_nodes: max_nodes.max(1),
             legal_children: Vec::new(),
+            favourite: None,
         }
+    }
+
+    /// Gives the root action `action` a head start of `bonus` in UCB1
+    /// (divided by its visits plus one).
+    pub(super) fn favour(&mut self, action: Action, bonus: f64) {
+        self.favourite = Some((action, bonus));
     }
 
     /// How many nodes, the root included.
@@ -159,13 +170,19 @@ impl Tree {
         }
         let mut best = None;
         let mut best_score = f64::NEG_INFINITY;
+        let favourite = self.favourite.filter(|_| node == ROOT);
         for &id in legal_children {
             let child = &mut self.nodes[id as usize];
             // Every child has been visited: it was expanded, then
             // backpropagated, before anyone could select it.
             let visits = f64::from(child.visits);
-            let score = child.reward / visits
+            let mut score = child.reward / visits
                 + EXPLORATION * (f64::from(child.available).ln() / visits).sqrt();
+            if let Some((action, bonus)) = favourite
+                && action == child.action
+            {
+                score += bonus / (visits + 1.0);
+            }
             if score > best_score {
                 best_score = score;
                 best = Some(id);

@@ -25,6 +25,10 @@ pub(super) enum Budget {
     Iterations(u32),
     /// At this instant (after at least one iteration).
     Until(Instant),
+    /// Once this many moves have been simulated (after at least one
+    /// iteration): a budget that takes about as long at any table, and
+    /// the same on any machine.
+    Moves(u64),
 }
 
 /// What one tree learned about the decision.
@@ -48,6 +52,8 @@ pub(super) struct Deals<'a> {
     pub(super) belief: Option<&'a Belief>,
     /// How every other seat plays without a belief.
     pub(super) kind: Kind,
+    /// The heuristic's choice at the root, if the search favours it.
+    pub(super) favourite: Option<Action>,
 }
 
 impl Deals<'_> {
@@ -81,19 +87,27 @@ pub(super) fn search(
         Budget::Iterations(n) => n as usize + 1,
         // Some 200,000 iterations a second: room for a tenth of a second.
         Budget::Until(_) => 1 << 14,
+        // Some fifty moves an iteration at five players.
+        Budget::Moves(n) => (n / 50) as usize + 1,
     };
     let mut tree = Tree::new(capacity, MAX_NODES);
+    if let Some(favourite) = deals.favourite
+        && config.bias > 0
+    {
+        tree.favour(favourite, f64::from(config.bias) / 100.0);
+    }
     let mut scratch = Scratch::default();
-    let mut iterations = 0u64;
+    let (mut iterations, mut moves) = (0u64, 0u64);
     loop {
         let done = match budget {
             Budget::Iterations(n) => iterations >= u64::from(n),
             Budget::Until(deadline) => iterations > 0 && Instant::now() >= deadline,
+            Budget::Moves(n) => iterations > 0 && moves >= n,
         };
         if done {
             break;
         }
-        iterate(config, table, deals, &mut tree, &mut scratch, &mut rng);
+        moves += iterate(config, table, deals, &mut tree, &mut scratch, &mut rng);
         iterations += 1;
     }
     RootStats {
@@ -114,6 +128,7 @@ struct Scratch {
 
 /// One iteration: determinize, descend the tree while its children are
 /// legal here, expand one, play out, and back up every player's reward.
+/// Returns how many moves it simulated (events of the hand).
 /// With the opponent model the others' moves on the way down are the
 /// heuristic's, not the tree's: the tree then holds the searching seat's
 /// choices only.
@@ -124,8 +139,9 @@ fn iterate(
     tree: &mut Tree,
     scratch: &mut Scratch,
     rng: &mut BotRng,
-) {
+) -> u64 {
     let (mut hand, kinds) = deals.draw(table, rng);
+    let before = hand.events().len();
     let Scratch { path, legal } = scratch;
     path.clear();
     path.push(ROOT);
@@ -159,8 +175,9 @@ fn iterate(
             Step::Stop => break,
         }
     }
-    playout::play_out(&mut hand, config.playout, rng, legal);
+    playout::play_out(&mut hand, config.playout, table.me(), &kinds, rng, legal);
     tree.backpropagate(path, &playout::rewards(&hand));
+    (hand.events().len() - before) as u64
 }
 
 /// Whether the tree weighs `action`, legal on `top`. Dogberts alone may be

@@ -8,6 +8,7 @@
 //! | `spender` | the heuristic, but spends its wild cards as soon as it can |
 //! | `breaker` | leads single cards and tops with whatever is cheapest, breaking groups |
 //! | `noisy` | the heuristic, with a random legal action one time in five |
+//! | `patient` | the heuristic as it was: it waits for a lead however long it takes |
 //!
 //! They differ in play (lead, follow, pass); their setup choices (tax
 //! gifts, the revolution, the merchant exchange) are the heuristic's, but
@@ -34,7 +35,7 @@ use crate::{Bot, BotFault, BotRng, HeuristicBot, bot_rng};
 /// use dalmuti_bots::Style;
 /// assert_eq!("hoarder".parse::<Style>(), Ok(Style::Hoarder));
 /// assert_eq!(Style::Noisy.to_string(), "noisy");
-/// assert_eq!(Style::ALL.len(), 5);
+/// assert_eq!(Style::ALL.len(), 6);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Style {
@@ -48,16 +49,20 @@ pub enum Style {
     Breaker,
     /// The heuristic, with a random legal action one decision in five.
     Noisy,
+    /// The heuristic as it was before it stopped waiting for leads
+    /// ([`HeuristicBot::patient`]).
+    Patient,
 }
 
 impl Style {
     /// Every style.
-    pub const ALL: [Style; 5] = [
+    pub const ALL: [Style; 6] = [
         Style::Shedder,
         Style::Hoarder,
         Style::Spender,
         Style::Breaker,
         Style::Noisy,
+        Style::Patient,
     ];
 
     /// Its name as a bot: `shedder`, `hoarder`…
@@ -68,22 +73,23 @@ impl Style {
             Style::Spender => "spender",
             Style::Breaker => "breaker",
             Style::Noisy => "noisy",
+            Style::Patient => "patient",
         }
     }
 }
 
 impl Style {
     /// The style's play (lead, follow or pass) at `spot`; `heuristic` is
-    /// the heuristic's choice there, asked for only by the styles built on
-    /// it. The `noisy` style's noise is its bot's: here it plays as the
-    /// heuristic.
+    /// the heuristic's choice there (the patient heuristic's for
+    /// `patient`), asked for only by the styles built on it. The `noisy`
+    /// style's noise is its bot's: here it plays as the heuristic.
     pub(crate) fn play(self, spot: &Spot<'_>, heuristic: impl FnOnce() -> Action) -> Action {
         match self {
             Style::Shedder => shedder::play(spot),
             Style::Hoarder => hoarder::play(spot),
             Style::Breaker => breaker::play(spot),
             Style::Spender => spender::play(spot, heuristic()),
-            Style::Noisy => heuristic(),
+            Style::Noisy | Style::Patient => heuristic(),
         }
     }
 }
@@ -133,7 +139,10 @@ impl StyleBot {
     pub fn new(style: Style, seed: u64) -> StyleBot {
         StyleBot {
             style,
-            heuristic: HeuristicBot::new(seed),
+            heuristic: match style {
+                Style::Patient => HeuristicBot::patient(),
+                _ => HeuristicBot::new(seed),
+            },
             rng: bot_rng(seed),
         }
     }

@@ -110,7 +110,7 @@ fn it_plays_whole_games_legally_under_every_rule_switch() {
 
 /// Five players in play, `mine` at seat 2 to act; the other seats hold
 /// plenty of cards, so no ending is near.
-fn five_at_play(mine: &str, top: Option<&str>) -> Hand {
+pub(crate) fn five_at_play(mine: &str, top: Option<&str>) -> Hand {
     let mine = cards(mine);
     let mut rest = Deck::STANDARD.cards();
     assert!(rest.remove_all(&mine));

@@ -5,3 +5,4 @@ mod corporate;
 mod external;
 mod heuristic;
 mod search;
+mod styles;

@@ -118,6 +118,10 @@ fn options_round_trip_and_junk_is_refused() {
         "search:iterations=7,threads=3",
         "search:iterations=9,opponents=tree,playout=heuristic,setup=heuristic",
         "search:ms=5,playout=heuristic",
+        // The model of the others, written when it is not the default
+        // (infer, model playouts, a head start of 100 for the heuristic).
+        "search:moves=9,opponents=heuristic,bias=0,playout=greedy",
+        "search:opponents=hoarder,bias=30",
     ] {
         let parsed: BotSpec = spec.parse().unwrap();
         assert_eq!(parsed.to_string(), spec);
@@ -134,7 +138,7 @@ fn options_round_trip_and_junk_is_refused() {
     assert_eq!(old.to_string(), ":setup=heuristic");
     // The default is written as nothing, even when spelled out.
     assert_eq!(
-        "search:iterations=1000"
+        "search:iterations=1000,opponents=infer,playout=model,bias=100"
             .parse::<BotSpec>()
             .unwrap()
             .to_string(),
