@@ -39,9 +39,10 @@ pub struct PlayArgs {
     pub players: Option<usize>,
 
     /// The other players' bots, separated by commas, or one bot for all of
-    /// them: a level, weakest first easy, normal, hard (searches 1,000
-    /// iterations a move, about 20 ms) or expert (4,000, about 80 ms); or a bot by name: random, greedy,
-    /// heuristic, search (or search:OPTIONS) or cmd:COMMAND.
+    /// them: a level, weakest first easy, normal, hard (searches about
+    /// 10 ms a move) or expert (about 40 ms); or a bot by name: random,
+    /// greedy, heuristic, a style (shedder, hoarder, spender, breaker,
+    /// noisy, patient), search (or search:OPTIONS) or cmd:COMMAND.
     #[arg(long, default_value = "normal")]
     pub bots: String,
 

@@ -6,7 +6,9 @@
 //! many times: the cards the seat cannot see dealt at random as it knows
 //! them, the others' setup choices made as the heuristic bot would make
 //! them with the cards they were dealt, the exchanges done by the engine,
-//! and every seat (this one too) playing as the heuristic bot. Every
+//! and every seat (this one too) playing as the heuristic bot (before the
+//! first lead nobody has played, so there is nothing to infer a kind
+//! from). Every
 //! candidate is played on the same deals (common random numbers), so the
 //! comparison between them is sharper than the noise of each.
 

@@ -129,9 +129,9 @@ struct Scratch {
 /// One iteration: determinize, descend the tree while its children are
 /// legal here, expand one, play out, and back up every player's reward.
 /// Returns how many moves it simulated (events of the hand).
-/// With the opponent model the others' moves on the way down are the
-/// heuristic's, not the tree's: the tree then holds the searching seat's
-/// choices only.
+/// With an opponent model the others' moves on the way down are their
+/// model's (the kind drawn for each), not the tree's: the tree then holds
+/// the searching seat's choices only.
 fn iterate(
     config: &SearchConfig,
     table: &Table,
