@@ -59,7 +59,7 @@ use crate::{Bot, BotFault, BotRng, HeuristicBot, bot_rng};
 use belief::{Belief, PARTICLES};
 use model::Kind;
 use playout::Table;
-use worker::{Budget, Deals, RootStats};
+use worker::{Budget, Deals, MOVES_PER_ITERATION, RootStats};
 
 /// Information-set Monte-Carlo tree search (single observer, Cowling et
 /// al.) for play decisions, with the others modelled by the heuristic bot.
@@ -138,13 +138,13 @@ impl SearchBot {
 
     /// How many deals to weigh for `opponents=infer`: each iteration
     /// draws one, so a small budget needs fewer (a fourth as many as it
-    /// has iterations, taking a search of N moves as N / 80 iterations,
-    /// about their length at five players), and weighing more would cost
-    /// more than the search.
+    /// has iterations, a budget of moves read as iterations of
+    /// [`MOVES_PER_ITERATION`]), and weighing more would cost more than
+    /// the search.
     fn particles(&self) -> usize {
         let iterations = match (self.config.time, self.config.moves) {
             (Some(_), _) => return PARTICLES,
-            (None, Some(moves)) => moves / 80,
+            (None, Some(moves)) => moves / MOVES_PER_ITERATION,
             (None, None) => u64::from(self.config.iterations),
         };
         usize::try_from(iterations / 4).map_or(PARTICLES, |n| n.clamp(1, PARTICLES))

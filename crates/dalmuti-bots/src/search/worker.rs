@@ -31,6 +31,11 @@ pub(super) enum Budget {
     Moves(u64),
 }
 
+/// About how many moves an iteration simulates at five players: how a
+/// budget of moves is read as iterations, where a count is needed before
+/// searching (the tree's first allocation, the deals to weigh).
+pub(super) const MOVES_PER_ITERATION: u64 = 80;
+
 /// What one tree learned about the decision.
 #[derive(Clone, Debug, Default)]
 pub(super) struct RootStats {
@@ -87,13 +92,11 @@ pub(super) fn search(
         Budget::Iterations(n) => n as usize + 1,
         // Some 200,000 iterations a second: room for a tenth of a second.
         Budget::Until(_) => 1 << 14,
-        // Some fifty moves an iteration at five players.
-        Budget::Moves(n) => (n / 50) as usize + 1,
+        Budget::Moves(n) => (n / MOVES_PER_ITERATION) as usize + 1,
     };
     let mut tree = Tree::new(capacity, MAX_NODES);
-    if let Some(favourite) = deals.favourite
-        && config.bias > 0
-    {
+    // Set only when the config has a bias.
+    if let Some(favourite) = deals.favourite {
         tree.favour(favourite, f64::from(config.bias) / 100.0);
     }
     let mut scratch = Scratch::default();
