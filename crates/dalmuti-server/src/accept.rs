@@ -73,13 +73,23 @@ pub async fn serve(
             request.extensions_mut().insert(slot.clone());
             app.clone().oneshot(request)
         });
-        let connection = http.serve_connection_with_upgrades(
-            TokioIo::new(stream),
-            TowerToHyperService::new(service),
-        );
-        let connection = graceful.watch(connection.into_owned());
+        let (http, watcher) = (http.clone(), graceful.watcher());
+        let silence = config.header_timeout;
         tokio::spawn(async move {
-            let _ = connection.await;
+            // A connection that never sends a byte is closed when the
+            // headers are due (hyper's header timer starts at the first
+            // byte): silent sockets must not pile up to the descriptor
+            // limit (issue 24, S3).
+            let mut first = [0u8; 1];
+            match tokio::time::timeout(silence, stream.peek(&mut first)).await {
+                Ok(Ok(n)) if n > 0 => {}
+                _ => return,
+            }
+            let connection = http.serve_connection_with_upgrades(
+                TokioIo::new(stream),
+                TowerToHyperService::new(service),
+            );
+            let _ = watcher.watch(connection.into_owned()).await;
         });
     }
     stopping();

@@ -152,7 +152,7 @@ async fn metrics(State(state): State<AppState>) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::Ordering;
     use std::sync::{Arc, Mutex, mpsc};
 
     use axum::body::Body;
@@ -163,88 +163,8 @@ mod tests {
 
     use crate::Config;
     use crate::http::{AppState, router};
-    use crate::store::{Append, SqliteStore, Store, StoreError, TableRow, TalkKind, TalkRow};
-
-    /// How a [`Sick`] store answers its ping.
-    enum Ping {
-        Fails,
-        /// Blocks until the test sends (or drops the sender).
-        Hangs(Mutex<mpsc::Receiver<()>>),
-    }
-
-    /// A store whose database works, except for its ping.
-    struct Sick {
-        inner: SqliteStore,
-        ping: Ping,
-        pings: AtomicUsize,
-    }
-
-    impl Sick {
-        fn new(ping: Ping) -> Arc<Sick> {
-            Arc::new(Sick {
-                inner: SqliteStore::in_memory().unwrap(),
-                ping,
-                pings: AtomicUsize::new(0),
-            })
-        }
-    }
-
-    impl Store for Sick {
-        fn create_table(&self, t: &TableRow) -> Result<(), StoreError> {
-            self.inner.create_table(t)
-        }
-        fn tables(&self) -> Result<Vec<TableRow>, StoreError> {
-            self.inner.tables()
-        }
-        fn live_table(&self, id: &str) -> Result<Option<TableRow>, StoreError> {
-            self.inner.live_table(id)
-        }
-        fn finished_table(&self, id: &str) -> Result<Option<(TableRow, String)>, StoreError> {
-            self.inner.finished_table(id)
-        }
-        fn finished(&self, limit: usize) -> Result<Vec<String>, StoreError> {
-            self.inner.finished(limit)
-        }
-        fn finish(&self, id: &str, summary: &str, keep: usize) -> Result<(), StoreError> {
-            self.inner.finish(id, summary, keep)
-        }
-        fn delete(&self, id: &str) -> Result<(), StoreError> {
-            self.inner.delete(id)
-        }
-        fn append(&self, table: &str, v: u64, event: &str) -> Result<(), StoreError> {
-            self.inner.append(table, v, event)
-        }
-        fn append_batch(&self, events: &[Append]) -> Result<(), StoreError> {
-            self.inner.append_batch(events)
-        }
-        fn log(&self, table: &str) -> Result<Vec<String>, StoreError> {
-            self.inner.log(table)
-        }
-        fn add_talk(&self, lines: &[TalkRow]) -> Result<(), StoreError> {
-            self.inner.add_talk(lines)
-        }
-        fn talk(&self, table: &str, kind: TalkKind) -> Result<Vec<(u64, String)>, StoreError> {
-            self.inner.talk(table, kind)
-        }
-        fn set_spectator_chat(&self, table: &str, allowed: bool) -> Result<(), StoreError> {
-            self.inner.set_spectator_chat(table, allowed)
-        }
-        fn set_rematch(&self, table: &str, rematch: &str) -> Result<String, StoreError> {
-            self.inner.set_rematch(table, rematch)
-        }
-        fn ping(&self) -> Result<(), StoreError> {
-            self.pings.fetch_add(1, Ordering::SeqCst);
-            match &self.ping {
-                Ping::Fails => Err(StoreError(
-                    "PostgreSQL: ping the database: connection refused by db.internal:5432".into(),
-                )),
-                Ping::Hangs(release) => {
-                    let _ = release.lock().unwrap().recv();
-                    Ok(())
-                }
-            }
-        }
-    }
+    use crate::store::faulty::{Faulty, Ping};
+    use crate::store::{SqliteStore, Store};
 
     async fn get(app: &axum::Router, uri: &str) -> (StatusCode, Value) {
         let request = Request::builder().uri(uri).body(Body::empty()).unwrap();
@@ -298,7 +218,7 @@ mod tests {
 
     #[tokio::test]
     async fn not_ready_while_the_database_fails_and_its_error_stays_in_the_log() {
-        let store = Sick::new(Ping::Fails);
+        let store = Faulty::new(Ping::Fails);
         let app = router(state(store.clone()));
         let (status, body) = get(&app, "/readyz").await;
         assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
@@ -322,7 +242,7 @@ mod tests {
     #[tokio::test]
     async fn a_stuck_database_costs_the_probe_its_bound_and_one_thread() {
         let (release, hang) = mpsc::channel();
-        let store = Sick::new(Ping::Hangs(Mutex::new(hang)));
+        let store = Faulty::new(Ping::Hangs(Mutex::new(hang)));
         let app = router(state(store.clone()));
         let start = std::time::Instant::now();
         let (status, body) = get(&app, "/readyz").await;

@@ -18,6 +18,8 @@
 use std::path::Path;
 use std::sync::Mutex;
 
+#[cfg(test)]
+pub(crate) mod faulty;
 mod pg;
 pub use pg::{DEFAULT_CONNECTIONS, Lease, Owner, PostgresStore, TEST_DATABASE_URL, TestSchema};
 

@@ -4,14 +4,15 @@
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{OwnedSemaphorePermit, watch};
+use tokio::sync::{OwnedSemaphorePermit, broadcast, watch};
 
 use tokio::time::Instant;
 
 use crate::accept::ConnectionSlot;
 use crate::error::ServerError;
-use crate::protocol::{ClientMsg, ServerMsg};
+use crate::protocol::{ClientMsg, Outgoing, ServerMsg};
 use crate::table::{self, Speaker, TableHandle};
 
 /// Chat lines a connection may send: a few at once, then one a second
@@ -57,6 +58,9 @@ pub(crate) fn accept(
         // cleared on every frame read (docs/PERFORMANCE.md).
         .read_buffer_size(READ_BUFFER)
         .max_message_size(MAX_FRAME)
+        // Checked at the frame's header: a frame that says it is longer is
+        // refused before any of it is read (issue 24, S2).
+        .max_frame_size(MAX_FRAME)
         .on_upgrade(move |socket| async move {
             let now = Instant::now();
             let mut conn = Connection {
@@ -70,6 +74,7 @@ pub(crate) fn accept(
                 settings,
                 last_heard: now,
                 next_ping: now + settings.ping_interval,
+                later: Vec::new(),
             };
             conn.run().await;
             drop(held);
@@ -182,7 +187,13 @@ struct Connection {
     /// When the client last sent anything (a pong counts).
     last_heard: Instant,
     next_ping: Instant,
+    /// Messages of the feed read early (while answering a refusal) that
+    /// follow the refusal.
+    later: Vec<Arc<Outgoing>>,
 }
+
+/// What the table tells one connection.
+type Feed = broadcast::Receiver<Arc<Outgoing>>;
 
 /// A client refused this many messages in a row is closed.
 const MAX_REFUSED: u32 = 100;
@@ -348,22 +359,8 @@ impl Connection {
                         self.v = msg.v;
                         if !self.send_text(&msg.text).await { return; }
                     }
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                        // Fell behind: a fresh state replaces everything.
-                        match self.table.subscribe(token.as_deref(), 0).await {
-                            Ok(sub) => {
-                                if let Some(seat) = &sub.seat {
-                                    // The new subscription counted again.
-                                    self.table.unsubscribe(seat).await;
-                                }
-                                feed = sub.feed;
-                                let mut first = sub.first;
-                                first.t = "resync";
-                                self.v = first.v;
-                                if !self.send(&first).await { return; }
-                            }
-                            Err(_) => return,
-                        }
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        if !self.catch_up(token.as_deref(), &mut feed).await { return; }
                     }
                     Err(_) => {
                         // The feed ends when the seat is gone or the table
@@ -379,7 +376,7 @@ impl Connection {
                 },
                 incoming = self.next_text() => {
                     let Some(incoming) = incoming else { return };
-                    if let Next::Stop = self.answer(incoming, token.as_deref()).await {
+                    if let Next::Stop = self.answer(incoming, token.as_deref(), &mut feed).await {
                         return;
                     }
                 }
@@ -387,7 +384,25 @@ impl Connection {
         }
     }
 
-    async fn answer(&mut self, incoming: Incoming, token: Option<&str>) -> Next {
+    /// Fell behind the feed: a fresh state replaces everything. False
+    /// when the table is gone or the client cannot be written to.
+    async fn catch_up(&mut self, token: Option<&str>, feed: &mut Feed) -> bool {
+        self.later.clear();
+        let Ok(sub) = self.table.subscribe(token, 0).await else {
+            return false;
+        };
+        if let Some(seat) = &sub.seat {
+            // The new subscription counted again.
+            self.table.unsubscribe(seat).await;
+        }
+        *feed = sub.feed;
+        let mut first = sub.first;
+        first.t = "resync";
+        self.v = first.v;
+        self.send(&first).await
+    }
+
+    async fn answer(&mut self, incoming: Incoming, token: Option<&str>, feed: &mut Feed) -> Next {
         let parsed = ClientMsg::parse(&incoming.text);
         if !incoming.allowed {
             let action = match &parsed {
@@ -395,57 +410,76 @@ impl Connection {
                 Err(refused) => refused.action,
             };
             let reason = self.too_many();
-            return self.refuse(&reason, action, token).await;
+            return self.refuse(&reason, action, token, feed).await;
         }
         let msg = match parsed {
             Ok(msg) => msg,
-            Err(refused) => return self.refuse(&refused.reason, refused.action, token).await,
+            Err(refused) => {
+                return self
+                    .refuse(&refused.reason, refused.action, token, feed)
+                    .await;
+            }
         };
         if let ClientMsg::Chat(line) = &msg {
             let from = match token {
                 Some(token) => Speaker::Seat(token.to_string()),
                 None => Speaker::Spectator(self.name.clone()),
             };
-            return self.chat(from, line, token).await;
+            return self.chat(from, line, token, feed).await;
         }
         let Some(token) = token else {
             let reason = match msg {
                 ClientMsg::Hello { .. } => "already said hello",
                 _ => "spectators cannot act: take a seat first",
             };
-            return self.refuse(reason, msg.is_action(), None).await;
+            return self.refuse(reason, msg.is_action(), None, feed).await;
         };
         match msg {
-            ClientMsg::Hello { .. } => self.refuse("already said hello", false, Some(token)).await,
+            ClientMsg::Hello { .. } => {
+                self.refuse("already said hello", false, Some(token), feed)
+                    .await
+            }
             ClientMsg::Act { v, action } => match self.table.act(token, action, v).await {
                 Ok(_) => Next::Go,
-                Err(refusal) => self.refused_by_table(refusal).await,
+                Err(refusal) => self.refused_by_table(refusal, Some(token), feed).await,
             },
             ClientMsg::Place { v, name, seat } => {
                 match self.table.place(token, &name, seat, v).await {
                     Ok(_) => Next::Go,
-                    Err(refusal) => self.refused_by_table(refusal).await,
+                    Err(refusal) => self.refused_by_table(refusal, Some(token), feed).await,
                 }
             }
             ClientMsg::Chat(_) => Next::Go,
         }
     }
 
-    async fn chat(&mut self, from: Speaker, line: &str, token: Option<&str>) -> Next {
+    async fn chat(
+        &mut self,
+        from: Speaker,
+        line: &str,
+        token: Option<&str>,
+        feed: &mut Feed,
+    ) -> Next {
         if !self.chat_limit.allow() {
             let reason =
                 format!("too many chat lines: at most {CHAT_BURST} at once, then one a second");
-            return self.refuse(&reason, false, token).await;
+            return self.refuse(&reason, false, token, feed).await;
         }
         match self.table.chat(from, line).await {
             Ok(()) => Next::Go,
-            Err(e) => self.refuse(&e.to_string(), false, token).await,
+            Err(e) => self.refuse(&e.to_string(), false, token, feed).await,
         }
     }
 
     /// Refuses the client's last message: an `error`, and for an `act` or
     /// a `place` the `resync` the table gives this viewer.
-    async fn refuse(&mut self, reason: &str, action: bool, token: Option<&str>) -> Next {
+    async fn refuse(
+        &mut self,
+        reason: &str,
+        action: bool,
+        token: Option<&str>,
+        feed: &mut Feed,
+    ) -> Next {
         if !action {
             return if self.send(&ServerMsg::error(self.v, reason)).await {
                 Next::Go
@@ -455,28 +489,73 @@ impl Connection {
         }
         match self.table.resync(token, reason).await {
             Ok(resync) => {
-                self.refused_by_table((ServerError::BadRequest(reason.into()), resync))
-                    .await
+                let refusal = (ServerError::BadRequest(reason.into()), resync);
+                self.refused_by_table(refusal, token, feed).await
             }
             Err(_) => Next::Stop,
         }
     }
 
-    async fn refused_by_table(&mut self, (error, resync): (ServerError, ServerMsg)) -> Next {
+    /// Answers a refused `act` or `place`: the `error`, then the table's
+    /// `resync`. What the table broadcast before it answered is sent
+    /// first, so that the client's v never goes back (issue 24, D7): the
+    /// refusal's state is never older than what it was told before.
+    async fn refused_by_table(
+        &mut self,
+        (error, resync): (ServerError, ServerMsg),
+        token: Option<&str>,
+        feed: &mut Feed,
+    ) -> Next {
         if matches!(error, ServerError::Closed) {
             return Next::Stop;
         }
+        let mut lagged = false;
+        loop {
+            match feed.try_recv() {
+                Ok(msg) if msg.v <= resync.v => {
+                    self.v = msg.v;
+                    if !self.send_text(&msg.text).await {
+                        return Next::Stop;
+                    }
+                }
+                // Told after the refusal: it follows it.
+                Ok(msg) => {
+                    self.later.push(msg);
+                    break;
+                }
+                Err(broadcast::error::TryRecvError::Lagged(_)) => {
+                    lagged = true;
+                    break;
+                }
+                Err(_) => break,
+            }
+        }
         if !self
-            .send(&ServerMsg::error(resync.v, &error.to_string()))
+            .send(&ServerMsg::error(resync.v.max(self.v), &error.to_string()))
             .await
         {
             return Next::Stop;
         }
-        self.v = resync.v;
-        if self.send(&resync).await {
-            Next::Go
-        } else {
-            Next::Stop
+        if lagged {
+            return if self.catch_up(token, feed).await {
+                Next::Go
+            } else {
+                Next::Stop
+            };
         }
+        // A resync older than what the client holds would take it back.
+        if resync.v >= self.v {
+            self.v = resync.v;
+            if !self.send(&resync).await {
+                return Next::Stop;
+            }
+        }
+        for msg in std::mem::take(&mut self.later) {
+            self.v = msg.v;
+            if !self.send_text(&msg.text).await {
+                return Next::Stop;
+            }
+        }
+        Next::Go
     }
 }

@@ -301,10 +301,27 @@ async fn a_node_whose_lease_was_taken_writes_nothing_more() {
     let action = common::choose(&waiting["d"]).unwrap();
     ws.send_json(&json!({"t": "act", "v": v, "d": action}))
         .await;
-    let answer = ws.recv_until(|m| m["t"] != json!("presence")).await;
-    assert_ne!(answer["t"], json!("event"), "not played on n1: {answer}");
-    let moved = ws.recv_until(|m| m["t"] == json!("moved")).await;
+    // Commit, then tell (issue 24, D1): up to `moved`, nothing n1 says is
+    // past what the log holds, and its resync is the state at v, without
+    // the refused play.
+    let mut told = Vec::new();
+    let moved = loop {
+        let m = ws.recv_json().await;
+        if m["t"] == json!("moved") {
+            break m;
+        }
+        told.push(m);
+    };
     assert_eq!(moved["d"]["url"], Value::Null, "{moved}");
+    assert!(told.iter().any(|m| m["t"] == json!("error")), "{told:?}");
+    for m in &told {
+        assert_ne!(m["t"], json!("event"), "not played on n1: {m}");
+        assert!(m["v"].as_u64().unwrap() <= v, "uncommitted v told: {m}");
+        if m["t"] == json!("resync") {
+            assert_eq!(m["d"]["view"], waiting["d"]["view"], "{m}");
+            assert_eq!(m["d"]["decision"], waiting["d"]["decision"], "{m}");
+        }
+    }
     assert_eq!(
         epochs(&schema, &id),
         before,

@@ -1600,6 +1600,14 @@ async fn requests_whose_headers_or_body_never_end_are_cut_off() {
         .await
         .expect("headers that never end are cut off")
         .ok();
+    // A connection that never sends a byte: closed when its headers are
+    // due (issue 24, S3).
+    let mut silent = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut rest = Vec::new();
+    tokio::time::timeout(WAIT, silent.read_to_end(&mut rest))
+        .await
+        .expect("a silent connection is closed")
+        .ok();
     // A body that never ends: 408, with a JSON error.
     let request = format!(
         "POST /api/tables HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
@@ -1608,6 +1616,31 @@ async fn requests_whose_headers_or_body_never_end_are_cut_off() {
     let (status, _, body) = common::raw_http_head(addr, request.as_bytes()).await;
     assert_eq!(status, 408, "{body}");
     assert!(body["error"].is_string(), "{body}");
+    server.stop().await;
+}
+
+/// A frame that says it is 16 MiB long is refused at its header, before
+/// its payload is read or buffered (issue 24, S2): the connection ends
+/// although the payload never comes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frame_longer_than_the_limit_is_refused_at_its_header() {
+    let server = Server::start(|_| {}).await;
+    let (id, ada) = server
+        .create_table(json!({"name": "big", "player": "Ada", "seats": 3}))
+        .await;
+    let (mut ws, _) = server.hello(&id, Some(&ada), 0).await;
+    let mut head = vec![0x81, 0x80 | 127];
+    head.extend_from_slice(&(16u64 << 20).to_be_bytes());
+    head.extend_from_slice(&[0x37, 0xfa, 0x21, 0x3d]);
+    ws.send_raw(&head).await.unwrap();
+    let _ = ws.send_raw(&[b'x'; 1024]).await;
+    loop {
+        match ws.recv_within(WAIT).await {
+            None => panic!("the server waits for the 16 MiB payload"),
+            Some(None | Some(common::Frame::Close(..))) => break,
+            Some(Some(_)) => {}
+        }
+    }
     server.stop().await;
 }
 

@@ -168,6 +168,20 @@ impl TableState {
         })
     }
 
+    /// The table as `events` left it, in order from the first: how a
+    /// table goes back to what its log holds after a refused write,
+    /// without reading the store again.
+    pub fn replayed(
+        row: TableRow,
+        events: impl IntoIterator<Item = Stored>,
+    ) -> Result<TableState, ServerError> {
+        let mut state = TableState::new(row)?;
+        for event in events {
+            state.apply(event)?;
+        }
+        Ok(state)
+    }
+
     /// The table's event number: how many events it has.
     pub fn v(&self) -> u64 {
         self.events.len() as u64

@@ -157,16 +157,20 @@ impl Talk {
         n
     }
 
-    /// Keeps a line in memory (the newest [`KEPT`] of its kind); the row
-    /// that keeps it in the store.
-    pub fn keep(&mut self, table: &str, kind: TalkKind, line: Value) -> TalkRow {
-        let row = TalkRow {
+    /// The row that keeps `line` in the store.
+    pub fn row(table: &str, kind: TalkKind, line: &Value) -> TalkRow {
+        TalkRow {
             table: table.to_string(),
             n: line["n"].as_u64().unwrap_or(0),
             kind,
             line: line.to_string(),
             keep: KEPT,
-        };
+        }
+    }
+
+    /// Keeps a line the store holds in memory (the newest [`KEPT`] of its
+    /// kind).
+    pub fn remember(&mut self, kind: TalkKind, line: Value) {
         let lines = match kind {
             TalkKind::Chat => &mut self.chat,
             TalkKind::News => &mut self.news,
@@ -175,7 +179,6 @@ impl Talk {
         while lines.len() > KEPT {
             lines.pop_front();
         }
-        row
     }
 
     /// The kept chat lines, oldest first.

@@ -370,6 +370,11 @@ impl Ws {
         self.stream.get_mut().write_all(&frame).await
     }
 
+    /// Sends `bytes` as they are (the start of a frame, say).
+    pub async fn send_raw(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.stream.get_mut().write_all(bytes).await
+    }
+
     /// Sends a text frame.
     pub async fn send_text(&mut self, text: &str) {
         self.send_frame(1, text.as_bytes()).await.unwrap();

@@ -1,0 +1,113 @@
+//! A store for tests whose database works, except where a test makes it
+//! fail: its ping, or all of it for a while (down, as a paused or
+//! restarting database is).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+
+use super::{Append, SqliteStore, Store, StoreError, TableRow, TalkKind, TalkRow};
+
+/// How a [`Faulty`] store answers its ping.
+pub(crate) enum Ping {
+    Works,
+    Fails,
+    /// Blocks until the test sends (or drops the sender).
+    Hangs(Mutex<mpsc::Receiver<()>>),
+}
+
+/// An in-memory SQLite store with faults on demand.
+pub(crate) struct Faulty {
+    inner: SqliteStore,
+    ping: Ping,
+    /// How many pings it answered.
+    pub(crate) pings: AtomicUsize,
+    /// While set, the database is down: every read and write of the log
+    /// and of talk fails with this.
+    refusal: Mutex<Option<String>>,
+}
+
+impl Faulty {
+    pub(crate) fn new(ping: Ping) -> Arc<Faulty> {
+        Arc::new(Faulty {
+            inner: SqliteStore::in_memory().unwrap(),
+            ping,
+            pings: AtomicUsize::new(0),
+            refusal: Mutex::new(None),
+        })
+    }
+
+    /// The database goes down, failing with `error` from now (`None`: it
+    /// is back).
+    pub(crate) fn down(&self, error: Option<&str>) {
+        *self.refusal.lock().unwrap() = error.map(str::to_string);
+    }
+
+    fn up(&self) -> Result<(), StoreError> {
+        match &*self.refusal.lock().unwrap() {
+            Some(error) => Err(StoreError(error.clone())),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Store for Faulty {
+    fn create_table(&self, t: &TableRow) -> Result<(), StoreError> {
+        self.inner.create_table(t)
+    }
+    fn tables(&self) -> Result<Vec<TableRow>, StoreError> {
+        self.inner.tables()
+    }
+    fn live_table(&self, id: &str) -> Result<Option<TableRow>, StoreError> {
+        self.inner.live_table(id)
+    }
+    fn finished_table(&self, id: &str) -> Result<Option<(TableRow, String)>, StoreError> {
+        self.inner.finished_table(id)
+    }
+    fn finished(&self, limit: usize) -> Result<Vec<String>, StoreError> {
+        self.inner.finished(limit)
+    }
+    fn finish(&self, id: &str, summary: &str, keep: usize) -> Result<(), StoreError> {
+        self.inner.finish(id, summary, keep)
+    }
+    fn delete(&self, id: &str) -> Result<(), StoreError> {
+        self.inner.delete(id)
+    }
+    fn append(&self, table: &str, v: u64, event: &str) -> Result<(), StoreError> {
+        self.up()?;
+        self.inner.append(table, v, event)
+    }
+    fn append_batch(&self, events: &[Append]) -> Result<(), StoreError> {
+        self.up()?;
+        self.inner.append_batch(events)
+    }
+    fn log(&self, table: &str) -> Result<Vec<String>, StoreError> {
+        self.up()?;
+        self.inner.log(table)
+    }
+    fn add_talk(&self, lines: &[TalkRow]) -> Result<(), StoreError> {
+        self.up()?;
+        self.inner.add_talk(lines)
+    }
+    fn talk(&self, table: &str, kind: TalkKind) -> Result<Vec<(u64, String)>, StoreError> {
+        self.inner.talk(table, kind)
+    }
+    fn set_spectator_chat(&self, table: &str, allowed: bool) -> Result<(), StoreError> {
+        self.inner.set_spectator_chat(table, allowed)
+    }
+    fn set_rematch(&self, table: &str, rematch: &str) -> Result<String, StoreError> {
+        self.inner.set_rematch(table, rematch)
+    }
+    fn ping(&self) -> Result<(), StoreError> {
+        self.pings.fetch_add(1, Ordering::SeqCst);
+        match &self.ping {
+            Ping::Works => Ok(()),
+            Ping::Fails => Err(StoreError(
+                "PostgreSQL: ping the database: connection refused by db.internal:5432".into(),
+            )),
+            Ping::Hangs(release) => {
+                let _ = release.lock().unwrap().recv();
+                Ok(())
+            }
+        }
+    }
+}
