@@ -431,7 +431,7 @@ struct CreateTable {
     player: String,
     seats: usize,
     #[serde(default)]
-    rules: Option<Value>,
+    rules: Option<Box<serde_json::value::RawValue>>,
     #[serde(default)]
     hands: Option<u32>,
     #[serde(default)]
@@ -471,8 +471,8 @@ async fn create_table(
             "a table name has 1 to 64 characters, none of them control characters".into(),
         ));
     }
-    let player = table::state::check_name(&req.player)?;
-    let rules = crate::rules::from_request(req.rules.as_ref(), req.hands)?;
+    let player = crate::names::check_new_name(&req.player)?;
+    let rules = crate::rules::from_request(req.rules.as_deref(), req.hands)?;
     if let Some(t) = req.turn_seconds
         && !(10..=600).contains(&t)
     {
@@ -813,6 +813,7 @@ async fn websocket(
     State(state): State<AppState>,
     Path(id): Path<String>,
     slot: Option<axum::Extension<crate::accept::ConnectionSlot>>,
+    client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ServerError> {
     let table = match state.find(&id) {
@@ -849,5 +850,6 @@ async fn websocket(
         (permit, slot.map(|s| s.0)),
         settings,
         state.closing.subscribe(),
+        address(client.as_ref()),
     ))
 }

@@ -56,6 +56,7 @@ pub mod fairness;
 pub mod http;
 pub mod limits;
 pub mod metrics;
+pub mod names;
 pub mod ops;
 pub mod protocol;
 pub mod records;

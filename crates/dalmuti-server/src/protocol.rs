@@ -199,7 +199,7 @@ impl ClientMsg {
                 let name = match d.get("name") {
                     None | Some(Value::Null) => None,
                     Some(Value::String(s)) => Some(
-                        crate::table::state::check_name(s)
+                        crate::names::check_new_name(s)
                             .map_err(|e| refuse(format!("hello: \"name\": {e}")))?,
                     ),
                     Some(_) => return Err(refuse("hello: \"name\" must be a string".into())),

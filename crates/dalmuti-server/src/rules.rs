@@ -10,7 +10,7 @@
 
 use dalmuti_core::{Rules, Scoring, Variant};
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::error::ServerError;
 
@@ -40,14 +40,18 @@ pub fn check_hands(field: &str, hands: u32) -> Result<u32, ServerError> {
     Ok(hands)
 }
 
-/// The rules of a new table from the request's `rules` (absent or null:
-/// the defaults) and its top-level `hands`. Server tables let players
-/// come and go between hands unless told not to.
-pub fn from_request(rules: Option<&Value>, hands: Option<u32>) -> Result<Rules, ServerError> {
-    let given = match rules {
-        None | Some(Value::Null) => None,
-        Some(value @ Value::Object(_)) => Some(
-            serde_path_to_error::deserialize::<_, RulesRequest>(value).map_err(|e| {
+/// The rules of a new table from the request's `rules` as it was sent
+/// (absent or null: the defaults) and its top-level `hands`. Read from its
+/// text, so that a field given twice is refused (issue 24, S6). Server
+/// tables let players come and go between hands unless told not to.
+pub fn from_request(rules: Option<&RawValue>, hands: Option<u32>) -> Result<Rules, ServerError> {
+    let text = rules.map_or("null", |r| r.get().trim());
+    let given = if text == "null" {
+        None
+    } else if text.starts_with('{') {
+        let mut json = serde_json::Deserializer::from_str(text);
+        Some(
+            serde_path_to_error::deserialize::<_, RulesRequest>(&mut json).map_err(|e| {
                 let path = e.path().to_string();
                 let at = if path == "." {
                     "rules".to_string()
@@ -56,12 +60,11 @@ pub fn from_request(rules: Option<&Value>, hands: Option<u32>) -> Result<Rules, 
                 };
                 ServerError::BadRequest(format!("{at}: {}", e.into_inner()))
             })?,
-        ),
-        Some(_) => {
-            return Err(ServerError::BadRequest(
-                "rules: an object, e.g. {\"scoring\": \"standard\"}".into(),
-            ));
-        }
+        )
+    } else {
+        return Err(ServerError::BadRequest(
+            "rules: an object, e.g. {\"scoring\": \"standard\"}".into(),
+        ));
     };
     let mut out = Rules {
         join_and_leave: true,
@@ -103,10 +106,15 @@ pub fn check_table(rules: &Rules, seats: usize) -> Result<(), ServerError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    /// `rules` as a request carries it.
+    fn raw(rules: Value) -> Box<RawValue> {
+        serde_json::value::to_raw_value(&rules).unwrap()
+    }
 
     fn refused(rules: Value) -> String {
-        match from_request(Some(&rules), None) {
+        match from_request(Some(&raw(rules.clone())), None) {
             Err(ServerError::BadRequest(reason)) => reason,
             other => panic!("{rules} was not refused: {other:?}"),
         }
@@ -132,10 +140,25 @@ mod tests {
         assert!(refused(json!([1])).contains("object"));
     }
 
+    /// A field given twice is refused, as at the top level of the request
+    /// (issue 24, S6), not read as its last value.
+    #[test]
+    fn a_field_given_twice_is_refused() {
+        let text = r#"{"scoring": "standard", "scoring": "none"}"#;
+        let rules = RawValue::from_string(text.into()).unwrap();
+        let reason = match from_request(Some(&rules), None) {
+            Err(ServerError::BadRequest(reason)) => reason,
+            other => panic!("{text} was not refused: {other:?}"),
+        };
+        assert!(reason.contains("duplicate field `scoring`"), "{reason}");
+    }
+
     #[test]
     fn known_fields_set_the_rules() {
         let rules = from_request(
-            Some(&json!({"scoring": "standard", "merchant_exchange": true, "hands": 3})),
+            Some(&raw(
+                json!({"scoring": "standard", "merchant_exchange": true, "hands": 3}),
+            )),
             None,
         )
         .unwrap();
@@ -143,13 +166,13 @@ mod tests {
         assert!(rules.merchant_exchange && rules.join_and_leave);
         assert_eq!(rules.hands, Some(3));
         assert_eq!(from_request(None, Some(5)).unwrap().hands, Some(5));
-        assert!(from_request(Some(&json!({"hands": 3})), Some(4)).is_err());
+        assert!(from_request(Some(&raw(json!({"hands": 3}))), Some(4)).is_err());
         assert!(from_request(None, Some(1001)).is_err());
     }
 
     #[test]
     fn the_variant_is_chosen_by_its_word_and_checked_against_the_table() {
-        let cs = from_request(Some(&json!({"variant": "corporate-shuffle"})), None).unwrap();
+        let cs = from_request(Some(&raw(json!({"variant": "corporate-shuffle"}))), None).unwrap();
         assert_eq!(cs.variant, Variant::CorporateShuffle);
         assert_eq!(from_request(None, None).unwrap().variant, Variant::Dalmuti);
         let reason = refused(json!({"variant": "uno"}));

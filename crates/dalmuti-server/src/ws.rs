@@ -15,11 +15,6 @@ use crate::error::ServerError;
 use crate::protocol::{ClientMsg, Outgoing, ServerMsg};
 use crate::table::{self, Speaker, TableHandle};
 
-/// Chat lines a connection may send: a few at once, then one a second
-/// (a line is kept and sent to everyone at the table, and pushes the
-/// oldest kept line out).
-const CHAT_BURST: f64 = 5.0;
-
 /// The largest WebSocket frame read at all; frames over
 /// [`crate::protocol::MAX_CLIENT_MESSAGE`] get a clear error, larger ones
 /// close the connection.
@@ -50,6 +45,7 @@ pub(crate) fn accept(
     held: (OwnedSemaphorePermit, Option<ConnectionSlot>),
     settings: Settings,
     closing: watch::Receiver<bool>,
+    address: std::net::IpAddr,
 ) -> Response {
     let limit = RateLimit::new(settings.messages_per_second);
     ws
@@ -67,7 +63,7 @@ pub(crate) fn accept(
                 socket,
                 table,
                 limit,
-                chat_limit: RateLimit::with_burst(1, CHAT_BURST),
+                address,
                 name: None,
                 closing,
                 v: 0,
@@ -178,7 +174,9 @@ struct Connection {
     socket: WebSocket,
     table: TableHandle,
     limit: RateLimit,
-    chat_limit: RateLimit,
+    /// Where the client connected from (spectators' chat is counted by
+    /// address).
+    address: std::net::IpAddr,
     /// A spectator's name for its chat lines, from `hello`.
     name: Option<String>,
     closing: watch::Receiver<bool>,
@@ -423,7 +421,10 @@ impl Connection {
         if let ClientMsg::Chat(line) = &msg {
             let from = match token {
                 Some(token) => Speaker::Seat(token.to_string()),
-                None => Speaker::Spectator(self.name.clone()),
+                None => Speaker::Spectator {
+                    name: self.name.clone(),
+                    from: self.address,
+                },
             };
             return self.chat(from, line, token, feed).await;
         }
@@ -460,11 +461,6 @@ impl Connection {
         token: Option<&str>,
         feed: &mut Feed,
     ) -> Next {
-        if !self.chat_limit.allow() {
-            let reason =
-                format!("too many chat lines: at most {CHAT_BURST} at once, then one a second");
-            return self.refuse(&reason, false, token, feed).await;
-        }
         match self.table.chat(from, line).await {
             Ok(()) => Next::Go,
             Err(e) => self.refuse(&e.to_string(), false, token, feed).await,

@@ -1595,20 +1595,24 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
 async fn a_table_keeps_the_last_fifty_chat_lines_and_says_hello_with_them() {
     let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
     let (table, token) = table_with(store.clone(), json!({}), 2, fast(), None).await;
-    for i in 0..60 {
+    // Sixty voices (one seat may say only a few lines at once).
+    table.set_spectator_chat(&token, true).await.unwrap();
+    for i in 0..60u8 {
         let line = format!("line {i}");
-        table
-            .chat(Speaker::Seat(token.clone()), &line)
-            .await
-            .unwrap();
+        let watcher = Speaker::Spectator {
+            name: Some(format!("watcher {i}")),
+            from: std::net::IpAddr::from([10, 0, 0, i]),
+        };
+        table.chat(watcher, &line).await.unwrap();
     }
     let first = table.subscribe(Some(&token), 0).await.unwrap().first;
     let chat = first.d["chat"].as_array().unwrap();
     assert_eq!(chat.len(), 50);
     assert_eq!(chat[0]["text"], json!("line 10"));
     assert_eq!(chat[49]["text"], json!("line 59"));
-    // The news (three seats) is kept apart: chat does not push it out.
-    assert_eq!(first.d["news"].as_array().unwrap().len(), 3);
+    // The news (three seats, spectators' chat allowed) is kept apart:
+    // chat does not push it out.
+    assert_eq!(first.d["news"].as_array().unwrap().len(), 4);
     // A wrong token says nothing.
     let e = table
         .chat(Speaker::Seat("nobody".into()), "hi")

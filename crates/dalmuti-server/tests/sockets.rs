@@ -1283,6 +1283,17 @@ async fn bad_http_input_gets_the_documented_status_and_changes_nothing() {
         "an unknown field",
     );
     assert_error(
+        post(s, tables, None, &table(r#","seats":4,"seats":3"#)).await,
+        400,
+        "a field given twice",
+    );
+    // A name that hides characters (issue 24, S7).
+    assert_error(
+        post(s, tables, None, r#"{"player":"Ann\u202e","seats":4}"#).await,
+        400,
+        "a player name with a text-direction control",
+    );
+    assert_error(
         post(s, tables, None, &table(r#","seats":2"#)).await,
         400,
         "2 seats",
@@ -1314,6 +1325,11 @@ async fn bad_http_input_gets_the_documented_status_and_changes_nothing() {
         (r#"{"colour":"red"}"#, "colour"),
         (r#"{"hands":0}"#, "rules.hands"),
         (r#"{"merchant_exchange":"yes"}"#, "rules.merchant_exchange"),
+        // A field given twice, as at the top level (issue 24, S6).
+        (
+            r#"{"scoring":"standard","scoring":"none"}"#,
+            "duplicate field `scoring`",
+        ),
     ] {
         let answer = post(
             s,

@@ -41,6 +41,7 @@ use tracing::Instrument;
 use crate::bots::{self, Budget, Level};
 use crate::error::ServerError;
 use crate::metrics::{LeaseChange, LiveTable, Metrics, StoreOp};
+use crate::names;
 use crate::protocol::{Outgoing, ServerMsg};
 use crate::store::{Store, TableRow, TalkKind, Writer, hash_token, new_id, new_token};
 pub use expiry::{Lifetimes, Retire};
@@ -157,13 +158,40 @@ enum Query {
 }
 
 /// Who says a chat line: a seat by its token, or a spectator with the
-/// name it gave (if any).
+/// name it gave (if any) and the address it connected from.
 #[derive(Clone, Debug)]
 pub enum Speaker {
     /// A seat's token.
     Seat(String),
-    /// A spectator and the name it gave in `hello`.
-    Spectator(Option<String>),
+    /// A spectator, the name it gave in `hello` and its address.
+    Spectator {
+        /// The name it gave in `hello`, if any.
+        name: Option<String>,
+        /// Where it connected from.
+        from: std::net::IpAddr,
+    },
+}
+
+/// Whose lines of chat are counted together: a seat's on every connection
+/// it holds, the spectators' of one address whatever names they give
+/// (issue 24, S4: sixty connections of one seat filled the history).
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+enum Voice {
+    Seat(String),
+    Spectators(std::net::IpAddr),
+}
+
+/// Lines of chat a voice may say at once, and then one a second (a line
+/// is kept and sent to everyone at the table, and pushes the oldest kept
+/// line out).
+pub const CHAT_BURST: u32 = 5;
+
+/// The chat limit of every voice at a table.
+fn chat_limit() -> governor::DefaultKeyedRateLimiter<Voice> {
+    let burst = std::num::NonZeroU32::new(CHAT_BURST).expect("a burst of lines");
+    governor::RateLimiter::keyed(
+        governor::Quota::per_second(std::num::NonZeroU32::MIN).allow_burst(burst),
+    )
 }
 
 /// A rematch asked for: the new table's id, and its handle if this
@@ -665,6 +693,7 @@ struct Actor {
     finished_at: Option<u64>,
     /// The last lines of chat and news.
     talk: Talk,
+    chat_limit: governor::DefaultKeyedRateLimiter<Voice>,
     /// People back from away, for the news once their subscription is
     /// answered.
     back: Vec<String>,
@@ -686,6 +715,7 @@ impl Actor {
         let talk = Talk::load(ctx.store.as_ref(), &state.row.id)?;
         let mut actor = Actor {
             talk,
+            chat_limit: chat_limit(),
             finished_at: None,
             back: Vec::new(),
             ctx,
@@ -1666,27 +1696,41 @@ impl Actor {
     }
 
     async fn chat(&mut self, from: Speaker, text: &str) -> Result<(), ServerError> {
-        let (name, spectator) = match from {
+        let (name, spectator, voice) = match from {
             Speaker::Seat(token) => {
                 let i = self.state.seat_of_token(&token)?;
-                (Some(self.state.seats[i].name.clone()), false)
+                let name = self.state.seats[i].name.clone();
+                (Some(name.clone()), false, Voice::Seat(name))
             }
-            Speaker::Spectator(name) => {
+            Speaker::Spectator { name, from } => {
                 if !self.state.row.spectator_chat {
                     return Err(ServerError::Conflict(
                         "spectators may not chat at this table (the host may allow it)".into(),
                     ));
                 }
                 if let Some(n) = &name
-                    && self.state.seat_named(n).is_some()
+                    && self.name_like(n).is_some()
                 {
                     return Err(ServerError::Conflict(format!(
-                        "{n:?} is a seat's name at this table: a spectator says hello with another"
+                        "{n:?} is, or looks like, a seat's name at this table: a spectator says hello with another"
                     )));
                 }
-                (name, true)
+                (
+                    name,
+                    true,
+                    Voice::Spectators(crate::limits::address_key(from)),
+                )
             }
         };
+        if self.chat_limit.check_key(&voice).is_err() {
+            return Err(ServerError::TooMany(format!(
+                "too many chat lines: at most {CHAT_BURST} at once, then one a second"
+            )));
+        }
+        // Spectators who stopped talking are forgotten.
+        if self.chat_limit.len() > 256 {
+            self.chat_limit.retain_recent();
+        }
         let line = self.talk.chat_line(name.as_deref(), spectator, text);
         self.say("chat", TalkKind::Chat, line).await
     }
@@ -1768,7 +1812,13 @@ impl Actor {
     }
 
     async fn join(&mut self, name: &str) -> Result<String, ServerError> {
-        let name = state::check_name(name)?;
+        let name = names::check_new_name(name)?;
+        // The same name exactly: the log's own refusal says so.
+        if let Some(taken) = self.name_like(&name).filter(|t| *t != name) {
+            return Err(ServerError::Conflict(format!(
+                "the name {name:?} is too like {taken:?}, taken at this table"
+            )));
+        }
         let token = new_token();
         let hash = Some(state::hash_hex(&hash_token(&token)));
         let event = if self.state.game.is_some() {
@@ -1787,6 +1837,20 @@ impl Actor {
         self.commit(event).await?;
         self.gone_since.insert(name, Instant::now());
         Ok(token)
+    }
+
+    /// A name of this table's seats or game that looks like `name`.
+    fn name_like(&self, name: &str) -> Option<String> {
+        let seats = self.state.seats.iter().map(|s| s.name.as_str());
+        let players = self
+            .state
+            .game
+            .iter()
+            .flat_map(|g| g.players().map(|p| g.name(p)));
+        seats
+            .chain(players)
+            .find(|taken| names::alike(taken, name))
+            .map(str::to_string)
     }
 
     async fn add_bot(&mut self, token: &str, spec: &str) -> Result<String, ServerError> {
@@ -2111,6 +2175,66 @@ mod tests {
         };
         assert_eq!(line.d["text"], "back");
         assert_eq!(store.talk("t", TalkKind::Chat).unwrap().len(), 1);
+    }
+
+    /// Chat is bounded per seat, however many connections it holds, and
+    /// per address for spectators, whatever names they give (issue 24,
+    /// S4); the history keeps other voices' lines.
+    #[tokio::test]
+    async fn chat_is_bounded_per_seat_and_per_spectator_address() {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+        let ctx = Context::new(store, timings());
+        let row = TableRow {
+            id: "t".into(),
+            name: "t".into(),
+            seats: 4,
+            rules: "{}".into(),
+            spectator_chat: true,
+            ..TableRow::default()
+        };
+        let table = create(ctx, row).unwrap();
+        let ada = table.join("Ada").await.unwrap();
+        let bob = table.join("Bob").await.unwrap();
+        let seat = |token: &str| Speaker::Seat(token.to_string());
+        for i in 0..CHAT_BURST {
+            table.chat(seat(&ada), &format!("line {i}")).await.unwrap();
+        }
+        let e = table.chat(seat(&ada), "one more").await.unwrap_err();
+        assert!(matches!(e, ServerError::TooMany(_)), "{e}");
+        // Another seat still speaks.
+        table.chat(seat(&bob), "hi Ada").await.unwrap();
+        let from = |a: [u8; 4]| std::net::IpAddr::from(a);
+        let spectator = |name: String, a| Speaker::Spectator {
+            name: Some(name),
+            from: from(a),
+        };
+        for i in 0..CHAT_BURST {
+            let name = format!("watcher {i}");
+            table
+                .chat(spectator(name, [10, 0, 0, 1]), "look")
+                .await
+                .unwrap();
+        }
+        let e = table
+            .chat(spectator("watcher 9".into(), [10, 0, 0, 1]), "look")
+            .await
+            .unwrap_err();
+        assert!(matches!(e, ServerError::TooMany(_)), "{e}");
+        table
+            .chat(spectator("elsewhere".into(), [10, 0, 0, 2]), "hello")
+            .await
+            .unwrap();
+        // Names that look like a seat's are refused to spectators.
+        for name in ["ADA", "\u{410}da"] {
+            let e = table
+                .chat(spectator(name.into(), [10, 0, 0, 3]), "I am Ada")
+                .await
+                .unwrap_err();
+            assert!(e.to_string().contains("looks like"), "{name}: {e}");
+        }
+        // A newcomer's look-alike name is refused too.
+        let e = table.join("ada").await.unwrap_err();
+        assert!(e.to_string().contains("too like"), "{e}");
     }
 
     /// A bot with a bug: it panics at every decision.

@@ -1,0 +1,107 @@
+//! Display names as people choose them: a new name is refused if it hides
+//! characters (invisible or bidirectional controls), and two names are the
+//! same name if they look alike (issue 24, S7): "Ann", "ANN", "Аnn" with a
+//! Cyrillic А, "Ann" with a zero-width space.
+//!
+//! Names already in a table's log are not checked again when it is
+//! replayed: an old log must keep replaying ([`crate::table::state::check_name`]).
+
+use unicode_security::confusable_detection::skeleton;
+
+use crate::error::ServerError;
+use crate::table::state::check_name;
+
+/// A name someone chose now: [`check_name`]'s rules, and no character
+/// that is invisible or reorders text (the Unicode default-ignorable code
+/// points, bidirectional controls and spaces other than U+0020), but for
+/// the two that emoji are made of (zero-width joiner, variation selector
+/// 16).
+///
+/// ```
+/// use dalmuti_server::names::check_new_name;
+/// assert_eq!(check_new_name(" Ann ").unwrap(), "Ann");
+/// assert!(check_new_name("Ann\u{202e}").is_err());
+/// assert!(check_new_name("A\u{ad}nn").is_err());
+/// assert!(check_new_name("👩‍🚀 Ann").is_ok());
+/// ```
+pub fn check_new_name(name: &str) -> Result<String, ServerError> {
+    let name = check_name(name)?;
+    if let Some(c) = name.chars().find(|&c| hidden(c)) {
+        return Err(ServerError::BadRequest(format!(
+            "a display name has no invisible or text-direction characters: \
+             U+{:04X} is one",
+            u32::from(c)
+        )));
+    }
+    Ok(name)
+}
+
+/// Whether two names look alike: the same once case is folded and each
+/// character is replaced by the one it is confusable with.
+///
+/// ```
+/// use dalmuti_server::names::alike;
+/// assert!(alike("Ann", "ANN"));
+/// assert!(alike("Ann", "\u{410}nn")); // Cyrillic А
+/// assert!(!alike("Ann", "Anna"));
+/// ```
+pub fn alike(a: &str, b: &str) -> bool {
+    folded(a) == folded(b)
+}
+
+/// The form names are compared in.
+fn folded(name: &str) -> String {
+    skeleton(&name.to_lowercase()).collect()
+}
+
+/// Invisible, or a control of text direction (DerivedCoreProperties.txt,
+/// Default_Ignorable_Code_Point; Bidi_Control is within it but for the
+/// Arabic letter mark, listed too), or a space other than U+0020.
+fn hidden(c: char) -> bool {
+    const EMOJI: [char; 2] = ['\u{200D}', '\u{FE0F}'];
+    if EMOJI.contains(&c) {
+        return false;
+    }
+    (c.is_whitespace() && c != ' ')
+        || matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}'..='\u{1160}'
+            | '\u{17B4}'..='\u{17B5}' | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF0}'..='\u{FFF8}'
+            | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names the audit chatted with beside the seat "Ann".
+    #[test]
+    fn the_audits_look_alikes_are_refused_or_the_same_name() {
+        for name in [
+            "ann",
+            "ANN",
+            "\u{410}nn",
+            "Ann\u{200b}",
+            "A\u{00ad}nn",
+            "Ann\u{202e}",
+        ] {
+            let taken = match check_new_name(name) {
+                Ok(name) => alike(&name, "Ann"),
+                Err(_) => true,
+            };
+            assert!(taken, "{name:?}");
+        }
+        for name in ["Anne", "Bob", "Ana", "アン"] {
+            let name = check_new_name(name).unwrap();
+            assert!(!alike(&name, "Ann"), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_refusal_says_which_character() {
+        let e = check_new_name("Ann\u{202e}").unwrap_err().to_string();
+        assert!(e.contains("U+202E"), "{e}");
+        assert!(check_new_name("Ann\tB").is_err());
+    }
+}
