@@ -331,6 +331,12 @@ impl Connection {
         };
         let sub = match self.table.subscribe(token.as_deref(), v).await {
             Ok(sub) => sub,
+            // A table handed over (or retired) while the hello came: the
+            // client is told so, `moved` to reconnect (issue 24, D6).
+            Err(_) if self.table.retired().is_some() => {
+                self.retired().await;
+                return;
+            }
             Err(e) => {
                 self.send(&ServerMsg::error(0, &e.to_string())).await;
                 self.close(1008, "no such seat").await;
@@ -363,12 +369,7 @@ impl Connection {
                     Err(_) => {
                         // The feed ends when the seat is gone or the table
                         // left memory.
-                        let retired = self.table.retired();
-                        if retired == Some(table::Retire::Moved) {
-                            let _ = self.send(&moved_msg(None, None)).await;
-                        }
-                        let reason = retired.map_or("you left the table", |r| r.reason());
-                        self.close(1000, reason).await;
+                        self.retired().await;
                         return;
                     }
                 },
@@ -380,6 +381,17 @@ impl Connection {
                 }
             }
         }
+    }
+
+    /// Ends the connection as its table ended for it: `moved` if it is
+    /// served elsewhere now, and a close frame that says why.
+    async fn retired(&mut self) {
+        let retired = self.table.retired();
+        if retired == Some(table::Retire::Moved) {
+            let _ = self.send(&moved_msg(None, None)).await;
+        }
+        let reason = retired.map_or("you left the table", |r| r.reason());
+        self.close(1000, reason).await;
     }
 
     /// Fell behind the feed: a fresh state replaces everything. False
@@ -503,6 +515,9 @@ impl Connection {
         feed: &mut Feed,
     ) -> Next {
         if matches!(error, ServerError::Closed) {
+            // The table stopped while the act was on its way (a drain):
+            // the client is told why, not left without a close (D4).
+            self.retired().await;
             return Next::Stop;
         }
         let mut lagged = false;

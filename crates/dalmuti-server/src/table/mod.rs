@@ -915,7 +915,19 @@ impl Actor {
         if !self.state.in_setup() {
             self.setup_until = None;
         } else if self.setup_until.is_none() {
-            self.setup_until = Some(now + self.ctx.timings.setup_pause);
+            // From the deal: a table rebuilt from its log during the
+            // setup (a takeover, a drain, a restart) keeps what is left
+            // of the pause, not a whole new one (issue 24, D5).
+            let gone = self
+                .state
+                .dealt_at()
+                .map_or(0, |at| talk::now_ms().saturating_sub(at));
+            let left = self
+                .ctx
+                .timings
+                .setup_pause
+                .saturating_sub(Duration::from_millis(gone));
+            self.setup_until = Some(now + left);
             self.setup_readied = false;
         }
     }
@@ -1148,6 +1160,7 @@ impl Actor {
         let _ = self
             .commit(Stored::Deal {
                 seed: seed.to_string(),
+                at: Some(talk::now_ms()),
             })
             .await;
     }
@@ -1924,6 +1937,7 @@ impl Actor {
         let seed = self.next_seed();
         self.commit(Stored::Deal {
             seed: seed.to_string(),
+            at: Some(talk::now_ms()),
         })
         .await?;
         Ok(())
@@ -2235,6 +2249,48 @@ mod tests {
         // A newcomer's look-alike name is refused too.
         let e = table.join("ada").await.unwrap_err();
         assert!(e.to_string().contains("too like"), "{e}");
+    }
+
+    /// A table taken over (or restarted) during the setup pause keeps what
+    /// was left of the pause, not a whole new one (issue 24, D5).
+    #[tokio::test]
+    async fn the_setup_pause_survives_a_takeover_with_its_time_left() {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+        let pause = Duration::from_secs(4);
+        let timings = Timings {
+            setup_pause: pause,
+            ..timings()
+        };
+        let row = TableRow {
+            id: "t".into(),
+            name: "t".into(),
+            seats: 3,
+            rules: "{}".into(),
+            ..TableRow::default()
+        };
+        let table = create(Context::new(store.clone(), timings), row.clone()).unwrap();
+        let token = table.join("Ada").await.unwrap();
+        for _ in 0..2 {
+            table.add_bot(&token, "greedy").await.unwrap();
+        }
+        table.start_with_seed(&token, Seed::from(3)).await.unwrap();
+        let setup_ms = |msg: &ServerMsg| msg.d["setup_ms"].as_u64();
+        let first = table.subscribe(Some(&token), 0).await.unwrap().first;
+        assert!(
+            setup_ms(&first).is_some(),
+            "in the setup pause: {:?}",
+            first.d
+        );
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        // Another node (here: another actor on the same store) takes over.
+        let other = load(Context::new(store, timings), row).unwrap();
+        let taken = other.subscribe(Some(&token), 0).await.unwrap().first;
+        assert_eq!(taken.v, first.v);
+        let left = setup_ms(&taken).expect("still in the setup pause");
+        assert!(
+            left <= 2600 && left >= 1000,
+            "{left} ms left of the {pause:?} pause after 1.5 s"
+        );
     }
 
     /// A bot with a bug: it panics at every decision.

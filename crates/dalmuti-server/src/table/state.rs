@@ -43,6 +43,11 @@ pub enum Stored {
     Deal {
         /// The hand's seed.
         seed: String,
+        /// When it was dealt, in milliseconds since the Unix epoch: a node
+        /// that takes the table over during the setup pause gives it only
+        /// what is left of it (absent in logs written before it was kept).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<u64>,
     },
     /// An action by a player.
     Act {
@@ -180,6 +185,15 @@ impl TableState {
             state.apply(event)?;
         }
         Ok(state)
+    }
+
+    /// When the last hand was dealt (ms since the Unix epoch), if its log
+    /// says.
+    pub fn dealt_at(&self) -> Option<u64> {
+        self.events.iter().rev().find_map(|e| match e {
+            Stored::Deal { at, .. } => Some(*at),
+            _ => None,
+        })?
     }
 
     /// The table's event number: how many events it has.
@@ -356,7 +370,7 @@ impl TableState {
                 self.game = Some(game);
                 self.draw_seed = Some(seed);
             }
-            Stored::Deal { seed } => {
+            Stored::Deal { seed, .. } => {
                 let seed: Seed = seed
                     .parse()
                     .map_err(|_| ServerError::Storage("deal: bad seed".into()))?;
