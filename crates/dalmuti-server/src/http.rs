@@ -131,6 +131,7 @@ impl AppState {
                 finished: config.finished_linger,
                 max_finished: config.max_finished,
             }),
+            archive: Arc::default(),
         };
         let mut tables = HashMap::new();
         if cluster.is_none() {
@@ -745,30 +746,36 @@ async fn finished_tag(
     Ok(Some(crate::transfer::etag(name.as_bytes())))
 }
 
-/// Answers a finished game's `what` with its ETag, or a `304` without
-/// building it when the client has it already.
+/// Answers `what` of a game that is over with its ETag, from the
+/// archive, or a `304` when the client has it already; a `409` while the
+/// game goes on.
 async fn finished_answer(
     state: &AppState,
     id: &str,
-    what: &str,
+    what: records::Kept,
     asked: &HeaderMap,
-    build: impl AsyncFnOnce() -> Result<Response, ServerError>,
 ) -> Result<Response, ServerError> {
-    let tag = finished_tag(state, id, what).await?;
-    if let Some(tag) = &tag
-        && crate::transfer::not_modified(asked, tag)
-    {
-        return Ok(crate::transfer::unchanged(tag));
+    let name = match what {
+        records::Kept::Record => "record",
+        records::Kept::Replay => "replay",
+        records::Kept::Fairness => "fairness",
+    };
+    let Some(tag) = finished_tag(state, id, name).await? else {
+        return Err(ServerError::Conflict(format!(
+            "the {name} is given once the game is over"
+        )));
+    };
+    if crate::transfer::not_modified(asked, &tag) {
+        return Ok(crate::transfer::unchanged(&tag));
     }
-    let mut response = build().await?;
-    if let Some(tag) = tag {
-        let headers = response.headers_mut();
-        headers.insert(header::ETAG, tag);
-        headers.insert(
-            header::CACHE_CONTROL,
-            header::HeaderValue::from_static("no-cache"),
-        );
-    }
+    let served = state.ctx.archive.served(&state.ctx, id, what).await?;
+    let mut response = served.response(asked);
+    let headers = response.headers_mut();
+    headers.insert(header::ETAG, tag);
+    headers.insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-cache"),
+    );
     Ok(response)
 }
 
@@ -777,15 +784,14 @@ async fn record(
     Path(id): Path<String>,
     asked: HeaderMap,
 ) -> Result<Response, ServerError> {
-    finished_answer(&state, &id, "record", &asked, async || {
-        let record = match ask_live(&state, &id, async |t| t.record().await).await? {
-            Some(record) => record,
-            None => records::replayed(&state.ctx, &id).await?.record()?,
-        };
-        let disposition = format!("attachment; filename=\"dalmuti-{id}.json\"");
-        Ok(([(header::CONTENT_DISPOSITION, disposition)], Json(record)).into_response())
-    })
-    .await
+    let mut response = finished_answer(&state, &id, records::Kept::Record, &asked).await?;
+    let disposition = format!("attachment; filename=\"dalmuti-{id}.json\"");
+    if let Ok(disposition) = header::HeaderValue::from_str(&disposition) {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_DISPOSITION, disposition);
+    }
+    Ok(response)
 }
 
 async fn replay(
@@ -793,26 +799,28 @@ async fn replay(
     Path(id): Path<String>,
     asked: HeaderMap,
 ) -> Result<Response, ServerError> {
-    finished_answer(&state, &id, "replay", &asked, async || {
-        let replay = match ask_live(&state, &id, async |t| t.replay().await).await? {
-            Some(replay) => replay,
-            None => records::replayed(&state.ctx, &id).await?.replay()?,
-        };
-        Ok(Json(replay).into_response())
-    })
-    .await
+    finished_answer(&state, &id, records::Kept::Replay, &asked).await
 }
 
+/// The deal commitments and the seeds revealed so far: from the table
+/// while the game goes on, from the archive once it is over.
 async fn fairness(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ServerError> {
-    match ask_live(&state, &id, async |t| t.fairness().await).await? {
-        Some(fairness) => Ok(Json(fairness)),
-        None => {
-            let state = records::replayed(&state.ctx, &id).await?;
-            Ok(Json(json!(state.fairness())))
+    asked: HeaderMap,
+) -> Result<Response, ServerError> {
+    let live = ask_live(&state, &id, async |t| {
+        let over = t.info().await?.over;
+        if over {
+            Ok(None)
+        } else {
+            t.fairness().await.map(Some)
         }
+    })
+    .await?;
+    match live.flatten() {
+        Some(fairness) => Ok(Json(fairness).into_response()),
+        None => finished_answer(&state, &id, records::Kept::Fairness, &asked).await,
     }
 }
 async fn websocket(

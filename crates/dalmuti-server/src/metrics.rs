@@ -139,6 +139,7 @@ struct Inner {
     broadcast: Histogram,
     store: Family<Label, Histogram, fn() -> Histogram>,
     leases: Family<Label, Counter>,
+    archive: Family<Label, Counter>,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -167,6 +168,7 @@ impl Metrics {
         let store: Family<Label, Histogram, fn() -> Histogram> =
             Family::new_with_constructor(histogram);
         let leases = Family::<Label, Counter>::default();
+        let archive = Family::<Label, Counter>::default();
         registry.register(
             "node",
             "This node; its id in the label node",
@@ -218,6 +220,15 @@ impl Metrics {
         for change in LeaseChange::ALL {
             let _ = leases.get_or_create(&[("change", change.name())]);
         }
+        registry.register(
+            "archive_answers",
+            "Answers about finished games (record, replay, fairness) by source: \
+             built from the log, or kept from an earlier build",
+            archive.clone(),
+        );
+        for source in ["built", "kept"] {
+            let _ = archive.get_or_create(&[("source", source)]);
+        }
         Metrics {
             inner: Arc::new(Inner {
                 node: node.to_string(),
@@ -229,6 +240,7 @@ impl Metrics {
                 broadcast,
                 store,
                 leases,
+                archive,
             }),
         }
     }
@@ -285,6 +297,16 @@ impl Metrics {
     /// The node these metrics are of (the `node` label).
     pub fn node(&self) -> &str {
         &self.inner.node
+    }
+
+    /// An answer about a finished game: `built` from its log if true,
+    /// else kept from an earlier build.
+    pub fn archive_answer(&self, built: bool) {
+        let source = if built { "built" } else { "kept" };
+        self.inner
+            .archive
+            .get_or_create(&[("source", source)])
+            .inc();
     }
 
     /// Counts a change of one of this node's table leases.

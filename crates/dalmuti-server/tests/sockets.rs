@@ -103,6 +103,69 @@ async fn play_game(
     }
 }
 
+/// The answers about finished games the server gave, by source
+/// (`dalmuti_archive_answers_total{source}`: `built` or `kept`).
+async fn archive_answers(server: &Server, source: &str) -> u64 {
+    let (_, metrics) = server.http("GET", "/metrics", None, None).await;
+    let metrics = metrics.as_str().unwrap_or_default().to_string();
+    let series = format!("dalmuti_archive_answers_total{{source=\"{source}\"}} ");
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix(&series)?.parse().ok())
+        .unwrap_or_else(|| panic!("no {series} in\n{metrics}"))
+}
+
+/// A crowd asking for a finished game's replay, record and fairness
+/// costs one build of each (kept, served from memory), and a table being
+/// played meanwhile goes on to its end (issue 24, S1: 24 request loops on
+/// a long replay froze every table).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crowd_asking_for_a_replay_costs_one_build_and_stops_no_table() {
+    let server = Server::start(|_| {}).await;
+    // Built once here, for the checks of play_game.
+    let game = play_game(&server, 3, 1, &["greedy", "greedy"], 6, json!({})).await;
+    // record, replay and fairness: built once each.
+    assert_eq!(archive_answers(&server, "built").await, 3);
+    let (control, bo) = server
+        .create_table(json!({"name": "control", "player": "Bo", "seats": 3, "hands": 2}))
+        .await;
+    server.add_bot(&control, &bo, "greedy").await;
+    server.add_bot(&control, &bo, "greedy").await;
+    let bo_p = Player::join(&server, &control, "Bo", Some(&bo), 0, Mode::All).await;
+    server.start_game(&control, &bo).await;
+    let crowd = futures_util::future::join_all((0..24).map(|i| {
+        let what = ["replay", "record", "fairness"][i % 3];
+        let path = format!("/api/tables/{}/{what}", game.id);
+        let server = &server;
+        async move {
+            for _ in 0..5 {
+                let (status, body) = server.http("GET", &path, None, None).await;
+                assert_eq!(status, 200, "GET {path}: {body}");
+            }
+        }
+    }));
+    let (_, played) = tokio::join!(crowd, bo_p.finish());
+    assert!(!played.is_empty());
+    assert_eq!(server.info(&control).await["over"], json!(true));
+    assert_eq!(
+        archive_answers(&server, "built").await,
+        3,
+        "the crowd was served what was built: nothing built again"
+    );
+    assert_eq!(archive_answers(&server, "kept").await, 24 * 5);
+    // The same answers as built the first time.
+    let (_, replay) = server
+        .http(
+            "GET",
+            &format!("/api/tables/{}/replay", game.id),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(replay, game.replay);
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn whole_games_over_websockets_end_and_their_records_check() {
     let server = Server::start(|_| {}).await;

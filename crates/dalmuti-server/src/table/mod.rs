@@ -457,6 +457,8 @@ pub struct Context {
     pub cluster: Option<Arc<crate::cluster::Cluster>>,
     /// The node's metrics (`/metrics`), shared by every table.
     pub metrics: Metrics,
+    /// Finished games' records and replays, built once and kept.
+    pub archive: Arc<crate::records::Archive>,
 }
 
 impl Context {
@@ -472,6 +474,7 @@ impl Context {
             lifetimes: None,
             cluster: None,
             metrics,
+            archive: Arc::default(),
         }
     }
 }
@@ -744,6 +747,7 @@ impl Actor {
             gauge: None,
             arrived: None,
         };
+        actor.resume_setup(now);
         for (i, seat) in actor.state.seats.clone().iter().enumerate() {
             match &seat.bot {
                 Some(spec) => {
@@ -784,6 +788,7 @@ impl Actor {
         self.thinking = false;
         self.bot_at = None;
         self.setup_until = None;
+        self.resume_setup(Instant::now());
         self.deal_at = None;
         self.place = None;
         self.turn_since.clear();
@@ -915,21 +920,31 @@ impl Actor {
         if !self.state.in_setup() {
             self.setup_until = None;
         } else if self.setup_until.is_none() {
-            // From the deal: a table rebuilt from its log during the
-            // setup (a takeover, a drain, a restart) keeps what is left
-            // of the pause, not a whole new one (issue 24, D5).
-            let gone = self
-                .state
-                .dealt_at()
-                .map_or(0, |at| talk::now_ms().saturating_sub(at));
-            let left = self
-                .ctx
-                .timings
-                .setup_pause
-                .saturating_sub(Duration::from_millis(gone));
-            self.setup_until = Some(now + left);
+            self.setup_until = Some(now + self.ctx.timings.setup_pause);
             self.setup_readied = false;
         }
+    }
+
+    /// A table rebuilt from its log during a setup (a takeover, a drain,
+    /// a restart, a recovery) keeps what is left of the pause since the
+    /// deal, not a whole new one (issue 24, D5). Only then: on the node
+    /// that dealt, the pause is the same for every hand, to the
+    /// millisecond, whoever holds what.
+    fn resume_setup(&mut self, now: Instant) {
+        if !self.state.in_setup() {
+            return;
+        }
+        let gone = self
+            .state
+            .dealt_at()
+            .map_or(0, |at| talk::now_ms().saturating_sub(at));
+        let left = self
+            .ctx
+            .timings
+            .setup_pause
+            .saturating_sub(Duration::from_millis(gone));
+        self.setup_until = Some(now + left);
+        self.setup_readied = false;
     }
 
     /// When a hand is over and another is due, the next deal comes after
@@ -2288,7 +2303,7 @@ mod tests {
         assert_eq!(taken.v, first.v);
         let left = setup_ms(&taken).expect("still in the setup pause");
         assert!(
-            left <= 2600 && left >= 1000,
+            (1000..=2600).contains(&left),
             "{left} ms left of the {pause:?} pause after 1.5 s"
         );
     }
