@@ -348,6 +348,37 @@ impl AppState {
     }
 
     /// The live tables, forgetting those whose actor has stopped.
+    /// Room for one more table: at the cap, the oldest unstarted table
+    /// nobody has been at for the lobby's idle time leaves memory (issue
+    /// 24, S5: tables created and left filled the cap for half an hour),
+    /// else a 503.
+    async fn make_room(&self) -> Result<(), ServerError> {
+        let live = self.live_tables();
+        if live.len() < self.config.max_tables {
+            return Ok(());
+        }
+        let infos = futures_util::future::join_all(live.iter().map(TableHandle::info)).await;
+        let mut unattended: Vec<(&TableHandle, std::time::Duration)> = live
+            .iter()
+            .zip(infos)
+            .filter_map(|(h, info)| {
+                let info = info.ok()?;
+                (!info.started && info.idle).then_some((h, info.age))
+            })
+            .collect();
+        // The oldest first.
+        unattended.sort_by_key(|(_, age)| std::cmp::Reverse(*age));
+        for (handle, _) in unattended {
+            if handle.evict().await {
+                return Ok(());
+            }
+        }
+        Err(ServerError::Full(format!(
+            "this server holds at most {} tables",
+            self.config.max_tables
+        )))
+    }
+
     fn live_tables(&self) -> Vec<TableHandle> {
         let mut tables = self.lock();
         tables.retain(|_, h| !h.is_closed());
@@ -452,14 +483,17 @@ struct CreateTable {
 /// A table's name when its creator gives none: "Ada's table", then
 /// "Ada's table 2" and so on, so that no two live tables share a default
 /// name.
-fn default_name<'a>(player: &str, taken: impl Iterator<Item = &'a str> + Clone) -> String {
+fn default_name<'a>(player: &str, taken: impl Iterator<Item = &'a str>) -> String {
     let base = format!("{player}'s table");
+    // Once over the names, not once per candidate: a thousand tables of
+    // one player's name made every creation scan them a thousand times.
+    let taken: std::collections::HashSet<&str> = taken.filter(|t| t.starts_with(&base)).collect();
     (1..)
         .map(|k| match k {
             1 => base.clone(),
             k => format!("{base} {k}"),
         })
-        .find(|name| !taken.clone().any(|t| t == name))
+        .find(|name| !taken.contains(name.as_str()))
         .expect("a free name")
 }
 
@@ -487,13 +521,8 @@ async fn create_table(
             "turn_seconds: 10 to 600 seconds".into(),
         ));
     }
-    if state.live_tables().len() >= state.config.max_tables {
-        return Err(ServerError::Full(format!(
-            "this server holds at most {} tables",
-            state.config.max_tables
-        )));
-    }
     state.creation.check(address(client.as_ref()))?;
+    state.make_room().await?;
     // The default name is chosen and the table listed under one lock, so
     // two tables created at once cannot both take it.
     let (id, handle) = {
@@ -708,13 +737,8 @@ async fn rematch(
         // A finished game kept in the store: its host may still ask.
         None => records::revive(&state.ctx, &id).await?,
     };
-    if state.live_tables().len() >= state.config.max_tables {
-        return Err(ServerError::Full(format!(
-            "this server holds at most {} tables",
-            state.config.max_tables
-        )));
-    }
     state.creation.check(address(client.as_ref()))?;
+    state.make_room().await?;
     let rematch = table.rematch(&token, state.ctx.clone()).await?;
     let status = match rematch.created {
         Some(handle) => {

@@ -103,6 +103,50 @@ async fn play_game(
     }
 }
 
+/// At the table cap, a new table makes room by evicting the oldest
+/// unstarted table nobody has been at for the lobby's idle time; a table
+/// someone is at stays (issue 24, S5: tables created and left blocked all
+/// new tables for half an hour).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_the_cap_a_new_table_replaces_one_nobody_is_at() {
+    let server = Server::start(|c| {
+        c.max_tables = 2;
+        c.listed_idle = Duration::from_millis(200);
+    })
+    .await;
+    let (kept, ada) = server
+        .create_table(json!({"name": "kept", "player": "Ada", "seats": 3}))
+        .await;
+    let (_ws, _) = server.hello(&kept, Some(&ada), 0).await;
+    let (left, _) = server
+        .create_table(json!({"name": "left", "player": "Bo", "seats": 3}))
+        .await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let (new, _) = server
+        .create_table(json!({"name": "new", "player": "Cy", "seats": 3}))
+        .await;
+    let status = |id: &str| {
+        let path = format!("/api/tables/{id}");
+        let server = &server;
+        async move { server.http("GET", &path, None, None).await.0 }
+    };
+    assert_eq!(status(&left).await, 404, "the table nobody was at left");
+    assert_eq!(status(&kept).await, 200, "Ada is at hers");
+    assert_eq!(status(&new).await, 200);
+    // Full of tables in use (the new one is not idle yet): a 503.
+    let (code, body) = server
+        .http(
+            "POST",
+            "/api/tables",
+            None,
+            Some(json!({"player": "Di", "seats": 3})),
+        )
+        .await;
+    assert_eq!(code, 503, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("at most 2 tables"));
+    server.stop().await;
+}
+
 /// The answers about finished games the server gave, by source
 /// (`dalmuti_archive_answers_total{source}`: `built` or `kept`).
 async fn archive_answers(server: &Server, source: &str) -> u64 {

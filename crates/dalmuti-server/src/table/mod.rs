@@ -105,6 +105,9 @@ pub struct TableInfo {
     /// the lobby does not list it as open.
     #[serde(skip)]
     pub idle: bool,
+    /// How long the table has been in this node's memory.
+    #[serde(skip)]
+    pub age: Duration,
 }
 
 type Reply<T> = oneshot::Sender<Result<T, ServerError>>;
@@ -141,6 +144,10 @@ enum Command {
     /// Stop serving the table (another node serves it now); give its
     /// lease up first if `true` (a drain), not if it was lost.
     HandOver(bool, oneshot::Sender<()>),
+    /// Make room: leave memory if nobody has played or been here for a
+    /// while (unstarted, no person connected for the lobby's idle time);
+    /// answers whether it did.
+    Evict(oneshot::Sender<bool>),
     /// A bug, simulated: the actor panics while handling it.
     #[cfg(test)]
     Panic,
@@ -411,6 +418,14 @@ impl TableHandle {
         {
             let _ = rx.await;
         }
+    }
+
+    /// Leaves memory if unstarted and unattended for the lobby's idle
+    /// time (nobody connected): room for a new table when the node is
+    /// full. Whether it left.
+    pub async fn evict(&self) -> bool {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Command::Evict(reply)).await.is_ok() && rx.await.unwrap_or(false)
     }
 
     /// The table's public summary.
@@ -1680,6 +1695,16 @@ impl Actor {
                 }
                 let _ = reply.send(());
             }
+            Command::Evict(reply) => {
+                let unattended = self.state.game.is_none()
+                    && !self.any_human_connected()
+                    && self.idle_since.elapsed() >= self.ctx.timings.listed_idle;
+                if unattended {
+                    tracing::info!("evicted to make room: unstarted, nobody here");
+                    self.retire(Retire::Expired);
+                }
+                let _ = reply.send(unattended && self.retired.get().is_some());
+            }
             #[cfg(test)]
             Command::Bot(name, bot) => {
                 self.bots.insert(name, bot);
@@ -1720,6 +1745,7 @@ impl Actor {
                 .and_then(|_| state.standings().first().map(|w| w.to_string())),
             idle: !self.any_human_connected()
                 && self.idle_since.elapsed() >= self.ctx.timings.listed_idle,
+            age: self.born.elapsed(),
         }
     }
 
