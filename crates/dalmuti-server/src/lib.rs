@@ -78,6 +78,9 @@ pub struct Config {
     /// A PostgreSQL database (`postgres://USER@HOST/DB`), used instead of
     /// the SQLite file `data` when set: what several nodes can share.
     pub database_url: Option<String>,
+    /// The CA (PEM) that signed the PostgreSQL server's certificate: TLS,
+    /// verified ([`store::PostgresStore::open_with_ca`]).
+    pub database_ca: Option<PathBuf>,
     /// How long a seat may be gone before a bot plays for it.
     pub grace: Duration,
     /// The pause before each bot move, so people can follow the play.
@@ -155,6 +158,7 @@ impl Default for Config {
         Config {
             data: PathBuf::from("dalmuti-server.sqlite"),
             database_url: None,
+            database_ca: None,
             grace: Duration::from_secs(30),
             bot_delay: Duration::from_millis(700),
             hand_pause: Duration::from_secs(6),
@@ -234,7 +238,8 @@ impl Server {
             );
             return Ok(Server { state, config });
         };
-        let store = Arc::new(store::PostgresStore::open(url).map_err(|e| {
+        let opened = store::PostgresStore::open_with_ca(url, config.database_ca.as_deref());
+        let store = Arc::new(opened.map_err(|e| {
             ServerError::Storage(format!("cannot open the database {}: {}", redact(url), e.0))
         })?);
         let node = config

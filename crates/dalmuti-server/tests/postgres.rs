@@ -136,3 +136,70 @@ async fn a_node_on_postgres_is_ready_while_its_database_answers() {
     );
     server.stop().await;
 }
+
+/// A CA file the private test database (`.ci/postgres`) was started with.
+fn ca(var: &str) -> std::path::PathBuf {
+    std::env::var(var)
+        .unwrap_or_else(|_| {
+            panic!(
+                "the TLS test needs {var}: `eval \"$(bash .ci/postgres start target/pg)\"` \
+                 sets it (the private database serves TLS with a CA of its own)"
+            )
+        })
+        .into()
+}
+
+/// Whether every connection named `app` is TLS, and how many there are,
+/// as the database sees them.
+fn tls_connections(schema: &TestSchema, app: &str) -> (bool, i64) {
+    let url = schema.url.clone();
+    let app = app.to_string();
+    std::thread::spawn(move || {
+        let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        let row = client
+            .query_one(
+                "SELECT coalesce(bool_and(s.ssl), false), count(*) FROM pg_stat_ssl s \
+                 JOIN pg_stat_activity a USING (pid) WHERE a.application_name = $1",
+                &[&app],
+            )
+            .unwrap();
+        (row.get(0), row.get(1))
+    })
+    .join()
+    .unwrap()
+}
+
+/// TLS to the database (issue 24): with `sslmode=require` and the CA that
+/// signed the server's certificate (given apart, as `--database-ca`, or in
+/// the URL as `sslrootcert`), every connection is encrypted; a wrong CA,
+/// or none when the system's roots do not know the server's, is refused.
+#[test]
+fn a_node_reaches_the_database_over_verified_tls() {
+    let schema = schema();
+    let (good, wrong) = (ca("DALMUTI_TEST_DATABASE_CA"), ca("DALMUTI_TEST_WRONG_CA"));
+    let url = |app: &str| format!("{}&sslmode=require&application_name={app}", schema.url);
+
+    let store = PostgresStore::open_with_ca(&url("dalmuti_tls_ca"), Some(&good)).unwrap();
+    store.ping().unwrap();
+    let (all_tls, n) = tls_connections(&schema, "dalmuti_tls_ca");
+    assert!(all_tls && n > 0, "{n} connections, all TLS: {all_tls}");
+    drop(store);
+
+    let in_url = format!("{}&sslrootcert={}", url("dalmuti_tls_url"), good.display());
+    let store = PostgresStore::open(&in_url).unwrap();
+    store.ping().unwrap();
+    assert!(tls_connections(&schema, "dalmuti_tls_url").0);
+    drop(store);
+
+    let refused = |result: Result<PostgresStore, dalmuti_server::store::StoreError>| match result {
+        Ok(_) => panic!("a certificate this side cannot verify was taken"),
+        Err(e) => e.0,
+    };
+    let e = refused(PostgresStore::open_with_ca(
+        &url("dalmuti_tls_wrong"),
+        Some(&wrong),
+    ));
+    assert!(e.contains("certificate"), "{e}");
+    let e = refused(PostgresStore::open(&url("dalmuti_tls_none")));
+    assert!(e.contains("certificate"), "{e}");
+}

@@ -21,6 +21,12 @@ pub struct ServeArgs {
     /// $XDG_DATA_HOME/dalmuti/server.sqlite (or ~/.local/share/…).
     #[arg(long)]
     pub data: Option<PathBuf>,
+    /// A PEM file of the CA that signed the PostgreSQL server's
+    /// certificate: the connection is then TLS, the certificate and host
+    /// name verified (as `sslrootcert=PATH` in the URL). `sslmode=require`
+    /// in the URL without it verifies against the system's roots.
+    #[arg(long, value_name = "PEM")]
+    pub database_ca: Option<PathBuf>,
     /// Seconds a player may be gone before a bot plays for them.
     #[arg(long, default_value_t = 30)]
     pub grace: u64,
@@ -181,6 +187,7 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
     let config = Config {
         data,
         database_url,
+        database_ca: args.database_ca,
         grace: Duration::from_secs(args.grace),
         bot_delay: Duration::from_millis(args.bot_delay),
         hand_pause: Duration::from_millis(args.hand_pause),
@@ -213,7 +220,7 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
         let server =
             dalmuti_server::Server::open(config.clone(), addr).map_err(|e| {
                 match &config.database_url {
-                    Some(_) => format!("{e}\n{}", postgres_help()),
+                    Some(_) => format!("{e}\n{}", postgres_help(&e.to_string())),
                     None => format!("{e}\n{}", data_help(&config.data)),
                 }
             })?;
@@ -261,8 +268,16 @@ fn data_help(data: &std::path::Path) -> String {
     )
 }
 
-/// What a PostgreSQL address wants, for a database that would not open.
-fn postgres_help() -> String {
+/// What a PostgreSQL address wants, for a database that would not open
+/// with `error`.
+fn postgres_help(error: &str) -> String {
+    if error.contains("certificate") || error.contains("TLS") {
+        return "the database's certificate could not be verified: give the CA that \
+                signed it with --database-ca PEM (or sslrootcert=PEM in the address), \
+                and reach the database by the name or address its certificate is for \
+                (docs/DEPLOY.md)"
+            .to_string();
+    }
     "--data (or $DALMUTI_DATABASE_URL) wants a PostgreSQL database that exists and that \
      the user may create tables in: e.g. postgres://dalmuti@127.0.0.1:5432/dalmuti \
      (docs/DEPLOY.md)"

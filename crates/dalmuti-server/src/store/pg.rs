@@ -32,7 +32,9 @@ use postgres::{Client, Config, NoTls, Transaction};
 use super::{Append, Store, StoreError, TableRow, TalkKind, TalkRow};
 
 mod nodes;
+mod tls;
 pub use nodes::Owner;
+use tls::Connector;
 
 /// How many connections (threads) a store opens by default: the writer's
 /// and a few for loading tables, the lobby and records at the same time.
@@ -231,18 +233,40 @@ impl PostgresStore {
     /// Connects to the database at `url` (`postgres://USER@HOST/DB` or the
     /// `key=value` form), applies the schema's missing steps and opens
     /// [`DEFAULT_CONNECTIONS`] connections. The password, if any, comes
-    /// from the URL. TLS is not supported yet: reach the database over a
-    /// private network or loopback.
+    /// from the URL; so does TLS (`sslmode=require`, `sslrootcert=PATH`:
+    /// see [`PostgresStore::open_with_ca`]).
     pub fn open(url: &str) -> Result<PostgresStore, StoreError> {
-        let config = Config::from_str(url)
+        PostgresStore::open_with_ca(url, None)
+    }
+
+    /// Like [`PostgresStore::open`], over TLS verified against the CA
+    /// certificates in the PEM file `ca` if one is given (`dalmuti serve
+    /// --database-ca`). With TLS asked for (`sslmode=require`,
+    /// `verify-ca` or `verify-full`, or a CA file here or as `sslrootcert`
+    /// in the URL) the server's certificate and host name are always
+    /// verified, against the CA file or else the system's roots; without,
+    /// the connection is plain.
+    pub fn open_with_ca(
+        url: &str,
+        ca: Option<&std::path::Path>,
+    ) -> Result<PostgresStore, StoreError> {
+        let address = tls::Address::parse(url);
+        let mut config = Config::from_str(&address.url)
             .map_err(|e| StoreError(format!("PostgreSQL: the database address: {e}")))?;
-        PostgresStore::with_config(config, DEFAULT_CONNECTIONS)
+        let ca = ca.or(address.ca.as_deref());
+        let connector = tls::connector(&mut config, address.required, ca)?;
+        PostgresStore::connected(config, connector, DEFAULT_CONNECTIONS)
     }
 
     /// Like [`PostgresStore::open`] with a parsed configuration and a
-    /// number of connections (at least one).
-    pub fn with_config(
+    /// number of connections (at least one), without TLS.
+    pub fn with_config(config: Config, connections: usize) -> Result<PostgresStore, StoreError> {
+        PostgresStore::connected(config, Connector::Plain, connections)
+    }
+
+    fn connected(
         mut config: Config,
+        connector: Connector,
         connections: usize,
     ) -> Result<PostgresStore, StoreError> {
         if config.get_connect_timeout().is_none() {
@@ -251,7 +275,7 @@ impl PostgresStore {
         // The first connection migrates, in the caller's thread, so a
         // database that cannot be reached or read fails `open` itself.
         let mut first = Some(on_own_thread(|| {
-            let mut client = connect(&config)?;
+            let mut client = connect(&config, &connector)?;
             migrate(&mut client)?;
             Ok(client)
         })?);
@@ -260,10 +284,11 @@ impl PostgresStore {
         for i in 0..connections.max(1) {
             let queue = queue.clone();
             let config = config.clone();
+            let connector = connector.clone();
             let client = if i == 0 { first.take() } else { None };
             std::thread::Builder::new()
                 .name(format!("dalmuti-pg-{i}"))
-                .spawn(move || serve_jobs(config, client, &queue))
+                .spawn(move || serve_jobs(config, connector, client, &queue))
                 .map_err(|e| StoreError(format!("PostgreSQL: start a connection thread: {e}")))?;
         }
         Ok(PostgresStore {
@@ -488,10 +513,12 @@ fn lease_secs(ttl: Duration) -> Result<f64, StoreError> {
 }
 
 /// Opens one connection and sets what every session needs.
-fn connect(config: &Config) -> Result<Client, StoreError> {
-    let mut client = config
-        .connect(NoTls)
-        .map_err(failed("connect to the database"))?;
+fn connect(config: &Config, connector: &Connector) -> Result<Client, StoreError> {
+    let client = match connector {
+        Connector::Plain => config.connect(NoTls),
+        Connector::Tls(tls) => config.connect(tls.clone()),
+    };
+    let mut client = client.map_err(failed("connect to the database"))?;
     client
         .batch_execute(&format!(
             "SET synchronous_commit = on; SET statement_timeout = '{STATEMENT_TIMEOUT}';"
@@ -502,7 +529,12 @@ fn connect(config: &Config) -> Result<Client, StoreError> {
 
 /// A connection's thread: runs jobs until the store is dropped,
 /// reconnecting before a job when the connection was lost.
-fn serve_jobs(config: Config, mut client: Option<Client>, queue: &Mutex<Receiver<Job>>) {
+fn serve_jobs(
+    config: Config,
+    connector: Connector,
+    mut client: Option<Client>,
+    queue: &Mutex<Receiver<Job>>,
+) {
     loop {
         let job = {
             let queue = queue.lock().unwrap_or_else(|e| e.into_inner());
@@ -513,7 +545,7 @@ fn serve_jobs(config: Config, mut client: Option<Client>, queue: &Mutex<Receiver
         };
         if client.as_ref().is_none_or(Client::is_closed) {
             client = None;
-            match connect(&config) {
+            match connect(&config, &connector) {
                 Ok(c) => client = Some(c),
                 Err(e) => {
                     job(Err(e));
@@ -983,7 +1015,7 @@ impl TestSchema {
         let config = Config::from_str(&base)
             .map_err(|e| StoreError(format!("PostgreSQL: {TEST_DATABASE_URL}: {e}")))?;
         on_own_thread(|| {
-            let mut client = connect(&config)?;
+            let mut client = connect(&config, &Connector::Plain)?;
             client
                 .batch_execute(&format!("CREATE SCHEMA {name}"))
                 .map_err(failed(format!("create schema {name}")))
@@ -1005,7 +1037,7 @@ impl Drop for TestSchema {
             return;
         };
         let _ = on_own_thread(|| {
-            connect(&config)?
+            connect(&config, &Connector::Plain)?
                 .batch_execute(&format!("DROP SCHEMA {} CASCADE", self.name))
                 .map_err(failed("drop the test schema"))
         });
