@@ -1284,14 +1284,16 @@ async fn quiet_holders_are_unseen(rules: Value) {
     }
 }
 
-/// The setup lasts the same whoever holds both Jesters: a bot, the person
-/// at the table, or nobody. On a paused clock, every first hand's setup
-/// (from the deal to the first lead) lasts exactly the look-at-your-cards
-/// pause; no revolution is called (greedy bots never call, and the person
-/// here says nothing).
-#[tokio::test(start_paused = true)]
-async fn the_setup_lasts_the_pause_whoever_holds_the_jesters() {
-    let _dog = watchdog();
+/// Plays the first hand of `hands` tables (seeds from 2000), a person and
+/// four `bot`s, on a paused clock, and checks that the setup (from the deal
+/// to the first lead) lasts exactly the look-at-your-cards pause, and that
+/// every setup event a spectator sees (the Dalmutis' gifts, everyone
+/// ready) comes exactly when the pause ends: the bots' choices are held
+/// and told together, so how long one thought (longer, dealt both
+/// Jesters) shows nowhere (issue 24, S8). The person here calls no
+/// revolution; a bot's call is held and told at the pause's end like any
+/// choice. Who held both Jesters in the hands played.
+async fn setup_timings(bot: &str, seeds: &[u64]) -> std::collections::BTreeSet<&'static str> {
     let pause = Duration::from_secs(5);
     let timings = Timings {
         bot_delay: Duration::from_millis(300),
@@ -1299,40 +1301,57 @@ async fn the_setup_lasts_the_pause_whoever_holds_the_jesters() {
         ..fast()
     };
     let mut holders = std::collections::BTreeSet::new();
-    for k in 0..24 {
+    for &seed in seeds {
         let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
         let table =
             table::create(context(store, timings), row(5, json!({"hands": 1}), None)).unwrap();
         let token = table.join("Human").await.unwrap();
         for _ in 0..4 {
-            table.add_bot(&token, "greedy").await.unwrap();
+            table.add_bot(&token, bot).await.unwrap();
         }
         let mut feed = table.subscribe(Some(&token), 0).await.unwrap().feed;
         let mut watching = table.subscribe(None, 0).await.unwrap().feed;
         let clock = tokio::spawn(async move {
-            let (mut dealt, mut played) = (None, None);
+            let (mut dealt, mut played, mut told) = (None, None, Vec::new());
             while played.is_none() {
                 let msg = watching.recv().await.unwrap().to_msg();
                 let now = tokio::time::Instant::now();
                 if msg.d["e"]["kind"] == "deal" {
                     dealt = Some(now);
-                }
-                if dealt.is_some() && msg.d["view"]["stage"] == "play" {
+                } else if dealt.is_some() && msg.d["view"]["stage"] == "play" {
                     played = Some(now);
                 }
+                if let Some(dealt) = dealt
+                    && matches!(msg.d["e"]["kind"].as_str(), Some("act" | "ready"))
+                {
+                    told.push((now - dealt, msg.d["e"].clone()));
+                }
             }
-            played.unwrap() - dealt.unwrap()
+            (played.unwrap() - dealt.unwrap(), told)
         });
         table
-            .start_with_seed(&token, Seed::from(2000 + k))
+            .start_with_seed(&token, Seed::from(seed))
             .await
             .unwrap();
         let first = (*next(&mut feed, |m| m.d["hand"] == 1).await).clone();
         play_human(&table, &token, &mut feed, first, |_| false).await;
-        assert_eq!(clock.await.unwrap(), pause, "hand of seed {}", 2000 + k);
+        let (setup, told) = clock.await.unwrap();
         let record = table.record().await.unwrap();
         let hand = &record["hands"][0];
-        assert!(hand["revolution"].is_null(), "nobody calls here");
+        let called = !hand["revolution"].is_null();
+        // A revolution a bot called is told at the pause's end too.
+        assert!(called || setup == pause, "seed {seed}: {setup:?}");
+        // Everything of the bots' setup told at the pause's end (the
+        // play's events come a bot delay later).
+        // (The person's own gift goes when they send it.)
+        let setup_told: Vec<_> = told
+            .iter()
+            .filter(|(at, e)| *at <= pause && e["name"] != "Human")
+            .collect();
+        assert!(!setup_told.is_empty(), "seed {seed}: {told:?}");
+        for (at, e) in setup_told {
+            assert_eq!(*at, pause, "seed {seed}: {e} told early");
+        }
         let holder = hand["deal"]
             .as_object()
             .unwrap()
@@ -1347,10 +1366,34 @@ async fn the_setup_lasts_the_pause_whoever_holds_the_jesters() {
             });
         holders.insert(holder.unwrap_or("nobody"));
     }
+    holders
+}
+
+/// The setup lasts the same whoever holds both Jesters: a bot, the person
+/// at the table, or nobody.
+#[tokio::test(start_paused = true)]
+async fn the_setup_lasts_the_pause_whoever_holds_the_jesters() {
+    let _dog = watchdog();
+    let seeds: Vec<u64> = (2000..2024).collect();
+    let holders = setup_timings("greedy", &seeds).await;
     assert_eq!(
         holders.len(),
         3,
         "hands with a bot, the person and nobody holding both Jesters: {holders:?}"
+    );
+}
+
+/// The same with bots that search their setup choices (and weigh a
+/// revolution when dealt both Jesters, which takes them longer): nothing
+/// of their thinking time is seen.
+#[tokio::test(start_paused = true)]
+async fn a_searching_bots_setup_time_is_never_seen() {
+    let _dog = watchdog();
+    // Seeds where a bot is dealt both Jesters, and one where nobody is.
+    let holders = setup_timings("hard", &[2000, 2003, 2015, 2001]).await;
+    assert!(
+        holders.contains("a bot"),
+        "a bot held both Jesters: {holders:?}"
     );
 }
 

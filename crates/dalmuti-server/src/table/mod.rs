@@ -695,6 +695,11 @@ struct Actor {
     /// still to say ready have been made ready since.
     setup_until: Option<Instant>,
     setup_readied: bool,
+    /// Bots' setup choices made during the setup pause, told only when it
+    /// ends, all together: how long a bot thought (longer, dealt both
+    /// Jesters) is nobody's to see (issue 24, S8). By seat name: the
+    /// action and whether a stand-in chose it.
+    held: Vec<(String, Action, bool)>,
     deal_at: Option<Instant>,
     place: Option<(Placement, Instant)>,
     /// Tests: deal seeds follow from this seed instead of the OS.
@@ -748,6 +753,7 @@ impl Actor {
             turn_since: HashMap::new(),
             setup_until: None,
             setup_readied: false,
+            held: Vec::new(),
             deal_at: None,
             place: None,
             test_seed: None,
@@ -803,6 +809,7 @@ impl Actor {
         self.thinking = false;
         self.bot_at = None;
         self.setup_until = None;
+        self.held.clear();
         self.resume_setup(Instant::now());
         self.deal_at = None;
         self.place = None;
@@ -870,6 +877,9 @@ impl Actor {
             if self.to_say_ready(i) && (looking || seat.bot.is_none()) {
                 return None;
             }
+            if self.held.iter().any(|(name, ..)| *name == seat.name) {
+                return None;
+            }
             if seat.bot.is_some() {
                 return Some((i, false));
             }
@@ -934,6 +944,7 @@ impl Actor {
     fn schedule_setup(&mut self, now: Instant) {
         if !self.state.in_setup() {
             self.setup_until = None;
+            self.held.clear();
         } else if self.setup_until.is_none() {
             self.setup_until = Some(now + self.ctx.timings.setup_pause);
             self.setup_readied = false;
@@ -1087,6 +1098,7 @@ impl Actor {
         }
         if !self.setup_readied && self.setup_until.is_some_and(|t| now >= t) {
             self.setup_readied = true;
+            self.release_held().await;
             self.everyone_ready().await;
         }
         if self.bot_at.is_some_and(|t| now >= t) {
@@ -1314,13 +1326,37 @@ impl Actor {
                 }
             }
         }
-        if still_due {
+        if still_due && self.state.in_setup() && self.looking_at_cards(Instant::now()) {
+            self.held.push((done.name, done.action, done.stand_in));
+        } else if still_due {
             self.arrived = Some(arrived);
             let _ = self
                 .commit(Stored::Act {
                     player: done.name,
                     action: crate::protocol::encode_action(&done.action),
                     auto: done.stand_in,
+                })
+                .await;
+        }
+    }
+
+    /// The bots' setup choices held through the pause, told now in seat
+    /// order; one the setup no longer takes (a revolution was called
+    /// meanwhile) is dropped, and its bot decides again.
+    async fn release_held(&mut self) {
+        let mut held = std::mem::take(&mut self.held);
+        held.sort_by_key(|(name, ..)| {
+            self.state
+                .seat_named(name)
+                .and_then(|i| self.state.game_seat(i))
+                .map(|s| s.index())
+        });
+        for (name, action, stand_in) in held {
+            let _ = self
+                .commit(Stored::Act {
+                    player: name,
+                    action: crate::protocol::encode_action(&action),
+                    auto: stand_in,
                 })
                 .await;
         }
