@@ -99,6 +99,12 @@ impl Cluster {
         Ok(self.store.renew_held(self.ttl)?)
     }
 
+    /// Whether this node still holds table `id`'s lease (no other node
+    /// took it since).
+    pub fn holds(&self, id: &str) -> Result<bool, ServerError> {
+        Ok(self.store.holds(id)?)
+    }
+
     /// Who serves table `id`, if any node took it.
     pub fn owner(&self, id: &str) -> Result<Option<Owner>, ServerError> {
         Ok(self.store.owner(id)?)

@@ -14,7 +14,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Mode, Player, Server, WAIT, has_state};
+use common::{Mode, Player, Server, WAIT, Ws, has_state};
 use dalmuti_core::record::{Checked, check};
 use dalmuti_server::Config;
 use dalmuti_server::store::{PostgresStore, Store, TestSchema};
@@ -486,4 +486,250 @@ async fn bots_and_the_turn_timer_go_on_after_a_takeover() {
     ada_p.finish().await;
     record_checks(&n2, &id).await;
     n2.stop().await;
+}
+
+/// What a client saw, checked against what the database kept.
+#[derive(Default)]
+struct Seen {
+    /// Every message, in order, across every connection.
+    messages: Vec<Value>,
+}
+
+impl Seen {
+    /// The last v told.
+    fn v(&self) -> u64 {
+        self.messages
+            .iter()
+            .filter_map(|m| m["v"].as_u64())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// A tiny seeded generator (xorshift): the schedule is the seed's alone.
+struct Schedule(u64);
+
+impl Schedule {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// Ada's client: connects to node `at` (following `moved` to the node that
+/// serves the table), says hello at the last v it saw, and plays until it
+/// has acted once more, the game is over, or the connection ends. True
+/// if the game is over.
+async fn ada_plays_once(
+    nodes: &[Option<Server>],
+    at: usize,
+    id: &str,
+    ada: &str,
+    seen: &mut Seen,
+) -> bool {
+    let mut addr = match &nodes[at] {
+        Some(node) => node.addr,
+        None => return false,
+    };
+    for _ in 0..4 {
+        let Ok(mut ws) = Ws::try_connect(addr, &format!("/ws/{id}")).await else {
+            return false;
+        };
+        ws.send_json(&common::hello(Some(ada), seen.v())).await;
+        loop {
+            let m = match ws.recv_within(WAIT).await {
+                Some(Some(common::Frame::Text(text))) => {
+                    serde_json::from_str::<Value>(&text).unwrap()
+                }
+                Some(Some(common::Frame::Ping | common::Frame::Binary(_))) => continue,
+                Some(Some(common::Frame::Close(..)) | None) => return false,
+                None => panic!("no message within {WAIT:?}"),
+            };
+            seen.messages.push(m.clone());
+            if m["t"] == json!("moved") {
+                // Where the table is served now, if the node knows.
+                match m["d"]["url"].as_str() {
+                    Some(url) => {
+                        let host = url.split("://").nth(1).unwrap().split('/').next().unwrap();
+                        addr = host.parse().unwrap();
+                        break;
+                    }
+                    None => return false,
+                }
+            }
+            if !has_state(&m) {
+                continue;
+            }
+            if m["d"]["game_over"] == json!(true) {
+                return true;
+            }
+            if let Some(action) = common::choose(&m["d"])
+                && !matches!(m["d"]["decision"]["kind"].as_str(), None | Some("ready"))
+            {
+                ws.send_json(&json!({"t": "act", "v": m["v"], "d": action}))
+                    .await;
+                return false;
+            }
+        }
+    }
+    false
+}
+
+/// Commit, then tell, as a property over fault schedules (issue 24): three
+/// nodes serve one table while, at seeded moments, the serving node's
+/// lease is taken behind its back (a node paused past its lease) or the
+/// serving node drains and comes back. Ada's client follows the table
+/// wherever it goes, and everything it was told is checked against what
+/// the database kept: every event v it saw is the log's event v (its kind
+/// and player), no message is past the log, v never goes back, and every
+/// news line it saw is the line the database kept under its number.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_a_client_is_told_is_what_the_log_holds_through_faults() {
+    for seed in [7u64, 1234, 5, 2026] {
+        let schema = schema();
+        let ttl = Duration::from_secs(60);
+        let names = ["n1", "n2", "n3"];
+        let mut nodes = Vec::new();
+        for name in names {
+            nodes.push(Some(node(&schema, name, ttl).await));
+        }
+        let (id, ada) = ada_and_two_bots(nodes[0].as_ref().unwrap(), json!({"hands": 2})).await;
+        nodes[0].as_ref().unwrap().start_game(&id, &ada).await;
+        let mut seen = Seen::default();
+        let mut schedule = Schedule(seed);
+        let mut faults = 0;
+        let mut over = false;
+        for _ in 0..400 {
+            let serving = holder(&schema, &id)
+                .and_then(|(n, _, _)| names.iter().position(|m| *m == n))
+                .unwrap_or(0);
+            // Ada reaches the table through any node.
+            let through = schedule.next(3) as usize;
+            over = ada_plays_once(&nodes, through, &id, &ada, &mut seen).await;
+            if over {
+                break;
+            }
+            match schedule.next(8) {
+                // The serving node stalls past its lease: another takes
+                // the table over, and the stalled one finds out when it
+                // next writes.
+                0 => {
+                    expire(&schema, &id);
+                    let other = (serving + 1 + schedule.next(2) as usize) % 3;
+                    if let Some(node) = &nodes[other] {
+                        let _ = node
+                            .http("GET", &format!("/api/tables/{id}"), None, None)
+                            .await;
+                    }
+                    faults += 1;
+                }
+                // The serving node drains and comes back (a few times:
+                // each node in this process keeps its connections).
+                1 if faults < 6 => {
+                    if let Some(node) = nodes[serving].take() {
+                        node.stop().await;
+                        nodes[serving] = Some(node_named(&schema, names[serving], ttl).await);
+                        faults += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        assert!(over, "seed {seed}: the game did not end");
+        assert!(faults > 0, "seed {seed}: no fault came");
+        check_told(&schema, &id, &seen, seed);
+        for node in nodes.into_iter().flatten() {
+            node.stop().await;
+        }
+    }
+}
+
+/// Starts node `id` again (the same as [`node`]).
+async fn node_named(schema: &TestSchema, id: &str, lease: Duration) -> Server {
+    node(schema, id, lease).await
+}
+
+/// Checks everything `seen` against table `id`'s log and kept news.
+fn check_told(schema: &TestSchema, id: &str, seen: &Seen, seed: u64) {
+    let store = PostgresStore::open(&schema.url).unwrap();
+    let log: Vec<Value> = store
+        .log(id)
+        .unwrap()
+        .iter()
+        .map(|e| serde_json::from_str(e).unwrap())
+        .collect();
+    let news: std::collections::HashMap<u64, Value> = store
+        .talk(id, dalmuti_server::store::TalkKind::News)
+        .unwrap()
+        .into_iter()
+        .map(|(n, line)| (n, serde_json::from_str(&line).unwrap()))
+        .collect();
+    let check_event = |v: u64, e: &Value| {
+        let kept = &log[(v - 1) as usize];
+        let (kind, body) = kept.as_object().unwrap().iter().next().unwrap();
+        let told = e["kind"].as_str().unwrap();
+        if told == "ready" {
+            assert_eq!(
+                body["action"],
+                json!("ready"),
+                "seed {seed}, v {v}: {e} for {kept}"
+            );
+        } else {
+            assert_eq!(told, kind, "seed {seed}, v {v}: {e} for {kept}");
+        }
+        if kind == "act" && told == "act" {
+            assert_eq!(e["name"], body["player"], "seed {seed}, v {v}");
+        }
+    };
+    let mut last_event = 0;
+    let mut last_v = 0;
+    for m in &seen.messages {
+        let t = m["t"].as_str().unwrap();
+        if t == "moved" {
+            continue;
+        }
+        let v = m["v"].as_u64().unwrap();
+        assert!(
+            v <= log.len() as u64,
+            "seed {seed}: told v {v} past the log ({}): {m}",
+            log.len()
+        );
+        assert!(
+            v >= last_v,
+            "seed {seed}: v went back from {last_v} to {v}: {m}"
+        );
+        last_v = v;
+        if t == "event" {
+            assert!(
+                v > last_event,
+                "seed {seed}: event {v} again after {last_event}: {m}"
+            );
+            last_event = v;
+            check_event(v, &m["d"]["e"]);
+        }
+        if t == "catchup" {
+            for missed in m["d"]["missed"].as_array().unwrap() {
+                let mv = missed["v"].as_u64().unwrap();
+                check_event(mv, &missed["e"]);
+                last_event = last_event.max(mv);
+            }
+        }
+        let mut lines: Vec<&Value> = Vec::new();
+        if t == "news" {
+            lines.push(&m["d"]);
+        }
+        if let Some(all) = m["d"]["news"].as_array().filter(|_| t != "news") {
+            lines.extend(all);
+        }
+        for line in lines {
+            let n = line["n"].as_u64().unwrap();
+            assert_eq!(
+                news.get(&n),
+                Some(line),
+                "seed {seed}: news line {n} not the kept one"
+            );
+        }
+    }
 }

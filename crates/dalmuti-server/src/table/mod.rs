@@ -2105,6 +2105,18 @@ impl Actor {
 
     fn subscribe(&mut self, token: Option<&str>, v: u64) -> Result<Subscription, ServerError> {
         let who = token.map(|t| self.state.seat_of_token(t)).transpose()?;
+        // A client that saw more than this node holds saw it from another
+        // node, which took the table over behind this one's back (a pause
+        // past the lease): this node is handed over rather than take the
+        // client's v back (issue 24, D1).
+        if v > self.state.v()
+            && let Some(cluster) = &self.ctx.cluster
+            && !cluster.holds(&self.state.row.id).unwrap_or(true)
+        {
+            tracing::warn!(v, "a client saw more than this node: the lease was lost");
+            self.lost_lease();
+            return Err(ServerError::Conflict(Retire::Moved.reason().into()));
+        }
         let feed = match who {
             Some(i) => {
                 let name = self.state.seats[i].name.clone();

@@ -181,6 +181,26 @@ impl PostgresStore {
         })
     }
 
+    /// Whether this store still holds table `table`'s lease under the
+    /// epoch it took it with (expired or not: no other node took it since,
+    /// so its writes would still be taken).
+    pub fn holds(&self, table: &str) -> Result<bool, StoreError> {
+        let Some(epoch) = self.held().get(table).copied() else {
+            return Ok(false);
+        };
+        let table = table.to_string();
+        let what = format!("check the lease of table {table}");
+        self.run(what.clone(), move |c| {
+            let found = c
+                .query_opt(
+                    "SELECT 1 FROM leases WHERE table_id = $1 AND epoch = $2",
+                    &[&table, &epoch],
+                )
+                .map_err(failed(what))?;
+            Ok(found.is_some())
+        })
+    }
+
     /// Who serves table `table`: None if no node has ever taken it.
     pub fn owner(&self, table: &str) -> Result<Option<Owner>, StoreError> {
         let table = table.to_string();
