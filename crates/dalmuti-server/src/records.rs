@@ -135,7 +135,7 @@ const ARCHIVE_BYTES: usize = 64 << 20;
 const ARCHIVE_WAIT: Duration = Duration::from_secs(10);
 
 /// Finished games' answers, built one at a time and kept, newest used
-/// first, up to [`ARCHIVE_BYTES`].
+/// first, up to 64 MiB.
 pub struct Archive {
     kept: Mutex<Shelf>,
     /// One build at a time: a crowd of requests waits for it and then
