@@ -1802,7 +1802,7 @@ impl Actor {
                     && self.name_like(n).is_some()
                 {
                     return Err(ServerError::Conflict(format!(
-                        "{n:?} is, or looks like, a seat's name at this table: a spectator says hello with another"
+                        "{n:?} is a seat's name at this table, or looks like one: a spectator says hello with another"
                     )));
                 }
                 (
