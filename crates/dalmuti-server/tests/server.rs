@@ -233,13 +233,7 @@ fn context(store: Arc<dyn Store>, timings: Timings) -> Context {
 }
 
 fn fast() -> Timings {
-    Timings {
-        grace: Duration::from_secs(30),
-        bot_delay: Duration::ZERO,
-        hand_pause: Duration::ZERO,
-        setup_pause: Duration::ZERO,
-        listed_idle: Duration::from_secs(120),
-    }
+    Timings::for_tests()
 }
 
 fn row(seats: usize, rules: Value, turn_seconds: Option<u32>) -> TableRow {

@@ -74,6 +74,20 @@ pub struct Timings {
     pub listed_idle: Duration,
 }
 
+impl Timings {
+    /// For tests: no pauses, so that bots and hands follow at once (a
+    /// grace of 30 s and the lobby's two minutes, as served).
+    pub fn for_tests() -> Timings {
+        Timings {
+            grace: Duration::from_secs(30),
+            bot_delay: Duration::ZERO,
+            hand_pause: Duration::ZERO,
+            setup_pause: Duration::ZERO,
+            listed_idle: Duration::from_secs(120),
+        }
+    }
+}
+
 /// A public summary of a table, for the lobby list.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct TableInfo {
@@ -2166,12 +2180,18 @@ mod tests {
     use crate::store::faulty::{Faulty, Ping};
 
     fn timings() -> Timings {
-        Timings {
-            grace: Duration::from_secs(30),
-            bot_delay: Duration::ZERO,
-            hand_pause: Duration::ZERO,
-            setup_pause: Duration::ZERO,
-            listed_idle: Duration::from_secs(120),
+        Timings::for_tests()
+    }
+
+    /// Table "t" of `seats`, with the default rules.
+    fn row(seats: usize) -> TableRow {
+        TableRow {
+            id: "t".into(),
+            name: "t".into(),
+            seats,
+            rules: "{}".into(),
+            public: true,
+            ..TableRow::default()
         }
     }
 
@@ -2186,16 +2206,7 @@ mod tests {
         broadcast::Receiver<Arc<Outgoing>>,
         ServerMsg,
     ) {
-        let ctx = Context::new(store, timings());
-        let row = TableRow {
-            id: "t".into(),
-            name: "t".into(),
-            seats: 4,
-            rules: "{}".into(),
-            public: true,
-            ..TableRow::default()
-        };
-        let table = create(ctx, row).unwrap();
+        let table = create(Context::new(store, timings()), row(4)).unwrap();
         let token = table.join("Ada").await.unwrap();
         for _ in 0..3 {
             table.add_bot(&token, "greedy").await.unwrap();
@@ -2286,16 +2297,11 @@ mod tests {
     #[tokio::test]
     async fn chat_is_bounded_per_seat_and_per_spectator_address() {
         let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-        let ctx = Context::new(store, timings());
         let row = TableRow {
-            id: "t".into(),
-            name: "t".into(),
-            seats: 4,
-            rules: "{}".into(),
             spectator_chat: true,
-            ..TableRow::default()
+            ..row(4)
         };
-        let table = create(ctx, row).unwrap();
+        let table = create(Context::new(store, timings()), row).unwrap();
         let ada = table.join("Ada").await.unwrap();
         let bob = table.join("Bob").await.unwrap();
         let seat = |token: &str| Speaker::Seat(token.to_string());
@@ -2350,14 +2356,7 @@ mod tests {
             setup_pause: pause,
             ..timings()
         };
-        let row = TableRow {
-            id: "t".into(),
-            name: "t".into(),
-            seats: 3,
-            rules: "{}".into(),
-            ..TableRow::default()
-        };
-        let table = create(Context::new(store.clone(), timings), row.clone()).unwrap();
+        let table = create(Context::new(store.clone(), timings), row(3)).unwrap();
         let token = table.join("Ada").await.unwrap();
         for _ in 0..2 {
             table.add_bot(&token, "greedy").await.unwrap();
@@ -2372,7 +2371,7 @@ mod tests {
         );
         tokio::time::sleep(Duration::from_millis(1500)).await;
         // Another node (here: another actor on the same store) takes over.
-        let other = load(Context::new(store, timings), row).unwrap();
+        let other = load(Context::new(store, timings), row(3)).unwrap();
         let taken = other.subscribe(Some(&token), 0).await.unwrap().first;
         assert_eq!(taken.v, first.v);
         let left = setup_ms(&taken).expect("still in the setup pause");
