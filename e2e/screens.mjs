@@ -37,6 +37,7 @@ import { chromium } from 'playwright-core';
 import * as lib from './lib.mjs';
 import { log, fail, tid, outDir, chromiumPath, CHROMIUM_ARGS, Server, guardProcess } from './lib.mjs';
 import { checkAxe, checkScreenshot } from './checks.mjs';
+import { LAPTOP, PHONE, Pages, fixture, settle, tableInfo, atTable, createTable, addBots } from './pages.mjs';
 
 lib.setLogPrefix('[e2e screens]');
 
@@ -45,40 +46,13 @@ const TOTAL_TIMEOUT_MS = 240_000;
 const PARTS = ['axe', 'recorded', 'languages', 'eight'];
 const parts = new Set(process.env.E2E_SCREENS_PARTS ? process.env.E2E_SCREENS_PARTS.split(',').map(p => p.trim()) : PARTS);
 for (const p of parts) if (!PARTS.includes(p)) throw new Error(`E2E_SCREENS_PARTS: unknown part ${p} (known: ${PARTS.join(', ')})`);
-const LAPTOP = { width: 1366, height: 768 };
-const PHONE = { width: 390, height: 844 };
 const tmp = mkdtempSync(path.join(tmpdir(), 'dalmuti-e2e-screens-'));
 const server = new Server(tmp, ['--bot-delay', '20', '--hand-pause', '2500', '--setup-pause', '600',
   '--tables-per-address', '100']);
-let browser = null;
-const pages = {};
-const pageErrors = [];
-const consoleErrors = [];
-let base = '';
+const pages = new Pages();
 const step = lib.step;
-
-/** A new context and page: `size` LAPTOP or PHONE, `locale` the browser's. */
-async function newPage(label, { size = LAPTOP, locale = 'en-US', setup } = {}) {
-  const phone = size === PHONE;
-  const context = await browser.newContext({
-    viewport: size, locale, timezoneId: 'UTC', reducedMotion: 'reduce',
-    isMobile: phone, hasTouch: phone, deviceScaleFactor: 1,
-  });
-  context.setDefaultTimeout(15_000);
-  if (setup) await setup(context);
-  await lib.maybeServeWebFromDisk(context);
-  const page = await context.newPage();
-  page.on('pageerror', e => pageErrors.push(label + ': ' + String(e && e.stack || e)));
-  page.on('console', m => { if (m.type() === 'error') consoleErrors.push(label + ': ' + m.text()); });
-  pages[label] = page;
-  return page;
-}
-
-async function closePage(label) {
-  const page = pages[label];
-  delete pages[label];
-  if (page) await page.context().close();
-}
+const newPage = (label, options) => pages.page(label, options);
+const closePage = label => pages.close(label);
 
 /** axe-core on `screen` at both sizes (the page's own size last, as it was). */
 async function axeBoth(page, screen) {
@@ -87,29 +61,6 @@ async function axeBoth(page, screen) {
   for (const size of [other, own]) {
     await page.setViewportSize(size);
     await checkAxe(page, `${screen} (${size.width}×${size.height})`);
-  }
-}
-
-/** Creates a table from the lobby form; returns its id (the page is at its pre-start view). */
-async function createTable(page, { seats, hands, name = 'Screens' }) {
-  const form = page.locator(tid('create-form'));
-  await form.waitFor();
-  await page.locator('#c-name').fill(name);
-  await page.locator('#c-player').fill('Ada');
-  await page.locator('#c-seats').fill(String(seats));
-  await page.locator('#c-hands').fill(String(hands));
-  await page.locator(tid('create-submit')).click();
-  await page.waitForURL(/#\/t\/[^/]+$/, { timeout: 10_000 });
-  await page.locator(tid('prestart')).waitFor({ state: 'visible' });
-  return decodeURIComponent(new URL(page.url()).hash.replace(/^#\/t\//, ''));
-}
-
-async function addBots(page, n) {
-  for (let i = 0; i < n; i++) {
-    const before = Number(await page.locator(tid('prestart')).getAttribute('data-taken'));
-    await page.locator(tid('add-bot')).click();
-    await page.waitForFunction(k => Number(document.querySelector('[data-testid="prestart"]').dataset.taken) > k,
-      before, { timeout: 10_000 });
   }
 }
 
@@ -133,7 +84,7 @@ async function playHand(page, hand, onThing = async () => {}) {
 async function axeLiveGame() {
   const page = await newPage('host');
   await step('axe: the lobby and its create form', async () => {
-    await page.goto(base + '/#/');
+    await page.goto(pages.base + '/#/');
     await page.locator(tid('create-form')).waitFor();
     await axeBoth(page, 'lobby');
   });
@@ -157,7 +108,7 @@ async function axeLiveGame() {
       await axeBoth(page, kind === 'turn' ? 'a hand at our turn' : `the ${kind} dialog`);
       if (kind === 'turn') {
         const spectator = await newPage('spectator', { size: PHONE });
-        await spectator.goto(`${base}/#/t/${encodeURIComponent(id)}`);
+        await spectator.goto(`${pages.base}/#/t/${encodeURIComponent(id)}`);
         await spectator.waitForFunction(() => /watching/.test(document.querySelector('[data-testid="table-status"]').textContent));
         await spectator.locator(tid('seat')).first().waitFor();
         await axeBoth(spectator, 'a spectator\'s view');
@@ -191,75 +142,10 @@ async function axeLiveGame() {
 
 // ------------------------------------------------------------ 2. screenshots from recorded states
 
-/** The made-up address recorded screens are shown at: the invite link reads the same on every run. */
-const FIXTURE_ORIGIN = 'http://dalmuti.test';
-const fixture = name => JSON.parse(readFileSync(path.join(lib.here, 'fixtures', name + '.json'), 'utf8'));
-
-/**
- * A page that plays the server's part from fixture `fx`: the HTTP API
- * answers from `http` (path → JSON; anything else under /api is a 404), the
- * table's WebSocket answers hello with `messages`, the client's own files
- * come from the real server (or E2E_WEB_DIR), the clock stands at the
- * fixture's time (moved on a minute before the screenshot) and the browser holds Ada's seat token.
- */
-async function fixturePage(label, size, fx, { http = {}, messages = [], hash }) {
-  const page = await newPage(label, {
-    size,
-    setup: async context => {
-      // The page's clock starts at the fixture's moment (relative dates
-      // such as "5 minutes ago" read the same on every run).
-      await context.clock.install({ time: new Date(fx.now) });
-      await context.addInitScript(([id, token]) => {
-        if (!localStorage.getItem('dalmuti.name')) {
-          localStorage.setItem('dalmuti.name', 'Ada');
-          localStorage.setItem('dalmuti.token.' + id, token);
-        }
-      }, [fx.id, 'fixture-token']);
-      await context.route(url => url.origin === FIXTURE_ORIGIN, async route => {
-        const url = new URL(route.request().url());
-        if (url.pathname.startsWith('/api/')) {
-          const body = http[url.pathname + url.search];
-          if (body === undefined) await route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"not in the fixture"}' });
-          else await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
-          return;
-        }
-        const response = await route.fetch({ url: base + url.pathname + url.search });
-        await route.fulfill({ response });
-      });
-      await context.routeWebSocket(url => new URL(url).pathname.startsWith('/ws/'), ws => {
-        ws.onMessage(text => {
-          let msg = null;
-          try { msg = JSON.parse(text); } catch (_) { return; }
-          if (msg.t === 'hello') for (const m of messages) ws.send(JSON.stringify(m));
-        });
-      });
-    },
-  });
-  await page.goto(FIXTURE_ORIGIN + '/' + hash);
-  return page;
-}
-
-/**
- * Waits until the page is still: passing moments over (banners, newly
- * received cards marked for a few seconds: the clock is moved a minute on),
- * fonts loaded, deal checks done, no request under way.
- */
-async function settle(page) {
-  await page.waitForLoadState('networkidle');
-  await page.clock.fastForward(60_000);
-  await page.waitForLoadState('networkidle');
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForFunction(() => ![...document.querySelectorAll('[data-testid="fair-hand"]')]
-    .some(n => /checking/i.test(n.textContent)));
-  // Focus rings and hover depend on what was clicked last: none on a screenshot.
-  await page.evaluate(() => document.activeElement && document.activeElement.blur());
-  await page.mouse.move(0, 0);
-}
-
 /** One recorded screen at one size: its screenshot against the baseline, then axe-core on it. */
 async function recordedScreen(name, size, fx, options, ready) {
   const label = `${name}-${size === PHONE ? 'phone' : 'laptop'}`;
-  const page = await fixturePage(label, size, fx, options);
+  const page = await pages.fixturePage(label, size, fx, options);
   await ready(page);
   await settle(page);
   await checkScreenshot(page, label);
@@ -270,8 +156,7 @@ async function recordedScreen(name, size, fx, options, ready) {
 async function recordedScreens() {
   const three = fixture('three');
   const eight = fixture('eight');
-  const table = fx => ({ [`/api/tables/${encodeURIComponent(fx.id)}`]: fx.info });
-  const atTable = fx => `#/t/${encodeURIComponent(fx.id)}`;
+  const table = tableInfo;
   const myTurn = async page => {
     await page.locator(`${tid('dock')}.my-turn`).waitFor({ state: 'visible' });
     await page.locator(tid('card-group')).first().waitFor();
@@ -304,7 +189,7 @@ async function recordedScreens() {
     await step('recorded screen: the revolution dialog (axe only)', async () => {
       for (const size of [LAPTOP, PHONE]) {
         const label = `revolution-${size === PHONE ? 'phone' : 'laptop'}`;
-        const page = await fixturePage(label, size, { ...three, id: r.id },
+        const page = await pages.fixturePage(label, size, { ...three, id: r.id },
           { hash: atTable(r), http: table(r), messages: r.messages });
         await page.locator(`${tid('decision')}[data-kind="ready"]`).waitFor({ state: 'visible' });
         await settle(page);
@@ -355,7 +240,7 @@ async function gameIn(lang) {
   const game = catalogue(lang, 'game');
   const web = catalogue(lang, 'web');
   const page = await newPage(`lang-${lang}`, { size: lang === 'ko' || lang === 'ja' ? PHONE : LAPTOP, locale: LANGS[lang] });
-  await page.goto(base + '/#/');
+  await page.goto(pages.base + '/#/');
   await page.waitForFunction(l => document.documentElement.lang === l, lang);
   await page.locator(tid('create-form')).waitFor();
   const lobby = (await page.locator('#lobby-title').textContent()).trim();
@@ -439,7 +324,7 @@ async function checkSheet(page, when, mayEnd = false) {
 
 async function eightOnAPhone() {
   const page = await newPage('phone-8', { size: PHONE });
-  await page.goto(base + '/#/');
+  await page.goto(pages.base + '/#/');
   await createTable(page, { seats: 8, hands: 1, name: 'Eight' });
   await addBots(page, 7);
   await page.locator(tid('start')).click();
@@ -472,10 +357,10 @@ async function eightOnAPhone() {
 
 async function run() {
   mkdirSync(outDir, { recursive: true });
-  base = await step('start the server', () => server.start());
+  pages.base = await step('start the server', () => server.start());
   await step('start Chromium', async () => {
     if (!existsSync(chromiumPath)) fail(`no browser at ${chromiumPath}: apt-get install -y chromium`);
-    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
+    pages.browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
   });
   if (parts.has('axe')) await axeLiveGame();
   if (parts.has('recorded')) await recordedScreens();
@@ -484,10 +369,10 @@ async function run() {
       Promise.all(Object.keys(LANGS).map(gameIn)));
   }
   if (parts.has('eight')) await step('a phone at a table of 8: the hand sheet never covers the turn line or the pile', eightOnAPhone);
-  if (pageErrors.length) fail('a page threw: ' + pageErrors.join('\n'));
+  if (pages.pageErrors.length) fail('a page threw: ' + pages.pageErrors.join('\n'));
 }
 
-const cleanup = lib.cleaner(() => browser && browser.close(), server, tmp);
+const cleanup = lib.cleaner(() => pages.browser && pages.browser.close(), server, tmp);
 guardProcess(server, cleanup);
 lib.runTest('e2e screens', 'browser screens: axe, screenshots, languages, phone at 8 seats', 'screens',
-  TOTAL_TIMEOUT_MS, run, cleanup, { pages: () => pages, pageErrors, consoleErrors, server });
+  TOTAL_TIMEOUT_MS, run, cleanup, { pages: () => pages.open, pageErrors: pages.pageErrors, consoleErrors: pages.consoleErrors, server });

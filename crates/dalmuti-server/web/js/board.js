@@ -2,9 +2,9 @@
 // last moves, the pile, the set to beat above the hand, the turn line and
 // the timers.
 
-import { $, el, show, cardFaces, cardFan } from './dom.js';
+import { $, el, show, cardFaces, cardFacesCounted, cardFan } from './dom.js';
 import { t, tn } from './i18n.js';
-import { T, view, playerName, lobbyEntry, revolutionOffer } from './state.js';
+import { T, view, playerName, lobbyEntry, asked } from './state.js';
 import { gameWord, setWords, ordinal, titleWithIcon, list } from './words.js';
 import { decisionPrompt } from './connection.js';
 
@@ -101,7 +101,7 @@ export function renderSeats() {
     if (move && move.pass) {
       bubble = el('div', { class: 's-bubble pass', 'data-testid': 'seat-bubble', dataset: { move: 'pass' } }, t('web.seat.pass-bubble'));
     } else if (move && move.set) {
-      bubble = el('div', { class: 's-bubble set' + (top ? ' top' : ''), 'data-testid': 'seat-bubble', dataset: { move: 'set' } }, cardFaces(move.set));
+      bubble = el('div', { class: 's-bubble set' + (top ? ' top' : ''), 'data-testid': 'seat-bubble', dataset: { move: 'set' } }, cardFacesCounted(move.set));
     }
     return el('li', {
       class: classes.join(' '), 'data-testid': 'seat', dataset: { seat: String(i), name, wedged: String(wedged) },
@@ -111,7 +111,7 @@ export function renderSeats() {
     el('div', { class: 's-name' }, el('span', { class: 's-who' }, name), mine ? ' ' + t('web.you-mark') : '', ' ', conn),
     el('div', { class: 's-meta' },
       cardFan(seat.cards),
-      el('span', { class: 's-cards' }, tn('web.cards', seat.cards)),
+      el('span', { class: 's-cards', dataset: { n: String(seat.cards) } }, tn('web.cards', seat.cards)),
       score != null ? el('span', { class: 's-score' }, tn('web.seat.points', score)) : null,
       top ? el('span', { class: 'sr-only' }, ' · ' + t('web.seat.on-table')) : null),
     flag ? el('div', { class: 's-flag' }, flag) : null,
@@ -168,7 +168,7 @@ export function renderTurnLine() {
   const line = $('turn-line');
   // Everyone is to be ready while the hand is set up: only a real choice
   // makes the line yours.
-  const mine = !!s.decision && (s.decision.kind !== 'ready' || !!revolutionOffer());
+  const mine = asked();
   const online = !!(T.ws && T.ws.readyState === WebSocket.OPEN);
   line.classList.toggle('mine', mine && online);
   line.classList.toggle('offline', !online && !s.game_over);

@@ -265,8 +265,11 @@ export function renderChat() {
   if (spectator && s.spectator_chat && !$('chat-name').value && document.activeElement !== $('chat-name')) {
     $('chat-name').value = store.get(spectatorNameKey) || '';
   }
+  // Nobody can come to watch a private table where the host plays alone
+  // with bots: no setting for spectators there.
+  const solo = !s.public && (s.lobby || []).every(x => x.name === s.you || x.bot);
   const host = isHost();
-  show($('spectator-chat-field'), host);
+  show($('spectator-chat-field'), host && !solo);
   if (host) $('spectator-chat').checked = !!s.spectator_chat;
 }
 

@@ -7,7 +7,7 @@ import { store } from './storage.js';
 import { T, me, myToken, myLobby, decisionOf, playerName, noSelection, revolutionOffer } from './state.js';
 import {
   V, setVariant, setWords, cardWord, gameWord, vtn, capitalized, middleTitle, titleText,
-  actionWords, eventWords, logWords, isSpecial,
+  actionWords, eventWords, logWords, isSpecial, list,
 } from './words.js';
 import { render } from './table.js';
 import { renderOffline } from './panels.js';
@@ -148,6 +148,22 @@ function scheduleReconnect() {
   renderActions();
 }
 
+// The browser knows when the network goes and comes back: say so at once,
+// and reconnect the moment it is back instead of waiting out a backoff.
+window.addEventListener('offline', () => {
+  if (!T.wanted || !T.id) return;
+  closeSocket();
+  T.pending = false;
+  setConn(t('web.conn.no-network'), 'down');
+  // In case the browser never says the network is back.
+  T.retryTimer = setTimeout(connect, 15000);
+  renderActions();
+  if (T.state) render();
+});
+window.addEventListener('online', () => {
+  if (T.wanted && T.id) reconnectNow();
+});
+
 export function reconnectNow() {
   T.retry = 0;
   T.moves = 0;
@@ -188,10 +204,12 @@ function onMessage(msg) {
       T.retry = 0;
       T.moves = 0;
       setConn(t('web.conn.live'), 'up');
-      if (msg.t === 'resync' && d && d.error) showError(d.error);
+      if (msg.t === 'resync' && d && d.error) showError(stale(d.error) ? t('web.error.stale') : d.error);
       if (msg.t === 'event' && d && d.e) onEvent(d.e, d);
-      if (msg.t === 'catchup' && d && Array.isArray(d.missed) && T.seenState) {
-        for (const m of d.missed) if (m && m.e) onEvent(m.e, d);
+      if (msg.t === 'catchup' && d && Array.isArray(d.missed)) {
+        const missed = d.missed.map(m => m && m.e).filter(Boolean);
+        if (T.seenState) for (const e of missed) onEvent(e, d, true);
+        tellMovesMadeForMe(missed, d);
       }
       onState(d, msg.v);
       // The answer to hello carries the chat and news the table kept.
@@ -199,7 +217,7 @@ function onMessage(msg) {
       break;
     case 'error':
       T.pending = false;
-      showError(d && d.reason ? d.reason : t('web.error.refused'));
+      showError(d && d.reason ? (stale(d.reason) ? t('web.error.stale') : d.reason) : t('web.error.refused'));
       if (!T.state && myToken() && d && /token/i.test(d.reason || '')) show($('t-lost'), true);
       renderActions();
       break;
@@ -223,7 +241,28 @@ export function showError(reason) {
 /** Events the server's kept news lines tell already. */
 const SERVER_NEWS = new Set(['seat', 'unseat', 'waiting', 'start', 'deal', 'join', 'leaving', 'leave']);
 
-function onEvent(e, state) {
+/**
+ * The server's refusal of a move chosen at an older event (docs/PROTOCOL.md,
+ * resync): another tab or device of this seat moved first.
+ */
+function stale(reason) {
+  return /^stale action/.test(reason || '');
+}
+
+/** A player back from an absence is told, in one line, what the stand-in bot played for them. */
+function tellMovesMadeForMe(events, state) {
+  const you = state.you || me();
+  if (!you || (state.lobby || []).some(x => x.name === you && x.leaving)) return;
+  const moves = events.filter(e => e.kind === 'act' && e.auto && e.name === you)
+    .map(e => actionWords(e.action, state.players, null));
+  if (!moves.length) return;
+  const text = t('web.auto.away', { action: list(moves) });
+  if (!T.seenState) addNews(text, 'auto');
+  setNotice(text);
+  announce(text);
+}
+
+function onEvent(e, state, caughtUp = false) {
   const players = (state && state.players) || (T.state && T.state.players);
   const you = (state && state.you) || me();
   // Everyone is made ready when the look-at-your-cards pause ends: the
@@ -240,7 +279,8 @@ function onEvent(e, state) {
         ? t('web.auto.timeout', { action })
         : t('web.auto.away', { action });
     addNews(text, 'auto');
-    if (!leaving) {
+    // Caught up after an absence: told once for all of them (tellMovesMadeForMe).
+    if (!leaving && !caughtUp) {
       setNotice(text);
       announce(text);
     }

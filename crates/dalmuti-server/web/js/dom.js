@@ -74,6 +74,17 @@ export function cardFaces(set) {
   return el('span', { class: 'cards' }, parseCards(set).map(token => cardFace(token)));
 }
 
+/**
+ * A set told small: one face per kind of card with how many ("10 ×3",
+ * then the Jester), so four cards fit a seat's bubble on a phone.
+ */
+export function cardFacesCounted(set) {
+  const counts = new Map();
+  for (const token of parseCards(set)) counts.set(token, (counts.get(token) || 0) + 1);
+  return el('span', { class: 'cards counted' }, [...counts].map(([token, n]) =>
+    el('span', { class: 'counted-card' }, cardFace(token), n > 1 ? el('span', { class: 'times' }, '×' + n) : null)));
+}
+
 /** The inside of a big card face: number in the corner, emblem, the full name. */
 export function faceParts(token) {
   const name = cardName(token);

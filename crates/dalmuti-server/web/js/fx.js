@@ -59,36 +59,34 @@ function sweep(oldCards, seat) {
   run.onfinish = () => oldCards.remove();
 }
 
-const banners = [];
 let bannerTimer = null;
 
-/** Shows a banner on the board for a moment; several wait their turn. */
+/**
+ * Shows a banner on the board for a moment, in place of the empty pile.
+ * The newest moment wins at once: a banner that waited its turn would
+ * tell of a moment already gone.
+ */
 export function banner(text, kind) {
-  if (!text) return;
-  banners.push({ text, kind: kind || 'info' });
-  if (!bannerTimer) nextBanner();
-}
-
-function nextBanner() {
   const node = $('board-banner');
-  const next = banners.shift();
-  if (!node) return;
-  if (!next) { node.hidden = true; bannerTimer = null; return; }
-  node.replaceChildren(el('span', {}, next.text));
-  node.dataset.kind = next.kind;
+  if (!text || !node) return;
+  clearTimeout(bannerTimer);
+  node.replaceChildren(el('span', {}, text));
+  node.dataset.kind = kind || 'info';
   node.hidden = false;
+  node.closest('.board-centre').classList.add('bannered');
   node.classList.remove('show');
   void node.offsetWidth; // restart the entrance
   node.classList.add('show');
-  bannerTimer = setTimeout(nextBanner, banners.length ? 1800 : 2600);
+  bannerTimer = setTimeout(clearBanners, 2600);
 }
 
 export function clearBanners() {
-  banners.length = 0;
   clearTimeout(bannerTimer);
   bannerTimer = null;
   const node = $('board-banner');
-  if (node) node.hidden = true;
+  if (!node) return;
+  node.hidden = true;
+  node.closest('.board-centre').classList.remove('bannered');
 }
 
 /**
@@ -121,6 +119,8 @@ export function afterRender(oldPile) {
     sweep(oldPile, won.seat);
     banner(logWords(won, who), 'round');
   }
+  // Cards on the pile again: the moment is over.
+  if (vw.top) clearBanners();
   if (played && vw.top && vw.top[0] === played.seat) slideIn(played.seat);
   // Taxes: what I gave and got, once they are settled.
   const tax = vw.my_tax;

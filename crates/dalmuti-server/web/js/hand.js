@@ -226,7 +226,8 @@ export function renderActions() {
   const pass = $('pass-btn');
   play.disabled = !(playing && !problem && online && !T.pending);
   play.textContent = cards.length && !problem ? t('web.hand.play-cards', { cards: cards.join(' ') }) : t('web.hand.play');
-  play.setAttribute('aria-label', cards.length && !problem ? t('web.hand.play-cards', { cards: selectionText() }) : t('web.hand.play'));
+  // The button's name is its visible text ("Play 1"); the cards in words
+  // are its description (#sel-desc, aria-describedby).
   pass.disabled = !(d && d.kind === 'follow' && online && !T.pending);
   const desc = $('sel-desc');
   if (!s || !s.view) { desc.textContent = ''; return; }
@@ -236,7 +237,8 @@ export function renderActions() {
       : t('web.hand.chosen', { cards: selectionText() });
   } else if (d && d.kind === 'follow') desc.textContent = tn('web.hand.follow', parseCards(d.top).length, { set: setWords(d.top) });
   else if (d && d.kind === 'lead') desc.textContent = t('web.hand.lead');
-  else desc.textContent = t('web.hand.choose');
+  // Nothing to choose once the hand is over (or before it is played).
+  else desc.textContent = s.view.stage === 'play' ? t('web.hand.choose') : '';
   const sel = T.sel;
   $('sel-less').disabled = !(sel.rank != null ? sel.n > 1 : sel.j > 0);
   $('sel-more').disabled = !(sel.rank != null ? sel.n < countOf(sel.rank) : sel.j > 0 && sel.j < countOf(V().wild));

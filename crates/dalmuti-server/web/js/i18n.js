@@ -82,7 +82,41 @@ function lookup(key) {
 
 function fill(text, args) {
   if (!args) return text;
-  return text.replace(/\{([a-z0-9_-]+)\}/gi, (whole, name) => (args[name] != null ? String(args[name]) : whole));
+  const filled = text.replace(/\{([a-z0-9_-]+)\}/gi, (whole, name) => (args[name] != null ? String(args[name]) : whole));
+  return i18n.lang === 'ko' ? particles(filled) : filled;
+}
+
+/** Korean particles written for either ending: 을(를), 이(가), 은(는), 와(과), (으)로. */
+const PARTICLE = /([\p{L}\p{N}])(을\(를\)|이\(가\)|은\(는\)|와\(과\)|\(으\)로)/gu;
+/** Whether a digit's Korean reading ends in a consonant (영 일 이 삼 사 오 육 칠 팔 구), and which. */
+const DIGIT_END = ['ㅇ', 'ㄹ', '', 'ㅁ', '', '', 'ㄱ', 'ㄹ', 'ㄹ', ''];
+
+/** The final consonant of the word ending in `ch` ('' none, 'ㄹ', or 'x' another), or null when unknown (a Latin name). */
+function finalOf(ch) {
+  const code = ch.codePointAt(0);
+  if (code >= 0xac00 && code <= 0xd7a3) {
+    const jong = (code - 0xac00) % 28;
+    return jong === 0 ? '' : jong === 8 ? 'ㄹ' : 'x';
+  }
+  if (/[0-9]/.test(ch)) return DIGIT_END[Number(ch)] === 'ㄹ' ? 'ㄹ' : DIGIT_END[Number(ch)] ? 'x' : '';
+  return null;
+}
+
+/** Picks each particle by the word before it where its ending is known; "을(를)" stays for a word that is not Korean. */
+function particles(text) {
+  return text.replace(PARTICLE, (whole, ch, pair) => {
+    const end = finalOf(ch);
+    if (end == null) return whole;
+    const consonant = end !== '';
+    const chosen = {
+      '을(를)': consonant ? '을' : '를',
+      '이(가)': consonant ? '이' : '가',
+      '은(는)': consonant ? '은' : '는',
+      '와(과)': consonant ? '과' : '와',
+      '(으)로': consonant && end !== 'ㄹ' ? '으로' : '로',
+    }[pair];
+    return ch + chosen;
+  });
 }
 
 /** A message with its placeholders filled: t('web.lobby.title'), t('web.x', {name: 'Bo'}). */

@@ -87,13 +87,27 @@ function initAlerts() {
 initAlerts();
 
 // Phones: the hand is a sheet fixed at the bottom; the page keeps room for
-// it (padding as tall as the sheet) so it never covers the table.
+// it (padding as tall as the sheet) so it never covers the table. Laptops:
+// the hand is docked at the bottom of the window (sticky), and the board
+// takes the height it leaves (--dock-h), so Play and Pass are never below
+// the window however many rows the hand takes.
 export function reserveSheet() {
   const dock = $('dock');
-  const fixed = dock && !dock.hidden && $('view-table') && !$('view-table').hidden &&
-    !$('t-game').hidden && getComputedStyle(dock).position === 'fixed';
-  document.body.style.paddingBottom = fixed ? Math.ceil(dock.getBoundingClientRect().height) + 'px' : '';
+  const shown = dock && !dock.hidden && $('view-table') && !$('view-table').hidden && !$('t-game').hidden;
+  const fixed = shown && getComputedStyle(dock).position === 'fixed';
+  const height = shown ? Math.ceil(dock.getBoundingClientRect().height) : 0;
+  document.body.style.paddingBottom = fixed ? height + 'px' : '';
+  // The board keeps its size while the hand shrinks or folds under a
+  // dialog: the tallest hand seen at this table and window size.
+  const key = `${T.id} ${innerWidth}x${innerHeight}`;
+  if (dockRoom.key !== key) Object.assign(dockRoom, { key, height: 0 });
+  if (shown && !fixed && !dock.classList.contains('hand-in-dialog')) dockRoom.height = Math.max(dockRoom.height, height);
+  const root = document.documentElement.style;
+  if (shown && !fixed && dockRoom.height) root.setProperty('--dock-h', dockRoom.height + 'px');
+  else root.removeProperty('--dock-h');
 }
+
+const dockRoom = { key: '', height: 0 };
 
 if (window.ResizeObserver) new ResizeObserver(reserveSheet).observe($('dock'));
 window.addEventListener('resize', reserveSheet);

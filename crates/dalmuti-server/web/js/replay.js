@@ -87,7 +87,7 @@ export function renderFrame(i) {
     const seat = (vw.seats && vw.seats[s]) || {};
     const flag = seat.out != null ? t('web.seat.out', { place: ordinal(seat.out + 1) }) : toAct.has(s) ? t('web.replay.to-act') : '';
     const cards = parseCards(hands[s]);
-    items.push(el('li', { class: 'seat r-seat' + (toAct.has(s) ? ' to-act' : '') + (seat.out != null ? ' out' : '') },
+    items.push(el('li', { class: 'seat r-seat' + (toAct.has(s) ? ' to-act' : '') + (seat.out != null ? ' out' : ''), 'data-testid': 'replay-seat' },
       el('div', { class: 's-title' }, seat.title ? titleWithIcon(seat.title) : ''),
       el('div', { class: 's-name' }, seatWords(players, s), flag ? el('span', { class: 's-flag' }, ' · ' + flag) : null),
       el('div', { class: 's-meta' }, tn('web.cards', cards.length)),

@@ -32,9 +32,8 @@ export function renderResult() {
   show(box, true);
   box.dataset.hand = String(r.hand);
   const current = vw && vw.stage === 'over' && s.hand === r.hand;
-  // During the pause after a hand its result is in the middle; later, at the side.
-  const home = current ? $('game-main') : $('game-side');
-  if (box.parentNode !== home) home.prepend(box);
+  // Always at the side, under the table on phones: the board never moves
+  // for it. During the pause after the hand it is marked as the news.
   box.classList.toggle('result-main', !!current);
   $('result-title').textContent = current ? t('web.result.title', { hand: r.hand }) : t('web.result.last', { hand: r.hand });
   const table = el('table', { class: 'result-table' },
@@ -66,6 +65,13 @@ function finalOrder(s) {
   const at = name => (last.includes(name) ? last.indexOf(name) : last.length);
   if (scored && totals.size) names.sort((a, b) => (totals.get(b) || 0) - (totals.get(a) || 0) || at(a) - at(b));
   return { names, totals, scored };
+}
+
+/** Why the winner is first when the second has as many points: said, not left to guess. */
+function tieAtTop(names, totals, scored) {
+  if (!scored || names.length < 2 || !totals.has(names[0]) || totals.get(names[0]) !== totals.get(names[1])) return null;
+  return el('p', { class: 'winner-sub muted', 'data-testid': 'tie-break' },
+    t('web.gameover.tie-break', { name: names[0], other: names[1] }));
 }
 
 export function renderGameOver() {
@@ -108,7 +114,8 @@ export function renderGameOver() {
       el('p', { class: 'winner-name' }, mine ? t('web.gameover.you-win') : t('web.gameover.wins', { name: winner })),
       el('p', { class: 'winner-sub muted' }, scored && totals.has(winner)
         ? tn('web.gameover.winner-points', totals.get(winner), { hands: results.length || s.hand })
-        : tn('web.gameover.hands-played', results.length || s.hand))) : null,
+        : tn('web.gameover.hands-played', results.length || s.hand)),
+      tieAtTop(names, totals, scored)) : null,
     el('p', {}, t('web.gameover.standings')),
     el('ol', { class: 'standings', 'data-testid': 'standings' }, rows),
     perHand,

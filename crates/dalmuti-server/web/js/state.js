@@ -106,3 +106,12 @@ export function revolutionOffer() {
   const vw = view();
   return vw && vw.revolution_offer;
 }
+
+/**
+ * Whether the table asks me a real choice now. Every seat is "ready" while
+ * a hand is set up (a pause to look at the cards), which asks nothing
+ * unless a revolution is offered.
+ */
+export function asked() {
+  return !!decision() && (decision().kind !== 'ready' || !!revolutionOffer());
+}

@@ -8,7 +8,7 @@ import { beforePile, afterRender, clearBanners } from './fx.js';
 import { t, tn } from './i18n.js';
 import { api } from './api.js';
 import { store } from './storage.js';
-import { T, nav, noSelection, view, decision, playerName, myLobby, myToken, isHost } from './state.js';
+import { T, nav, noSelection, view, decision, asked, playerName, myLobby, myToken, isHost } from './state.js';
 import { isCorporate, gameName, gameWord, middleTitle, titleText, botName, list, logWords, vt } from './words.js';
 import { connect, closeSocket, reconnectNow, setNotice, addNews } from './connection.js';
 import { renderHand, renderActions } from './hand.js';
@@ -211,7 +211,9 @@ export function render() {
   const s = T.state;
   if (!s) return;
   $('t-name').textContent = s.name;
-  document.title = (decision() ? '▶ ' : '') + t('web.page.title', { name: s.name, game: gameWord('game') });
+  // Cut on a phone: the whole name on hover and for screen readers' tooltips.
+  $('t-name').title = s.name;
+  document.title = (asked() ? '▶ ' : '') + t('web.page.title', { name: s.name, game: gameWord('game') });
   renderStatus();
   renderJoin();
   renderPrestart();

@@ -1,0 +1,344 @@
+// The table as players see it, at a laptop's size (1366×768) and a
+// phone's (390×844), in headless Chromium: each check is a defect players
+// met (issue 25) and fails if it comes back.
+//
+//     cargo build --release -p dalmuti && npm ci --prefix e2e && node e2e/layout.mjs
+//
+//  dock     A laptop with a hand of 13 ranks (two rows of cards): Play,
+//           Pass, − and + inside the window without scrolling, and still
+//           there scrolled to the bottom; − and + at least 44×44 px.
+//  replay   A replay at 1366 px: every seat's panel inside the window, none
+//           over "Download the record".
+//  phone    Phones at tables of 3 to 8: at our first turn every seat is on
+//           screen above the hand sheet, and no name widens the page.
+//  moments  A game on a laptop, with motion: a banner never covers the turn
+//           line nor leaves the board, the board never moves (a hand's
+//           end, the next deal, a dialog), no stale "Choose a rank." once
+//           the hand is over.
+//  words    Japanese and Korean on a phone: no word broken inside.
+//  online   Back online, the table reconnects within a second, and a
+//           returning player is told what the stand-in bot did.
+//
+// It exits 0 on success; on failure it prints what failed, leaves
+// screenshots in e2e/out/ and exits 1. E2E_LAYOUT_PARTS=dock,replay runs
+// only those parts. Environment as in e2e/lib.mjs.
+
+import { mkdirSync, mkdtempSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import * as lib from './lib.mjs';
+import { log, fail, tid, outDir, chromiumPath, CHROMIUM_ARGS, Server, guardProcess } from './lib.mjs';
+import { LAPTOP, PHONE, Pages, fixture, settle, tableInfo, atTable, createTable, addBots } from './pages.mjs';
+
+lib.setLogPrefix('[e2e layout]');
+
+const TOTAL_TIMEOUT_MS = 300_000;
+const PARTS = ['dock', 'replay', 'phone', 'moments', 'words', 'online'];
+const parts = new Set(process.env.E2E_LAYOUT_PARTS ? process.env.E2E_LAYOUT_PARTS.split(',').map(p => p.trim()) : PARTS);
+for (const p of parts) if (!PARTS.includes(p)) throw new Error(`E2E_LAYOUT_PARTS: unknown part ${p} (known: ${PARTS.join(', ')})`);
+const tmp = mkdtempSync(path.join(tmpdir(), 'dalmuti-e2e-layout-'));
+const server = new Server(tmp, ['--bot-delay', '60', '--hand-pause', '2000', '--setup-pause', '1000',
+  '--tables-per-address', '100']);
+const pages = new Pages();
+const step = lib.step;
+
+/** Boxes of the elements `selectors` name (the first match each; null when not shown), and the window. */
+async function boxes(page, selectors) {
+  return page.evaluate(sel => {
+    const out = { vw: document.documentElement.clientWidth, vh: innerHeight, sw: document.documentElement.scrollWidth };
+    for (const [key, s] of Object.entries(sel)) {
+      const n = document.querySelector(s);
+      if (!n || !n.getClientRects().length) { out[key] = null; continue; }
+      const r = n.getBoundingClientRect();
+      out[key] = { x: r.x, y: r.y, width: r.width, height: r.height, text: n.textContent.trim().slice(0, 60) };
+    }
+    return out;
+  }, selectors);
+}
+
+const inside = (b, vw, vh) => b.x >= -0.5 && b.y >= -0.5 && b.x + b.width <= vw + 0.5 && b.y + b.height <= vh + 0.5;
+const meet = (a, b) => a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5 && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
+const show = b => b ? `${Math.round(b.x)},${Math.round(b.y)} ${Math.round(b.width)}×${Math.round(b.height)}` : 'nothing';
+
+// ------------------------------------------------------------ dock
+
+async function dockOnScreen() {
+  const three = fixture('three');
+  for (const size of [LAPTOP, PHONE]) {
+    const label = `dock-${size.width}`;
+    const page = await pages.fixturePage(label, size, three, { hash: atTable(three), http: tableInfo(three), messages: three.screens.turn });
+    await page.locator(`${tid('dock')}.my-turn`).waitFor({ state: 'visible' });
+    await settle(page);
+    // The case players met: the hand wraps to two rows or more.
+    const rows = await page.evaluate(() => new Set([...document.querySelectorAll('[data-testid="card-group"]')]
+      .map(n => Math.round(n.getBoundingClientRect().top))).size);
+    if (rows < 2) fail(`${size.width}×${size.height}: the hand is on ${rows} row(s): the test needs a hand that wraps`);
+    for (const where of ['at the top', 'scrolled to the bottom']) {
+      if (where !== 'at the top') await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+      const b = await boxes(page, { play: tid('play'), pass: tid('pass'), less: '#sel-less', more: '#sel-more' });
+      for (const key of ['play', 'pass', 'less', 'more']) {
+        if (!b[key]) fail(`${size.width}×${size.height} ${where}: no ${key} button`);
+        if (!inside(b[key], b.vw, b.vh)) fail(`${size.width}×${size.height} ${where}: the ${key} button is not inside the window: ${show(b[key])} in ${b.vw}×${b.vh}`);
+      }
+      for (const key of ['less', 'more']) {
+        if (b[key].width < 44 - 0.5 || b[key].height < 44 - 0.5) fail(`${size.width}×${size.height}: the ${key} button is ${show(b[key])}, smaller than 44×44`);
+      }
+    }
+    log(`  ${size.width}×${size.height}: a hand on ${rows} rows, Play and Pass on screen`);
+    await pages.close(label);
+  }
+}
+
+// ------------------------------------------------------------ replay
+
+async function replayOnScreen() {
+  const three = fixture('three');
+  for (const size of [LAPTOP, { width: 1000, height: 700 }, PHONE]) {
+    const label = `replay-${size.width}`;
+    const page = await pages.fixturePage(label, size, three, {
+      hash: `#/replay/${encodeURIComponent(three.id)}`,
+      http: { ...tableInfo(three), [`/api/tables/${encodeURIComponent(three.id)}/replay`]: three.replay },
+    });
+    await page.waitForFunction(() => /step 1 of \d+/.test((document.querySelector('[data-testid="replay-pos"]') || {}).textContent || ''));
+    await page.locator(tid('replay-next')).click();
+    const found = await page.evaluate(() => {
+      const box = n => { const r = n.getBoundingClientRect(); return { x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height }; };
+      const seats = [...document.querySelectorAll('[data-testid="replay-seat"]')].map(box);
+      const link = document.querySelector('[data-testid="replay-record"]');
+      return { seats, link: link ? box(link) : null, vw: document.documentElement.clientWidth, sw: document.documentElement.scrollWidth };
+    });
+    if (found.seats.length !== three.info.seats) fail(`${size.width}: ${found.seats.length} seat panels in the replay, not ${three.info.seats}`);
+    for (const [i, b] of found.seats.entries()) {
+      if (b.x < -0.5 || b.x + b.width > found.vw + 0.5) fail(`${size.width}: the replay's seat ${i + 1} is outside the window's width: ${show(b)} in ${found.vw}`);
+      if (found.link && meet(b, found.link)) fail(`${size.width}: the replay's seat ${i + 1} ${show(b)} covers "Download the record" ${show(found.link)}`);
+      for (const [j, c] of found.seats.entries()) if (j > i && meet(b, c)) fail(`${size.width}: the replay's seats ${i + 1} and ${j + 1} overlap`);
+    }
+    if (found.sw > found.vw + 0.5) fail(`${size.width}: the replay is wider than the window (${found.sw} px)`);
+    log(`  ${size.width}: ${found.seats.length} seat panels side by side or stacked, all on screen`);
+    await pages.close(label);
+  }
+}
+
+// ------------------------------------------------------------ phones at 3 to 8 seats
+
+/** Every seat inside the window and above the hand sheet; the page no wider than the window. */
+async function seatsAboveSheet(page, when) {
+  const found = await page.evaluate(() => {
+    const box = n => { const r = n.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; };
+    const dock = document.querySelector('[data-testid="dock"]');
+    return {
+      seats: [...document.querySelectorAll('[data-testid="seat"]')].map(box),
+      dock: dock && !dock.hidden ? box(dock) : null,
+      vw: document.documentElement.clientWidth, vh: innerHeight, sw: document.documentElement.scrollWidth,
+    };
+  });
+  if (!found.dock) fail(`${when}: no hand sheet`);
+  for (const [i, b] of found.seats.entries()) {
+    if (!inside(b, found.vw, found.vh)) fail(`${when}: seat ${i + 1} is not inside the window: ${show(b)} in ${found.vw}×${found.vh}`);
+    if (b.y + b.height > found.dock.y + 0.5) fail(`${when}: seat ${i + 1} ${show(b)} is under the hand sheet (its top at ${Math.round(found.dock.y)})`);
+  }
+  if (found.sw > found.vw + 0.5) fail(`${when}: the page is ${found.sw} px wide in a window of ${found.vw}`);
+  return found.seats.length;
+}
+
+async function phoneSeats() {
+  for (let n = 3; n <= 8; n++) {
+    const label = `phone-${n}`;
+    const page = await pages.page(label, { size: PHONE });
+    await page.goto(pages.base + '/#/');
+    // Names without a space, as long as they may be (a table's 64
+    // letters, a player's 32), must not widen the page.
+    const long = n % 2 === 0;
+    await createTable(page, {
+      seats: n, hands: 1, name: long ? `Phone${n}`.padEnd(64, 'x') : `Phone ${n}`, player: long ? 'Ada'.padEnd(32, 'a') : 'Ada',
+    });
+    await addBots(page, n - 1);
+    await page.locator(tid('start')).click();
+    await page.locator(tid('dock')).waitFor({ state: 'visible' });
+    for (;;) {
+      const thing = await lib.nextThing(page, 1);
+      if (thing === 'lead' || thing === 'follow') break;
+      if (thing === 'over') fail(`${n} seats: the hand ended before our turn`);
+      await lib.answerDialog(page, thing);
+    }
+    await page.evaluate(() => scrollTo(0, 0));
+    await seatsAboveSheet(page, `${n} seats on a phone, our turn`);
+    await pages.close(label);
+  }
+  log('  3 to 8 seats: every seat above the sheet');
+}
+
+// ------------------------------------------------------------ moments of a game
+
+/**
+ * Watches the page on every animation frame: the banner against the turn
+ * line and the window, the board's place on the page. Returns the
+ * problems seen so far (the watch goes on).
+ */
+async function watchMoments(page) {
+  await page.evaluate(() => {
+    const problems = [];
+    let boardAt = null;
+    const rect = n => n && !n.hidden && n.getClientRects().length ? n.getBoundingClientRect() : null;
+    const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const once = new Set();
+    const note = (key, text) => { if (!once.has(key)) { once.add(key); problems.push(text); } };
+    function frame() {
+      const game = document.getElementById('t-game');
+      const over = document.querySelector('[data-testid="game-over"]');
+      if (game && !game.hidden && !(over && !over.hidden)) {
+        const banner = rect(document.querySelector('[data-testid="board-banner"]'));
+        const line = document.querySelector('[data-testid="turn-line"]');
+        const turn = line && line.textContent.trim() ? rect(line) : null;
+        const text = b => (document.querySelector('[data-testid="board-banner"]').textContent || '').slice(0, 50);
+        if (banner && turn && meet(banner, turn)) note('cover:' + text(), `the banner "${text()}" covers the turn line "${line.textContent.trim().slice(0, 50)}"`);
+        const board = rect(document.querySelector('.board'));
+        if (banner && board && (banner.top < board.top - 0.5 || banner.left < board.left - 0.5 || banner.right > board.right + 0.5 || banner.bottom > board.bottom + 0.5)) {
+          note('cut:' + text(), `the banner "${text()}" is cut by the board's edge (${Math.round(banner.left - board.left)},${Math.round(banner.top - board.top)} in the board)`);
+        }
+        if (board) {
+          const at = { x: Math.round(board.left + scrollX), y: Math.round(board.top + scrollY), h: Math.round(board.height) };
+          if (boardAt && (at.x !== boardAt.x || at.y !== boardAt.y)) {
+            note('moved:' + at.y, `the board moved on the page from ${boardAt.x},${boardAt.y} to ${at.x},${at.y} (${(document.querySelector('[data-testid="table-status"]') || {}).textContent})`);
+          }
+          boardAt = at;
+        }
+        const stage = window.dalmutiClient && window.dalmutiClient.table.state && window.dalmutiClient.table.state.view
+          ? window.dalmutiClient.table.state.view.stage : '';
+        const desc = document.querySelector('[data-testid="selection"]');
+        if (stage === 'over' && desc && rect(desc) && /choose/i.test(desc.textContent)) note('choose', `"${desc.textContent.trim()}" shown after the hand ended`);
+      }
+      requestAnimationFrame(frame);
+    }
+    window.__layoutProblems = problems;
+    requestAnimationFrame(frame);
+  });
+}
+
+async function moments() {
+  const page = await pages.page('moments', { size: LAPTOP, motion: true });
+  await page.goto(pages.base + '/#/');
+  await createTable(page, { seats: 4, hands: 2, name: 'Moments' });
+  await addBots(page, 3);
+  await page.locator(tid('start')).click();
+  await page.locator(tid('dock')).waitFor({ state: 'visible' });
+  await watchMoments(page);
+  let banners = 0;
+  page.on('console', () => {});
+  for (const hand of [1, 2]) {
+    for (let moves = 0; ; moves++) {
+      const thing = await lib.nextThing(page, hand);
+      if (thing === 'over') break;
+      if (await page.locator(tid('board-banner')).isVisible()) banners++;
+      if (thing === 'lead' || thing === 'follow') await lib.playSet(page);
+      else await lib.answerDialog(page, thing);
+      if (moves > 200) fail('more than 200 moves in one hand');
+    }
+  }
+  await page.locator(tid('game-over')).waitFor({ state: 'visible', timeout: 30_000 });
+  const problems = await page.evaluate(() => window.__layoutProblems);
+  if (problems.length) fail('moments of a game on a laptop:\n  ' + problems.join('\n  '));
+  log(`  two hands watched frame by frame (a banner up at ${banners} of our turns): no banner over the turn line, the board still`);
+  await pages.close('moments');
+}
+
+// ------------------------------------------------------------ words in Japanese and Korean
+
+/**
+ * Words broken across lines: Korean words (between spaces) and Japanese
+ * katakana words, in the visible text of the page.
+ */
+async function brokenWords(page, lang) {
+  return page.evaluate(l => {
+    const found = [];
+    const pattern = l === 'ko' ? /[\p{L}\p{N}]+/gu : /[\p{Script=Katakana}ー]{2,}/gu;
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest('[hidden], .sr-only, option, script, style') || !parent.getClientRects().length) continue;
+      for (const m of node.textContent.matchAll(pattern)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (tops.size > 1) found.push(m[0]);
+      }
+    }
+    return [...new Set(found)];
+  }, lang);
+}
+
+async function wordsUnbroken() {
+  const three = fixture('three');
+  const eight = fixture('eight');
+  for (const [lang, locale] of [['ja', 'ja-JP'], ['ko', 'ko-KR']]) {
+    const screens = [
+      ['the lobby', three, { hash: '#/', http: { '/api/tables': { tables: [eight.info] }, '/api/tables?finished=true': three.lobby.finished } }, tid('create-form')],
+      ['our turn at 3', three, { hash: atTable(three), http: tableInfo(three), messages: three.screens.turn }, `${tid('dock')}.my-turn`],
+      ['our turn at 8', eight, { hash: atTable(eight), http: tableInfo(eight), messages: eight.screens.turn }, `${tid('dock')}.my-turn`],
+      ['the tax', three, { hash: atTable(three), http: tableInfo(three), messages: three.screens.tax }, `${tid('decision')}[data-kind="tax"]`],
+      ['the game over', three, { hash: atTable(three), http: tableInfo(three), messages: three.screens.over }, tid('game-over')],
+    ];
+    for (const [what, fx, options, ready] of screens) {
+      const label = `words-${lang}`;
+      const page = await pages.fixturePage(label, PHONE, fx, { ...options, locale });
+      await page.locator(ready).waitFor({ state: 'visible' });
+      await settle(page);
+      const broken = await brokenWords(page, lang);
+      if (broken.length) {
+        mkdirSync(outDir, { recursive: true });
+        await page.screenshot({ path: path.join(outDir, `words-${lang}.png`), fullPage: true });
+        fail(`${lang}, ${what} at 390×844: words broken across lines: ${broken.slice(0, 8).join(', ')}`);
+      }
+      await pages.close(label);
+    }
+    log(`  ${lang}: no word broken on five screens`);
+  }
+}
+
+// ------------------------------------------------------------ back online
+
+async function backOnline() {
+  const page = await pages.page('online', { size: LAPTOP });
+  await page.goto(pages.base + '/#/');
+  await createTable(page, { seats: 3, hands: 3, name: 'Online' });
+  await addBots(page, 2);
+  await page.locator(tid('start')).click();
+  await page.locator(tid('dock')).waitFor({ state: 'visible' });
+  const context = page.context();
+  await context.setOffline(true);
+  await page.waitForFunction(() => document.querySelector('[data-testid="conn"]').dataset.state === 'down', null, { timeout: 5_000 });
+  // Away long enough for the stand-in bot to play for us.
+  await lib.sleep(4_000);
+  const t0 = Date.now();
+  await context.setOffline(false);
+  await page.waitForFunction(() => document.querySelector('[data-testid="conn"]').dataset.state === 'up', null, { timeout: 10_000 });
+  const took = Date.now() - t0;
+  if (took > 1_000) fail(`back online, the table took ${took} ms to reconnect (at most 1 s)`);
+  log(`  reconnected ${took} ms after the network came back`);
+  await pages.close('online');
+}
+
+// ------------------------------------------------------------ the test
+
+async function run() {
+  mkdirSync(outDir, { recursive: true });
+  pages.base = await step('start the server', () => server.start());
+  await step('start Chromium', async () => {
+    if (!existsSync(chromiumPath)) fail(`no browser at ${chromiumPath}: apt-get install -y chromium`);
+    pages.browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
+  });
+  if (parts.has('dock')) await step('a two-row hand: Play and Pass on screen at 1366×768 and 390×844', dockOnScreen);
+  if (parts.has('replay')) await step('the replay\'s seats on screen at 1366, 1000 and 390 px', replayOnScreen);
+  if (parts.has('phone')) await step('a phone at 3 to 8 seats: every seat above the hand sheet', phoneSeats);
+  if (parts.has('moments')) await step('a game on a laptop: banners, the board, the words of the moment', moments);
+  if (parts.has('words')) await step('Japanese and Korean on a phone: no word broken inside', wordsUnbroken);
+  if (parts.has('online')) await step('back online: reconnected within a second', backOnline);
+  if (pages.pageErrors.length) fail('a page threw: ' + pages.pageErrors.join('\n'));
+}
+
+const cleanup = lib.cleaner(() => pages.browser && pages.browser.close(), server, tmp);
+guardProcess(server, cleanup);
+lib.runTest('e2e layout', 'browser layout: dock, replay, phone seats, moments, words, reconnect', 'layout',
+  TOTAL_TIMEOUT_MS, run, cleanup, { pages: () => pages.open, pageErrors: pages.pageErrors, consoleErrors: pages.consoleErrors, server });

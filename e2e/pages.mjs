@@ -1,0 +1,150 @@
+// Pages the browser tests open: a fresh context at a phone's or a
+// laptop's size, and pages that play the server's part from a recorded
+// state (e2e/fixtures/, made by e2e/capture-fixtures.mjs) so that what they
+// show never depends on the deal of the day.
+
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import * as lib from './lib.mjs';
+
+export const LAPTOP = { width: 1366, height: 768 };
+export const PHONE = { width: 390, height: 844 };
+
+/** The made-up address recorded screens are shown at: the invite link reads the same on every run. */
+export const FIXTURE_ORIGIN = 'http://dalmuti.test';
+
+/** A recorded state, e2e/fixtures/<name>.json. */
+export const fixture = name => JSON.parse(readFileSync(path.join(lib.here, 'fixtures', name + '.json'), 'utf8'));
+
+/** The pages of one test: opened in `browser`, their errors collected, closed by label. */
+export class Pages {
+  constructor() {
+    this.browser = null;
+    /** The real server's address (the client's own files come from it). */
+    this.base = '';
+    this.open = {};
+    this.pageErrors = [];
+    this.consoleErrors = [];
+  }
+
+  /**
+   * A new context and page: `size` LAPTOP or PHONE, `locale` the
+   * browser's, `motion` false for reduced motion (the default), `setup`
+   * run on the context first.
+   */
+  async page(label, { size = LAPTOP, locale = 'en-US', setup, motion = false } = {}) {
+    const phone = size === PHONE || size.width < 900;
+    const context = await this.browser.newContext({
+      viewport: size, locale, timezoneId: 'UTC', reducedMotion: motion ? 'no-preference' : 'reduce',
+      isMobile: phone, hasTouch: phone, deviceScaleFactor: 1,
+    });
+    context.setDefaultTimeout(15_000);
+    if (setup) await setup(context);
+    await lib.maybeServeWebFromDisk(context);
+    const page = await context.newPage();
+    page.on('pageerror', e => this.pageErrors.push(label + ': ' + String(e && e.stack || e)));
+    page.on('console', m => { if (m.type() === 'error') this.consoleErrors.push(label + ': ' + m.text()); });
+    this.open[label] = page;
+    return page;
+  }
+
+  async close(label) {
+    const page = this.open[label];
+    delete this.open[label];
+    if (page) await page.context().close();
+  }
+
+  /**
+   * A page that plays the server's part from fixture `fx`: the HTTP API
+   * answers from `http` (path → JSON; anything else under /api is a 404),
+   * the table's WebSocket answers hello with `messages`, the client's own
+   * files come from the real server (or E2E_WEB_DIR), the clock stands at
+   * the fixture's time and the browser holds Ada's seat token.
+   */
+  async fixturePage(label, size, fx, { http = {}, messages = [], hash, locale }) {
+    const base = this.base;
+    const page = await this.page(label, {
+      size,
+      locale,
+      setup: async context => {
+        // The page's clock starts at the fixture's moment (relative dates
+        // such as "5 minutes ago" read the same on every run).
+        await context.clock.install({ time: new Date(fx.now) });
+        await context.addInitScript(([id, token]) => {
+          if (!localStorage.getItem('dalmuti.name')) {
+            localStorage.setItem('dalmuti.name', 'Ada');
+            localStorage.setItem('dalmuti.token.' + id, token);
+            // Ada has played before: no first-hand tour over recorded screens.
+            localStorage.setItem('dalmuti.tour', 'done');
+          }
+        }, [fx.id, 'fixture-token']);
+        await context.route(url => url.origin === FIXTURE_ORIGIN, async route => {
+          const url = new URL(route.request().url());
+          if (url.pathname.startsWith('/api/')) {
+            const body = http[url.pathname + url.search];
+            if (body === undefined) await route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"not in the fixture"}' });
+            else await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+            return;
+          }
+          const response = await route.fetch({ url: base + url.pathname + url.search });
+          await route.fulfill({ response });
+        });
+        await context.routeWebSocket(url => new URL(url).pathname.startsWith('/ws/'), ws => {
+          ws.onMessage(text => {
+            let msg = null;
+            try { msg = JSON.parse(text); } catch (_) { return; }
+            if (msg.t === 'hello') for (const m of messages) ws.send(JSON.stringify(m));
+          });
+        });
+      },
+    });
+    await page.goto(FIXTURE_ORIGIN + '/' + hash);
+    return page;
+  }
+}
+
+/**
+ * Waits until the page is still: passing moments over (banners, newly
+ * received cards marked for a few seconds: the clock is moved a minute on),
+ * fonts loaded, deal checks done, no request under way.
+ */
+export async function settle(page) {
+  await page.waitForLoadState('networkidle');
+  await page.clock.fastForward(60_000);
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForFunction(() => ![...document.querySelectorAll('[data-testid="fair-hand"]')]
+    .some(n => /checking/i.test(n.textContent)));
+  // Focus rings and hover depend on what was clicked last: none on a screenshot.
+  await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  await page.mouse.move(0, 0);
+}
+
+/** A table's info as the fixture's HTTP API answers it. */
+export const tableInfo = fx => ({ [`/api/tables/${encodeURIComponent(fx.id)}`]: fx.info });
+/** The address of the fixture's table. */
+export const atTable = fx => `#/t/${encodeURIComponent(fx.id)}`;
+
+/** Creates a table from the lobby form; returns its id (the page is at its pre-start view). */
+export async function createTable(page, { seats, hands, name = 'Screens', player = 'Ada' }) {
+  const form = page.locator(lib.tid('create-form'));
+  await form.waitFor();
+  await page.locator('#c-name').fill(name);
+  await page.locator('#c-player').fill(player);
+  await page.locator('#c-seats').fill(String(seats));
+  await page.locator('#c-hands').fill(String(hands));
+  await page.locator(lib.tid('create-submit')).click();
+  await page.waitForURL(/#\/t\/[^/]+$/, { timeout: 10_000 });
+  await page.locator(lib.tid('prestart')).waitFor({ state: 'visible' });
+  return decodeURIComponent(new URL(page.url()).hash.replace(/^#\/t\//, ''));
+}
+
+/** Adds `n` bots from the host's pre-start view. */
+export async function addBots(page, n) {
+  for (let i = 0; i < n; i++) {
+    const before = Number(await page.locator(lib.tid('prestart')).getAttribute('data-taken'));
+    await page.locator(lib.tid('add-bot')).click();
+    await page.waitForFunction(k => Number(document.querySelector('[data-testid="prestart"]').dataset.taken) > k,
+      before, { timeout: 10_000 });
+  }
+}
