@@ -16,14 +16,17 @@
 //           end, the next deal, a dialog), no stale "Choose a rank." once
 //           the hand is over.
 //  words    Japanese and Korean on a phone: no word broken inside.
-//  online   Back online, the table reconnects within a second, and a
-//           returning player is told what the stand-in bot did.
+//  online   Back online, the table reconnects within a second; a move
+//           from another tab of the seat is refused in words.
+//  tour     A newcomer's first hand: the tour's four steps, in the way of
+//           nothing, skipped or finished for good, shown again from the
+//           help; on a phone above the board.
 //
 // It exits 0 on success; on failure it prints what failed, leaves
 // screenshots in e2e/out/ and exits 1. E2E_LAYOUT_PARTS=dock,replay runs
 // only those parts. Environment as in e2e/lib.mjs.
 
-import { mkdirSync, mkdtempSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -34,7 +37,7 @@ import { LAPTOP, PHONE, Pages, fixture, settle, tableInfo, atTable, createTable,
 lib.setLogPrefix('[e2e layout]');
 
 const TOTAL_TIMEOUT_MS = 300_000;
-const PARTS = ['dock', 'replay', 'phone', 'moments', 'words', 'online'];
+const PARTS = ['dock', 'replay', 'phone', 'moments', 'words', 'online', 'tour'];
 const parts = new Set(process.env.E2E_LAYOUT_PARTS ? process.env.E2E_LAYOUT_PARTS.split(',').map(p => p.trim()) : PARTS);
 for (const p of parts) if (!PARTS.includes(p)) throw new Error(`E2E_LAYOUT_PARTS: unknown part ${p} (known: ${PARTS.join(', ')})`);
 const tmp = mkdtempSync(path.join(tmpdir(), 'dalmuti-e2e-layout-'));
@@ -42,6 +45,8 @@ const server = new Server(tmp, ['--bot-delay', '60', '--hand-pause', '2000', '--
   '--tables-per-address', '100']);
 const pages = new Pages();
 const step = lib.step;
+/** The English catalogue: what the page must say. */
+const english = JSON.parse(readFileSync(path.join(lib.root, 'crates', 'dalmuti-i18n', 'locales', 'en.web.json'), 'utf8'));
 
 /** Boxes of the elements `selectors` name (the first match each; null when not shown), and the window. */
 async function boxes(page, selectors) {
@@ -317,7 +322,62 @@ async function backOnline() {
   const took = Date.now() - t0;
   if (took > 1_000) fail(`back online, the table took ${took} ms to reconnect (at most 1 s)`);
   log(`  reconnected ${took} ms after the network came back`);
+  // A move chosen at an older event, as a second tab of this seat sends
+  // one: the refusal is in words, not the server's "stale action: …".
+  await page.evaluate(() => {
+    const T = window.dalmutiClient.table;
+    T.ws.send(JSON.stringify({ t: 'act', v: T.v - 1, d: 'pass' }));
+  });
+  const error = page.locator(tid('error'));
+  await error.waitFor({ state: 'visible' });
+  const said = (await error.textContent()).trim();
+  if (said !== english['web.error.stale']) fail(`a stale move is refused with "${said}", not "${english['web.error.stale']}"`);
+  log(`  a stale move from another tab: "${said}"`);
   await pages.close('online');
+}
+
+// ------------------------------------------------------------ the first-hand tour
+
+async function firstHandTour() {
+  for (const size of [LAPTOP, PHONE]) {
+    const label = `tour-${size.width}`;
+    const page = await pages.page(label, { size, tour: true });
+    await page.goto(pages.base + '/#/');
+    await createTable(page, { seats: 3, hands: 1, name: 'Tour' });
+    await addBots(page, 2);
+    await page.locator(tid('start')).click();
+    const tour = page.locator(tid('tour'));
+    await tour.waitFor({ state: 'visible' });
+    const box = await tour.boundingBox();
+    if (box.y < 0 || box.y + box.height > size.height) fail(`${size.width}: the tour is not on screen at the start: ${show(box)}`);
+    const steps = ['web.tour.best', 'web.tour.play', 'web.tour.jesters', 'web.tour.taxes'].map(k => english[k]);
+    for (const [i, want] of steps.entries()) {
+      const text = (await page.locator(tid('tour-text')).textContent()).trim();
+      if (text !== want) fail(`${size.width}: tour step ${i + 1} reads "${text}", not "${want}"`);
+      // The tour blocks nothing: our first move is made with it on screen.
+      if (i === 1) {
+        for (;;) {
+          const thing = await lib.nextThing(page, 1);
+          if (thing === 'lead' || thing === 'follow') { await lib.playSet(page); break; }
+          if (thing === 'over') fail('the hand ended before our first move');
+          await lib.answerDialog(page, thing);
+        }
+      }
+      await page.locator(tid('tour-next')).click();
+    }
+    await tour.waitFor({ state: 'hidden' });
+    await page.reload();
+    await page.locator(tid('seat')).first().waitFor();
+    await lib.sleep(300);
+    if (await tour.isVisible()) fail(`${size.width}: the tour came back after it was finished`);
+    await page.locator('#help-toggle').click();
+    await page.locator(tid('tour-again')).click();
+    await tour.waitFor({ state: 'visible' });
+    await page.locator(tid('tour-skip')).click();
+    await tour.waitFor({ state: 'hidden' });
+    log(`  ${size.width}×${size.height}: four steps, a move made beside them, gone for good, back from the help, skipped`);
+    await pages.close(label);
+  }
 }
 
 // ------------------------------------------------------------ the test
@@ -335,10 +395,11 @@ async function run() {
   if (parts.has('moments')) await step('a game on a laptop: banners, the board, the words of the moment', moments);
   if (parts.has('words')) await step('Japanese and Korean on a phone: no word broken inside', wordsUnbroken);
   if (parts.has('online')) await step('back online: reconnected within a second', backOnline);
+  if (parts.has('tour')) await step('a newcomer\'s first-hand tour', firstHandTour);
   if (pages.pageErrors.length) fail('a page threw: ' + pages.pageErrors.join('\n'));
 }
 
 const cleanup = lib.cleaner(() => pages.browser && pages.browser.close(), server, tmp);
 guardProcess(server, cleanup);
-lib.runTest('e2e layout', 'browser layout: dock, replay, phone seats, moments, words, reconnect', 'layout',
+lib.runTest('e2e layout', 'browser layout: dock, replay, phone seats, moments, words, reconnect, tour', 'layout',
   TOTAL_TIMEOUT_MS, run, cleanup, { pages: () => pages.open, pageErrors: pages.pageErrors, consoleErrors: pages.consoleErrors, server });

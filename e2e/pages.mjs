@@ -29,16 +29,19 @@ export class Pages {
 
   /**
    * A new context and page: `size` LAPTOP or PHONE, `locale` the
-   * browser's, `motion` false for reduced motion (the default), `setup`
-   * run on the context first.
+   * browser's, `motion` false for reduced motion (the default), `tour`
+   * true to be shown the first-hand tour, `setup` run on the context first.
    */
-  async page(label, { size = LAPTOP, locale = 'en-US', setup, motion = false } = {}) {
+  async page(label, { size = LAPTOP, locale = 'en-US', setup, motion = false, tour = false } = {}) {
     const phone = size === PHONE || size.width < 900;
     const context = await this.browser.newContext({
       viewport: size, locale, timezoneId: 'UTC', reducedMotion: motion ? 'no-preference' : 'reduce',
       isMobile: phone, hasTouch: phone, deviceScaleFactor: 1,
     });
     context.setDefaultTimeout(15_000);
+    // The first-hand tour is for newcomers; a test that is not about it
+    // plays as someone who has seen it.
+    if (!tour) await context.addInitScript(() => { if (!localStorage.getItem('dalmuti.tour')) localStorage.setItem('dalmuti.tour', 'done'); });
     if (setup) await setup(context);
     await lib.maybeServeWebFromDisk(context);
     const page = await context.newPage();
@@ -74,8 +77,6 @@ export class Pages {
           if (!localStorage.getItem('dalmuti.name')) {
             localStorage.setItem('dalmuti.name', 'Ada');
             localStorage.setItem('dalmuti.token.' + id, token);
-            // Ada has played before: no first-hand tour over recorded screens.
-            localStorage.setItem('dalmuti.tour', 'done');
           }
         }, [fx.id, 'fixture-token']);
         await context.route(url => url.origin === FIXTURE_ORIGIN, async route => {

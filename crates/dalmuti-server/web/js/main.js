@@ -22,6 +22,7 @@ import { adjustSelection, onPlay, onPass } from './hand.js';
 import { showLobby, loadLobby, onVariantChange, onCreate, setUpLobby, setUpInviteShare } from './lobby.js';
 import { showReplay, renderFrame, setUpReplay, stopAutoplay } from './replay.js';
 import { onKeydown, toggleHelp } from './keyboard.js';
+import { restartTour } from './tour.js';
 
 function parseRoute() {
   const hash = location.hash.replace(/^#/, '') || '/';
@@ -117,6 +118,7 @@ async function init() {
   setUpReplay();
   $('help-toggle').addEventListener('click', () => toggleHelp());
   $('help-close').addEventListener('click', () => toggleHelp(false));
+  $('tour-again').addEventListener('click', () => { toggleHelp(false); restartTour(); });
   document.addEventListener('keydown', onKeydown);
   window.addEventListener('hashchange', onRoute);
   document.addEventListener('visibilitychange', () => {

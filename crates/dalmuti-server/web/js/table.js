@@ -5,6 +5,7 @@
 
 import { $, el, show, setError, replaceKeepingFocus, announce } from './dom.js';
 import { beforePile, afterRender, clearBanners } from './fx.js';
+import { renderTour } from './tour.js';
 import { t, tn } from './i18n.js';
 import { api } from './api.js';
 import { store } from './storage.js';
@@ -253,6 +254,7 @@ export function render() {
     renderChat();
     renderSideTabs();
   }
+  renderTour();
   reserveSheet();
 }
 
