@@ -18,6 +18,7 @@
 //  words    Japanese and Korean on a phone: no word broken inside.
 //  online   Back online, the table reconnects within a second; a move
 //           from another tab of the seat is refused in words.
+//  names    The bots' names in the player's language (Korean).
 //  tour     A newcomer's first hand: the tour's four steps, in the way of
 //           nothing, skipped or finished for good, shown again from the
 //           help; on a phone above the board.
@@ -37,7 +38,7 @@ import { LAPTOP, PHONE, Pages, fixture, settle, tableInfo, atTable, createTable,
 lib.setLogPrefix('[e2e layout]');
 
 const TOTAL_TIMEOUT_MS = 300_000;
-const PARTS = ['dock', 'replay', 'phone', 'moments', 'words', 'online', 'tour'];
+const PARTS = ['dock', 'replay', 'phone', 'moments', 'words', 'online', 'names', 'tour'];
 const parts = new Set(process.env.E2E_LAYOUT_PARTS ? process.env.E2E_LAYOUT_PARTS.split(',').map(p => p.trim()) : PARTS);
 for (const p of parts) if (!PARTS.includes(p)) throw new Error(`E2E_LAYOUT_PARTS: unknown part ${p} (known: ${PARTS.join(', ')})`);
 const tmp = mkdtempSync(path.join(tmpdir(), 'dalmuti-e2e-layout-'));
@@ -336,6 +337,25 @@ async function backOnline() {
   await pages.close('online');
 }
 
+// ------------------------------------------------------------ names in the player's language
+
+async function namesInLanguage() {
+  const korean = JSON.parse(readFileSync(path.join(lib.root, 'crates', 'dalmuti-i18n', 'locales', 'ko.web.json'), 'utf8'));
+  const page = await pages.page('names', { size: PHONE, locale: 'ko-KR' });
+  await page.goto(pages.base + '/#/');
+  await page.locator(tid('quick-name')).fill('민지');
+  await page.locator(tid('quick-bots')).click();
+  await page.locator(tid('seat')).nth(4).waitFor();
+  const shown = (await page.locator(`${tid('seat')} .s-who`).allTextContents()).map(x => x.trim()).sort();
+  const bot = korean['web.bot.name'].replace('{bot}', korean['web.bot.normal']);
+  const want = ['민지', ...[1, 2, 3, 4].map(n => bot.replace('{n}', n))].sort();
+  if (JSON.stringify(shown) !== JSON.stringify(want)) fail(`Korean seats read ${JSON.stringify(shown)}, not ${JSON.stringify(want)}`);
+  const told = await page.locator(tid('log')).innerText();
+  if (/normal bot/.test(told)) fail(`the Korean log names a bot in English: ${told.slice(0, 200)}`);
+  log(`  Korean: ${shown.join(', ')}`);
+  await pages.close('names');
+}
+
 // ------------------------------------------------------------ the first-hand tour
 
 async function firstHandTour() {
@@ -395,6 +415,7 @@ async function run() {
   if (parts.has('moments')) await step('a game on a laptop: banners, the board, the words of the moment', moments);
   if (parts.has('words')) await step('Japanese and Korean on a phone: no word broken inside', wordsUnbroken);
   if (parts.has('online')) await step('back online: reconnected within a second', backOnline);
+  if (parts.has('names')) await step('the bots\' names in the player\'s language', namesInLanguage);
   if (parts.has('tour')) await step('a newcomer\'s first-hand tour', firstHandTour);
   if (pages.pageErrors.length) fail('a page threw: ' + pages.pageErrors.join('\n'));
 }

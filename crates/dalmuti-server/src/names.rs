@@ -36,6 +36,33 @@ pub fn check_new_name(name: &str) -> Result<String, ServerError> {
     Ok(name)
 }
 
+/// The name the server gives the `n`th bot of a level a host adds:
+/// "normal bot 3". Clients word it in their player's language from the
+/// lobby's `bot` and `bot_n` ([`bot_number`]).
+///
+/// ```
+/// use dalmuti_server::names::{bot_name, bot_number};
+/// assert_eq!(bot_name("normal", 3), "normal bot 3");
+/// assert_eq!(bot_number("normal", "normal bot 3"), Some(3));
+/// assert_eq!(bot_number("normal", "hard bot 3"), None);
+/// assert_eq!(bot_number("normal", "normal bot 03"), None);
+/// ```
+pub fn bot_name(level: &str, n: u32) -> String {
+    format!("{level} bot {n}")
+}
+
+/// The number `n` when `name` is [`bot_name`]`(level, n)`: the name the
+/// server gave, not one chosen by a person (a seat a bot took over keeps
+/// its person's name).
+pub fn bot_number(level: &str, name: &str) -> Option<u32> {
+    let n: u32 = name
+        .strip_prefix(level)?
+        .strip_prefix(" bot ")?
+        .parse()
+        .ok()?;
+    (bot_name(level, n) == name).then_some(n)
+}
+
 /// Whether two names look alike: the same once case is folded and each
 /// character is replaced by the one it is confusable with.
 ///

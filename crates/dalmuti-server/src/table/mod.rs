@@ -1964,7 +1964,7 @@ impl Actor {
         // Named by level, as the host chose it ("hard bot 1"), not by the
         // bot that plays it, which the level may change.
         let name = (1..)
-            .map(|i| format!("{level} bot {i}"))
+            .map(|i| crate::names::bot_name(level.name(), i))
             .find(|n| {
                 self.state.seat_named(n).is_none()
                     && self

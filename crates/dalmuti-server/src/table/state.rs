@@ -574,6 +574,10 @@ impl TableState {
             .map(|(i, s)| LobbyOut {
                 name: &s.name,
                 bot: s.bot.as_deref().map(bot_name),
+                bot_n: s
+                    .bot
+                    .as_deref()
+                    .and_then(|spec| crate::names::bot_number(bot_name(spec), &s.name)),
                 connected: s.bot.is_some() || live.connected.get(i).copied().unwrap_or(false),
                 away: live.away.get(i).copied().unwrap_or(false),
                 waiting: s.waiting,
@@ -806,6 +810,10 @@ struct Placed<'a> {
 struct LobbyOut<'a> {
     name: &'a str,
     bot: Option<&'a str>,
+    /// The bot's number when the server named it ("normal bot 3"), so a
+    /// client can say the name in its player's language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bot_n: Option<u32>,
     connected: bool,
     away: bool,
     waiting: bool,

@@ -4,7 +4,7 @@
 
 import { $, el, show, cardFaces, cardFacesCounted, cardFan } from './dom.js';
 import { t, tn } from './i18n.js';
-import { T, view, playerName, lobbyEntry, asked } from './state.js';
+import { T, view, playerName, shownPlayer, shownName, lobbyEntry, asked } from './state.js';
 import { gameWord, setWords, ordinal, titleWithIcon, list } from './words.js';
 import { decisionPrompt } from './connection.js';
 
@@ -108,7 +108,7 @@ export function renderSeats() {
       style: `--x:${place.x.toFixed(2)}%;--y:${place.y.toFixed(2)}%;--bx:${place.bx.toFixed(0)}px;--by:${place.by.toFixed(0)}px`,
     },
     el('div', { class: 's-title' }, titleWithIcon(seat.title)),
-    el('div', { class: 's-name' }, el('span', { class: 's-who' }, name), mine ? ' ' + t('web.you-mark') : '', ' ', conn),
+    el('div', { class: 's-name' }, el('span', { class: 's-who' }, shownName(name)), mine ? ' ' + t('web.you-mark') : '', ' ', conn),
     el('div', { class: 's-meta' },
       cardFan(seat.cards),
       el('span', { class: 's-cards', dataset: { n: String(seat.cards) } }, tn('web.cards', seat.cards)),
@@ -126,9 +126,9 @@ export function renderPile() {
   if (vw.top) {
     const [seat, set] = vw.top;
     const played = vw.passes
-      ? tn('web.pile.played-passes', vw.passes, { name: playerName(seat), set: setWords(set) })
-      : t('web.pile.played', { name: playerName(seat), set: setWords(set) });
-    const wedged = vw.wedged != null ? ' ' + t('web.pile.wedged', { name: playerName(vw.wedged) }) : '';
+      ? tn('web.pile.played-passes', vw.passes, { name: shownPlayer(seat), set: setWords(set) })
+      : t('web.pile.played', { name: shownPlayer(seat), set: setWords(set) });
+    const wedged = vw.wedged != null ? ' ' + t('web.pile.wedged', { name: shownPlayer(vw.wedged) }) : '';
     pile.dataset.state = 'top';
     pile.replaceChildren(
       el('div', { class: 'pile-cards' }, cardFaces(set)),
@@ -142,7 +142,7 @@ export function renderPile() {
     let extra = '';
     if (vw.revolution) {
       extra = ' ' + t(vw.revolution.greater ? 'web.pile.revolution-greater' : 'web.pile.revolution',
-        { revolution: gameWord('revolution'), name: playerName(vw.revolution.by) });
+        { revolution: gameWord('revolution'), name: shownPlayer(vw.revolution.by) });
     }
     pile.dataset.state = vw.stage;
     pile.replaceChildren(el('div', { class: 'pile-empty', 'aria-hidden': 'true' }),
@@ -156,7 +156,7 @@ export function renderDockTop() {
   const node = $('dock-top');
   if (vw && vw.top && vw.stage === 'play') {
     node.replaceChildren(el('span', { class: 'muted' }, t('web.dock.to-beat') + ' '), cardFaces(vw.top[1]),
-      el('span', { class: 'muted dock-by' }, ' ' + t('web.dock.by', { name: playerName(vw.top[0]) })));
+      el('span', { class: 'muted dock-by' }, ' ' + t('web.dock.by', { name: shownPlayer(vw.top[0]) })));
   } else {
     node.replaceChildren();
   }
@@ -177,7 +177,7 @@ export function renderTurnLine() {
   if (!online) { line.textContent = mine ? t('web.turn.offline-mine') : t('web.turn.offline'); return; }
   if (vw.stage === 'over') { line.textContent = t('web.turn.hand-over', { hand: s.hand }); return; }
   if (mine) { line.textContent = decisionPrompt(s.decision); return; }
-  const others = (vw.to_act || []).filter(i => i !== vw.seat).map(playerName);
+  const others = (vw.to_act || []).filter(i => i !== vw.seat).map(shownPlayer);
   if (s.place) { line.textContent = t('web.place.prompt', { name: s.place.name }); return; }
   if (vw.stage === 'setup') { line.textContent = t('web.turn.setup', { ready: vw.ready || 0, players: vw.players }); return; }
   const waiting = others.length ? t('web.turn.waiting', { names: list(others) }) : '';

@@ -4,7 +4,7 @@
 
 import { $, el, show, replaceKeepingFocus, faceParts } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
-import { T, view, decisionOf, playerName, lobbyEntry, countOf, revolutionOffer } from './state.js';
+import { T, view, decisionOf, playerName, shownPlayer, lobbyEntry, countOf, revolutionOffer } from './state.js';
 import {
   V, parseCards, setWords, cardName, cardWord, groupHand, gameWord, vt, capitalized, middleTitle, titleText,
   placeTitle,
@@ -77,7 +77,7 @@ function askDialog(ask) {
     const buttons = wedgieTargets().map(i => el('button', {
       type: 'button', class: 'choice', 'data-testid': 'wedgie-target', dataset: { key: 'wedgie-' + i, seat: String(i) },
       disabled: T.pending, onclick: () => playAsked({ wedgie: i }),
-    }, tn('web.wedgie.target', view().seats[i].cards, { name: playerName(i) })));
+    }, tn('web.wedgie.target', view().seats[i].cards, { name: shownPlayer(i) })));
     return [cardName('T'), el('div', {},
       el('p', {}, t('web.wedgie.question', { set: setWords(set), card: cardName('T') })),
       buttonRow(...buttons, cancel))];
@@ -186,7 +186,7 @@ function taxDialog(d) {
   const gift = [...T.tax].sort((a, b) => order.indexOf(a) - order.indexOf(b));
   const ready = gift.length === d.count;
   return [vt('pay-tax'), el('div', {},
-    el('p', {}, tn('web.tax.text', d.count, { name: playerName(d.to) })),
+    el('p', {}, tn('web.tax.text', d.count, { name: shownPlayer(d.to) })),
     el('div', { class: 'pick-row hand', role: 'group', 'aria-label': t('web.tax.cards'), 'data-testid': 'tax-hand' }, buttons),
     buttonRow(el('button', {
       type: 'button', class: 'primary', 'data-testid': 'give-tax', dataset: { key: 'tax-give' },
@@ -218,7 +218,7 @@ function offerDialog() {
     type: 'button', class: 'choice' + (ex.partner === x.i ? ' chosen' : ''),
     'aria-pressed': ex.partner === x.i ? 'true' : 'false', 'data-testid': 'exchange-partner',
     dataset: { key: 'partner-' + x.i }, onclick: () => { ex.partner = x.i; renderDecision(); },
-  }, playerName(x.i)));
+  }, shownPlayer(x.i)));
   const ready = ex.partner != null && ex.card != null;
   return [capitalized(gameWord('exchange')), el('div', {},
     el('p', {}, t('web.exchange.offer-text', { title: titleText(middleTitle()) })),
@@ -235,7 +235,7 @@ function offerDialog() {
           sendAct({ offer_exchange: { partner: ex.partner, card: ex.card } });
           if (T.pending) T.exchange = { partner: null, card: null };
         },
-      }, ready ? t('web.exchange.offer-to', { card: cardName(ex.card), name: playerName(ex.partner) }) : t('web.exchange.offer')),
+      }, ready ? t('web.exchange.offer-to', { card: cardName(ex.card), name: shownPlayer(ex.partner) }) : t('web.exchange.offer')),
       el('button', { type: 'button', 'data-testid': 'decline-exchange', dataset: { key: 'decline' }, disabled: T.pending, onclick: () => sendAct('decline_exchange') },
         t('web.exchange.decline'))),
     revolutionInstead())];
@@ -246,14 +246,14 @@ function answerDialog(d) {
   // Merchant exchange): what the partner offers is not known until the
   // exchange settles, and then it shows in the log (my_trade).
   return [capitalized(gameWord('exchange')), el('div', {},
-    el('p', {}, t('web.exchange.answer-text', { name: playerName(d.from), exchange: gameWord('exchange') })),
+    el('p', {}, t('web.exchange.answer-text', { name: shownPlayer(d.from), exchange: gameWord('exchange') })),
     el('div', { class: 'pick-row', role: 'group', 'aria-label': t('web.exchange.give-back') },
       distinctRankButtons(T.answer, rank => { T.answer = rank; renderDecision(); }, 'answer-card')),
     buttonRow(el('button', {
       type: 'button', class: 'primary', 'data-testid': 'answer-exchange', dataset: { key: 'answer' },
       disabled: T.answer == null || T.pending || !countOf(T.answer),
       onclick: () => { const card = T.answer; T.answer = null; sendAct({ answer_exchange: card }); },
-    }, T.answer != null ? t('web.exchange.give', { name: playerName(d.from), card: cardName(T.answer) }) : t('web.exchange.give-any'))))];
+    }, T.answer != null ? t('web.exchange.give', { name: shownPlayer(d.from), card: cardName(T.answer) }) : t('web.exchange.give-any'))))];
 }
 
 /**

@@ -6,7 +6,7 @@
 
 import { $, el, announce } from './dom.js';
 import { t } from './i18n.js';
-import { T, playerName } from './state.js';
+import { T, shownPlayer } from './state.js';
 import { logWords } from './words.js';
 
 const reduced = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -107,7 +107,7 @@ export function afterRender(oldPile) {
   const fresh = seen.table === T.id && seen.hand === s.hand;
   const from = fresh ? Math.min(seen.logLen, log.length) : log.length;
   const added = log.slice(from);
-  const who = seat => playerName(seat);
+  const who = seat => shownPlayer(seat);
   let played = null;
   let won = null;
   for (const entry of added) {

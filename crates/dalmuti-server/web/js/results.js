@@ -5,7 +5,7 @@ import { $, el, show } from './dom.js';
 import { clearBanners } from './fx.js';
 import { t, tn } from './i18n.js';
 import { api } from './api.js';
-import { T, playerName } from './state.js';
+import { T, playerName, shownName } from './state.js';
 import { ordinal, titleOf, titleWithIcon } from './words.js';
 
 function resultRows(s) {
@@ -42,7 +42,7 @@ export function renderResult() {
       el('th', { scope: 'col' }, t('web.result.place')), el('th', { scope: 'col' }, t('web.result.player')),
       el('th', { scope: 'col' }, t('web.result.new-title')), r.scored ? el('th', { scope: 'col' }, t('web.result.total')) : null)),
     el('tbody', {}, r.rows.map(row => el('tr', {},
-      el('td', {}, ordinal(row.place)), el('td', {}, row.name),
+      el('td', {}, ordinal(row.place)), el('td', {}, shownName(row.name)),
       el('td', {}, titleWithIcon(row.title)), r.scored ? el('td', {}, row.total == null ? '' : String(row.total)) : null))));
   $('result-body').replaceChildren(table,
     el('p', { id: 'next-deal', class: 'next-deal', 'data-testid': 'next-deal' }));
@@ -71,7 +71,7 @@ function finalOrder(s) {
 function tieAtTop(names, totals, scored) {
   if (!scored || names.length < 2 || !totals.has(names[0]) || totals.get(names[0]) !== totals.get(names[1])) return null;
   return el('p', { class: 'winner-sub muted', 'data-testid': 'tie-break' },
-    t('web.gameover.tie-break', { name: names[0], other: names[1] }));
+    t('web.gameover.tie-break', { name: shownName(names[0]), other: shownName(names[1]) }));
 }
 
 export function renderGameOver() {
@@ -85,7 +85,7 @@ export function renderGameOver() {
   const results = s.results || [];
   const winner = names[0];
   const rows = names.map((name, i) => el('li', { class: i === 0 ? 'winner' : '' },
-    scored && totals.has(name) ? tn('web.gameover.points', totals.get(name), { name }) : name));
+    scored && totals.has(name) ? tn('web.gameover.points', totals.get(name), { name: shownName(name) }) : shownName(name)));
   // Points per hand: a row per player (in the final order), a column per hand.
   let perHand = null;
   if (results.length) {
@@ -98,7 +98,7 @@ export function renderGameOver() {
           results.map(r => el('th', { scope: 'col' }, t('web.gameover.hand-n', { hand: r.hand }))),
           scored ? el('th', { scope: 'col' }, t('web.result.total')) : null)),
         el('tbody', {}, names.map(name => el('tr', {},
-          el('th', { scope: 'row' }, name),
+          el('th', { scope: 'row' }, shownName(name)),
           byHand.map(m => {
             const x = m.get(name);
             if (!x) return el('td', {}, '–');
@@ -111,7 +111,7 @@ export function renderGameOver() {
   $('gameover-body').replaceChildren(
     winner ? el('div', { class: 'winner-moment', 'data-testid': 'winner' },
       el('span', { class: 'crown', 'aria-hidden': 'true' }, '\u265B\uFE0E'),
-      el('p', { class: 'winner-name' }, mine ? t('web.gameover.you-win') : t('web.gameover.wins', { name: winner })),
+      el('p', { class: 'winner-name' }, mine ? t('web.gameover.you-win') : t('web.gameover.wins', { name: shownName(winner) })),
       el('p', { class: 'winner-sub muted' }, scored && totals.has(winner)
         ? tn('web.gameover.winner-points', totals.get(winner), { hands: results.length || s.hand })
         : tn('web.gameover.hands-played', results.length || s.hand)),

@@ -77,6 +77,21 @@ export function playerName(seat) {
   return t('web.seat.n', { n: seat + 1 });
 }
 
+/**
+ * A name as the page shows it: a bot the server named by its level and
+ * number ("normal bot 3", docs/PROTOCOL.md, lobby `bot_n`) in the
+ * player's words; any other name as its owner wrote it.
+ */
+export function shownName(name) {
+  const e = lobbyEntry(name);
+  return e && e.bot && e.bot_n ? t('web.bot.name', { bot: t('web.bot.' + e.bot), n: e.bot_n }) : name;
+}
+
+/** Seat `seat`'s name as the page shows it ([`shownName`]). */
+export function shownPlayer(seat) {
+  return shownName(playerName(seat));
+}
+
 export function lobbyEntry(name) {
   const s = T.state;
   return s && s.lobby ? s.lobby.find(x => x.name === name) : null;

@@ -9,7 +9,7 @@ import { renderTour } from './tour.js';
 import { t, tn } from './i18n.js';
 import { api } from './api.js';
 import { store } from './storage.js';
-import { T, nav, noSelection, view, decision, asked, playerName, myLobby, myToken, isHost } from './state.js';
+import { T, nav, noSelection, view, decision, asked, playerName, shownPlayer, shownName, myLobby, myToken, isHost } from './state.js';
 import { isCorporate, gameName, gameWord, middleTitle, titleText, botName, list, logWords, vt } from './words.js';
 import { connect, closeSocket, reconnectNow, setNotice, addNews } from './connection.js';
 import { renderHand, renderActions } from './hand.js';
@@ -284,7 +284,7 @@ function renderOthers() {
   const others = (s.lobby || []).filter(x => !inHand.has(x.name));
   const items = others.map(x => el('li', { class: 'other', dataset: { name: x.name, waiting: String(!!x.waiting) } },
     x.bot ? '🤖 ' : x.connected ? '● ' : '○ ',
-    el('strong', {}, x.name), x.name === s.you ? ' ' + t('web.you-mark') : '',
+    el('strong', {}, shownName(x.name)), x.name === s.you ? ' ' + t('web.you-mark') : '',
     x.bot ? ' ' + t('web.bot.mark', { bot: botName(x.bot) }) : '',
     x.waiting ? t('web.others.waits') : ''));
   $('t-others').replaceChildren(...(items.length ? [el('li', { class: 'muted' }, t('web.others.title'))] : []), ...items);
@@ -355,12 +355,12 @@ export function renderPrestart() {
     const connText = seat.bot ? t('web.conn.bot') : seat.connected ? t('web.conn.connected') : t('web.conn.not-connected');
     return el('li', { class: 'lobby-seat' + (seat.connected || seat.bot ? '' : ' gone'), dataset: { name: seat.name } },
       el('span', { class: 'conn-dot', 'aria-hidden': 'true' }, conn),
-      el('span', { class: 'ls-name' }, seat.name),
+      el('span', { class: 'ls-name' }, shownName(seat.name)),
       tags.length ? el('span', { class: 'muted' }, ' (' + list(tags) + ')') : null,
       el('span', { class: 'sr-only' }, ', ' + connText),
       host && seat.bot ? el('button', {
         type: 'button', class: 'small ghost', 'data-testid': 'remove-bot', dataset: { key: 'rm-' + seat.name },
-        'aria-label': t('web.bots.remove-label', { name: seat.name }), onclick: () => onRemoveBot(seat.name),
+        'aria-label': t('web.bots.remove-label', { name: shownName(seat.name) }), onclick: () => onRemoveBot(seat.name),
       }, t('web.bots.remove')) : null);
   });
   const free = s.seats - lobby.length;
@@ -389,16 +389,16 @@ export function renderPrestart() {
 function renderLog() {
   const vw = view();
   const logList = $('log');
-  const items = (vw.log || []).map(entry => el('li', { class: 'log-' + entry.event }, logWords(entry, playerName)));
+  const items = (vw.log || []).map(entry => el('li', { class: 'log-' + entry.event }, logWords(entry, shownPlayer)));
   const nothing = t('web.log.nothing');
   if (vw.my_tax) {
     items.unshift(el('li', { class: 'log-mine' }, vt('log.my-tax', {
-      name: playerName(vw.my_tax.with), gave: vw.my_tax.gave || nothing, got: vw.my_tax.received || nothing,
+      name: shownPlayer(vw.my_tax.with), gave: vw.my_tax.gave || nothing, got: vw.my_tax.received || nothing,
     })));
   }
   if (vw.my_trade) {
     items.unshift(el('li', { class: 'log-mine' }, t('web.log.my-trade', {
-      exchange: gameWord('exchange'), name: playerName(vw.my_trade.with),
+      exchange: gameWord('exchange'), name: shownPlayer(vw.my_trade.with),
       gave: vw.my_trade.gave || nothing, got: vw.my_trade.received || nothing,
     })));
   }
