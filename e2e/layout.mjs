@@ -12,13 +12,14 @@
 //  phone    Phones at tables of 3 to 8: at our first turn every seat is on
 //           screen above the hand sheet, and no name widens the page.
 //  moments  A game on a laptop, with motion: a banner never covers the turn
-//           line nor leaves the board, the board never moves (a hand's
+//           line nor leaves the board, no "▶" in the title while nothing is asked, the board never moves (a hand's
 //           end, the next deal, a dialog), no stale "Choose a rank." once
 //           the hand is over.
 //  words    Japanese and Korean on a phone: no word broken inside.
 //  online   Back online, the table reconnects within a second; a move
 //           from another tab of the seat is refused in words.
-//  names    The bots' names in the player's language (Korean).
+//  names    The names the server made (bots', a table's) in the player's
+//           language (Korean).
 //  tour     A newcomer's first hand: the tour's four steps, in the way of
 //           nothing, skipped or finished for good, shown again from the
 //           help; on a phone above the board.
@@ -212,6 +213,11 @@ async function watchMoments(page) {
         }
         const stage = window.dalmutiClient && window.dalmutiClient.table.state && window.dalmutiClient.table.state.view
           ? window.dalmutiClient.table.state.view.stage : '';
+        const st = window.dalmutiClient && window.dalmutiClient.table.state;
+        const d = st && st.decision;
+        if (d && d.kind === 'ready' && !(st.view && st.view.revolution_offer) && document.title.startsWith('▶')) {
+          note('title', `the tab's title says "${document.title}" while the hand is set up and nothing is asked`);
+        }
         const desc = document.querySelector('[data-testid="selection"]');
         if (stage === 'over' && desc && rect(desc) && /choose/i.test(desc.textContent)) note('choose', `"${desc.textContent.trim()}" shown after the hand ended`);
       }
@@ -350,9 +356,14 @@ async function namesInLanguage() {
   const bot = korean['web.bot.name'].replace('{bot}', korean['web.bot.normal']);
   const want = ['민지', ...[1, 2, 3, 4].map(n => bot.replace('{n}', n))].sort();
   if (JSON.stringify(shown) !== JSON.stringify(want)) fail(`Korean seats read ${JSON.stringify(shown)}, not ${JSON.stringify(want)}`);
+  // A private table of one person and bots: nobody can come to watch.
+  if (await page.locator(tid('spectator-chat')).isVisible()) fail('"Spectators may chat" is offered at a private table of one person and bots');
+  const table = (await page.locator(tid('table-name')).textContent()).trim();
+  const wantTable = korean['web.table.default-name'].replace('{player}', '민지');
+  if (table !== wantTable) fail(`the Korean table is named "${table}", not "${wantTable}"`);
   const told = await page.locator(tid('log')).innerText();
   if (/normal bot/.test(told)) fail(`the Korean log names a bot in English: ${told.slice(0, 200)}`);
-  log(`  Korean: ${shown.join(', ')}`);
+  log(`  Korean: "${table}", ${shown.join(', ')}`);
   await pages.close('names');
 }
 

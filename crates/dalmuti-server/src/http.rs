@@ -480,23 +480,6 @@ struct CreateTable {
     spectator_chat: bool,
 }
 
-/// A table's name when its creator gives none: "Ada's table", then
-/// "Ada's table 2" and so on, so that no two live tables share a default
-/// name.
-fn default_name<'a>(player: &str, taken: impl Iterator<Item = &'a str>) -> String {
-    let base = format!("{player}'s table");
-    // Once over the names, not once per candidate: a thousand tables of
-    // one player's name made every creation scan them a thousand times.
-    let taken: std::collections::HashSet<&str> = taken.filter(|t| t.starts_with(&base)).collect();
-    (1..)
-        .map(|k| match k {
-            1 => base.clone(),
-            k => format!("{base} {k}"),
-        })
-        .find(|name| !taken.contains(name.as_str()))
-        .expect("a free name")
-}
-
 async fn create_table(
     State(state): State<AppState>,
     client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
@@ -530,7 +513,9 @@ async fn create_table(
         tables.retain(|_, h| !h.is_closed());
         let name = match name {
             Some(name) => name.to_string(),
-            None => default_name(&player, tables.values().map(TableHandle::name)),
+            None => {
+                crate::names::default_table_name(&player, tables.values().map(TableHandle::name))
+            }
         };
         let row = TableRow {
             id: new_id(),

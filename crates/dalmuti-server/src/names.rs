@@ -36,6 +36,72 @@ pub fn check_new_name(name: &str) -> Result<String, ServerError> {
     Ok(name)
 }
 
+/// A table's name when its creator gives none: "Ada's table", then
+/// "Ada's table 2" and so on, so that no two live tables share a default
+/// name. Clients word it in their player's language from
+/// [`DefaultTableName`].
+///
+/// ```
+/// use dalmuti_server::names::default_table_name;
+/// assert_eq!(default_table_name("Ada", ["Ada's table"].into_iter()), "Ada's table 2");
+/// ```
+pub fn default_table_name<'a>(player: &str, taken: impl Iterator<Item = &'a str>) -> String {
+    let base = table_name(player, 1);
+    // Once over the names, not once per candidate: a thousand tables of
+    // one player's name made every creation scan them a thousand times.
+    let taken: std::collections::HashSet<&str> = taken.filter(|t| t.starts_with(&base)).collect();
+    (1..)
+        .map(|k| table_name(player, k))
+        .find(|name| !taken.contains(name.as_str()))
+        .expect("a free name")
+}
+
+/// The `n`th default name of `player`'s tables.
+fn table_name(player: &str, n: u32) -> String {
+    match n {
+        1 => format!("{player}'s table"),
+        n => format!("{player}'s table {n}"),
+    }
+}
+
+/// What a default table name is made of (its player and number), sent
+/// beside the name so that a client says it in its player's words.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct DefaultTableName {
+    /// The player the table is named after.
+    pub player: String,
+    /// 1 for "Ada's table", 2 for "Ada's table 2"…
+    pub n: u32,
+}
+
+impl DefaultTableName {
+    /// The parts of `name` if it is a default name ([`default_table_name`]).
+    ///
+    /// ```
+    /// use dalmuti_server::names::DefaultTableName;
+    /// let parts = |name| DefaultTableName::of(name).map(|d| (d.player, d.n));
+    /// assert_eq!(parts("Ada's table"), Some(("Ada".to_string(), 1)));
+    /// assert_eq!(parts("Ada's table 12"), Some(("Ada".to_string(), 12)));
+    /// assert_eq!(parts("Ada's table 1"), None);
+    /// assert_eq!(parts("Friday game"), None);
+    /// assert_eq!(parts("'s table"), None);
+    /// ```
+    pub fn of(name: &str) -> Option<DefaultTableName> {
+        let (player, n) = match name.strip_suffix("'s table") {
+            Some(player) => (player, 1),
+            None => {
+                let (base, n) = name.rsplit_once(' ')?;
+                (base.strip_suffix("'s table")?, n.parse().ok()?)
+            }
+        };
+        let parts = DefaultTableName {
+            player: player.to_string(),
+            n,
+        };
+        (!player.is_empty() && table_name(player, n) == name).then_some(parts)
+    }
+}
+
 /// The name the server gives the `n`th bot of a level a host adds:
 /// "normal bot 3". Clients word it in their player's language from the
 /// lobby's `bot` and `bot_n` ([`bot_number`]).

@@ -379,14 +379,21 @@ async fn a_rematch_waits_for_the_end_and_can_be_asked_of_a_kept_record() {
 async fn tables_without_a_name_get_distinct_readable_ones() {
     let server = Server::start(|_| {}).await;
     let mut names = Vec::new();
+    let mut parts = Vec::new();
     for body in [
         json!({"player": "Ada", "seats": 3}),
         json!({"name": "", "player": "Ada", "seats": 3}),
         json!({"name": "  ", "player": "Ada", "seats": 3}),
         json!({"player": "Bo", "seats": 3}),
+        json!({"name": "Friday game", "player": "Bo", "seats": 3}),
     ] {
-        let (id, _) = server.create_table(body).await;
-        names.push(server.info(&id).await["name"].clone());
+        let (id, token) = server.create_table(body).await;
+        let info = server.info(&id).await;
+        names.push(info["name"].clone());
+        // The parts a client words the name from, in the info and the STATE alike.
+        let (_ws, state) = server.hello(&id, Some(&token), 0).await;
+        assert_eq!(state["d"]["default_name"], info["default_name"], "{state}");
+        parts.push(info["default_name"].clone());
     }
     assert_eq!(
         names,
@@ -394,7 +401,18 @@ async fn tables_without_a_name_get_distinct_readable_ones() {
             json!("Ada's table"),
             json!("Ada's table 2"),
             json!("Ada's table 3"),
-            json!("Bo's table")
+            json!("Bo's table"),
+            json!("Friday game")
+        ]
+    );
+    assert_eq!(
+        parts,
+        [
+            json!({"player": "Ada", "n": 1}),
+            json!({"player": "Ada", "n": 2}),
+            json!({"player": "Ada", "n": 3}),
+            json!({"player": "Bo", "n": 1}),
+            Value::Null
         ]
     );
     server.stop().await;

@@ -95,6 +95,10 @@ pub struct TableInfo {
     pub id: String,
     /// The name.
     pub name: String,
+    /// The name's parts when it is a default one ("Ada's table 2"), for
+    /// clients to say it in their player's language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_name: Option<crate::names::DefaultTableName>,
     /// Seats in all.
     pub seats: usize,
     /// Seats taken (players and bots), by display name.
@@ -1781,6 +1785,7 @@ impl Actor {
         TableInfo {
             id: state.row.id.clone(),
             name: state.row.name.clone(),
+            default_name: crate::names::DefaultTableName::of(&state.row.name),
             seats: state.row.seats,
             taken: state.seats.iter().map(|s| s.name.clone()).collect(),
             started: state.game.is_some(),

@@ -587,6 +587,7 @@ impl TableState {
         let mut out = StateOut {
             table: &self.row.id,
             name: &self.row.name,
+            default_name: crate::names::DefaultTableName::of(&self.row.name),
             seats: self.row.seats,
             public: self.row.public,
             rules: &self.rules,
@@ -761,6 +762,8 @@ impl TableState {
 struct StateOut<'a> {
     table: &'a str,
     name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    default_name: Option<crate::names::DefaultTableName>,
     seats: usize,
     public: bool,
     rules: &'a Rules,

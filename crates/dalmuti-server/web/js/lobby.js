@@ -7,7 +7,7 @@ import { t, tn, i18n } from './i18n.js';
 import { api } from './api.js';
 import { store } from './storage.js';
 import { nav, T } from './state.js';
-import { VARIANTS, gameName, capitalized } from './words.js';
+import { VARIANTS, gameName, capitalized, tableName } from './words.js';
 
 export function showLobby() {
   document.title = t('web.page.lobby');
@@ -66,7 +66,7 @@ function tableItem(info, finished) {
       mine ? t('web.lobby.back') : info.started ? t('web.lobby.watch-or-join') : t('web.lobby.join'));
   return el('li', { class: 'table-item', dataset: { table: info.id } },
     el('div', { class: 'ti-main' },
-      el('strong', {}, info.name),
+      el('strong', {}, tableName(info)),
       el('span', { class: 'muted', 'data-testid': 'table-summary' },
         [game, tn('web.lobby.taken', info.seats, { taken: taken.length }), status].filter(Boolean).join(' · ')),
       taken.length ? el('div', { class: 'ti-names muted' }, taken.join(', ')) : null),

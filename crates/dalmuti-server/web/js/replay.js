@@ -5,7 +5,7 @@ import { $, el, show, setError, cardFace, cardFaces } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
 import { api } from './api.js';
 import { R, nav } from './state.js';
-import { setVariant, setWords, eventWords, parseCards, ordinal, titleWithIcon } from './words.js';
+import { setVariant, setWords, eventWords, parseCards, ordinal, titleWithIcon, tableName } from './words.js';
 
 /** Autoplay: a step a second at 1×; `speed` multiplies. */
 const STEP_MS = 1000;
@@ -35,7 +35,7 @@ export async function showReplay(id) {
     ]);
     if (nav.route.view !== 'replay' || nav.route.id !== id) return;
     R.data = data;
-    R.name = info && info.name ? info.name : null;
+    R.name = info && info.name ? tableName(info) : null;
     const frames = data.frames || [];
     $('r-slider').max = String(Math.max(0, frames.length - 1));
     R.marks = replayMarks(frames);

@@ -10,7 +10,7 @@ import { t, tn } from './i18n.js';
 import { api } from './api.js';
 import { store } from './storage.js';
 import { T, nav, noSelection, view, decision, asked, playerName, shownPlayer, shownName, myLobby, myToken, isHost } from './state.js';
-import { isCorporate, gameName, gameWord, middleTitle, titleText, botName, list, logWords, vt } from './words.js';
+import { isCorporate, gameName, gameWord, middleTitle, titleText, botName, list, logWords, vt, tableName } from './words.js';
 import { connect, closeSocket, reconnectNow, setNotice, addNews } from './connection.js';
 import { renderHand, renderActions } from './hand.js';
 import { renderDecision } from './dialogs.js';
@@ -52,8 +52,8 @@ export async function showTable(id) {
     const info = await api('GET', '/api/tables/' + encodeURIComponent(id));
     if (nav.route.view !== 'table' || nav.route.id !== id) return;
     if (!T.state) {
-      $('t-name').textContent = info.name;
-      document.title = t('web.page.title', { name: info.name, game: gameName(info.variant) });
+      $('t-name').textContent = tableName(info);
+      document.title = t('web.page.title', { name: tableName(info), game: gameName(info.variant) });
     }
   } catch (e) {
     if (e.status === 404) {
@@ -211,10 +211,11 @@ export async function onCopyInvite() {
 export function render() {
   const s = T.state;
   if (!s) return;
-  $('t-name').textContent = s.name;
-  // Cut on a phone: the whole name on hover and for screen readers' tooltips.
-  $('t-name').title = s.name;
-  document.title = (asked() ? '▶ ' : '') + t('web.page.title', { name: s.name, game: gameWord('game') });
+  const name = tableName(s);
+  $('t-name').textContent = name;
+  // Cut on a phone: the whole name on hover.
+  $('t-name').title = name;
+  document.title = (asked() ? '▶ ' : '') + t('web.page.title', { name, game: gameWord('game') });
   renderStatus();
   renderJoin();
   renderPrestart();

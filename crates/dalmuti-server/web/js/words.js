@@ -62,6 +62,17 @@ export function vtn(key, n, args) {
   return tn('web.' + game.variant + '.' + key, n, args);
 }
 
+/**
+ * A table's name as the page shows it: a name the server made
+ * ("Ada's table 2", docs/PROTOCOL.md, `default_name`) in the player's
+ * words; a name a person gave as they wrote it.
+ */
+export function tableName(info) {
+  const d = info && info.default_name;
+  if (!d) return info ? info.name : '';
+  return d.n > 1 ? t('web.table.default-name-n', { player: d.player, n: d.n }) : t('web.table.default-name', { player: d.player });
+}
+
 /** The name of a game (a rules.variant word). */
 export function gameName(variant) {
   return gameWord('game', VARIANTS[variant] ? variant : 'dalmuti');
