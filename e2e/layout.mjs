@@ -18,6 +18,8 @@
 //  words    Japanese and Korean on a phone: no word broken inside.
 //  online   Back online, the table reconnects within a second; a move
 //           from another tab of the seat is refused in words.
+//  away     Back after leaving the page mid-hand, a player is told what
+//           the stand-in bot played for them.
 //  names    The names the server made (bots', a table's) in the player's
 //           language (Korean).
 //  tour     A newcomer's first hand: the tour's four steps, in the way of
@@ -39,7 +41,7 @@ import { LAPTOP, PHONE, Pages, fixture, settle, tableInfo, atTable, createTable,
 lib.setLogPrefix('[e2e layout]');
 
 const TOTAL_TIMEOUT_MS = 300_000;
-const PARTS = ['dock', 'replay', 'phone', 'moments', 'words', 'online', 'names', 'tour'];
+const PARTS = ['dock', 'replay', 'phone', 'moments', 'words', 'online', 'away', 'names', 'tour'];
 const parts = new Set(process.env.E2E_LAYOUT_PARTS ? process.env.E2E_LAYOUT_PARTS.split(',').map(p => p.trim()) : PARTS);
 for (const p of parts) if (!PARTS.includes(p)) throw new Error(`E2E_LAYOUT_PARTS: unknown part ${p} (known: ${PARTS.join(', ')})`);
 const tmp = mkdtempSync(path.join(tmpdir(), 'dalmuti-e2e-layout-'));
@@ -343,6 +345,58 @@ async function backOnline() {
   await pages.close('online');
 }
 
+// ------------------------------------------------------------ back from away
+
+/**
+ * A player who leaves the page mid-hand is played for by a bot (after the
+ * grace period, here a second, while another person is at the table: a
+ * table of no one waits); coming back, they are told what it played.
+ */
+async function backFromAway() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'dalmuti-e2e-away-'));
+  const quick = new Server(dir, ['--bot-delay', '60', '--grace', '1', '--setup-pause', '500', '--tables-per-address', '100']);
+  let playing = true;
+  try {
+    const base = await quick.start();
+    const ada = await pages.page('away-ada', { size: LAPTOP });
+    await ada.goto(base + '/#/');
+    const id = await createTable(ada, { seats: 3, hands: 3, name: 'Away' });
+    const bo = await pages.page('away-bo', { size: LAPTOP });
+    await bo.goto(`${base}/#/t/${encodeURIComponent(id)}`);
+    await bo.locator('#join-name').fill('Bo');
+    await bo.locator(tid('join-submit')).click();
+    await ada.waitForFunction(() => Number(document.querySelector('[data-testid="prestart"]').dataset.taken) >= 2);
+    await addBots(ada, 1);
+    await ada.locator(tid('start')).click();
+    await ada.locator(tid('dock')).waitFor({ state: 'visible' });
+    // Bo plays on while Ada is away.
+    const boPlays = (async () => {
+      while (playing) {
+        const thing = await lib.nextThing(bo, 1, 30_000).catch(() => 'over');
+        if (thing === 'over' || !playing) return;
+        if (thing === 'lead' || thing === 'follow') await lib.playSet(bo);
+        else await lib.answerDialog(bo, thing);
+      }
+    })();
+    await ada.goto('about:blank');
+    await lib.sleep(6_000);
+    await ada.goto(`${base}/#/t/${encodeURIComponent(id)}`);
+    const notice = ada.locator(tid('auto-notice'));
+    await notice.waitFor({ state: 'visible', timeout: 10_000 });
+    const said = (await notice.textContent()).trim();
+    const head = english['web.auto.away'].split('{action}')[0];
+    if (!said.startsWith(head)) fail(`back from away, the notice reads "${said}", not "${head}…"`);
+    log(`  back from away: "${said}"`);
+    playing = false;
+    await boPlays.catch(() => {});
+    await pages.close('away-bo');
+    await pages.close('away-ada');
+  } finally {
+    playing = false;
+    await quick.stop();
+  }
+}
+
 // ------------------------------------------------------------ names in the player's language
 
 async function namesInLanguage() {
@@ -426,6 +480,7 @@ async function run() {
   if (parts.has('moments')) await step('a game on a laptop: banners, the board, the words of the moment', moments);
   if (parts.has('words')) await step('Japanese and Korean on a phone: no word broken inside', wordsUnbroken);
   if (parts.has('online')) await step('back online: reconnected within a second', backOnline);
+  if (parts.has('away')) await step('back from away: told what the stand-in bot played', backFromAway);
   if (parts.has('names')) await step('the bots\' names in the player\'s language', namesInLanguage);
   if (parts.has('tour')) await step('a newcomer\'s first-hand tour', firstHandTour);
   if (pages.pageErrors.length) fail('a page threw: ' + pages.pageErrors.join('\n'));
@@ -433,5 +488,5 @@ async function run() {
 
 const cleanup = lib.cleaner(() => pages.browser && pages.browser.close(), server, tmp);
 guardProcess(server, cleanup);
-lib.runTest('e2e layout', 'browser layout: dock, replay, phone seats, moments, words, reconnect, tour', 'layout',
+lib.runTest('e2e layout', 'browser layout: dock, replay, phone seats, moments, words, reconnect, away, names, tour', 'layout',
   TOTAL_TIMEOUT_MS, run, cleanup, { pages: () => pages.open, pageErrors: pages.pageErrors, consoleErrors: pages.consoleErrors, server });

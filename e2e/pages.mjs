@@ -41,7 +41,12 @@ export class Pages {
     context.setDefaultTimeout(15_000);
     // The first-hand tour is for newcomers; a test that is not about it
     // plays as someone who has seen it.
-    if (!tour) await context.addInitScript(() => { if (!localStorage.getItem('dalmuti.tour')) localStorage.setItem('dalmuti.tour', 'done'); });
+    if (!tour) {
+      await context.addInitScript(() => {
+        // about:blank has no storage of its own.
+        try { if (!localStorage.getItem('dalmuti.tour')) localStorage.setItem('dalmuti.tour', 'done'); } catch (_) { /* no storage here */ }
+      });
+    }
     if (setup) await setup(context);
     await lib.maybeServeWebFromDisk(context);
     const page = await context.newPage();

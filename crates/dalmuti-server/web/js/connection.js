@@ -253,7 +253,8 @@ function stale(reason) {
 function tellMovesMadeForMe(events, state) {
   const you = state.you || me();
   if (!you || (state.lobby || []).some(x => x.name === you && x.leaving)) return;
-  const moves = events.filter(e => e.kind === 'act' && e.auto && e.name === you)
+  // Being made ready at the end of the setup pause is no move worth telling.
+  const moves = events.filter(e => e.kind === 'act' && e.auto && e.name === you && e.action !== 'ready')
     .map(e => actionWords(e.action, state.players, null));
   if (!moves.length) return;
   const text = t('web.auto.away', { action: list(moves) });
