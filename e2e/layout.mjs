@@ -45,7 +45,7 @@ const PARTS = ['dock', 'replay', 'phone', 'moments', 'words', 'online', 'away', 
 const parts = new Set(process.env.E2E_LAYOUT_PARTS ? process.env.E2E_LAYOUT_PARTS.split(',').map(p => p.trim()) : PARTS);
 for (const p of parts) if (!PARTS.includes(p)) throw new Error(`E2E_LAYOUT_PARTS: unknown part ${p} (known: ${PARTS.join(', ')})`);
 const tmp = mkdtempSync(path.join(tmpdir(), 'dalmuti-e2e-layout-'));
-const server = new Server(tmp, ['--bot-delay', '60', '--hand-pause', '2000', '--setup-pause', '1000',
+const server = new Server(tmp, ['--bot-delay', '60', '--hand-pause', '2000', '--setup-pause', '2500',
   '--tables-per-address', '100']);
 const pages = new Pages();
 const step = lib.step;
@@ -95,8 +95,29 @@ async function dockOnScreen() {
       }
     }
     log(`  ${size.width}×${size.height}: a hand on ${rows} rows, Play and Pass on screen`);
+    if (size === LAPTOP) {
+      // What a newcomer reads first at the side is the hand, not the deals' commitments.
+      const side = await boxes(page, { log: tid('log'), fair: tid('fairness') });
+      if (side.fair && side.fair.y < side.log.y) fail(`the deals' fairness panel (y ${Math.round(side.fair.y)}) comes before the hand's log (y ${Math.round(side.log.y)})`);
+    }
     await pages.close(label);
   }
+}
+
+/** A game over with the top two level on points: the page says why the first is first. */
+async function tieSaid() {
+  const three = fixture('three');
+  const level = JSON.parse(JSON.stringify(three.screens.over));
+  for (const m of level) {
+    for (const x of (m.d && m.d.totals) || []) if (x.name === 'random bot 1') x.total = 4;
+  }
+  const page = await pages.fixturePage('tie', LAPTOP, three, { hash: atTable(three), http: tableInfo(three), messages: level });
+  await page.locator(tid('game-over')).waitFor({ state: 'visible' });
+  const said = (await page.locator(tid('tie-break')).textContent()).trim();
+  const want = english['web.gameover.tie-break'].replace('{other}', 'random bot 1').replace('{name}', 'Ada');
+  if (said !== want) fail(`a tie at the top is explained as "${said}", not "${want}"`);
+  log(`  a tie at the top: "${said}"`);
+  await pages.close('tie');
 }
 
 // ------------------------------------------------------------ replay
@@ -143,6 +164,18 @@ async function seatsAboveSheet(page, when) {
     };
   });
   if (!found.dock) fail(`${when}: no hand sheet`);
+  // A seat's set (its bubble) shows every card apart and stays inside the seat.
+  const bubbles = await page.evaluate(() => [...document.querySelectorAll('[data-testid="seat"]')].map(seat => {
+    const bubble = seat.querySelector('[data-testid="seat-bubble"]');
+    if (!bubble) return null;
+    const box = n => { const r = n.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; };
+    return { seat: box(seat), bubble: box(bubble), cards: [...bubble.querySelectorAll('.card')].map(box) };
+  }));
+  for (const [i, b] of bubbles.entries()) {
+    if (!b) continue;
+    if (b.bubble.x < b.seat.x - 0.5 || b.bubble.x + b.bubble.width > b.seat.x + b.seat.width + 0.5) fail(`${when}: seat ${i + 1}'s set ${show(b.bubble)} sticks out of the seat ${show(b.seat)}`);
+    for (const [j, c] of b.cards.entries()) for (const d of b.cards.slice(j + 1)) if (meet(c, d)) fail(`${when}: seat ${i + 1}'s set shows cards over each other`);
+  }
   for (const [i, b] of found.seats.entries()) {
     if (!inside(b, found.vw, found.vh)) fail(`${when}: seat ${i + 1} is not inside the window: ${show(b)} in ${found.vw}×${found.vh}`);
     if (b.y + b.height > found.dock.y + 0.5) fail(`${when}: seat ${i + 1} ${show(b)} is under the hand sheet (its top at ${Math.round(found.dock.y)})`);
@@ -165,6 +198,14 @@ async function phoneSeats() {
     await addBots(page, n - 1);
     await page.locator(tid('start')).click();
     await page.locator(tid('dock')).waitFor({ state: 'visible' });
+    // "Look at your cards: everyone is ready in 2 s" is read whole.
+    await page.locator(tid('setup-timer')).waitFor({ state: 'visible' });
+    const cut = await page.evaluate(() => {
+      const n = document.querySelector('[data-testid="setup-timer"]');
+      const r = n.getBoundingClientRect();
+      return n.scrollWidth > n.clientWidth + 1 || r.right > document.documentElement.clientWidth + 0.5 ? n.textContent : '';
+    });
+    if (cut) fail(`${n} seats on a phone: the setup line is cut: "${cut}"`);
     for (;;) {
       const thing = await lib.nextThing(page, 1);
       if (thing === 'lead' || thing === 'follow') break;
@@ -474,7 +515,10 @@ async function run() {
     if (!existsSync(chromiumPath)) fail(`no browser at ${chromiumPath}: apt-get install -y chromium`);
     pages.browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
   });
-  if (parts.has('dock')) await step('a two-row hand: Play and Pass on screen at 1366×768 and 390×844', dockOnScreen);
+  if (parts.has('dock')) {
+    await step('a two-row hand: Play and Pass on screen at 1366×768 and 390×844', dockOnScreen);
+    await step('a tie at the top of the standings, said', tieSaid);
+  }
   if (parts.has('replay')) await step('the replay\'s seats on screen at 1366, 1000 and 390 px', replayOnScreen);
   if (parts.has('phone')) await step('a phone at 3 to 8 seats: every seat above the hand sheet', phoneSeats);
   if (parts.has('moments')) await step('a game on a laptop: banners, the board, the words of the moment', moments);
