@@ -425,8 +425,21 @@ async function backFromAway() {
         else await lib.answerDialog(bo, thing);
       }
     })();
+    // Ada's moves in the hand's log as Bo sees it (hand 1 of 3: her
+    // stand-in moves in it long before it ends).
+    const before = await bo.evaluate(() => {
+      const st = window.dalmutiClient.table.state;
+      const seat = st && st.players ? st.players.indexOf('Ada') : -1;
+      return st && st.view ? (st.view.log || []).filter(e => e.seat === seat && (e.event === 'played' || e.event === 'passed')).length : 0;
+    });
     await ada.goto('about:blank');
-    await lib.sleep(6_000);
+    // Away until the stand-in bot has moved for her (past the grace period).
+    await bo.waitForFunction(n => {
+      const st = window.dalmutiClient.table.state;
+      const seat = st && st.players ? st.players.indexOf('Ada') : -1;
+      const moves = st && st.view ? (st.view.log || []).filter(e => e.seat === seat && (e.event === 'played' || e.event === 'passed')).length : 0;
+      return moves > n;
+    }, before, { timeout: 30_000, polling: 100 });
     await ada.goto(`${base}/#/t/${encodeURIComponent(id)}`);
     const notice = ada.locator(tid('auto-notice'));
     await notice.waitFor({ state: 'visible', timeout: 10_000 });
