@@ -30,20 +30,18 @@
 // screenshots in e2e/out/ and exits 1. E2E_LAYOUT_PARTS=dock,replay runs
 // only those parts. Environment as in e2e/lib.mjs.
 
-import { mkdirSync, mkdtempSync, existsSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import * as lib from './lib.mjs';
-import { log, fail, tid, outDir, chromiumPath, CHROMIUM_ARGS, Server, guardProcess } from './lib.mjs';
-import { LAPTOP, PHONE, Pages, fixture, settle, tableInfo, atTable, createTable, addBots } from './pages.mjs';
+import { log, fail, tid, outDir, Server } from './lib.mjs';
+import { LAPTOP, PHONE, Pages, chosenParts, fixture, settle, tableInfo, atTable, createTable, addBots } from './pages.mjs';
 
 lib.setLogPrefix('[e2e layout]');
 
 const TOTAL_TIMEOUT_MS = 300_000;
 const PARTS = ['dock', 'replay', 'phone', 'moments', 'words', 'online', 'away', 'names', 'tour'];
-const parts = new Set(process.env.E2E_LAYOUT_PARTS ? process.env.E2E_LAYOUT_PARTS.split(',').map(p => p.trim()) : PARTS);
-for (const p of parts) if (!PARTS.includes(p)) throw new Error(`E2E_LAYOUT_PARTS: unknown part ${p} (known: ${PARTS.join(', ')})`);
+const parts = chosenParts('E2E_LAYOUT_PARTS', PARTS);
 const tmp = mkdtempSync(path.join(tmpdir(), 'dalmuti-e2e-layout-'));
 const server = new Server(tmp, ['--bot-delay', '60', '--hand-pause', '2000', '--setup-pause', '2500',
   '--tables-per-address', '100']);
@@ -181,7 +179,6 @@ async function seatsAboveSheet(page, when) {
     if (b.y + b.height > found.dock.y + 0.5) fail(`${when}: seat ${i + 1} ${show(b)} is under the hand sheet (its top at ${Math.round(found.dock.y)})`);
   }
   if (found.sw > found.vw + 0.5) fail(`${when}: the page is ${found.sw} px wide in a window of ${found.vw}`);
-  return found.seats.length;
 }
 
 async function phoneSeats() {
@@ -247,7 +244,7 @@ async function watchMoments(page) {
         const banner = rect(document.querySelector('[data-testid="board-banner"]'));
         const line = document.querySelector('[data-testid="turn-line"]');
         const turn = line && line.textContent.trim() ? rect(line) : null;
-        const text = b => (document.querySelector('[data-testid="board-banner"]').textContent || '').slice(0, 50);
+        const text = () => (document.querySelector('[data-testid="board-banner"]').textContent || '').slice(0, 50);
         if (banner && turn && meet(banner, turn)) note('cover:' + text(), `the banner "${text()}" covers the turn line "${line.textContent.trim().slice(0, 50)}"`);
         const board = rect(document.querySelector('.board'));
         if (banner && board && (banner.top < board.top - 0.5 || banner.left < board.left - 0.5 || banner.right > board.right + 0.5 || banner.bottom > board.bottom + 0.5)) {
@@ -286,7 +283,6 @@ async function moments() {
   await page.locator(tid('dock')).waitFor({ state: 'visible' });
   await watchMoments(page);
   let banners = 0;
-  page.on('console', () => {});
   for (const hand of [1, 2]) {
     for (let moves = 0; ; moves++) {
       const thing = await lib.nextThing(page, hand);
@@ -427,19 +423,18 @@ async function backFromAway() {
     })();
     // Ada's moves in the hand's log as Bo sees it (hand 1 of 3: her
     // stand-in moves in it long before it ends).
-    const before = await bo.evaluate(() => {
+    const adaMoves = () => {
       const st = window.dalmutiClient.table.state;
       const seat = st && st.players ? st.players.indexOf('Ada') : -1;
       return st && st.view ? (st.view.log || []).filter(e => e.seat === seat && (e.event === 'played' || e.event === 'passed')).length : 0;
-    });
+    };
+    const before = await bo.evaluate(adaMoves);
     await ada.goto('about:blank');
     // Away until the stand-in bot has moved for her (past the grace period).
-    await bo.waitForFunction(n => {
-      const st = window.dalmutiClient.table.state;
-      const seat = st && st.players ? st.players.indexOf('Ada') : -1;
-      const moves = st && st.view ? (st.view.log || []).filter(e => e.seat === seat && (e.event === 'played' || e.event === 'passed')).length : 0;
-      return moves > n;
-    }, before, { timeout: 30_000, polling: 100 });
+    for (const deadline = Date.now() + 30_000; (await bo.evaluate(adaMoves)) <= before;) {
+      if (Date.now() > deadline) fail('no stand-in move for Ada in 30 s while she was away');
+      await lib.sleep(100);
+    }
     await ada.goto(`${base}/#/t/${encodeURIComponent(id)}`);
     const notice = ada.locator(tid('auto-notice'));
     await notice.waitFor({ state: 'visible', timeout: 10_000 });
@@ -528,12 +523,7 @@ async function firstHandTour() {
 // ------------------------------------------------------------ the test
 
 async function run() {
-  mkdirSync(outDir, { recursive: true });
-  pages.base = await step('start the server', () => server.start());
-  await step('start Chromium', async () => {
-    if (!existsSync(chromiumPath)) fail(`no browser at ${chromiumPath}: apt-get install -y chromium`);
-    pages.browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
-  });
+  await pages.start(server);
   if (parts.has('dock')) {
     await step('a two-row hand: Play and Pass on screen at 1366×768 and 390×844', dockOnScreen);
     await step('a tie at the top of the standings, said', tieSaid);
@@ -546,10 +536,7 @@ async function run() {
   if (parts.has('away')) await step('back from away: told what the stand-in bot played', backFromAway);
   if (parts.has('names')) await step('the bots\' names in the player\'s language', namesInLanguage);
   if (parts.has('tour')) await step('a newcomer\'s first-hand tour', firstHandTour);
-  if (pages.pageErrors.length) fail('a page threw: ' + pages.pageErrors.join('\n'));
 }
 
-const cleanup = lib.cleaner(() => pages.browser && pages.browser.close(), server, tmp);
-guardProcess(server, cleanup);
-lib.runTest('e2e layout', 'browser layout: dock, replay, phone seats, moments, words, reconnect, away, names, tour', 'layout',
-  TOTAL_TIMEOUT_MS, run, cleanup, { pages: () => pages.open, pageErrors: pages.pageErrors, consoleErrors: pages.consoleErrors, server });
+pages.runTest('e2e layout', 'browser layout: dock, replay, phone seats, moments, words, reconnect, away, names, tour', 'layout',
+  TOTAL_TIMEOUT_MS, run, server, tmp);

@@ -3,9 +3,20 @@
 // state (e2e/fixtures/, made by e2e/capture-fixtures.mjs) so that what they
 // show never depends on the deal of the day.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { chromium } from 'playwright-core';
 import * as lib from './lib.mjs';
+
+/**
+ * The parts of a test to run: those named in the environment variable
+ * `env` (comma-separated), all of `all` by default; an unknown name throws.
+ */
+export function chosenParts(env, all) {
+  const parts = new Set(process.env[env] ? process.env[env].split(',').map(p => p.trim()) : all);
+  for (const p of parts) if (!all.includes(p)) throw new Error(`${env}: unknown part ${p} (known: ${all.join(', ')})`);
+  return parts;
+}
 
 export const LAPTOP = { width: 1366, height: 768 };
 export const PHONE = { width: 390, height: 844 };
@@ -54,6 +65,32 @@ export class Pages {
     page.on('console', m => { if (m.type() === 'error') this.consoleErrors.push(label + ': ' + m.text()); });
     this.open[label] = page;
     return page;
+  }
+
+  /** Starts `server` and Chromium: the steps every browser test begins with. */
+  async start(server) {
+    mkdirSync(lib.outDir, { recursive: true });
+    this.base = await lib.step('start the server', () => server.start());
+    await lib.step('start Chromium', async () => {
+      if (!existsSync(lib.chromiumPath)) lib.fail(`no browser at ${lib.chromiumPath}: apt-get install -y chromium`);
+      this.browser = await chromium.launch({ executablePath: lib.chromiumPath, headless: true, args: lib.CHROMIUM_ARGS });
+    });
+  }
+
+  /**
+   * Runs test `run` to its end as lib.runTest does (`tag`, `name`, `file`,
+   * `timeoutMs`), then closes the browser, stops `server` and removes
+   * `tmp`, however it ends. A page that threw fails the test.
+   */
+  runTest(tag, name, file, timeoutMs, run, server, tmp) {
+    const cleanup = lib.cleaner(() => this.browser && this.browser.close(), server, tmp);
+    lib.guardProcess(server, cleanup);
+    const whole = async () => {
+      await run();
+      if (this.pageErrors.length) lib.fail('a page threw: ' + this.pageErrors.join('\n'));
+    };
+    return lib.runTest(tag, name, file, timeoutMs, whole, cleanup,
+      { pages: () => this.open, pageErrors: this.pageErrors, consoleErrors: this.consoleErrors, server });
   }
 
   async close(label) {

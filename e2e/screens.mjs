@@ -30,22 +30,20 @@
 // E2E_UPDATE_BASELINES=1 rewrites the baselines (look at them first);
 // E2E_SCREENS_PARTS=recorded runs only the screenshots (see PARTS).
 
-import { mkdirSync, mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import * as lib from './lib.mjs';
-import { log, fail, tid, outDir, chromiumPath, CHROMIUM_ARGS, Server, guardProcess } from './lib.mjs';
+import { log, fail, tid, Server } from './lib.mjs';
 import { checkAxe, checkScreenshot } from './checks.mjs';
-import { LAPTOP, PHONE, Pages, fixture, settle, tableInfo, atTable, createTable, addBots } from './pages.mjs';
+import { LAPTOP, PHONE, Pages, chosenParts, fixture, settle, tableInfo, atTable, createTable, addBots } from './pages.mjs';
 
 lib.setLogPrefix('[e2e screens]');
 
 const TOTAL_TIMEOUT_MS = 240_000;
 /** E2E_SCREENS_PARTS=recorded (or axe, languages, eight; comma-separated) runs only those parts: all by default. */
 const PARTS = ['axe', 'recorded', 'languages', 'eight'];
-const parts = new Set(process.env.E2E_SCREENS_PARTS ? process.env.E2E_SCREENS_PARTS.split(',').map(p => p.trim()) : PARTS);
-for (const p of parts) if (!PARTS.includes(p)) throw new Error(`E2E_SCREENS_PARTS: unknown part ${p} (known: ${PARTS.join(', ')})`);
+const parts = chosenParts('E2E_SCREENS_PARTS', PARTS);
 const tmp = mkdtempSync(path.join(tmpdir(), 'dalmuti-e2e-screens-'));
 const server = new Server(tmp, ['--bot-delay', '20', '--hand-pause', '2500', '--setup-pause', '600',
   '--tables-per-address', '100']);
@@ -359,12 +357,7 @@ async function eightOnAPhone() {
 // ------------------------------------------------------------ the test
 
 async function run() {
-  mkdirSync(outDir, { recursive: true });
-  pages.base = await step('start the server', () => server.start());
-  await step('start Chromium', async () => {
-    if (!existsSync(chromiumPath)) fail(`no browser at ${chromiumPath}: apt-get install -y chromium`);
-    pages.browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
-  });
+  await pages.start(server);
   if (parts.has('axe')) await axeLiveGame();
   if (parts.has('recorded')) await recordedScreens();
   if (parts.has('languages')) {
@@ -372,10 +365,7 @@ async function run() {
       Promise.all(Object.keys(LANGS).map(gameIn)));
   }
   if (parts.has('eight')) await step('a phone at a table of 8: the hand sheet never covers the turn line or the pile', eightOnAPhone);
-  if (pages.pageErrors.length) fail('a page threw: ' + pages.pageErrors.join('\n'));
 }
 
-const cleanup = lib.cleaner(() => pages.browser && pages.browser.close(), server, tmp);
-guardProcess(server, cleanup);
-lib.runTest('e2e screens', 'browser screens: axe, screenshots, languages, phone at 8 seats', 'screens',
-  TOTAL_TIMEOUT_MS, run, cleanup, { pages: () => pages.open, pageErrors: pages.pageErrors, consoleErrors: pages.consoleErrors, server });
+pages.runTest('e2e screens', 'browser screens: axe, screenshots, languages, phone at 8 seats', 'screens',
+  TOTAL_TIMEOUT_MS, run, server, tmp);

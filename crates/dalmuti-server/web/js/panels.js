@@ -86,6 +86,9 @@ function initAlerts() {
 
 initAlerts();
 
+/** The tallest docked hand seen, and at which table and window size. */
+const dockRoom = { key: '', height: 0 };
+
 // Phones: the hand is a sheet fixed at the bottom; the page keeps room for
 // it (padding as tall as the sheet) so it never covers the table. Laptops:
 // the hand is docked at the bottom of the window (sticky), and the board
@@ -107,7 +110,6 @@ export function reserveSheet() {
   else root.removeProperty('--dock-h');
 }
 
-const dockRoom = { key: '', height: 0 };
 
 if (window.ResizeObserver) new ResizeObserver(reserveSheet).observe($('dock'));
 window.addEventListener('resize', reserveSheet);

@@ -128,5 +128,6 @@ export function revolutionOffer() {
  * unless a revolution is offered.
  */
 export function asked() {
-  return !!decision() && (decision().kind !== 'ready' || !!revolutionOffer());
+  const d = decision();
+  return !!d && (d.kind !== 'ready' || !!revolutionOffer());
 }
