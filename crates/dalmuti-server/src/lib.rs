@@ -26,6 +26,9 @@
 //! - [`ops`]: `/healthz`, `/readyz` (with the draining flag,
 //!   [`http::AppState::set_draining`]) and `/metrics`; [`metrics`]: what
 //!   `/metrics` counts, bounded and without hidden information.
+//! - [`testing`]: for tests only: what a client was told, checked against
+//!   the log ("commit, then tell"), and a database that stops answering
+//!   one node.
 //!
 //! The server logs through `tracing` (what and where things fail, tables
 //! created, loaded, finished and expired, each with its `table` id; never
@@ -64,6 +67,7 @@ mod rejection;
 pub mod rules;
 pub mod store;
 pub mod table;
+pub mod testing;
 pub mod transfer;
 pub mod web;
 pub mod ws;

@@ -18,6 +18,7 @@ use common::{Mode, Player, Server, WAIT, Ws, has_state};
 use dalmuti_core::record::{Checked, check};
 use dalmuti_server::Config;
 use dalmuti_server::store::{PostgresStore, Store, TestSchema};
+use dalmuti_server::testing::check_told;
 use serde_json::{Value, json};
 
 fn schema() -> TestSchema {
@@ -639,7 +640,7 @@ async fn what_a_client_is_told_is_what_the_log_holds_through_faults() {
         }
         assert!(over, "seed {seed}: the game did not end");
         assert!(faults > 0, "seed {seed}: no fault came");
-        check_told(&schema, &id, &seen, seed);
+        check_told(&schema.url, &id, &seen.messages, &format!("seed {seed}"));
         for node in nodes.into_iter().flatten() {
             node.stop().await;
         }
@@ -649,87 +650,4 @@ async fn what_a_client_is_told_is_what_the_log_holds_through_faults() {
 /// Starts node `id` again (the same as [`node`]).
 async fn node_named(schema: &TestSchema, id: &str, lease: Duration) -> Server {
     node(schema, id, lease).await
-}
-
-/// Checks everything `seen` against table `id`'s log and kept news.
-fn check_told(schema: &TestSchema, id: &str, seen: &Seen, seed: u64) {
-    let store = PostgresStore::open(&schema.url).unwrap();
-    let log: Vec<Value> = store
-        .log(id)
-        .unwrap()
-        .iter()
-        .map(|e| serde_json::from_str(e).unwrap())
-        .collect();
-    let news: std::collections::HashMap<u64, Value> = store
-        .talk(id, dalmuti_server::store::TalkKind::News)
-        .unwrap()
-        .into_iter()
-        .map(|(n, line)| (n, serde_json::from_str(&line).unwrap()))
-        .collect();
-    let check_event = |v: u64, e: &Value| {
-        let kept = &log[(v - 1) as usize];
-        let (kind, body) = kept.as_object().unwrap().iter().next().unwrap();
-        let told = e["kind"].as_str().unwrap();
-        if told == "ready" {
-            assert_eq!(
-                body["action"],
-                json!("ready"),
-                "seed {seed}, v {v}: {e} for {kept}"
-            );
-        } else {
-            assert_eq!(told, kind, "seed {seed}, v {v}: {e} for {kept}");
-        }
-        if kind == "act" && told == "act" {
-            assert_eq!(e["name"], body["player"], "seed {seed}, v {v}");
-        }
-    };
-    let mut last_event = 0;
-    let mut last_v = 0;
-    for m in &seen.messages {
-        let t = m["t"].as_str().unwrap();
-        if t == "moved" {
-            continue;
-        }
-        let v = m["v"].as_u64().unwrap();
-        assert!(
-            v <= log.len() as u64,
-            "seed {seed}: told v {v} past the log ({}): {m}",
-            log.len()
-        );
-        assert!(
-            v >= last_v,
-            "seed {seed}: v went back from {last_v} to {v}: {m}"
-        );
-        last_v = v;
-        if t == "event" {
-            assert!(
-                v > last_event,
-                "seed {seed}: event {v} again after {last_event}: {m}"
-            );
-            last_event = v;
-            check_event(v, &m["d"]["e"]);
-        }
-        if t == "catchup" {
-            for missed in m["d"]["missed"].as_array().unwrap() {
-                let mv = missed["v"].as_u64().unwrap();
-                check_event(mv, &missed["e"]);
-                last_event = last_event.max(mv);
-            }
-        }
-        let mut lines: Vec<&Value> = Vec::new();
-        if t == "news" {
-            lines.push(&m["d"]);
-        }
-        if let Some(all) = m["d"]["news"].as_array().filter(|_| t != "news") {
-            lines.extend(all);
-        }
-        for line in lines {
-            let n = line["n"].as_u64().unwrap();
-            assert_eq!(
-                news.get(&n),
-                Some(line),
-                "seed {seed}: news line {n} not the kept one"
-            );
-        }
-    }
 }

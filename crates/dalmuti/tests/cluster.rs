@@ -4,6 +4,11 @@
 //! log, the players come back through the nodes still up (following
 //! `moved`) and the hand goes on to its end with every action they saw
 //! kept; the record checks with `dalmuti check` and `dalmuti verify`.
+//! And the faults the outside audit of issue 24 provoked, each while a
+//! player's act is in flight: the database stops answering the serving
+//! node, the serving node is paused past its lease, the serving node is
+//! killed; the player is told only what the log holds, its v never going
+//! back.
 //!
 //! Needs `DALMUTI_TEST_DATABASE_URL` (`.ci/run` sets it; locally
 //! `eval "$(bash .ci/postgres start target/pg)"`): without it the test fails
@@ -17,14 +22,21 @@ use std::time::{Duration, Instant};
 
 use common::{Client, Serve, WAIT, game_part, http, play_until, temp_dir};
 use dalmuti_server::store::TestSchema;
+use dalmuti_server::testing::{Stopped, check_told, log_length};
+use nix::sys::signal::{Signal, kill};
 use serde_json::{Value, json};
 
-/// A node on the schema's database, with leases of two seconds.
+/// A node on the schema's database, with leases of two seconds; its
+/// connections to the database carry the application name
+/// [`application`]`(id)`.
 fn node(schema: &TestSchema, id: &str) -> Serve {
-    Serve::start_with(
-        schema.url.as_ref(),
-        &["--node-id", id, "--lease-seconds", "2"],
-    )
+    let url = format!("{}&application_name={}", schema.url, application(id));
+    Serve::start_with(url.as_ref(), &["--node-id", id, "--lease-seconds", "2"])
+}
+
+/// The application name of node `id`'s database connections.
+fn application(id: &str) -> String {
+    format!("dalmuti-{id}")
 }
 
 /// Connects seat `name` through `entries` in turn until a node serving the
@@ -184,4 +196,232 @@ async fn a_node_killed_mid_hand_loses_no_acknowledged_action() {
     let (fair, said) = dalmuti_on(&["verify"], &record);
     assert!(fair, "dalmuti verify: {said}");
     drop((n2, n3));
+}
+
+/// Ada's side of a table of Ada and two bots: her connection, the node it
+/// is to, and every message she was told, each checked as it came: the
+/// log already held its `v` (commit, then tell).
+struct Ada {
+    client: Client,
+    at: SocketAddr,
+    token: String,
+    table: String,
+    url: String,
+    told: Vec<Value>,
+}
+
+impl Ada {
+    /// Keeps `m`, after checking that the log holds its `v` already.
+    fn keep(&mut self, m: Value) -> Value {
+        if m["t"] != json!("moved") {
+            let v = m["v"].as_u64().unwrap();
+            let held = log_length(&self.url, &self.table);
+            assert!(
+                v <= held,
+                "Ada was told v {v} while the log holds {held}: {m}"
+            );
+        }
+        self.told.push(m.clone());
+        m
+    }
+
+    /// The next message; `None` once the connection closed.
+    async fn next(&mut self) -> Option<Value> {
+        let m = self.client.try_recv().await?;
+        Some(self.keep(m))
+    }
+
+    /// Reads on, answering taxes and exchanges (and connecting again
+    /// through `entries` when told to go), until Ada must lead or follow;
+    /// false if the game ended first.
+    async fn until_she_plays(&mut self, entries: &[SocketAddr]) -> bool {
+        loop {
+            if self.client.state["d"]["game_over"] == json!(true) {
+                return false;
+            }
+            let next = match self.client.decision().map(|(_, d)| d["kind"].clone()) {
+                Some(kind) if kind == json!("lead") || kind == json!("follow") => {
+                    // Hers only if nothing else is on its way (no act on
+                    // a state already past).
+                    match tokio::time::timeout(Duration::from_millis(500), self.next()).await {
+                        Err(_) => return true,
+                        Ok(next) => next,
+                    }
+                }
+                Some(_) => {
+                    self.client.act().await;
+                    self.next().await
+                }
+                None => self.next().await,
+            };
+            if next.is_none() {
+                self.reconnect(entries).await;
+            }
+        }
+    }
+
+    /// Reads until her act is answered (an event past the v she acted at,
+    /// or a refusal) or the connection closes; true if it closed.
+    async fn until_answered(&mut self, acted_at: u64) -> bool {
+        loop {
+            let Some(m) = self.next().await else {
+                return true;
+            };
+            if m["t"] == json!("moved") {
+                continue;
+            }
+            if m["t"] == json!("resync") || m["v"].as_u64() > Some(acted_at) {
+                return false;
+            }
+        }
+    }
+
+    /// What she was told since message `from`, in short (type and v).
+    fn told_since(&self, from: usize) -> String {
+        let said: Vec<String> = self.told[from..]
+            .iter()
+            .map(|m| format!("{} {}", m["t"].as_str().unwrap(), m["v"]))
+            .collect();
+        said.join(", ")
+    }
+
+    /// Connects again through the nodes at `entries`, saying hello with the
+    /// last `v` she was told.
+    async fn reconnect(&mut self, entries: &[SocketAddr]) {
+        let v = self
+            .told
+            .iter()
+            .filter_map(|m| m["v"].as_u64())
+            .max()
+            .unwrap_or(0);
+        let (client, first) = reconnect(entries, &self.table, "Ada", &self.token, v).await;
+        self.at = client.ws.get_ref().peer_addr().unwrap();
+        self.client = client;
+        self.keep(first);
+    }
+}
+
+/// The faults of the outside audit (issue 24), at a table of Ada and two
+/// bots on three nodes, each while Ada's lead or follow is in flight:
+/// the database stops answering the serving node for 10 s (five leases),
+/// then the serving node is paused (SIGSTOP) for five leases, then it is
+/// killed. Every message Ada is told is checked as it comes (the log
+/// holds its v) and at the end against the log and the kept news (no v
+/// back, every event the log's, one state per v); the game ends and its
+/// record checks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn through_a_paused_database_and_a_paused_or_killed_node_ada_is_told_only_the_log() {
+    let schema = TestSchema::new().unwrap_or_else(|e| panic!("{e}"));
+    let ids = ["n1", "n2", "n3"];
+    let mut nodes: Vec<Option<Serve>> = ids.iter().map(|id| Some(node(&schema, id))).collect();
+    let addr_of = |nodes: &[Option<Serve>], at: SocketAddr| {
+        nodes
+            .iter()
+            .position(|n| n.as_ref().is_some_and(|n| n.addr == at))
+            .expect("Ada is at a live node")
+    };
+    let entry = nodes[0].as_ref().unwrap().addr;
+    let body = json!({"name": "faults", "player": "Ada", "seats": 3, "hands": 4});
+    let (status, created) = http(entry, "POST", "/api/tables", None, Some(body)).await;
+    assert_eq!(status, 201, "{created}");
+    let table = created["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    for _ in 0..2 {
+        let path = format!("/api/tables/{table}/bots");
+        let bot = Some(json!({"bot": "greedy"}));
+        let (status, added) = http(entry, "POST", &path, Some(&token), bot).await;
+        assert_eq!(status, 201, "{added}");
+    }
+    let (client, first) = Client::connect(entry, &table, "Ada", &token, 0).await;
+    let mut ada = Ada {
+        client,
+        at: entry,
+        token: token.clone(),
+        table: table.clone(),
+        url: schema.url.clone(),
+        told: Vec::new(),
+    };
+    ada.keep(first);
+    let start = format!("/api/tables/{table}/start");
+    assert_eq!(http(entry, "POST", &start, Some(&token), None).await.0, 204);
+    let live = |nodes: &[Option<Serve>]| -> Vec<SocketAddr> {
+        nodes.iter().flatten().map(|n| n.addr).collect()
+    };
+    let lease = Duration::from_secs(2);
+
+    // 1. The database stops answering the serving node, Ada's act in
+    // flight, for five leases; then it answers again.
+    assert!(
+        ada.until_she_plays(&live(&nodes)).await,
+        "the game ended before the faults"
+    );
+    let serving = addr_of(&nodes, ada.at);
+    let from = ada.told.len();
+    let mut stopped = Stopped::backends(&schema.url, &application(ids[serving]));
+    let (v, _) = ada.client.decision().unwrap();
+    ada.client.act().await;
+    let paused = Instant::now();
+    while paused.elapsed() < 5 * lease {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        stopped.again();
+    }
+    stopped.resume();
+    if ada.until_answered(v).await {
+        ada.reconnect(&live(&nodes)).await;
+    }
+
+    // 2. The serving node is paused past its lease, Ada's act in flight.
+    assert!(
+        ada.until_she_plays(&live(&nodes)).await,
+        "the game ended before the node paused"
+    );
+    let serving = addr_of(&nodes, ada.at);
+    let pid = nodes[serving].as_ref().unwrap().pid();
+    eprintln!("the database paused: {}", ada.told_since(from));
+    let from = ada.told.len();
+    kill(pid, Signal::SIGSTOP).unwrap();
+    let (v, _) = ada.client.decision().unwrap();
+    ada.client.act().await;
+    tokio::time::sleep(5 * lease).await;
+    kill(pid, Signal::SIGCONT).unwrap();
+    if ada.until_answered(v).await {
+        ada.reconnect(&live(&nodes)).await;
+    }
+
+    // 3. The serving node is killed, Ada's act in flight.
+    assert!(
+        ada.until_she_plays(&live(&nodes)).await,
+        "the game ended before the kill"
+    );
+    let serving = addr_of(&nodes, ada.at);
+    eprintln!("the node paused: {}", ada.told_since(from));
+    let from = ada.told.len();
+    ada.client.act().await;
+    nodes[serving].take().unwrap().kill();
+    if !ada.until_answered(ada.client.acted_at.unwrap()).await {
+        // The act was answered before the kill: the connection ends now.
+        while ada.next().await.is_some() {}
+    }
+    ada.reconnect(&live(&nodes)).await;
+    eprintln!("the node killed: {}", ada.told_since(from));
+
+    // The game goes on to its end.
+    loop {
+        if ada.client.state["d"]["game_over"] == json!(true) {
+            break;
+        }
+        if ada.client.decision().is_some() {
+            ada.client.act().await;
+        }
+        if ada.next().await.is_none() {
+            ada.reconnect(&live(&nodes)).await;
+        }
+    }
+    check_told(&schema.url, &table, &ada.told, "Ada");
+    let moves = ada.told.iter().filter(|m| m["t"] == json!("moved")).count();
+    eprintln!(
+        "Ada was told {} messages, {moves} of them `moved`",
+        ada.told.len()
+    );
+    drop(nodes);
 }

@@ -229,12 +229,21 @@ impl Client {
 
     /// The next message (STATE kept, events counted).
     pub async fn recv(&mut self) -> Value {
+        let name = self.name;
+        self.try_recv()
+            .await
+            .unwrap_or_else(|| panic!("{name}: the connection closed"))
+    }
+
+    /// The next message, or `None` once the connection has closed.
+    pub async fn try_recv(&mut self) -> Option<Value> {
         loop {
             let message = tokio::time::timeout(WAIT, self.ws.next())
                 .await
-                .unwrap_or_else(|_| panic!("{}: no message within {WAIT:?}", self.name))
-                .unwrap_or_else(|| panic!("{}: the connection closed", self.name))
-                .unwrap();
+                .unwrap_or_else(|_| panic!("{}: no message within {WAIT:?}", self.name));
+            let Some(Ok(message)) = message else {
+                return None;
+            };
             let Message::Text(text) = message else {
                 continue;
             };
@@ -256,7 +265,7 @@ impl Client {
                     }
                 }
             }
-            return m;
+            return Some(m);
         }
     }
 
