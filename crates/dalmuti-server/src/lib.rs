@@ -231,7 +231,7 @@ impl Server {
                 ServerError::Storage(format!(
                     "cannot open the database {}: {}",
                     config.data.display(),
-                    e.0
+                    e.message()
                 ))
             })?;
             let state = http::AppState::open(Arc::new(store), config.clone())?;
@@ -244,7 +244,11 @@ impl Server {
         };
         let opened = store::PostgresStore::open_with_ca(url, config.database_ca.as_deref());
         let store = Arc::new(opened.map_err(|e| {
-            ServerError::Storage(format!("cannot open the database {}: {}", redact(url), e.0))
+            ServerError::Storage(format!(
+                "cannot open the database {}: {}",
+                redact(url),
+                e.message()
+            ))
         })?);
         let node = config
             .node_id

@@ -29,26 +29,46 @@ use crate::metrics::{Metrics, StoreOp};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-/// A storage failure.
-#[derive(Debug, thiserror::Error)]
-#[error("storage: {0}")]
-pub struct StoreError(pub String);
+/// A storage failure, saying what was being done and why.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused a write because this node no longer holds the
+    /// table's lease: another node serves the table now. Known from the
+    /// log trigger's SQLSTATE (`lock_not_available`, which nothing else
+    /// raises on the server's connections: they never wait on a lock with
+    /// a timeout nor take one with `NOWAIT`), or from the store's own check
+    /// of the lease in a transaction.
+    #[error("storage: {0}")]
+    Fenced(String),
+    /// Any other failure.
+    #[error("storage: {0}")]
+    Failed(String),
+}
 
 impl StoreError {
     /// Whether the database refused a write because this node no longer
     /// holds the table's lease (another node serves it now).
+    ///
+    /// ```
+    /// use dalmuti_server::store::StoreError;
+    /// assert!(StoreError::Fenced("refused".into()).is_fenced());
+    /// assert!(!StoreError::Failed("disk full".into()).is_fenced());
+    /// ```
     pub fn is_fenced(&self) -> bool {
-        self.0.contains(FENCED)
+        matches!(self, StoreError::Fenced(_))
+    }
+
+    /// What went wrong, in words.
+    pub fn message(&self) -> &str {
+        match self {
+            StoreError::Fenced(m) | StoreError::Failed(m) => m,
+        }
     }
 }
 
-/// What every refusal of a write under a lost lease says, in the log's
-/// trigger and in the store's checks alike.
-pub(crate) const FENCED: &str = "written under lease epoch";
-
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
-        StoreError(e.to_string())
+        StoreError::Failed(e.to_string())
     }
 }
 
@@ -379,7 +399,7 @@ impl Store for SqliteStore {
             .optional()?
             .flatten();
         if last.unwrap_or(0) as u64 + 1 != v {
-            return Err(StoreError(format!(
+            return Err(StoreError::Failed(format!(
                 "event {v} does not follow event {} of table {table}",
                 last.unwrap_or(0)
             )));
@@ -402,7 +422,7 @@ impl Store for SqliteStore {
             for e in events {
                 let before: Option<i64> = last.query_row([&e.table], |r| r.get(0))?;
                 if before.unwrap_or(0) as u64 + 1 != e.v {
-                    return Err(StoreError(format!(
+                    return Err(StoreError::Failed(format!(
                         "event {} does not follow event {} of table {}",
                         e.v,
                         before.unwrap_or(0),
@@ -477,7 +497,7 @@ impl Store for SqliteStore {
             .optional()?
             .flatten();
         tx.commit()?;
-        set.ok_or_else(|| StoreError(format!("no table {table:?}")))
+        set.ok_or_else(|| StoreError::Failed(format!("no table {table:?}")))
     }
 
     /// Waits for the connection's lock, as every write does: a stuck
@@ -503,7 +523,7 @@ enum Job {
     Talk(TalkRow),
 }
 
-type Done = tokio::sync::oneshot::Sender<Result<(), String>>;
+type Done = tokio::sync::oneshot::Sender<Result<(), StoreError>>;
 
 impl Writer {
     /// Starts the writing thread over `store`, its batches timed in
@@ -539,9 +559,7 @@ impl Writer {
                     }
                     if !talk.is_empty() {
                         let lines: Vec<TalkRow> = talk.iter().map(|(t, _)| t.clone()).collect();
-                        let result = metrics
-                            .time(StoreOp::Talk, || store.add_talk(&lines))
-                            .map_err(|e| e.to_string());
+                        let result = metrics.time(StoreOp::Talk, || store.add_talk(&lines));
                         for (_, done) in talk {
                             let _ = done.send(result.clone());
                         }
@@ -556,10 +574,9 @@ impl Writer {
         let (done, wait) = tokio::sync::oneshot::channel();
         self.tx
             .send((job, done))
-            .map_err(|_| StoreError("the writer has stopped".into()))?;
+            .map_err(|_| StoreError::Failed("the writer has stopped".into()))?;
         wait.await
-            .map_err(|_| StoreError("the writer has stopped".into()))?
-            .map_err(StoreError)
+            .map_err(|_| StoreError::Failed("the writer has stopped".into()))?
     }
 
     /// Appends one event; resolves once it is on disk.
@@ -599,10 +616,7 @@ fn write_events(store: &dyn Store, batch: Vec<(Append, Done)>) {
                 "the writer's batch of events failed: writing them one by one"
             );
             for (e, done) in batch {
-                let result = store
-                    .append(&e.table, e.v, &e.event)
-                    .map_err(|e| e.to_string());
-                let _ = done.send(result);
+                let _ = done.send(store.append(&e.table, e.v, &e.event));
             }
         }
     }

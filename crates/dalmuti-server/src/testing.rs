@@ -233,8 +233,8 @@ fn query<T: Send>(
 ) -> T {
     on_own_thread(|| {
         let mut client = postgres::Client::connect(url, postgres::NoTls)
-            .map_err(|e| crate::store::StoreError(e.to_string()))?;
-        f(&mut client).map_err(|e| crate::store::StoreError(e.to_string()))
+            .map_err(|e| crate::store::StoreError::Failed(e.to_string()))?;
+        f(&mut client).map_err(|e| crate::store::StoreError::Failed(e.to_string()))
     })
     .unwrap_or_else(|e| panic!("{e}"))
 }

@@ -193,7 +193,7 @@ fn a_node_reaches_the_database_over_verified_tls() {
 
     let refused = |result: Result<PostgresStore, dalmuti_server::store::StoreError>| match result {
         Ok(_) => panic!("a certificate this side cannot verify was taken"),
-        Err(e) => e.0,
+        Err(e) => e.message().to_string(),
     };
     let e = refused(PostgresStore::open_with_ca(
         &url("dalmuti_tls_wrong"),

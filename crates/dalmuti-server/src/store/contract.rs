@@ -51,9 +51,15 @@ pub fn log_is_append_only(store: &dyn Store) {
     assert!(store.create_table(&t).is_err(), "one id, one table");
     store.append("t1", 1, "{\"a\":1}").unwrap();
     let twice = store.append("t1", 1, "{}").unwrap_err();
-    assert!(twice.0.contains("t1"), "the error names the table: {twice}");
+    assert!(
+        twice.message().contains("t1"),
+        "the error names the table: {twice}"
+    );
     let gap = store.append("t1", 3, "{}").unwrap_err();
-    assert!(gap.0.contains("t1"), "the error names the table: {gap}");
+    assert!(
+        gap.message().contains("t1"),
+        "the error names the table: {gap}"
+    );
     assert!(store.append("t1", 0, "{}").is_err(), "no event 0");
     store.append("t1", 2, "{}").unwrap();
     assert_eq!(store.log("t1").unwrap(), ["{\"a\":1}", "{}"]);

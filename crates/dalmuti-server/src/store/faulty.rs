@@ -44,7 +44,7 @@ impl Faulty {
 
     fn up(&self) -> Result<(), StoreError> {
         match &*self.refusal.lock().unwrap() {
-            Some(error) => Err(StoreError(error.clone())),
+            Some(error) => Err(StoreError::Failed(error.clone())),
             None => Ok(()),
         }
     }
@@ -101,7 +101,7 @@ impl Store for Faulty {
         self.pings.fetch_add(1, Ordering::SeqCst);
         match &self.ping {
             Ping::Works => Ok(()),
-            Ping::Fails => Err(StoreError(
+            Ping::Fails => Err(StoreError::Failed(
                 "PostgreSQL: ping the database: connection refused by db.internal:5432".into(),
             )),
             Ping::Hangs(release) => {

@@ -27,6 +27,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use postgres::error::SqlState;
 use postgres::{Client, Config, NoTls, Transaction};
 
 use super::{Append, Store, StoreError, TableRow, TalkKind, TalkRow};
@@ -225,7 +226,15 @@ fn failed(what: impl std::fmt::Display) -> impl FnOnce(postgres::Error) -> Store
                 why
             }
         };
-        StoreError(format!("PostgreSQL: {what}: {why}"))
+        let message = format!("PostgreSQL: {what}: {why}");
+        // The log's trigger refuses an event under a lost lease with this
+        // SQLSTATE, which nothing else raises on these sessions
+        // (`lock_timeout` is 0 on them and no lock is taken NOWAIT).
+        if e.code() == Some(&SqlState::LOCK_NOT_AVAILABLE) {
+            StoreError::Fenced(message)
+        } else {
+            StoreError::Failed(message)
+        }
     }
 }
 
@@ -252,7 +261,7 @@ impl PostgresStore {
     ) -> Result<PostgresStore, StoreError> {
         let address = tls::Address::parse(url);
         let mut config = Config::from_str(&address.url)
-            .map_err(|e| StoreError(format!("PostgreSQL: the database address: {e}")))?;
+            .map_err(|e| StoreError::Failed(format!("PostgreSQL: the database address: {e}")))?;
         let ca = ca.or(address.ca.as_deref());
         let connector = tls::connector(&mut config, address.required, ca)?;
         PostgresStore::connected(config, connector, DEFAULT_CONNECTIONS)
@@ -289,7 +298,9 @@ impl PostgresStore {
             std::thread::Builder::new()
                 .name(format!("dalmuti-pg-{i}"))
                 .spawn(move || serve_jobs(config, connector, client, &queue))
-                .map_err(|e| StoreError(format!("PostgreSQL: start a connection thread: {e}")))?;
+                .map_err(|e| {
+                    StoreError::Failed(format!("PostgreSQL: start a connection thread: {e}"))
+                })?;
         }
         Ok(PostgresStore {
             jobs,
@@ -310,7 +321,7 @@ impl PostgresStore {
         });
         // No answer: the connection threads are gone, or the job panicked.
         let stopped = || {
-            StoreError(format!(
+            StoreError::Failed(format!(
                 "PostgreSQL: {what}: no answer from the connection (its thread stopped or the query panicked)"
             ))
         };
@@ -461,7 +472,7 @@ impl PostgresStore {
     /// unexpired.
     pub fn append_leased(&self, lease: &Lease, events: &[Append]) -> Result<(), StoreError> {
         if let Some(other) = events.iter().find(|e| e.table != lease.table) {
-            return Err(StoreError(format!(
+            return Err(StoreError::Failed(format!(
                 "PostgreSQL: an event of table {} under the lease of table {}",
                 other.table, lease.table
             )));
@@ -494,7 +505,7 @@ fn node_id(node: &str) -> Result<String, StoreError> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
     if !fits {
-        return Err(StoreError(format!(
+        return Err(StoreError::Failed(format!(
             "PostgreSQL: node id {node:?}: 1 to {MAX_NODE_ID} letters, digits, '-', '_' or '.'"
         )));
     }
@@ -505,7 +516,7 @@ fn node_id(node: &str) -> Result<String, StoreError> {
 /// holds its tables that long at most).
 fn lease_secs(ttl: Duration) -> Result<f64, StoreError> {
     if ttl < Duration::from_millis(1) || ttl > Duration::from_secs(3600) {
-        return Err(StoreError(format!(
+        return Err(StoreError::Failed(format!(
             "PostgreSQL: a lease of {ttl:?}: from 1 ms to an hour"
         )));
     }
@@ -521,7 +532,8 @@ fn connect(config: &Config, connector: &Connector) -> Result<Client, StoreError>
     let mut client = client.map_err(failed("connect to the database"))?;
     client
         .batch_execute(&format!(
-            "SET synchronous_commit = on; SET statement_timeout = '{STATEMENT_TIMEOUT}';"
+            "SET synchronous_commit = on; SET statement_timeout = '{STATEMENT_TIMEOUT}'; \
+             SET lock_timeout = 0;"
         ))
         .map_err(failed("set up the session"))?;
     Ok(client)
@@ -589,7 +601,7 @@ fn migrate(client: &mut Client) -> Result<(), StoreError> {
             .map_err(failed(&what))?
             .get(0);
         if newest > MIGRATIONS.len() as i32 {
-            return Err(StoreError(format!(
+            return Err(StoreError::Failed(format!(
                 "PostgreSQL: the database has schema version {newest}, newer than this \
                  server's {}: run a newer dalmuti",
                 MIGRATIONS.len()
@@ -627,12 +639,12 @@ fn row(r: &postgres::Row) -> TableRow {
 
 /// A count or number as PostgreSQL's BIGINT, refused if it does not fit.
 fn bigint(n: u64, what: &str) -> Result<i64, StoreError> {
-    i64::try_from(n).map_err(|_| StoreError(format!("PostgreSQL: {what} {n} is too large")))
+    i64::try_from(n).map_err(|_| StoreError::Failed(format!("PostgreSQL: {what} {n} is too large")))
 }
 
 /// A small number as PostgreSQL's INTEGER, refused if it does not fit.
 fn integer(n: u64, what: &str) -> Result<i32, StoreError> {
-    i32::try_from(n).map_err(|_| StoreError(format!("PostgreSQL: {what} {n} is too large")))
+    i32::try_from(n).map_err(|_| StoreError::Failed(format!("PostgreSQL: {what} {n} is too large")))
 }
 
 impl Store for PostgresStore {
@@ -887,8 +899,9 @@ impl Store for PostgresStore {
                     &[&table, &rematch],
                 )
                 .map_err(failed(&what))?;
-            set.map(|r| r.get(0))
-                .ok_or_else(|| StoreError(format!("PostgreSQL: {what}: no table {table:?}")))
+            set.map(|r| r.get(0)).ok_or_else(|| {
+                StoreError::Failed(format!("PostgreSQL: {what}: no table {table:?}"))
+            })
         })
     }
 
@@ -975,7 +988,7 @@ fn fence(
                 Some((e, true)) => e.to_string(),
                 Some((e, false)) => format!("{e} (expired)"),
             };
-            Err(StoreError(format!(
+            Err(StoreError::Fenced(format!(
                 "PostgreSQL: {what}: refused: written under lease epoch {ours}, but the \
                  lease of table {table} is at epoch {theirs}"
             )))
@@ -1005,7 +1018,7 @@ impl TestSchema {
     /// variable is not set: the PostgreSQL tests are never skipped.
     pub fn new() -> Result<TestSchema, StoreError> {
         let base = std::env::var(TEST_DATABASE_URL).map_err(|_| {
-            StoreError(format!(
+            StoreError::Failed(format!(
                 "the PostgreSQL tests need a database: set {TEST_DATABASE_URL}, e.g. start a \
                  private one on loopback with `eval \"$(bash .ci/postgres start target/pg)\"` \
                  (Debian's postgresql package; see docs/DEVELOPING.md)"
@@ -1013,7 +1026,7 @@ impl TestSchema {
         })?;
         let name = format!("test_{}", super::new_id());
         let config = Config::from_str(&base)
-            .map_err(|e| StoreError(format!("PostgreSQL: {TEST_DATABASE_URL}: {e}")))?;
+            .map_err(|e| StoreError::Failed(format!("PostgreSQL: {TEST_DATABASE_URL}: {e}")))?;
         on_own_thread(|| {
             let mut client = connect(&config, &Connector::Plain)?;
             client
@@ -1051,7 +1064,7 @@ fn on_own_thread<T: Send>(
 ) -> Result<T, StoreError> {
     std::thread::scope(|s| {
         s.spawn(f).join().unwrap_or_else(|_| {
-            Err(StoreError(
+            Err(StoreError::Failed(
                 "PostgreSQL: a connection thread panicked".into(),
             ))
         })
@@ -1108,7 +1121,10 @@ mod tests {
             .execute("INSERT INTO schema_version VALUES (1000)", &[])
             .unwrap();
         let refused = schema.store().err().expect("a newer schema is refused");
-        assert!(refused.0.contains("schema version 1000"), "{refused}");
+        assert!(
+            refused.message().contains("schema version 1000"),
+            "{refused}"
+        );
     }
 
     #[test]
@@ -1154,7 +1170,7 @@ mod tests {
             .unwrap_err();
         assert!(
             failed("x")(gap)
-                .0
+                .message()
                 .contains("event 3 does not follow event 1 of table t"),
             "the trigger's message"
         );
@@ -1237,9 +1253,9 @@ mod tests {
             .user("nobody")
             .connect_timeout(Duration::from_secs(2));
         let e = PostgresStore::with_config(config, 1).err().unwrap();
-        assert!(e.0.contains("connect to the database"), "{e}");
+        assert!(e.message().contains("connect to the database"), "{e}");
         let e = PostgresStore::open("postgres://[bad").err().unwrap();
-        assert!(e.0.contains("the database address"), "{e}");
+        assert!(e.message().contains("the database address"), "{e}");
     }
 
     fn event(table: &str, v: u64) -> Append {
@@ -1278,7 +1294,7 @@ mod tests {
             "held"
         );
         let refused = store.append("t", 2, "{}").unwrap_err();
-        assert!(refused.0.contains("lease is at epoch"), "{refused}");
+        assert!(refused.message().contains("lease is at epoch"), "{refused}");
         store.append_leased(&a, &[event("t", 2)]).unwrap();
         assert!(
             store.append_leased(&a, &[event("u", 1)]).is_err(),
@@ -1288,7 +1304,7 @@ mod tests {
         let a2 = store.acquire_lease("t", "node-a", long).unwrap().unwrap();
         assert!(a2.epoch > a.epoch);
         let stale = store.append_leased(&a, &[event("t", 3)]).unwrap_err();
-        assert!(stale.0.contains("lease is at epoch"), "{stale}");
+        assert!(stale.message().contains("lease is at epoch"), "{stale}");
         assert!(
             !store.renew_lease(&a, long).unwrap(),
             "a lost lease is not renewed"
@@ -1324,7 +1340,7 @@ mod tests {
         let e = store
             .append_leased(&wrong, &[event("free", 1)])
             .unwrap_err();
-        assert!(e.0.contains("has no lease"), "{e}");
+        assert!(e.message().contains("has no lease"), "{e}");
         // Deleting is fenced too: only the lease's holder may.
         let e = store.delete("t").unwrap_err();
         assert!(e.is_fenced(), "{e}");
@@ -1345,7 +1361,7 @@ mod tests {
         assert_eq!(store.acquire_lease("t", "node-b", short).unwrap(), None);
         std::thread::sleep(Duration::from_millis(250));
         let e = store.append_leased(&a, &[event("t", 2)]).unwrap_err();
-        assert!(e.0.contains("(expired)"), "{e}");
+        assert!(e.message().contains("(expired)"), "{e}");
         assert!(!store.renew_lease(&a, short).unwrap(), "expired: lost");
         let b = store
             .acquire_lease("t", "node-b", Duration::from_secs(60))

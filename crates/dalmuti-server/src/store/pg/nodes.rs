@@ -164,7 +164,7 @@ impl PostgresStore {
     pub fn register_node(&self, node: &str, url: &str) -> Result<(), StoreError> {
         let node = node_id(node)?;
         if url.len() > MAX_URL {
-            return Err(StoreError(format!(
+            return Err(StoreError::Failed(format!(
                 "PostgreSQL: the public address of node {node} is over {MAX_URL} bytes"
             )));
         }
@@ -462,7 +462,7 @@ mod tests {
         assert!(store.register_node("bad id", "http://x").is_err());
         let long = format!("http://{}", "x".repeat(3000));
         let e = store.register_node("n1", &long).unwrap_err();
-        assert!(e.0.contains("over 2048 bytes"), "{e}");
+        assert!(e.message().contains("over 2048 bytes"), "{e}");
         store.register_node("n1", "http://one").unwrap();
         store.register_node("n1", "http://two").unwrap();
         store.create_leased(&table("t", true), "n1", LONG).unwrap();

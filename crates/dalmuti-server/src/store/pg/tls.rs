@@ -104,20 +104,20 @@ pub(super) fn connector(
             let certs = CertificateDer::pem_file_iter(path)
                 .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
                 .map_err(|e| {
-                    StoreError(format!(
+                    StoreError::Failed(format!(
                         "PostgreSQL: the database's CA file {}: {e}",
                         path.display()
                     ))
                 })?;
             if certs.is_empty() {
-                return Err(StoreError(format!(
+                return Err(StoreError::Failed(format!(
                     "PostgreSQL: the database's CA file {} holds no PEM certificate",
                     path.display()
                 )));
             }
             for cert in certs {
                 roots.add(cert).map_err(|e| {
-                    StoreError(format!(
+                    StoreError::Failed(format!(
                         "PostgreSQL: a certificate of {}: {e}",
                         path.display()
                     ))
@@ -128,7 +128,7 @@ pub(super) fn connector(
             let found = rustls_native_certs::load_native_certs();
             let (added, _) = roots.add_parsable_certificates(found.certs);
             if added == 0 {
-                return Err(StoreError(
+                return Err(StoreError::Failed(
                     "PostgreSQL: TLS asked for, but the system has no trusted root \
                      certificates: give the database's CA with --database-ca"
                         .into(),
@@ -170,7 +170,7 @@ mod tests {
             Err(e) => e,
             Ok(_) => panic!("a missing CA file was taken"),
         };
-        assert!(e.0.contains("/no/such/ca.pem"), "{e}");
+        assert!(e.message().contains("/no/such/ca.pem"), "{e}");
         let plain = connector(&mut config, false, None).ok().unwrap();
         assert!(matches!(plain, Connector::Plain));
     }
