@@ -250,7 +250,47 @@ export async function answerPlayDialog(page) {
  * `prefer` lists groups to try first (Corporate Shuffle's `T` and `D`, to
  * see their dialogs).
  */
+/**
+ * The client offers exactly the legal plays (issue 26): every choice the
+ * hand can hold (a rank and how many of it, the Twirling Wedgie, wild
+ * cards) is tried in the page's own model of the choice, and the plays
+ * Play would send for them must be STATE's `legal` plays, all of them and
+ * nothing else. Run at each lead and follow of whole games.
+ */
+export async function checkOffersLegal(page) {
+  const { offered, legal } = await page.evaluate(async () => {
+    const { T, handGroups, countOf, noSelection } = await import('/js/state.js');
+    const { selectedPlays } = await import('/js/hand.js');
+    const { V } = await import('/js/words.js');
+    const saved = T.sel;
+    const wild = V().wild;
+    const ranks = handGroups().map(g => g.rank).filter(r => r !== wild && r !== 'T');
+    const choices = [{ rank: null, n: 0 }];
+    for (const rank of ranks) for (let n = 1; n <= countOf(rank); n++) choices.push({ rank, n });
+    const sent = new Set();
+    for (const c of choices) {
+      for (let t = 0; t <= Math.min(1, countOf('T')); t++) {
+        for (let j = 0; j <= countOf(wild); j++) {
+          T.sel = { ...noSelection(), rank: c.rank, n: c.n, t, j };
+          for (const a of selectedPlays()) sent.add(JSON.stringify(a));
+        }
+      }
+    }
+    T.sel = saved;
+    const plays = (T.state.legal || []).filter(a => typeof a === 'object' && a.play != null);
+    return { offered: [...sent].sort(), legal: [...new Set(plays.map(a => JSON.stringify(a)))].sort() };
+  });
+  const missing = legal.filter(a => !offered.includes(a));
+  const extra = offered.filter(a => !legal.includes(a));
+  if (missing.length || extra.length) {
+    fail(`the hand offers other plays than the legal ones: not offered ${missing.join(', ') || 'none'}; ` +
+      `offered but not legal ${extra.join(', ') || 'none'}`);
+  }
+  return legal.length;
+}
+
 export async function playSet(page, { prefer = [] } = {}) {
+  await checkOffersLegal(page);
   const groups = page.locator(tid('card-group'));
   const n = await groups.count();
   if (n === 0) fail('my turn, but no cards are shown in the hand');

@@ -1,6 +1,6 @@
 //! The built-in bots for Python: each decides from one seat's view only.
 
-use dalmuti_bots::protocol::encode_action;
+use dalmuti_core::wire::encode_action;
 use dalmuti_bots::{Bot, BotSpec};
 use dalmuti_core::Viewer;
 use pyo3::exceptions::PyValueError;

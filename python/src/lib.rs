@@ -12,7 +12,7 @@ mod rules;
 mod space;
 mod table;
 
-use dalmuti_bots::protocol::{decode_action, decode_decision, encode_action};
+use dalmuti_core::wire::{decode_action, decode_decision, encode_action};
 use dalmuti_core::{CARD_KINDS, ViewSnapshot};
 use numpy::PyArray1;
 use pyo3::exceptions::{PyIndexError, PyValueError};

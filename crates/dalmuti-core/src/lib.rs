@@ -45,6 +45,7 @@ mod seat;
 mod set;
 mod variant;
 mod view;
+pub mod wire;
 
 pub use action::{
     Action, ActionList, Decision, Illegal, IllegalAction, MAX_ACTIONS, RevolutionOffer,

@@ -273,14 +273,14 @@ impl ClientMsg {
 /// assert_eq!(encode_action(&dogberts).to_string(), r#"{"play":"D D as 3"}"#);
 /// ```
 pub fn encode_action(action: &Action) -> Value {
-    dalmuti_bots::protocol::encode_action(action)
+    dalmuti_core::wire::encode_action(action)
 }
 
 /// Reads an action written as in [`encode_action`], or says what is wrong
 /// with it. Whether a Wedgie's target is allowed (another player who still
 /// holds cards) is the engine's to say, as for any illegal action.
 pub fn decode_action(value: &Value) -> Result<Action, String> {
-    dalmuti_bots::protocol::decode_action(value).map_err(|e| e.0)
+    dalmuti_core::wire::decode_action(value).map_err(|e| e.0)
 }
 
 /// Refuses a play or tax gift with more cards than any can hold, before

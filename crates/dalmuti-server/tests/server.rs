@@ -1114,6 +1114,20 @@ fn shape(msg: &ServerMsg, me: Option<&str>) -> Value {
     ] {
         object.remove(key);
     }
+    // The legal actions are made of the seat's own cards: only their
+    // kinds may be compared.
+    if let Some(legal) = d.get_mut("legal").filter(|l| l.is_array()) {
+        let kinds: std::collections::BTreeSet<String> = legal
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| match a {
+                Value::Object(o) => o.keys().next().unwrap().clone(),
+                other => other.to_string(),
+            })
+            .collect();
+        *legal = json!(kinds);
+    }
     if let Some(view) = d["view"].as_object_mut() {
         view.remove("hand");
         if let Some(tax) = view.get_mut("my_tax").and_then(Value::as_object_mut) {

@@ -603,6 +603,7 @@ impl TableState {
             dealt_seat: None,
             view: None,
             decision: None,
+            legal: None,
             deadline_ms: who.and_then(|i| live.deadline_ms.get(i).copied().flatten()),
             setup_ms: live.setup_ms,
             next_deal_ms: live.next_deal_ms,
@@ -648,7 +649,17 @@ impl TableState {
         if let Some(seat) = seat {
             out.decision = view
                 .decision()
-                .map(|d| dalmuti_bots::protocol::encode_decision(&d));
+                .map(|d| dalmuti_core::wire::encode_decision(&d));
+            // What the seat may send now, as bots are offered it: the
+            // browser chooses among these rather than knowing the rules.
+            // Never "ready": the table says that for everyone.
+            out.legal = out.decision.is_some().then(|| {
+                view.legal_actions()
+                    .iter()
+                    .filter(|a| **a != dalmuti_core::Action::Ready)
+                    .map(dalmuti_core::wire::encode_action)
+                    .collect()
+            });
             out.dealt = Some(game.hand().dealt(seat).to_string());
             // A greater revolution reversed the seats after the deal.
             let n = game.hand().players();
@@ -779,6 +790,9 @@ struct StateOut<'a> {
     dealt_seat: Option<usize>,
     view: Option<dalmuti_core::ViewSnapshot>,
     decision: Option<Value>,
+    /// The seat's legal actions now, worst first (none but a revolution
+    /// while it is made ready), when it has a decision.
+    legal: Option<Vec<Value>>,
     deadline_ms: Option<u64>,
     setup_ms: Option<u64>,
     next_deal_ms: Option<u64>,

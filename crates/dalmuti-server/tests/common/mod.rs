@@ -579,8 +579,28 @@ fn play_json(d: &Value, set: String, size: usize, hand: &Cards) -> Value {
 /// worst single card, follow with the worst set that tops (numbered cards
 /// and the Wedgie only) or pass. A play of the Wedgie names a target. None
 /// for `ready`: the table says that for everyone.
+///
+/// Checks STATE's `legal` on the way: there exactly when there is a
+/// decision, and holding the action chosen here by the rules as this test
+/// reads them (two readings of the rules that must agree).
 pub fn choose(state: &Value) -> Option<Value> {
-    let decision = state.get("decision").filter(|d| !d.is_null())?;
+    let legal = state.get("legal").filter(|l| !l.is_null());
+    let Some(decision) = state.get("decision").filter(|d| !d.is_null()) else {
+        assert!(legal.is_none(), "legal actions without a decision: {state}");
+        return None;
+    };
+    let legal = legal
+        .and_then(Value::as_array)
+        .unwrap_or_else(|| panic!("a decision without its legal actions: {state}"));
+    let chosen = choose_by_the_rules(state, decision)?;
+    assert!(
+        legal.contains(&chosen),
+        "{chosen} is not among the legal actions {legal:?} of {decision}"
+    );
+    Some(chosen)
+}
+
+fn choose_by_the_rules(state: &Value, decision: &Value) -> Option<Value> {
     let hand = Cards::parse(state["view"]["hand"].as_str().unwrap_or(""));
     Some(match decision["kind"].as_str()? {
         "ready" => return None,

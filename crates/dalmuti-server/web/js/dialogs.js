@@ -4,9 +4,9 @@
 
 import { $, el, show, replaceKeepingFocus, faceParts } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
-import { T, view, decisionOf, playerName, shownPlayer, lobbyEntry, countOf, revolutionOffer } from './state.js';
+import { T, view, decisionOf, playerName, shownPlayer, lobbyEntry, countOf, revolutionOffer, legal } from './state.js';
 import {
-  V, parseCards, setWords, cardName, cardWord, groupHand, gameWord, vt, capitalized, middleTitle, titleText,
+  V, parseCards, sameCards, setWords, cardName, cardWord, groupHand, gameWord, vt, capitalized, middleTitle, titleText,
   placeTitle,
 } from './words.js';
 import { send, sendAct } from './connection.js';
@@ -181,17 +181,18 @@ function taxDialog(d) {
     el('span', { class: 'card-count' }, chosen ? chosen + '/' + g.count : '\u00d7' + g.count),
     el('span', { class: 'sr-only' }, ', ' + extra.join(', ')));
   });
-  // In the engine's order (by card index): numbers, then J, T, R, D.
-  const order = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', 'J', 'T', 'R', 'D'];
-  const gift = [...T.tax].sort((a, b) => order.indexOf(a) - order.indexOf(b));
-  const ready = gift.length === d.count;
+  // The gift is given as the legal action of the same cards (some cards
+  // may not be given: the legal gifts say which).
+  const chosen = sameCards(T.tax);
+  const gift = legal('give_tax').find(a => sameCards(a.give_tax) === chosen);
+  const ready = T.tax.length === d.count && !!gift;
   return [vt('pay-tax'), el('div', {},
     el('p', {}, tn('web.tax.text', d.count, { name: shownPlayer(d.to) })),
     el('div', { class: 'pick-row hand', role: 'group', 'aria-label': t('web.tax.cards'), 'data-testid': 'tax-hand' }, buttons),
     buttonRow(el('button', {
       type: 'button', class: 'primary', 'data-testid': 'give-tax', dataset: { key: 'tax-give' },
-      disabled: !ready || T.pending, onclick: () => sendAct({ give_tax: gift.join(' ') }),
-    }, ready ? t('web.tax.give', { cards: gift.join(' ') }) : t('web.tax.give-count', { chosen: gift.length, count: d.count }))),
+      disabled: !ready || T.pending, onclick: () => sendAct(gift),
+    }, ready ? t('web.tax.give', { cards: gift.give_tax }) : t('web.tax.give-count', { chosen: T.tax.length, count: d.count }))),
     revolutionInstead())];
 }
 
@@ -206,10 +207,10 @@ function distinctRankButtons(selected, onPick, testid) {
 }
 
 function offerDialog() {
-  const vw = view();
-  // Any other Merchant, or Worker (docs/RULES.md, Merchant exchange).
-  const partners = vw.seats.map((seat, i) => ({ seat, i }))
-    .filter(x => x.i !== vw.seat && x.seat.title === middleTitle());
+  // The partners and cards the legal offers name (docs/RULES.md,
+  // Merchant exchange: any other Merchant, or Worker).
+  const offers = legal('offer_exchange').map(a => a.offer_exchange);
+  const partners = [...new Set(offers.map(o => o.partner))].map(i => ({ i }));
   const ex = T.exchange;
   if (ex.partner != null && !partners.some(x => x.i === ex.partner)) ex.partner = null;
   if (ex.card != null && !countOf(ex.card)) ex.card = null;
@@ -219,7 +220,8 @@ function offerDialog() {
     'aria-pressed': ex.partner === x.i ? 'true' : 'false', 'data-testid': 'exchange-partner',
     dataset: { key: 'partner-' + x.i }, onclick: () => { ex.partner = x.i; renderDecision(); },
   }, shownPlayer(x.i)));
-  const ready = ex.partner != null && ex.card != null;
+  const offer = legal('offer_exchange').find(a => a.offer_exchange.partner === ex.partner && a.offer_exchange.card === ex.card);
+  const ready = !!offer;
   return [capitalized(gameWord('exchange')), el('div', {},
     el('p', {}, t('web.exchange.offer-text', { title: titleText(middleTitle()) })),
     el('p', { class: 'label' }, t('web.exchange.to-whom')),
@@ -232,13 +234,18 @@ function offerDialog() {
         type: 'button', class: 'primary', 'data-testid': 'offer-exchange', dataset: { key: 'offer' },
         disabled: !ready || T.pending,
         onclick: () => {
-          sendAct({ offer_exchange: { partner: ex.partner, card: ex.card } });
+          sendAct(offer);
           if (T.pending) T.exchange = { partner: null, card: null };
         },
       }, ready ? t('web.exchange.offer-to', { card: cardName(ex.card), name: shownPlayer(ex.partner) }) : t('web.exchange.offer')),
-      el('button', { type: 'button', 'data-testid': 'decline-exchange', dataset: { key: 'decline' }, disabled: T.pending, onclick: () => sendAct('decline_exchange') },
+      el('button', { type: 'button', 'data-testid': 'decline-exchange', dataset: { key: 'decline' }, disabled: T.pending || !legal('decline_exchange').length, onclick: () => sendAct('decline_exchange') },
         t('web.exchange.decline'))),
     revolutionInstead())];
+}
+
+/** The legal answer giving back a card of `rank`, if any. */
+function answerOf(rank) {
+  return legal('answer_exchange').find(a => a.answer_exchange === rank);
 }
 
 function answerDialog(d) {
@@ -251,8 +258,8 @@ function answerDialog(d) {
       distinctRankButtons(T.answer, rank => { T.answer = rank; renderDecision(); }, 'answer-card')),
     buttonRow(el('button', {
       type: 'button', class: 'primary', 'data-testid': 'answer-exchange', dataset: { key: 'answer' },
-      disabled: T.answer == null || T.pending || !countOf(T.answer),
-      onclick: () => { const card = T.answer; T.answer = null; sendAct({ answer_exchange: card }); },
+      disabled: T.pending || !answerOf(T.answer),
+      onclick: () => { const answer = answerOf(T.answer); T.answer = null; sendAct(answer); },
     }, T.answer != null ? t('web.exchange.give', { name: shownPlayer(d.from), card: cardName(T.answer) }) : t('web.exchange.give-any'))))];
 }
 

@@ -1,10 +1,12 @@
 // Your hand and the set you choose from it: choosing by clicks or keys,
-// what stops a set from being played, Play and Pass.
+// what stops a set from being played, Play and Pass. Which sets may be
+// played is never worked out here: STATE's `legal` lists every action the
+// server accepts now, and a chosen set is played only as one of them.
 
 import { $, el, replaceKeepingFocus, faceParts } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
-import { T, view, decision, decisionOf, handGroups, countOf, noSelection } from './state.js';
-import { V, isCorporate, parseCards, setValue, rankValue, setWords, cardName, cardWord } from './words.js';
+import { T, view, decision, decisionOf, handGroups, countOf, noSelection, legal } from './state.js';
+import { V, parseCards, sameCards, setWords, cardName, cardWord } from './words.js';
 import { sendAct } from './connection.js';
 import { renderDecision } from './dialogs.js';
 
@@ -14,9 +16,28 @@ function neededCount() {
   return d ? parseCards(d.top).length : null;
 }
 
-/** Cards played only alone: the World Ruler and Ratbert. */
+/**
+ * The plays STATE's `legal` offers now: each legal action with its cards,
+ * the value it declares (`D D as 3`) and the seat its Wedgie names.
+ */
+function legalPlays() {
+  return legal('play').map(action => {
+    const [set, as] = String(action.play).split(' as ');
+    const cards = parseCards(set);
+    return { action, cards, same: sameCards(cards), as: as == null ? null : Number(as), wedgie: action.wedgie };
+  });
+}
+
+/** The legal plays of exactly these cards (one, or one per value or target). */
+function playsOf(cards) {
+  const same = sameCards(cards);
+  return legalPlays().filter(p => p.same === same);
+}
+
+/** Whether `rank` is legal only alone now (the World Ruler, Ratbert). */
 function aloneOnly(rank) {
-  return rank === '0' || rank === 'R';
+  const plays = legalPlays().filter(p => p.cards.includes(rank));
+  return plays.length > 0 && plays.every(p => p.cards.length === 1);
 }
 
 export function keepSelectionSane() {
@@ -43,13 +64,14 @@ function wildsAlone() {
   return T.sel.n === 0 && !T.sel.t && T.sel.j > 0;
 }
 
-/** The values a set of Dogberts alone may be played as now: 1 to 10, better than the set on the table. */
+/** The cards being played: those a dialog asks about, else those chosen. */
+function playedCards() {
+  return T.ask ? T.ask.cards : selectionCards();
+}
+
+/** The values the cards being played may be declared as now, best first (Dogberts alone). */
 export function declarableValues() {
-  const d = decisionOf('follow');
-  const most = d ? Math.min(10, setValue(d.top) - 1) : 10;
-  const values = [];
-  for (let v = 1; v <= most; v++) values.push(v);
-  return values;
+  return playsOf(playedCards()).map(p => p.as).filter(v => v != null).sort((a, b) => a - b);
 }
 
 /** Why the chosen set cannot be played now, or '' if it can. */
@@ -61,16 +83,27 @@ function selectionProblem() {
   if (cards.length === 0) return t('web.problem.choose');
   if (sel.n > 0 && aloneOnly(sel.rank) && cards.length > 1) return t('web.problem.alone', { card: cardName(sel.rank) });
   if (sel.t && sel.n > 0 && sel.rank !== '6') return t('web.problem.wedgie', { card: cardName('T') });
-  if (d.kind === 'lead') return '';
+  if (playsOf(cards).length) return '';
+  // Not a legal play: say why in the words a player knows, from what is
+  // legal (no rule is worked out here).
+  if (sel.n > 0 && cards.length > 1 && aloneOnly(sel.rank)) return t('web.problem.alone', { card: cardName(sel.rank) });
+  if (sel.t && sel.n > 0 && !legalPlays().some(p => p.cards.includes('T') && p.cards.includes(sel.rank))) {
+    return t('web.problem.wedgie', { card: cardName('T') });
+  }
+  if (d.kind === 'lead') return t('web.problem.not-legal');
   const top = parseCards(d.top);
   if (cards.length !== top.length) return tn('web.problem.count', top.length);
-  const topValue = setValue(d.top);
-  if (isCorporate() && wildsAlone()) {
-    return declarableValues().length ? '' : t('web.problem.wilds', { cards: cardWord(V().wild, 2), set: setWords(d.top) });
-  }
-  const mine = sel.n > 0 ? rankValue(sel.rank) : sel.t ? 6 : 13;
-  if (mine >= topValue) return t('web.problem.lower', { set: setWords(d.top) });
-  return '';
+  if (wildsAlone()) return t('web.problem.wilds', { cards: cardWord(V().wild, 2), set: setWords(d.top) });
+  return t('web.problem.lower', { set: setWords(d.top) });
+}
+
+/**
+ * The legal actions Play sends for the chosen set now: one, or one per
+ * value or target when a dialog then asks which; none when the set cannot
+ * be played.
+ */
+export function selectedPlays() {
+  return selectionProblem() ? [] : playsOf(selectionCards()).map(p => p.action);
 }
 
 /** The chosen cards in words: "3 Knights + 1 Jester". */
@@ -147,21 +180,10 @@ export function clearSelection() {
 
 let handKey = '';
 
-/**
- * Whether a group of `rank` can make a set that tops the table now (only
- * when following; wild cards and the World Ruler are never dimmed: they
- * join other sets, or follow rules of their own).
- */
+/** Whether a group of `rank` is in some set that tops the table now (only when following). */
 export function canTop(rank) {
-  const d = decisionOf('follow');
-  if (!d) return true;
-  if (rank === V().wild || rank === '0') return true;
-  const need = parseCards(d.top).length;
-  const top = setValue(d.top);
-  if (rankValue(rank) >= top) return false;
-  if (aloneOnly(rank)) return need === 1;
-  const helpers = countOf(V().wild) + (rank === '6' ? countOf('T') : 0);
-  return countOf(rank) + helpers >= need;
+  if (!decisionOf('follow')) return true;
+  return legalPlays().some(p => p.cards.includes(rank));
 }
 
 /** Ranks received a moment ago (taxes, an exchange): marked for a few seconds. */
@@ -248,53 +270,37 @@ export function renderActions() {
   $('dock').dataset.pending = String(T.pending);
 }
 
-/**
- * Whether a set of `size` cards holding the Twirling Wedgie must name whom
- * it makes pass: unless this play ends the hand (it is my last card and
- * only one other player still holds cards).
- */
-function wedgieNeedsTarget(size) {
-  const vw = view();
-  const mine = parseCards(vw.hand).length;
-  const others = wedgieTargets();
-  return !(mine === size && others.length === 1);
-}
-
-/** The seats the Wedgie may name: every other player who still holds cards. */
+/** The seats the Wedgie in the cards being played may name now. */
 export function wedgieTargets() {
-  const vw = view();
-  return vw.seats.map((seat, i) => ({ seat, i }))
-    .filter(x => x.i !== vw.seat && x.seat.out == null && x.seat.cards > 0)
-    .map(x => x.i);
+  return playsOf(playedCards()).map(p => p.wedgie).filter(i => i != null);
 }
 
 export function onPlay() {
   if ($('play-btn').disabled) return;
   const cards = selectionCards();
+  const plays = playsOf(cards);
   // Two plays say more than their cards (docs/PROTOCOL.md, Corporate
-  // Shuffle): a dialog asks what, then sends the play.
-  if (isCorporate() && wildsAlone()) {
-    T.ask = { kind: 'declare', cards };
+  // Shuffle): Dogberts alone a value, the Wedgie whom it makes pass (not
+  // when its play ends the hand). A dialog asks which, then sends it.
+  if (plays.length > 1 || (plays.length === 1 && (plays[0].as != null || plays[0].wedgie != null))) {
+    T.ask = { kind: plays.some(p => p.as != null) ? 'declare' : 'wedgie', cards };
     renderDecision();
     return;
   }
-  if (T.sel.t && wedgieNeedsTarget(cards.length)) {
-    T.ask = { kind: 'wedgie', cards };
-    renderDecision();
-    return;
-  }
+  if (!plays.length) return;
   T.sel = noSelection();
-  sendAct({ play: cards.join(' ') });
+  sendAct(plays[0].action);
 }
 
-/** Sends the play the dialog asked about, with its value or target. */
+/** Sends the legal play the dialog asked about: the one with this value or target. */
 export function playAsked(extra) {
   const ask = T.ask;
   if (!ask || T.pending) return;
+  const play = playsOf(ask.cards).find(p => (extra.as != null ? p.as === extra.as : p.wedgie === extra.wedgie));
+  if (!play) return;
   T.ask = null;
   T.sel = noSelection();
-  if (extra.as != null) sendAct({ play: ask.cards.join(' ') + ' as ' + extra.as });
-  else sendAct({ play: ask.cards.join(' '), wedgie: extra.wedgie });
+  sendAct(play.action);
 }
 
 export function onPass() {

@@ -66,6 +66,18 @@ export function decision() {
   return T.state && T.state.decision;
 }
 
+/**
+ * Every action the server accepts from me now (STATE's `legal`, worst
+ * first), or those of one kind (`give_tax`, `offer_exchange`, …: the key
+ * of an action written as an object, or the action itself when a word).
+ * What I may do is chosen among these, never worked out here.
+ */
+export function legal(kind) {
+  const all = (T.state && T.state.legal) || [];
+  if (kind == null) return all;
+  return all.filter(a => (typeof a === 'object' && a !== null ? kind in a : a === kind));
+}
+
 export function decisionOf(kind) {
   const d = decision();
   return d && d.kind === kind ? d : null;

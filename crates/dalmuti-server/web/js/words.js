@@ -100,6 +100,11 @@ export function declaredValue(set) {
   return parts.length > 1 ? Number(parts[1]) : null;
 }
 
+/** Cards in one order ("J 6 6" → "6 6 J"), to compare sets however they were written. */
+export function sameCards(cards) {
+  return [...(typeof cards === 'string' ? parseCards(cards) : cards)].sort().join(' ');
+}
+
 export function isWild(token) {
   return token === 'J' || token === 'D';
 }
@@ -119,14 +124,6 @@ export function rankValue(token) {
 /** Where a card sits in a hand: by value, the Wedgie after the 6s, wild cards last. */
 function sortKey(token) {
   return rankValue(token) + (token === 'T' || token === 'R' ? 0.5 : 0);
-}
-
-/** The value a played set is compared by: `as V`, its numbered cards', or 13 for Jesters alone. */
-export function setValue(set) {
-  const declared = declaredValue(set);
-  if (declared != null) return declared;
-  const plain = parseCards(set).filter(c => !isWild(c));
-  return plain.length ? rankValue(plain[0]) : 13;
 }
 
 function cardKey(token) {

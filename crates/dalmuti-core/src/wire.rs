@@ -1,0 +1,328 @@
+//! The wire encoding of the engine's actions and decisions: one JSON form
+//! for every program that writes or reads a move (the bot protocol, the
+//! server's WebSocket and log, the browser, the Python package), so none
+//! needs another's crate to write one.
+//!
+//! ```
+//! use dalmuti_core::wire::{decode_action, encode_action};
+//! use dalmuti_core::Action;
+//! let play = Action::Play("6 6 J".parse().unwrap());
+//! assert_eq!(encode_action(&play).to_string(), r#"{"play":"6 6 J"}"#);
+//! assert_eq!(decode_action(&serde_json::json!({"play": "J 6 6"})), Ok(play));
+//! assert_eq!(encode_action(&Action::Pass).to_string(), r#""pass""#);
+//! let err = decode_action(&serde_json::json!({"play": "5 6"})).unwrap_err();
+//! assert_eq!(err.to_string(), r#"{"play": …}: 5 6 is not a set of one rank"#);
+//! // Corporate Shuffle.
+//! let wedgie = decode_action(&serde_json::json!({"play": "6 T", "wedgie": 3})).unwrap();
+//! assert_eq!(encode_action(&wedgie).to_string(), r#"{"play":"6 T","wedgie":3}"#);
+//! let dogberts = Action::Play("D D as 3".parse().unwrap());
+//! assert_eq!(encode_action(&dogberts).to_string(), r#"{"play":"D D as 3"}"#);
+//! ```
+
+use serde_json::{Map, Value, json};
+
+use crate::{Action, Card, Cards, Decision, MAX_PLAYERS, Seat, Set};
+
+/// A line the bot could not be understood from, or a value that is not an
+/// action: says what is wrong, in words meant for the bot's author.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadMessage(pub String);
+
+pub(crate) fn bad<T>(message: impl Into<String>) -> Result<T, BadMessage> {
+    Err(BadMessage(message.into()))
+}
+
+/// The names of the actions without arguments, as written on the wire.
+const UNIT_ACTIONS: [(&str, Action); 4] = [
+    ("pass", Action::Pass),
+    ("ready", Action::Ready),
+    ("call_revolution", Action::CallRevolution),
+    ("decline_exchange", Action::DeclineExchange),
+];
+
+/// What every action looks like, for error messages.
+const ACTION_FORMS: &str = r#"an action is "pass", "ready", "call_revolution", "decline_exchange", {"play": CARDS} (with "wedgie": SEAT for a set with the Twirling Wedgie), {"give_tax": CARDS}, {"offer_exchange": {"partner": SEAT, "card": CARD}} or {"answer_exchange": CARD}"#;
+
+/// An action as JSON:
+///
+/// | action | JSON |
+/// |---|---|
+/// | play a set | `{"play": "6 6 J"}` |
+/// | play Dogberts alone, declared as a value (Corporate Shuffle) | `{"play": "D D as 3"}` |
+/// | play a set with the Twirling Wedgie, naming its victim (Corporate Shuffle) | `{"play": "6 T", "wedgie": 3}` |
+/// | pass | `"pass"` |
+/// | ready (for a holder of both Jesters: keep quiet) | `"ready"` |
+/// | call a revolution | `"call_revolution"` |
+/// | a Dalmuti's tax gift | `{"give_tax": "10 10"}` |
+/// | offer a merchant exchange | `{"offer_exchange": {"partner": 3, "card": "7"}}` |
+/// | let the merchant exchange go | `"decline_exchange"` |
+/// | a card back in the exchange | `{"answer_exchange": "9"}` |
+///
+/// Cards are record tokens (`1`…`12`, `J`; `0`, `1`…`10`, `T`, `R`, `D`
+/// in Corporate Shuffle), best first, wild cards last. A set with the
+/// Wedgie names no victim only when its play ends the hand.
+pub fn encode_action(action: &Action) -> Value {
+    match *action {
+        Action::Play(set) => match set.wedgie_target() {
+            Some(victim) => json!({ "play": set.to_string(), "wedgie": victim.index() }),
+            None => json!({ "play": set.to_string() }),
+        },
+        Action::Pass => json!("pass"),
+        Action::Ready => json!("ready"),
+        Action::CallRevolution => json!("call_revolution"),
+        Action::GiveTax(cards) => json!({ "give_tax": cards.to_string() }),
+        Action::OfferExchange { partner, card } => json!({
+            "offer_exchange": { "partner": partner.index(), "card": card.token() }
+        }),
+        Action::DeclineExchange => json!("decline_exchange"),
+        Action::AnswerExchange(card) => json!({ "answer_exchange": card.token() }),
+    }
+}
+
+/// Reads an action written as in [`encode_action`], or says what is wrong
+/// with it. Cards may come in any order and with any white space between
+/// them (`"J 6  6"` is `"6 6 J"`).
+pub fn decode_action(value: &Value) -> Result<Action, BadMessage> {
+    match value {
+        Value::String(name) => UNIT_ACTIONS
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|&(_, a)| a)
+            .ok_or_else(|| {
+                let hint = match name.as_str() {
+                    "play" | "give_tax" | "offer_exchange" | "answer_exchange" => {
+                        format!(" ({name:?} needs its cards: {{{name:?}: …}})")
+                    }
+                    _ => String::new(),
+                };
+                BadMessage(format!(
+                    "unknown action {}{hint}: {ACTION_FORMS}",
+                    show(value)
+                ))
+            }),
+        Value::Object(map) if map.contains_key("play") && map.len() > 1 => decode_play(map),
+        Value::Object(map) => {
+            let mut entries = map.iter();
+            let (Some((key, arg)), None) = (entries.next(), entries.next()) else {
+                return bad(format!(
+                    "{} is not an action: an action object has exactly one key (\"play\" may \
+                     add \"wedgie\"); {ACTION_FORMS}",
+                    show(value)
+                ));
+            };
+            let context = |e: BadMessage| BadMessage(format!("{{{key:?}: …}}: {e}"));
+            match key.as_str() {
+                "play" => decode_play(map),
+                "wedgie" | "as" => bad(format!(
+                    r#"{key:?} goes with the cards it is for: {{"play": "6 T", "wedgie": 3}}, {{"play": "D D as 3"}}"#
+                )),
+                "give_tax" => {
+                    let text = cards_text(arg).map_err(context)?;
+                    text.parse::<Cards>()
+                        .map(Action::GiveTax)
+                        .map_err(|e| context(BadMessage(e.to_string())))
+                }
+                "answer_exchange" => decode_card(arg)
+                    .map(Action::AnswerExchange)
+                    .map_err(context),
+                "offer_exchange" => {
+                    let Value::Object(fields) = arg else {
+                        return Err(context(BadMessage(format!(
+                            r#"expected {{"partner": SEAT, "card": CARD}}, not {}"#,
+                            show(arg)
+                        ))));
+                    };
+                    let partner = fields
+                        .get("partner")
+                        .ok_or_else(|| BadMessage(r#"missing "partner" (a seat number)"#.into()))
+                        .and_then(decode_seat)
+                        .map_err(context)?;
+                    let card = fields
+                        .get("card")
+                        .ok_or_else(|| BadMessage(r#"missing "card" (a card token)"#.into()))
+                        .and_then(decode_card)
+                        .map_err(context)?;
+                    Ok(Action::OfferExchange { partner, card })
+                }
+                "pass" | "ready" | "call_revolution" | "decline_exchange" => bad(format!(
+                    r#"{key:?} takes nothing: write it as the string "{key}", not {}"#,
+                    show(value)
+                )),
+                _ => bad(format!("unknown action {key:?}: {ACTION_FORMS}")),
+            }
+        }
+        _ => bad(format!("{} is not an action: {ACTION_FORMS}", show(value))),
+    }
+}
+
+/// A `play` action: its cards (with `as V` for Dogberts alone), and the
+/// Wedgie's victim in `"wedgie"` when the set holds the Wedgie.
+fn decode_play(map: &Map<String, Value>) -> Result<Action, BadMessage> {
+    let context = |e: BadMessage| BadMessage(format!(r#"{{"play": …}}: {e}"#));
+    if let Some(other) = map.keys().find(|k| *k != "play" && *k != "wedgie") {
+        if other == "as" {
+            return Err(context(BadMessage(
+                r#"a declared value is written with the cards: {"play": "D D as 3"}"#.into(),
+            )));
+        }
+        return bad(format!(
+            "{} is not an action: an action object has exactly one key (\"play\" may add \
+             \"wedgie\"), not {other:?}; {ACTION_FORMS}",
+            show(&Value::Object(map.clone()))
+        ));
+    }
+    let text = cards_text(&map["play"]).map_err(context)?;
+    let set = text
+        .parse::<Set>()
+        .map_err(|e| context(BadMessage(e.to_string())))?;
+    let victim = match map.get("wedgie") {
+        None | Some(Value::Null) => None,
+        Some(seat) => {
+            Some(decode_seat(seat).map_err(|e| context(BadMessage(format!(r#""wedgie": {e}"#))))?)
+        }
+    };
+    set.with_target(victim)
+        .map(Action::Play)
+        .map_err(|e| context(BadMessage(e.to_string())))
+}
+
+/// The cards of a `play` or `give_tax`: a string of tokens, normalized to
+/// single spaces.
+fn cards_text(value: &Value) -> Result<String, BadMessage> {
+    match value {
+        Value::String(s) => Ok(s.split_whitespace().collect::<Vec<_>>().join(" ")),
+        other => bad(format!(
+            r#"expected a string of cards such as "6 6 J", not {}"#,
+            show(other)
+        )),
+    }
+}
+
+fn decode_card(value: &Value) -> Result<Card, BadMessage> {
+    match value {
+        Value::String(s) => s.trim().parse().map_err(|e| BadMessage(format!("{e}"))),
+        other => bad(format!(
+            r#"expected one card such as "7" or "J", not {}"#,
+            show(other)
+        )),
+    }
+}
+
+fn decode_seat(value: &Value) -> Result<Seat, BadMessage> {
+    match value.as_u64() {
+        Some(n) if n < MAX_PLAYERS as u64 => Ok(Seat::new(n as usize)),
+        _ => bad(format!(
+            "expected a seat number (0 to {}), not {}",
+            MAX_PLAYERS - 1,
+            show(value)
+        )),
+    }
+}
+
+/// A JSON value for an error message, cut short if long.
+pub fn show(value: &Value) -> String {
+    truncate(&value.to_string(), 80)
+}
+
+/// `text` cut to at most `max` characters, with `…` when cut.
+pub fn truncate(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+/// A decision as JSON, tagged by `kind`:
+///
+/// | decision | JSON |
+/// |---|---|
+/// | look at the cards and say ready | `{"kind": "ready"}` |
+/// | choose the tax gift | `{"kind": "tax", "to": 4, "count": 2}` |
+/// | offer a merchant exchange or not | `{"kind": "exchange_offer"}` |
+/// | give a card back in the exchange | `{"kind": "exchange_answer", "from": 2}` |
+/// | lead a round | `{"kind": "lead"}` |
+/// | top the set on the table or pass | `{"kind": "follow", "top": "9 9", "by": 3}` |
+///
+/// A set on the table that holds the Twirling Wedgie also names its victim
+/// (`"wedgie": 2`), as in the log.
+pub fn encode_decision(decision: &Decision) -> Value {
+    match *decision {
+        Decision::Ready => json!({ "kind": "ready" }),
+        Decision::Tax { to, count } => json!({ "kind": "tax", "to": to.index(), "count": count }),
+        Decision::ExchangeOffer => json!({ "kind": "exchange_offer" }),
+        Decision::ExchangeAnswer { from } => {
+            json!({ "kind": "exchange_answer", "from": from.index() })
+        }
+        Decision::Lead => json!({ "kind": "lead" }),
+        Decision::Follow { top, by } => match top.wedgie_target() {
+            Some(victim) => json!({
+                "kind": "follow", "top": top.to_string(), "by": by.index(), "wedgie": victim.index()
+            }),
+            None => json!({ "kind": "follow", "top": top.to_string(), "by": by.index() }),
+        },
+    }
+}
+
+/// Reads a decision written as in [`encode_decision`].
+pub fn decode_decision(value: &Value) -> Result<Decision, BadMessage> {
+    let Value::Object(map) = value else {
+        return bad(format!(
+            r#"a decision is an object {{"kind": …}}, not {}"#,
+            show(value)
+        ));
+    };
+    let field = |name: &str| {
+        map.get(name)
+            .ok_or_else(|| BadMessage(format!("the decision has no {name:?}")))
+    };
+    let seat = |name: &str| field(name).and_then(decode_seat);
+    match map.get("kind").and_then(Value::as_str) {
+        Some("ready") => Ok(Decision::Ready),
+        Some("tax") => Ok(Decision::Tax {
+            to: seat("to")?,
+            count: field("count")?
+                .as_u64()
+                .and_then(|n| u8::try_from(n).ok())
+                .ok_or_else(|| BadMessage(r#""count" must be a small number"#.into()))?,
+        }),
+        Some("exchange_offer") => Ok(Decision::ExchangeOffer),
+        Some("exchange_answer") => Ok(Decision::ExchangeAnswer {
+            from: seat("from")?,
+        }),
+        Some("lead") => Ok(Decision::Lead),
+        Some("follow") => {
+            let top: Set = cards_text(field("top")?)?
+                .parse()
+                .map_err(|e: crate::NotASet| BadMessage(e.to_string()))?;
+            let victim = match map.get("wedgie") {
+                None | Some(Value::Null) => None,
+                Some(_) => Some(seat("wedgie")?),
+            };
+            Ok(Decision::Follow {
+                top: top
+                    .with_target(victim)
+                    .map_err(|e| BadMessage(e.to_string()))?,
+                by: seat("by")?,
+            })
+        }
+        _ => bad(format!(
+            "unknown decision kind in {}: expected ready, tax, exchange_offer, exchange_answer, lead or follow",
+            show(value)
+        )),
+    }
+}
+
+/// A decision in words, for messages: `lead a round`, `top 9 9 or pass`…
+pub fn describe_decision(decision: &Decision) -> String {
+    match decision {
+        Decision::Ready => "say ready".into(),
+        Decision::Tax { to, count } => format!("choose {count} card(s) of tax for {to}"),
+        Decision::ExchangeOffer => "offer a merchant exchange or not".into(),
+        Decision::ExchangeAnswer { from } => {
+            format!("give a card back in the merchant exchange with {from}")
+        }
+        Decision::Lead => "lead a round".into(),
+        Decision::Follow { top, by } => format!("top {top} (played by {by}) or pass"),
+    }
+}
