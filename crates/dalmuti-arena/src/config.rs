@@ -624,22 +624,13 @@ pub(crate) fn label(specs: Vec<BotSpec>) -> Vec<Entry> {
 /// assert!(parse_seed("seven").is_err());
 /// ```
 pub fn parse_seed(text: &str) -> Result<Seed, ConfigError> {
-    let text = text.trim();
-    let seed = if text.len() == 64 {
-        text.parse::<Seed>().ok()
-    } else {
-        text.parse::<u64>().ok().map(Seed::from)
-    };
-    seed.ok_or_else(|| ConfigError::Seed(text.to_string()))
+    Seed::from_text(text).map_err(|_| ConfigError::Seed(text.trim().to_string()))
 }
 
-/// A seed written so [`parse_seed`] reads it back: the number if it is one.
+/// A seed written so [`parse_seed`] reads it back: the number if it is one
+/// ([`Seed::text`]).
 pub fn seed_text(seed: Seed) -> String {
-    if seed.0[8..].iter().all(|&b| b == 0) {
-        u64::from_le_bytes(seed.0[..8].try_into().expect("8 bytes")).to_string()
-    } else {
-        seed.to_string()
-    }
+    seed.text()
 }
 
 #[cfg(test)]

@@ -29,6 +29,41 @@ impl Seed {
             .expect("the operating system's random source failed");
         Seed(bytes)
     }
+
+    /// A seed as a person types it: a number (`7`, as [`Seed::from`] a
+    /// `u64`) or 64 hex digits.
+    ///
+    /// ```
+    /// use dalmuti_core::Seed;
+    /// assert_eq!(Seed::from_text("7"), Ok(Seed::from(7)));
+    /// assert_eq!(Seed::from_text(&Seed::from(7).to_string()), Ok(Seed::from(7)));
+    /// assert!(Seed::from_text("seven").is_err());
+    /// ```
+    pub fn from_text(text: &str) -> Result<Seed, BadSeed> {
+        let text = text.trim();
+        if text.len() == 64 {
+            text.parse()
+        } else {
+            text.parse::<u64>().map(Seed::from).map_err(|_| BadSeed)
+        }
+    }
+
+    /// The seed written so [`Seed::from_text`] reads it back: the number if
+    /// it is one, else 64 hex digits.
+    ///
+    /// ```
+    /// use dalmuti_core::Seed;
+    /// assert_eq!(Seed::from(7).text(), "7");
+    /// let big = Seed([1; 32]);
+    /// assert_eq!(Seed::from_text(&big.text()), Ok(big));
+    /// ```
+    pub fn text(&self) -> String {
+        if self.0[8..].iter().all(|&b| b == 0) {
+            u64::from_le_bytes(self.0[..8].try_into().expect("8 bytes")).to_string()
+        } else {
+            self.to_string()
+        }
+    }
 }
 
 impl From<u64> for Seed {
@@ -49,7 +84,8 @@ impl std::fmt::Display for Seed {
     }
 }
 
-/// A seed that is not 64 hex digits.
+/// A seed that is not 64 hex digits (nor, for [`Seed::from_text`], a
+/// number).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("a seed is 64 hexadecimal digits")]
 pub struct BadSeed;

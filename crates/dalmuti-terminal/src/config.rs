@@ -2,7 +2,6 @@
 
 use std::time::Duration;
 
-use dalmuti_arena::{parse_seed, seed_text};
 use dalmuti_bots::BotSpec;
 use dalmuti_core::{BadRules, Rules, Scoring, Seed, Variant};
 use dalmuti_i18n::Lang;
@@ -275,7 +274,7 @@ impl Config {
             return Err(ConfigError::Hands);
         }
         let seed = match &args.seed {
-            Some(text) => parse_seed(text).map_err(|_| ConfigError::Seed(text.clone()))?,
+            Some(text) => Seed::from_text(text).map_err(|_| ConfigError::Seed(text.clone()))?,
             None => fresh_seed(),
         };
         Ok(Config {
@@ -291,7 +290,7 @@ impl Config {
 
     /// The seed as `--seed` takes it.
     pub fn seed_text(&self) -> String {
-        seed_text(self.seed)
+        self.seed.text()
     }
 }
 
