@@ -76,6 +76,39 @@ pub enum ServerError {
     Draining,
 }
 
+impl ServerError {
+    /// What kind of refusal this is, as the WebSocket's `error` (`kind`)
+    /// and a `resync` (`error_kind`) say it: a client tells refusals apart
+    /// by this word, never by the reason's text, which is for people.
+    ///
+    /// ```
+    /// use dalmuti_server::error::ServerError;
+    /// assert_eq!(ServerError::Stale { sent: 3, current: 4 }.kind(), "stale");
+    /// assert_eq!(ServerError::Illegal("not your turn".into()).kind(), "illegal");
+    /// ```
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ServerError::NoTable(_) => "no_table",
+            ServerError::NotFound(_) => "not_found",
+            ServerError::BadRequest(_) => "bad_request",
+            ServerError::BadToken => "bad_token",
+            ServerError::NoToken => "no_token",
+            ServerError::NotHost => "not_host",
+            ServerError::TooLarge(_) => "too_large",
+            ServerError::TooMany(_) => "too_many",
+            ServerError::RateLimited { .. } => "rate_limited",
+            ServerError::Conflict(_) => "conflict",
+            ServerError::Stale { .. } => "stale",
+            ServerError::Illegal(_) => "illegal",
+            ServerError::Full(_) => "full",
+            ServerError::Storage(_) => "storage",
+            ServerError::Closed => "closed",
+            ServerError::Moved { .. } => "moved",
+            ServerError::Draining => "draining",
+        }
+    }
+}
+
 impl From<crate::store::StoreError> for ServerError {
     fn from(e: crate::store::StoreError) -> ServerError {
         ServerError::Storage(e.to_string())

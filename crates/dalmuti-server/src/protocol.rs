@@ -29,12 +29,13 @@ impl ServerMsg {
         serde_json::to_string(self).expect("a message serializes")
     }
 
-    /// An error with a reason.
-    pub fn error(v: u64, reason: &str) -> ServerMsg {
+    /// A refusal: its reason in words and its kind
+    /// ([`ServerError::kind`](crate::error::ServerError::kind)).
+    pub fn error(v: u64, error: &crate::error::ServerError) -> ServerMsg {
         ServerMsg {
             t: "error",
             v,
-            d: serde_json::json!({ "reason": reason }),
+            d: serde_json::json!({ "reason": error.to_string(), "kind": error.kind() }),
         }
     }
 }

@@ -276,12 +276,14 @@ impl Connection {
                     });
                 }
                 Message::Binary(_) => {
-                    let reason = if allowed {
-                        "binary frames are not understood: send JSON text".to_string()
+                    let error = if allowed {
+                        ServerError::BadRequest(
+                            "binary frames are not understood: send JSON text".into(),
+                        )
                     } else {
-                        self.too_many()
+                        ServerError::TooMany(self.too_many())
                     };
-                    if !self.send(&ServerMsg::error(self.v, &reason)).await {
+                    if !self.send(&ServerMsg::error(self.v, &error)).await {
                         return None;
                     }
                 }
@@ -325,7 +327,10 @@ impl Connection {
                     .to_string(),
                 Err(refused) => refused.reason,
             };
-            if !self.send(&ServerMsg::error(0, &reason)).await {
+            if !self
+                .send(&ServerMsg::error(0, &ServerError::BadRequest(reason)))
+                .await
+            {
                 return;
             }
         };
@@ -338,7 +343,7 @@ impl Connection {
                 return;
             }
             Err(e) => {
-                self.send(&ServerMsg::error(0, &e.to_string())).await;
+                self.send(&ServerMsg::error(0, &e)).await;
                 self.close(1008, "no such seat").await;
                 return;
             }
@@ -419,14 +424,19 @@ impl Connection {
                 Ok(msg) => msg.is_action(),
                 Err(refused) => refused.action,
             };
-            let reason = self.too_many();
-            return self.refuse(&reason, action, token, feed).await;
+            let error = ServerError::TooMany(self.too_many());
+            return self.refuse(error, action, token, feed).await;
         }
         let msg = match parsed {
             Ok(msg) => msg,
             Err(refused) => {
                 return self
-                    .refuse(&refused.reason, refused.action, token, feed)
+                    .refuse(
+                        ServerError::BadRequest(refused.reason),
+                        refused.action,
+                        token,
+                        feed,
+                    )
                     .await;
             }
         };
@@ -445,12 +455,13 @@ impl Connection {
                 ClientMsg::Hello { .. } => "already said hello",
                 _ => "spectators cannot act: take a seat first",
             };
-            return self.refuse(reason, msg.is_action(), None, feed).await;
+            let error = ServerError::BadRequest(reason.into());
+            return self.refuse(error, msg.is_action(), None, feed).await;
         };
         match msg {
             ClientMsg::Hello { .. } => {
-                self.refuse("already said hello", false, Some(token), feed)
-                    .await
+                let error = ServerError::BadRequest("already said hello".into());
+                self.refuse(error, false, Some(token), feed).await
             }
             ClientMsg::Act { v, action } => match self.table.act(token, action, v).await {
                 Ok(_) => Next::Go,
@@ -475,7 +486,7 @@ impl Connection {
     ) -> Next {
         match self.table.chat(from, line).await {
             Ok(()) => Next::Go,
-            Err(e) => self.refuse(&e.to_string(), false, token, feed).await,
+            Err(e) => self.refuse(e, false, token, feed).await,
         }
     }
 
@@ -483,21 +494,21 @@ impl Connection {
     /// a `place` the `resync` the table gives this viewer.
     async fn refuse(
         &mut self,
-        reason: &str,
+        error: ServerError,
         action: bool,
         token: Option<&str>,
         feed: &mut Feed,
     ) -> Next {
         if !action {
-            return if self.send(&ServerMsg::error(self.v, reason)).await {
+            return if self.send(&ServerMsg::error(self.v, &error)).await {
                 Next::Go
             } else {
                 Next::Stop
             };
         }
-        match self.table.resync(token, reason).await {
+        match self.table.resync(token, &error).await {
             Ok(resync) => {
-                let refusal = (ServerError::BadRequest(reason.into()), resync);
+                let refusal = (error, resync);
                 self.refused_by_table(refusal, token, feed).await
             }
             Err(_) => Next::Stop,
@@ -542,7 +553,7 @@ impl Connection {
             }
         }
         if !self
-            .send(&ServerMsg::error(resync.v.max(self.v), &error.to_string()))
+            .send(&ServerMsg::error(resync.v.max(self.v), &error))
             .await
         {
             return Next::Stop;

@@ -819,6 +819,7 @@ fn game_part(state: &Value) -> Value {
             "missed",
             "e",
             "error",
+            "error_kind",
             "chat",
             "news",
         ] {
@@ -1027,11 +1028,19 @@ async fn expect_error(ws: &mut Ws, what: &str) -> String {
     reason.to_string()
 }
 
-/// Reads an `error` then a `resync` at event `v`; returns the resync.
-async fn expect_error_and_resync(ws: &mut Ws, what: &str, v: u64) -> Value {
-    expect_error(ws, what).await;
+/// Reads an `error` then a `resync` at event `v`, both of the refusal's
+/// kind `kind`; returns the resync.
+async fn expect_error_and_resync(ws: &mut Ws, what: &str, v: u64, kind: &str) -> Value {
+    let m = ws.recv_until(|m| m["t"] != json!("presence")).await;
+    assert_eq!(m["t"], json!("error"), "{what}: {m}");
+    assert_eq!(
+        m["d"]["kind"],
+        json!(kind),
+        "{what}: the refusal's kind: {m}"
+    );
     let m = ws.recv_until(|m| m["t"] != json!("presence")).await;
     assert_eq!(m["t"], json!("resync"), "{what}: {m}");
+    assert_eq!(m["d"]["error_kind"], json!(kind), "{what}: {m}");
     assert_eq!(m["v"], json!(v), "{what}: {m}");
     assert!(
         m["d"]["view"].is_object(),
@@ -1169,13 +1178,13 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
     // resync at the table's event number.
     ws.send_json(&json!({"t": "act", "v": v, "d": {"play": "1 1 1 1 1 1 1 1"}}))
         .await;
-    expect_error_and_resync(&mut ws, "an illegal action", v).await;
+    expect_error_and_resync(&mut ws, "an illegal action", v, "illegal").await;
     ws.send_json(&json!({"t": "act", "v": v - 1, "d": legal}))
         .await;
-    expect_error_and_resync(&mut ws, "a stale action", v).await;
+    expect_error_and_resync(&mut ws, "a stale action", v, "stale").await;
     ws.send_json(&json!({"t": "act", "v": v + 5, "d": legal}))
         .await;
-    expect_error_and_resync(&mut ws, "an action from the future", v).await;
+    expect_error_and_resync(&mut ws, "an action from the future", v, "stale").await;
     unchanged("illegal and stale actions").await;
 
     // An action out of turn: Ada has no decision now.
@@ -1183,7 +1192,7 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
     ada_ws
         .send_json(&json!({"t": "act", "v": v, "d": "pass"}))
         .await;
-    expect_error_and_resync(&mut ada_ws, "an action out of turn", v).await;
+    expect_error_and_resync(&mut ada_ws, "an action out of turn", v, "illegal").await;
     unchanged("an action out of turn").await;
 
     // A wrong token.
@@ -1203,7 +1212,7 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
     watcher
         .send_json(&json!({"t": "act", "v": v, "d": legal}))
         .await;
-    let resync = expect_error_and_resync(&mut watcher, "a spectator's act", v).await;
+    let resync = expect_error_and_resync(&mut watcher, "a spectator's act", v, "bad_request").await;
     assert!(resync["d"]["you"].is_null(), "a spectator's view: {resync}");
     watcher.send_json(&json!({"t": "chat", "d": "hi"})).await;
     expect_error(&mut watcher, "a spectator's chat").await;

@@ -152,7 +152,7 @@ enum Command {
         reply: oneshot::Sender<Result<u64, Refusal>>,
     },
     Subscribe(Option<String>, u64, Reply<Subscription>),
-    Resync(Option<String>, String, oneshot::Sender<ServerMsg>),
+    Resync(Option<String>, ServerError, oneshot::Sender<ServerMsg>),
     Unsubscribe(String),
     Chat(Speaker, String, Reply<()>),
     SpectatorChat(String, bool, Reply<()>),
@@ -250,7 +250,7 @@ pub struct TableHandle {
 fn closed() -> Refusal {
     (
         ServerError::Closed,
-        ServerMsg::error(0, "the table is closed"),
+        ServerMsg::error(0, &ServerError::Closed),
     )
 }
 
@@ -375,13 +375,13 @@ impl TableHandle {
     /// The `resync` for a connection whose `act` or `place` was refused
     /// before it reached the table (unreadable, rate-limited, from a
     /// spectator): the state of the token's seat (a spectator's if none),
-    /// with `reason` as its `error`.
+    /// with `error` as its `error`.
     pub async fn resync(
         &self,
         token: Option<&str>,
-        reason: &str,
+        error: &ServerError,
     ) -> Result<ServerMsg, ServerError> {
-        let (token, reason) = (token.map(str::to_string), reason.to_string());
+        let (token, reason) = (token.map(str::to_string), error.clone());
         let (reply, rx) = oneshot::channel();
         self.tx
             .send(Command::Resync(token, reason, reply))
@@ -1640,6 +1640,7 @@ impl Actor {
     fn resync(&self, error: &ServerError, who: Option<usize>) -> ServerMsg {
         let mut msg = self.message("resync", who, &self.live());
         msg.d["error"] = json!(error.to_string());
+        msg.d["error_kind"] = json!(error.kind());
         msg
     }
 
@@ -1704,7 +1705,7 @@ impl Actor {
             }
             Command::Resync(token, reason, reply) => {
                 let who = token.and_then(|t| self.state.seat_of_token(&t).ok());
-                let _ = reply.send(self.resync(&ServerError::BadRequest(reason), who));
+                let _ = reply.send(self.resync(&reason, who));
             }
             Command::Unsubscribe(name) => {
                 if let Some(n) = self.connections.get_mut(&name) {

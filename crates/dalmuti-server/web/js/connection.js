@@ -204,7 +204,7 @@ function onMessage(msg) {
       T.retry = 0;
       T.moves = 0;
       setConn(t('web.conn.live'), 'up');
-      if (msg.t === 'resync' && d && d.error) showError(stale(d.error) ? t('web.error.stale') : d.error);
+      if (msg.t === 'resync' && d && d.error) showError(d.error_kind === 'stale' ? t('web.error.stale') : d.error);
       if (msg.t === 'event' && d && d.e) onEvent(d.e, d);
       if (msg.t === 'catchup' && d && Array.isArray(d.missed)) {
         const missed = d.missed.map(m => m && m.e).filter(Boolean);
@@ -217,8 +217,9 @@ function onMessage(msg) {
       break;
     case 'error':
       T.pending = false;
-      showError(d && d.reason ? (stale(d.reason) ? t('web.error.stale') : d.reason) : t('web.error.refused'));
-      if (!T.state && myToken() && d && /token/i.test(d.reason || '')) show($('t-lost'), true);
+      // Refusals are told apart by their kind (docs/PROTOCOL.md), not their words.
+      showError(d && d.reason ? (d.kind === 'stale' ? t('web.error.stale') : d.reason) : t('web.error.refused'));
+      if (!T.state && myToken() && d && d.kind === 'bad_token') show($('t-lost'), true);
       renderActions();
       break;
     case 'chat':
@@ -240,14 +241,6 @@ export function showError(reason) {
 
 /** Events the server's kept news lines tell already. */
 const SERVER_NEWS = new Set(['seat', 'unseat', 'waiting', 'start', 'deal', 'join', 'leaving', 'leave']);
-
-/**
- * The server's refusal of a move chosen at an older event (docs/PROTOCOL.md,
- * resync): another tab or device of this seat moved first.
- */
-function stale(reason) {
-  return /^stale action/.test(reason || '');
-}
 
 /** A player back from an absence is told, in one line, what the stand-in bot played for them. */
 function tellMovesMadeForMe(events, state) {

@@ -339,6 +339,7 @@ pub fn game_part(m: &Value) -> Value {
         "missed",
         "e",
         "error",
+        "error_kind",
         "chat",
         "news",
     ] {
