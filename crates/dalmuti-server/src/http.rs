@@ -87,6 +87,16 @@ pub struct AppState {
     tables: Arc<Mutex<HashMap<String, TableHandle>>>,
     connections: Arc<Semaphore>,
     creation: Arc<CreationLimit>,
+    /// Held while a table is created, from choosing its default name to
+    /// listing it: two creations cannot both take a name. An async lock:
+    /// the row's write in between runs on the blocking pool, and other
+    /// creations wait without holding a thread.
+    creating: Arc<tokio::sync::Mutex<()>>,
+    /// Held while a table is taken over (its lease taken, its log
+    /// replayed), on the blocking pool only: two requests for one table
+    /// take it once, and the tables' map is not locked meanwhile, so async
+    /// code reading it never waits for the database.
+    adopting: Arc<Mutex<()>>,
     closing: watch::Sender<bool>,
     /// Health, readiness and the draining flag (`/healthz`, `/readyz`).
     health: crate::ops::Health,
@@ -147,6 +157,8 @@ impl AppState {
                 config.table_burst,
                 config.table_interval,
             )),
+            creating: Arc::default(),
+            adopting: Arc::default(),
             config: Arc::new(config),
             tables: Arc::new(Mutex::new(tables)),
             closing: watch::channel(false).0,
@@ -197,20 +209,50 @@ impl AppState {
     /// The handle of live table `id`; a finished game's table is a
     /// conflict (it can no longer change), an unknown one not found, one
     /// another node serves [`ServerError::Moved`].
-    pub fn table(&self, id: &str) -> Result<TableHandle, ServerError> {
-        match self.find(id)? {
+    pub async fn table(&self, id: &str) -> Result<TableHandle, ServerError> {
+        if let Some(handle) = self.live(id) {
+            return Ok(handle);
+        }
+        self.blocking(id, |state, id| match state.find_now(id)? {
             Some(handle) => Ok(handle),
-            None => match records::find(&self.ctx, id) {
+            None => match records::find(&state.ctx, id) {
                 Ok(_) => Err(records::over(id)),
                 Err(e) => Err(e),
             },
-        }
+        })
+        .await
     }
 
     /// The handle of table `id` if it is live here; one no node serves is
     /// taken over first; one another node serves is [`ServerError::Moved`].
     /// None: a finished or unknown table.
-    pub fn find(&self, id: &str) -> Result<Option<TableHandle>, ServerError> {
+    pub async fn find(&self, id: &str) -> Result<Option<TableHandle>, ServerError> {
+        if let Some(handle) = self.live(id) {
+            return Ok(Some(handle));
+        }
+        self.blocking(id, |state, id| state.find_now(id)).await
+    }
+
+    /// Runs `f`, which may call the store (a blocking call), on the
+    /// blocking pool: no thread of the runtime waits for the database.
+    async fn blocking<T: Send + 'static>(
+        &self,
+        id: &str,
+        f: impl FnOnce(&AppState, &str) -> Result<T, ServerError> + Send + 'static,
+    ) -> Result<T, ServerError> {
+        let (state, owned) = (self.clone(), id.to_string());
+        // Its logs go where the caller's go, in the caller's span.
+        let dispatch = tracing::dispatcher::get_default(|d| d.clone());
+        let span = tracing::Span::current();
+        tokio::task::spawn_blocking(move || {
+            tracing::dispatcher::with_default(&dispatch, || span.in_scope(|| f(&state, &owned)))
+        })
+        .await
+        .map_err(|_| ServerError::Storage(format!("looking table {id} up failed")))?
+    }
+
+    /// [`AppState::find`] on this thread, which may wait for the store.
+    fn find_now(&self, id: &str) -> Result<Option<TableHandle>, ServerError> {
         if let Some(handle) = self.live(id) {
             return Ok(Some(handle));
         }
@@ -232,13 +274,14 @@ impl AppState {
     }
 
     /// Takes table `row` over (its lease, then its log) and starts it
-    /// here; [`ServerError::Moved`] if another node took it first. Under
-    /// the tables' lock: two requests for one table take it once (a second
-    /// taking would fence the first).
+    /// here; [`ServerError::Moved`] if another node took it first. One
+    /// taking at a time (`adopting`): two requests for one table take it
+    /// once (a second taking would fence the first). Blocking: runs on the
+    /// blocking pool.
     fn adopt(&self, cluster: &Cluster, row: TableRow) -> Result<TableHandle, ServerError> {
-        let mut tables = self.lock();
-        if let Some(handle) = tables.get(&row.id).filter(|h| !h.is_closed()) {
-            return Ok(handle.clone());
+        let _adopting = self.adopting.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(handle) = self.live(&row.id) {
+            return Ok(handle);
         }
         if !cluster.take(&row.id)? {
             let owner = cluster.owner(&row.id)?;
@@ -255,7 +298,7 @@ impl AppState {
         tracing::info!(table = %id, node = %cluster.node, "table taken over");
         match table::load(self.ctx.clone(), row) {
             Ok(handle) => {
-                tables.insert(id, handle.clone());
+                self.lock().insert(id, handle.clone());
                 Ok(handle)
             }
             Err(e) => {
@@ -263,6 +306,19 @@ impl AppState {
                 Err(e)
             }
         }
+    }
+
+    /// Writes new table `row` to the store, starts it and lists it, as one
+    /// step for [`AppState::adopt`] (`adopting` held): on several nodes the
+    /// new row is already this node's, and must not be taken over as a
+    /// table of this node missing from memory before it is listed.
+    /// Blocking: runs on the blocking pool.
+    fn create_now(&self, row: TableRow) -> Result<TableHandle, ServerError> {
+        let _adopting = self.adopting.lock().unwrap_or_else(|e| e.into_inner());
+        let id = row.id.clone();
+        let handle = table::start(self.ctx.clone(), table::store_new(&self.ctx, row)?)?;
+        self.lock().insert(id, handle.clone());
+        Ok(handle)
     }
 
     /// This node's id and public address, if it is one of a cluster.
@@ -347,7 +403,6 @@ impl AppState {
         self.lock().get(id).filter(|h| !h.is_closed()).cloned()
     }
 
-    /// The live tables, forgetting those whose actor has stopped.
     /// Room for one more table: at the cap, the oldest unstarted table
     /// nobody has been at for the lobby's idle time leaves memory (issue
     /// 24, S5: tables created and left filled the cap for half an hour),
@@ -379,6 +434,7 @@ impl AppState {
         )))
     }
 
+    /// The live tables, forgetting those whose actor has stopped.
     fn live_tables(&self) -> Vec<TableHandle> {
         let mut tables = self.lock();
         tables.retain(|_, h| !h.is_closed());
@@ -507,30 +563,34 @@ async fn create_table(
     state.creation.check(address(client.as_ref()))?;
     state.make_room().await?;
     // The default name is chosen and the table listed under one lock, so
-    // two tables created at once cannot both take it.
-    let (id, handle) = {
-        let mut tables = state.lock();
-        tables.retain(|_, h| !h.is_closed());
-        let name = match name {
-            Some(name) => name.to_string(),
-            None => {
-                crate::names::default_table_name(&player, tables.values().map(TableHandle::name))
-            }
-        };
-        let row = TableRow {
-            id: new_id(),
-            name,
-            seats: req.seats,
-            rules: serde_json::to_string(&rules).expect("rules serialize"),
-            public: req.public.unwrap_or(true),
-            turn_seconds: req.turn_seconds,
-            spectator_chat: req.spectator_chat,
-            rematch: None,
-        };
-        let handle = table::create(state.ctx.clone(), row.clone())?;
-        tables.insert(row.id.clone(), handle.clone());
-        (row.id, handle)
+    // two tables created at once cannot both take it; the row is written
+    // on the blocking pool meanwhile, no thread of the runtime held.
+    let creating = state.creating.lock().await;
+    let name = match name {
+        Some(name) => name.to_string(),
+        None => {
+            let mut tables = state.lock();
+            tables.retain(|_, h| !h.is_closed());
+            crate::names::default_table_name(&player, tables.values().map(TableHandle::name))
+        }
     };
+    let row = TableRow {
+        id: new_id(),
+        name,
+        seats: req.seats,
+        rules: serde_json::to_string(&rules).expect("rules serialize"),
+        public: req.public.unwrap_or(true),
+        turn_seconds: req.turn_seconds,
+        spectator_chat: req.spectator_chat,
+        rematch: None,
+    };
+    let id = row.id.clone();
+    let logged = row.clone();
+    let handle = state
+        .blocking(&id, move |state, _| state.create_now(row))
+        .await?;
+    drop(creating);
+    table::created(&logged);
     let token = handle.join(&req.player).await?;
     Ok((
         StatusCode::CREATED,
@@ -606,7 +666,7 @@ async fn ask_live<T>(
     id: &str,
     ask: impl AsyncFnOnce(TableHandle) -> Result<T, ServerError>,
 ) -> Result<Option<T>, ServerError> {
-    let Some(handle) = state.find(id)? else {
+    let Some(handle) = state.find(id).await? else {
         return Ok(None);
     };
     match ask(handle).await {
@@ -636,7 +696,7 @@ async fn take_seat(
     Path(id): Path<String>,
     json: Result<Json<TakeSeat>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ServerError> {
-    let table = state.table(&id)?;
+    let table = state.table(&id).await?;
     let req = body(json)?;
     let token = table.join(&req.name).await?;
     Ok((StatusCode::CREATED, Json(json!({ "token": token }))))
@@ -647,7 +707,7 @@ async fn leave(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<StatusCode, ServerError> {
-    let table = state.table(&id)?;
+    let table = state.table(&id).await?;
     table.leave(&bearer(&headers)?).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -664,7 +724,7 @@ async fn add_bot(
     headers: HeaderMap,
     json: Result<Json<AddBot>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ServerError> {
-    let table = state.table(&id)?;
+    let table = state.table(&id).await?;
     let token = bearer(&headers)?;
     let req = body(json)?;
     let name = table.add_bot(&token, &req.bot).await?;
@@ -676,7 +736,7 @@ async fn remove_bot(
     Path((id, name)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<StatusCode, ServerError> {
-    let table = state.table(&id)?;
+    let table = state.table(&id).await?;
     table.remove_bot(&bearer(&headers)?, &name).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -686,7 +746,7 @@ async fn start(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<StatusCode, ServerError> {
-    let table = state.table(&id)?;
+    let table = state.table(&id).await?;
     table.start(&bearer(&headers)?).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -703,7 +763,7 @@ async fn settings(
     headers: HeaderMap,
     json: Result<Json<Settings>, JsonRejection>,
 ) -> Result<StatusCode, ServerError> {
-    let table = state.table(&id)?;
+    let table = state.table(&id).await?;
     let token = bearer(&headers)?;
     let req = body(json)?;
     table.set_spectator_chat(&token, req.spectator_chat).await?;
@@ -717,7 +777,7 @@ async fn rematch(
     client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
 ) -> Result<(StatusCode, Json<Value>), ServerError> {
     let token = bearer(&headers)?;
-    let table = match state.find(&id)? {
+    let table = match state.find(&id).await? {
         Some(table) => table,
         // A finished game kept in the store: its host may still ask.
         None => records::revive(&state.ctx, &id).await?,
@@ -839,7 +899,7 @@ async fn websocket(
     client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ServerError> {
-    let table = match state.find(&id) {
+    let table = match state.find(&id).await {
         Ok(Some(table)) => table,
         // A finished game: its final state, for this connection alone.
         Ok(None) => records::revive(&state.ctx, &id).await?,

@@ -696,7 +696,7 @@ async fn a_table_survives_a_restart_from_its_file() {
             )
             .await;
         }
-        let table = state.table(&id).unwrap();
+        let table = state.table(&id).await.unwrap();
         let sub = table.subscribe(Some(&token), 0).await.unwrap();
         let mut feed = sub.feed;
         call(
@@ -716,7 +716,7 @@ async fn a_table_survives_a_restart_from_its_file() {
     };
     // Everything dropped; reopen the file and rebuild from the log.
     let state = open();
-    let table = state.table(&id).unwrap();
+    let table = state.table(&id).await.unwrap();
     let after = table.subscribe(Some(&token), before.v).await.unwrap().first;
     assert_eq!(after.t, "catchup");
     assert_eq!(after.d["missed"], json!([]), "nothing was missed");
@@ -767,7 +767,7 @@ async fn bots_stored_with_old_specs_still_load_and_play_at_the_offered_levels() 
         store.append(&table.id, v as u64 + 1, &text).unwrap();
     }
     let state = AppState::open(store, Config::for_tests()).unwrap();
-    let handle = state.table(&table.id).expect("the table loaded");
+    let handle = state.table(&table.id).await.expect("the table loaded");
     let sub = handle.subscribe(Some(&token), 0).await.unwrap();
     let bots: Vec<&str> = sub.first.d["lobby"]
         .as_array()
@@ -1775,7 +1775,7 @@ async fn a_game_through_the_router(app: &axum::Router, state: &AppState) -> (Str
         let (status, _) = call(app, "POST", &path, Some(&token), r#"{"bot":"normal"}"#).await;
         assert_eq!(status, StatusCode::CREATED);
     }
-    let table = state.table(&id).unwrap();
+    let table = state.table(&id).await.unwrap();
     let sub = table.subscribe(Some(&token), 0).await.unwrap();
     let mut feed = sub.feed;
     table

@@ -514,6 +514,27 @@ impl Context {
 
 /// Creates a new table in the store and starts its actor.
 pub fn create(ctx: Context, row: TableRow) -> Result<TableHandle, ServerError> {
+    let state = store_new(&ctx, row)?;
+    created(&state.row);
+    start(ctx, state)
+}
+
+/// Logs that table `row` was created (where the request was answered,
+/// not on the blocking pool that wrote it, so the line is in the
+/// request's context).
+pub(crate) fn created(row: &TableRow) {
+    tracing::info!(
+        table = %row.id,
+        seats = row.seats,
+        public = row.public,
+        "table created"
+    );
+}
+
+/// The first half of [`create`]: the new table's row written to the store
+/// (under a lease on several nodes). A blocking store call: async code
+/// runs it on the blocking pool, then [`start`]s the table.
+pub fn store_new(ctx: &Context, row: TableRow) -> Result<TableState, ServerError> {
     let state = TableState::new(row)?;
     let id = state.row.id.clone();
     ctx.metrics
@@ -525,12 +546,11 @@ pub fn create(ctx: Context, row: TableRow) -> Result<TableHandle, ServerError> {
                 .map_err(ServerError::from),
         })
         .inspect_err(|e| tracing::error!(table = %id, error = %e, "creating a table failed"))?;
-    tracing::info!(
-        table = %id,
-        seats = state.row.seats,
-        public = state.row.public,
-        "table created"
-    );
+    Ok(state)
+}
+
+/// The second half of [`create`]: the actor of a table [`store_new`] wrote.
+pub fn start(ctx: Context, state: TableState) -> Result<TableHandle, ServerError> {
     Ok(spawn(counted(Actor::new(ctx, state)?)))
 }
 
