@@ -1,8 +1,8 @@
 //! The built-in bots for Python: each decides from one seat's view only.
 
-use dalmuti_core::wire::encode_action;
 use dalmuti_bots::{Bot, BotSpec};
 use dalmuti_core::Viewer;
+use dalmuti_core::wire::encode_action;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 

@@ -1,8 +1,8 @@
 //! One game for Python: the engine's `Game` behind JSON text (the bot
 //! protocol's encoding) and numpy arrays.
 
-use dalmuti_core::wire::{decode_action, encode_action, encode_decision};
 use dalmuti_core::record::Record;
+use dalmuti_core::wire::{decode_action, encode_action, encode_decision};
 use dalmuti_core::{Action, Game, PlayerId, Seat, Seed, Stage, Viewer};
 use numpy::PyArray1;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
