@@ -28,15 +28,22 @@ use serde_json::{Value, json};
 
 /// A node on the schema's database, with leases of two seconds; its
 /// connections to the database carry the application name
-/// [`application`]`(id)`.
+/// [`application`]`(schema, id)`.
 fn node(schema: &TestSchema, id: &str) -> Serve {
-    let url = format!("{}&application_name={}", schema.url, application(id));
+    let url = format!(
+        "{}&application_name={}",
+        schema.url,
+        application(schema, id)
+    );
     Serve::start_with(url.as_ref(), &["--node-id", id, "--lease-seconds", "2"])
 }
 
-/// The application name of node `id`'s database connections.
-fn application(id: &str) -> String {
-    format!("dalmuti-{id}")
+/// The application name of node `id`'s database connections: the node's
+/// and the test's own schema, so that pausing one test's node never
+/// touches another test's (they share the database and the node ids).
+fn application(schema: &TestSchema, id: &str) -> String {
+    let test = schema.url.rsplit("%3D").next().unwrap_or_default();
+    format!("dalmuti-{id}-{test}")
 }
 
 /// Connects seat `name` through `entries` in turn until a node serving the
@@ -357,7 +364,7 @@ async fn through_a_paused_database_and_a_paused_or_killed_node_ada_is_told_only_
     );
     let serving = addr_of(&nodes, ada.at);
     let from = ada.told.len();
-    let mut stopped = Stopped::backends(&schema.url, &application(ids[serving]));
+    let mut stopped = Stopped::backends(&schema.url, &application(&schema, ids[serving]));
     let (v, _) = ada.client.decision().unwrap();
     ada.client.act().await;
     let paused = Instant::now();
