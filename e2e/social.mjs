@@ -102,6 +102,12 @@ async function waitChat(page, text, timeout = 10_000) {
 
 /** Brings the chat on screen: its tab on a phone, scrolling on a laptop. */
 async function lookAtChat(page) {
+  // On a phone a tax or exchange dialog is a sheet over the page's foot,
+  // the side's tabs under it: as a player would, answer it first (the
+  // deal decides whether Bo has one).
+  const sheet = page.locator(`${tid('decision')}:not([hidden])`);
+  const kind = (await sheet.count()) && (await sheet.isVisible()) ? await sheet.getAttribute('data-kind') : null;
+  if (['tax', 'exchange_offer', 'exchange_answer'].includes(kind)) await lib.answerDialog(page, kind);
   const tab = page.locator(`${tid('side-tab')}[data-tab="chat"]`);
   if (await tab.isVisible()) await tab.click();
   await page.locator(tid('chat')).scrollIntoViewIfNeeded();
