@@ -283,6 +283,51 @@ impl Ada {
         }
     }
 
+    /// Reads on until Ada must lead or follow (see [`Ada::until_she_plays`]);
+    /// the index in `nodes` of the node serving her then. Fails, naming
+    /// `fault`, if the game ended first.
+    async fn until_hers(&mut self, nodes: &[Option<Serve>], fault: &str) -> usize {
+        let entries: Vec<SocketAddr> = nodes.iter().flatten().map(|n| n.addr).collect();
+        assert!(
+            self.until_she_plays(&entries).await,
+            "the game ended before: {fault}"
+        );
+        nodes
+            .iter()
+            .position(|n| n.as_ref().is_some_and(|n| n.addr == self.at))
+            .expect("Ada is at a live node")
+    }
+
+    /// Sends her answer to the decision she has; the v it was chosen at.
+    async fn act(&mut self) -> u64 {
+        let (v, _) = self.client.decision().unwrap();
+        self.client.act().await;
+        v
+    }
+
+    /// After `fault`: reads until her act at `v` is answered or the
+    /// connection closes, and connects again through `entries` if it
+    /// closed (or, when the node is `gone`, once it closes); then says
+    /// what she was told since message `from`.
+    async fn settle(
+        &mut self,
+        v: u64,
+        entries: &[SocketAddr],
+        gone: bool,
+        from: usize,
+        fault: &str,
+    ) {
+        let closed = self.until_answered(v).await;
+        if gone && !closed {
+            // Answered before the node went: the connection ends now.
+            while self.next().await.is_some() {}
+        }
+        if closed || gone {
+            self.reconnect(entries).await;
+        }
+        eprintln!("{fault}: {}", self.told_since(from));
+    }
+
     /// What she was told since message `from`, in short (type and v).
     fn told_since(&self, from: usize) -> String {
         let said: Vec<String> = self.told[from..]
@@ -321,12 +366,6 @@ async fn through_a_paused_database_and_a_paused_or_killed_node_ada_is_told_only_
     let schema = TestSchema::new().unwrap_or_else(|e| panic!("{e}"));
     let ids = ["n1", "n2", "n3"];
     let mut nodes: Vec<Option<Serve>> = ids.iter().map(|id| Some(node(&schema, id))).collect();
-    let addr_of = |nodes: &[Option<Serve>], at: SocketAddr| {
-        nodes
-            .iter()
-            .position(|n| n.as_ref().is_some_and(|n| n.addr == at))
-            .expect("Ada is at a live node")
-    };
     let entry = nodes[0].as_ref().unwrap().addr;
     let body = json!({"name": "faults", "player": "Ada", "seats": 3, "hands": 4});
     let (status, created) = http(entry, "POST", "/api/tables", None, Some(body)).await;
@@ -358,59 +397,37 @@ async fn through_a_paused_database_and_a_paused_or_killed_node_ada_is_told_only_
 
     // 1. The database stops answering the serving node, Ada's act in
     // flight, for five leases; then it answers again.
-    assert!(
-        ada.until_she_plays(&live(&nodes)).await,
-        "the game ended before the faults"
-    );
-    let serving = addr_of(&nodes, ada.at);
+    let serving = ada.until_hers(&nodes, "the database paused").await;
     let from = ada.told.len();
     let mut stopped = Stopped::backends(&schema.url, &application(&schema, ids[serving]));
-    let (v, _) = ada.client.decision().unwrap();
-    ada.client.act().await;
+    let v = ada.act().await;
     let paused = Instant::now();
     while paused.elapsed() < 5 * lease {
         tokio::time::sleep(Duration::from_millis(200)).await;
         stopped.again();
     }
     stopped.resume();
-    if ada.until_answered(v).await {
-        ada.reconnect(&live(&nodes)).await;
-    }
+    ada.settle(v, &live(&nodes), false, from, "the database paused")
+        .await;
 
     // 2. The serving node is paused past its lease, Ada's act in flight.
-    assert!(
-        ada.until_she_plays(&live(&nodes)).await,
-        "the game ended before the node paused"
-    );
-    let serving = addr_of(&nodes, ada.at);
-    let pid = nodes[serving].as_ref().unwrap().pid();
-    eprintln!("the database paused: {}", ada.told_since(from));
+    let serving = ada.until_hers(&nodes, "the node paused").await;
     let from = ada.told.len();
+    let pid = nodes[serving].as_ref().unwrap().pid();
     kill(pid, Signal::SIGSTOP).unwrap();
-    let (v, _) = ada.client.decision().unwrap();
-    ada.client.act().await;
+    let v = ada.act().await;
     tokio::time::sleep(5 * lease).await;
     kill(pid, Signal::SIGCONT).unwrap();
-    if ada.until_answered(v).await {
-        ada.reconnect(&live(&nodes)).await;
-    }
+    ada.settle(v, &live(&nodes), false, from, "the node paused")
+        .await;
 
     // 3. The serving node is killed, Ada's act in flight.
-    assert!(
-        ada.until_she_plays(&live(&nodes)).await,
-        "the game ended before the kill"
-    );
-    let serving = addr_of(&nodes, ada.at);
-    eprintln!("the node paused: {}", ada.told_since(from));
+    let serving = ada.until_hers(&nodes, "the node killed").await;
     let from = ada.told.len();
-    ada.client.act().await;
+    let v = ada.act().await;
     nodes[serving].take().unwrap().kill();
-    if !ada.until_answered(ada.client.acted_at.unwrap()).await {
-        // The act was answered before the kill: the connection ends now.
-        while ada.next().await.is_some() {}
-    }
-    ada.reconnect(&live(&nodes)).await;
-    eprintln!("the node killed: {}", ada.told_since(from));
+    ada.settle(v, &live(&nodes), true, from, "the node killed")
+        .await;
 
     // The game goes on to its end.
     loop {
