@@ -1,0 +1,264 @@
+//! The actor's state: the table's log and what is live beyond it.
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use dalmuti_bots::Bot;
+use dalmuti_core::{Action, Decision, Seed};
+use tokio::sync::{broadcast, mpsc};
+use tokio::time::Instant;
+
+use super::bot_turn::BotDone;
+use super::cmd::{Voice, chat_limit};
+use super::expiry::Retire;
+use super::handle::Refusal;
+use super::lifecycle::{Context, replay_log};
+use super::state::{Placement, TableState};
+use super::talk::Talk;
+use super::{CHANNEL, TableInfo};
+use crate::bots::{self, Level};
+use crate::error::ServerError;
+use crate::metrics::{LiveTable, StoreOp};
+use crate::protocol::Outgoing;
+
+/// What is live of one seat beyond the log: its feed and connections,
+/// its timers, and its bot. Forgotten with the seat.
+#[derive(Default)]
+pub(super) struct Occupant {
+    /// Messages for this seat (its connections subscribe), once it had one.
+    pub(super) feed: Option<broadcast::Sender<Arc<Outgoing>>>,
+    /// Open connections.
+    pub(super) connections: usize,
+    /// Since when a person has had no connection (`None`: connected).
+    pub(super) gone_since: Option<Instant>,
+    /// Gone past the grace period: a stand-in plays for them.
+    pub(super) away: bool,
+    /// The seat's bot or a person's stand-in; out while thinking.
+    pub(super) bot: Option<Box<dyn Bot>>,
+    /// Since when a person's decision has been waiting (the turn timer).
+    pub(super) turn_since: Option<Instant>,
+}
+
+pub(super) struct Actor {
+    pub(super) state: TableState,
+    pub(super) ctx: Context,
+    /// What is live of each seat, by seat name.
+    pub(super) occupants: HashMap<String, Occupant>,
+    pub(super) spectators: broadcast::Sender<Arc<Outgoing>>,
+    pub(super) thinking: bool,
+    pub(super) bot_at: Option<Instant>,
+    /// When the current hand's setup pause ends, and whether the people
+    /// still to say ready have been made ready since.
+    pub(super) setup_until: Option<Instant>,
+    pub(super) setup_readied: bool,
+    /// Bots' setup choices made during the setup pause, told only when it
+    /// ends, all together: how long a bot thought (longer, dealt both
+    /// Jesters) is nobody's to see (issue 24, S8). By seat name: the
+    /// action and whether a stand-in chose it.
+    pub(super) held: Vec<(String, Action, bool)>,
+    pub(super) deal_at: Option<Instant>,
+    pub(super) place: Option<(Placement, Instant)>,
+    /// Tests: deal seeds follow from this seed instead of the OS.
+    pub(super) test_seed: Option<Seed>,
+    pub(super) bot_tx: mpsc::Sender<BotDone>,
+    pub(super) bot_rx: mpsc::Receiver<BotDone>,
+    /// When the table was created or loaded.
+    pub(super) born: Instant,
+    /// Since when no human seat has had a connection.
+    pub(super) idle_since: Instant,
+    /// When the game was seen to be over.
+    pub(super) over_since: Option<Instant>,
+    /// The same, in milliseconds since the Unix epoch.
+    pub(super) finished_at: Option<u64>,
+    /// The last lines of chat and news.
+    pub(super) talk: Talk,
+    pub(super) chat_limit: governor::DefaultKeyedRateLimiter<Voice>,
+    /// People back from away, for the news once their subscription is
+    /// answered.
+    pub(super) back: Vec<String>,
+    /// A failed retirement is tried again then.
+    pub(super) retry_retire: Option<Instant>,
+    pub(super) retired: Arc<OnceLock<Retire>>,
+    /// This table in the node's metrics, if it is one of its live tables
+    /// ([`counted`]); dropped with the actor.
+    pub(super) gauge: Option<LiveTable>,
+    /// When the action being handled reached the actor: its broadcast
+    /// is timed from then (`dalmuti_action_broadcast_seconds`).
+    pub(super) arrived: Option<std::time::Instant>,
+}
+
+impl Actor {
+    pub(super) fn new(ctx: Context, state: TableState) -> Result<Actor, ServerError> {
+        let (bot_tx, bot_rx) = mpsc::channel(4);
+        let now = Instant::now();
+        let talk = Talk::load(ctx.store.as_ref(), &state.row.id)?;
+        let mut actor = Actor {
+            talk,
+            chat_limit: chat_limit(),
+            finished_at: None,
+            back: Vec::new(),
+            ctx,
+            occupants: HashMap::new(),
+            spectators: broadcast::channel(CHANNEL).0,
+            thinking: false,
+            bot_at: None,
+            setup_until: None,
+            setup_readied: false,
+            held: Vec::new(),
+            deal_at: None,
+            place: None,
+            test_seed: None,
+            bot_tx,
+            bot_rx,
+            state,
+            born: now,
+            idle_since: now,
+            over_since: None,
+            retry_retire: None,
+            retired: Arc::new(OnceLock::new()),
+            gauge: None,
+            arrived: None,
+        };
+        actor.resume_setup(now);
+        for (i, seat) in actor.state.seats.clone().iter().enumerate() {
+            match &seat.bot {
+                Some(spec) => {
+                    let bot = bots::build(Level::from_stored(spec), i as u64);
+                    actor.occupant(&seat.name).bot = Some(bot);
+                }
+                // After a restart nobody is connected yet: the grace
+                // period starts now.
+                None => {
+                    actor.occupant(&seat.name).gone_since = Some(now);
+                }
+            }
+        }
+        Ok(actor)
+    }
+
+    /// After a panic: the state again from the log, timers and bots
+    /// afresh, and everyone resynced. False if the log cannot be read.
+    pub(super) fn recover(&mut self) -> bool {
+        tracing::error!(
+            v = self.state.v(),
+            "the table's actor panicked: rebuilding the table from its log"
+        );
+        let (store, row) = (self.ctx.store.clone(), self.state.row.clone());
+        let replayed = self
+            .ctx
+            .metrics
+            .time(StoreOp::Replay, || replay_log(store.as_ref(), row));
+        let state = match replayed {
+            Ok(state) => state,
+            Err(e) => {
+                tracing::error!(error = %e, "rebuilding the table from its log failed");
+                return false;
+            }
+        };
+        self.state = state;
+        self.count_seats();
+        self.thinking = false;
+        self.bot_at = None;
+        self.setup_until = None;
+        self.held.clear();
+        self.resume_setup(Instant::now());
+        self.deal_at = None;
+        self.place = None;
+        for occupant in self.occupants.values_mut() {
+            occupant.turn_since = None;
+        }
+        for (i, seat) in self.state.seats.clone().iter().enumerate() {
+            if let Some(spec) = &seat.bot {
+                let occupant = self.occupant(&seat.name);
+                occupant
+                    .bot
+                    .get_or_insert_with(|| bots::build(Level::from_stored(spec), i as u64));
+            }
+        }
+        self.broadcast("resync", None);
+        true
+    }
+
+    /// Tells the metrics how many seats people hold here now.
+    pub(super) fn count_seats(&mut self) {
+        let people = self.state.seats.iter().filter(|s| s.bot.is_none()).count();
+        if let Some(gauge) = self.gauge.as_mut() {
+            gauge.set_seats(people);
+        }
+    }
+
+    /// Seat `name`'s live state, made when first needed.
+    pub(super) fn occupant(&mut self, name: &str) -> &mut Occupant {
+        self.occupants.entry(name.to_string()).or_default()
+    }
+
+    /// Whether a stand-in plays for seat `name` (gone past the grace).
+    pub(super) fn away(&self, name: &str) -> bool {
+        self.occupants.get(name).is_some_and(|o| o.away)
+    }
+
+    pub(super) fn is_human(&self, name: &str) -> bool {
+        self.state
+            .seat_named(name)
+            .is_some_and(|i| self.state.seats[i].bot.is_none())
+    }
+
+    pub(super) fn connected(&self, name: &str) -> bool {
+        self.occupants.get(name).is_some_and(|o| o.connections > 0)
+    }
+
+    pub(super) fn any_human_connected(&self) -> bool {
+        self.state
+            .seats
+            .iter()
+            .any(|s| s.bot.is_none() && self.connected(&s.name))
+    }
+
+    /// Whether lobby seat `i` has only to say ready (or, dealt both
+    /// Jesters, call a revolution instead).
+    pub(super) fn to_say_ready(&self, i: usize) -> bool {
+        self.state.decision_of(i) == Some(Decision::Ready)
+    }
+
+    /// Whether the setup pause is still running: nobody says ready yet.
+    pub(super) fn looking_at_cards(&self, now: Instant) -> bool {
+        self.setup_until.is_some_and(|until| now < until)
+    }
+
+    pub(super) fn check_host(&self, token: &str) -> Result<(), ServerError> {
+        let i = self.state.seat_of_token(token)?;
+        if self.state.host() != Some(i) {
+            return Err(ServerError::NotHost);
+        }
+        Ok(())
+    }
+
+    pub(super) fn refusal(&self, error: ServerError, who: usize) -> Refusal {
+        let resync = self.resync(&error, Some(who));
+        (error, resync)
+    }
+
+    pub(super) fn info(&self) -> TableInfo {
+        let state = &self.state;
+        TableInfo {
+            id: state.row.id.clone(),
+            name: state.row.name.clone(),
+            default_name: crate::names::DefaultTableName::of(&state.row.name),
+            seats: state.row.seats,
+            taken: state.seats.iter().map(|s| s.name.clone()).collect(),
+            started: state.game.is_some(),
+            over: state.is_over(),
+            public: state.row.public,
+            variant: state.rules.variant,
+            hand: state.game.as_ref().map_or(0, |g| g.hands().len()),
+            v: state.v(),
+            finished_at: self.finished_at,
+            winner: self
+                .finished_at
+                .and_then(|_| state.standings().first().map(|w| w.to_string())),
+            idle: !self.any_human_connected()
+                && self.idle_since.elapsed() >= self.ctx.timings.listed_idle,
+            age: self.born.elapsed(),
+        }
+    }
+}

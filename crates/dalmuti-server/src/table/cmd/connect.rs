@@ -1,0 +1,125 @@
+//! Connections: a viewer subscribes (a seat by its token, or a
+//! spectator), is resynced after a refusal, and goes.
+
+use serde_json::json;
+use tokio::sync::{broadcast, oneshot};
+use tokio::time::Instant;
+
+use super::super::actor::Actor;
+use super::super::expiry::Retire;
+use super::super::handle::{Reply, Subscription};
+use super::super::talk::News;
+use super::super::{CATCHUP, CHANNEL};
+use crate::error::ServerError;
+use crate::protocol::ServerMsg;
+
+/// Connect a viewer that last saw event `v` (0: none).
+pub(in crate::table) struct Subscribe {
+    pub token: Option<String>,
+    pub v: u64,
+    pub reply: Reply<Subscription>,
+}
+
+impl Subscribe {
+    pub(super) async fn apply(self, actor: &mut Actor) {
+        let _ = self
+            .reply
+            .send(actor.subscribe(self.token.as_deref(), self.v));
+        for name in std::mem::take(&mut actor.back) {
+            actor.news(News::Back { name }).await;
+        }
+    }
+}
+
+/// The `resync` for a refusal made before the table saw the request.
+pub(in crate::table) struct Resync {
+    pub token: Option<String>,
+    pub reason: ServerError,
+    pub reply: oneshot::Sender<ServerMsg>,
+}
+
+impl Resync {
+    pub(super) fn apply(self, actor: &mut Actor) {
+        let who = self.token.and_then(|t| actor.state.seat_of_token(&t).ok());
+        let _ = self.reply.send(actor.resync(&self.reason, who));
+    }
+}
+
+/// A connection of seat `seat` closed.
+pub(in crate::table) struct Unsubscribe {
+    pub seat: String,
+}
+
+impl Unsubscribe {
+    pub(super) fn apply(self, actor: &mut Actor) {
+        if let Some(occupant) = actor.occupants.get_mut(&self.seat)
+            && occupant.connections > 0
+        {
+            occupant.connections -= 1;
+            if occupant.connections == 0 {
+                occupant.gone_since = Some(Instant::now());
+                if !actor.any_human_connected() {
+                    actor.idle_since = Instant::now();
+                }
+                actor.broadcast("presence", None);
+            }
+        }
+    }
+}
+
+impl Actor {
+    fn subscribe(&mut self, token: Option<&str>, v: u64) -> Result<Subscription, ServerError> {
+        let who = token.map(|t| self.state.seat_of_token(t)).transpose()?;
+        // A client that saw more than this node holds saw it from another
+        // node, which took the table over behind this one's back (a pause
+        // past the lease): this node is handed over rather than take the
+        // client's v back (issue 24, D1).
+        if v > self.state.v()
+            && let Some(cluster) = &self.ctx.cluster
+            && !cluster.holds(&self.state.row.id).unwrap_or(true)
+        {
+            tracing::warn!(v, "a client saw more than this node: the lease was lost");
+            self.lost_lease();
+            return Err(ServerError::Conflict(Retire::Moved.reason().into()));
+        }
+        let feed = match who {
+            Some(i) => {
+                let name = self.state.seats[i].name.clone();
+                let occupant = self.occupant(&name);
+                occupant.connections += 1;
+                occupant.gone_since = None;
+                let back = std::mem::take(&mut occupant.away);
+                let feed = occupant
+                    .feed
+                    .get_or_insert_with(|| broadcast::channel(CHANNEL).0)
+                    .subscribe();
+                // Everyone sees them connected (and no longer away).
+                self.broadcast("presence", None);
+                if back && self.state.game.is_some() {
+                    self.back.push(name);
+                }
+                feed
+            }
+            None => self.spectators.subscribe(),
+        };
+        let current = self.state.v();
+        let live = self.live();
+        let first = if v == 0 || v > current || current - v > CATCHUP {
+            self.message("snapshot", who, &live)
+        } else {
+            let mut msg = self.message("catchup", who, &live);
+            msg.d["missed"] = (v + 1..=current)
+                .map(|k| json!({ "v": k, "e": self.state.describe(k, who) }))
+                .collect();
+            msg
+        };
+        let mut first = first;
+        first.d["chat"] = self.talk.chat();
+        first.d["news"] = self.talk.news();
+        Ok(Subscription {
+            feed,
+            first,
+            seat: who.map(|i| self.state.seats[i].name.clone()),
+        })
+    }
+}

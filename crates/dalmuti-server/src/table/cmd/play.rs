@@ -1,0 +1,97 @@
+//! Play: the host starts the game, a seat acts.
+
+use dalmuti_core::{Action, Seed};
+use tokio::sync::oneshot;
+
+use super::super::actor::Actor;
+use super::super::handle::{Refusal, Reply};
+use super::super::state::Stored;
+use super::super::talk;
+use crate::error::ServerError;
+
+/// The host starts the game, its deals seeded from `seed` (tests) or the
+/// operating system.
+pub(in crate::table) struct Start {
+    pub host_token: String,
+    pub seed: Option<Seed>,
+    pub reply: Reply<()>,
+}
+
+impl Start {
+    pub(super) async fn apply(self, actor: &mut Actor) {
+        let _ = self
+            .reply
+            .send(actor.start(&self.host_token, self.seed).await);
+    }
+}
+
+/// The token's seat plays `action`, chosen at event `v`.
+pub(in crate::table) struct Act {
+    pub token: String,
+    pub action: Action,
+    pub v: u64,
+    pub reply: oneshot::Sender<Result<u64, Refusal>>,
+}
+
+impl Act {
+    pub(super) async fn apply(self, actor: &mut Actor) {
+        let _ = self
+            .reply
+            .send(actor.act(&self.token, self.action, self.v).await);
+    }
+}
+
+impl Actor {
+    async fn start(&mut self, token: &str, seed: Option<Seed>) -> Result<(), ServerError> {
+        self.check_host(token)?;
+        self.test_seed = seed;
+        let draw_seed = seed.unwrap_or_else(Seed::from_entropy);
+        self.commit(Stored::Start {
+            draw_seed: draw_seed.to_string(),
+        })
+        .await?;
+        tracing::info!(seats = self.state.seats.len(), "game started");
+        let seed = self.next_seed();
+        self.commit(Stored::Deal {
+            seed: seed.to_string(),
+            at: Some(talk::now_ms()),
+        })
+        .await?;
+        Ok(())
+    }
+
+    async fn act(&mut self, token: &str, action: Action, v: u64) -> Result<u64, Refusal> {
+        let arrived = std::time::Instant::now();
+        let i = self
+            .state
+            .seat_of_token(token)
+            .map_err(|e| (e.clone(), self.resync(&e, None)))?;
+        if v != self.state.v() {
+            let e = ServerError::Stale {
+                sent: v,
+                current: self.state.v(),
+            };
+            return Err((e.clone(), self.resync(&e, Some(i))));
+        }
+        if action == Action::Ready {
+            // Everyone is made ready together when the pause ends: a
+            // person saying it early would be the only one to.
+            let e = ServerError::Conflict(
+                "no need to say ready: everyone is made ready together when the \
+                 look-at-your-cards pause ends (setup_ms)"
+                    .into(),
+            );
+            return Err(self.refusal(e, i));
+        }
+        let event = Stored::Act {
+            player: self.state.seats[i].name.clone(),
+            action: crate::protocol::encode_action(&action),
+            auto: false,
+        };
+        self.arrived = Some(arrived);
+        match self.commit(event).await {
+            Ok(v) => Ok(v),
+            Err(e) => Err((e.clone(), self.resync(&e, Some(i)))),
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! Seats: taking one, seating a bot, leaving, and the Greater Dalmuti
+//! placing a newcomer.
+
+use tokio::sync::oneshot;
+use tokio::time::Instant;
+
+use super::super::actor::Actor;
+use super::super::handle::{Refusal, Reply};
+use super::super::state::{self, Stored};
+use crate::bots;
+use crate::error::ServerError;
+use crate::names;
+use crate::store::{hash_token, new_token};
+
+/// Take a seat under a display name: a seat before the start, a place
+/// among the newcomers after it. Answers the seat's secret token.
+pub(in crate::table) struct Join {
+    pub name: String,
+    pub reply: Reply<String>,
+}
+
+impl Join {
+    pub(super) async fn apply(self, actor: &mut Actor) {
+        let _ = self.reply.send(actor.join(&self.name).await);
+    }
+}
+
+/// The host seats a bot of level `spec`. Answers the bot's name.
+pub(in crate::table) struct AddBot {
+    pub host_token: String,
+    pub spec: String,
+    pub reply: Reply<String>,
+}
+
+impl AddBot {
+    pub(super) async fn apply(self, actor: &mut Actor) {
+        let _ = self
+            .reply
+            .send(actor.add_bot(&self.host_token, &self.spec).await);
+    }
+}
+
+/// The host removes the bot named `name`.
+pub(in crate::table) struct RemoveBot {
+    pub host_token: String,
+    pub name: String,
+    pub reply: Reply<()>,
+}
+
+impl RemoveBot {
+    pub(super) async fn apply(self, actor: &mut Actor) {
+        let result = match actor.check_host(&self.host_token) {
+            Ok(()) => actor.remove(&self.name, true).await,
+            Err(e) => Err(e),
+        };
+        let _ = self.reply.send(result);
+    }
+}
+
+/// The token's player leaves.
+pub(in crate::table) struct Leave {
+    pub token: String,
+    pub reply: Reply<()>,
+}
+
+impl Leave {
+    pub(super) async fn apply(self, actor: &mut Actor) {
+        let result = match actor.state.seat_of_token(&self.token) {
+            Ok(i) => {
+                let name = actor.state.seats[i].name.clone();
+                actor.remove(&name, false).await
+            }
+            Err(e) => Err(e),
+        };
+        let _ = self.reply.send(result);
+    }
+}
+
+/// The Greater Dalmuti places newcomer `name` at `seat`, chosen at event
+/// `v`.
+pub(in crate::table) struct Place {
+    pub token: String,
+    pub name: String,
+    pub seat: usize,
+    pub v: u64,
+    pub reply: oneshot::Sender<Result<u64, Refusal>>,
+}
+
+impl Place {
+    pub(super) async fn apply(self, actor: &mut Actor) {
+        let placed = actor
+            .place(&self.token, &self.name, self.seat, self.v)
+            .await;
+        let _ = self.reply.send(placed);
+    }
+}
+
+impl Actor {
+    async fn join(&mut self, name: &str) -> Result<String, ServerError> {
+        let name = names::check_new_name(name)?;
+        // The same name exactly: the log's own refusal says so.
+        if let Some(taken) = self.name_like(&name).filter(|t| *t != name) {
+            return Err(ServerError::Conflict(format!(
+                "the name {name:?} is too like {taken:?}, taken at this table"
+            )));
+        }
+        let token = new_token();
+        let hash = Some(state::hash_hex(&hash_token(&token)));
+        let event = if self.state.game.is_some() {
+            Stored::Waiting {
+                name: name.clone(),
+                hash,
+                bot: None,
+            }
+        } else {
+            Stored::Seat {
+                name: name.clone(),
+                hash,
+                bot: None,
+            }
+        };
+        self.commit(event).await?;
+        self.occupant(&name).gone_since = Some(Instant::now());
+        Ok(token)
+    }
+
+    /// A name of this table's seats or game that looks like `name`.
+    pub(in crate::table) fn name_like(&self, name: &str) -> Option<String> {
+        let seats = self.state.seats.iter().map(|s| s.name.as_str());
+        let players = self
+            .state
+            .game
+            .iter()
+            .flat_map(|g| g.players().map(|p| g.name(p)));
+        seats
+            .chain(players)
+            .find(|taken| names::alike(taken, name))
+            .map(str::to_string)
+    }
+
+    async fn add_bot(&mut self, token: &str, spec: &str) -> Result<String, ServerError> {
+        self.check_host(token)?;
+        let level = bots::parse_level(spec)?;
+        let bot = bots::build(level, self.state.seats.len() as u64);
+        // Named by level, as the host chose it ("hard bot 1"), not by the
+        // bot that plays it, which the level may change.
+        let name = (1..)
+            .map(|i| crate::names::bot_name(level.name(), i))
+            .find(|n| {
+                self.state.seat_named(n).is_none()
+                    && self
+                        .state
+                        .game
+                        .as_ref()
+                        .is_none_or(|g| g.player_named(n).is_none())
+            })
+            .expect("a free name");
+        let (name2, bot_spec) = (name.clone(), Some(level.name().to_string()));
+        let event = if self.state.game.is_some() {
+            Stored::Waiting {
+                name: name2,
+                hash: None,
+                bot: bot_spec,
+            }
+        } else {
+            Stored::Seat {
+                name: name2,
+                hash: None,
+                bot: bot_spec,
+            }
+        };
+        self.commit(event).await?;
+        self.occupant(&name).bot = Some(bot);
+        Ok(name)
+    }
+
+    /// Frees a seat before the start (or a newcomer's), else marks its
+    /// player as leaving when the hand ends.
+    async fn remove(&mut self, name: &str, bot: bool) -> Result<(), ServerError> {
+        let i = self
+            .state
+            .seat_named(name)
+            .filter(|&i| !bot || self.state.seats[i].bot.is_some())
+            .ok_or_else(|| ServerError::BadRequest(format!("no bot named {name:?}")))?;
+        if self.state.game.is_none() || self.state.seats[i].waiting {
+            self.commit(Stored::Unseat {
+                name: name.to_string(),
+            })
+            .await?;
+            self.forget(name);
+        } else {
+            self.commit(Stored::Leaving {
+                name: name.to_string(),
+            })
+            .await?;
+        }
+        Ok(())
+    }
+
+    async fn place(
+        &mut self,
+        token: &str,
+        name: &str,
+        seat: usize,
+        v: u64,
+    ) -> Result<u64, Refusal> {
+        let i = self
+            .state
+            .seat_of_token(token)
+            .map_err(|e| (e.clone(), self.resync(&e, None)))?;
+        if v != self.state.v() {
+            let e = ServerError::Stale {
+                sent: v,
+                current: self.state.v(),
+            };
+            return Err(self.refusal(e, i));
+        }
+        let Some((placement, _)) = self.place.as_ref().filter(|p| p.0.chooser == i) else {
+            let e = ServerError::Conflict("you have no newcomer to place".into());
+            return Err(self.refusal(e, i));
+        };
+        if placement.newcomer != name || !placement.seats.contains(&seat) {
+            let e = ServerError::BadRequest(format!(
+                "place {} at seat {:?}",
+                placement.newcomer, placement.seats
+            ));
+            return Err(self.refusal(e, i));
+        }
+        self.place = None;
+        let result = self
+            .commit(Stored::Join {
+                name: name.to_string(),
+                seat,
+            })
+            .await;
+        self.deal_at = Some(Instant::now());
+        match result {
+            Ok(v) => Ok(v),
+            Err(e) => Err(self.refusal(e, i)),
+        }
+    }
+}

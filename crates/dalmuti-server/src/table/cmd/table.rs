@@ -1,0 +1,180 @@
+//! The table as a whole: its rematch, its summary, its record, and
+//! leaving memory (handed over to another node, or evicted).
+
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+use super::super::TableInfo;
+use super::super::actor::Actor;
+use super::super::expiry::Retire;
+use super::super::handle::{Rematch, Reply};
+use super::super::lifecycle::{Context, counted, create_with, spawn};
+use super::super::state::{self, Stored};
+use super::super::talk::News;
+use crate::error::ServerError;
+use crate::metrics::LeaseChange;
+use crate::store::{TableRow, new_id};
+
+/// The host of a finished game asks for a rematch in `ctx`.
+pub(in crate::table) struct AskRematch {
+    pub host_token: String,
+    pub ctx: Box<Context>,
+    pub reply: Reply<Rematch>,
+}
+
+impl AskRematch {
+    pub(super) async fn apply(self, actor: &mut Actor) {
+        let _ = self
+            .reply
+            .send(actor.rematch(&self.host_token, *self.ctx).await);
+    }
+}
+
+/// The table's public summary.
+pub(in crate::table) struct Info {
+    pub reply: oneshot::Sender<TableInfo>,
+}
+
+impl Info {
+    pub(super) fn apply(self, actor: &mut Actor) {
+        let _ = self.reply.send(actor.info());
+    }
+}
+
+/// Read-only questions about a table.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::table) enum Question {
+    Record,
+    Replay,
+    Fairness,
+}
+
+/// A read-only question, answered as JSON.
+pub(in crate::table) struct Query {
+    pub question: Question,
+    pub reply: Reply<Value>,
+}
+
+impl Query {
+    pub(super) fn apply(self, actor: &mut Actor) {
+        let result = match self.question {
+            Question::Record => actor.state.record(),
+            Question::Replay => actor.state.replay(),
+            Question::Fairness => Ok(json!(actor.state.fairness())),
+        };
+        let _ = self.reply.send(result);
+    }
+}
+
+/// Stop serving the table (another node serves it now); give its lease
+/// up first if `release` (a drain), not if it was lost.
+pub(in crate::table) struct HandOver {
+    pub release: bool,
+    pub reply: oneshot::Sender<()>,
+}
+
+impl HandOver {
+    pub(super) fn apply(self, actor: &mut Actor) {
+        if !self.release {
+            tracing::warn!("lease lost: handed over to another node");
+            actor.lost_lease();
+        } else if actor.retired.set(Retire::Moved).is_ok()
+            && let Some(cluster) = actor.ctx.cluster.as_ref()
+        {
+            // Another node may take it at once; a release that fails
+            // leaves the lease to expire.
+            match cluster.release(&actor.state.row.id) {
+                Ok(()) => tracing::info!("handed over: lease released"),
+                Err(e) => {
+                    tracing::error!(error = %e, "releasing the lease failed: it expires")
+                }
+            }
+            actor.ctx.metrics.lease_changed(LeaseChange::Released);
+        }
+        let _ = self.reply.send(());
+    }
+}
+
+/// Make room: leave memory if nobody has played or been here for a while
+/// (unstarted, no person connected for the lobby's idle time); answers
+/// whether it did.
+pub(in crate::table) struct Evict {
+    pub reply: oneshot::Sender<bool>,
+}
+
+impl Evict {
+    pub(super) fn apply(self, actor: &mut Actor) {
+        let unattended = actor.state.game.is_none()
+            && !actor.any_human_connected()
+            && actor.idle_since.elapsed() >= actor.ctx.timings.listed_idle;
+        if unattended {
+            tracing::info!("evicted to make room: unstarted, nobody here");
+            actor.retire(Retire::Expired);
+        }
+        let _ = self.reply.send(unattended && actor.retired.get().is_some());
+    }
+}
+
+impl Actor {
+    /// A new table with this one's rules and seats: bots of the same
+    /// levels, and each person's seat held by the same token's hash (so
+    /// their token here claims it there, and only theirs).
+    async fn rematch(&mut self, token: &str, ctx: Context) -> Result<Rematch, ServerError> {
+        self.check_host(token)?;
+        if !self.state.is_over() {
+            return Err(ServerError::Conflict(
+                "a rematch is asked for once the game is over".into(),
+            ));
+        }
+        if let Some(id) = &self.state.row.rematch {
+            return Ok(Rematch {
+                id: id.clone(),
+                created: None,
+            });
+        }
+        let row = TableRow {
+            id: new_id(),
+            rematch: None,
+            ..self.state.row.clone()
+        };
+        let seats = self
+            .state
+            .seats
+            .iter()
+            .map(|s| Stored::Seat {
+                name: s.name.clone(),
+                hash: s.hash.as_ref().map(state::hash_hex),
+                bot: s.bot.clone(),
+            })
+            .collect();
+        let new = create_with(ctx.store.as_ref(), row, seats)?;
+        if let Some(cluster) = &ctx.cluster
+            && !cluster.take(&new.row.id)?
+        {
+            return Err(ServerError::Storage(format!(
+                "the rematch's table {} was taken by another node",
+                new.row.id
+            )));
+        }
+        // Atomic in the store: a finished game may be served by more than
+        // one actor (one per connection), and only one rematch may win.
+        let id = match ctx.store.set_rematch(&self.state.row.id, &new.row.id) {
+            Ok(id) => id,
+            Err(e) => {
+                let _ = ctx.store.delete(&new.row.id);
+                return Err(e.into());
+            }
+        };
+        self.state.row.rematch = Some(id.clone());
+        let created = if id == new.row.id {
+            tracing::info!(rematch = %id, "rematch table created");
+            Some(spawn(counted(Actor::new(ctx, new)?)))
+        } else {
+            let _ = ctx.store.delete(&new.row.id);
+            None
+        };
+        self.broadcast("presence", None);
+        self.news(News::Rematch { table: id.clone() }).await;
+        Ok(Rematch { id, created })
+    }
+}

@@ -1,0 +1,356 @@
+//! A table as the rest of the server holds it: a cheap handle that asks
+//! the actor, one command at a time.
+
+use std::sync::{Arc, OnceLock};
+
+use dalmuti_core::{Action, Seed};
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+
+use super::cmd::{
+    Act, AddBot, AskRematch, Chat, Command, Evict, HandOver, Info, Join, Leave, Place, Query,
+    Question, RemoveBot, Resync, Speaker, SpectatorChat, Start, Subscribe, Unsubscribe,
+};
+use super::expiry::Retire;
+use super::lifecycle::Context;
+use super::{Feed, TableInfo};
+use crate::error::ServerError;
+use crate::protocol::ServerMsg;
+
+pub(super) type Reply<T> = oneshot::Sender<Result<T, ServerError>>;
+
+/// A refused action carries the resync message for the one who sent it.
+pub type Refusal = (ServerError, ServerMsg);
+
+/// A rematch asked for: the new table's id, and its handle if this
+/// request made it (`None`: it existed already).
+pub struct Rematch {
+    /// The rematch's table.
+    pub id: String,
+    /// The new table, to be registered by the caller.
+    pub created: Option<TableHandle>,
+}
+
+/// A connection's view of a table: its feed, the first message to send
+/// (`snapshot` or `catchup`), and the seat's name (`None`: a spectator).
+pub struct Subscription {
+    /// The messages to come.
+    pub feed: Feed,
+    /// The first message.
+    pub first: ServerMsg,
+    /// The seat's name.
+    pub seat: Option<String>,
+}
+
+/// A handle to a table's actor: clone it freely.
+#[derive(Clone)]
+pub struct TableHandle {
+    pub(super) tx: mpsc::Sender<Command>,
+    pub(super) retired: Arc<OnceLock<Retire>>,
+    pub(super) name: Arc<str>,
+}
+
+pub(super) fn closed() -> Refusal {
+    (
+        ServerError::Closed,
+        ServerMsg::error(0, &ServerError::Closed),
+    )
+}
+
+impl TableHandle {
+    /// Whether the table's actor has stopped (the table left memory).
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
+    /// Why the table left memory, once it has.
+    pub fn retired(&self) -> Option<Retire> {
+        self.retired.get().copied()
+    }
+
+    /// The table's name (it never changes).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    async fn ask<T>(&self, make: impl FnOnce(Reply<T>) -> Command) -> Result<T, ServerError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(make(reply))
+            .await
+            .map_err(|_| ServerError::Closed)?;
+        rx.await.map_err(|_| ServerError::Closed)?
+    }
+
+    async fn ask_act(
+        &self,
+        make: impl FnOnce(oneshot::Sender<Result<u64, Refusal>>) -> Command,
+    ) -> Result<u64, Refusal> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(make(reply)).await.map_err(|_| closed())?;
+        rx.await.map_err(|_| closed())?
+    }
+
+    /// Takes a seat with a display name (before the start: a seat; after
+    /// it: a newcomer for the next hand); returns the seat's secret token.
+    pub async fn join(&self, name: &str) -> Result<String, ServerError> {
+        let name = name.to_string();
+        self.ask(|r| Command::Join(Join { name, reply: r })).await
+    }
+
+    /// The host seats a bot of one of the offered levels
+    /// ([`crate::bots::LEVELS`]); returns its display name.
+    pub async fn add_bot(&self, host_token: &str, spec: &str) -> Result<String, ServerError> {
+        let (token, spec) = (host_token.to_string(), spec.to_string());
+        self.ask(|r| {
+            Command::AddBot(AddBot {
+                host_token: token,
+                spec,
+                reply: r,
+            })
+        })
+        .await
+    }
+
+    /// The host removes a bot (after the start: when the hand ends).
+    pub async fn remove_bot(&self, host_token: &str, name: &str) -> Result<(), ServerError> {
+        let (token, name) = (host_token.to_string(), name.to_string());
+        self.ask(|r| {
+            Command::RemoveBot(RemoveBot {
+                host_token: token,
+                name,
+                reply: r,
+            })
+        })
+        .await
+    }
+
+    /// The token's player leaves (after the start: when the hand ends).
+    pub async fn leave(&self, token: &str) -> Result<(), ServerError> {
+        let token = token.to_string();
+        self.ask(|r| Command::Leave(Leave { token, reply: r }))
+            .await
+    }
+
+    /// The host starts the game; every deal is seeded from the operating
+    /// system's random source.
+    pub async fn start(&self, host_token: &str) -> Result<(), ServerError> {
+        let token = host_token.to_string();
+        self.ask(|r| {
+            Command::Start(Start {
+                host_token: token,
+                seed: None,
+                reply: r,
+            })
+        })
+        .await
+    }
+
+    /// Starts with the draw and every deal following from `seed`: for tests
+    /// only. The HTTP API never offers it: whoever chose the seed would
+    /// know every hand.
+    pub async fn start_with_seed(&self, host_token: &str, seed: Seed) -> Result<(), ServerError> {
+        let token = host_token.to_string();
+        self.ask(|r| {
+            Command::Start(Start {
+                host_token: token,
+                seed: Some(seed),
+                reply: r,
+            })
+        })
+        .await
+    }
+
+    /// Plays an action for the token's seat, chosen at event `v`. Returns
+    /// the new event number, or the refusal with a resync message.
+    pub async fn act(&self, token: &str, action: Action, v: u64) -> Result<u64, Refusal> {
+        let token = token.to_string();
+        self.ask_act(|reply| {
+            Command::Act(Act {
+                token,
+                action,
+                v,
+                reply,
+            })
+        })
+        .await
+    }
+
+    /// The Greater Dalmuti places a newcomer at `seat`.
+    pub async fn place(
+        &self,
+        token: &str,
+        name: &str,
+        seat: usize,
+        v: u64,
+    ) -> Result<u64, Refusal> {
+        let (token, name) = (token.to_string(), name.to_string());
+        self.ask_act(|reply| {
+            Command::Place(Place {
+                token,
+                name,
+                seat,
+                v,
+                reply,
+            })
+        })
+        .await
+    }
+
+    /// Connects a viewer: a seat by its token, or a spectator. `v` is the
+    /// last event the client saw (0 if none).
+    pub async fn subscribe(
+        &self,
+        token: Option<&str>,
+        v: u64,
+    ) -> Result<Subscription, ServerError> {
+        let token = token.map(str::to_string);
+        self.ask(|r| Command::Subscribe(Subscribe { token, v, reply: r }))
+            .await
+    }
+
+    /// The `resync` for a connection whose `act` or `place` was refused
+    /// before it reached the table (unreadable, rate-limited, from a
+    /// spectator): the state of the token's seat (a spectator's if none),
+    /// with `error` as its `error`.
+    pub async fn resync(
+        &self,
+        token: Option<&str>,
+        error: &ServerError,
+    ) -> Result<ServerMsg, ServerError> {
+        let (token, reason) = (token.map(str::to_string), error.clone());
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Command::Resync(Resync {
+                token,
+                reason,
+                reply,
+            }))
+            .await
+            .map_err(|_| ServerError::Closed)?;
+        rx.await.map_err(|_| ServerError::Closed)
+    }
+
+    /// A seat's connection closed.
+    pub async fn unsubscribe(&self, seat: &str) {
+        let _ = self
+            .tx
+            .send(Command::Unsubscribe(Unsubscribe {
+                seat: seat.to_string(),
+            }))
+            .await;
+    }
+
+    /// Sends a chat line to everyone at the table, from a seat or (if the
+    /// host lets them) a spectator; the table keeps the last lines.
+    pub async fn chat(&self, from: Speaker, text: &str) -> Result<(), ServerError> {
+        let text = text.to_string();
+        self.ask(|r| {
+            Command::Chat(Chat {
+                from,
+                text,
+                reply: r,
+            })
+        })
+        .await
+    }
+
+    /// The host lets spectators chat, or stops them.
+    pub async fn set_spectator_chat(
+        &self,
+        host_token: &str,
+        allowed: bool,
+    ) -> Result<(), ServerError> {
+        let token = host_token.to_string();
+        self.ask(|r| {
+            Command::SpectatorChat(SpectatorChat {
+                host_token: token,
+                allowed,
+                reply: r,
+            })
+        })
+        .await
+    }
+
+    /// The host of a finished game asks for a rematch: a new table in
+    /// `ctx` with the same rules and the same seats (each person's token
+    /// holds their seat there too), unless one was made already.
+    pub async fn rematch(&self, host_token: &str, ctx: Context) -> Result<Rematch, ServerError> {
+        let token = host_token.to_string();
+        self.ask(|r| {
+            Command::Rematch(AskRematch {
+                host_token: token,
+                ctx: Box::new(ctx),
+                reply: r,
+            })
+        })
+        .await
+    }
+
+    /// Stops serving the table: its actor ends once the command under
+    /// way is done (so nothing more is written), then gives the table's
+    /// lease up if `release` (a node that is stopping hands its tables
+    /// over), and its connections are told the table `moved`.
+    pub async fn hand_over(&self, release: bool) {
+        let (reply, rx) = oneshot::channel();
+        if self
+            .tx
+            .send(Command::HandOver(HandOver { release, reply }))
+            .await
+            .is_ok()
+        {
+            let _ = rx.await;
+        }
+    }
+
+    /// Leaves memory if unstarted and unattended for the lobby's idle
+    /// time (nobody connected): room for a new table when the node is
+    /// full. Whether it left.
+    pub async fn evict(&self) -> bool {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Command::Evict(Evict { reply })).await.is_ok() && rx.await.unwrap_or(false)
+    }
+
+    /// The table's public summary.
+    pub async fn info(&self) -> Result<TableInfo, ServerError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Command::Info(Info { reply }))
+            .await
+            .map_err(|_| ServerError::Closed)?;
+        rx.await.map_err(|_| ServerError::Closed)
+    }
+
+    /// The finished game's record, with its fairness data.
+    pub async fn record(&self) -> Result<Value, ServerError> {
+        self.ask(|r| {
+            Command::Query(Query {
+                question: Question::Record,
+                reply: r,
+            })
+        })
+        .await
+    }
+
+    /// The finished game step by step, every hand shown.
+    pub async fn replay(&self) -> Result<Value, ServerError> {
+        self.ask(|r| {
+            Command::Query(Query {
+                question: Question::Replay,
+                reply: r,
+            })
+        })
+        .await
+    }
+
+    /// The deal commitments and revealed seeds.
+    pub async fn fairness(&self) -> Result<Value, ServerError> {
+        self.ask(|r| {
+            Command::Query(Query {
+                question: Question::Fairness,
+                reply: r,
+            })
+        })
+        .await
+    }
+}

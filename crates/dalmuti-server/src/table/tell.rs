@@ -1,0 +1,288 @@
+//! Commit, then tell: an event is written before anyone hears of it, and
+//! each viewer is told only what it may see.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+use super::actor::Actor;
+use super::expiry::Retire;
+use super::lifecycle::replay_log;
+use super::state::{self, Live, Stored, TableState};
+use super::talk::{News, Talk};
+use crate::error::ServerError;
+use crate::metrics::{LeaseChange, StoreOp};
+use crate::protocol::{Outgoing, ServerMsg};
+use crate::store::TalkKind;
+
+impl Actor {
+    /// Checks an event, writes it, then broadcasts it, with its news.
+    pub(super) async fn commit(&mut self, event: Stored) -> Result<u64, ServerError> {
+        let was_over = self.state.is_over();
+        let news = self.news_of(&event);
+        let v = self.commit_quietly(event).await?;
+        if let Some(news) = news {
+            self.news(news).await;
+        }
+        if !was_over && self.state.is_over() {
+            tracing::info!(
+                hands = self.state.game.as_ref().map_or(0, |g| g.hands().len()),
+                v,
+                "game over"
+            );
+            let winner = self.state.standings().first().map(|w| w.to_string());
+            self.news(News::Over { winner }).await;
+        }
+        Ok(v)
+    }
+
+    /// What the table's news says of an event (most plays say nothing:
+    /// they are the hand's log).
+    pub(super) fn news_of(&self, event: &Stored) -> Option<News> {
+        let name = |n: &String| n.clone();
+        let level = |b: &Option<String>| b.as_deref().map(|s| state::bot_name(s).to_string());
+        Some(match event {
+            Stored::Seat { name: n, bot, .. } => News::Seat {
+                name: name(n),
+                bot: level(bot),
+            },
+            Stored::Waiting { name: n, bot, .. } => News::Waiting {
+                name: name(n),
+                bot: level(bot),
+            },
+            Stored::Unseat { name: n } => News::Unseat { name: name(n) },
+            Stored::Start { .. } => News::Start,
+            Stored::Deal { .. } => News::Hand {
+                hand: self.state.seeds.len() + 1,
+            },
+            Stored::Leaving { name: n } => News::Leaving { name: name(n) },
+            Stored::Leave { name: n } => News::Leave { name: name(n) },
+            Stored::Join { name: n, seat } => News::Join {
+                name: name(n),
+                seat: *seat,
+            },
+            Stored::Act { player, action, .. } if *action == "call_revolution" => {
+                News::Revolution { name: name(player) }
+            }
+            Stored::Act { .. } => return None,
+        })
+    }
+
+    /// Keeps a news line and sends it to everyone. News the store could
+    /// not keep is not said (the log already holds what it tells of).
+    pub(super) async fn news(&mut self, news: News) {
+        let line = self.talk.news_line(&news);
+        let _ = self.say("news", TalkKind::News, line).await;
+    }
+
+    /// Keeps a line in the store, then in memory, then sends it to every
+    /// viewer: a line the store refused is never said, so that no one
+    /// holds a line numbered as another that the store keeps (issue 24,
+    /// D2).
+    pub(super) async fn say(
+        &mut self,
+        t: &'static str,
+        kind: TalkKind,
+        line: Value,
+    ) -> Result<(), ServerError> {
+        let row = Talk::row(&self.state.row.id, kind, &line);
+        if let Err(e) = self.ctx.writer.talk(row).await {
+            // What failed, not the line: chat is the players' own.
+            tracing::warn!(kind = ?kind, error = %e, "keeping a line of talk failed: it is not said");
+            if e.is_fenced() && self.ctx.cluster.is_some() {
+                self.lost_lease();
+            }
+            return Err(ServerError::Storage(
+                "the line could not be kept: say it again".into(),
+            ));
+        }
+        self.talk.remember(kind, line.clone());
+        let msg = Arc::new(Outgoing::from(&ServerMsg {
+            t,
+            v: self.state.v(),
+            d: line,
+        }));
+        for feed in self.occupants.values().filter_map(|o| o.feed.as_ref()) {
+            let _ = feed.send(msg.clone());
+        }
+        let _ = self.spectators.send(msg);
+        Ok(())
+    }
+
+    /// Checks an event, writes it, then broadcasts it: nothing of it is
+    /// told or timed until the store holds it.
+    pub(super) async fn commit_quietly(&mut self, event: Stored) -> Result<u64, ServerError> {
+        // An action without an arrival (everyone made ready when the
+        // setup pause ends) is timed from here.
+        let arrived = self.arrived.take().unwrap_or_else(std::time::Instant::now);
+        let acted = match &event {
+            Stored::Act { player, .. } => Some(player.clone()),
+            _ => None,
+        };
+        let text = serde_json::to_string(&event).expect("an event serializes");
+        let committed = self.state.v();
+        // Applied first to check it; undone below if the store refuses it.
+        self.state.apply(event)?;
+        let v = self.state.v();
+        if let Err(e) = self.ctx.writer.append(&self.state.row.id, v, text).await {
+            return Err(self.refused_write(committed, e));
+        }
+        if let Some(player) = &acted {
+            self.occupant(player).turn_since = None;
+        }
+        let now = Instant::now();
+        self.update_turns(now);
+        // Before the broadcast, so that the deal's own message counts the
+        // setup pause down (and a hand's last event the next deal).
+        self.schedule_setup(now);
+        self.schedule_deal(now);
+        self.broadcast("event", Some(v));
+        if acted.is_some() {
+            self.ctx.metrics.action(arrived.elapsed());
+        } else {
+            self.count_seats();
+        }
+        Ok(v)
+    }
+
+    /// After the store refused event `committed + 1`: the table goes back
+    /// to what the log holds, so that no one is ever told of the refused
+    /// event (issue 24, D1). Under a lost lease the table is handed over.
+    pub(super) fn refused_write(
+        &mut self,
+        committed: u64,
+        e: crate::store::StoreError,
+    ) -> ServerError {
+        let row = self.state.row.clone();
+        let ours = self.state.events[..committed as usize].to_vec();
+        if e.is_fenced() && self.ctx.cluster.is_some() {
+            // Another node took the table over: this one stops serving it
+            // (its clients are told it moved) and writes nothing more, as
+            // the database would refuse anyway.
+            tracing::warn!(
+                v = committed + 1,
+                "another node took the table over: handed over"
+            );
+            self.lost_lease();
+            if let Ok(state) = TableState::replayed(row, ours) {
+                self.state = state;
+            }
+            return ServerError::Conflict(Retire::Moved.reason().into());
+        }
+        tracing::error!(v = committed + 1, error = %e, "writing an event failed: the table goes back to its log");
+        // A write that failed may still have landed (the database answered
+        // too late): the log says which. Without the log, what this table
+        // wrote before is what the log holds.
+        let store = self.ctx.store.clone();
+        let replayed = self
+            .ctx
+            .metrics
+            .time(StoreOp::Replay, || replay_log(store.as_ref(), row.clone()))
+            .inspect_err(|e| tracing::error!(error = %e, "reading the table's log back failed"))
+            .ok()
+            .filter(|state| state.v() >= committed)
+            .or_else(|| TableState::replayed(row, ours).ok());
+        if let Some(state) = replayed {
+            let landed = state.v() > committed;
+            self.state = state;
+            if landed {
+                // Everyone is told what the log holds now.
+                self.broadcast("resync", None);
+            }
+        }
+        self.count_seats();
+        let now = Instant::now();
+        self.update_turns(now);
+        self.schedule_setup(now);
+        self.schedule_deal(now);
+        e.into()
+    }
+
+    /// This node no longer holds the table's lease: it is handed over,
+    /// counted once however many writes learn it.
+    pub(super) fn lost_lease(&mut self) {
+        if self.retired.set(Retire::Moved).is_ok() {
+            self.ctx.metrics.lease_changed(LeaseChange::Lost);
+        }
+        if let Some(cluster) = &self.ctx.cluster {
+            cluster.forget(&self.state.row.id);
+        }
+    }
+
+    pub(super) fn live(&self) -> Live {
+        let now = Instant::now();
+        let turn = self
+            .state
+            .row
+            .turn_seconds
+            .map(|s| Duration::from_secs(s.into()));
+        let seats = &self.state.seats;
+        Live {
+            connected: seats.iter().map(|s| self.connected(&s.name)).collect(),
+            away: seats
+                .iter()
+                .map(|s| self.away(&s.name) || s.leaving)
+                .collect(),
+            deadline_ms: seats
+                .iter()
+                .map(|s| {
+                    let since = self.occupants.get(&s.name)?.turn_since?;
+                    let left = (since + turn?).saturating_duration_since(now);
+                    Some(left.as_millis() as u64)
+                })
+                .collect(),
+            setup_ms: self
+                .setup_until
+                .filter(|_| self.state.in_setup())
+                .map(|t| t.saturating_duration_since(now).as_millis() as u64),
+            next_deal_ms: self
+                .deal_at
+                .map(|t| t.saturating_duration_since(now).as_millis() as u64),
+            place: self.place.as_ref().map(|p| p.0.clone()),
+        }
+    }
+
+    pub(super) fn message(&self, t: &'static str, who: Option<usize>, live: &Live) -> ServerMsg {
+        ServerMsg {
+            t,
+            v: self.state.v(),
+            d: self.state.state(who, live),
+        }
+    }
+
+    /// Sends every viewer its own message: `t` with the state, and event
+    /// `v` described as that viewer may know it.
+    pub(super) fn broadcast(&mut self, t: &'static str, v: Option<u64>) {
+        let live = self.live();
+        let now = self.state.v();
+        for (i, seat) in self.state.seats.iter().enumerate() {
+            let Some(feed) = self.occupants.get(&seat.name).and_then(|o| o.feed.as_ref()) else {
+                continue;
+            };
+            if feed.receiver_count() == 0 {
+                continue;
+            }
+            let e = v.map(|v| self.state.describe(v, Some(i)));
+            let d = self
+                .state
+                .state_text(Some(i), &live, e.as_ref().map(|e| ("e", e)));
+            let _ = feed.send(Arc::new(Outgoing::new(t, now, &d)));
+        }
+        if self.spectators.receiver_count() > 0 {
+            let e = v.map(|v| self.state.describe(v, None));
+            let d = self
+                .state
+                .state_text(None, &live, e.as_ref().map(|e| ("e", e)));
+            let _ = self.spectators.send(Arc::new(Outgoing::new(t, now, &d)));
+        }
+    }
+
+    pub(super) fn resync(&self, error: &ServerError, who: Option<usize>) -> ServerMsg {
+        let mut msg = self.message("resync", who, &self.live());
+        msg.d["error"] = json!(error.to_string());
+        msg.d["error_kind"] = json!(error.kind());
+        msg
+    }
+}
