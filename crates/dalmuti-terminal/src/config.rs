@@ -23,74 +23,72 @@ pub const OFFICE_NAMES: [&str; 8] = [
 /// The longest name a player may take.
 pub const MAX_NAME: usize = 40;
 
-/// `dalmuti play`'s arguments as typed.
-#[derive(clap::Args, Clone, Debug)]
+/// `dalmuti play`'s options as given, not yet checked: [`Config::new`]
+/// checks them. [`Default`] gives the command line's defaults.
+#[derive(Clone, Debug)]
 pub struct PlayArgs {
     /// The game: dalmuti (The Great Dalmuti) or corporate-shuffle
     /// (Dilbert's Corporate Shuffle: 60 cards, office titles, Dogberts and
     /// three special cards; 3 to 8 players).
-    #[arg(long, value_name = "VARIANT", default_value = "dalmuti")]
     pub variant: String,
-
     /// Players at the table, you included: 3 to 16 (3 to 8 in Corporate
     /// Shuffle) [default: 5, or one more than the bots listed in --bots].
-    #[arg(long)]
     pub players: Option<usize>,
-
     /// The other players' bots, separated by commas, or one bot for all of
     /// them: a level, weakest first easy, normal, hard (searches about
     /// 10 ms a move) or expert (about 40 ms); or a bot by name: random,
     /// greedy, heuristic, a style (shedder, hoarder, spender, breaker,
     /// noisy, patient), search (or search:OPTIONS) or cmd:COMMAND.
-    #[arg(long, default_value = "normal")]
     pub bots: String,
-
     /// Your name at the table.
-    #[arg(long, default_value = "You")]
     pub name: String,
-
     /// The game's seed: a number or 64 hexadecimal digits [default: drawn
     /// from the operating system, and printed].
-    #[arg(long)]
     pub seed: Option<String>,
-
     /// Optional rule: the stripped deck for four or five players (never in
     /// Corporate Shuffle).
-    #[arg(long)]
     pub stripped_deck: bool,
-
     /// Optional rule: no taxes (executive bonuses) on the first hand.
-    #[arg(long)]
     pub first_deal_revolution: bool,
-
     /// Optional rule: the highest Merchant (Worker) may trade a card blind
     /// with another Merchant (6 or more players).
-    #[arg(long)]
     pub merchant_exchange: bool,
-
     /// Scoring: none, standard or philanthropic.
-    #[arg(long, value_name = "SCORING", default_value = "none")]
     pub scoring: String,
-
     /// The number of hands the game lasts [default: play until you quit].
-    #[arg(long, value_name = "H")]
     pub hands: Option<u32>,
-
     /// The bots' delay between actions, in milliseconds, when the output is
     /// a terminal (0 for none).
-    #[arg(long, value_name = "MS", default_value_t = 600)]
     pub speed: u64,
-
     /// The plain line mode: the game as lines of text, commands typed as
     /// lines (also used when standard input is not a terminal).
-    #[arg(long)]
     pub plain: bool,
-
     /// The language: en, ko, de, es or ja [default: $DALMUTI_LANG, else
     /// the terminal's locale (LC_ALL, LC_MESSAGES, LANG), else English].
     /// Switch during the game with L, or by typing "lang de".
-    #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
+}
+
+impl Default for PlayArgs {
+    /// The command line's defaults: five players, you against four
+    /// `normal` bots in The Great Dalmuti, no optional rule.
+    fn default() -> PlayArgs {
+        PlayArgs {
+            variant: "dalmuti".into(),
+            players: None,
+            bots: "normal".into(),
+            name: "You".into(),
+            seed: None,
+            stripped_deck: false,
+            first_deal_revolution: false,
+            merchant_exchange: false,
+            scoring: "none".into(),
+            hands: None,
+            speed: 600,
+            plain: false,
+            lang: None,
+        }
+    }
 }
 
 /// One bot at the table.

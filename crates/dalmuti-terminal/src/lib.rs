@@ -24,29 +24,47 @@ pub mod tui;
 pub mod words;
 
 use std::io::{IsTerminal, Write};
-use std::process::ExitCode;
+use std::path::PathBuf;
 
-pub use config::{Config, PlayArgs};
-pub use session::Session;
+pub use config::{Config, ConfigError, PlayArgs};
+pub use save::SaveError;
+pub use session::{Session, SessionError};
 
-/// Runs `dalmuti play`: exit status 0 when the game ends or the player
-/// quits and the game is saved, 1 when it cannot start or cannot be saved,
-/// 2 for bad arguments.
-pub fn run_play(args: PlayArgs) -> ExitCode {
-    let config = match Config::new(&args) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut session = match Session::new(&config) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
+/// A game played to its end or to the player's quit, and saved.
+#[derive(Debug)]
+pub struct Played {
+    /// Where the game's record was saved.
+    pub saved: PathBuf,
+    /// The terminal failed before the end (the game was saved as far as
+    /// it went); a reader that went away (`| head`) is not a failure.
+    pub interrupted: Option<std::io::Error>,
+}
+
+/// Why `dalmuti play` did not play or keep a game.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The options do not make a game.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The game could not start (a bot would not start).
+    #[error(transparent)]
+    Start(#[from] SessionError),
+    /// The game could not be saved (and, if the terminal failed first, why).
+    #[error("{error}")]
+    Save {
+        /// Why the record was not written.
+        error: SaveError,
+        /// The terminal's failure before it, if any.
+        interrupted: Option<std::io::Error>,
+    },
+}
+
+/// Runs `dalmuti play`: the game on the terminal (full screen, or lines
+/// with `--plain` or when standard input is not one), then its record saved
+/// and its path said in the player's language.
+pub fn run_play(args: &PlayArgs) -> Result<Played, PlayError> {
+    let config = Config::new(args)?;
+    let mut session = Session::new(&config)?;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let result = if !config.plain && stdin.is_terminal() && stdout.is_terminal() {
@@ -56,31 +74,24 @@ pub fn run_play(args: PlayArgs) -> ExitCode {
         let options = plain::Options { delay, note: None };
         plain::run(&mut session, stdin.lock(), stdout.lock(), &options).map(|_| ())
     };
+    let interrupted = result
+        .err()
+        .filter(|e| e.kind() != std::io::ErrorKind::BrokenPipe);
     let saved = save::default_dir().and_then(|dir| session.save_record(&dir));
+    let saved = match saved {
+        Ok(path) => path,
+        Err(error) => return Err(PlayError::Save { error, interrupted }),
+    };
     let mut out = stdout.lock();
     // A reader that went away (`| head`) is no reason to lose the game, nor
     // to complain: the record is saved above either way.
-    let _ = match &saved {
-        Ok(path) => writeln!(
-            out,
-            "{}",
-            session
-                .tr()
-                .t("game-saved", &[("path", &path.display().to_string())])
-        ),
-        Err(_) => Ok(()),
-    };
+    let _ = writeln!(
+        out,
+        "{}",
+        session
+            .tr()
+            .t("game-saved", &[("path", &saved.display().to_string())])
+    );
     let _ = out.flush();
-    if let Err(e) = &result
-        && e.kind() != std::io::ErrorKind::BrokenPipe
-    {
-        eprintln!("error: {e}");
-    }
-    match saved {
-        Ok(_) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    Ok(Played { saved, interrupted })
 }

@@ -1,5 +1,7 @@
 //! `dalmuti`: the command line of the dalmuti project.
 
+mod loadtest;
+mod play;
 mod serve;
 mod sim;
 mod verify;
@@ -49,7 +51,7 @@ enum Command {
     ///
     /// Exit status: 0 done, 1 the run failed (a bot would not start, a file
     /// could not be written), 2 bad arguments.
-    Sim(dalmuti_arena::SimArgs),
+    Sim(sim::SimCli),
     /// Play a game against bots in the terminal: The Great Dalmuti, or
     /// Corporate Shuffle with --variant corporate-shuffle.
     ///
@@ -67,7 +69,7 @@ enum Command {
     ///
     /// Exit status: 0 played and saved, 1 the game could not start or be
     /// saved, 2 bad arguments.
-    Play(dalmuti_terminal::PlayArgs),
+    Play(play::PlayCli),
     /// Serve the multiplayer game: the browser client at /, the lobby API
     /// under /api, a WebSocket per table (docs/PROTOCOL.md).
     ///
@@ -87,7 +89,7 @@ enum Command {
     /// Load a server with many tables of scripted clients over real
     /// WebSockets and report the connected seats held and the time from an
     /// action to its broadcast (docs/PERFORMANCE.md).
-    Loadtest(dalmuti_load::LoadtestArgs),
+    Loadtest(loadtest::LoadtestCli),
 }
 
 fn main() -> ExitCode {
@@ -96,10 +98,10 @@ fn main() -> ExitCode {
         Command::Check { json, file } => run_check(&file, json),
         Command::Replay { file } => run_replay(&file),
         Command::Sim(args) => sim::run_sim(args),
-        Command::Play(args) => dalmuti_terminal::run_play(args),
+        Command::Play(args) => play::run_play(args),
         Command::Serve(args) => serve::run_serve(args),
         Command::Verify(args) => verify::run_verify(args),
-        Command::Loadtest(args) => dalmuti_load::run_loadtest(args),
+        Command::Loadtest(args) => loadtest::run_loadtest(args),
     }
 }
 

@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use dalmuti_arena::{
     Format, LadderConfig, PoolConfig, SimArgs, SimConfig, plot_ladder_svg, plot_svg, run,
@@ -12,9 +12,164 @@ use dalmuti_arena::{
 };
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
+/// `dalmuti sim`'s options on the command line.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SimCli {
+    /// The game: dalmuti, or corporate-shuffle (Dilbert's Corporate
+    /// Shuffle: 3 to 8 players, never a stripped deck) [default: dalmuti].
+    #[arg(long, value_name = "GAME")]
+    pub variant: Option<String>,
+
+    /// Players at the table, 3 to 16 (3 to 8 in Corporate Shuffle)
+    /// [default: the number of bots listed, or 5 when one bot is given for
+    /// every seat].
+    #[arg(long)]
+    pub players: Option<usize>,
+
+    /// The lineup, one bot per player separated by commas (or one bot for
+    /// every seat): random, greedy, heuristic, search (or search:OPTIONS),
+    /// a level played in `dalmuti play` and the browser (easy, normal, hard,
+    /// expert) or cmd:COMMAND (a command may contain spaces, not commas).
+    #[arg(
+        long,
+        required_unless_present_any = ["ladder", "pool"],
+        default_value = "",
+        hide_default_value = true
+    )]
+    pub bots: String,
+
+    /// A round-robin ladder instead of one lineup: two or more bots,
+    /// separated by commas as in --bots. Every pair meets at tables of
+    /// --players seats shared between the two, each deal replayed in every
+    /// seating; the report ranks the bots by a rating with 95% intervals.
+    #[arg(
+        long,
+        value_name = "BOTS",
+        conflicts_with_all = ["bots", "games", "hands_per_game", "csv", "records"]
+    )]
+    pub ladder: Option<String>,
+
+    /// Measures one bot against pools of other styles instead of one
+    /// lineup: against copies of each pool bot (--pools) and at a mixed
+    /// table of them, beside the baseline (--baseline) in its seat on the
+    /// same deals; the report gives each mean place and the lead over the
+    /// baseline with 95% intervals, in one table.
+    #[arg(
+        long,
+        value_name = "BOT",
+        conflicts_with_all = ["bots", "ladder", "games", "hands_per_game", "csv", "records", "plot"]
+    )]
+    pub pool: Option<String>,
+
+    /// The pools for --pool, separated by commas as in --bots (cmd:COMMAND
+    /// bots too) [default: shedder,hoarder,spender,breaker,noisy].
+    #[arg(long, value_name = "BOTS")]
+    pub pools: Option<String>,
+
+    /// The bot --pool compares with, in the same seat [default: heuristic].
+    #[arg(long, value_name = "BOT")]
+    pub baseline: Option<String>,
+
+    /// Independent hands to play, each dealt fresh with the lineup in a
+    /// random seat order [default: 10000 unless --games]. With --ladder:
+    /// deals each pair plays [default: 1000].
+    #[arg(long)]
+    pub hands: Option<u64>,
+
+    /// Games to play instead of independent hands: titles, taxes and scores
+    /// carry from hand to hand within a game. Needs --hands-per-game.
+    #[arg(long)]
+    pub games: Option<u64>,
+
+    /// Hands in each game (with --games).
+    #[arg(long)]
+    pub hands_per_game: Option<u32>,
+
+    /// Replay every deal (every game, with --games) with the lineup rotated
+    /// through every seat, to take the luck of the deal out of comparisons.
+    #[arg(long)]
+    pub duplicate: bool,
+
+    /// The run's seed: a number or 64 hexadecimal digits [default: drawn
+    /// from the operating system, and printed].
+    #[arg(long)]
+    pub seed: Option<String>,
+
+    /// Worker threads [default: every core]. The results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+
+    /// Optional rule: the stripped deck for four or five players (Dalmuti
+    /// only).
+    #[arg(long)]
+    pub stripped_deck: bool,
+
+    /// Optional rule: no taxes on a game's first hand (and so on every
+    /// independent hand).
+    #[arg(long)]
+    pub first_deal_revolution: bool,
+
+    /// Optional rule: the highest Merchant may trade a card blind.
+    #[arg(long)]
+    pub merchant_exchange: bool,
+
+    /// Scoring in force at the table: none, standard or philanthropic (the
+    /// report's points are always the standard ones).
+    #[arg(long, value_name = "SCORING")]
+    pub scoring: Option<String>,
+
+    /// Print the report as JSON, or with a FILE write it there (and print
+    /// the table).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with = "csv")]
+    pub json: Option<Option<PathBuf>>,
+
+    /// Print the report as CSV, one row per bot.
+    #[arg(long)]
+    pub csv: bool,
+
+    /// Write every game (every independent hand, as a one-hand game) as a
+    /// game record into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
+
+    /// Draw the mobility matrix and the finishing places per bot as SVG
+    /// (with --ladder: the ratings and mean places with their intervals).
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
+impl From<SimCli> for dalmuti_arena::SimArgs {
+    fn from(cli: SimCli) -> Self {
+        dalmuti_arena::SimArgs {
+            variant: cli.variant,
+            players: cli.players,
+            bots: cli.bots,
+            ladder: cli.ladder,
+            pool: cli.pool,
+            pools: cli.pools,
+            baseline: cli.baseline,
+            hands: cli.hands,
+            games: cli.games,
+            hands_per_game: cli.hands_per_game,
+            duplicate: cli.duplicate,
+            seed: cli.seed,
+            threads: cli.threads,
+            stripped_deck: cli.stripped_deck,
+            first_deal_revolution: cli.first_deal_revolution,
+            merchant_exchange: cli.merchant_exchange,
+            scoring: cli.scoring,
+            json: cli.json,
+            csv: cli.csv,
+            records: cli.records,
+            plot: cli.plot,
+        }
+    }
+}
+
 /// Runs a simulation (or, with `--ladder`, a ladder; with `--pool`, a bot
 /// against every pool) and prints its report.
-pub fn run_sim(args: SimArgs) -> ExitCode {
+pub fn run_sim(cli: SimCli) -> ExitCode {
+    let args = SimArgs::from(cli);
     if args.ladder.is_some() {
         return ladder(args);
     }
