@@ -3,8 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::variant::Variant;
-
 /// How many distinct kinds of card there are in both decks: the World
 /// Ruler (0), the twelve ranks, the Jester, the Twirling Wedgie, Ratbert and
 /// the Dogbert. Each kind has its own record token, so cards read and write
@@ -232,26 +230,6 @@ impl Card {
         }
     }
 
-    /// The only game whose deck holds this card, or `None` for the numbers
-    /// 1 to 10, which both decks hold.
-    pub const fn variant(self) -> Option<Variant> {
-        match self.0 {
-            1..=10 => None,
-            11..=13 => Some(Variant::Dalmuti),
-            _ => Some(Variant::CorporateShuffle),
-        }
-    }
-
-    /// The card's name in `variant`, e.g. "Cook" or "Marketing".
-    pub fn name(self, variant: Variant) -> &'static str {
-        variant.card_name(self)
-    }
-
-    /// The name for several of these cards in `variant`.
-    pub fn plural(self, variant: Variant) -> &'static str {
-        variant.card_plural(self)
-    }
-
     /// The name of the card itself; the numbers by Dalmuti's names.
     pub(crate) fn own_name(self) -> &'static str {
         NAMES[self.0 as usize]
@@ -325,6 +303,7 @@ impl FromStr for Card {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Variant;
 
     #[test]
     fn names_follow_the_rulebook_chart() {

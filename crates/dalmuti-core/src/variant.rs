@@ -177,6 +177,30 @@ impl std::fmt::Display for Variant {
     }
 }
 
+/// What a card is called in each game, and which game's deck holds it:
+/// the card knows its rank, the game its names.
+impl Card {
+    /// The only game whose deck holds this card, or `None` for the numbers
+    /// 1 to 10, which both decks hold.
+    pub const fn variant(self) -> Option<Variant> {
+        match self.index() {
+            1..=10 => None,
+            11..=13 => Some(Variant::Dalmuti),
+            _ => Some(Variant::CorporateShuffle),
+        }
+    }
+
+    /// The card's name in `variant`, e.g. "Cook" or "Marketing".
+    pub fn name(self, variant: Variant) -> &'static str {
+        variant.card_name(self)
+    }
+
+    /// The name for several of these cards in `variant`.
+    pub fn plural(self, variant: Variant) -> &'static str {
+        variant.card_plural(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,7 +24,6 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 use crate::error::ServerError;
-use crate::http::AppState;
 use crate::store::{Owner, PostgresStore, TableRow};
 use crate::table::TableInfo;
 
@@ -247,31 +246,4 @@ pub async fn redirect(request: Request, next: Next) -> Response {
         response.headers_mut().insert(header::LOCATION, value);
     }
     response
-}
-
-/// Renews leases and hands lost tables over, every [`Cluster::period`],
-/// until the node stops; beside it, publishes the lobby and takes orphaned
-/// tables over at the same pace. Apart: however long the lobby takes (its
-/// tables each asked in turn, under load), renewals come on time.
-pub(crate) async fn keep(state: AppState, cluster: Arc<Cluster>) {
-    let (sharing, shared) = (state.clone(), cluster.clone());
-    tokio::spawn(every(sharing, shared, async |s, c| s.share_round(c).await));
-    every(state, cluster, async |s, c| s.renew_round(c).await).await;
-}
-
-/// Runs `round` every [`Cluster::period`] until the node drains.
-async fn every(
-    state: AppState,
-    cluster: Arc<Cluster>,
-    round: impl AsyncFn(&AppState, &Arc<Cluster>),
-) {
-    let mut ticks = tokio::time::interval(cluster.period());
-    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        ticks.tick().await;
-        if state.is_draining() {
-            return;
-        }
-        round(&state, &cluster).await;
-    }
 }

@@ -4,12 +4,23 @@
 //! Cyrillic А, "Ann" with a zero-width space.
 //!
 //! Names already in a table's log are not checked again when it is
-//! replayed: an old log must keep replaying ([`crate::table::state::check_name`]).
+//! replayed: an old log must keep replaying ([`check_name`]).
 
 use unicode_security::confusable_detection::skeleton;
 
 use crate::error::ServerError;
-use crate::table::state::check_name;
+
+/// A display name as the log keeps it: 1 to 32 characters, no control
+/// characters (the rule a replayed log is held to).
+pub fn check_name(name: &str) -> Result<String, ServerError> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > 32 || name.chars().any(char::is_control) {
+        return Err(ServerError::BadRequest(
+            "a display name has 1 to 32 characters, none of them control characters".into(),
+        ));
+    }
+    Ok(name.to_string())
+}
 
 /// A name someone chose now: [`check_name`]'s rules, and no character
 /// that is invisible or reorders text (the Unicode default-ignorable code

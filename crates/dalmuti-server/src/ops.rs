@@ -15,8 +15,6 @@
 //! tables still answers them at once, and a stuck database costs
 //! `/readyz` its bound, no more.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::Json;
@@ -26,48 +24,14 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::json;
-use tokio::sync::Semaphore;
 
-use crate::http::AppState;
 use crate::metrics::StoreOp;
+use crate::registry::AppState;
 
 /// How long `/readyz` waits for the database: a database slower than this
 /// to answer `SELECT 1` is as good as down for players, whose every
 /// action waits for a write.
 pub const READY_TIMEOUT: Duration = Duration::from_secs(2);
-
-/// The node's health: whether it drains, and the database check under
-/// way. Cheap to clone.
-#[derive(Clone, Debug)]
-pub struct Health {
-    draining: Arc<AtomicBool>,
-    /// One database check at a time: while one waits for a stuck
-    /// database (its blocking thread cannot be cancelled), later probes
-    /// wait for it within their own bound instead of each taking another
-    /// thread of the blocking pool.
-    checking: Arc<Semaphore>,
-}
-
-impl Default for Health {
-    fn default() -> Health {
-        Health {
-            draining: Arc::new(AtomicBool::new(false)),
-            checking: Arc::new(Semaphore::new(1)),
-        }
-    }
-}
-
-impl Health {
-    /// Marks the node as draining (or not).
-    pub fn set_draining(&self, draining: bool) {
-        self.draining.store(draining, Ordering::SeqCst);
-    }
-
-    /// Whether the node is draining.
-    pub fn is_draining(&self) -> bool {
-        self.draining.load(Ordering::SeqCst)
-    }
-}
 
 /// The three routes, for [`crate::http::router`].
 pub fn routes() -> Router<AppState> {

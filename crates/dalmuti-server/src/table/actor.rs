@@ -8,13 +8,13 @@ use dalmuti_core::{Action, Decision, Seed};
 use tokio::sync::{broadcast, mpsc};
 use tokio::time::Instant;
 
-use super::bot_turn::BotDone;
-use super::cmd::{Voice, chat_limit};
+use super::Refusal;
+use super::context::Context;
 use super::expiry::Retire;
-use super::handle::Refusal;
-use super::lifecycle::{Context, replay_log};
+use super::replay::replay_log;
 use super::state::{Placement, TableState};
 use super::talk::Talk;
+use super::talk::{Voice, chat_limit};
 use super::{CHANNEL, TableInfo};
 use crate::bots::{self, Level};
 use crate::error::ServerError;
@@ -24,7 +24,7 @@ use crate::protocol::Outgoing;
 /// What is live of one seat beyond the log: its feed and connections,
 /// its timers, and its bot. Forgotten with the seat.
 #[derive(Default)]
-pub(super) struct Occupant {
+pub(crate) struct Occupant {
     /// Messages for this seat (its connections subscribe), once it had one.
     pub(super) feed: Option<broadcast::Sender<Arc<Outgoing>>>,
     /// Open connections.
@@ -39,7 +39,7 @@ pub(super) struct Occupant {
     pub(super) turn_since: Option<Instant>,
 }
 
-pub(super) struct Actor {
+pub(crate) struct Actor {
     pub(super) state: TableState,
     pub(super) ctx: Context,
     /// What is live of each seat, by seat name.
@@ -80,14 +80,33 @@ pub(super) struct Actor {
     pub(super) retry_retire: Option<Instant>,
     pub(super) retired: Arc<OnceLock<Retire>>,
     /// This table in the node's metrics, if it is one of its live tables
-    /// ([`counted`]); dropped with the actor.
+    /// ([`Actor::counted`]); dropped with the actor.
     pub(super) gauge: Option<LiveTable>,
     /// When the action being handled reached the actor: its broadcast
     /// is timed from then (`dalmuti_action_broadcast_seconds`).
     pub(super) arrived: Option<std::time::Instant>,
 }
 
+/// A bot's answer, back from the blocking pool.
+pub(crate) struct BotDone {
+    pub(super) name: String,
+    /// `None` if it panicked: the seat's bot is built afresh.
+    pub(super) bot: Option<Box<dyn Bot>>,
+    pub(super) action: Action,
+    /// A stand-in for a human seat (not the seat's own bot).
+    pub(super) stand_in: bool,
+}
+
 impl Actor {
+    /// An actor of a live table of this node, counted in the metrics
+    /// (`dalmuti_tables`, `dalmuti_seats`) while it runs; a finished game
+    /// served to one connection ([`super::revive`]) is not.
+    pub(super) fn counted(mut self) -> Actor {
+        self.gauge = Some(self.ctx.metrics.live_table());
+        self.count_seats();
+        self
+    }
+
     pub(super) fn new(ctx: Context, state: TableState) -> Result<Actor, ServerError> {
         let (bot_tx, bot_rx) = mpsc::channel(4);
         let now = Instant::now();

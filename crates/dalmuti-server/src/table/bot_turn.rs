@@ -4,23 +4,14 @@
 use std::panic::AssertUnwindSafe;
 
 use dalmuti_bots::{Bot, HeuristicBot};
-use dalmuti_core::{Action, Viewer};
+use dalmuti_core::Viewer;
 use tokio::time::Instant;
 use tracing::Instrument;
 
 use super::actor::Actor;
+use super::actor::BotDone;
 use super::state::Stored;
 use crate::bots::{self, Level};
-
-/// A bot's answer, back from the blocking pool.
-pub(super) struct BotDone {
-    pub(super) name: String,
-    /// `None` if it panicked: the seat's bot is built afresh.
-    pub(super) bot: Option<Box<dyn Bot>>,
-    pub(super) action: Action,
-    /// A stand-in for a human seat (not the seat's own bot).
-    pub(super) stand_in: bool,
-}
 
 impl Actor {
     pub(super) fn start_bot(&mut self, now: Instant) {

@@ -1,5 +1,6 @@
 //! A table as the rest of the server holds it: a cheap handle that asks
-//! the actor, one command at a time.
+//! the actor, one command at a time; and the actor's task, which answers
+//! them and keeps the table going through a panic.
 
 use std::sync::{Arc, OnceLock};
 
@@ -7,20 +8,22 @@ use dalmuti_core::{Action, Seed};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
+use super::TableInfo;
+use super::actor::{Actor, BotDone};
 use super::cmd::{
     Act, AddBot, AskRematch, Chat, Command, Evict, HandOver, Info, Join, Leave, Place, Query,
-    Question, RemoveBot, Resync, Speaker, SpectatorChat, Start, Subscribe, Unsubscribe,
+    Question, RemoveBot, Resync, SpectatorChat, Start, Subscribe, Unsubscribe,
 };
+use super::context::Context;
 use super::expiry::Retire;
-use super::lifecycle::Context;
-use super::{Feed, TableInfo};
+use super::talk::Speaker;
+use super::{Refusal, Reply, Subscription};
 use crate::error::ServerError;
 use crate::protocol::ServerMsg;
-
-pub(super) type Reply<T> = oneshot::Sender<Result<T, ServerError>>;
-
-/// A refused action carries the resync message for the one who sent it.
-pub type Refusal = (ServerError, ServerMsg);
+use futures_util::FutureExt;
+use std::panic::AssertUnwindSafe;
+use tokio::time::Instant;
+use tracing::Instrument;
 
 /// A rematch asked for: the new table's id, and its handle if this
 /// request made it (`None`: it existed already).
@@ -31,17 +34,6 @@ pub struct Rematch {
     pub created: Option<TableHandle>,
 }
 
-/// A connection's view of a table: its feed, the first message to send
-/// (`snapshot` or `catchup`), and the seat's name (`None`: a spectator).
-pub struct Subscription {
-    /// The messages to come.
-    pub feed: Feed,
-    /// The first message.
-    pub first: ServerMsg,
-    /// The seat's name.
-    pub seat: Option<String>,
-}
-
 /// A handle to a table's actor: clone it freely.
 #[derive(Clone)]
 pub struct TableHandle {
@@ -50,7 +42,7 @@ pub struct TableHandle {
     pub(super) name: Arc<str>,
 }
 
-pub(super) fn closed() -> Refusal {
+pub(crate) fn closed() -> Refusal {
     (
         ServerError::Closed,
         ServerMsg::error(0, &ServerError::Closed),
@@ -277,14 +269,19 @@ impl TableHandle {
     /// holds their seat there too), unless one was made already.
     pub async fn rematch(&self, host_token: &str, ctx: Context) -> Result<Rematch, ServerError> {
         let token = host_token.to_string();
-        self.ask(|r| {
-            Command::Rematch(AskRematch {
-                host_token: token,
-                ctx: Box::new(ctx),
-                reply: r,
+        let made = self
+            .ask(|r| {
+                Command::Rematch(AskRematch {
+                    host_token: token,
+                    ctx: Box::new(ctx),
+                    reply: r,
+                })
             })
+            .await?;
+        Ok(Rematch {
+            id: made.id,
+            created: made.made.map(|actor| spawn(*actor)),
         })
-        .await
     }
 
     /// Stops serving the table: its actor ends once the command under
@@ -352,5 +349,90 @@ impl TableHandle {
             })
         })
         .await
+    }
+}
+
+/// What woke the actor.
+pub(crate) enum Wake {
+    Command(Command),
+    Bot(BotDone),
+    Timer,
+}
+
+/// Recoveries in a row after which a table gives up (its log replays into
+/// a state that panics again at once).
+pub(crate) const MAX_RECOVERIES: u32 = 3;
+
+pub(crate) fn spawn(mut actor: Actor) -> TableHandle {
+    let (tx, mut rx) = mpsc::channel(256);
+    let retired = actor.retired.clone();
+    let name: Arc<str> = actor.state.row.name.as_str().into();
+    // Everything the actor logs says which table it is.
+    let span = tracing::info_span!("table", table = %actor.state.row.id);
+    tokio::spawn(
+        async move {
+            let mut recoveries = 0;
+            loop {
+                // A bug must not take a table down with its players' game: a
+                // panic rebuilds the table from its log (what every player has
+                // been told) and it goes on.
+                let planned = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    actor.schedule();
+                    actor.next_wake()
+                }));
+                let wake = match planned {
+                    Ok(wake) => wake,
+                    Err(_) => {
+                        recoveries += 1;
+                        if recoveries > MAX_RECOVERIES || !actor.recover() {
+                            tracing::error!(
+                                recoveries,
+                                "the table gave up after a panic in its actor"
+                            );
+                            return;
+                        }
+                        continue;
+                    }
+                };
+                let woke = tokio::select! {
+                    command = rx.recv() => match command {
+                        Some(command) => Wake::Command(command),
+                        None => return,
+                    },
+                    Some(done) = actor.bot_rx.recv() => Wake::Bot(done),
+                    _ = sleep_until(wake) => Wake::Timer,
+                };
+                let step = AssertUnwindSafe(async {
+                    match woke {
+                        Wake::Command(command) => actor.handle(command).await,
+                        Wake::Bot(done) => actor.bot_done(done).await,
+                        Wake::Timer => actor.tick().await,
+                    }
+                });
+                if step.catch_unwind().await.is_err() {
+                    recoveries += 1;
+                    if recoveries > MAX_RECOVERIES || !actor.recover() {
+                        tracing::error!(recoveries, "the table gave up after a panic in its actor");
+                        return;
+                    }
+                } else {
+                    recoveries = 0;
+                }
+                if actor.retired.get().is_some() {
+                    // Dropping the actor closes every feed: connections end,
+                    // told why by the handle.
+                    return;
+                }
+            }
+        }
+        .instrument(span),
+    );
+    TableHandle { tx, retired, name }
+}
+
+pub(crate) async fn sleep_until(wake: Option<Instant>) {
+    match wake {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }

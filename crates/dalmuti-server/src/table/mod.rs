@@ -30,9 +30,11 @@ mod actor;
 mod bot_turn;
 mod clock;
 mod cmd;
+mod context;
 pub mod expiry;
 mod handle;
 mod lifecycle;
+mod replay;
 pub mod state;
 pub mod talk;
 mod tell;
@@ -44,13 +46,17 @@ use std::time::Duration;
 
 use tokio::sync::broadcast;
 
-use crate::protocol::Outgoing;
-pub use cmd::{CHAT_BURST, Speaker};
+use crate::error::ServerError;
+use crate::protocol::{Outgoing, ServerMsg};
+pub use context::Context;
 pub use expiry::{Lifetimes, Retire};
-pub use handle::{Refusal, Rematch, Subscription, TableHandle};
+pub use handle::{Rematch, TableHandle};
 pub(crate) use lifecycle::created;
-pub use lifecycle::{Context, create, load, replay_log, revive, start, store_new};
+pub use lifecycle::{create, load, revive, start, store_new};
+pub use replay::replay_log;
 pub use state::{Live, Placement, Stored, TableState};
+pub use talk::{CHAT_BURST, Speaker};
+use tokio::sync::oneshot;
 
 /// How many messages a slow receiver may fall behind before it must resync.
 const CHANNEL: usize = 256;
@@ -131,4 +137,20 @@ pub struct TableInfo {
     /// How long the table has been in this node's memory.
     #[serde(skip)]
     pub age: Duration,
+}
+
+pub(crate) type Reply<T> = oneshot::Sender<Result<T, ServerError>>;
+
+/// A refused action carries the resync message for the one who sent it.
+pub type Refusal = (ServerError, ServerMsg);
+
+/// A connection's view of a table: its feed, the first message to send
+/// (`snapshot` or `catchup`), and the seat's name (`None`: a spectator).
+pub struct Subscription {
+    /// The messages to come.
+    pub feed: Feed,
+    /// The first message.
+    pub first: ServerMsg,
+    /// The seat's name.
+    pub seat: Option<String>,
 }

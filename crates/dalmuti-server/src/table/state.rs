@@ -136,17 +136,6 @@ fn parse_hash(hash: &Option<String>) -> Result<Option<[u8; 32]>, ServerError> {
     Ok(Some(out))
 }
 
-/// A display name: 1 to 32 characters, no control characters.
-pub fn check_name(name: &str) -> Result<String, ServerError> {
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > 32 || name.chars().any(char::is_control) {
-        return Err(ServerError::BadRequest(
-            "a display name has 1 to 32 characters, none of them control characters".into(),
-        ));
-    }
-    Ok(name.to_string())
-}
-
 impl TableState {
     /// A new, empty table.
     pub fn new(row: TableRow) -> Result<TableState, ServerError> {
@@ -303,7 +292,7 @@ impl TableState {
         match &event {
             Stored::Seat { name, hash, bot } | Stored::Waiting { name, hash, bot } => {
                 let waiting = matches!(event, Stored::Waiting { .. });
-                let name = check_name(name)?;
+                let name = crate::names::check_name(name)?;
                 let hash = parse_hash(hash)?;
                 if waiting {
                     let Some(game) = &self.game else {

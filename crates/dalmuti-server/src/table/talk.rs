@@ -191,3 +191,40 @@ impl Talk {
         Value::Array(self.news.iter().cloned().collect())
     }
 }
+
+/// Who says a chat line: a seat by its token, or a spectator with the
+/// name it gave (if any) and the address it connected from.
+#[derive(Clone, Debug)]
+pub enum Speaker {
+    /// A seat's token.
+    Seat(String),
+    /// A spectator, the name it gave in `hello` and its address.
+    Spectator {
+        /// The name it gave in `hello`, if any.
+        name: Option<String>,
+        /// Where it connected from.
+        from: std::net::IpAddr,
+    },
+}
+
+/// Whose lines of chat are counted together: a seat's on every connection
+/// it holds, the spectators' of one address whatever names they give
+/// (issue 24, S4: sixty connections of one seat filled the history).
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+pub(in crate::table) enum Voice {
+    Seat(String),
+    Spectators(std::net::IpAddr),
+}
+
+/// Lines of chat a voice may say at once, and then one a second (a line
+/// is kept and sent to everyone at the table, and pushes the oldest kept
+/// line out).
+pub const CHAT_BURST: u32 = 5;
+
+/// The chat limit of every voice at a table.
+pub(in crate::table) fn chat_limit() -> governor::DefaultKeyedRateLimiter<Voice> {
+    let burst = std::num::NonZeroU32::new(CHAT_BURST).expect("a burst of lines");
+    governor::RateLimiter::keyed(
+        governor::Quota::per_second(std::num::NonZeroU32::MIN).allow_burst(burst),
+    )
+}

@@ -9,7 +9,7 @@ use tokio::time::Instant;
 
 use super::actor::Actor;
 use super::expiry::Retire;
-use super::lifecycle::replay_log;
+use super::replay::replay_log;
 use super::state::{self, Live, Stored, TableState};
 use super::talk::{News, Talk};
 use crate::error::ServerError;

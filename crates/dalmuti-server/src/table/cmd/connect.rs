@@ -5,13 +5,13 @@ use serde_json::json;
 use tokio::sync::{broadcast, oneshot};
 use tokio::time::Instant;
 
-use super::super::actor::Actor;
-use super::super::expiry::Retire;
-use super::super::handle::{Reply, Subscription};
-use super::super::talk::News;
-use super::super::{CATCHUP, CHANNEL};
 use crate::error::ServerError;
 use crate::protocol::ServerMsg;
+use crate::table::actor::Actor;
+use crate::table::expiry::Retire;
+use crate::table::talk::News;
+use crate::table::{CATCHUP, CHANNEL};
+use crate::table::{Reply, Subscription};
 
 /// Connect a viewer that last saw event `v` (0: none).
 pub(in crate::table) struct Subscribe {

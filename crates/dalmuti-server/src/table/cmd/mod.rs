@@ -8,8 +8,7 @@ mod play;
 mod seats;
 mod table;
 
-pub use chat::{CHAT_BURST, Speaker};
-pub(super) use chat::{Chat, SpectatorChat, Voice, chat_limit};
+pub(super) use chat::{Chat, SpectatorChat};
 pub(super) use connect::{Resync, Subscribe, Unsubscribe};
 pub(super) use play::{Act, Start};
 pub(super) use seats::{AddBot, Join, Leave, Place, RemoveBot};

@@ -3,11 +3,11 @@
 use dalmuti_core::{Action, Seed};
 use tokio::sync::oneshot;
 
-use super::super::actor::Actor;
-use super::super::handle::{Refusal, Reply};
-use super::super::state::Stored;
-use super::super::talk;
 use crate::error::ServerError;
+use crate::table::actor::Actor;
+use crate::table::state::Stored;
+use crate::table::talk;
+use crate::table::{Refusal, Reply};
 
 /// The host starts the game, its deals seeded from `seed` (tests) or the
 /// operating system.

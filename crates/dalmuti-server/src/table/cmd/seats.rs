@@ -4,13 +4,13 @@
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
-use super::super::actor::Actor;
-use super::super::handle::{Refusal, Reply};
-use super::super::state::{self, Stored};
 use crate::bots;
 use crate::error::ServerError;
 use crate::names;
 use crate::store::{hash_token, new_token};
+use crate::table::actor::Actor;
+use crate::table::state::{self, Stored};
+use crate::table::{Refusal, Reply};
 
 /// Take a seat under a display name: a seat before the start, a place
 /// among the newcomers after it. Answers the seat's secret token.

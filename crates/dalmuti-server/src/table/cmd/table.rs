@@ -4,22 +4,31 @@
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
-use super::super::TableInfo;
-use super::super::actor::Actor;
-use super::super::expiry::Retire;
-use super::super::handle::{Rematch, Reply};
-use super::super::lifecycle::{Context, counted, create_with, spawn};
-use super::super::state::{self, Stored};
-use super::super::talk::News;
 use crate::error::ServerError;
 use crate::metrics::LeaseChange;
+use crate::store::Store;
 use crate::store::{TableRow, new_id};
+use crate::table::Reply;
+use crate::table::TableInfo;
+use crate::table::actor::Actor;
+use crate::table::context::Context;
+use crate::table::expiry::Retire;
+use crate::table::state::TableState;
+use crate::table::state::{self, Stored};
+use crate::table::talk::News;
 
 /// The host of a finished game asks for a rematch in `ctx`.
 pub(in crate::table) struct AskRematch {
     pub host_token: String,
     pub ctx: Box<Context>,
-    pub reply: Reply<Rematch>,
+    pub reply: Reply<RematchMade>,
+}
+
+/// The rematch's table id, and its actor, to be started by the handle,
+/// if this request made it (`None`: it existed already).
+pub(in crate::table) struct RematchMade {
+    pub id: String,
+    pub made: Option<Box<Actor>>,
 }
 
 impl AskRematch {
@@ -119,7 +128,7 @@ impl Actor {
     /// A new table with this one's rules and seats: bots of the same
     /// levels, and each person's seat held by the same token's hash (so
     /// their token here claims it there, and only theirs).
-    async fn rematch(&mut self, token: &str, ctx: Context) -> Result<Rematch, ServerError> {
+    async fn rematch(&mut self, token: &str, ctx: Context) -> Result<RematchMade, ServerError> {
         self.check_host(token)?;
         if !self.state.is_over() {
             return Err(ServerError::Conflict(
@@ -127,9 +136,9 @@ impl Actor {
             ));
         }
         if let Some(id) = &self.state.row.rematch {
-            return Ok(Rematch {
+            return Ok(RematchMade {
                 id: id.clone(),
-                created: None,
+                made: None,
             });
         }
         let row = TableRow {
@@ -166,15 +175,37 @@ impl Actor {
             }
         };
         self.state.row.rematch = Some(id.clone());
-        let created = if id == new.row.id {
+        let made = if id == new.row.id {
             tracing::info!(rematch = %id, "rematch table created");
-            Some(spawn(counted(Actor::new(ctx, new)?)))
+            Some(Box::new(Actor::new(ctx, new)?.counted()))
         } else {
             let _ = ctx.store.delete(&new.row.id);
             None
         };
         self.broadcast("presence", None);
         self.news(News::Rematch { table: id.clone() }).await;
-        Ok(Rematch { id, created })
+        Ok(RematchMade { id, made })
     }
+}
+
+/// Creates a new table in the store with these events already in its
+/// log (seats taken), without starting its actor.
+pub(super) fn create_with(
+    store: &dyn Store,
+    row: TableRow,
+    events: Vec<Stored>,
+) -> Result<TableState, ServerError> {
+    let mut state = TableState::new(row)?;
+    for event in &events {
+        state.apply(event.clone())?;
+    }
+    store.create_table(&state.row)?;
+    for (i, event) in events.iter().enumerate() {
+        let text = serde_json::to_string(event).expect("an event serializes");
+        if let Err(e) = store.append(&state.row.id, i as u64 + 1, &text) {
+            let _ = store.delete(&state.row.id);
+            return Err(e.into());
+        }
+    }
+    Ok(state)
 }
