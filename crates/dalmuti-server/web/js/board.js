@@ -4,9 +4,10 @@
 
 import { $, el, show, cardFaces, cardFacesCounted, cardFan } from './dom.js';
 import { t, tn } from './i18n.js';
-import { T, view, playerName, shownPlayer, shownName, lobbyEntry, asked } from './state.js';
-import { gameWord, setWords, ordinal, titleWithIcon, list } from './words.js';
-import { decisionPrompt } from './connection.js';
+import { T, view, playerName, shownPlayer, shownName, lobbyEntry, asked, revolutionOffer } from './state.js';
+import {
+  V, gameWord, setWords, ordinal, titleWithIcon, list, cardWord, vtn, capitalized, titleText, middleTitle,
+} from './words.js';
 
 /** Seats that passed since the set on the table. */
 function passedSeats(vw) {
@@ -215,5 +216,26 @@ export function renderTimers() {
     } else {
       next.textContent = over ? t('web.timer.next-deal-soon') : '';
     }
+  }
+}
+
+/** What a decision asks of me, in one sentence. */
+export function decisionPrompt(d) {
+  switch (d.kind) {
+    case 'lead': return t('web.prompt.lead');
+    case 'follow': return t('web.prompt.follow', { set: setWords(d.top), name: playerName(d.by) });
+    case 'ready': {
+      const offer = revolutionOffer();
+      if (!offer) return t('web.prompt.setup');
+      const args = { wilds: cardWord(V().wild, 2), revolution: gameWord('revolution') };
+      return t(offer.greater ? 'web.prompt.revolution-greater' : 'web.prompt.revolution', args);
+    }
+    case 'tax': return vtn('prompt.tax', d.count, { name: playerName(d.to) });
+    case 'offer_exchange':
+    case 'exchange_offer':
+      return t('web.prompt.offer', { exchange: capitalized(gameWord('exchange')), title: titleText(middleTitle()) });
+    case 'answer_exchange':
+    case 'exchange_answer': return t('web.prompt.answer', { name: playerName(d.from) });
+    default: return t('web.prompt.other');
   }
 }

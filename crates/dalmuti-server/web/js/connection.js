@@ -4,18 +4,12 @@
 import { $, el, show, setError, announce } from './dom.js';
 import { t, tn } from './i18n.js';
 import { store } from './storage.js';
-import { T, me, myToken, myLobby, decisionOf, playerName, noSelection, revolutionOffer } from './state.js';
-import {
-  V, setVariant, setWords, cardWord, gameWord, vtn, capitalized, middleTitle, titleText,
-  actionWords, eventWords, logWords, isSpecial, list,
-} from './words.js';
-import { render } from './table.js';
-import { renderOffline } from './panels.js';
-import { keepSelectionSane, renderActions, markFresh } from './hand.js';
+import { T, me, myToken, myLobby, decisionOf, playerName, noSelection } from './state.js';
+import { setVariant, actionWords, eventWords, logWords, isSpecial, list } from './words.js';
 import { turnAlert } from './fx.js';
-import { renderDecision } from './dialogs.js';
 import { verifyDeals } from './fair.js';
-import { addNews as addLine, loadTalk, onChatLine, onNewsLine, spectatorHello } from './chat.js';
+import { decisionPrompt } from './board.js';
+import { views } from './views.js';
 
 /** The table's socket at the address the page came from (a load balancer's, in a cluster). */
 function socketUrl(id) {
@@ -46,7 +40,7 @@ function setConn(text, kind) {
   // Said on the table too, plainly, once the table was seen: a moment of
   // "connecting" at the start is not news.
   const lost = kind === 'down' || (kind === 'wait' && T.retry > 0);
-  renderOffline(lost && T.seenState ? t('web.offline.banner', { status: text }) : '');
+  views.renderOffline(lost && T.seenState ? t('web.offline.banner', { status: text }) : '');
 }
 
 export function connect() {
@@ -71,7 +65,7 @@ export function connect() {
   let moved = null;
   ws.onopen = () => {
     const token = store.token(id);
-    send({ t: 'hello', v: token ? store.lastV(id) : 0, d: token ? { token } : spectatorHello() });
+    send({ t: 'hello', v: token ? store.lastV(id) : 0, d: token ? { token } : views.spectatorHello() });
   };
   ws.onmessage = event => {
     if (ws !== T.ws) return;
@@ -145,7 +139,7 @@ function scheduleReconnect() {
   setConn(tn('web.conn.offline', Math.ceil(delay / 1000)), 'down');
   clearTimeout(T.retryTimer);
   T.retryTimer = setTimeout(connect, delay);
-  renderActions();
+  views.renderActions();
 }
 
 // The browser knows when the network goes and comes back: say so at once,
@@ -157,8 +151,8 @@ window.addEventListener('offline', () => {
   setConn(t('web.conn.no-network'), 'down');
   // In case the browser never says the network is back.
   T.retryTimer = setTimeout(connect, 15000);
-  renderActions();
-  if (T.state) render();
+  views.renderActions();
+  if (T.state) views.render();
 });
 window.addEventListener('online', () => {
   if (T.wanted && T.id) reconnectNow();
@@ -187,8 +181,8 @@ export function sendAct(action) {
   T.pending = true;
   setError($('t-error'), '');
   setNotice('');
-  renderActions();
-  renderDecision();
+  views.renderActions();
+  views.renderDecision();
 }
 
 function onMessage(msg) {
@@ -213,20 +207,20 @@ function onMessage(msg) {
       }
       onState(d, msg.v);
       // The answer to hello carries the chat and news the table kept.
-      if ((msg.t === 'snapshot' || msg.t === 'catchup') && d) loadTalk(d.chat, d.news);
+      if ((msg.t === 'snapshot' || msg.t === 'catchup') && d) views.loadTalk(d.chat, d.news);
       break;
     case 'error':
       T.pending = false;
       // Refusals are told apart by their kind (docs/PROTOCOL.md), not their words.
       showError(d && d.reason ? (d.kind === 'stale' ? t('web.error.stale') : d.reason) : t('web.error.refused'));
       if (!T.state && myToken() && d && d.kind === 'bad_token') show($('t-lost'), true);
-      renderActions();
+      views.renderActions();
       break;
     case 'chat':
-      onChatLine(d);
+      views.onChatLine(d);
       break;
     case 'news':
-      onNewsLine(d);
+      views.onNewsLine(d);
       break;
     default:
       break;
@@ -308,7 +302,7 @@ export function setNotice(text) {
 
 /** A line of our own in the chat and news (chat.js). */
 export function addNews(text, kind) {
-  addLine(text, kind);
+  views.addNews(text, kind);
 }
 
 function onState(state, v) {
@@ -339,11 +333,11 @@ function onState(state, v) {
   const playing = x => !!(x && x.decision && (x.decision.kind === 'lead' || x.decision.kind === 'follow'));
   if (playing(state) && !(before && playing(before) && before.hand === state.hand && !first)) T.sel = noSelection();
   markReceived(before, state);
-  keepSelectionSane();
+  views.keepSelectionSane();
   // A play asked about is for this turn only.
   if (T.ask && !(decisionOf('lead') || decisionOf('follow'))) T.ask = null;
   if (!decisionOf('tax')) T.tax = [];
-  render();
+  views.render();
   announceChanges(before, state, first);
   verifyDeals(state);
 }
@@ -360,7 +354,7 @@ function markReceived(before, state) {
     if (left.get(c)) left.set(c, left.get(c) - 1);
     else got.push(c);
   }
-  markFresh(got);
+  views.markFresh(got);
 }
 
 function rememberDealt(state) {
@@ -400,25 +394,4 @@ function announceChanges(before, state, first) {
   T.logHand = state.hand;
   T.logLen = vw ? (vw.log || []).length : 0;
   if (lines.length) announce(lines.join(' '));
-}
-
-/** What a decision asks of me, in one sentence. */
-export function decisionPrompt(d) {
-  switch (d.kind) {
-    case 'lead': return t('web.prompt.lead');
-    case 'follow': return t('web.prompt.follow', { set: setWords(d.top), name: playerName(d.by) });
-    case 'ready': {
-      const offer = revolutionOffer();
-      if (!offer) return t('web.prompt.setup');
-      const args = { wilds: cardWord(V().wild, 2), revolution: gameWord('revolution') };
-      return t(offer.greater ? 'web.prompt.revolution-greater' : 'web.prompt.revolution', args);
-    }
-    case 'tax': return vtn('prompt.tax', d.count, { name: playerName(d.to) });
-    case 'offer_exchange':
-    case 'exchange_offer':
-      return t('web.prompt.offer', { exchange: capitalized(gameWord('exchange')), title: titleText(middleTitle()) });
-    case 'answer_exchange':
-    case 'exchange_answer': return t('web.prompt.answer', { name: playerName(d.from) });
-    default: return t('web.prompt.other');
-  }
 }

@@ -10,7 +10,7 @@ import {
   placeTitle,
 } from './words.js';
 import { send, sendAct } from './connection.js';
-import { render } from './table.js';
+import { views } from './views.js';
 import { renderActions, declarableValues, wedgieTargets, playAsked, fresh } from './hand.js';
 
 let decisionDomKey = '';
@@ -121,7 +121,7 @@ function revolutionDialog() {
     el('p', { class: 'muted' }, t('web.revolution.hint')),
     buttonRow(
       callRevolutionButton(offer),
-      el('button', { type: 'button', 'data-testid': 'keep-quiet', dataset: { key: 'rev-no' }, onclick: () => { T.quietHand = T.state.hand; render(); } },
+      el('button', { type: 'button', 'data-testid': 'keep-quiet', dataset: { key: 'rev-no' }, onclick: () => { T.quietHand = T.state.hand; views.render(); } },
         t('web.revolution.keep-quiet'))))];
 }
 

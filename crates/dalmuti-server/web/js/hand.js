@@ -8,7 +8,7 @@ import { t, tn, i18n } from './i18n.js';
 import { T, view, decision, decisionOf, handGroups, countOf, noSelection, legal } from './state.js';
 import { V, parseCards, sameCards, setWords, cardName, cardWord } from './words.js';
 import { sendAct } from './connection.js';
-import { renderDecision } from './dialogs.js';
+import { views } from './views.js';
 
 /** How many cards a set must have now (follow), or null (lead, or not your turn). */
 function neededCount() {
@@ -175,7 +175,7 @@ export function clearSelection() {
   T.ask = null;
   renderHand();
   renderActions();
-  renderDecision();
+  views.renderDecision();
 }
 
 let handKey = '';
@@ -194,7 +194,7 @@ export function markFresh(ranks) {
   fresh.ranks = new Set(ranks);
   fresh.until = performance.now() + 5000;
   clearTimeout(fresh.timer);
-  fresh.timer = setTimeout(() => { fresh.ranks = new Set(); renderHand(); renderDecision(); }, 5000);
+  fresh.timer = setTimeout(() => { fresh.ranks = new Set(); renderHand(); views.renderDecision(); }, 5000);
 }
 
 export function renderHand() {
@@ -284,7 +284,7 @@ export function onPlay() {
   // when its play ends the hand). A dialog asks which, then sends it.
   if (plays.length > 1 || (plays.length === 1 && (plays[0].as != null || plays[0].wedgie != null))) {
     T.ask = { kind: plays.some(p => p.as != null) ? 'declare' : 'wedgie', cards };
-    renderDecision();
+    views.renderDecision();
     return;
   }
   if (!plays.length) return;

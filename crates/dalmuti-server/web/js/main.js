@@ -17,12 +17,22 @@ import {
   showTable, leaveTableView, render, onJoin, onLeave, onAddBot, onStart, onCopyInvite,
 } from './table.js';
 import { renderTimers } from './board.js';
-import { setUpChat, renderLines } from './chat.js';
-import { adjustSelection, onPlay, onPass } from './hand.js';
+import {
+  setUpChat, renderLines, addNews, loadTalk, onChatLine, onNewsLine, spectatorHello,
+} from './chat.js';
+import { adjustSelection, onPlay, onPass, keepSelectionSane, renderActions, markFresh } from './hand.js';
+import { renderDecision } from './dialogs.js';
+import { renderOffline } from './panels.js';
+import { setViews } from './views.js';
 import { showLobby, loadLobby, onVariantChange, onCreate, setUpLobby, setUpInviteShare } from './lobby.js';
 import { showReplay, renderFrame, setUpReplay, stopAutoplay } from './replay.js';
 import { onKeydown, toggleHelp } from './keyboard.js';
 import { restartTour } from './tour.js';
+
+setViews({
+  render, renderOffline, keepSelectionSane, renderActions, markFresh, renderDecision,
+  addNews, loadTalk, onChatLine, onNewsLine, spectatorHello,
+});
 
 function parseRoute() {
   const hash = location.hash.replace(/^#/, '') || '/';
