@@ -1,0 +1,159 @@
+use super::*;
+use crate::config::{Config, PlayArgs};
+
+pub(crate) fn config(seed: u64, players: usize) -> Config {
+    config_of("dalmuti", seed, players)
+}
+
+pub(crate) fn config_of(variant: &str, seed: u64, players: usize) -> Config {
+    Config::new(&PlayArgs {
+        variant: variant.into(),
+        players: Some(players),
+        bots: "heuristic".into(),
+        name: "You".into(),
+        seed: Some(seed.to_string()),
+        stripped_deck: false,
+        first_deal_revolution: false,
+        merchant_exchange: true,
+        scoring: "standard".into(),
+        hands: Some(3),
+        speed: 0,
+        plain: true,
+        lang: Some("en".into()),
+    })
+    .unwrap()
+}
+
+/// Plays the human by hints until the game is over.
+fn play_out(session: &mut Session) -> Vec<String> {
+    let mut seen = Vec::new();
+    loop {
+        seen.extend(session.take_news());
+        if let Some(step) = session.step_bots() {
+            seen.extend(step.lines);
+        } else if let Some(action) = session.hint() {
+            session.act(action).unwrap();
+        } else if session.is_game_over() {
+            return seen;
+        } else {
+            assert!(session.hand_end().is_some());
+            session.next_hand().unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_game_plays_to_its_end_and_scores() {
+    for seed in 0..6 {
+        let mut s = Session::new(&config(seed, 6)).unwrap();
+        play_out(&mut s);
+        assert_eq!(s.hand_number(), 3);
+        let end = s.hand_end().unwrap();
+        assert!(end.game_over);
+        assert_eq!(end.places.len(), 6);
+        let total: u32 = s.standings().iter().filter_map(|r| r.points).sum();
+        assert_eq!(total, 3 * (5 + 4 + 3 + 2 + 1));
+        assert_eq!(s.standings()[0].place, 1);
+        assert!(s.next_hand().is_err());
+    }
+}
+
+#[test]
+fn the_log_never_shows_other_seats_tax_cards() {
+    for seed in 0..20 {
+        let mut s = Session::new(&config(seed, 6)).unwrap();
+        for line in play_out(&mut s) {
+            if line.starts_with("Taxes:") && !line.contains("you") {
+                assert!(line.contains(" best card"), "{line}");
+            }
+            if line.starts_with("Merchant exchange:") && !line.contains("you") {
+                assert!(line.contains("trades a card blind with"), "{line}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_illegal_action_changes_nothing() {
+    let mut s = Session::new(&config(3, 5)).unwrap();
+    while s.decision().is_none() {
+        s.step_bots().unwrap();
+    }
+    let (before, cards) = (s.log(), s.my_cards());
+    let four_dalmutis = Action::Play("1 1 1 1".parse().unwrap());
+    assert!(s.act(four_dalmutis).is_err());
+    assert_eq!((s.log(), s.my_cards()), (before, cards));
+    assert!(s.decision().is_some());
+}
+
+#[test]
+fn corporate_shuffle_games_play_out_in_their_words_and_save_records_that_check() {
+    let dir = std::env::temp_dir().join(format!("dalmuti-session-cs-{}", std::process::id()));
+    let mut specials = [false; 3];
+    for seed in 0..6 {
+        let mut s =
+            Session::new(&config_of("corporate-shuffle", seed, 5 + seed as usize % 4)).unwrap();
+        assert_eq!(s.variant(), Variant::CorporateShuffle);
+        let seen = play_out(&mut s);
+        assert_eq!(s.hand_number(), 3);
+        let text = seen.join("\n");
+        for dalmuti_word in [
+            "Jester",
+            "Dalmuti",
+            "Peon",
+            "Merchant",
+            "Taxes",
+            "revolution",
+        ] {
+            assert!(!text.contains(dalmuti_word), "{dalmuti_word}: {text}");
+        }
+        assert!(text.contains("Executive bonuses: "), "{text}");
+        specials[0] |= text.contains("must pass for the rest of the trick");
+        specials[1] |= text.contains("Dogbert, World Ruler, which wins the trick at once");
+        specials[2] |= text.contains("Ratbert goes back to");
+        let path = s.save_record(&dir).unwrap();
+        let record = std::fs::read_to_string(&path).unwrap();
+        assert!(record.contains("\"corporate-shuffle\""), "{record}");
+        match dalmuti_core::record::check(&record) {
+            dalmuti_core::record::Checked::Valid(report) => assert_eq!(report.hands.len(), 3),
+            other => panic!("seed {seed}: {other:?}"),
+        }
+    }
+    assert_eq!(specials, [true; 3], "every special power was seen");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_wedgie_targets_and_the_dogbert_values_come_from_the_legal_plays() {
+    // A lead holding the Wedgie: every other player with cards may be
+    // named; a lead holding a Dogbert: it may be any value 1 to 10.
+    let (mut wedgie, mut dogbert) = (false, false);
+    for seed in 0..40 {
+        let mut s = Session::new(&config_of("corporate-shuffle", seed, 5)).unwrap();
+        while s.step_bots().is_some() {}
+        while s.decision().is_some_and(|d| d != Decision::Lead) {
+            let hint = s.hint().unwrap();
+            s.act(hint).unwrap();
+            while s.step_bots().is_some() {}
+        }
+        if s.decision() != Some(Decision::Lead) {
+            continue;
+        }
+        let cards = s.my_cards();
+        if cards.count(dalmuti_core::Card::TWIRLING_WEDGIE) > 0 {
+            let alone: Set = "T".parse().unwrap();
+            let others: Vec<Option<Seat>> = Seat::all(5)
+                .filter(|&t| t != s.my_seat() && s.view().card_count(t) > 0)
+                .map(Some)
+                .collect();
+            assert_eq!(s.wedgie_targets(&alone), others);
+            assert!(s.wedgie_targets(&"6 6".parse().unwrap()).is_empty());
+            wedgie = true;
+        }
+        if cards.count(dalmuti_core::Card::DOGBERT) > 0 {
+            assert_eq!(s.dogbert_values(1), (1..=10).collect::<Vec<u8>>());
+            dogbert = true;
+        }
+    }
+    assert!(wedgie && dogbert);
+}
