@@ -74,6 +74,14 @@ impl Server {
         }
     }
 
+    /// The SQLite file it keeps its tables in (none on PostgreSQL).
+    pub fn sqlite_file(&self) -> Option<PathBuf> {
+        match (&self.dir, &self.database_url) {
+            (Some(dir), None) => Some(dir.join("server.sqlite")),
+            _ => None,
+        }
+    }
+
     /// Stops the server and starts it again on the same data, with
     /// `Config::for_tests()` changed by `tweak`.
     pub async fn restart(mut self, tweak: impl FnOnce(&mut Config)) -> Server {
@@ -669,6 +677,8 @@ pub struct Player {
     pub name: String,
     /// Every message received, in order.
     pub log: Arc<Mutex<Vec<Value>>>,
+    /// Every message received, as the server wrote it.
+    pub texts: Arc<Mutex<Vec<String>>>,
     /// Its [`Mode`], as a number.
     pub mode: Arc<AtomicU8>,
     /// Every message received, for the test to wait on.
@@ -690,12 +700,18 @@ impl Player {
         let mut ws = server.ws(id).await;
         ws.send_json(&hello(token, v)).await;
         let log = Arc::new(Mutex::new(Vec::new()));
+        let texts = Arc::new(Mutex::new(Vec::new()));
         let mode = Arc::new(AtomicU8::new(mode as u8));
         let (tx, rx) = mpsc::unbounded_channel();
-        let task = tokio::spawn(play(ws, log.clone(), mode.clone(), tx));
+        let heard = Heard {
+            log: log.clone(),
+            texts: texts.clone(),
+        };
+        let task = tokio::spawn(play(ws, heard, mode.clone(), tx));
         Player {
             name: name.to_string(),
             log,
+            texts,
             mode,
             rx,
             task,
@@ -735,22 +751,31 @@ impl Player {
     }
 }
 
+/// Where a [`Player`] keeps what it heard: read, and as written.
+struct Heard {
+    log: Arc<Mutex<Vec<Value>>>,
+    texts: Arc<Mutex<Vec<String>>>,
+}
+
 async fn play(
     mut ws: Ws,
-    log: Arc<Mutex<Vec<Value>>>,
+    heard: Heard,
     mode: Arc<AtomicU8>,
     tx: mpsc::UnboundedSender<Value>,
 ) {
     let mut acted_at = None;
     loop {
         let m = match ws.recv().await {
-            Some(Frame::Text(text)) => serde_json::from_str::<Value>(&text)
-                .unwrap_or_else(|e| panic!("non-JSON text {text:?}: {e}")),
+            Some(Frame::Text(text)) => {
+                heard.texts.lock().unwrap().push(text.to_string());
+                serde_json::from_str::<Value>(&text)
+                    .unwrap_or_else(|e| panic!("non-JSON text {text:?}: {e}"))
+            }
             Some(Frame::Close(..)) | None => return,
             Some(Frame::Binary(b)) => panic!("the server sent a binary frame: {b:?}"),
             Some(Frame::Ping) => continue,
         };
-        log.lock().unwrap().push(m.clone());
+        heard.log.lock().unwrap().push(m.clone());
         let _ = tx.send(m.clone());
         let v = m["v"].as_u64().unwrap_or(0);
         // Faster than any person, it may hit the message rate limit: the
