@@ -326,3 +326,38 @@ pub fn describe_decision(decision: &Decision) -> String {
         Decision::Follow { top, by } => format!("top {top} (played by {by}) or pass"),
     }
 }
+
+/// [`Action`] in serde's terms, written as [`encode_action`] writes it:
+/// for a field of a type that derives `Serialize` and `Deserialize`, as
+/// `#[serde(with = "dalmuti_core::wire::action")]`.
+///
+/// ```
+/// use dalmuti_core::Action;
+/// #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+/// struct Move {
+///     #[serde(with = "dalmuti_core::wire::action")]
+///     action: Action,
+/// }
+/// let text = r#"{"action":{"play":"6 T","wedgie":2}}"#;
+/// let read: Move = serde_json::from_str(text).unwrap();
+/// assert_eq!(serde_json::to_string(&read).unwrap(), text);
+/// assert!(serde_json::from_str::<Move>(r#"{"action":"dance"}"#).is_err());
+/// ```
+pub mod action {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::Value;
+
+    use crate::Action;
+
+    /// Writes `action` as [`super::encode_action`] does.
+    pub fn serialize<S: Serializer>(action: &Action, serializer: S) -> Result<S::Ok, S::Error> {
+        super::encode_action(action).serialize(serializer)
+    }
+
+    /// Reads an action as [`super::decode_action`] does; what is wrong
+    /// with it is the error.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Action, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        super::decode_action(&value).map_err(serde::de::Error::custom)
+    }
+}

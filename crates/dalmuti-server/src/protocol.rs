@@ -2,7 +2,7 @@
 //! message is a JSON object `{"t": TYPE, "v": EVENT, "d": DATA}`.
 
 use dalmuti_core::Action;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The largest message a client may send, in bytes.
@@ -10,13 +10,65 @@ pub const MAX_CLIENT_MESSAGE: usize = 4096;
 /// The longest chat line, in characters.
 pub const MAX_CHAT: usize = 500;
 
+/// What a server message is: its `t` (`docs/PROTOCOL.md`).
+///
+/// ```
+/// use dalmuti_server::protocol::MsgType;
+/// assert_eq!(serde_json::to_string(&MsgType::Catchup).unwrap(), r#""catchup""#);
+/// assert_eq!(MsgType::Resync, "resync");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MsgType {
+    /// STATE with the talk kept: the answer to a new client's `hello`.
+    Snapshot,
+    /// STATE with the events a returning client missed.
+    Catchup,
+    /// STATE with an accepted event.
+    Event,
+    /// STATE when who is here changes.
+    Presence,
+    /// A refusal.
+    Error,
+    /// STATE after a refusal, or for a client that fell behind.
+    Resync,
+    /// A line of chat.
+    Chat,
+    /// A line of the table's news.
+    News,
+    /// Another node serves the table.
+    Moved,
+}
+
+impl MsgType {
+    /// The type as written on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MsgType::Snapshot => "snapshot",
+            MsgType::Catchup => "catchup",
+            MsgType::Event => "event",
+            MsgType::Presence => "presence",
+            MsgType::Error => "error",
+            MsgType::Resync => "resync",
+            MsgType::Chat => "chat",
+            MsgType::News => "news",
+            MsgType::Moved => "moved",
+        }
+    }
+}
+
+impl PartialEq<&str> for MsgType {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
 /// A message from the server. `v` is the table's event number the message
 /// reflects (0 before any event).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ServerMsg {
-    /// `snapshot`, `catchup`, `event`, `presence`, `error`, `resync` or
-    /// `chat`.
-    pub t: &'static str,
+    /// What it is.
+    pub t: MsgType,
     /// The table's event number.
     pub v: u64,
     /// The data.
@@ -33,7 +85,7 @@ impl ServerMsg {
     /// ([`ServerError::kind`](crate::error::ServerError::kind)).
     pub fn error(v: u64, error: &crate::error::ServerError) -> ServerMsg {
         ServerMsg {
-            t: "error",
+            t: MsgType::Error,
             v,
             d: serde_json::json!({ "reason": error.to_string(), "kind": error.kind() }),
         }
@@ -46,7 +98,7 @@ impl ServerMsg {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outgoing {
     /// The message's type, as in [`ServerMsg::t`].
-    pub t: &'static str,
+    pub t: MsgType,
     /// The table's event number.
     pub v: u64,
     /// The whole message, `{"t": …, "v": …, "d": …}`.
@@ -55,11 +107,11 @@ pub struct Outgoing {
 
 impl Outgoing {
     /// A message whose data `d` is already JSON text.
-    pub fn new(t: &'static str, v: u64, d: &str) -> Outgoing {
+    pub fn new(t: MsgType, v: u64, d: &str) -> Outgoing {
         Outgoing {
             t,
             v,
-            text: format!("{{\"t\":\"{t}\",\"v\":{v},\"d\":{d}}}"),
+            text: format!("{{\"t\":\"{}\",\"v\":{v},\"d\":{d}}}", t.as_str()),
         }
     }
 

@@ -12,6 +12,7 @@ use tokio::time::Instant;
 
 use crate::accept::ConnectionSlot;
 use crate::error::ServerError;
+use crate::protocol::MsgType;
 use crate::protocol::{ClientMsg, Outgoing, ServerMsg};
 use crate::table::{self, Speaker, TableHandle};
 
@@ -97,7 +98,7 @@ pub(crate) fn moved(ws: WebSocketUpgrade, url: Option<String>, node: &str) -> Re
 /// The `moved` message (`docs/PROTOCOL.md`).
 fn moved_msg(url: Option<String>, node: Option<&str>) -> ServerMsg {
     ServerMsg {
-        t: "moved",
+        t: MsgType::Moved,
         v: 0,
         d: serde_json::json!({
             "url": url,
@@ -412,7 +413,7 @@ impl Connection {
         }
         *feed = sub.feed;
         let mut first = sub.first;
-        first.t = "resync";
+        first.t = MsgType::Resync;
         self.v = first.v;
         self.send(&first).await
     }

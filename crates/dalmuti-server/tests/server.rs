@@ -452,7 +452,7 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
         .await
         .unwrap_err();
     assert!(matches!(e, ServerError::Stale { .. }), "{e}");
-    assert_eq!((resync.t, resync.v), ("resync", first.v));
+    assert_eq!((resync.t.as_str(), resync.v), ("resync", first.v));
     let (e, resync) = table
         .act(&token, Action::Play("1 1 1 1 1".parse().unwrap()), first.v)
         .await
@@ -1569,7 +1569,7 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
             let (e, resync) = table.act(&token, action, v).await.unwrap_err();
             assert!(matches!(e, ServerError::Illegal(_)), "{e}");
             assert!(e.to_string().contains(says), "{e}");
-            assert_eq!((resync.t, resync.v), ("resync", v));
+            assert_eq!((resync.t.as_str(), resync.v), ("resync", v));
             assert!(resync.d["error"].as_str().unwrap().contains(says));
         }
         assert_eq!(table.info().await.unwrap().v, v, "nothing changed");

@@ -19,6 +19,7 @@ use super::{CHANNEL, TableInfo};
 use crate::bots::{self, Level};
 use crate::error::ServerError;
 use crate::metrics::{LiveTable, StoreOp};
+use crate::protocol::MsgType;
 use crate::protocol::Outgoing;
 
 /// What is live of one seat beyond the log: its feed and connections,
@@ -194,7 +195,7 @@ impl Actor {
                     .get_or_insert_with(|| bots::build(Level::from_stored(spec), i as u64));
             }
         }
-        self.broadcast("resync", None);
+        self.broadcast(MsgType::Resync, None);
         true
     }
 

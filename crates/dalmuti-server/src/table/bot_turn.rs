@@ -119,7 +119,7 @@ impl Actor {
             let _ = self
                 .commit(Stored::Act {
                     player: done.name,
-                    action: crate::protocol::encode_action(&done.action),
+                    action: done.action,
                     auto: done.stand_in,
                 })
                 .await;
@@ -141,7 +141,7 @@ impl Actor {
             let _ = self
                 .commit(Stored::Act {
                     player: name,
-                    action: crate::protocol::encode_action(&action),
+                    action,
                     auto: stand_in,
                 })
                 .await;

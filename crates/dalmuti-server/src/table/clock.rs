@@ -13,6 +13,7 @@ use super::expiry::{self, Retire};
 use super::state::{Placement, Stored};
 use super::talk::{self, News};
 use crate::metrics::StoreOp;
+use crate::protocol::MsgType;
 
 impl Actor {
     /// The first seat a bot should play now, and whether it is a stand-in.
@@ -247,7 +248,7 @@ impl Actor {
             for name in &expired {
                 self.occupant(name).away = true;
             }
-            self.broadcast("presence", None);
+            self.broadcast(MsgType::Presence, None);
             // Only people who play: away before the start changes nothing.
             if self.state.game.is_some() {
                 let people: Vec<String> =
@@ -299,7 +300,7 @@ impl Actor {
             let _ = self
                 .commit(Stored::Act {
                     player: name,
-                    action: crate::protocol::encode_action(&Action::Ready),
+                    action: Action::Ready,
                     auto: true,
                 })
                 .await;
@@ -347,7 +348,7 @@ impl Actor {
                     seats,
                 };
                 self.place = Some((placement, Instant::now() + self.ctx.timings.grace));
-                self.broadcast("presence", None);
+                self.broadcast(MsgType::Presence, None);
                 return;
             }
             let join = Stored::Join {

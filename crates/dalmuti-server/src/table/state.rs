@@ -5,8 +5,9 @@
 //! changes nothing; replaying a table's log through it rebuilds the table
 //! exactly (the deal seeds are in the `deal` events).
 
+use dalmuti_core::wire::encode_action;
 use dalmuti_core::{
-    Decision, Game, MAX_PLAYERS, MIN_PLAYERS, Rules, Seat, Seed, Stage, Viewer, join_seats,
+    Action, Decision, Game, MAX_PLAYERS, MIN_PLAYERS, Rules, Seat, Seed, Stage, Viewer, join_seats,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -53,8 +54,10 @@ pub enum Stored {
     Act {
         /// The player's name.
         player: String,
-        /// The action, as [`crate::protocol::encode_action`] writes it.
-        action: Value,
+        /// The action, written as [`dalmuti_core::wire::encode_action`]
+        /// writes it.
+        #[serde(with = "dalmuti_core::wire::action")]
+        action: Action,
         /// Chosen by the seat's stand-in bot or the turn timer.
         #[serde(default)]
         auto: bool,
@@ -373,8 +376,7 @@ impl TableState {
                 self.commitments.push(commitment(&seed));
             }
             Stored::Act { player, action, .. } => {
-                let action =
-                    crate::protocol::decode_action(action).map_err(ServerError::BadRequest)?;
+                let action = *action;
                 let i = self
                     .seat_named(player)
                     .ok_or_else(|| ServerError::BadRequest(format!("no seat named {player:?}")))?;
@@ -509,13 +511,13 @@ impl TableState {
                 // Saying ready is all anyone else learns of a setup choice
                 // that could be keeping quiet about both Jesters: not even
                 // who.
-                if !mine && *action == "ready" {
+                if !mine && *action == Action::Ready {
                     return json!({ "kind": "ready" });
                 }
                 json!({
                     "kind": "act",
                     "name": player,
-                    "action": if mine { action.clone() } else { redact(action) },
+                    "action": if mine { encode_action(action) } else { redact(&encode_action(action)) },
                     "auto": auto,
                 })
             }
@@ -741,7 +743,7 @@ impl TableState {
     fn describe_public(&self, v: u64) -> Value {
         let mut e = self.describe(v, None);
         if let Some(Stored::Act { action, .. }) = self.events.get(v as usize - 1) {
-            e["action"] = action.clone();
+            e["action"] = encode_action(action);
         }
         e
     }

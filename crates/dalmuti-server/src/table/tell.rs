@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use dalmuti_core::Action;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
@@ -14,6 +15,7 @@ use super::state::{self, Live, Stored, TableState};
 use super::talk::{News, Talk};
 use crate::error::ServerError;
 use crate::metrics::{LeaseChange, StoreOp};
+use crate::protocol::MsgType;
 use crate::protocol::{Outgoing, ServerMsg};
 use crate::store::TalkKind;
 
@@ -63,9 +65,11 @@ impl Actor {
                 name: name(n),
                 seat: *seat,
             },
-            Stored::Act { player, action, .. } if *action == "call_revolution" => {
-                News::Revolution { name: name(player) }
-            }
+            Stored::Act {
+                player,
+                action: Action::CallRevolution,
+                ..
+            } => News::Revolution { name: name(player) },
             Stored::Act { .. } => return None,
         })
     }
@@ -74,7 +78,7 @@ impl Actor {
     /// not keep is not said (the log already holds what it tells of).
     pub(super) async fn news(&mut self, news: News) {
         let line = self.talk.news_line(&news);
-        let _ = self.say("news", TalkKind::News, line).await;
+        let _ = self.say(MsgType::News, TalkKind::News, line).await;
     }
 
     /// Keeps a line in the store, then in memory, then sends it to every
@@ -83,7 +87,7 @@ impl Actor {
     /// D2).
     pub(super) async fn say(
         &mut self,
-        t: &'static str,
+        t: MsgType,
         kind: TalkKind,
         line: Value,
     ) -> Result<(), ServerError> {
@@ -138,7 +142,7 @@ impl Actor {
         // setup pause down (and a hand's last event the next deal).
         self.schedule_setup(now);
         self.schedule_deal(now);
-        self.broadcast("event", Some(v));
+        self.broadcast(MsgType::Event, Some(v));
         if acted.is_some() {
             self.ctx.metrics.action(arrived.elapsed());
         } else {
@@ -189,7 +193,7 @@ impl Actor {
             self.state = state;
             if landed {
                 // Everyone is told what the log holds now.
-                self.broadcast("resync", None);
+                self.broadcast(MsgType::Resync, None);
             }
         }
         self.count_seats();
@@ -244,7 +248,7 @@ impl Actor {
         }
     }
 
-    pub(super) fn message(&self, t: &'static str, who: Option<usize>, live: &Live) -> ServerMsg {
+    pub(super) fn message(&self, t: MsgType, who: Option<usize>, live: &Live) -> ServerMsg {
         ServerMsg {
             t,
             v: self.state.v(),
@@ -254,7 +258,7 @@ impl Actor {
 
     /// Sends every viewer its own message: `t` with the state, and event
     /// `v` described as that viewer may know it.
-    pub(super) fn broadcast(&mut self, t: &'static str, v: Option<u64>) {
+    pub(super) fn broadcast(&mut self, t: MsgType, v: Option<u64>) {
         let live = self.live();
         let now = self.state.v();
         for (i, seat) in self.state.seats.iter().enumerate() {
@@ -280,7 +284,7 @@ impl Actor {
     }
 
     pub(super) fn resync(&self, error: &ServerError, who: Option<usize>) -> ServerMsg {
-        let mut msg = self.message("resync", who, &self.live());
+        let mut msg = self.message(MsgType::Resync, who, &self.live());
         msg.d["error"] = json!(error.to_string());
         msg.d["error_kind"] = json!(error.kind());
         msg

@@ -757,12 +757,7 @@ struct Heard {
     texts: Arc<Mutex<Vec<String>>>,
 }
 
-async fn play(
-    mut ws: Ws,
-    heard: Heard,
-    mode: Arc<AtomicU8>,
-    tx: mpsc::UnboundedSender<Value>,
-) {
+async fn play(mut ws: Ws, heard: Heard, mode: Arc<AtomicU8>, tx: mpsc::UnboundedSender<Value>) {
     let mut acted_at = None;
     loop {
         let m = match ws.recv().await {

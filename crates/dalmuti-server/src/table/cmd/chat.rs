@@ -2,6 +2,7 @@
 //! bounded per voice.
 
 use crate::error::ServerError;
+use crate::protocol::MsgType;
 use crate::store::TalkKind;
 use crate::table::Reply;
 use crate::table::actor::Actor;
@@ -76,7 +77,7 @@ impl Actor {
             self.chat_limit.retain_recent();
         }
         let line = self.talk.chat_line(name.as_deref(), spectator, text);
-        self.say("chat", TalkKind::Chat, line).await
+        self.say(MsgType::Chat, TalkKind::Chat, line).await
     }
 
     async fn set_spectator_chat(&mut self, token: &str, allowed: bool) -> Result<(), ServerError> {
@@ -88,7 +89,7 @@ impl Actor {
             .store
             .set_spectator_chat(&self.state.row.id, allowed)?;
         self.state.row.spectator_chat = allowed;
-        self.broadcast("presence", None);
+        self.broadcast(MsgType::Presence, None);
         self.news(News::SpectatorChat { allowed }).await;
         Ok(())
     }

@@ -6,6 +6,7 @@ use tokio::sync::{broadcast, oneshot};
 use tokio::time::Instant;
 
 use crate::error::ServerError;
+use crate::protocol::MsgType;
 use crate::protocol::ServerMsg;
 use crate::table::actor::Actor;
 use crate::table::expiry::Retire;
@@ -61,7 +62,7 @@ impl Unsubscribe {
                 if !actor.any_human_connected() {
                     actor.idle_since = Instant::now();
                 }
-                actor.broadcast("presence", None);
+                actor.broadcast(MsgType::Presence, None);
             }
         }
     }
@@ -94,7 +95,7 @@ impl Actor {
                     .get_or_insert_with(|| broadcast::channel(CHANNEL).0)
                     .subscribe();
                 // Everyone sees them connected (and no longer away).
-                self.broadcast("presence", None);
+                self.broadcast(MsgType::Presence, None);
                 if back && self.state.game.is_some() {
                     self.back.push(name);
                 }
@@ -105,9 +106,9 @@ impl Actor {
         let current = self.state.v();
         let live = self.live();
         let first = if v == 0 || v > current || current - v > CATCHUP {
-            self.message("snapshot", who, &live)
+            self.message(MsgType::Snapshot, who, &live)
         } else {
-            let mut msg = self.message("catchup", who, &live);
+            let mut msg = self.message(MsgType::Catchup, who, &live);
             msg.d["missed"] = (v + 1..=current)
                 .map(|k| json!({ "v": k, "e": self.state.describe(k, who) }))
                 .collect();

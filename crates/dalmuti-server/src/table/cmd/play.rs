@@ -85,7 +85,7 @@ impl Actor {
         }
         let event = Stored::Act {
             player: self.state.seats[i].name.clone(),
-            action: crate::protocol::encode_action(&action),
+            action,
             auto: false,
         };
         self.arrived = Some(arrived);

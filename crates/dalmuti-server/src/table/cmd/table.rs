@@ -6,6 +6,7 @@ use tokio::sync::oneshot;
 
 use crate::error::ServerError;
 use crate::metrics::LeaseChange;
+use crate::protocol::MsgType;
 use crate::store::Store;
 use crate::store::{TableRow, new_id};
 use crate::table::Reply;
@@ -182,7 +183,7 @@ impl Actor {
             let _ = ctx.store.delete(&new.row.id);
             None
         };
-        self.broadcast("presence", None);
+        self.broadcast(MsgType::Presence, None);
         self.news(News::Rematch { table: id.clone() }).await;
         Ok(RematchMade { id, made })
     }
