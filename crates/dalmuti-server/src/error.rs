@@ -49,7 +49,7 @@ pub enum ServerError {
     },
     /// The action is not legal now.
     #[error("illegal action: {0}")]
-    Illegal(String),
+    Illegal(IllegalMove),
     /// A cap was reached.
     #[error("{0}")]
     Full(String),
@@ -82,9 +82,10 @@ impl ServerError {
     /// by this word, never by the reason's text, which is for people.
     ///
     /// ```
-    /// use dalmuti_server::error::ServerError;
+    /// use dalmuti_server::error::{IllegalMove, ServerError};
     /// assert_eq!(ServerError::Stale { sent: 3, current: 4 }.kind(), "stale");
-    /// assert_eq!(ServerError::Illegal("not your turn".into()).kind(), "illegal");
+    /// let out = IllegalMove::NotInHand("Ada".into());
+    /// assert_eq!(ServerError::Illegal(out).kind(), "illegal");
     /// ```
     pub fn kind(&self) -> &'static str {
         match self {
@@ -106,6 +107,35 @@ impl ServerError {
             ServerError::Moved { .. } => "moved",
             ServerError::Draining => "draining",
         }
+    }
+}
+
+/// Why a move was refused as illegal: the engine's own refusal, as a
+/// value (the seat, the action, the reason), or a player out of the hand.
+///
+/// ```
+/// use dalmuti_core::{Action, Game, Rules, Seat, Seed};
+/// use dalmuti_server::error::{IllegalMove, ServerError};
+/// let names = vec!["Ann".to_string(), "Bo".into(), "Cy".into()];
+/// let mut game = Game::new(Rules::default(), names, Seed::from(1)).unwrap();
+/// let refused = game.apply(Seat::new(0), Action::Pass).unwrap_err();
+/// let e = ServerError::from(*refused);
+/// assert!(matches!(e, ServerError::Illegal(IllegalMove::Engine(i)) if i.action == Action::Pass));
+/// assert!(e.to_string().starts_with("illegal action: "));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    /// The engine refused it.
+    #[error(transparent)]
+    Engine(dalmuti_core::IllegalAction),
+    /// The player named sits out of the hand being played (a newcomer).
+    #[error("{0} is not in this hand")]
+    NotInHand(String),
+}
+
+impl From<dalmuti_core::IllegalAction> for ServerError {
+    fn from(e: dalmuti_core::IllegalAction) -> ServerError {
+        ServerError::Illegal(IllegalMove::Engine(e))
     }
 }
 

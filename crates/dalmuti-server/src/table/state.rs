@@ -12,7 +12,7 @@ use dalmuti_core::{
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::error::ServerError;
+use crate::error::{IllegalMove, ServerError};
 use crate::fairness::{Fairness, HandSeed, commitment};
 use crate::store::{TableRow, hex, token_matches};
 
@@ -382,10 +382,10 @@ impl TableState {
                     .ok_or_else(|| ServerError::BadRequest(format!("no seat named {player:?}")))?;
                 let seat = self
                     .game_seat(i)
-                    .ok_or_else(|| ServerError::Illegal(format!("{player} is not in this hand")))?;
+                    .ok_or_else(|| ServerError::Illegal(IllegalMove::NotInHand(player.clone())))?;
                 let game = self.game.as_mut().expect("a seat of play means a game");
                 game.apply(seat, action)
-                    .map_err(|e| ServerError::Illegal(e.to_string()))?;
+                    .map_err(|e| ServerError::from(*e))?;
             }
             Stored::Leaving { name } => {
                 let i = self
