@@ -18,9 +18,10 @@ use super::talk::{Voice, chat_limit};
 use super::{CHANNEL, TableInfo};
 use crate::bots::{self, Level};
 use crate::error::ServerError;
-use crate::metrics::{LiveTable, StoreOp};
+use crate::metrics::{LiveTable, Metrics, StoreOp};
 use crate::protocol::MsgType;
 use crate::protocol::Outgoing;
+use crate::store::Store;
 
 /// What is live of one seat beyond the log: its feed and connections,
 /// its timers, and its bot. Forgotten with the seat.
@@ -156,18 +157,46 @@ impl Actor {
         Ok(actor)
     }
 
+    /// Runs `f`, a blocking store call, on the blocking pool: the actor's
+    /// task (and the runtime thread under it) never waits on the database
+    /// (issue 26). The actor still does nothing else meanwhile, so its
+    /// commands stay in order. A panic in `f` is the actor's, recovered as
+    /// any ([`super::handle::spawn`]).
+    // Not an `async fn`: the future borrows nothing of the actor, whose
+    // bots are not `Sync`.
+    pub(super) fn blocking<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&dyn Store, &Metrics) -> T + Send + 'static,
+    ) -> impl Future<Output = T> + Send + 'static {
+        let (store, metrics) = (self.ctx.store.clone(), self.ctx.metrics.clone());
+        let span = tracing::Span::current();
+        async move {
+            let done = tokio::task::spawn_blocking(move || {
+                let _table = span.entered();
+                f(store.as_ref(), &metrics)
+            })
+            .await;
+            match done {
+                Ok(t) => t,
+                Err(e) => match e.try_into_panic() {
+                    Ok(panic) => std::panic::resume_unwind(panic),
+                    Err(e) => panic!("a store call was cancelled: {e}"),
+                },
+            }
+        }
+    }
+
     /// After a panic: the state again from the log, timers and bots
     /// afresh, and everyone resynced. False if the log cannot be read.
-    pub(super) fn recover(&mut self) -> bool {
+    pub(super) async fn recover(&mut self) -> bool {
         tracing::error!(
             v = self.state.v(),
             "the table's actor panicked: rebuilding the table from its log"
         );
-        let (store, row) = (self.ctx.store.clone(), self.state.row.clone());
+        let row = self.state.row.clone();
         let replayed = self
-            .ctx
-            .metrics
-            .time(StoreOp::Replay, || replay_log(store.as_ref(), row));
+            .blocking(|store, metrics| metrics.time(StoreOp::Replay, || replay_log(store, row)))
+            .await;
         let state = match replayed {
             Ok(state) => state,
             Err(e) => {

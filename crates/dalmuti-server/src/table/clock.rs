@@ -189,20 +189,27 @@ impl Actor {
 
     /// Leaves memory: a finished game is kept in the store as a record,
     /// an expired table deleted. The actor stops after this step.
-    pub(super) fn retire(&mut self, why: Retire) {
+    pub(super) async fn retire(&mut self, why: Retire) {
         let Some(lifetimes) = self.ctx.lifetimes else {
             return;
         };
-        let id = &self.state.row.id;
-        let metrics = &self.ctx.metrics;
+        let id = self.state.row.id.clone();
         let stored = match why {
             Retire::Finished => {
                 let summary = serde_json::to_string(&self.info()).expect("info serializes");
-                metrics.time(StoreOp::Finish, || {
-                    self.ctx.store.finish(id, &summary, lifetimes.max_finished)
+                self.blocking(move |store, metrics| {
+                    metrics.time(StoreOp::Finish, || {
+                        store.finish(&id, &summary, lifetimes.max_finished)
+                    })
                 })
+                .await
             }
-            Retire::Expired => metrics.time(StoreOp::Delete, || self.ctx.store.delete(id)),
+            Retire::Expired => {
+                self.blocking(move |store, metrics| {
+                    metrics.time(StoreOp::Delete, || store.delete(&id))
+                })
+                .await
+            }
             Retire::Moved => Ok(()),
         };
         match stored {
@@ -234,7 +241,7 @@ impl Actor {
         if let Some((at, why)) = self.retire_due()
             && now >= at
         {
-            self.retire(why);
+            self.retire(why).await;
             return;
         }
         let grace = self.ctx.timings.grace;

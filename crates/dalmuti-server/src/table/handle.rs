@@ -384,7 +384,7 @@ pub(crate) fn spawn(mut actor: Actor) -> TableHandle {
                     Ok(wake) => wake,
                     Err(_) => {
                         recoveries += 1;
-                        if recoveries > MAX_RECOVERIES || !actor.recover() {
+                        if recoveries > MAX_RECOVERIES || !actor.recover().await {
                             tracing::error!(
                                 recoveries,
                                 "the table gave up after a panic in its actor"
@@ -411,7 +411,7 @@ pub(crate) fn spawn(mut actor: Actor) -> TableHandle {
                 });
                 if step.catch_unwind().await.is_err() {
                     recoveries += 1;
-                    if recoveries > MAX_RECOVERIES || !actor.recover() {
+                    if recoveries > MAX_RECOVERIES || !actor.recover().await {
                         tracing::error!(recoveries, "the table gave up after a panic in its actor");
                         return;
                     }

@@ -131,7 +131,7 @@ impl Actor {
         self.state.apply(event)?;
         let v = self.state.v();
         if let Err(e) = self.ctx.writer.append(&self.state.row.id, v, text).await {
-            return Err(self.refused_write(committed, e));
+            return Err(self.refused_write(committed, e).await);
         }
         if let Some(player) = &acted {
             self.occupant(player).turn_since = None;
@@ -154,7 +154,7 @@ impl Actor {
     /// After the store refused event `committed + 1`: the table goes back
     /// to what the log holds, so that no one is ever told of the refused
     /// event (issue 24, D1). Under a lost lease the table is handed over.
-    pub(super) fn refused_write(
+    pub(super) async fn refused_write(
         &mut self,
         committed: u64,
         e: crate::store::StoreError,
@@ -179,11 +179,10 @@ impl Actor {
         // A write that failed may still have landed (the database answered
         // too late): the log says which. Without the log, what this table
         // wrote before is what the log holds.
-        let store = self.ctx.store.clone();
+        let again = row.clone();
         let replayed = self
-            .ctx
-            .metrics
-            .time(StoreOp::Replay, || replay_log(store.as_ref(), row.clone()))
+            .blocking(|store, metrics| metrics.time(StoreOp::Replay, || replay_log(store, again)))
+            .await
             .inspect_err(|e| tracing::error!(error = %e, "reading the table's log back failed"))
             .ok()
             .filter(|state| state.v() >= committed)

@@ -85,9 +85,9 @@ impl Actor {
         if self.state.row.spectator_chat == allowed {
             return Ok(());
         }
-        self.ctx
-            .store
-            .set_spectator_chat(&self.state.row.id, allowed)?;
+        let id = self.state.row.id.clone();
+        self.blocking(move |store, _| store.set_spectator_chat(&id, allowed))
+            .await?;
         self.state.row.spectator_chat = allowed;
         self.broadcast(MsgType::Presence, None);
         self.news(News::SpectatorChat { allowed }).await;

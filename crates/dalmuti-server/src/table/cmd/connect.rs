@@ -25,7 +25,7 @@ impl Subscribe {
     pub(super) async fn apply(self, actor: &mut Actor) {
         let _ = self
             .reply
-            .send(actor.subscribe(self.token.as_deref(), self.v));
+            .send(actor.subscribe(self.token.as_deref(), self.v).await);
         for name in std::mem::take(&mut actor.back) {
             actor.news(News::Back { name }).await;
         }
@@ -69,15 +69,29 @@ impl Unsubscribe {
 }
 
 impl Actor {
-    fn subscribe(&mut self, token: Option<&str>, v: u64) -> Result<Subscription, ServerError> {
+    /// Whether this node still holds the table's lease, as the database
+    /// says (true if it cannot say).
+    fn holds_lease(
+        &self,
+        cluster: std::sync::Arc<crate::cluster::Cluster>,
+    ) -> impl Future<Output = bool> + Send + 'static {
+        let id = self.state.row.id.clone();
+        self.blocking(move |_, _| cluster.holds(&id).unwrap_or(true))
+    }
+
+    async fn subscribe(
+        &mut self,
+        token: Option<&str>,
+        v: u64,
+    ) -> Result<Subscription, ServerError> {
         let who = token.map(|t| self.state.seat_of_token(t)).transpose()?;
         // A client that saw more than this node holds saw it from another
         // node, which took the table over behind this one's back (a pause
         // past the lease): this node is handed over rather than take the
         // client's v back (issue 24, D1).
         if v > self.state.v()
-            && let Some(cluster) = &self.ctx.cluster
-            && !cluster.holds(&self.state.row.id).unwrap_or(true)
+            && let Some(cluster) = self.ctx.cluster.clone()
+            && !self.holds_lease(cluster).await
         {
             tracing::warn!(v, "a client saw more than this node: the lease was lost");
             self.lost_lease();

@@ -62,8 +62,8 @@ impl Actor {
             Command::Rematch(c) => c.apply(self).await,
             Command::Info(c) => c.apply(self),
             Command::Query(c) => c.apply(self),
-            Command::HandOver(c) => c.apply(self),
-            Command::Evict(c) => c.apply(self),
+            Command::HandOver(c) => c.apply(self).await,
+            Command::Evict(c) => c.apply(self).await,
             #[cfg(test)]
             Command::Bot(name, bot) => {
                 self.occupant(&name).bot = Some(bot);

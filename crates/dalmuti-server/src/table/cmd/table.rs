@@ -84,16 +84,17 @@ pub(in crate::table) struct HandOver {
 }
 
 impl HandOver {
-    pub(super) fn apply(self, actor: &mut Actor) {
+    pub(super) async fn apply(self, actor: &mut Actor) {
         if !self.release {
             tracing::warn!("lease lost: handed over to another node");
             actor.lost_lease();
         } else if actor.retired.set(Retire::Moved).is_ok()
-            && let Some(cluster) = actor.ctx.cluster.as_ref()
+            && let Some(cluster) = actor.ctx.cluster.clone()
         {
             // Another node may take it at once; a release that fails
             // leaves the lease to expire.
-            match cluster.release(&actor.state.row.id) {
+            let id = actor.state.row.id.clone();
+            match actor.blocking(move |_, _| cluster.release(&id)).await {
                 Ok(()) => tracing::info!("handed over: lease released"),
                 Err(e) => {
                     tracing::error!(error = %e, "releasing the lease failed: it expires")
@@ -113,13 +114,13 @@ pub(in crate::table) struct Evict {
 }
 
 impl Evict {
-    pub(super) fn apply(self, actor: &mut Actor) {
+    pub(super) async fn apply(self, actor: &mut Actor) {
         let unattended = actor.state.game.is_none()
             && !actor.any_human_connected()
             && actor.idle_since.elapsed() >= actor.ctx.timings.listed_idle;
         if unattended {
             tracing::info!("evicted to make room: unstarted, nobody here");
-            actor.retire(Retire::Expired);
+            actor.retire(Retire::Expired).await;
         }
         let _ = self.reply.send(unattended && actor.retired.get().is_some());
     }
@@ -157,35 +158,56 @@ impl Actor {
                 bot: s.bot.clone(),
             })
             .collect();
-        let new = create_with(ctx.store.as_ref(), row, seats)?;
-        if let Some(cluster) = &ctx.cluster
-            && !cluster.take(&new.row.id)?
-        {
-            return Err(ServerError::Storage(format!(
-                "the rematch's table {} was taken by another node",
-                new.row.id
-            )));
-        }
-        // Atomic in the store: a finished game may be served by more than
-        // one actor (one per connection), and only one rematch may win.
-        let id = match ctx.store.set_rematch(&self.state.row.id, &new.row.id) {
-            Ok(id) => id,
-            Err(e) => {
-                let _ = ctx.store.delete(&new.row.id);
-                return Err(e.into());
-            }
-        };
+        let this = self.state.row.id.clone();
+        let (id, made) = self
+            .blocking(move |_, _| make_rematch(ctx, &this, row, seats))
+            .await?;
         self.state.row.rematch = Some(id.clone());
-        let made = if id == new.row.id {
-            tracing::info!(rematch = %id, "rematch table created");
-            Some(Box::new(Actor::new(ctx, new)?.counted()))
-        } else {
-            let _ = ctx.store.delete(&new.row.id);
-            None
-        };
+        let made = made?;
         self.broadcast(MsgType::Presence, None);
         self.news(News::Rematch { table: id.clone() }).await;
         Ok(RematchMade { id, made })
+    }
+}
+
+/// The rematch's actor, if this request made the table: built, or why
+/// not.
+type Made = Result<Option<Box<Actor>>, ServerError>;
+
+/// The rematch's table written (its seats taken) and claimed as this
+/// table's rematch, `this`; a blocking store call. Its id, and its actor
+/// if this request made it (another connection's may have won).
+fn make_rematch(
+    ctx: Context,
+    this: &str,
+    row: TableRow,
+    seats: Vec<Stored>,
+) -> Result<(String, Made), ServerError> {
+    let new = create_with(ctx.store.as_ref(), row, seats)?;
+    if let Some(cluster) = &ctx.cluster
+        && !cluster.take(&new.row.id)?
+    {
+        return Err(ServerError::Storage(format!(
+            "the rematch's table {} was taken by another node",
+            new.row.id
+        )));
+    }
+    // Atomic in the store: a finished game may be served by more than
+    // one actor (one per connection), and only one rematch may win.
+    let id = match ctx.store.set_rematch(this, &new.row.id) {
+        Ok(id) => id,
+        Err(e) => {
+            let _ = ctx.store.delete(&new.row.id);
+            return Err(e.into());
+        }
+    };
+    if id == new.row.id {
+        tracing::info!(rematch = %id, "rematch table created");
+        let made = Actor::new(ctx, new).map(|actor| Some(Box::new(actor.counted())));
+        Ok((id, made))
+    } else {
+        let _ = ctx.store.delete(&new.row.id);
+        Ok((id, Ok(None)))
     }
 }
 
