@@ -246,7 +246,7 @@ impl Card {
     }
 
     /// Every kind of card of both decks, in the order hands are written.
-    /// See [`Variant::kinds`] for one deck's.
+    /// See [`crate::Variant::kinds`] for one deck's.
     pub fn all() -> impl DoubleEndedIterator<Item = Card> + Clone {
         (0..CARD_KINDS as u8).map(Card)
     }

@@ -3,7 +3,7 @@
 //! are handled one at a time, in order: no lock guards the game.
 //!
 //! Every accepted change is a [`Stored`] event, numbered from 1, written to
-//! disk (through the [`Writer`]) *before* it is broadcast. Each lobby seat
+//! disk (through the [`crate::store::Writer`]) *before* it is broadcast. Each lobby seat
 //! has its own broadcast channel and spectators share one: a message for a
 //! seat is built from that seat's view only, so a receiver never holds
 //! another seat's cards.
@@ -21,10 +21,13 @@
 //! looks and lasts the same whoever holds the Jesters (RULES.md, D25).
 
 //!
-//! The actor's code is split by job: [`handle`] (what the server holds),
-//! `lifecycle` (creating, loading and running a table), `actor` (its state),
-//! `cmd` (one typed command per request), `clock` (timers), `bot_turn`
-//! (bots thinking off the actor), and `tell` (commit, then tell).
+//! The actor's code is split by job, its modules importing in one
+//! direction only: `handle` (what the server holds, and the actor's task),
+//! `lifecycle` (a table created or loaded), `context` (what a table needs
+//! from the server), `replay` (a table rebuilt from its log), `actor` (its
+//! state, and the blocking pool for store calls), `cmd` (one typed
+//! command per request), `clock` (timers), `bot_turn` (bots thinking off
+//! the actor), and `tell` (commit, then tell).
 
 mod actor;
 mod bot_turn;
