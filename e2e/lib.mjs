@@ -366,15 +366,23 @@ async function dialogOpen(page, kind) {
 export async function answerDialog(page, kind) {
   const box = page.locator(tid('decision'));
   switch (kind) {
-    case 'ready':
+    case 'ready': {
       // Dealt both Jesters: keeping quiet sends nothing (the table makes
       // everyone ready when the setup pause ends); the dialog just closes.
-      await page.locator(tid('keep-quiet')).click();
-      await page.waitForFunction(() => {
+      // The pause may end between seeing the dialog and clicking (a slow
+      // machine): then the dialog closes by itself, which is as good.
+      const closed = () => {
         const box = document.querySelector('[data-testid="decision"]');
         return !box || box.hidden || box.dataset.kind !== 'ready';
-      }, null, { timeout: 20_000, polling: 50 });
-      return 'kept quiet (no revolution)';
+      };
+      const clicked = page.locator(tid('keep-quiet')).click({ timeout: 20_000 })
+        .then(() => 'kept quiet (no revolution)', () => 'the setup pause ended first (no revolution)');
+      const gone = page.waitForFunction(closed, null, { timeout: 20_000, polling: 50 })
+        .then(() => 'the setup pause ended first (no revolution)');
+      const said = await Promise.race([clicked, gone]);
+      await page.waitForFunction(closed, null, { timeout: 20_000, polling: 50 });
+      return said;
+    }
     case 'tax': {
       // A bot may call a revolution while we choose: then the taxes are
       // off and the dialog closes under us (as the rules say), which is
