@@ -378,7 +378,7 @@ export async function answerDialog(page, kind) {
       const clicked = page.locator(tid('keep-quiet')).click({ timeout: 20_000 })
         .then(() => 'kept quiet (no revolution)', () => 'the setup pause ended first (no revolution)');
       const gone = page.waitForFunction(closed, null, { timeout: 20_000, polling: 50 })
-        .then(() => 'the setup pause ended first (no revolution)');
+        .then(() => 'the setup pause ended first (no revolution)', () => null);
       const said = await Promise.race([clicked, gone]);
       await page.waitForFunction(closed, null, { timeout: 20_000, polling: 50 });
       return said;
