@@ -270,7 +270,8 @@ impl ClientMsg {
                     )
                 })?;
                 check_card_counts(d).map_err(|e| refuse(format!("act: {e}")))?;
-                let action = decode_action(d).map_err(|e| refuse(format!("act: {e}")))?;
+                let action = dalmuti_core::wire::decode_action(d)
+                    .map_err(|e| refuse(format!("act: {e}")))?;
                 Ok(ClientMsg::Act { v, action })
             }
             "place" => {
@@ -305,35 +306,6 @@ impl ClientMsg {
             ))),
         }
     }
-}
-
-/// An action as the server writes it, in its messages and in its tables'
-/// logs: the bot protocol's form (`docs/BOT-PROTOCOL.md`), so that a client
-/// and a bot speak the same words. A play of the Twirling Wedgie names its
-/// target by seat of play beside the cards, `{"play": "6 T", "wedgie": 2}`;
-/// a set of Dogberts alone says its value in the cards, as records write
-/// it: `{"play": "D D as 3"}`.
-///
-/// ```
-/// use dalmuti_core::{Action, Seat, Set};
-/// use dalmuti_server::protocol::{decode_action, encode_action};
-/// let wedgie: Set = "6 T".parse().unwrap();
-/// let play = Action::Play(wedgie.with_target(Some(Seat::new(2))).unwrap());
-/// let json = encode_action(&play);
-/// assert_eq!(json.to_string(), r#"{"play":"6 T","wedgie":2}"#);
-/// assert_eq!(decode_action(&json), Ok(play));
-/// let dogberts = Action::Play("D D as 3".parse().unwrap());
-/// assert_eq!(encode_action(&dogberts).to_string(), r#"{"play":"D D as 3"}"#);
-/// ```
-pub fn encode_action(action: &Action) -> Value {
-    dalmuti_core::wire::encode_action(action)
-}
-
-/// Reads an action written as in [`encode_action`], or says what is wrong
-/// with it. Whether a Wedgie's target is allowed (another player who still
-/// holds cards) is the engine's to say, as for any illegal action.
-pub fn decode_action(value: &Value) -> Result<Action, String> {
-    dalmuti_core::wire::decode_action(value).map_err(|e| e.0)
 }
 
 /// Refuses a play or tax gift with more cards than any can hold, before
@@ -431,8 +403,9 @@ mod tests {
         assert_eq!(played(r#"{"play":"0"}"#).rank_number(), 0);
         // What goes out is what comes in.
         for d in [r#"{"play":"6 T","wedgie":2}"#, r#"{"play":"D D as 3"}"#] {
-            let action = decode_action(&serde_json::from_str(d).unwrap()).unwrap();
-            assert_eq!(encode_action(&action).to_string(), d);
+            let action =
+                dalmuti_core::wire::decode_action(&serde_json::from_str(d).unwrap()).unwrap();
+            assert_eq!(dalmuti_core::wire::encode_action(&action).to_string(), d);
         }
     }
 

@@ -17,7 +17,7 @@ use super::cmd::{
 use super::context::Context;
 use super::expiry::Retire;
 use super::talk::Speaker;
-use super::{Refusal, Reply, Subscription};
+use super::{ActReply, Refusal, Reply, Subscription};
 use crate::error::ServerError;
 use crate::protocol::ServerMsg;
 use futures_util::FutureExt;
@@ -74,10 +74,7 @@ impl TableHandle {
         rx.await.map_err(|_| ServerError::Closed)?
     }
 
-    async fn ask_act(
-        &self,
-        make: impl FnOnce(oneshot::Sender<Result<u64, Refusal>>) -> Command,
-    ) -> Result<u64, Refusal> {
+    async fn ask_act(&self, make: impl FnOnce(ActReply) -> Command) -> Result<u64, Refusal> {
         let (reply, rx) = oneshot::channel();
         self.tx.send(make(reply)).await.map_err(|_| closed())?;
         rx.await.map_err(|_| closed())?

@@ -144,6 +144,10 @@ pub struct TableInfo {
 
 pub(crate) type Reply<T> = oneshot::Sender<Result<T, ServerError>>;
 
+/// Where an `act` or a `place` is answered: its event number, or the
+/// refusal with the resync to send.
+pub(crate) type ActReply = oneshot::Sender<Result<u64, Refusal>>;
+
 /// A refused action carries the resync message for the one who sent it.
 pub type Refusal = (ServerError, ServerMsg);
 

@@ -1,13 +1,12 @@
 //! Play: the host starts the game, a seat acts.
 
 use dalmuti_core::{Action, Seed};
-use tokio::sync::oneshot;
 
 use crate::error::ServerError;
 use crate::table::actor::Actor;
 use crate::table::state::Stored;
 use crate::table::talk;
-use crate::table::{Refusal, Reply};
+use crate::table::{ActReply, Refusal, Reply};
 
 /// The host starts the game, its deals seeded from `seed` (tests) or the
 /// operating system.
@@ -30,7 +29,7 @@ pub(in crate::table) struct Act {
     pub token: String,
     pub action: Action,
     pub v: u64,
-    pub reply: oneshot::Sender<Result<u64, Refusal>>,
+    pub reply: ActReply,
 }
 
 impl Act {

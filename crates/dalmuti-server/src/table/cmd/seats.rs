@@ -1,7 +1,6 @@
 //! Seats: taking one, seating a bot, leaving, and the Greater Dalmuti
 //! placing a newcomer.
 
-use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 use crate::bots;
@@ -10,7 +9,7 @@ use crate::names;
 use crate::store::{hash_token, new_token};
 use crate::table::actor::Actor;
 use crate::table::state::{self, Stored};
-use crate::table::{Refusal, Reply};
+use crate::table::{ActReply, Refusal, Reply};
 
 /// Take a seat under a display name: a seat before the start, a place
 /// among the newcomers after it. Answers the seat's secret token.
@@ -83,7 +82,7 @@ pub(in crate::table) struct Place {
     pub name: String,
     pub seat: usize,
     pub v: u64,
-    pub reply: oneshot::Sender<Result<u64, Refusal>>,
+    pub reply: ActReply,
 }
 
 impl Place {
