@@ -361,3 +361,48 @@ pub mod action {
         super::decode_action(&value).map_err(serde::de::Error::custom)
     }
 }
+
+/// An engine value in its wire form, for fields that hold it in an
+/// `Option` or a `Vec` of a type that derives `Serialize` and
+/// `Deserialize`: an [`Action`] as [`encode_action`] writes it, a
+/// [`Decision`] as [`encode_decision`] does.
+///
+/// ```
+/// use dalmuti_core::wire::Wire;
+/// use dalmuti_core::{Action, Decision};
+/// let legal = vec![Wire(Action::Pass), Wire(Action::Play("7".parse().unwrap()))];
+/// assert_eq!(serde_json::to_string(&legal).unwrap(), r#"["pass",{"play":"7"}]"#);
+/// let read: Option<Wire<Decision>> = serde_json::from_str(r#"{"kind":"lead"}"#).unwrap();
+/// assert_eq!(read, Some(Wire(Decision::Lead)));
+/// let wrong = serde_json::from_str::<Wire<Action>>(r#""dance""#).unwrap_err();
+/// assert!(wrong.to_string().contains("unknown action"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Wire<T>(pub T);
+
+impl serde::Serialize for Wire<Action> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        action::serialize(&self.0, serializer)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Wire<Action> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        action::deserialize(deserializer).map(Wire)
+    }
+}
+
+impl serde::Serialize for Wire<Decision> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        encode_decision(&self.0).serialize(serializer)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Wire<Decision> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = <Value as serde::Deserialize>::deserialize(deserializer)?;
+        decode_decision(&value)
+            .map(Wire)
+            .map_err(serde::de::Error::custom)
+    }
+}

@@ -103,10 +103,10 @@ async fn refuse(mut stream: TcpStream, max: usize) {
     // the connection, and the client might never see the answer.
     let mut request = [0u8; 8192];
     let _ = tokio::time::timeout(Duration::from_secs(1), stream.read(&mut request)).await;
-    let body = serde_json::json!({
-        "error": format!("too many connections from your address: at most {max} at once")
-    })
-    .to_string();
+    let body = crate::error::ErrorBody::new(format!(
+        "too many connections from your address: at most {max} at once"
+    ))
+    .to_text();
     let answer = format!(
         "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n\
          content-length: {}\r\nretry-after: 10\r\nconnection: close\r\n\r\n{body}",

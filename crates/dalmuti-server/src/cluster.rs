@@ -21,11 +21,10 @@ use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
 
-use crate::error::ServerError;
+use crate::error::{ErrorBody, ServerError};
 use crate::store::{Owner, PostgresStore, TableRow};
-use crate::table::TableInfo;
+use crate::table::{Published, TableInfo};
 
 /// The most tables a node takes over in one round (the rest wait for the
 /// next): a node that comes up beside a dead one does not stall on a
@@ -123,17 +122,17 @@ impl Cluster {
         let mut changes = Vec::new();
         let mut now = HashMap::new();
         for info in tables {
-            // With whether it is idle, which the lobby's filter reads and
-            // a listing does not show.
-            let mut summary = json!(info);
-            summary["idle"] = json!(info.idle);
-            let mut key = summary.clone();
-            key["v"] = json!(0);
-            let key = key.to_string();
-            if published.get(&info.id) != Some(&key) {
-                changes.push((info.id.clone(), Some(summary.to_string())));
+            let id = info.id.clone();
+            let summary = Published {
+                idle: info.idle,
+                info,
+            };
+            let key = summary.key();
+            if published.get(&id) != Some(&key) {
+                let text = serde_json::to_string(&summary).expect("a summary serializes");
+                changes.push((id.clone(), Some(text)));
             }
-            now.insert(info.id, key);
+            now.insert(id, key);
         }
         for id in published.keys() {
             if !now.contains_key(id) {
@@ -146,8 +145,15 @@ impl Cluster {
     }
 
     /// The lobby summaries (JSON) of the public tables other nodes serve.
-    pub fn lobby_elsewhere(&self) -> Result<Vec<String>, ServerError> {
-        Ok(self.store.lobby_elsewhere(&self.node)?)
+    pub fn lobby_elsewhere(&self) -> Result<Vec<TableInfo>, ServerError> {
+        // A summary that does not read (another version's) is not listed.
+        Ok(self
+            .store
+            .lobby_elsewhere(&self.node)?
+            .iter()
+            .filter_map(|summary| serde_json::from_str::<Published>(summary).ok())
+            .map(Published::into_info)
+            .collect())
     }
 
     /// The refusal that sends a client to table `id`'s owner, if another
@@ -231,15 +237,17 @@ pub async fn redirect(request: Request, next: Next) -> Response {
     };
     let location = format!("{}{path}", base.trim_end_matches('/'));
     let error = match axum::body::to_bytes(response.into_body(), 4096).await {
-        Ok(bytes) => serde_json::from_slice::<serde_json::Value>(&bytes)
-            .ok()
-            .and_then(|v| v["error"].as_str().map(str::to_string))
+        Ok(bytes) => serde_json::from_slice::<ErrorBody>(&bytes)
+            .map(|body| body.error)
             .unwrap_or_default(),
         Err(_) => String::new(),
     };
     let mut response = (
         StatusCode::TEMPORARY_REDIRECT,
-        axum::Json(json!({ "error": error, "moved": location })),
+        axum::Json(ErrorBody {
+            error,
+            moved: Some(location.clone()),
+        }),
     )
         .into_response();
     if let Ok(value) = HeaderValue::from_str(&location) {

@@ -144,3 +144,34 @@ impl From<crate::store::StoreError> for ServerError {
         ServerError::Storage(e.to_string())
     }
 }
+
+/// The body of a refused HTTP request, `{"error": REASON}`, with where the
+/// table is now when another node serves it.
+///
+/// ```
+/// use dalmuti_server::error::ErrorBody;
+/// assert_eq!(ErrorBody::new("no such table").to_text(), r#"{"error":"no such table"}"#);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ErrorBody {
+    /// What is wrong, in words.
+    pub error: String,
+    /// The address that serves the table now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moved: Option<String>,
+}
+
+impl ErrorBody {
+    /// A refusal for `reason`.
+    pub fn new(reason: impl Into<String>) -> ErrorBody {
+        ErrorBody {
+            error: reason.into(),
+            moved: None,
+        }
+    }
+
+    /// The body as JSON text.
+    pub fn to_text(&self) -> String {
+        serde_json::to_string(self).expect("an error body serializes")
+    }
+}

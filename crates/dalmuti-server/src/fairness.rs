@@ -46,3 +46,15 @@ pub struct Fairness {
     /// Every hand dealt so far.
     pub hands: Vec<HandSeed>,
 }
+
+/// A finished game's record (`../shared/specs/game-record.md`, written by
+/// the engine) with its fairness data: what the server gives for download
+/// and `dalmuti verify` checks.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FairRecord {
+    /// The record, as the engine writes it.
+    #[serde(flatten)]
+    pub record: serde_json::Value,
+    /// The deals' commitments and seeds.
+    pub fairness: Fairness,
+}

@@ -10,15 +10,14 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
 pub use crate::registry::AppState;
 
 use crate::error::ServerError;
 use crate::records;
 use crate::store::{TableRow, new_id};
-use crate::table::{self, TableHandle};
+use crate::table::{self, TableHandle, TableInfo};
 
 /// The largest HTTP request body, in bytes.
 pub const MAX_BODY: usize = 16 * 1024;
@@ -52,7 +51,8 @@ impl IntoResponse for ServerError {
             // Made a redirect to the same path there by crate::cluster::redirect.
             ServerError::Moved { .. } => StatusCode::TEMPORARY_REDIRECT,
         };
-        let mut response = (status, Json(json!({ "error": self.to_string() }))).into_response();
+        let mut response =
+            (status, Json(crate::error::ErrorBody::new(self.to_string()))).into_response();
         if let ServerError::Moved { url, .. } = &self {
             response
                 .extensions_mut()
@@ -161,7 +161,7 @@ async fn create_table(
     State(state): State<AppState>,
     client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     json: Result<Json<CreateTable>, JsonRejection>,
-) -> Result<(StatusCode, Json<Value>), ServerError> {
+) -> Result<(StatusCode, Json<Created>), ServerError> {
     let req = body(json)?;
     // An empty name is no name: the table gets a default one.
     let name = req.name.as_deref().map(str::trim).filter(|n| !n.is_empty());
@@ -213,10 +213,32 @@ async fn create_table(
     drop(creating);
     table::created(&logged);
     let token = handle.join(&req.player).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({ "id": id, "token": token })),
-    ))
+    Ok((StatusCode::CREATED, Json(Created { id, token })))
+}
+
+/// A table made: its id, and the host's seat token.
+#[derive(Serialize)]
+struct Created {
+    id: String,
+    token: String,
+}
+
+/// A seat taken: its token.
+#[derive(Serialize)]
+struct Seated {
+    token: String,
+}
+
+/// A bot seated: the name the server gave it.
+#[derive(Serialize)]
+struct BotAdded {
+    name: String,
+}
+
+/// Where the rematch is played.
+#[derive(Serialize)]
+struct RematchAt {
+    id: String,
 }
 
 #[derive(Deserialize)]
@@ -228,56 +250,50 @@ struct ListQuery {
 async fn list_tables(
     State(state): State<AppState>,
     Query(query): Query<ListQuery>,
-) -> Result<Json<Value>, ServerError> {
+) -> Result<Json<Listing>, ServerError> {
+    // An open table nobody is at is not listed (its link works).
+    let listed_now =
+        |info: &TableInfo| info.public && info.over == query.finished && (info.over || !info.idle);
     let mut listed = Vec::new();
     for handle in state.live_tables() {
         match handle.info().await {
-            // An open table nobody is at is not listed (its link works).
-            Ok(info) if info.public && info.over == query.finished && (info.over || !info.idle) => {
-                listed.push(json!(info));
-            }
+            Ok(info) if listed_now(&info) => listed.push(info),
             Ok(_) | Err(ServerError::Closed) => {}
             Err(e) => return Err(e),
         }
     }
     // The tables other nodes serve, as they last published them.
     if let Some(cluster) = &state.ctx.cluster {
-        for summary in cluster.lobby_elsewhere()? {
-            let Ok(mut info) = serde_json::from_str::<Value>(&summary) else {
-                continue;
-            };
-            let over = info["over"] == json!(true);
-            let idle = info["idle"] == json!(true);
-            if let Some(fields) = info.as_object_mut() {
-                fields.remove("idle");
-            }
-            let known = listed.iter().any(|l| l["id"] == info["id"]);
-            if info["public"] == json!(true) && over == query.finished && (over || !idle) && !known
-            {
+        for info in cluster.lobby_elsewhere()? {
+            let known = listed.iter().any(|l| l.id == info.id);
+            if listed_now(&info) && !known {
                 listed.push(info);
             }
         }
     }
     if query.finished {
         // Games over but still live are the newest; then the records.
-        listed.sort_by(|a, b| b["v"].as_u64().cmp(&a["v"].as_u64()));
-        let live: Vec<Value> = listed.iter().map(|i| i["id"].clone()).collect();
+        listed.sort_by_key(|info| std::cmp::Reverse(info.v));
+        let live: Vec<String> = listed.iter().map(|i| i.id.clone()).collect();
         for summary in state.ctx.store.finished(MAX_LISTED)? {
-            let Ok(info) = serde_json::from_str::<Value>(&summary) else {
+            let Ok(info) = serde_json::from_str::<TableInfo>(&summary) else {
                 continue;
             };
-            if !live.contains(&info["id"]) {
+            if !live.contains(&info.id) {
                 listed.push(info);
             }
         }
     } else {
-        listed.sort_by(|a, b| {
-            let key = |i: &Value| (i["name"].as_str().map(str::to_string), i["id"].to_string());
-            key(a).cmp(&key(b))
-        });
+        listed.sort_by(|a, b| (&a.name, &a.id).cmp(&(&b.name, &b.id)));
     }
     listed.truncate(MAX_LISTED);
-    Ok(Json(json!({ "tables": listed })))
+    Ok(Json(Listing { tables: listed }))
+}
+
+/// The lobby's list of tables.
+#[derive(Serialize)]
+struct Listing {
+    tables: Vec<TableInfo>,
 }
 
 /// A live table's answer, or `None` if the table is not live (or stopped
@@ -299,9 +315,9 @@ async fn ask_live<T>(
 async fn table_info(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ServerError> {
+) -> Result<Json<TableInfo>, ServerError> {
     if let Some(info) = ask_live(&state, &id, async |t| t.info().await).await? {
-        return Ok(Json(json!(info)));
+        return Ok(Json(info));
     }
     Ok(Json(records::find(&state.ctx, &id)?.1))
 }
@@ -316,11 +332,11 @@ async fn take_seat(
     State(state): State<AppState>,
     Path(id): Path<String>,
     json: Result<Json<TakeSeat>, JsonRejection>,
-) -> Result<(StatusCode, Json<Value>), ServerError> {
+) -> Result<(StatusCode, Json<Seated>), ServerError> {
     let table = state.table(&id).await?;
     let req = body(json)?;
     let token = table.join(&req.name).await?;
-    Ok((StatusCode::CREATED, Json(json!({ "token": token }))))
+    Ok((StatusCode::CREATED, Json(Seated { token })))
 }
 
 async fn leave(
@@ -344,12 +360,12 @@ async fn add_bot(
     Path(id): Path<String>,
     headers: HeaderMap,
     json: Result<Json<AddBot>, JsonRejection>,
-) -> Result<(StatusCode, Json<Value>), ServerError> {
+) -> Result<(StatusCode, Json<BotAdded>), ServerError> {
     let table = state.table(&id).await?;
     let token = bearer(&headers)?;
     let req = body(json)?;
     let name = table.add_bot(&token, &req.bot).await?;
-    Ok((StatusCode::CREATED, Json(json!({ "name": name }))))
+    Ok((StatusCode::CREATED, Json(BotAdded { name })))
 }
 
 async fn remove_bot(
@@ -396,7 +412,7 @@ async fn rematch(
     Path(id): Path<String>,
     headers: HeaderMap,
     client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
-) -> Result<(StatusCode, Json<Value>), ServerError> {
+) -> Result<(StatusCode, Json<RematchAt>), ServerError> {
     let token = bearer(&headers)?;
     let table = match state.find(&id).await? {
         Some(table) => table,
@@ -413,7 +429,7 @@ async fn rematch(
         }
         None => StatusCode::OK,
     };
-    Ok((status, Json(json!({ "id": rematch.id }))))
+    Ok((status, Json(RematchAt { id: rematch.id })))
 }
 
 /// The ETag of what is served of a finished game (`what`: its record,
@@ -426,13 +442,13 @@ async fn finished_tag(
     what: &str,
 ) -> Result<Option<header::HeaderValue>, ServerError> {
     let info = match ask_live(state, id, async |t| t.info().await).await? {
-        Some(info) => json!(info),
+        Some(info) => info,
         None => records::find(&state.ctx, id)?.1,
     };
-    if info["over"] != json!(true) {
+    if !info.over {
         return Ok(None);
     }
-    let name = format!("{what}:{id}:{}:{}", info["v"], env!("CARGO_PKG_VERSION"));
+    let name = format!("{what}:{id}:{}:{}", info.v, env!("CARGO_PKG_VERSION"));
     Ok(Some(crate::transfer::etag(name.as_bytes())))
 }
 

@@ -77,7 +77,7 @@ fn table_name(player: &str, n: u32) -> String {
 
 /// What a default table name is made of (its player and number), sent
 /// beside the name so that a client says it in its player's words.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DefaultTableName {
     /// The player the table is named after.
     pub player: String,

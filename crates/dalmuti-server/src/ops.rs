@@ -23,7 +23,6 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use serde_json::json;
 
 use crate::metrics::StoreOp;
 use crate::registry::AppState;
@@ -41,8 +40,21 @@ pub fn routes() -> Router<AppState> {
         .route("/metrics", get(metrics))
 }
 
-async fn healthz() -> Json<serde_json::Value> {
-    Json(json!({ "status": "ok" }))
+/// A probe's answer: `ok`, or why not.
+#[derive(serde::Serialize)]
+struct Health<'a> {
+    status: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+}
+
+const HEALTHY: Health<'static> = Health {
+    status: "ok",
+    reason: None,
+};
+
+async fn healthz() -> Json<Health<'static>> {
+    Json(HEALTHY)
 }
 
 async fn readyz(State(state): State<AppState>) -> Response {
@@ -51,13 +63,16 @@ async fn readyz(State(state): State<AppState>) -> Response {
         return unready("draining", reason);
     }
     match database_answers(&state, READY_TIMEOUT).await {
-        Ok(()) => Json(json!({ "status": "ok" })).into_response(),
+        Ok(()) => Json(HEALTHY).into_response(),
         Err(reason) => unready("unavailable", &reason),
     }
 }
 
 fn unready(status: &str, reason: &str) -> Response {
-    let body = json!({ "status": status, "reason": reason });
+    let body = Health {
+        status,
+        reason: Some(reason),
+    };
     (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
 }
 

@@ -16,16 +16,15 @@ use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use lru::LruCache;
-use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
 use crate::error::ServerError;
 use crate::metrics::StoreOp;
 use crate::store::TableRow;
-use crate::table::{self, Context, TableHandle, TableState};
+use crate::table::{self, Context, TableHandle, TableInfo, TableState};
 
 /// A finished game kept in the store: its row and lobby summary (INFO).
-pub fn find(ctx: &Context, id: &str) -> Result<(TableRow, Value), ServerError> {
+pub fn find(ctx: &Context, id: &str) -> Result<(TableRow, TableInfo), ServerError> {
     let (row, summary) = ctx
         .store
         .finished_table(id)?
@@ -81,7 +80,7 @@ pub struct Served {
 }
 
 impl Served {
-    fn new(value: &Value) -> Served {
+    fn new(value: &impl serde::Serialize) -> Served {
         let json = serde_json::to_vec(value).expect("JSON serializes");
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(5));
         gz.write_all(&json).expect("writing to memory");
@@ -229,15 +228,15 @@ impl Archive {
         let (store, metrics) = (ctx.store.clone(), ctx.metrics.clone());
         let served = tokio::task::spawn_blocking(move || {
             let state = metrics.time(StoreOp::Replay, || table::replay_log(store.as_ref(), row))?;
-            let value = match what {
-                Kept::Record => state.record()?,
-                Kept::Replay => state.replay()?,
-                Kept::Fairness if state.is_over() => json!(state.fairness()),
+            let served = match what {
+                Kept::Record => Served::new(&state.record()?),
+                Kept::Replay => Served::new(&state.replay()?),
+                Kept::Fairness if state.is_over() => Served::new(&state.fairness()),
                 Kept::Fairness => {
                     return Err(ServerError::Conflict("the game is not over".into()));
                 }
             };
-            Ok::<_, ServerError>(Arc::new(Served::new(&value)))
+            Ok::<_, ServerError>(Arc::new(served))
         })
         .await
         .map_err(|_| ServerError::Storage("replaying the game failed".into()))??;

@@ -55,7 +55,7 @@ pub async fn json_errors(request: Request, next: Next) -> Response {
             .unwrap_or("refused")
             .to_lowercase(),
     };
-    let body = serde_json::json!({ "error": reason }).to_string();
+    let body = crate::error::ErrorBody::new(reason).to_text();
     parts.headers.remove(header::CONTENT_LENGTH);
     parts.headers.insert(
         header::CONTENT_TYPE,

@@ -87,7 +87,7 @@ async fn messages(Path(file): Path<String>) -> Response {
     let lang = match lang {
         Ok(lang) => lang,
         Err(reason) => {
-            let body = serde_json::json!({ "error": reason }).to_string();
+            let body = crate::error::ErrorBody::new(reason).to_text();
             return (
                 StatusCode::NOT_FOUND,
                 [(header::CONTENT_TYPE, "application/json")],

@@ -12,8 +12,7 @@ use tokio::time::Instant;
 
 use crate::accept::ConnectionSlot;
 use crate::error::ServerError;
-use crate::protocol::MsgType;
-use crate::protocol::{ClientMsg, Outgoing, ServerMsg};
+use crate::protocol::{ClientMsg, Moved, Outgoing, ServerMsg, StateKind, Told};
 use crate::table::{self, Speaker, TableHandle};
 
 /// The largest WebSocket frame read at all; frames over
@@ -98,12 +97,11 @@ pub(crate) fn moved(ws: WebSocketUpgrade, url: Option<String>, node: &str) -> Re
 /// The `moved` message (`docs/PROTOCOL.md`).
 fn moved_msg(url: Option<String>, node: Option<&str>) -> ServerMsg {
     ServerMsg {
-        t: MsgType::Moved,
         v: 0,
-        d: serde_json::json!({
-            "url": url,
-            "node": node,
-            "reason": table::Retire::Moved.reason(),
+        told: Told::Moved(Moved {
+            url,
+            node: node.map(str::to_string),
+            reason: table::Retire::Moved.reason().to_string(),
         }),
     }
 }
@@ -413,7 +411,9 @@ impl Connection {
         }
         *feed = sub.feed;
         let mut first = sub.first;
-        first.t = MsgType::Resync;
+        if let Told::State(kind, _) = &mut first.told {
+            *kind = StateKind::Resync;
+        }
         self.v = first.v;
         self.send(&first).await
     }

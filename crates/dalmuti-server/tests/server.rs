@@ -392,11 +392,11 @@ async fn play_human(
     stop: impl Fn(&Value) -> bool,
 ) -> ServerMsg {
     'outer: loop {
-        if last.d["game_over"] == true || stop(&last.d) {
+        if last.data()["game_over"] == true || stop(&last.data()) {
             return last;
         }
         // A Greater Dalmuti asked to place a newcomer takes the lower seat.
-        if let Some(place) = last.d["place"].as_object() {
+        if let Some(place) = last.data()["place"].as_object() {
             let seat = place["seats"][1].as_u64().unwrap() as usize;
             let name = place["name"].as_str().unwrap();
             if let Err((e, resync)) = table.place(token, name, seat, last.v).await {
@@ -405,8 +405,8 @@ async fn play_human(
                 continue 'outer;
             }
         }
-        if asked(&last.d) {
-            for action in candidates(&last.d) {
+        if asked(&last.data()) {
+            for action in candidates(&last.data()) {
                 match table.act(token, action, last.v).await {
                     Ok(_) => break,
                     Err((ServerError::Illegal(_), _)) => continue,
@@ -420,7 +420,7 @@ async fn play_human(
                 }
             }
         }
-        last = (*next(feed, |m| m.t == "event" || m.t == "presence").await).clone();
+        last = (*next(feed, |m| m.t() == "event" || m.t() == "presence").await).clone();
     }
 }
 
@@ -435,7 +435,7 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
         .start_with_seed(&token, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let first = next(&mut feed, |m| alone_to_act(&m.d)).await;
+    let first = next(&mut feed, |m| alone_to_act(&m.data())).await;
     // A stranger, a stale event number, an illegal action: each refused,
     // with a resync, and nothing changes.
     let (e, resync) = table
@@ -444,7 +444,7 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
         .unwrap_err();
     assert_eq!(e, ServerError::BadToken);
     assert!(
-        resync.d["view"]["hand"].is_null(),
+        resync.data()["view"]["hand"].is_null(),
         "a stranger's resync is a spectator's"
     );
     let (e, resync) = table
@@ -452,22 +452,22 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
         .await
         .unwrap_err();
     assert!(matches!(e, ServerError::Stale { .. }), "{e}");
-    assert_eq!((resync.t.as_str(), resync.v), ("resync", first.v));
+    assert_eq!((resync.t().as_str(), resync.v), ("resync", first.v));
     let (e, resync) = table
         .act(&token, Action::Play("1 1 1 1 1".parse().unwrap()), first.v)
         .await
         .unwrap_err();
     assert!(matches!(e, ServerError::Illegal(_)), "{e}");
-    assert!(resync.d["error"].as_str().unwrap().contains("illegal"));
+    assert!(resync.data()["error"].as_str().unwrap().contains("illegal"));
     assert_eq!(table.info().await.unwrap().v, first.v, "nothing changed");
 
     let end = play_human(&table, &token, &mut feed, (*first).clone(), |_| false).await;
-    assert_eq!(end.d["hand"], 3);
+    assert_eq!(end.data()["hand"], 3);
     let info = table.info().await.unwrap();
     assert!(info.over);
 
     // The record is valid and its fairness data proves every deal.
-    let record = table.record().await.unwrap();
+    let record = serde_json::to_value(table.record().await.unwrap()).unwrap();
     let text = record.to_string();
     assert!(
         matches!(
@@ -492,7 +492,7 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
     }
     assert_deals_are_their_seeds(&record);
     // The replay shows every hand at every step.
-    let replay = table.replay().await.unwrap();
+    let replay = serde_json::to_value(table.replay().await.unwrap()).unwrap();
     let frames = replay["frames"].as_array().unwrap();
     assert!(frames.len() > 50);
     assert_eq!(frames[0]["e"]["kind"], "deal");
@@ -541,7 +541,7 @@ fn check_hidden(msg: &ServerMsg, me: Option<&str>, secrets: &[String]) {
     for secret in secrets {
         assert!(!text.contains(secret.as_str()), "a secret leaked: {text}");
     }
-    let d = &msg.d;
+    let d = &msg.data();
     let view = &d["view"];
     if view.is_null() {
         return;
@@ -602,7 +602,7 @@ async fn no_message_shows_a_hidden_card_or_an_unrevealed_seed() {
                 match feed.recv().await {
                     Ok(msg) => {
                         let msg = msg.to_msg();
-                        let over = msg.d["game_over"] == true;
+                        let over = msg.data()["game_over"] == true;
                         kept.push(msg);
                         if over {
                             return kept;
@@ -622,10 +622,10 @@ async fn no_message_shows_a_hidden_card_or_an_unrevealed_seed() {
         .start_with_seed(&token, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let first = next(&mut mine, |m| asked(&m.d)).await;
+    let first = next(&mut mine, |m| asked(&m.data())).await;
     play_human(&table, &token, &mut mine, (*first).clone(), |_| false).await;
     drop(watching);
-    let fairness = table.fairness().await.unwrap();
+    let fairness = serde_json::to_value(table.fairness().await.unwrap()).unwrap();
     let seeds: Vec<(usize, String)> = fairness["hands"]
         .as_array()
         .unwrap()
@@ -644,8 +644,8 @@ async fn no_message_shows_a_hidden_card_or_an_unrevealed_seed() {
     ] {
         for msg in kept {
             // Seeds of hands not over when the message was sent.
-            let hand = msg.d["hand"].as_u64().unwrap_or(0) as usize;
-            let over = msg.d["view"]["stage"] == "over";
+            let hand = msg.data()["hand"].as_u64().unwrap_or(0) as usize;
+            let over = msg.data()["view"]["stage"] == "over";
             let secrets: Vec<String> = seeds
                 .iter()
                 .filter(|(k, _)| *k > hand || (*k == hand && !over))
@@ -707,7 +707,7 @@ async fn a_table_survives_a_restart_from_its_file() {
             "",
         )
         .await;
-        let first = (*next(&mut feed, |m| asked(&m.d)).await).clone();
+        let first = (*next(&mut feed, |m| asked(&m.data())).await).clone();
         let last = play_human(&table, &token, &mut feed, first, |d| {
             d["view"]["log"].as_array().is_some_and(|l| l.len() > 6) && asked(d)
         })
@@ -718,11 +718,15 @@ async fn a_table_survives_a_restart_from_its_file() {
     let state = open();
     let table = state.table(&id).await.unwrap();
     let after = table.subscribe(Some(&token), before.v).await.unwrap().first;
-    assert_eq!(after.t, "catchup");
-    assert_eq!(after.d["missed"], json!([]), "nothing was missed");
+    assert_eq!(after.t(), "catchup");
+    assert_eq!(after.data()["missed"], json!([]), "nothing was missed");
     assert_eq!(after.v, before.v);
     for field in ["view", "dealt", "decision", "players", "fairness", "totals"] {
-        assert_eq!(after.d[field], before.d[field], "{field} after the restart");
+        assert_eq!(
+            after.data()[field],
+            before.data()[field],
+            "{field} after the restart"
+        );
     }
     assert!(
         table.subscribe(Some("f00d"), 0).await.is_err(),
@@ -730,7 +734,7 @@ async fn a_table_survives_a_restart_from_its_file() {
     );
     // And play goes on.
     let mut ok = false;
-    for action in candidates(&after.d) {
+    for action in candidates(&after.data()) {
         if table.act(&token, action, after.v).await.is_ok() {
             ok = true;
             break;
@@ -769,7 +773,8 @@ async fn bots_stored_with_old_specs_still_load_and_play_at_the_offered_levels() 
     let state = AppState::open(store, Config::for_tests()).unwrap();
     let handle = state.table(&table.id).await.expect("the table loaded");
     let sub = handle.subscribe(Some(&token), 0).await.unwrap();
-    let bots: Vec<&str> = sub.first.d["lobby"]
+    let data = sub.first.data();
+    let bots: Vec<&str> = data["lobby"]
         .as_array()
         .unwrap()
         .iter()
@@ -780,20 +785,20 @@ async fn bots_stored_with_old_specs_still_load_and_play_at_the_offered_levels() 
     let mut feed = sub.feed;
     handle.start(&token).await.unwrap();
     let mut msg = (*next(&mut feed, |m| {
-        !m.d["decision"].is_null() || m.d["game_over"] == json!(true)
+        !m.data()["decision"].is_null() || m.data()["game_over"] == json!(true)
     })
     .await)
         .clone();
     let _dog = watchdog();
-    while msg.d["game_over"] != json!(true) {
-        if !msg.d["decision"].is_null() {
-            for action in candidates(&msg.d) {
+    while msg.data()["game_over"] != json!(true) {
+        if !msg.data()["decision"].is_null() {
+            for action in candidates(&msg.data()) {
                 if handle.act(&token, action, msg.v).await.is_ok() {
                     break;
                 }
             }
         }
-        msg = (*next(&mut feed, |m| m.t == "event").await).clone();
+        msg = (*next(&mut feed, |m| m.t() == "event").await).clone();
     }
     let info = handle.info().await.unwrap();
     assert!(info.over, "the hand was played to its end");
@@ -828,13 +833,14 @@ async fn a_gone_player_is_played_by_a_bot_after_the_grace_period_and_back_at_onc
     let bo_token = bo.clone();
     tokio::spawn(async move {
         let mut feed = bo_sub.feed;
-        let first = (*next(&mut feed, |m| m.t == "event").await).clone();
+        let first = (*next(&mut feed, |m| m.t() == "event").await).clone();
         play_human(&bo_table, &bo_token, &mut feed, first, |_| false).await;
     });
     // The Human never connected: the grace period runs from their seat.
-    let auto = next(&mut watching, |m| m.d["e"]["auto"] == true).await;
-    let name = auto.d["e"]["name"].as_str().unwrap().to_string();
-    let lobby = auto.d["lobby"].as_array().unwrap();
+    let auto = next(&mut watching, |m| m.data()["e"]["auto"] == true).await;
+    let name = auto.data()["e"]["name"].as_str().unwrap().to_string();
+    let data = auto.data();
+    let lobby = data["lobby"].as_array().unwrap();
     let away: Vec<&str> = lobby
         .iter()
         .filter(|s| s["away"] == true)
@@ -844,7 +850,7 @@ async fn a_gone_player_is_played_by_a_bot_after_the_grace_period_and_back_at_onc
     assert_eq!(name, "Human");
     // The Human comes back: the seat is theirs again at once.
     let sub = table.subscribe(Some(&host), 0).await.unwrap();
-    let me = sub.first.d["lobby"]
+    let me = sub.first.data()["lobby"]
         .as_array()
         .unwrap()
         .iter()
@@ -858,8 +864,8 @@ async fn a_gone_player_is_played_by_a_bot_after_the_grace_period_and_back_at_onc
     // They do not act: the table waits for them, however long.
     let mut feed = sub.feed;
     let mut last = sub.first;
-    while !asked(&last.d) {
-        last = (*next(&mut feed, |m| m.t == "event").await).clone();
+    while !asked(&last.data()) {
+        last = (*next(&mut feed, |m| m.t() == "event").await).clone();
     }
     // Bo may still finish a decision of his own; then all wait.
     tokio::time::sleep(Duration::from_secs(3600)).await;
@@ -872,7 +878,7 @@ async fn a_gone_player_is_played_by_a_bot_after_the_grace_period_and_back_at_onc
     );
     let now = table.subscribe(Some(&host), v).await.unwrap().first;
     assert!(
-        !now.d["decision"].is_null(),
+        !now.data()["decision"].is_null(),
         "the table waits for the Human's decision"
     );
 }
@@ -888,19 +894,19 @@ async fn the_turn_timer_plays_one_decision_for_a_slow_player() {
         .start_with_seed(&token, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let mine = next(&mut feed, |m| asked(&m.d)).await;
-    let deadline = mine.d["deadline_ms"].as_u64().expect("a deadline");
+    let mine = next(&mut feed, |m| asked(&m.data())).await;
+    let deadline = mine.data()["deadline_ms"].as_u64().expect("a deadline");
     assert!(deadline <= 20_000 && deadline > 0, "{deadline}");
     let waited = tokio::time::Instant::now();
-    let auto = next(&mut feed, |m| m.d["e"]["auto"] == true).await;
-    assert_eq!(auto.d["e"]["name"], "Human");
+    let auto = next(&mut feed, |m| m.data()["e"]["auto"] == true).await;
+    assert_eq!(auto.data()["e"]["name"], "Human");
     assert!(
         waited.elapsed() >= Duration::from_millis(deadline),
         "{:?}",
         waited.elapsed()
     );
     assert!(
-        auto.d["lobby"][0]["connected"] == true && auto.d["lobby"][0]["away"] == false,
+        auto.data()["lobby"][0]["connected"] == true && auto.data()["lobby"][0]["away"] == false,
         "the seat is still theirs"
     );
 }
@@ -921,7 +927,7 @@ async fn newcomers_wait_for_the_hand_and_the_greater_dalmuti_places_them() {
         .start_with_seed(&host, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let first = (*next(&mut feed, |m| asked(&m.d)).await).clone();
+    let first = (*next(&mut feed, |m| asked(&m.data())).await).clone();
     let late = table.join("Late").await.unwrap();
     table.add_bot(&host, "easy").await.unwrap();
     table.remove_bot(&host, "normal bot 1").await.unwrap();
@@ -936,24 +942,25 @@ async fn newcomers_wait_for_the_hand_and_the_greater_dalmuti_places_them() {
     // newcomer, they choose the second seat offered.
     let mut last = first;
     loop {
-        if !last.d["place"].is_null() {
-            let place = &last.d["place"];
+        if !last.data()["place"].is_null() {
+            let place = &last.data()["place"];
             let seat = place["seats"][1].as_u64().unwrap() as usize;
             let name = place["name"].as_str().unwrap();
             table.place(&host, name, seat, last.v).await.unwrap();
         }
-        if last.d["hand"] == 2 && last.d["view"]["stage"] != "over" {
+        if last.data()["hand"] == 2 && last.data()["view"]["stage"] != "over" {
             break;
         }
         last = play_human(&table, &host, &mut feed, last, |d| {
             !d["place"].is_null() || d["hand"] == 2
         })
         .await;
-        if last.d["place"].is_null() && last.d["hand"] != 2 {
+        if last.data()["place"].is_null() && last.data()["hand"] != 2 {
             last = (*next(&mut feed, |_| true).await).clone();
         }
     }
-    let players: Vec<&str> = last.d["players"]
+    let data = last.data();
+    let players: Vec<&str> = data["players"]
         .as_array()
         .unwrap()
         .iter()
@@ -984,7 +991,7 @@ async fn a_human_greater_dalmuti_chooses_the_newcomers_seat() {
         let (table, token) = (table.clone(), token.clone());
         players.push(tokio::spawn(async move {
             let mut feed = sub.feed;
-            let first = (*next(&mut feed, |m| m.d["hand"] == 1).await).clone();
+            let first = (*next(&mut feed, |m| m.data()["hand"] == 1).await).clone();
             play_human(&table, &token, &mut feed, first, |_| false).await
         }));
     }
@@ -996,16 +1003,16 @@ async fn a_human_greater_dalmuti_chooses_the_newcomers_seat() {
     let mut watching = table.subscribe(Some(&eve), 0).await.unwrap().feed;
     // Three players and a newcomer: seat 1 or 2. The Greater Dalmuti (a
     // connected human) is asked and takes the lower one, seat 2.
-    let join = next(&mut watching, |m| m.d["e"]["kind"] == "join").await;
-    assert_eq!(join.d["e"]["name"], "Eve");
-    assert_eq!(join.d["e"]["seat"], 2, "the Greater Dalmuti's choice");
+    let join = next(&mut watching, |m| m.data()["e"]["kind"] == "join").await;
+    assert_eq!(join.data()["e"]["name"], "Eve");
+    assert_eq!(join.data()["e"]["seat"], 2, "the Greater Dalmuti's choice");
     // Eve plays the second hand.
     play_human(&table, &eve, &mut watching, (*join).clone(), |_| false).await;
     for player in players {
         let end = player.await.unwrap();
-        assert_eq!(end.d["game_over"], true);
+        assert_eq!(end.data()["game_over"], true);
     }
-    let record = table.record().await.unwrap();
+    let record = serde_json::to_value(table.record().await.unwrap()).unwrap();
     assert_eq!(
         record["hands"][1]["join"],
         json!([{"name": "Eve", "seat": 2}])
@@ -1028,13 +1035,13 @@ async fn the_deal_says_how_long_the_setup_pause_lasts() {
         .unwrap();
     // Everyone, a spectator too, sees the countdown from the deal on.
     for feed in [&mut feed, &mut watching] {
-        let dealt = next(feed, |m| m.d["e"]["kind"] == "deal").await;
-        let left = dealt.d["setup_ms"]
+        let dealt = next(feed, |m| m.data()["e"]["kind"] == "deal").await;
+        let left = dealt.data()["setup_ms"]
             .as_u64()
             .expect("a countdown in the deal");
         assert!(left <= 300 && left > 0, "{left}");
-        let playing = next(feed, |m| m.d["view"]["stage"] == "play").await;
-        assert!(playing.d["setup_ms"].is_null(), "no countdown in play");
+        let playing = next(feed, |m| m.data()["view"]["stage"] == "play").await;
+        assert!(playing.data()["setup_ms"].is_null(), "no countdown in play");
     }
 }
 
@@ -1052,20 +1059,20 @@ async fn the_end_of_a_hand_says_when_the_next_is_dealt() {
         .start_with_seed(&token, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let first = (*next(&mut feed, |m| m.d["hand"] == 1).await).clone();
+    let first = (*next(&mut feed, |m| m.data()["hand"] == 1).await).clone();
     let end = play_human(&table, &token, &mut feed, first, |d| {
         d["view"]["stage"] == "over"
     })
     .await;
-    assert_eq!(end.d["hand"], 1);
-    let left = end.d["next_deal_ms"]
+    assert_eq!(end.data()["hand"], 1);
+    let left = end.data()["next_deal_ms"]
         .as_u64()
         .expect("a countdown to the next deal");
     assert!(left <= 300, "{left}");
-    let dealt = next(&mut feed, |m| m.d["e"]["kind"] == "deal").await;
-    assert_eq!(dealt.d["hand"], 2);
+    let dealt = next(&mut feed, |m| m.data()["e"]["kind"] == "deal").await;
+    assert_eq!(dealt.data()["hand"], 2);
     assert!(
-        dealt.d["next_deal_ms"].is_null(),
+        dealt.data()["next_deal_ms"].is_null(),
         "no countdown during a hand"
     );
 }
@@ -1093,7 +1100,7 @@ fn by_seat(value: &mut Value, players: &[String]) {
 /// names become seats of play. What is left must not depend on where the
 /// Jesters are.
 fn shape(msg: &ServerMsg, me: Option<&str>) -> Value {
-    let mut d = msg.d.clone();
+    let mut d = msg.data();
     let players: Vec<String> = d["players"]
         .as_array()
         .map(|p| p.iter().map(|n| n.as_str().unwrap().to_string()).collect())
@@ -1155,7 +1162,7 @@ fn shape(msg: &ServerMsg, me: Option<&str>) -> Value {
     if let Some(lobby) = d["lobby"].as_array_mut() {
         lobby.sort_by_key(|seat| seat["name"].to_string());
     }
-    json!({ "t": msg.t, "v": msg.v, "d": d })
+    json!({ "t": msg.t(), "v": msg.v, "d": d })
 }
 
 /// The messages of a feed from the deal up to the first one in play.
@@ -1163,10 +1170,10 @@ fn setup_messages(feed: &mut Feed) -> Vec<ServerMsg> {
     let mut out = Vec::new();
     while let Ok(msg) = feed.try_recv() {
         let msg = msg.to_msg();
-        if out.is_empty() && msg.d["e"]["kind"] != "deal" {
+        if out.is_empty() && msg.data()["e"]["kind"] != "deal" {
             continue;
         }
-        let playing = msg.d["view"]["stage"] == "play";
+        let playing = msg.data()["view"]["stage"] == "play";
         out.push(msg);
         if playing {
             return out;
@@ -1225,8 +1232,8 @@ async fn quiet_holders_are_unseen(rules: Value) {
             .await
             .unwrap();
         let spectator = &mut driving[5];
-        let dealt = next(spectator, |m| m.d["e"]["kind"] == "deal").await;
-        let players: Vec<String> = dealt.d["players"]
+        let dealt = next(spectator, |m| m.data()["e"]["kind"] == "deal").await;
+        let players: Vec<String> = dealt.data()["players"]
             .as_array()
             .unwrap()
             .iter()
@@ -1234,16 +1241,13 @@ async fn quiet_holders_are_unseen(rules: Value) {
             .collect();
         // Those who only say ready are made ready at once (no pause here);
         // then the Dalmutis give their worst cards, the Greater first.
-        next(spectator, |m| m.d["view"]["ready"] == 3).await;
+        next(spectator, |m| m.data()["view"]["ready"] == 3).await;
         for dalmuti in &players[..2] {
             let i = names.iter().position(|n| n == dalmuti).unwrap();
-            let mine = next(&mut driving[i], |m| m.d["decision"]["kind"] == "tax").await;
-            let count = mine.d["decision"]["count"].as_u64().unwrap() as usize;
-            let hand: Vec<&str> = mine.d["view"]["hand"]
-                .as_str()
-                .unwrap()
-                .split(' ')
-                .collect();
+            let mine = next(&mut driving[i], |m| m.data()["decision"]["kind"] == "tax").await;
+            let count = mine.data()["decision"]["count"].as_u64().unwrap() as usize;
+            let data = mine.data();
+            let hand: Vec<&str> = data["view"]["hand"].as_str().unwrap().split(' ').collect();
             let gift = hand[hand.len() - count..].join(" ").parse().unwrap();
             let v = table.info().await.unwrap().v;
             table
@@ -1251,7 +1255,7 @@ async fn quiet_holders_are_unseen(rules: Value) {
                 .await
                 .unwrap();
         }
-        next(&mut driving[5], |m| m.d["view"]["stage"] == "play").await;
+        next(&mut driving[5], |m| m.data()["view"]["stage"] == "play").await;
         // Who held both Jesters: their own first state says so.
         let mut holder = None;
         let mut streams = Vec::new();
@@ -1261,7 +1265,7 @@ async fn quiet_holders_are_unseen(rules: Value) {
                 Some(name) => (players.iter().position(|p| p == name).unwrap(), Some(*name)),
                 None => (5, None),
             };
-            if !messages[0].d["view"]["revolution_offer"].is_null() {
+            if !messages[0].data()["view"]["revolution_offer"].is_null() {
                 holder = Some(seat);
             }
             streams.push((seat, messages, me));
@@ -1324,15 +1328,15 @@ async fn setup_timings(bot: &str, seeds: &[u64]) -> std::collections::BTreeSet<&
             while played.is_none() {
                 let msg = watching.recv().await.unwrap().to_msg();
                 let now = tokio::time::Instant::now();
-                if msg.d["e"]["kind"] == "deal" {
+                if msg.data()["e"]["kind"] == "deal" {
                     dealt = Some(now);
-                } else if dealt.is_some() && msg.d["view"]["stage"] == "play" {
+                } else if dealt.is_some() && msg.data()["view"]["stage"] == "play" {
                     played = Some(now);
                 }
                 if let Some(dealt) = dealt
-                    && matches!(msg.d["e"]["kind"].as_str(), Some("act" | "ready"))
+                    && matches!(msg.data()["e"]["kind"].as_str(), Some("act" | "ready"))
                 {
-                    told.push((now - dealt, msg.d["e"].clone()));
+                    told.push((now - dealt, msg.data()["e"].clone()));
                 }
             }
             (played.unwrap() - dealt.unwrap(), told)
@@ -1341,10 +1345,10 @@ async fn setup_timings(bot: &str, seeds: &[u64]) -> std::collections::BTreeSet<&
             .start_with_seed(&token, Seed::from(seed))
             .await
             .unwrap();
-        let first = (*next(&mut feed, |m| m.d["hand"] == 1).await).clone();
+        let first = (*next(&mut feed, |m| m.data()["hand"] == 1).await).clone();
         play_human(&table, &token, &mut feed, first, |_| false).await;
         let (setup, told) = clock.await.unwrap();
-        let record = table.record().await.unwrap();
+        let record = serde_json::to_value(table.record().await.unwrap()).unwrap();
         let hand = &record["hands"][0];
         let called = !hand["revolution"].is_null();
         // A revolution a bot called is told at the pause's end too.
@@ -1475,7 +1479,8 @@ fn assert_spectator_sees_no_hand(msg: &ServerMsg) {
         }
     }
     let mut all = Vec::new();
-    strings(&msg.d, &mut all);
+    let data = msg.data();
+    strings(&data, &mut all);
     for s in all {
         let is_cards = s
             .parse::<dalmuti_core::Cards>()
@@ -1522,7 +1527,7 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
                     .await
                     .expect("the spectator keeps up")
                     .to_msg();
-                let over = msg.d["game_over"] == true;
+                let over = msg.data()["game_over"] == true;
                 kept.push(msg);
                 if over {
                     return kept;
@@ -1533,7 +1538,7 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
             .start_with_seed(&token, Seed::from(seed))
             .await
             .unwrap();
-        let first = next(&mut mine, |m| asked(&m.d)).await;
+        let first = next(&mut mine, |m| asked(&m.data())).await;
         // Everyone still holds cards, so the Wedgie's target has someone
         // left to sit out the trick for.
         let everyone_holds = |d: &Value| {
@@ -1545,11 +1550,11 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
             d["decision"]["kind"] == "lead" && holds(d, "T") && d["hand"] == 1 && everyone_holds(d)
         };
         let last = play_human(&table, &token, &mut mine, (*first).clone(), leads_wedgie).await;
-        if last.d["game_over"] == true || !leads_wedgie(&last.d) {
+        if last.data()["game_over"] == true || !leads_wedgie(&last.data()) {
             watched.abort();
             continue;
         }
-        let (v, d) = (last.v, &last.d);
+        let (v, d) = (last.v, &last.data());
         let me = d["view"]["seat"].as_u64().unwrap() as usize;
         let players = d["view"]["players"].as_u64().unwrap() as usize;
         let wedgie: dalmuti_core::Set = "T".parse().unwrap();
@@ -1569,8 +1574,8 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
             let (e, resync) = table.act(&token, action, v).await.unwrap_err();
             assert!(matches!(e, ServerError::Illegal(_)), "{e}");
             assert!(e.to_string().contains(says), "{e}");
-            assert_eq!((resync.t.as_str(), resync.v), ("resync", v));
-            assert!(resync.d["error"].as_str().unwrap().contains(says));
+            assert_eq!((resync.t().as_str(), resync.v), ("resync", v));
+            assert!(resync.data()["error"].as_str().unwrap().contains(says));
         }
         assert_eq!(table.info().await.unwrap().v, v, "nothing changed");
         // Aimed at the next player: everyone sees whom it makes pass.
@@ -1578,32 +1583,33 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
         assert_eq!(table.act(&token, aimed(target), v).await, Ok(v + 1));
         let played = next(&mut mine, |m| m.v == v + 1).await;
         assert_eq!(
-            played.d["e"]["action"],
+            played.data()["e"]["action"],
             json!({"play": "T", "wedgie": target})
         );
-        let log = played.d["view"]["log"].as_array().unwrap();
+        let data = played.data();
+        let log = data["view"]["log"].as_array().unwrap();
         assert!(
             log.contains(&json!({"event": "played", "seat": me, "set": "T", "wedgie": target})),
             "{log:?}"
         );
-        assert!(!holds(&played.d, "T"), "the Wedgie left the hand");
-        assert_eq!(played.d["view"]["wedged"], json!(target));
+        assert!(!holds(&played.data(), "T"), "the Wedgie left the hand");
+        assert_eq!(played.data()["view"]["wedged"], json!(target));
         let end = play_human(&table, &token, &mut mine, (*played).clone(), |_| false).await;
-        assert_eq!(end.d["game_over"], true);
+        assert_eq!(end.data()["game_over"], true);
         let watched = watched.await.unwrap();
         // The spectator saw the Wedgie's target and, at least once, Ratbert
         // go back to a trick's winner; never a hand.
         assert!(
             watched
                 .iter()
-                .any(|m| m.v == v + 1 && m.d["view"]["wedged"] == json!(target))
+                .any(|m| m.v == v + 1 && m.data()["view"]["wedged"] == json!(target))
         );
         for msg in &watched {
             check_hidden(msg, None, &[]);
             assert_spectator_sees_no_hand(msg);
         }
         let ratbert_taken = watched.iter().any(|m| {
-            m.d["view"]["log"]
+            m.data()["view"]["log"]
                 .as_array()
                 .is_some_and(|l| l.iter().any(|e| e["event"] == "ratbert_taken"))
         });
@@ -1613,7 +1619,7 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
 
         // The record checks, says which game it is and where the Wedgie
         // went; every deal is the 60-card deck's, from its seed.
-        let record = table.record().await.unwrap();
+        let record = serde_json::to_value(table.record().await.unwrap()).unwrap();
         let text = record.to_string();
         assert!(
             matches!(
@@ -1625,7 +1631,7 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
         assert_eq!(record["rules"]["variant"], "corporate-shuffle");
         assert!(text.contains(" wedgie "), "{text}");
         assert_deals_are_their_seeds(&record);
-        let replay = table.replay().await.unwrap();
+        let replay = serde_json::to_value(table.replay().await.unwrap()).unwrap();
         let held: usize = replay["frames"][0]["hands"]
             .as_array()
             .unwrap()
@@ -1657,13 +1663,14 @@ async fn a_table_keeps_the_last_fifty_chat_lines_and_says_hello_with_them() {
         table.chat(watcher, &line).await.unwrap();
     }
     let first = table.subscribe(Some(&token), 0).await.unwrap().first;
-    let chat = first.d["chat"].as_array().unwrap();
+    let data = first.data();
+    let chat = data["chat"].as_array().unwrap();
     assert_eq!(chat.len(), 50);
     assert_eq!(chat[0]["text"], json!("line 10"));
     assert_eq!(chat[49]["text"], json!("line 59"));
     // The news (three seats, spectators' chat allowed) is kept apart:
     // chat does not push it out.
-    assert_eq!(first.d["news"].as_array().unwrap().len(), 4);
+    assert_eq!(first.data()["news"].as_array().unwrap().len(), 4);
     // A wrong token says nothing.
     let e = table
         .chat(Speaker::Seat("nobody".into()), "hi")
@@ -1788,7 +1795,7 @@ async fn a_game_through_the_router(app: &axum::Router, state: &AppState) -> (Str
         StatusCode::NO_CONTENT
     );
     let end = play_human(&table, &token, &mut feed, sub.first, |_| false).await;
-    assert_eq!(end.d["game_over"], true);
+    assert_eq!(end.data()["game_over"], true);
     (id, token)
 }
 

@@ -28,7 +28,7 @@ pub fn run_verify(args: VerifyArgs) -> ExitCode {
         Err(e) => Verdict::Unreadable(e),
     };
     let (lines, errors) = if args.json {
-        (vec![verdict.to_json().to_string()], vec![])
+        (vec![verdict.report().to_text()], vec![])
     } else {
         to_lines(&verdict)
     };

@@ -14,12 +14,14 @@
 //! let verdict = verify_text("not a record");
 //! assert!(matches!(verdict, Verdict::Unreadable(_)));
 //! assert!(!verdict.verified());
-//! assert_eq!(verdict.to_json()["verified"], false);
+//! let report = serde_json::to_string(&verdict.report()).unwrap();
+//! assert!(report.starts_with(r#"{"verified":false,"unreadable":"not a record: "#));
 //! ```
 
 use dalmuti_core::record::{Fault, ReadError, Record};
 use dalmuti_core::{Cards, DealRng, Deck, Seed, draw_for_seats};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::value::RawValue;
 
 use super::{Fairness, HandSeed, commitment};
 
@@ -161,15 +163,15 @@ impl DrawCheck {
         }
     }
 
-    /// The outcome as JSON: `{"status", "message"}`.
-    pub fn to_json(&self) -> Value {
+    /// The outcome as reported: `{"status", "message"}`.
+    pub fn report(&self) -> DrawReport<'_> {
         let (status, message) = match self {
             DrawCheck::Verified(_) => ("verified", None),
-            DrawCheck::Failed(m) => ("failed", Some(m.clone())),
+            DrawCheck::Failed(m) => ("failed", Some(m.as_str())),
             DrawCheck::None => ("none", None),
-            DrawCheck::Unchecked(m) => ("unchecked", Some(m.clone())),
+            DrawCheck::Unchecked(m) => ("unchecked", Some(m.as_str())),
         };
-        json!({"status": status, "message": message})
+        DrawReport { status, message }
     }
 }
 
@@ -259,50 +261,139 @@ impl Verdict {
         format!("NOT verified: {}", parts.join("; "))
     }
 
-    /// The verdict as one JSON object (`dalmuti verify --json`).
-    pub fn to_json(&self) -> Value {
+    /// The verdict as one object (`dalmuti verify --json`).
+    pub fn report(&self) -> Report<'_> {
         match self {
-            Verdict::Checked { draw, hands } => {
-                let hands: Vec<Value> = hands
+            Verdict::Checked { draw, hands } => Report::Checked {
+                verified: self.verified(),
+                draw: draw.report(),
+                hands: hands
                     .iter()
-                    .map(|h| {
-                        let mismatches: Vec<Value> = h
+                    .map(|h| HandReport {
+                        hand: h.hand,
+                        players: h.players,
+                        status: h.status.word(),
+                        seed: h.seed.as_deref(),
+                        commitment: h.commitment.as_deref(),
+                        message: h.message(),
+                        mismatches: h
                             .mismatches
                             .iter()
-                            .map(|m| {
-                                json!({
-                                    "player": m.player,
-                                    "seat": m.seat,
-                                    "seed_deals": m.expected.to_string(),
-                                    "recorded": m.recorded.to_string(),
-                                })
+                            .map(|m| MismatchReport {
+                                player: &m.player,
+                                seat: m.seat,
+                                seed_deals: m.expected.to_string(),
+                                recorded: m.recorded.to_string(),
                             })
-                            .collect();
-                        json!({
-                            "hand": h.hand,
-                            "players": h.players,
-                            "status": h.status.word(),
-                            "seed": h.seed,
-                            "commitment": h.commitment,
-                            "message": h.message(),
-                            "mismatches": mismatches,
-                        })
+                            .collect(),
                     })
-                    .collect();
-                json!({
-                    "verified": self.verified(),
-                    "draw": draw.to_json(),
-                    "hands": hands,
-                    "summary": self.summary(),
-                })
-            }
-            Verdict::Invalid(f) => json!({
-                "verified": false,
-                "error": {"hand": f.hand, "play": f.play, "message": f.message},
-            }),
-            Verdict::Unreadable(m) => json!({"verified": false, "unreadable": m}),
+                    .collect(),
+                summary: self.summary(),
+            },
+            Verdict::Invalid(f) => Report::Invalid {
+                verified: false,
+                error: FaultReport {
+                    hand: f.hand,
+                    play: f.play,
+                    message: &f.message,
+                },
+            },
+            Verdict::Unreadable(m) => Report::Unreadable {
+                verified: false,
+                unreadable: m,
+            },
         }
     }
+}
+
+/// What `dalmuti verify --json` prints: one object per verdict.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Report<'a> {
+    /// The record was read and every hand checked.
+    Checked {
+        /// Whether every hand (and the draw) verified.
+        verified: bool,
+        /// The seating draw's check.
+        draw: DrawReport<'a>,
+        /// Each hand's check.
+        hands: Vec<HandReport<'a>>,
+        /// The verdict in words.
+        summary: String,
+    },
+    /// The record breaks the rules.
+    Invalid {
+        /// Always false.
+        verified: bool,
+        /// Where and what.
+        error: FaultReport<'a>,
+    },
+    /// The text is not a record with fairness data.
+    Unreadable {
+        /// Always false.
+        verified: bool,
+        /// Why.
+        unreadable: &'a str,
+    },
+}
+
+impl Report<'_> {
+    /// The report as one line of JSON.
+    pub fn to_text(&self) -> String {
+        serde_json::to_string(self).expect("a report serializes")
+    }
+}
+
+/// The seating draw's check, as reported.
+#[derive(Debug, Serialize)]
+pub struct DrawReport<'a> {
+    /// `verified`, `failed`, `none` or `unchecked`.
+    pub status: &'static str,
+    /// What failed, or why it was not checked.
+    pub message: Option<&'a str>,
+}
+
+/// One hand's check, as reported.
+#[derive(Debug, Serialize)]
+pub struct HandReport<'a> {
+    /// The hand's number, from 1.
+    pub hand: usize,
+    /// How many players.
+    pub players: usize,
+    /// `verified`, `failed` or `unrevealed`.
+    pub status: &'static str,
+    /// The revealed seed.
+    pub seed: Option<&'a str>,
+    /// The published commitment.
+    pub commitment: Option<&'a str>,
+    /// The outcome in words.
+    pub message: String,
+    /// The players dealt other cards than the seed deals.
+    pub mismatches: Vec<MismatchReport<'a>>,
+}
+
+/// A player dealt other cards than the seed deals, as reported.
+#[derive(Debug, Serialize)]
+pub struct MismatchReport<'a> {
+    /// Who.
+    pub player: &'a str,
+    /// Their seat.
+    pub seat: usize,
+    /// What the seed deals.
+    pub seed_deals: String,
+    /// What the record says.
+    pub recorded: String,
+}
+
+/// Where a record breaks the rules, as reported.
+#[derive(Debug, Serialize)]
+pub struct FaultReport<'a> {
+    /// 0-based hand, if in one.
+    pub hand: Option<usize>,
+    /// 0-based play, if in one.
+    pub play: Option<usize>,
+    /// What is wrong.
+    pub message: &'a str,
 }
 
 /// Reads a record (JSON text) with its `fairness` field and checks every
@@ -312,21 +403,27 @@ pub fn verify_text(text: &str) -> Verdict {
         Err(ReadError::Unreadable(m)) => return Verdict::Unreadable(format!("not a record: {m}")),
         parsed => parsed,
     };
+    /// The record's fairness field, read apart: the engine reads the rest.
+    #[derive(serde::Deserialize)]
+    struct Downloaded<'a> {
+        #[serde(borrow, default)]
+        fairness: Option<&'a RawValue>,
+    }
     // Record::parse read it as JSON already, so this cannot fail; say so
     // plainly rather than panic if it ever did.
-    let doc: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
+    let doc: Downloaded = match serde_json::from_str(text) {
+        Ok(doc) => doc,
         Err(e) => return Verdict::Unreadable(format!("not JSON: {e}")),
     };
-    let fairness = match doc.get("fairness") {
-        None | Some(Value::Null) => {
+    let fairness = match doc.fairness.filter(|f| f.get() != "null") {
+        None => {
             return Verdict::Unreadable(
                 "the record has no fairness field: download the game from the server's \
                  /api/tables/ID/record once the game is over"
                     .into(),
             );
         }
-        Some(v) => match serde_json::from_value::<Fairness>(v.clone()) {
+        Some(v) => match serde_json::from_str::<Fairness>(v.get()) {
             Ok(f) => f,
             Err(e) => {
                 return Verdict::Unreadable(format!(

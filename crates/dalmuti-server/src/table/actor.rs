@@ -19,8 +19,8 @@ use super::{CHANNEL, TableInfo};
 use crate::bots::{self, Level};
 use crate::error::ServerError;
 use crate::metrics::{LiveTable, Metrics, StoreOp};
-use crate::protocol::MsgType;
 use crate::protocol::Outgoing;
+use crate::protocol::StateKind;
 use crate::store::Store;
 
 /// What is live of one seat beyond the log: its feed and connections,
@@ -224,7 +224,7 @@ impl Actor {
                     .get_or_insert_with(|| bots::build(Level::from_stored(spec), i as u64));
             }
         }
-        self.broadcast(MsgType::Resync, None);
+        self.broadcast(StateKind::Resync, None);
         true
     }
 

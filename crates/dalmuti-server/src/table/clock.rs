@@ -11,9 +11,10 @@ use tokio::time::Instant;
 use super::actor::Actor;
 use super::expiry::{self, Retire};
 use super::state::{Placement, Stored};
-use super::talk::{self, News};
+use super::talk;
 use crate::metrics::StoreOp;
-use crate::protocol::MsgType;
+use crate::protocol::News;
+use crate::protocol::StateKind;
 
 impl Actor {
     /// The first seat a bot should play now, and whether it is a stand-in.
@@ -255,7 +256,7 @@ impl Actor {
             for name in &expired {
                 self.occupant(name).away = true;
             }
-            self.broadcast(MsgType::Presence, None);
+            self.broadcast(StateKind::Presence, None);
             // Only people who play: away before the start changes nothing.
             if self.state.game.is_some() {
                 let people: Vec<String> =
@@ -355,7 +356,7 @@ impl Actor {
                     seats,
                 };
                 self.place = Some((placement, Instant::now() + self.ctx.timings.grace));
-                self.broadcast(MsgType::Presence, None);
+                self.broadcast(StateKind::Presence, None);
                 return;
             }
             let join = Stored::Join {

@@ -5,21 +5,21 @@
 use std::sync::{Arc, OnceLock};
 
 use dalmuti_core::{Action, Seed};
-use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use super::TableInfo;
 use super::actor::{Actor, BotDone};
 use super::cmd::{
     Act, AddBot, AskRematch, Chat, Command, Evict, HandOver, Info, Join, Leave, Place, Query,
-    Question, RemoveBot, Resync, SpectatorChat, Start, Subscribe, Unsubscribe,
+    RemoveBot, Resync, SpectatorChat, Start, Subscribe, Unsubscribe,
 };
 use super::context::Context;
 use super::expiry::Retire;
 use super::talk::Speaker;
 use super::{ActReply, Refusal, Reply, Subscription};
 use crate::error::ServerError;
-use crate::protocol::ServerMsg;
+use crate::fairness::{FairRecord, Fairness};
+use crate::protocol::{Replay, ServerMsg};
 use futures_util::FutureExt;
 use std::panic::AssertUnwindSafe;
 use tokio::time::Instant;
@@ -316,36 +316,18 @@ impl TableHandle {
     }
 
     /// The finished game's record, with its fairness data.
-    pub async fn record(&self) -> Result<Value, ServerError> {
-        self.ask(|r| {
-            Command::Query(Query {
-                question: Question::Record,
-                reply: r,
-            })
-        })
-        .await
+    pub async fn record(&self) -> Result<FairRecord, ServerError> {
+        self.ask(|r| Command::Query(Query::Record(r))).await
     }
 
     /// The finished game step by step, every hand shown.
-    pub async fn replay(&self) -> Result<Value, ServerError> {
-        self.ask(|r| {
-            Command::Query(Query {
-                question: Question::Replay,
-                reply: r,
-            })
-        })
-        .await
+    pub async fn replay(&self) -> Result<Replay, ServerError> {
+        self.ask(|r| Command::Query(Query::Replay(r))).await
     }
 
     /// The deal commitments and revealed seeds.
-    pub async fn fairness(&self) -> Result<Value, ServerError> {
-        self.ask(|r| {
-            Command::Query(Query {
-                question: Question::Fairness,
-                reply: r,
-            })
-        })
-        .await
+    pub async fn fairness(&self) -> Result<Fairness, ServerError> {
+        self.ask(|r| Command::Query(Query::Fairness(r))).await
     }
 }
 

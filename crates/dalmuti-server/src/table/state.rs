@@ -5,15 +5,18 @@
 //! changes nothing; replaying a table's log through it rebuilds the table
 //! exactly (the deal seeds are in the `deal` events).
 
-use dalmuti_core::wire::encode_action;
+use dalmuti_core::wire::Wire;
 use dalmuti_core::{
     Action, Decision, Game, MAX_PLAYERS, MIN_PLAYERS, Rules, Seat, Seed, Stage, Viewer, join_seats,
 };
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
 use crate::error::{IllegalMove, ServerError};
-use crate::fairness::{Fairness, HandSeed, commitment};
+use crate::fairness::{FairRecord, Fairness, HandSeed, commitment};
+use crate::protocol::{
+    Described, HandResult, LobbyEntry, PlaceChoice, Placed, Rematch, Replay, ReplayFrame, Seen,
+    State, Total,
+};
 use crate::store::{TableRow, hex, token_matches};
 
 /// One accepted change, as written to the log.
@@ -468,27 +471,40 @@ impl TableState {
         }
     }
 
-    /// Event `v` (from 1) as lobby seat `who` (or a spectator) may know it.
-    pub fn describe(&self, v: u64, who: Option<usize>) -> Value {
-        let Some(event) = (v as usize).checked_sub(1).and_then(|i| self.events.get(i)) else {
-            return Value::Null;
-        };
-        match event {
-            Stored::Seat { name, bot, .. } => json!({ "kind": "seat", "name": name, "bot": bot }),
-            Stored::Waiting { name, bot, .. } => {
-                json!({ "kind": "waiting", "name": name, "bot": bot })
-            }
-            Stored::Unseat { name } => json!({ "kind": "unseat", "name": name }),
+    /// Event `v` (from 1) as lobby seat `who` (or a spectator) may know
+    /// it; none if there is no such event.
+    pub fn describe(&self, v: u64, who: Option<usize>) -> Option<Described> {
+        let event = (v as usize)
+            .checked_sub(1)
+            .and_then(|i| self.events.get(i))?;
+        let name = |name: &String| name.clone();
+        Some(match event {
+            Stored::Seat { name: n, bot, .. } => Described::Seat {
+                name: name(n),
+                bot: bot.clone(),
+            },
+            Stored::Waiting { name: n, bot, .. } => Described::Waiting {
+                name: name(n),
+                bot: bot.clone(),
+            },
+            Stored::Unseat { name: n } => Described::Unseat { name: name(n) },
             Stored::Start { draw_seed } => {
                 // Before any join, the game's players are in seating order.
-                let seating: Vec<&str> =
+                let seating =
                     self.game
                         .as_ref()
                         .map_or_else(Vec::new, |g| match g.hands().first() {
-                            Some(h) => h.dealt_seating.iter().map(|&p| g.name(p)).collect(),
-                            None => g.players().map(|p| g.name(p)).collect(),
+                            Some(h) => h
+                                .dealt_seating
+                                .iter()
+                                .map(|&p| g.name(p).to_string())
+                                .collect(),
+                            None => g.players().map(|p| g.name(p).to_string()).collect(),
                         });
-                json!({ "kind": "start", "draw_seed": draw_seed, "seating": seating })
+                Described::Start {
+                    draw_seed: draw_seed.clone(),
+                    seating,
+                }
             }
             Stored::Deal { .. } => {
                 // Which hand: count the deals up to this event.
@@ -496,11 +512,10 @@ impl TableState {
                     .iter()
                     .filter(|e| matches!(e, Stored::Deal { .. }))
                     .count();
-                json!({
-                    "kind": "deal",
-                    "hand": hand,
-                    "commitment": self.commitments[hand - 1],
-                })
+                Described::Deal {
+                    hand,
+                    commitment: self.commitments[hand - 1].clone(),
+                }
             }
             Stored::Act {
                 player,
@@ -512,59 +527,37 @@ impl TableState {
                 // that could be keeping quiet about both Jesters: not even
                 // who.
                 if !mine && *action == Action::Ready {
-                    return json!({ "kind": "ready" });
+                    return Some(Described::Ready);
                 }
-                json!({
-                    "kind": "act",
-                    "name": player,
-                    "action": if mine { encode_action(action) } else { redact(&encode_action(action)) },
-                    "auto": auto,
-                })
+                Described::Act {
+                    name: name(player),
+                    action: if mine {
+                        Seen::Shown(Wire(*action))
+                    } else {
+                        Seen::to_others(*action)
+                    },
+                    auto: *auto,
+                }
             }
-            Stored::Leaving { name } => json!({ "kind": "leaving", "name": name }),
-            Stored::Leave { name } => json!({ "kind": "leave", "name": name }),
-            Stored::Join { name, seat } => json!({ "kind": "join", "name": name, "seat": seat }),
-        }
+            Stored::Leaving { name: n } => Described::Leaving { name: name(n) },
+            Stored::Leave { name: n } => Described::Leave { name: name(n) },
+            Stored::Join { name: n, seat } => Described::Join {
+                name: name(n),
+                seat: *seat,
+            },
+        })
     }
 
     /// The STATE of `docs/PROTOCOL.md` for lobby seat `who` (a spectator
-    /// if `None`), with what only the actor knows (`live`), as JSON text:
-    /// written straight from borrowed data, since every event builds one
-    /// per seat (`docs/PERFORMANCE.md`). `extra` adds `"e"` and the like.
-    pub fn state_text(
-        &self,
-        who: Option<usize>,
-        live: &Live,
-        extra: Option<(&str, &Value)>,
-    ) -> String {
-        let mut out =
-            serde_json::to_string(&self.state_out(who, live)).expect("a state serializes");
-        if let Some((key, value)) = extra {
-            // The object ends with `}`: add the field before it.
-            out.pop();
-            out.push(',');
-            out.push_str(&serde_json::to_string(key).expect("a key serializes"));
-            out.push(':');
-            out.push_str(&value.to_string());
-            out.push('}');
-        }
-        out
-    }
-
-    /// The STATE as a JSON value (for the messages that are not sent to
-    /// every seat at every event).
-    pub fn state(&self, who: Option<usize>, live: &Live) -> Value {
-        serde_json::to_value(self.state_out(who, live)).expect("a state serializes")
-    }
-
-    fn state_out<'a>(&'a self, who: Option<usize>, live: &'a Live) -> StateOut<'a> {
+    /// if `None`), with what only the actor knows (`live`).
+    pub fn state(&self, who: Option<usize>, live: &Live) -> State {
         let lobby = self
             .seats
             .iter()
             .enumerate()
-            .map(|(i, s)| LobbyOut {
-                name: &s.name,
-                bot: s.bot.as_deref().map(bot_name),
+            .map(|(i, s)| LobbyEntry {
+                name: s.name.clone(),
+                bot: s.bot.as_deref().map(|spec| bot_name(spec).to_string()),
                 bot_n: s
                     .bot
                     .as_deref()
@@ -575,16 +568,17 @@ impl TableState {
                 leaving: s.leaving,
             })
             .collect();
-        let mut out = StateOut {
-            table: &self.row.id,
-            name: &self.row.name,
+        let name_of = |i: usize| self.seats[i].name.clone();
+        let mut out = State {
+            table: self.row.id.clone(),
+            name: self.row.name.clone(),
             default_name: crate::names::DefaultTableName::of(&self.row.name),
             seats: self.row.seats,
             public: self.row.public,
-            rules: &self.rules,
+            rules: self.rules,
             turn_seconds: self.row.turn_seconds,
-            host: self.host().map(|i| self.seats[i].name.as_str()),
-            you: who.map(|i| self.seats[i].name.as_str()),
+            host: self.host().map(name_of),
+            you: who.map(name_of),
             lobby,
             started: self.game.is_some(),
             game_over: self.is_over(),
@@ -602,18 +596,14 @@ impl TableState {
                 .place
                 .as_ref()
                 .filter(|p| Some(p.chooser) == who)
-                .map(|p| PlaceOut {
-                    name: &p.newcomer,
-                    seats: &p.seats,
+                .map(|p| PlaceChoice {
+                    name: p.newcomer.clone(),
+                    seats: p.seats.clone(),
                 }),
             totals: Vec::new(),
             fairness: self.fairness(),
             spectator_chat: self.row.spectator_chat,
-            rematch: self
-                .row
-                .rematch
-                .as_deref()
-                .map(|table| RematchOut { table }),
+            rematch: self.row.rematch.clone().map(|table| Rematch { table }),
             results: self.is_over().then(|| self.results()),
         };
         let Some(game) = &self.game else {
@@ -621,8 +611,8 @@ impl TableState {
         };
         out.totals = game
             .players()
-            .map(|p| TotalOut {
-                name: game.name(p),
+            .map(|p| Total {
+                name: game.name(p).to_string(),
                 total: game.total(p),
             })
             .collect();
@@ -632,15 +622,13 @@ impl TableState {
         out.hand = game.hands().len();
         out.players = Some(
             Seat::all(game.hand().players())
-                .map(|s| game.name(game.player_at(s)))
+                .map(|s| game.name(game.player_at(s)).to_string())
                 .collect(),
         );
         let seat = who.and_then(|i| self.game_seat(i));
         let view = game.view(seat.map_or(Viewer::Spectator, Viewer::Seat));
         if let Some(seat) = seat {
-            out.decision = view
-                .decision()
-                .map(|d| dalmuti_core::wire::encode_decision(&d));
+            out.decision = view.decision().map(Wire);
             // What the seat may send now, as bots are offered it: the
             // browser chooses among these rather than knowing the rules.
             // Never "ready": the table says that for everyone.
@@ -648,7 +636,7 @@ impl TableState {
                 view.legal_actions()
                     .iter()
                     .filter(|a| **a != dalmuti_core::Action::Ready)
-                    .map(dalmuti_core::wire::encode_action)
+                    .map(|&a| Wire(a))
                     .collect()
             });
             out.dealt = Some(game.hand().dealt(seat).to_string());
@@ -664,7 +652,7 @@ impl TableState {
     }
 
     /// Every finished hand's finishing order and points.
-    pub fn results(&self) -> Vec<HandResult<'_>> {
+    pub fn results(&self) -> Vec<HandResult> {
         let Some(game) = &self.game else {
             return Vec::new();
         };
@@ -681,7 +669,7 @@ impl TableState {
                         .finish_order()
                         .iter()
                         .map(|&seat| Placed {
-                            name: game.name(log.player_at(seat)),
+                            name: game.name(log.player_at(seat)).to_string(),
                             points: points.as_ref().map(|p| p[seat]),
                         })
                         .collect(),
@@ -710,7 +698,7 @@ impl TableState {
 
     /// Every step of a finished game as everyone may now see it: all
     /// hands, the spectator's view and the event.
-    pub fn replay(&self) -> Result<Value, ServerError> {
+    pub fn replay(&self) -> Result<Replay, ServerError> {
         if !self.is_over() {
             return Err(ServerError::Conflict(
                 "the replay is shown once the game is over".into(),
@@ -725,139 +713,53 @@ impl TableState {
             {
                 continue;
             }
+            let Some(e) = step.describe_public(step.v()) else {
+                continue;
+            };
             let seats = Seat::all(game.hand().players());
-            frames.push(json!({
-                "hand": game.hands().len(),
-                "e": step.describe_public(step.v()),
-                "players": seats.clone().map(|s| game.name(game.player_at(s))).collect::<Vec<_>>(),
-                "hands": seats.map(|s| game.hand().held(s).to_string()).collect::<Vec<_>>(),
-                "view": game.view(Viewer::Spectator).snapshot(),
-            }));
+            frames.push(ReplayFrame {
+                hand: game.hands().len(),
+                e,
+                players: seats
+                    .clone()
+                    .map(|s| game.name(game.player_at(s)).to_string())
+                    .collect(),
+                hands: seats.map(|s| game.hand().held(s).to_string()).collect(),
+                view: game.view(Viewer::Spectator).snapshot(),
+            });
         }
-        Ok(
-            json!({ "players": self.seats.iter().map(|s| &s.name).collect::<Vec<_>>(), "frames": frames }),
-        )
+        Ok(Replay {
+            players: self.seats.iter().map(|s| s.name.clone()).collect(),
+            frames,
+        })
     }
 
     /// Event `v` with every card shown: for replays of finished games.
-    fn describe_public(&self, v: u64) -> Value {
-        let mut e = self.describe(v, None);
-        if let Some(Stored::Act { action, .. }) = self.events.get(v as usize - 1) {
-            e["action"] = encode_action(action);
+    fn describe_public(&self, v: u64) -> Option<Described> {
+        let mut e = self.describe(v, None)?;
+        if let (Some(Stored::Act { action, .. }), Described::Act { action: seen, .. }) =
+            (self.events.get(v as usize - 1), &mut e)
+        {
+            *seen = Seen::Shown(Wire(*action));
         }
-        e
+        Some(e)
     }
 
     /// The record of a finished game, with its fairness data.
-    pub fn record(&self) -> Result<Value, ServerError> {
+    pub fn record(&self) -> Result<FairRecord, ServerError> {
         let game = self.game.as_ref().filter(|g| g.is_over()).ok_or_else(|| {
             ServerError::Conflict("the record is given once the game is over".into())
         })?;
-        let mut record = dalmuti_core::record::Record::from_game(game).to_json();
-        record["fairness"] = json!(self.fairness());
-        Ok(record)
+        Ok(FairRecord {
+            record: dalmuti_core::record::Record::from_game(game).to_json(),
+            fairness: self.fairness(),
+        })
     }
-}
-
-/// STATE, as written (field by field as `docs/PROTOCOL.md` lists them).
-#[derive(Serialize)]
-struct StateOut<'a> {
-    table: &'a str,
-    name: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    default_name: Option<crate::names::DefaultTableName>,
-    seats: usize,
-    public: bool,
-    rules: &'a Rules,
-    turn_seconds: Option<u32>,
-    host: Option<&'a str>,
-    you: Option<&'a str>,
-    lobby: Vec<LobbyOut<'a>>,
-    started: bool,
-    game_over: bool,
-    hand: usize,
-    players: Option<Vec<&'a str>>,
-    dealt: Option<String>,
-    dealt_seat: Option<usize>,
-    view: Option<dalmuti_core::ViewSnapshot>,
-    decision: Option<Value>,
-    /// The seat's legal actions now, worst first (none but a revolution
-    /// while it is made ready), when it has a decision.
-    legal: Option<Vec<Value>>,
-    deadline_ms: Option<u64>,
-    setup_ms: Option<u64>,
-    next_deal_ms: Option<u64>,
-    place: Option<PlaceOut<'a>>,
-    totals: Vec<TotalOut<'a>>,
-    fairness: Fairness,
-    spectator_chat: bool,
-    rematch: Option<RematchOut<'a>>,
-    results: Option<Vec<HandResult<'a>>>,
-}
-
-#[derive(Serialize)]
-struct RematchOut<'a> {
-    table: &'a str,
-}
-
-/// One hand's result: its players in finishing order with the points
-/// each scored (null when the game is not scored).
-#[derive(Serialize)]
-pub struct HandResult<'a> {
-    hand: usize,
-    order: Vec<Placed<'a>>,
-}
-
-#[derive(Serialize)]
-struct Placed<'a> {
-    name: &'a str,
-    points: Option<u32>,
-}
-
-#[derive(Serialize)]
-struct LobbyOut<'a> {
-    name: &'a str,
-    bot: Option<&'a str>,
-    /// The bot's number when the server named it ("normal bot 3"), so a
-    /// client can say the name in its player's language.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    bot_n: Option<u32>,
-    connected: bool,
-    away: bool,
-    waiting: bool,
-    leaving: bool,
-}
-
-#[derive(Serialize)]
-struct PlaceOut<'a> {
-    name: &'a str,
-    seats: &'a [usize],
-}
-
-#[derive(Serialize)]
-struct TotalOut<'a> {
-    name: &'a str,
-    total: u32,
 }
 
 /// A bot's level from its stored spec: `search:ms=300` → `search`.
 pub fn bot_name(spec: &str) -> &'static str {
     crate::bots::Level::from_stored(spec).name()
-}
-
-/// An action without the cards that only its chooser may know: tax gifts
-/// and exchange cards.
-fn redact(action: &Value) -> Value {
-    match action {
-        Value::Object(map) if map.contains_key("give_tax") => json!({ "give_tax": null }),
-        Value::Object(map) if map.contains_key("answer_exchange") => {
-            json!({ "answer_exchange": null })
-        }
-        Value::Object(map) if map.contains_key("offer_exchange") => {
-            json!({ "offer_exchange": { "partner": map["offer_exchange"]["partner"], "card": null } })
-        }
-        other => other.clone(),
-    }
 }
 
 /// What the actor knows beyond the log: connections, timers, a pending

@@ -8,98 +8,17 @@
 
 use std::collections::VecDeque;
 
-use serde::Serialize;
-use serde_json::{Value, json};
-
+use crate::protocol::{ChatLine, News, NewsLine, TalkLine};
 use crate::store::{Store, StoreError, TalkKind, TalkRow};
 
 /// How many lines of chat, and how many of news, a table keeps.
 pub const KEPT: usize = 50;
 
-/// Something that happened at a table, as its news says it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum News {
-    /// A seat taken before the start (`bot`: the bot's level).
-    Seat {
-        /// Who.
-        name: String,
-        /// The bot's level, or null for a person.
-        bot: Option<String>,
-    },
-    /// A seat freed before the start, or a newcomer gone before entering.
-    Unseat {
-        /// Who.
-        name: String,
-    },
-    /// The game started.
-    Start,
-    /// Hand number `hand` was dealt.
-    Hand {
-        /// Its number, from 1.
-        hand: usize,
-    },
-    /// A newcomer waits for the next hand.
-    Waiting {
-        /// Who.
-        name: String,
-        /// The bot's level, or null for a person.
-        bot: Option<String>,
-    },
-    /// A newcomer entered at `seat`.
-    Join {
-        /// Who.
-        name: String,
-        /// The seat of play, from 0.
-        seat: usize,
-    },
-    /// A player leaves when the hand ends.
-    Leaving {
-        /// Who.
-        name: String,
-    },
-    /// A player left.
-    Leave {
-        /// Who.
-        name: String,
-    },
-    /// A player is gone past the grace period: a bot plays for them.
-    Away {
-        /// Who.
-        name: String,
-    },
-    /// A player who was away is back.
-    Back {
-        /// Who.
-        name: String,
-    },
-    /// A player called a revolution.
-    Revolution {
-        /// Who.
-        name: String,
-    },
-    /// The game is over.
-    Over {
-        /// The first in the final standings (see `results`).
-        winner: Option<String>,
-    },
-    /// The host asked for a rematch at table `table`.
-    Rematch {
-        /// The new table's id.
-        table: String,
-    },
-    /// The host let spectators chat, or stopped them.
-    SpectatorChat {
-        /// Whether they may now.
-        allowed: bool,
-    },
-}
-
 /// The kept lines of one table, and the next line's number.
 #[derive(Clone, Debug, Default)]
 pub struct Talk {
-    chat: VecDeque<Value>,
-    news: VecDeque<Value>,
+    chat: VecDeque<ChatLine>,
+    news: VecDeque<NewsLine>,
     next: u64,
 }
 
@@ -117,15 +36,16 @@ impl Talk {
             next: 1,
             ..Talk::default()
         };
-        for (kind, lines) in [
-            (TalkKind::Chat, &mut talk.chat),
-            (TalkKind::News, &mut talk.news),
-        ] {
+        for kind in [TalkKind::Chat, TalkKind::News] {
             for (n, line) in store.talk(id, kind)? {
                 // A line that does not read is skipped, not fatal: it is
                 // only talk.
-                if let Ok(line) = serde_json::from_str(&line) {
-                    lines.push_back(line);
+                let line = match kind {
+                    TalkKind::Chat => serde_json::from_str(&line).map(TalkLine::Chat),
+                    TalkKind::News => serde_json::from_str(&line).map(TalkLine::News),
+                };
+                if let Ok(line) = line {
+                    talk.remember(line);
                 }
                 talk.next = talk.next.max(n + 1);
             }
@@ -135,20 +55,23 @@ impl Talk {
 
     /// A chat line from `from` (null for a spectator who gave no name),
     /// numbered; not yet kept.
-    pub fn chat_line(&mut self, from: Option<&str>, spectator: bool, text: &str) -> Value {
-        let n = self.number();
-        json!({ "n": n, "at": now_ms(), "from": from, "spectator": spectator, "text": text })
+    pub fn chat_line(&mut self, from: Option<&str>, spectator: bool, text: &str) -> TalkLine {
+        TalkLine::Chat(ChatLine {
+            n: self.number(),
+            at: now_ms(),
+            from: from.map(str::to_string),
+            spectator,
+            text: text.to_string(),
+        })
     }
 
     /// A news line, numbered; not yet kept.
-    pub fn news_line(&mut self, news: &News) -> Value {
-        let mut line = json!({ "n": self.number(), "at": now_ms() });
-        if let (Value::Object(line), Ok(Value::Object(news))) =
-            (&mut line, serde_json::to_value(news))
-        {
-            line.extend(news);
-        }
-        line
+    pub fn news_line(&mut self, news: News) -> TalkLine {
+        TalkLine::News(NewsLine {
+            n: self.number(),
+            at: now_ms(),
+            news,
+        })
     }
 
     fn number(&mut self) -> u64 {
@@ -158,37 +81,39 @@ impl Talk {
     }
 
     /// The row that keeps `line` in the store.
-    pub fn row(table: &str, kind: TalkKind, line: &Value) -> TalkRow {
+    pub fn row(table: &str, line: &TalkLine) -> TalkRow {
         TalkRow {
             table: table.to_string(),
-            n: line["n"].as_u64().unwrap_or(0),
-            kind,
-            line: line.to_string(),
+            n: line.n(),
+            kind: line.kind(),
+            line: line.to_text(),
             keep: KEPT,
         }
     }
 
     /// Keeps a line the store holds in memory (the newest [`KEPT`] of its
     /// kind).
-    pub fn remember(&mut self, kind: TalkKind, line: Value) {
-        let lines = match kind {
-            TalkKind::Chat => &mut self.chat,
-            TalkKind::News => &mut self.news,
-        };
-        lines.push_back(line);
-        while lines.len() > KEPT {
-            lines.pop_front();
+    pub fn remember(&mut self, line: TalkLine) {
+        fn keep<T>(lines: &mut VecDeque<T>, line: T) {
+            lines.push_back(line);
+            while lines.len() > KEPT {
+                lines.pop_front();
+            }
+        }
+        match line {
+            TalkLine::Chat(line) => keep(&mut self.chat, line),
+            TalkLine::News(line) => keep(&mut self.news, line),
         }
     }
 
     /// The kept chat lines, oldest first.
-    pub fn chat(&self) -> Value {
-        Value::Array(self.chat.iter().cloned().collect())
+    pub fn chat(&self) -> Vec<ChatLine> {
+        self.chat.iter().cloned().collect()
     }
 
     /// The kept news lines, oldest first.
-    pub fn news(&self) -> Value {
-        Value::Array(self.news.iter().cloned().collect())
+    pub fn news(&self) -> Vec<NewsLine> {
+        self.news.iter().cloned().collect()
     }
 }
 

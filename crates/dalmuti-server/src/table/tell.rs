@@ -5,19 +5,18 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dalmuti_core::Action;
-use serde_json::{Value, json};
+
 use tokio::time::Instant;
 
 use super::actor::Actor;
 use super::expiry::Retire;
 use super::replay::replay_log;
 use super::state::{self, Live, Stored, TableState};
-use super::talk::{News, Talk};
+use super::talk::Talk;
 use crate::error::ServerError;
 use crate::metrics::{LeaseChange, StoreOp};
-use crate::protocol::MsgType;
-use crate::protocol::{Outgoing, ServerMsg};
-use crate::store::TalkKind;
+use crate::protocol::News;
+use crate::protocol::{Outgoing, ServerMsg, StateKind, StateMsg, TalkLine, Told};
 
 impl Actor {
     /// Checks an event, writes it, then broadcasts it, with its news.
@@ -77,24 +76,19 @@ impl Actor {
     /// Keeps a news line and sends it to everyone. News the store could
     /// not keep is not said (the log already holds what it tells of).
     pub(super) async fn news(&mut self, news: News) {
-        let line = self.talk.news_line(&news);
-        let _ = self.say(MsgType::News, TalkKind::News, line).await;
+        let line = self.talk.news_line(news);
+        let _ = self.say(line).await;
     }
 
     /// Keeps a line in the store, then in memory, then sends it to every
     /// viewer: a line the store refused is never said, so that no one
     /// holds a line numbered as another that the store keeps (issue 24,
     /// D2).
-    pub(super) async fn say(
-        &mut self,
-        t: MsgType,
-        kind: TalkKind,
-        line: Value,
-    ) -> Result<(), ServerError> {
-        let row = Talk::row(&self.state.row.id, kind, &line);
+    pub(super) async fn say(&mut self, line: TalkLine) -> Result<(), ServerError> {
+        let row = Talk::row(&self.state.row.id, &line);
         if let Err(e) = self.ctx.writer.talk(row).await {
             // What failed, not the line: chat is the players' own.
-            tracing::warn!(kind = ?kind, error = %e, "keeping a line of talk failed: it is not said");
+            tracing::warn!(kind = ?line.kind(), error = %e, "keeping a line of talk failed: it is not said");
             if e.is_fenced() && self.ctx.cluster.is_some() {
                 self.lost_lease();
             }
@@ -102,11 +96,14 @@ impl Actor {
                 "the line could not be kept: say it again".into(),
             ));
         }
-        self.talk.remember(kind, line.clone());
+        let told = match line.clone() {
+            TalkLine::Chat(line) => Told::Chat(line),
+            TalkLine::News(line) => Told::News(line),
+        };
+        self.talk.remember(line);
         let msg = Arc::new(Outgoing::from(&ServerMsg {
-            t,
             v: self.state.v(),
-            d: line,
+            told,
         }));
         for feed in self.occupants.values().filter_map(|o| o.feed.as_ref()) {
             let _ = feed.send(msg.clone());
@@ -142,7 +139,7 @@ impl Actor {
         // setup pause down (and a hand's last event the next deal).
         self.schedule_setup(now);
         self.schedule_deal(now);
-        self.broadcast(MsgType::Event, Some(v));
+        self.broadcast(StateKind::Event, Some(v));
         if acted.is_some() {
             self.ctx.metrics.action(arrived.elapsed());
         } else {
@@ -192,7 +189,7 @@ impl Actor {
             self.state = state;
             if landed {
                 // Everyone is told what the log holds now.
-                self.broadcast(MsgType::Resync, None);
+                self.broadcast(StateKind::Resync, None);
             }
         }
         self.count_seats();
@@ -247,19 +244,24 @@ impl Actor {
         }
     }
 
-    pub(super) fn message(&self, t: MsgType, who: Option<usize>, live: &Live) -> ServerMsg {
-        ServerMsg {
-            t,
-            v: self.state.v(),
-            d: self.state.state(who, live),
-        }
-    }
-
-    /// Sends every viewer its own message: `t` with the state, and event
-    /// `v` described as that viewer may know it.
-    pub(super) fn broadcast(&mut self, t: MsgType, v: Option<u64>) {
+    /// Sends every viewer its own message: `kind` with the state, and
+    /// event `v` described as that viewer may know it.
+    pub(super) fn broadcast(&mut self, kind: StateKind, v: Option<u64>) {
         let live = self.live();
         let now = self.state.v();
+        let told = |who: Option<usize>| {
+            let msg = ServerMsg {
+                v: now,
+                told: Told::State(
+                    kind,
+                    Box::new(StateMsg {
+                        e: v.and_then(|v| self.state.describe(v, who)),
+                        ..self.state.state(who, &live).into()
+                    }),
+                ),
+            };
+            Arc::new(Outgoing::from(&msg))
+        };
         for (i, seat) in self.state.seats.iter().enumerate() {
             let Some(feed) = self.occupants.get(&seat.name).and_then(|o| o.feed.as_ref()) else {
                 continue;
@@ -267,25 +269,22 @@ impl Actor {
             if feed.receiver_count() == 0 {
                 continue;
             }
-            let e = v.map(|v| self.state.describe(v, Some(i)));
-            let d = self
-                .state
-                .state_text(Some(i), &live, e.as_ref().map(|e| ("e", e)));
-            let _ = feed.send(Arc::new(Outgoing::new(t, now, &d)));
+            let _ = feed.send(told(Some(i)));
         }
         if self.spectators.receiver_count() > 0 {
-            let e = v.map(|v| self.state.describe(v, None));
-            let d = self
-                .state
-                .state_text(None, &live, e.as_ref().map(|e| ("e", e)));
-            let _ = self.spectators.send(Arc::new(Outgoing::new(t, now, &d)));
+            let _ = self.spectators.send(told(None));
         }
     }
 
     pub(super) fn resync(&self, error: &ServerError, who: Option<usize>) -> ServerMsg {
-        let mut msg = self.message(MsgType::Resync, who, &self.live());
-        msg.d["error"] = json!(error.to_string());
-        msg.d["error_kind"] = json!(error.kind());
-        msg
+        let state = StateMsg {
+            error: Some(error.to_string()),
+            error_kind: Some(error.kind().to_string()),
+            ..self.state.state(who, &self.live()).into()
+        };
+        ServerMsg {
+            v: self.state.v(),
+            told: Told::State(StateKind::Resync, Box::new(state)),
+        }
     }
 }

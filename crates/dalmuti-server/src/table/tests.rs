@@ -2,7 +2,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dalmuti_bots::Bot;
-use dalmuti_core::{Action, Seed};
+use dalmuti_core::{Action, Decision, Seed};
 use serde_json::json;
 
 use super::cmd::Command;
@@ -51,9 +51,12 @@ async fn adas_turn(
     // (Once the bots have said ready: until then they still move.)
     let before = loop {
         let msg = feed.recv().await.unwrap().to_msg();
-        let view = &msg.d["view"];
+        let view = &msg.data()["view"];
         let others_done = view["stage"] == "play" || view["ready"] == json!(3);
-        if !msg.d["decision"].is_null() && msg.d["decision"]["kind"] != "ready" && others_done {
+        if !msg.data()["decision"].is_null()
+            && msg.data()["decision"]["kind"] != "ready"
+            && others_done
+        {
             break msg;
         }
     };
@@ -62,13 +65,14 @@ async fn adas_turn(
 
 /// A legal action of Ada's at `msg`'s decision.
 fn adas_action(msg: &ServerMsg) -> Action {
-    let hand = msg.d["view"]["hand"].as_str().unwrap();
+    let state = &msg.state().expect("a STATE").state;
+    let hand = state.view.as_ref().and_then(|v| v.hand.clone()).unwrap();
     let cards: Vec<&str> = hand.split(' ').collect();
-    match msg.d["decision"]["kind"].as_str().unwrap() {
-        "follow" => Action::Pass,
+    match state.decision.expect("a decision").0 {
+        Decision::Follow { .. } => Action::Pass,
         // Ada deals first: the Greater Dalmuti gives any cards.
-        "tax" => {
-            let n = msg.d["decision"]["count"].as_u64().unwrap() as usize;
+        Decision::Tax { count, .. } => {
+            let n = usize::from(count);
             Action::GiveTax(cards[cards.len() - n..].join(" ").parse().unwrap())
         }
         _ => Action::Play(cards[0].parse().unwrap()),
@@ -90,8 +94,8 @@ async fn with_the_database_down_nothing_uncommitted_is_told() {
     let (error, resync) = table.act(&token, action, before.v).await.unwrap_err();
     assert!(matches!(error, ServerError::Storage(_)), "{error}");
     assert_eq!(resync.v, before.v, "the refused act is not applied");
-    assert_eq!(resync.d["view"], before.d["view"]);
-    assert_eq!(resync.d["decision"], before.d["decision"]);
+    assert_eq!(resync.data()["view"], before.data()["view"]);
+    assert_eq!(resync.data()["decision"], before.data()["decision"]);
     let said = table
         .chat(Speaker::Seat(token.clone()), "hello?")
         .await
@@ -101,11 +105,14 @@ async fn with_the_database_down_nothing_uncommitted_is_told() {
     while let Ok(msg) = feed.try_recv() {
         let msg = msg.to_msg();
         assert!(msg.v <= before.v, "told of v {}: {msg:?}", msg.v);
-        assert_ne!(msg.t, "chat", "a line the store did not keep: {msg:?}");
+        assert_ne!(msg.t(), "chat", "a line the store did not keep: {msg:?}");
     }
     let now = table.subscribe(Some(&token), 0).await.unwrap().first;
-    assert_eq!((now.v, &now.d["view"]), (before.v, &before.d["view"]));
-    assert_eq!(now.d["chat"], json!([]));
+    assert_eq!(
+        (now.v, &now.data()["view"]),
+        (before.v, &before.data()["view"])
+    );
+    assert_eq!(now.data()["chat"], json!([]));
 
     store.down(None);
     assert_eq!(
@@ -116,11 +123,11 @@ async fn with_the_database_down_nothing_uncommitted_is_told() {
     table.chat(Speaker::Seat(token), "back").await.unwrap();
     let line = loop {
         let msg = feed.recv().await.unwrap().to_msg();
-        if msg.t == "chat" {
+        if msg.t() == "chat" {
             break msg;
         }
     };
-    assert_eq!(line.d["text"], "back");
+    assert_eq!(line.data()["text"], "back");
     assert_eq!(store.talk("t", TalkKind::Chat).unwrap().len(), 1);
 }
 
@@ -195,12 +202,12 @@ async fn the_setup_pause_survives_a_takeover_with_its_time_left() {
         table.add_bot(&token, "greedy").await.unwrap();
     }
     table.start_with_seed(&token, Seed::from(3)).await.unwrap();
-    let setup_ms = |msg: &ServerMsg| msg.d["setup_ms"].as_u64();
+    let setup_ms = |msg: &ServerMsg| msg.state().and_then(|s| s.state.setup_ms);
     let first = table.subscribe(Some(&token), 0).await.unwrap().first;
     assert!(
         setup_ms(&first).is_some(),
         "in the setup pause: {:?}",
-        first.d
+        first.data()
     );
     tokio::time::sleep(Duration::from_millis(1500)).await;
     // Another node (here: another actor on the same store) takes over.
@@ -247,7 +254,7 @@ async fn a_bot_that_panics_is_replaced_for_that_decision() {
     let mut msg = before;
     let mut acted = 0;
     while acted < 2 {
-        if !msg.d["decision"].is_null() && msg.d["decision"]["kind"] != "ready" {
+        if !msg.data()["decision"].is_null() && msg.data()["decision"]["kind"] != "ready" {
             let _ = table.act(&token, adas_action(&msg), msg.v).await;
         }
         msg = tokio::time::timeout(Duration::from_secs(20), feed.recv())
@@ -255,7 +262,7 @@ async fn a_bot_that_panics_is_replaced_for_that_decision() {
             .expect("the table goes on")
             .unwrap()
             .to_msg();
-        if msg.d["e"]["kind"] == "act" && msg.d["e"]["name"] == json!(bot) {
+        if msg.data()["e"]["kind"] == "act" && msg.data()["e"]["name"] == json!(bot) {
             acted += 1;
         }
     }
@@ -269,14 +276,14 @@ async fn a_panic_rebuilds_the_table_from_its_log_and_play_goes_on() {
     // Everyone is told to start again from the state as it is.
     loop {
         let msg = feed.recv().await.unwrap().to_msg();
-        if msg.t == "resync" {
+        if msg.t() == "resync" {
             assert_eq!(msg.v, before.v);
             break;
         }
     }
     let after = table.subscribe(Some(&token), 0).await.unwrap().first;
     assert_eq!(after.v, before.v, "nothing lost, nothing added");
-    assert_eq!(after.d["view"], before.d["view"]);
+    assert_eq!(after.data()["view"], before.data()["view"]);
     // And the table still plays.
     let action = adas_action(&after);
     assert_eq!(

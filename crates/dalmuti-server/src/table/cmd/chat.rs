@@ -2,11 +2,10 @@
 //! bounded per voice.
 
 use crate::error::ServerError;
-use crate::protocol::MsgType;
-use crate::store::TalkKind;
+use crate::protocol::News;
+use crate::protocol::StateKind;
 use crate::table::Reply;
 use crate::table::actor::Actor;
-use crate::table::talk::News;
 use crate::table::talk::{CHAT_BURST, Speaker, Voice};
 
 /// A chat line from `from`.
@@ -77,7 +76,7 @@ impl Actor {
             self.chat_limit.retain_recent();
         }
         let line = self.talk.chat_line(name.as_deref(), spectator, text);
-        self.say(MsgType::Chat, TalkKind::Chat, line).await
+        self.say(line).await
     }
 
     async fn set_spectator_chat(&mut self, token: &str, allowed: bool) -> Result<(), ServerError> {
@@ -89,7 +88,7 @@ impl Actor {
         self.blocking(move |store, _| store.set_spectator_chat(&id, allowed))
             .await?;
         self.state.row.spectator_chat = allowed;
-        self.broadcast(MsgType::Presence, None);
+        self.broadcast(StateKind::Presence, None);
         self.news(News::SpectatorChat { allowed }).await;
         Ok(())
     }

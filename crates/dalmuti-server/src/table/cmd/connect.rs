@@ -1,16 +1,14 @@
 //! Connections: a viewer subscribes (a seat by its token, or a
 //! spectator), is resynced after a refusal, and goes.
 
-use serde_json::json;
 use tokio::sync::{broadcast, oneshot};
 use tokio::time::Instant;
 
 use crate::error::ServerError;
-use crate::protocol::MsgType;
-use crate::protocol::ServerMsg;
+use crate::protocol::News;
+use crate::protocol::{Missed, ServerMsg, StateKind, StateMsg, Told};
 use crate::table::actor::Actor;
 use crate::table::expiry::Retire;
-use crate::table::talk::News;
 use crate::table::{CATCHUP, CHANNEL};
 use crate::table::{Reply, Subscription};
 
@@ -62,7 +60,7 @@ impl Unsubscribe {
                 if !actor.any_human_connected() {
                     actor.idle_since = Instant::now();
                 }
-                actor.broadcast(MsgType::Presence, None);
+                actor.broadcast(StateKind::Presence, None);
             }
         }
     }
@@ -109,7 +107,7 @@ impl Actor {
                     .get_or_insert_with(|| broadcast::channel(CHANNEL).0)
                     .subscribe();
                 // Everyone sees them connected (and no longer away).
-                self.broadcast(MsgType::Presence, None);
+                self.broadcast(StateKind::Presence, None);
                 if back && self.state.game.is_some() {
                     self.back.push(name);
                 }
@@ -119,18 +117,31 @@ impl Actor {
         };
         let current = self.state.v();
         let live = self.live();
-        let first = if v == 0 || v > current || current - v > CATCHUP {
-            self.message(MsgType::Snapshot, who, &live)
-        } else {
-            let mut msg = self.message(MsgType::Catchup, who, &live);
-            msg.d["missed"] = (v + 1..=current)
-                .map(|k| json!({ "v": k, "e": self.state.describe(k, who) }))
-                .collect();
-            msg
+        let catching_up = v != 0 && v <= current && current - v <= CATCHUP;
+        let first = StateMsg {
+            missed: catching_up.then(|| {
+                (v + 1..=current)
+                    .filter_map(|k| {
+                        Some(Missed {
+                            v: k,
+                            e: self.state.describe(k, who)?,
+                        })
+                    })
+                    .collect()
+            }),
+            chat: Some(self.talk.chat()),
+            news: Some(self.talk.news()),
+            ..self.state.state(who, &live).into()
         };
-        let mut first = first;
-        first.d["chat"] = self.talk.chat();
-        first.d["news"] = self.talk.news();
+        let kind = if catching_up {
+            StateKind::Catchup
+        } else {
+            StateKind::Snapshot
+        };
+        let first = ServerMsg {
+            v: current,
+            told: Told::State(kind, Box::new(first)),
+        };
         Ok(Subscription {
             feed,
             first,

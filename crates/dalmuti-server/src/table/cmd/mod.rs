@@ -12,7 +12,7 @@ pub(super) use chat::{Chat, SpectatorChat};
 pub(super) use connect::{Resync, Subscribe, Unsubscribe};
 pub(super) use play::{Act, Start};
 pub(super) use seats::{AddBot, Join, Leave, Place, RemoveBot};
-pub(super) use table::{AskRematch, Evict, HandOver, Info, Query, Question};
+pub(super) use table::{AskRematch, Evict, HandOver, Info, Query};
 
 use super::actor::Actor;
 

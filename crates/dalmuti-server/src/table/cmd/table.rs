@@ -1,12 +1,13 @@
 //! The table as a whole: its rematch, its summary, its record, and
 //! leaving memory (handed over to another node, or evicted).
 
-use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
 use crate::error::ServerError;
+use crate::fairness::{FairRecord, Fairness};
 use crate::metrics::LeaseChange;
-use crate::protocol::MsgType;
+use crate::protocol::News;
+use crate::protocol::{Replay, StateKind};
 use crate::store::Store;
 use crate::store::{TableRow, new_id};
 use crate::table::Reply;
@@ -16,7 +17,6 @@ use crate::table::context::Context;
 use crate::table::expiry::Retire;
 use crate::table::state::TableState;
 use crate::table::state::{self, Stored};
-use crate::table::talk::News;
 
 /// The host of a finished game asks for a rematch in `ctx`.
 pub(in crate::table) struct AskRematch {
@@ -52,27 +52,24 @@ impl Info {
 }
 
 /// Read-only questions about a table.
-#[derive(Clone, Copy, Debug)]
-pub(in crate::table) enum Question {
-    Record,
-    Replay,
-    Fairness,
-}
-
-/// A read-only question, answered as JSON.
-pub(in crate::table) struct Query {
-    pub question: Question,
-    pub reply: Reply<Value>,
+/// A read-only question about a finished game, and where its answer goes.
+pub(in crate::table) enum Query {
+    /// The record, with its fairness data (the record's own JSON).
+    Record(Reply<FairRecord>),
+    /// Every step, every hand shown.
+    Replay(Reply<Replay>),
+    /// The deal commitments and revealed seeds.
+    Fairness(Reply<Fairness>),
 }
 
 impl Query {
     pub(super) fn apply(self, actor: &mut Actor) {
-        let result = match self.question {
-            Question::Record => actor.state.record(),
-            Question::Replay => actor.state.replay(),
-            Question::Fairness => Ok(json!(actor.state.fairness())),
-        };
-        let _ = self.reply.send(result);
+        let state = &actor.state;
+        match self {
+            Query::Record(reply) => drop(reply.send(state.record())),
+            Query::Replay(reply) => drop(reply.send(state.replay())),
+            Query::Fairness(reply) => drop(reply.send(Ok(state.fairness()))),
+        }
     }
 }
 
@@ -164,7 +161,7 @@ impl Actor {
             .await?;
         self.state.row.rematch = Some(id.clone());
         let made = made?;
-        self.broadcast(MsgType::Presence, None);
+        self.broadcast(StateKind::Presence, None);
         self.news(News::Rematch { table: id.clone() }).await;
         Ok(RematchMade { id, made })
     }

@@ -1,142 +1,14 @@
-//! The WebSocket messages (`docs/PROTOCOL.md`), lichess style: every
-//! message is a JSON object `{"t": TYPE, "v": EVENT, "d": DATA}`.
+//! What a client sends: `hello`, `act`, `place` and `chat`, read by serde
+//! into [`ClientMsg`], or refused with what is wrong and where.
+
+use std::borrow::Cow;
 
 use dalmuti_core::Action;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use dalmuti_core::wire::Wire;
+use serde::Deserialize;
+use serde_json::value::RawValue;
 
-/// The largest message a client may send, in bytes.
-pub const MAX_CLIENT_MESSAGE: usize = 4096;
-/// The longest chat line, in characters.
-pub const MAX_CHAT: usize = 500;
-
-/// What a server message is: its `t` (`docs/PROTOCOL.md`).
-///
-/// ```
-/// use dalmuti_server::protocol::MsgType;
-/// assert_eq!(serde_json::to_string(&MsgType::Catchup).unwrap(), r#""catchup""#);
-/// assert_eq!(MsgType::Resync, "resync");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum MsgType {
-    /// STATE with the talk kept: the answer to a new client's `hello`.
-    Snapshot,
-    /// STATE with the events a returning client missed.
-    Catchup,
-    /// STATE with an accepted event.
-    Event,
-    /// STATE when who is here changes.
-    Presence,
-    /// A refusal.
-    Error,
-    /// STATE after a refusal, or for a client that fell behind.
-    Resync,
-    /// A line of chat.
-    Chat,
-    /// A line of the table's news.
-    News,
-    /// Another node serves the table.
-    Moved,
-}
-
-impl MsgType {
-    /// The type as written on the wire.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            MsgType::Snapshot => "snapshot",
-            MsgType::Catchup => "catchup",
-            MsgType::Event => "event",
-            MsgType::Presence => "presence",
-            MsgType::Error => "error",
-            MsgType::Resync => "resync",
-            MsgType::Chat => "chat",
-            MsgType::News => "news",
-            MsgType::Moved => "moved",
-        }
-    }
-}
-
-impl PartialEq<&str> for MsgType {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
-
-/// A message from the server. `v` is the table's event number the message
-/// reflects (0 before any event).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ServerMsg {
-    /// What it is.
-    pub t: MsgType,
-    /// The table's event number.
-    pub v: u64,
-    /// The data.
-    pub d: Value,
-}
-
-impl ServerMsg {
-    /// The message as JSON text.
-    pub fn to_text(&self) -> String {
-        serde_json::to_string(self).expect("a message serializes")
-    }
-
-    /// A refusal: its reason in words and its kind
-    /// ([`ServerError::kind`](crate::error::ServerError::kind)).
-    pub fn error(v: u64, error: &crate::error::ServerError) -> ServerMsg {
-        ServerMsg {
-            t: MsgType::Error,
-            v,
-            d: serde_json::json!({ "reason": error.to_string(), "kind": error.kind() }),
-        }
-    }
-}
-
-/// A message already written as JSON text, as a table's feeds carry it:
-/// an event makes one per seat, and writing it straight to text (not
-/// through a [`Value`]) is most of what an event costs the server.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Outgoing {
-    /// The message's type, as in [`ServerMsg::t`].
-    pub t: MsgType,
-    /// The table's event number.
-    pub v: u64,
-    /// The whole message, `{"t": …, "v": …, "d": …}`.
-    pub text: String,
-}
-
-impl Outgoing {
-    /// A message whose data `d` is already JSON text.
-    pub fn new(t: MsgType, v: u64, d: &str) -> Outgoing {
-        Outgoing {
-            t,
-            v,
-            text: format!("{{\"t\":\"{}\",\"v\":{v},\"d\":{d}}}", t.as_str()),
-        }
-    }
-
-    /// The message read back (tests, tools).
-    pub fn to_msg(&self) -> ServerMsg {
-        let d = serde_json::from_str::<Value>(&self.text)
-            .map(|mut m| m["d"].take())
-            .unwrap_or(Value::Null);
-        ServerMsg {
-            t: self.t,
-            v: self.v,
-            d,
-        }
-    }
-}
-
-impl From<&ServerMsg> for Outgoing {
-    fn from(msg: &ServerMsg) -> Outgoing {
-        Outgoing {
-            t: msg.t,
-            v: msg.v,
-            text: msg.to_text(),
-        }
-    }
-}
+use super::{MAX_CHAT, MAX_CLIENT_MESSAGE, MAX_PLAY, MAX_TAX};
 
 /// A message from a client.
 #[derive(Clone, Debug, PartialEq)]
@@ -172,12 +44,6 @@ pub enum ClientMsg {
     Chat(String),
 }
 
-/// The most cards one play may hold: a whole rank (twelve Peasants) and
-/// both Jesters.
-pub const MAX_PLAY: usize = 14;
-/// The most cards a tax gift holds (the Greater Dalmuti gives two).
-pub const MAX_TAX: usize = 2;
-
 /// A client message refused before it reached the table, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refused {
@@ -197,16 +63,89 @@ impl Refused {
     }
 }
 
+/// A client message as sent: its type, and its event number and data
+/// still as text, read once the type is known.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow)]
+    t: Cow<'a, str>,
+    #[serde(borrow, default)]
+    v: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    d: Option<&'a RawValue>,
+}
+
+/// The types of message a client sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Hello,
+    Act,
+    Place,
+    Chat,
+}
+
+impl Kind {
+    fn of(t: &str) -> Option<Kind> {
+        Some(match t {
+            "hello" => Kind::Hello,
+            "act" => Kind::Act,
+            "place" => Kind::Place,
+            "chat" => Kind::Chat,
+            _ => return None,
+        })
+    }
+}
+
+/// `hello`'s data.
+#[derive(Default, Deserialize)]
+struct HelloData {
+    #[serde(default)]
+    token: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+/// `place`'s data.
+#[derive(Deserialize)]
+struct PlaceData {
+    name: String,
+    seat: u64,
+}
+
+/// The cards of a play or a tax gift, counted before they are read.
+#[derive(Deserialize)]
+struct CardsSent<'a> {
+    #[serde(borrow, default)]
+    play: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    give_tax: Option<Cow<'a, str>>,
+}
+
+/// Reads `raw` as a `T`, or says which field of message `t` is wrong
+/// and how (`"d"` for the data as a whole).
+fn read<'a, T: Deserialize<'a>>(
+    t: &str,
+    what: &str,
+    raw: Option<&'a RawValue>,
+) -> Result<T, String> {
+    let mut de = serde_json::Deserializer::from_str(raw.map_or("null", RawValue::get));
+    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let field = if path == "." { what.to_string() } else { path };
+        // Where in the data the error is would read as where in the
+        // message: the field says it.
+        let error = e.inner().to_string();
+        let error = error.split(" at line ").next().unwrap_or(&error);
+        format!("{t}: \"{field}\": {error}")
+    })
+}
+
 /// Whether a message's `t` is `act` or `place`: for messages refused
 /// before they are read (too long, rate-limited), which are refused like
 /// any action all the same.
 pub fn is_action_text(text: &str) -> bool {
-    serde_json::from_str::<Value>(text)
-        .ok()
-        .as_ref()
-        .and_then(|m| m.get("t"))
-        .and_then(Value::as_str)
-        .is_some_and(|t| t == "act" || t == "place")
+    serde_json::from_str::<Envelope>(text)
+        .is_ok_and(|m| matches!(Kind::of(&m.t), Some(Kind::Act | Kind::Place)))
 }
 
 impl ClientMsg {
@@ -216,6 +155,14 @@ impl ClientMsg {
     }
 
     /// Reads a client message, or says what is wrong with it.
+    ///
+    /// ```
+    /// use dalmuti_server::protocol::ClientMsg;
+    /// let hello = ClientMsg::parse(r#"{"t":"hello","v":3,"d":{"token":"ab"}}"#).unwrap();
+    /// assert!(matches!(hello, ClientMsg::Hello { v: 3, .. }));
+    /// let refused = ClientMsg::parse(r#"{"t":"hello","d":{"token":5}}"#).unwrap_err();
+    /// assert_eq!(refused.reason, r#"hello: "token": invalid type: integer `5`, expected a string"#);
+    /// ```
     pub fn parse(text: &str) -> Result<ClientMsg, Refused> {
         if text.len() > MAX_CLIENT_MESSAGE {
             return Err(Refused::new(
@@ -226,103 +173,106 @@ impl ClientMsg {
                 is_action_text(text),
             ));
         }
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| Refused::new(format!("not JSON: {e}"), false))?;
-        let t = value
-            .get("t")
-            .and_then(Value::as_str)
-            .ok_or_else(|| Refused::new("a message is an object with a string \"t\"", false))?;
-        let action = t == "act" || t == "place";
-        let refuse = |reason: String| Refused::new(reason, action);
-        let v = match value.get("v") {
-            None | Some(Value::Null) => None,
+        if let Err(e) = serde_json::from_str::<&RawValue>(text) {
+            return Err(Refused::new(format!("not JSON: {e}"), false));
+        }
+        let envelope: Envelope = serde_json::from_str(text)
+            .map_err(|_| Refused::new("a message is an object with a string \"t\"", false))?;
+        let t = envelope.t.as_ref();
+        let kind = Kind::of(t).ok_or_else(|| {
+            Refused::new(
+                format!("unknown message type {t:?}: expected hello, act, place or chat"),
+                false,
+            )
+        })?;
+        let refuse = |reason: String| Refused::new(reason, matches!(kind, Kind::Act | Kind::Place));
+        let v = match envelope.v.filter(|v| v.get() != "null") {
+            None => None,
             Some(v) => Some(
-                v.as_u64()
-                    .ok_or_else(|| refuse(format!("{t}: \"v\" must be a non-negative integer")))?,
+                serde_json::from_str::<u64>(v.get())
+                    .map_err(|_| refuse(format!("{t}: \"v\" must be a non-negative integer")))?,
             ),
         };
-        let d = value.get("d").unwrap_or(&Value::Null);
-        match t {
-            "hello" => {
-                let token = match d.get("token") {
-                    None | Some(Value::Null) => None,
-                    Some(Value::String(s)) => Some(s.clone()),
-                    Some(_) => return Err(refuse("hello: \"token\" must be a string".into())),
-                };
-                let name = match d.get("name") {
-                    None | Some(Value::Null) => None,
-                    Some(Value::String(s)) => Some(
-                        crate::names::check_new_name(s)
-                            .map_err(|e| refuse(format!("hello: \"name\": {e}")))?,
-                    ),
-                    Some(_) => return Err(refuse("hello: \"name\" must be a string".into())),
-                };
+        let d = envelope.d;
+        match kind {
+            Kind::Hello => {
+                let data: Option<HelloData> = read(t, "d", d).map_err(refuse)?;
+                let HelloData { token, name } = data.unwrap_or_default();
+                let name = name
+                    .map(|name| crate::names::check_new_name(&name))
+                    .transpose()
+                    .map_err(|e| refuse(format!("hello: \"name\": {e}")))?;
                 Ok(ClientMsg::Hello {
                     token,
                     v: v.unwrap_or(0),
                     name,
                 })
             }
-            "act" => {
+            Kind::Act => {
                 let v = v.ok_or_else(|| {
                     refuse(
                         "act: \"v\", the event number the action was chosen at, is required".into(),
                     )
                 })?;
                 check_card_counts(d).map_err(|e| refuse(format!("act: {e}")))?;
-                let action = dalmuti_core::wire::decode_action(d)
-                    .map_err(|e| refuse(format!("act: {e}")))?;
+                let Wire(action) = serde_json::from_str(d.map_or("null", RawValue::get))
+                    .map_err(|e| refuse(format!("act: {}", without_position(&e))))?;
                 Ok(ClientMsg::Act { v, action })
             }
-            "place" => {
+            Kind::Place => {
                 let v =
                     v.ok_or_else(|| refuse("place: \"v\", the event number, is required".into()))?;
-                let name = d.get("name").and_then(Value::as_str).ok_or_else(|| {
-                    refuse("place: \"d\" must be {\"name\": NEWCOMER, \"seat\": K}".into())
-                })?;
-                let seat = d.get("seat").and_then(Value::as_u64).ok_or_else(|| {
-                    refuse("place: \"seat\" must be a non-negative integer".into())
+                let PlaceData { name, seat } = read(t, "d", d).map_err(|e| {
+                    refuse(format!(
+                        "{e} (\"d\" is {{\"name\": NEWCOMER, \"seat\": K}})"
+                    ))
                 })?;
                 Ok(ClientMsg::Place {
                     v,
-                    name: name.to_string(),
+                    name,
                     seat: usize::try_from(seat).unwrap_or(usize::MAX),
                 })
             }
-            "chat" => {
-                let text = d
-                    .as_str()
-                    .ok_or_else(|| refuse("chat: \"d\" must be a string".into()))?;
+            Kind::Chat => {
+                let text: String = serde_json::from_str(d.map_or("null", RawValue::get))
+                    .map_err(|_| refuse("chat: \"d\" must be a string".into()))?;
                 if text.trim().is_empty() {
                     return Err(refuse("chat: an empty line".into()));
                 }
                 if text.chars().count() > MAX_CHAT {
                     return Err(refuse(format!("chat: at most {MAX_CHAT} characters")));
                 }
-                Ok(ClientMsg::Chat(text.to_string()))
+                Ok(ClientMsg::Chat(text))
             }
-            other => Err(refuse(format!(
-                "unknown message type {other:?}: expected hello, act, place or chat"
-            ))),
         }
     }
 }
 
+/// A serde error's words without its line and column.
+fn without_position(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    text.split(" at line ").next().unwrap_or(&text).to_string()
+}
+
 /// Refuses a play or tax gift with more cards than any can hold, before
 /// the cards are read: the engine would only say the cards are not held.
-fn check_card_counts(d: &Value) -> Result<(), String> {
+fn check_card_counts(d: Option<&RawValue>) -> Result<(), String> {
+    // Anything else is refused when the action is read.
+    let Some(sent) = d.and_then(|d| serde_json::from_str::<CardsSent>(d.get()).ok()) else {
+        return Ok(());
+    };
     // The cards of a play end where its `as V` begins.
-    let count = |key: &str| {
-        d.get(key)
-            .and_then(Value::as_str)
+    let count = |cards: &Option<Cow<str>>| {
+        cards
+            .as_deref()
             .map(|cards| cards.split_whitespace().take_while(|t| *t != "as").count())
     };
-    if let Some(n) = count("play").filter(|&n| n > MAX_PLAY) {
+    if let Some(n) = count(&sent.play).filter(|&n| n > MAX_PLAY) {
         return Err(format!(
             "a play has at most {MAX_PLAY} cards (one rank and the two Jesters), not {n}"
         ));
     }
-    if let Some(n) = count("give_tax").filter(|&n| n > MAX_TAX) {
+    if let Some(n) = count(&sent.give_tax).filter(|&n| n > MAX_TAX) {
         return Err(format!("a tax gift has at most {MAX_TAX} cards, not {n}"));
     }
     Ok(())
@@ -381,6 +331,29 @@ mod tests {
         for text in ["garbage", r#"{"v":1}"#, r#"{"t":"chat","d":7}"#] {
             assert!(!ClientMsg::parse(text).unwrap_err().action, "{text}");
         }
+    }
+
+    #[test]
+    fn a_refusal_names_the_field_that_is_wrong() {
+        let reason = |text: &str| ClientMsg::parse(text).unwrap_err().reason;
+        assert_eq!(
+            reason(r#"{"t":"place","v":1,"d":{"name":"Bo","seat":-1}}"#),
+            r#"place: "seat": invalid value: integer `-1`, expected u64 ("d" is {"name": NEWCOMER, "seat": K})"#
+        );
+        assert!(
+            reason(r#"{"t":"place","v":1,"d":{"name":"Bo"}}"#)
+                .starts_with(r#"place: "d": missing field `seat`"#)
+        );
+        assert_eq!(
+            reason(r#"{"t":"hello","d":{"name":["Bo"]}}"#),
+            r#"hello: "name": invalid type: sequence, expected a string"#
+        );
+        assert_eq!(
+            reason(r#"{"t":"act","v":2,"d":{"play":"5 6"}}"#),
+            r#"act: {"play": …}: 5 6 is not a set of one rank"#
+        );
+        // No position inside the data: it would read as one in the message.
+        assert!(!reason(r#"{"t":"hello","d":{"token":5}}"#).contains("column"));
     }
 
     #[test]

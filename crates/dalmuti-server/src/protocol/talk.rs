@@ -1,0 +1,175 @@
+//! The lines of chat and of table news (`docs/PROTOCOL.md`, Chat and
+//! news). Chat and news share one count per table, `n`, so a client can
+//! tell which lines it has seen.
+//!
+//! News is structured (a `kind` and names or numbers), never a sentence:
+//! each client words it in its own language.
+
+use serde::{Deserialize, Serialize};
+
+use super::MsgType;
+use crate::store::TalkKind;
+
+/// Something that happened at a table, as its news says it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum News {
+    /// A seat taken before the start (`bot`: the bot's level).
+    Seat {
+        /// Who.
+        name: String,
+        /// The bot's level, or null for a person.
+        bot: Option<String>,
+    },
+    /// A seat freed before the start, or a newcomer gone before entering.
+    Unseat {
+        /// Who.
+        name: String,
+    },
+    /// The game started.
+    Start,
+    /// Hand number `hand` was dealt.
+    Hand {
+        /// Its number, from 1.
+        hand: usize,
+    },
+    /// A newcomer waits for the next hand.
+    Waiting {
+        /// Who.
+        name: String,
+        /// The bot's level, or null for a person.
+        bot: Option<String>,
+    },
+    /// A newcomer entered at `seat`.
+    Join {
+        /// Who.
+        name: String,
+        /// The seat of play, from 0.
+        seat: usize,
+    },
+    /// A player leaves when the hand ends.
+    Leaving {
+        /// Who.
+        name: String,
+    },
+    /// A player left.
+    Leave {
+        /// Who.
+        name: String,
+    },
+    /// A player is gone past the grace period: a bot plays for them.
+    Away {
+        /// Who.
+        name: String,
+    },
+    /// A player who was away is back.
+    Back {
+        /// Who.
+        name: String,
+    },
+    /// A player called a revolution.
+    Revolution {
+        /// Who.
+        name: String,
+    },
+    /// The game is over.
+    Over {
+        /// The first in the final standings (see `results`).
+        winner: Option<String>,
+    },
+    /// The host asked for a rematch at table `table`.
+    Rematch {
+        /// The new table's id.
+        table: String,
+    },
+    /// The host let spectators chat, or stopped them.
+    SpectatorChat {
+        /// Whether they may now.
+        allowed: bool,
+    },
+}
+
+/// A line of chat.
+///
+/// ```
+/// use dalmuti_server::protocol::ChatLine;
+/// let line = ChatLine { n: 4, at: 1_700_000_000_000, from: Some("Ada".into()), spectator: false, text: "gg".into() };
+/// let text = serde_json::to_string(&line).unwrap();
+/// assert_eq!(text, r#"{"n":4,"at":1700000000000,"from":"Ada","spectator":false,"text":"gg"}"#);
+/// assert_eq!(serde_json::from_str::<ChatLine>(&text).unwrap(), line);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatLine {
+    /// The line's number, counted with the news.
+    pub n: u64,
+    /// When it was said, in milliseconds since the Unix epoch.
+    pub at: u64,
+    /// Who said it (null for a spectator who gave no name).
+    pub from: Option<String>,
+    /// Whether a spectator said it.
+    pub spectator: bool,
+    /// What was said.
+    pub text: String,
+}
+
+/// A line of the table's news.
+///
+/// ```
+/// use dalmuti_server::protocol::{News, NewsLine};
+/// let line = NewsLine { n: 5, at: 9, news: News::Hand { hand: 2 } };
+/// assert_eq!(serde_json::to_string(&line).unwrap(), r#"{"n":5,"at":9,"kind":"hand","hand":2}"#);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewsLine {
+    /// The line's number, counted with the chat.
+    pub n: u64,
+    /// When it happened, in milliseconds since the Unix epoch.
+    pub at: u64,
+    /// What happened.
+    #[serde(flatten)]
+    pub news: News,
+}
+
+/// A line of talk: chat or news.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TalkLine {
+    /// A line of chat.
+    Chat(ChatLine),
+    /// A line of news.
+    News(NewsLine),
+}
+
+impl TalkLine {
+    /// Its number.
+    pub fn n(&self) -> u64 {
+        match self {
+            TalkLine::Chat(line) => line.n,
+            TalkLine::News(line) => line.n,
+        }
+    }
+
+    /// Which kind of talk it is.
+    pub fn kind(&self) -> TalkKind {
+        match self {
+            TalkLine::Chat(_) => TalkKind::Chat,
+            TalkLine::News(_) => TalkKind::News,
+        }
+    }
+
+    /// The type of the message that says it.
+    pub fn t(&self) -> MsgType {
+        match self {
+            TalkLine::Chat(_) => MsgType::Chat,
+            TalkLine::News(_) => MsgType::News,
+        }
+    }
+
+    /// The line as JSON text, as the store keeps it.
+    pub fn to_text(&self) -> String {
+        match self {
+            TalkLine::Chat(line) => serde_json::to_string(line),
+            TalkLine::News(line) => serde_json::to_string(line),
+        }
+        .expect("a line serializes")
+    }
+}
