@@ -5,15 +5,17 @@
 //! - `Record::parse` agrees with `check` on the verdict;
 //! - a valid record, written back with `to_json_string`, checks to the same
 //!   report and parses to the same record (a written record must check);
-//! - a valid record replays into a game that narrates, as `dalmuti replay`
-//!   expects.
+//! - a valid record replays into a game that is told in every language,
+//!   as `dalmuti replay` expects.
 //!
 //! Run: `cargo fuzz run check_record fuzz/seeds/check_record` (docs/DEVELOPING.md).
 
 #![no_main]
 
+use dalmuti_core::Seed;
 use dalmuti_core::record::{Checked, ReadError, Record, check};
-use dalmuti_core::{Seed, narrate};
+use dalmuti_i18n::Lang;
+use dalmuti_terminal::{replay, tr::Tr};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -45,6 +47,9 @@ fuzz_target!(|data: &[u8]| {
         let game = record
             .replay(Seed::from(0))
             .expect("a record that checks replays");
-        assert!(!narrate::game(&game).is_empty());
+        for lang in Lang::ALL {
+            let tr = Tr::new(lang, game.rules().variant);
+            assert!(!replay::game(&game, tr).is_empty());
+        }
     }
 });

@@ -12,7 +12,7 @@
 //! - [`View`]: what one seat may know; the only window players get.
 //! - [`Game`]: hands in series, with titles, taxes, scores, newcomers.
 //! - [`record`]: game records (`dalmuti-record/1`), read, checked and
-//!   written; [`narrate`]: a hand told in plain English.
+//!   written (told in words, in every language, by `dalmuti-terminal`).
 //!
 //! ```
 //! use dalmuti_core::{Action, Decision, Game, Rules, Seed, Viewer};
@@ -37,7 +37,6 @@ mod draw;
 mod event;
 mod game;
 mod hand;
-pub mod narrate;
 pub mod record;
 mod rng;
 mod rules;

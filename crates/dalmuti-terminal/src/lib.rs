@@ -17,6 +17,7 @@ pub mod command;
 pub mod config;
 pub mod narrate;
 pub mod plain;
+pub mod replay;
 pub mod save;
 pub mod session;
 pub mod tr;

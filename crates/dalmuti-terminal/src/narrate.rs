@@ -1,68 +1,107 @@
-//! The hand's log told to the human, in the human's language: one sentence
-//! per entry of [`dalmuti_core::View::log`], the human in the second person.
-//! (`dalmuti replay` tells records with `dalmuti_core::narrate`, in
-//! English.) Other seats' tax and exchange cards are never told: the
-//! hidden entries carry none, and a full event is told with its cards only
-//! to a seat in it.
+//! A hand's log told in the player's language, one sentence per entry:
+//! as a seat sees it ([`seen`], that seat in the second person; a
+//! spectator with no seat) or, for a finished game's replay, every card
+//! shown ([`events`]). Other seats' tax and exchange cards are never told
+//! to a seat: the hidden entries carry none, and a full event is told with
+//! its cards only to a seat in it.
 
 use dalmuti_core::{Event, Seat, Seen, Set};
 
 use crate::tr::{Tr, capitalize};
 
-/// Tells `log` as the player at `me` sees it; `name` names a seat of play.
+/// Tells `log` as the player at `me` sees it (`None`: a spectator); `name`
+/// names a seat of play.
 pub fn seen(
     log: impl IntoIterator<Item = Seen>,
     players: usize,
     tr: Tr,
-    me: Seat,
+    me: Option<Seat>,
     name: &dyn Fn(Seat) -> String,
 ) -> Vec<String> {
     let teller = Teller {
         players,
         tr,
         me,
+        everything: false,
         name,
     };
-    let mut leading = true;
-    let mut previous = None;
-    log.into_iter()
-        .map(|entry| match entry {
-            Seen::TaxPaid {
-                dalmuti,
-                peon,
-                cards,
-            } => teller.hidden_tax(dalmuti, peon, cards),
-            Seen::MerchantExchanged { offerer, partner } => teller.say(
-                "log.exchange.hidden",
-                offerer,
-                &teller.args(&[partner], &[]),
-            ),
-            Seen::Event(event) => {
-                let line = teller.event(event, leading, previous.as_ref());
-                match event {
-                    Event::Played { .. } => leading = false,
-                    Event::RoundWon { .. } => leading = true,
-                    _ => {}
-                }
-                previous = Some(event);
-                line
-            }
-        })
-        .collect()
+    teller.tell(log)
+}
+
+/// Tells a hand's events with every card shown, no one in the second
+/// person: a finished game as its record holds it (`dalmuti replay`).
+///
+/// ```
+/// use dalmuti_core::{Event, Seat, Set, Variant};
+/// use dalmuti_i18n::Lang;
+/// use dalmuti_terminal::{narrate, tr::Tr};
+/// let played = Event::Played { seat: Seat::new(1), set: "7 7".parse::<Set>().unwrap() };
+/// let names = |s: Seat| ["Ada", "Bo", "Cy"][s.index()].to_string();
+/// let told = narrate::events([played], 3, Tr::new(Lang::En, Variant::Dalmuti), &names);
+/// assert_eq!(told, ["Bo leads two Seamstresses."]);
+/// ```
+pub fn events(
+    events: impl IntoIterator<Item = Event>,
+    players: usize,
+    tr: Tr,
+    name: &dyn Fn(Seat) -> String,
+) -> Vec<String> {
+    let teller = Teller {
+        players,
+        tr,
+        me: None,
+        everything: true,
+        name,
+    };
+    teller.tell(events.into_iter().map(Seen::Event))
 }
 
 struct Teller<'a> {
     players: usize,
     tr: Tr,
-    me: Seat,
+    /// The seat told in the second person, if any.
+    me: Option<Seat>,
+    /// Every card may be told (a finished game's replay): else only the
+    /// cards of `me`'s own tax and exchange.
+    everything: bool,
     name: &'a dyn Fn(Seat) -> String,
 }
 
 impl Teller<'_> {
+    fn tell(&self, log: impl IntoIterator<Item = Seen>) -> Vec<String> {
+        let teller = self;
+        let mut leading = true;
+        let mut previous = None;
+        log.into_iter()
+            .map(|entry| match entry {
+                Seen::TaxPaid {
+                    dalmuti,
+                    peon,
+                    cards,
+                } => teller.hidden_tax(dalmuti, peon, cards),
+                Seen::MerchantExchanged { offerer, partner } => teller.say(
+                    "log.exchange.hidden",
+                    offerer,
+                    &teller.args(&[partner], &[]),
+                ),
+                Seen::Event(event) => {
+                    let line = teller.event(event, leading, previous.as_ref());
+                    match event {
+                        Event::Played { .. } => leading = false,
+                        Event::RoundWon { .. } => leading = true,
+                        _ => {}
+                    }
+                    previous = Some(event);
+                    line
+                }
+            })
+            .collect()
+    }
+
     /// The message `key` about `seat`: `key.you` when that is the human
     /// (languages conjugate for "you"), with `{name}` the seat's name.
     fn say(&self, key: &str, seat: Seat, args: &[(String, String)]) -> String {
-        let key = if seat == self.me {
+        let key = if self.is_me(seat) {
             format!("{key}.you")
         } else {
             key.to_string()
@@ -91,8 +130,12 @@ impl Teller<'_> {
         args
     }
 
+    fn is_me(&self, seat: Seat) -> bool {
+        Some(seat) == self.me
+    }
+
     fn who(&self, seat: Seat) -> String {
-        if seat == self.me {
+        if self.is_me(seat) {
             self.tr.you()
         } else {
             (self.name)(seat)
@@ -126,7 +169,7 @@ impl Teller<'_> {
     fn set(&self, set: &Set) -> String {
         let words = self.tr.set_words(set);
         if let Some(target) = set.wedgie_target() {
-            let key = if target == self.me {
+            let key = if self.is_me(target) {
                 "log.power.wedgie.you"
             } else {
                 "log.power.wedgie"
@@ -155,17 +198,30 @@ impl Teller<'_> {
                     return self.say("log.revolution", seat, &args);
                 }
                 let mut line = self.say("log.revolution.greater", seat, &args);
-                if seat != self.me {
+                if let Some(me) = self.me.filter(|&me| me != seat) {
                     line.push(' ');
-                    line.push_str(&tr.t("log.you-are-now", &[("title", &self.title(self.me))]));
+                    line.push_str(&tr.t("log.you-are-now", &[("title", &self.title(me))]));
                 }
                 line
             }
             Event::RevolutionDeclined { seat } => {
                 self.say("log.revolution.declined", seat, &self.args(&[], &[]))
             }
-            Event::TaxPaid(t) if t.dalmuti == self.me || t.peon == self.me => {
-                let (key, other, gave, got) = if t.dalmuti == self.me {
+            Event::TaxPaid(t) if self.everything || self.is_me(t.dalmuti) || self.is_me(t.peon) => {
+                if self.everything {
+                    let args = self.args(
+                        &[t.peon],
+                        &[
+                            ("name", (self.name)(t.dalmuti)),
+                            ("title", self.title(t.dalmuti)),
+                            ("other_title", self.title(t.peon)),
+                            ("gave", tr.cards_words(&t.gift)),
+                            ("got", tr.cards_words(&t.tribute)),
+                        ],
+                    );
+                    return self.count("log.tax.shown", t.gift.len(), &args);
+                }
+                let (key, other, gave, got) = if self.is_me(t.dalmuti) {
                     ("log.tax.dalmuti", t.peon, t.gift, t.tribute)
                 } else {
                     ("log.tax.peon", t.dalmuti, t.tribute, t.gift)
@@ -181,13 +237,23 @@ impl Teller<'_> {
                 self.count(key, gave.len(), &args)
             }
             Event::TaxPaid(t) => self.hidden_tax(t.dalmuti, t.peon, t.gift.len()),
-            Event::MerchantExchange(t) if t.offerer == self.me || t.partner == self.me => {
-                let key = if t.offerer == self.me {
+            Event::MerchantExchange(t) if self.everything => {
+                let args = self.args(
+                    &[t.partner],
+                    &[
+                        ("offered", tr.count_of(1, t.offered)),
+                        ("returned", tr.count_of(1, t.returned)),
+                    ],
+                );
+                self.say("log.exchange.shown", t.offerer, &args)
+            }
+            Event::MerchantExchange(t) if self.is_me(t.offerer) || self.is_me(t.partner) => {
+                let key = if self.is_me(t.offerer) {
                     "log.exchange.offered"
                 } else {
                     "log.exchange.answered"
                 };
-                let other = if t.offerer == self.me {
+                let other = if self.is_me(t.offerer) {
                     t.partner
                 } else {
                     t.offerer
@@ -241,7 +307,7 @@ impl Teller<'_> {
                 if seat == leader {
                     self.say("log.round.leads", seat, &self.args(&[], &[("how", how)]))
                 } else {
-                    let key = if leader == self.me {
+                    let key = if self.is_me(leader) {
                         "log.round.lead-to-you"
                     } else {
                         "log.round.lead-to"
@@ -252,5 +318,65 @@ impl Teller<'_> {
             Event::RatbertTaken { seat } => self.say("log.ratbert", seat, &[]),
             Event::HandOver => tr.t("log.hand-over", &[]),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use dalmuti_core::{Cards, Event, Seat, Seen, Set, TaxPayment, Variant};
+    use dalmuti_i18n::Lang;
+
+    use super::*;
+
+    fn names(s: Seat) -> String {
+        ["Alice", "Bo", "Cy", "Di"][s.index()].to_string()
+    }
+
+    fn tax() -> Event {
+        let cards = |text: &str| text.parse::<Cards>().unwrap();
+        Event::TaxPaid(TaxPayment {
+            dalmuti: Seat::new(0),
+            peon: Seat::new(3),
+            gift: cards("11 12"),
+            tribute: cards("1 2"),
+        })
+    }
+
+    #[test]
+    fn a_spectator_is_told_the_wedgie_and_its_victim() {
+        let set: Set = "T".parse().unwrap();
+        let set = set.with_target(Some(Seat::new(2))).unwrap();
+        let played = Event::Played {
+            seat: Seat::new(0),
+            set,
+        };
+        let tr = Tr::new(Lang::En, Variant::CorporateShuffle);
+        let told = seen([Seen::Event(played)], 4, tr, None, &names);
+        assert_eq!(
+            told,
+            ["Alice leads the Twirling Wedgie: Cy must pass for the rest of the trick."]
+        );
+    }
+
+    #[test]
+    fn tax_cards_are_told_only_to_their_seats_and_in_a_replay() {
+        let tr = Tr::new(Lang::En, Variant::Dalmuti);
+        let to = |me| seen([Seen::Event(tax())], 4, tr, me, &names).remove(0);
+        for other in [None, Some(Seat::new(1))] {
+            let line = to(other);
+            assert!(!line.contains("Baroness"), "{other:?}: {line}");
+            assert!(line.contains("gives two cards"), "{other:?}: {line}");
+        }
+        let mine = to(Some(Seat::new(0)));
+        assert!(
+            mine.contains("you give a Stonecutter and a Peasant"),
+            "{mine}"
+        );
+        let replayed = events([tax()], 4, tr, &names).remove(0);
+        assert_eq!(
+            replayed,
+            "Taxes: Alice, the Greater Dalmuti, gives a Stonecutter and a Peasant to Di, \
+             the Greater Peon, and receives a Dalmuti and an Archbishop."
+        );
     }
 }

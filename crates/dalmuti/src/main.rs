@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use dalmuti_core::Seed;
 use dalmuti_core::record::{Checked, Record, check};
-use dalmuti_core::{Seed, narrate};
 
 /// The Great Dalmuti: rules engine, game records and more.
 #[derive(Parser, Debug)]
@@ -34,8 +34,12 @@ enum Command {
         /// The record, or - for standard input.
         file: PathBuf,
     },
-    /// Tell a game record hand by hand in plain English.
+    /// Tell a game record hand by hand, every card shown.
     Replay {
+        /// The language: en, ko, de, es or ja [default: $DALMUTI_LANG, else
+        /// the locale, else English].
+        #[arg(long)]
+        lang: Option<String>,
         /// The record, or - for standard input.
         file: PathBuf,
     },
@@ -96,7 +100,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { json, file } => run_check(&file, json),
-        Command::Replay { file } => run_replay(&file),
+        Command::Replay { lang, file } => run_replay(&file, lang.as_deref()),
         Command::Sim(args) => sim::run_sim(args),
         Command::Play(args) => play::run_play(args),
         Command::Serve(args) => serve::run_serve(args),
@@ -153,7 +157,14 @@ fn run_check(file: &PathBuf, json: bool) -> ExitCode {
     ExitCode::from(verdict.exit_code() as u8)
 }
 
-fn run_replay(file: &PathBuf) -> ExitCode {
+fn run_replay(file: &PathBuf, lang: Option<&str>) -> ExitCode {
+    let lang = match dalmuti_terminal::config::choose_lang(lang, |k| std::env::var(k).ok()) {
+        Ok(lang) => lang,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
     let text = match read_input(file) {
         Ok(t) => t,
         Err(e) => {
@@ -174,7 +185,8 @@ fn run_replay(file: &PathBuf) -> ExitCode {
     let game = record
         .replay(Seed::from(0))
         .expect("a record that checks replays");
-    print_lines(narrate::game(&game))
+    let tr = dalmuti_terminal::tr::Tr::new(lang, game.rules().variant);
+    print_lines(dalmuti_terminal::replay::game(&game, tr))
 }
 
 /// Prints lines to standard output; a reader that goes away early (`| head`)

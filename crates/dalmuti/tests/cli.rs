@@ -82,11 +82,16 @@ fn unreadable_input_exits_with_two_and_a_reason() {
 
 #[test]
 fn replay_tells_the_game_in_words() {
-    let out = dalmuti(&["replay", &spec("five-players-three-hands.json")]);
+    let out = dalmuti(&[
+        "replay",
+        "--lang",
+        "en",
+        &spec("five-players-three-hands.json"),
+    ]);
     assert!(out.status.success());
     let text = stdout(&out);
     for words in [
-        "The draw for seats: Amity draws a Stonecutter",
+        "The draw for seats (the best card sits first): Amity draws a Stonecutter",
         "Seating: Amity (Greater Dalmuti), Cherise (Lesser Dalmuti), Sondra (Merchant), Anton (Lesser Peon), Dana (Greater Peon).",
         "Amity leads two Stonecutters.",
         "Cherise tops it with two Abbesses.",
@@ -97,6 +102,29 @@ fn replay_tells_the_game_in_words() {
     ] {
         assert!(text.contains(words), "missing {words:?}");
     }
+}
+
+#[test]
+fn replay_speaks_the_language_asked_for() {
+    let record = spec("five-players-three-hands.json");
+    let out = dalmuti(&["replay", "--lang", "de", &record]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    for words in [
+        "Sitzordnung: Amity (Großer Dalmuti)",
+        "Amity spielt 2 Steinmetze aus.",
+        "Reihenfolge: 1. Cherise, 2. Dana, 3. Anton, 4. Amity, 5. Sondra.",
+    ] {
+        assert!(text.contains(words), "no {words:?} in:\n{text}");
+    }
+    // No English left in it.
+    assert!(
+        !text.contains(" draws ") && !text.contains("Seating"),
+        "{text}"
+    );
+    let wrong = dalmuti(&["replay", "--lang", "xx", &record]);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("--lang is one of en"));
 }
 
 #[test]
@@ -128,7 +156,12 @@ fn replay_into_a_closed_pipe_ends_quietly() {
 
 #[test]
 fn replay_tells_corporate_shuffle_in_its_own_words() {
-    let out = dalmuti(&["replay", &spec("corporate-shuffle-five-players.json")]);
+    let out = dalmuti(&[
+        "replay",
+        "--lang",
+        "en",
+        &spec("corporate-shuffle-five-players.json"),
+    ]);
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     for words in [

@@ -342,16 +342,4 @@ fn views_show_who_is_wedged_and_never_another_hand() {
         assert!(!text.contains("4 7"), "{text}");
         assert!(text.contains(r#""wedgie":2"#), "{text}");
     }
-    let names = ["Alice", "Bo", "Cy", "Di"];
-    let told = narrate::seen(
-        View::new(&hand, Viewer::Spectator).log(),
-        4,
-        Variant::CorporateShuffle,
-        Viewer::Spectator,
-        &|s: Seat| names[s.index()].to_string(),
-    );
-    assert_eq!(
-        told,
-        ["Alice leads the Twirling Wedgie: Cy must pass for the rest of the trick."]
-    );
 }

@@ -844,7 +844,13 @@ impl Session {
     pub fn log(&self) -> Vec<String> {
         let view = self.view();
         let name = |s: Seat| self.name_at(s).to_string();
-        narrate::seen(view.log(), view.players(), self.tr(), self.my_seat(), &name)
+        narrate::seen(
+            view.log(),
+            view.players(),
+            self.tr(),
+            Some(self.my_seat()),
+            &name,
+        )
     }
 
     /// The lines of [`Session::log`] not handed out before (the whole log
