@@ -40,7 +40,7 @@ import { LAPTOP, PHONE, Pages, chosenParts, fixture, settle, tableInfo, atTable,
 
 lib.setLogPrefix('[e2e screens]');
 
-const TOTAL_TIMEOUT_MS = 240_000;
+const TOTAL_TIMEOUT_MS = 360_000;
 /** E2E_SCREENS_PARTS=recorded (or axe, languages, eight; comma-separated) runs only those parts: all by default. */
 const PARTS = ['axe', 'recorded', 'languages', 'eight'];
 const parts = chosenParts('E2E_SCREENS_PARTS', PARTS);
