@@ -18,6 +18,7 @@ use crate::error::ServerError;
 use crate::records;
 use crate::store::{TableRow, new_id};
 use crate::table::{self, TableHandle, TableInfo};
+use crate::token::SeatToken;
 
 /// The largest HTTP request body, in bytes.
 pub const MAX_BODY: usize = 16 * 1024;
@@ -220,13 +221,13 @@ async fn create_table(
 #[derive(Serialize)]
 struct Created {
     id: String,
-    token: String,
+    token: SeatToken,
 }
 
 /// A seat taken: its token.
 #[derive(Serialize)]
 struct Seated {
-    token: String,
+    token: SeatToken,
 }
 
 /// A bot seated: the name the server gave it.

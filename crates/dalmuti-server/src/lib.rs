@@ -70,6 +70,7 @@ pub mod rules;
 pub mod store;
 pub mod table;
 pub mod testing;
+pub mod token;
 pub mod transfer;
 pub mod web;
 pub mod ws;

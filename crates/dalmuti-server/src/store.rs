@@ -26,8 +26,6 @@ pub use pg::{DEFAULT_CONNECTIONS, Lease, Owner, PostgresStore, TEST_DATABASE_URL
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::metrics::{Metrics, StoreOp};
-use sha2::{Digest, Sha256};
-use subtle::ConstantTimeEq;
 
 /// A storage failure, saying what was being done and why.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -622,14 +620,6 @@ fn write_events(store: &dyn Store, batch: Vec<(Append, Done)>) {
     }
 }
 
-/// A new secret token: 128 bits from the operating system's CSPRNG, as 32
-/// lowercase hex digits.
-pub fn new_token() -> String {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).expect("the operating system's random source");
-    hex(&bytes)
-}
-
 /// A random id for a table: 96 bits, hex. The id is also a private
 /// table's invitation, so it must not be guessable.
 pub fn new_id() -> String {
@@ -638,15 +628,7 @@ pub fn new_id() -> String {
     hex(&bytes)
 }
 
-/// The SHA-256 of a token: all the server keeps of it.
-pub fn hash_token(token: &str) -> [u8; 32] {
-    Sha256::digest(token.as_bytes()).into()
-}
-
-/// Whether `token` hashes to `hash`, compared in constant time.
-pub fn token_matches(token: &str, hash: &[u8; 32]) -> bool {
-    hash_token(token).ct_eq(hash).into()
-}
+pub use crate::token::{hash_token, token_matches};
 
 /// Lowercase hex.
 pub fn hex(bytes: &[u8]) -> String {
@@ -696,11 +678,11 @@ mod tests {
 
     #[test]
     fn tokens_are_random_and_only_their_hashes_match() {
-        let token = new_token();
+        let token = crate::token::SeatToken::new();
         assert_eq!(token.len(), 32);
         let hash = hash_token(&token);
         assert!(token_matches(&token, &hash));
-        assert!(!token_matches(&new_token(), &hash));
+        assert!(!token_matches(&crate::token::SeatToken::new(), &hash));
         assert_ne!(new_id(), new_id());
     }
 

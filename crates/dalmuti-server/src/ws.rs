@@ -14,6 +14,7 @@ use crate::accept::ConnectionSlot;
 use crate::error::ServerError;
 use crate::protocol::{ClientMsg, Moved, Outgoing, ServerMsg, StateKind, Told};
 use crate::table::{self, Speaker, TableHandle};
+use crate::token::SeatToken;
 
 /// The largest WebSocket frame read at all; frames over
 /// [`crate::protocol::MAX_CLIENT_MESSAGE`] get a clear error, larger ones
@@ -354,7 +355,7 @@ impl Connection {
         }
     }
 
-    async fn play(&mut self, token: Option<String>, sub: table::Subscription) {
+    async fn play(&mut self, token: Option<SeatToken>, sub: table::Subscription) {
         let mut feed = sub.feed;
         self.v = sub.first.v;
         if !self.send(&sub.first).await {
@@ -443,7 +444,7 @@ impl Connection {
         };
         if let ClientMsg::Chat(line) = &msg {
             let from = match token {
-                Some(token) => Speaker::Seat(token.to_string()),
+                Some(token) => Speaker::Seat(SeatToken::from(token)),
                 None => Speaker::Spectator {
                     name: self.name.clone(),
                     from: self.address,

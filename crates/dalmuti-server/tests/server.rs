@@ -13,6 +13,7 @@ use dalmuti_server::http::{AppState, router};
 use dalmuti_server::protocol::ServerMsg;
 use dalmuti_server::store::{SqliteStore, Store, TableRow};
 use dalmuti_server::table::{self, Context, Feed, Speaker, TableHandle, Timings};
+use dalmuti_server::token::SeatToken;
 use dalmuti_server::{Config, ServerError};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
@@ -256,7 +257,7 @@ async fn table_with(
     bots: usize,
     timings: Timings,
     turn: Option<u32>,
-) -> (TableHandle, String) {
+) -> (TableHandle, SeatToken) {
     let table = table::create(context(store, timings), row(bots + 1, rules, turn)).unwrap();
     let token = table.join("Human").await.unwrap();
     for _ in 0..bots {
@@ -752,7 +753,7 @@ async fn bots_stored_with_old_specs_still_load_and_play_at_the_offered_levels() 
     // any spec, even ones no longer offered.
     let table = row(5, json!({"hands": 1}), None);
     store.create_table(&table).unwrap();
-    let token = dalmuti_server::store::new_token();
+    let token = dalmuti_server::token::SeatToken::new();
     let hash = dalmuti_server::table::state::hash_hex(&dalmuti_server::store::hash_token(&token));
     let seats = [
         ("Ada", Some(hash), None),
@@ -1220,7 +1221,7 @@ async fn quiet_holders_are_unseen(rules: Value) {
         let mut driving = Vec::new();
         for token in tokens.iter().map(Some).chain([None]) {
             let feed = table
-                .subscribe(token.map(String::as_str), 0)
+                .subscribe(token.map(|t| t.as_str()), 0)
                 .await
                 .unwrap()
                 .feed;
@@ -1786,7 +1787,10 @@ async fn a_game_through_the_router(app: &axum::Router, state: &AppState) -> (Str
     let sub = table.subscribe(Some(&token), 0).await.unwrap();
     let mut feed = sub.feed;
     table
-        .chat(Speaker::Seat(token.clone()), "my hand is all Jesters")
+        .chat(
+            Speaker::Seat(token.as_str().into()),
+            "my hand is all Jesters",
+        )
         .await
         .unwrap();
     let path = format!("/api/tables/{id}/start");

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::{MAX_CHAT, MAX_CLIENT_MESSAGE, MAX_PLAY, MAX_TAX};
+use crate::token::SeatToken;
 
 /// A message from a client.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,7 +18,7 @@ pub enum ClientMsg {
     /// spectator) and the last event number seen (0 if none).
     Hello {
         /// The seat's secret token.
-        token: Option<String>,
+        token: Option<SeatToken>,
         /// The last event number the client saw.
         v: u64,
         /// A spectator's name for its chat lines (a seat's lines carry
@@ -100,7 +101,7 @@ impl Kind {
 #[derive(Default, Deserialize)]
 struct HelloData {
     #[serde(default)]
-    token: Option<String>,
+    token: Option<SeatToken>,
     #[serde(default)]
     name: Option<String>,
 }
@@ -293,6 +294,9 @@ mod tests {
                 name: None,
             }
         );
+        // A message kept or logged by mistake never shows the seat's token.
+        let hello = ClientMsg::parse(r#"{"t":"hello","d":{"token":"5ec7e75ec7e7"}}"#).unwrap();
+        assert!(!format!("{hello:?}").contains("5ec7e7"), "{hello:?}");
         assert_eq!(
             ClientMsg::parse(r#"{"t":"act","v":7,"d":"pass"}"#).unwrap(),
             ClientMsg::Act {

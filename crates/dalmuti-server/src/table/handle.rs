@@ -20,6 +20,7 @@ use super::{ActReply, Refusal, Reply, Subscription};
 use crate::error::ServerError;
 use crate::fairness::{FairRecord, Fairness};
 use crate::protocol::{Replay, ServerMsg};
+use crate::token::SeatToken;
 use futures_util::FutureExt;
 use std::panic::AssertUnwindSafe;
 use tokio::time::Instant;
@@ -82,7 +83,7 @@ impl TableHandle {
 
     /// Takes a seat with a display name (before the start: a seat; after
     /// it: a newcomer for the next hand); returns the seat's secret token.
-    pub async fn join(&self, name: &str) -> Result<String, ServerError> {
+    pub async fn join(&self, name: &str) -> Result<SeatToken, ServerError> {
         let name = name.to_string();
         self.ask(|r| Command::Join(Join { name, reply: r })).await
     }
@@ -90,7 +91,7 @@ impl TableHandle {
     /// The host seats a bot of one of the offered levels
     /// ([`crate::bots::LEVELS`]); returns its display name.
     pub async fn add_bot(&self, host_token: &str, spec: &str) -> Result<String, ServerError> {
-        let (token, spec) = (host_token.to_string(), spec.to_string());
+        let (token, spec) = (SeatToken::from(host_token), spec.to_string());
         self.ask(|r| {
             Command::AddBot(AddBot {
                 host_token: token,
@@ -103,7 +104,7 @@ impl TableHandle {
 
     /// The host removes a bot (after the start: when the hand ends).
     pub async fn remove_bot(&self, host_token: &str, name: &str) -> Result<(), ServerError> {
-        let (token, name) = (host_token.to_string(), name.to_string());
+        let (token, name) = (SeatToken::from(host_token), name.to_string());
         self.ask(|r| {
             Command::RemoveBot(RemoveBot {
                 host_token: token,
@@ -116,7 +117,7 @@ impl TableHandle {
 
     /// The token's player leaves (after the start: when the hand ends).
     pub async fn leave(&self, token: &str) -> Result<(), ServerError> {
-        let token = token.to_string();
+        let token = SeatToken::from(token);
         self.ask(|r| Command::Leave(Leave { token, reply: r }))
             .await
     }
@@ -124,7 +125,7 @@ impl TableHandle {
     /// The host starts the game; every deal is seeded from the operating
     /// system's random source.
     pub async fn start(&self, host_token: &str) -> Result<(), ServerError> {
-        let token = host_token.to_string();
+        let token = SeatToken::from(host_token);
         self.ask(|r| {
             Command::Start(Start {
                 host_token: token,
@@ -139,7 +140,7 @@ impl TableHandle {
     /// only. The HTTP API never offers it: whoever chose the seed would
     /// know every hand.
     pub async fn start_with_seed(&self, host_token: &str, seed: Seed) -> Result<(), ServerError> {
-        let token = host_token.to_string();
+        let token = SeatToken::from(host_token);
         self.ask(|r| {
             Command::Start(Start {
                 host_token: token,
@@ -153,7 +154,7 @@ impl TableHandle {
     /// Plays an action for the token's seat, chosen at event `v`. Returns
     /// the new event number, or the refusal with a resync message.
     pub async fn act(&self, token: &str, action: Action, v: u64) -> Result<u64, Refusal> {
-        let token = token.to_string();
+        let token = SeatToken::from(token);
         self.ask_act(|reply| {
             Command::Act(Act {
                 token,
@@ -173,7 +174,7 @@ impl TableHandle {
         seat: usize,
         v: u64,
     ) -> Result<u64, Refusal> {
-        let (token, name) = (token.to_string(), name.to_string());
+        let (token, name) = (SeatToken::from(token), name.to_string());
         self.ask_act(|reply| {
             Command::Place(Place {
                 token,
@@ -193,7 +194,7 @@ impl TableHandle {
         token: Option<&str>,
         v: u64,
     ) -> Result<Subscription, ServerError> {
-        let token = token.map(str::to_string);
+        let token = token.map(SeatToken::from);
         self.ask(|r| Command::Subscribe(Subscribe { token, v, reply: r }))
             .await
     }
@@ -207,7 +208,7 @@ impl TableHandle {
         token: Option<&str>,
         error: &ServerError,
     ) -> Result<ServerMsg, ServerError> {
-        let (token, reason) = (token.map(str::to_string), error.clone());
+        let (token, reason) = (token.map(SeatToken::from), error.clone());
         let (reply, rx) = oneshot::channel();
         self.tx
             .send(Command::Resync(Resync {
@@ -250,7 +251,7 @@ impl TableHandle {
         host_token: &str,
         allowed: bool,
     ) -> Result<(), ServerError> {
-        let token = host_token.to_string();
+        let token = SeatToken::from(host_token);
         self.ask(|r| {
             Command::SpectatorChat(SpectatorChat {
                 host_token: token,
@@ -265,7 +266,7 @@ impl TableHandle {
     /// `ctx` with the same rules and the same seats (each person's token
     /// holds their seat there too), unless one was made already.
     pub async fn rematch(&self, host_token: &str, ctx: Context) -> Result<Rematch, ServerError> {
-        let token = host_token.to_string();
+        let token = SeatToken::from(host_token);
         let made = self
             .ask(|r| {
                 Command::Rematch(AskRematch {

@@ -10,6 +10,7 @@ use std::collections::VecDeque;
 
 use crate::protocol::{ChatLine, News, NewsLine, TalkLine};
 use crate::store::{Store, StoreError, TalkKind, TalkRow};
+use crate::token::SeatToken;
 
 /// How many lines of chat, and how many of news, a table keeps.
 pub const KEPT: usize = 50;
@@ -122,7 +123,7 @@ impl Talk {
 #[derive(Clone, Debug)]
 pub enum Speaker {
     /// A seat's token.
-    Seat(String),
+    Seat(SeatToken),
     /// A spectator, the name it gave in `hello` and its address.
     Spectator {
         /// The name it gave in `hello`, if any.

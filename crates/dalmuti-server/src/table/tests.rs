@@ -11,6 +11,7 @@ use crate::error::ServerError;
 use crate::protocol::ServerMsg;
 use crate::store::faulty::{Faulty, Ping};
 use crate::store::{SqliteStore, Store, TableRow, TalkKind};
+use crate::token::SeatToken;
 
 fn timings() -> Timings {
     Timings::for_tests()
@@ -35,7 +36,7 @@ async fn adas_turn(
     store: Arc<dyn Store>,
 ) -> (
     TableHandle,
-    String,
+    SeatToken,
     broadcast::Receiver<Arc<Outgoing>>,
     ServerMsg,
 ) {
@@ -144,7 +145,7 @@ async fn chat_is_bounded_per_seat_and_per_spectator_address() {
     let table = create(Context::new(store, timings()), row).unwrap();
     let ada = table.join("Ada").await.unwrap();
     let bob = table.join("Bob").await.unwrap();
-    let seat = |token: &str| Speaker::Seat(token.to_string());
+    let seat = |token: &str| Speaker::Seat(SeatToken::from(token));
     for i in 0..CHAT_BURST {
         table.chat(seat(&ada), &format!("line {i}")).await.unwrap();
     }

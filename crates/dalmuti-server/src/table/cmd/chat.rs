@@ -7,6 +7,7 @@ use crate::protocol::StateKind;
 use crate::table::Reply;
 use crate::table::actor::Actor;
 use crate::table::talk::{CHAT_BURST, Speaker, Voice};
+use crate::token::SeatToken;
 
 /// A chat line from `from`.
 pub(in crate::table) struct Chat {
@@ -23,7 +24,7 @@ impl Chat {
 
 /// The host lets spectators chat, or stops them.
 pub(in crate::table) struct SpectatorChat {
-    pub host_token: String,
+    pub host_token: SeatToken,
     pub allowed: bool,
     pub reply: Reply<()>,
 }

@@ -11,10 +11,11 @@ use crate::table::actor::Actor;
 use crate::table::expiry::Retire;
 use crate::table::{CATCHUP, CHANNEL};
 use crate::table::{Reply, Subscription};
+use crate::token::SeatToken;
 
 /// Connect a viewer that last saw event `v` (0: none).
 pub(in crate::table) struct Subscribe {
-    pub token: Option<String>,
+    pub token: Option<SeatToken>,
     pub v: u64,
     pub reply: Reply<Subscription>,
 }
@@ -32,7 +33,7 @@ impl Subscribe {
 
 /// The `resync` for a refusal made before the table saw the request.
 pub(in crate::table) struct Resync {
-    pub token: Option<String>,
+    pub token: Option<SeatToken>,
     pub reason: ServerError,
     pub reply: oneshot::Sender<ServerMsg>,
 }

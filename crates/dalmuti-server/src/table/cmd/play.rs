@@ -7,11 +7,12 @@ use crate::table::actor::Actor;
 use crate::table::state::Stored;
 use crate::table::talk;
 use crate::table::{ActReply, Refusal, Reply};
+use crate::token::SeatToken;
 
 /// The host starts the game, its deals seeded from `seed` (tests) or the
 /// operating system.
 pub(in crate::table) struct Start {
-    pub host_token: String,
+    pub host_token: SeatToken,
     pub seed: Option<Seed>,
     pub reply: Reply<()>,
 }
@@ -26,7 +27,7 @@ impl Start {
 
 /// The token's seat plays `action`, chosen at event `v`.
 pub(in crate::table) struct Act {
-    pub token: String,
+    pub token: SeatToken,
     pub action: Action,
     pub v: u64,
     pub reply: ActReply,

@@ -6,16 +6,16 @@ use tokio::time::Instant;
 use crate::bots;
 use crate::error::ServerError;
 use crate::names;
-use crate::store::{hash_token, new_token};
 use crate::table::actor::Actor;
 use crate::table::state::{self, Stored};
 use crate::table::{ActReply, Refusal, Reply};
+use crate::token::SeatToken;
 
 /// Take a seat under a display name: a seat before the start, a place
 /// among the newcomers after it. Answers the seat's secret token.
 pub(in crate::table) struct Join {
     pub name: String,
-    pub reply: Reply<String>,
+    pub reply: Reply<SeatToken>,
 }
 
 impl Join {
@@ -26,7 +26,7 @@ impl Join {
 
 /// The host seats a bot of level `spec`. Answers the bot's name.
 pub(in crate::table) struct AddBot {
-    pub host_token: String,
+    pub host_token: SeatToken,
     pub spec: String,
     pub reply: Reply<String>,
 }
@@ -41,7 +41,7 @@ impl AddBot {
 
 /// The host removes the bot named `name`.
 pub(in crate::table) struct RemoveBot {
-    pub host_token: String,
+    pub host_token: SeatToken,
     pub name: String,
     pub reply: Reply<()>,
 }
@@ -58,7 +58,7 @@ impl RemoveBot {
 
 /// The token's player leaves.
 pub(in crate::table) struct Leave {
-    pub token: String,
+    pub token: SeatToken,
     pub reply: Reply<()>,
 }
 
@@ -78,7 +78,7 @@ impl Leave {
 /// The Greater Dalmuti places newcomer `name` at `seat`, chosen at event
 /// `v`.
 pub(in crate::table) struct Place {
-    pub token: String,
+    pub token: SeatToken,
     pub name: String,
     pub seat: usize,
     pub v: u64,
@@ -95,7 +95,7 @@ impl Place {
 }
 
 impl Actor {
-    async fn join(&mut self, name: &str) -> Result<String, ServerError> {
+    async fn join(&mut self, name: &str) -> Result<SeatToken, ServerError> {
         let name = names::check_new_name(name)?;
         // The same name exactly: the log's own refusal says so.
         if let Some(taken) = self.name_like(&name).filter(|t| *t != name) {
@@ -103,8 +103,8 @@ impl Actor {
                 "the name {name:?} is too like {taken:?}, taken at this table"
             )));
         }
-        let token = new_token();
-        let hash = Some(state::hash_hex(&hash_token(&token)));
+        let token = SeatToken::new();
+        let hash = Some(state::hash_hex(&token.hash()));
         let event = if self.state.game.is_some() {
             Stored::Waiting {
                 name: name.clone(),

@@ -17,10 +17,11 @@ use crate::table::context::Context;
 use crate::table::expiry::Retire;
 use crate::table::state::TableState;
 use crate::table::state::{self, Stored};
+use crate::token::SeatToken;
 
 /// The host of a finished game asks for a rematch in `ctx`.
 pub(in crate::table) struct AskRematch {
-    pub host_token: String,
+    pub host_token: SeatToken,
     pub ctx: Box<Context>,
     pub reply: Reply<RematchMade>,
 }
