@@ -69,7 +69,6 @@ struct Teller<'a> {
 
 impl Teller<'_> {
     fn tell(&self, log: impl IntoIterator<Item = Seen>) -> Vec<String> {
-        let teller = self;
         let mut leading = true;
         let mut previous = None;
         log.into_iter()
@@ -78,14 +77,12 @@ impl Teller<'_> {
                     dalmuti,
                     peon,
                     cards,
-                } => teller.hidden_tax(dalmuti, peon, cards),
-                Seen::MerchantExchanged { offerer, partner } => teller.say(
-                    "log.exchange.hidden",
-                    offerer,
-                    &teller.args(&[partner], &[]),
-                ),
+                } => self.hidden_tax(dalmuti, peon, cards),
+                Seen::MerchantExchanged { offerer, partner } => {
+                    self.say("log.exchange.hidden", offerer, &self.args(&[partner], &[]))
+                }
                 Seen::Event(event) => {
-                    let line = teller.event(event, leading, previous.as_ref());
+                    let line = self.event(event, leading, previous.as_ref());
                     match event {
                         Event::Played { .. } => leading = false,
                         Event::RoundWon { .. } => leading = true,

@@ -133,11 +133,7 @@ fn read<'a, T: Deserialize<'a>>(
     serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
         let field = if path == "." { what.to_string() } else { path };
-        // Where in the data the error is would read as where in the
-        // message: the field says it.
-        let error = e.inner().to_string();
-        let error = error.split(" at line ").next().unwrap_or(&error);
-        format!("{t}: \"{field}\": {error}")
+        format!("{t}: \"{field}\": {}", without_position(e.inner()))
     })
 }
 
@@ -174,11 +170,14 @@ impl ClientMsg {
                 is_action_text(text),
             ));
         }
-        if let Err(e) = serde_json::from_str::<&RawValue>(text) {
-            return Err(Refused::new(format!("not JSON: {e}"), false));
-        }
-        let envelope: Envelope = serde_json::from_str(text)
-            .map_err(|_| Refused::new("a message is an object with a string \"t\"", false))?;
+        // One read: its error says whether the text is not JSON at all or
+        // JSON of another shape.
+        let envelope: Envelope = serde_json::from_str(text).map_err(|e| match e.classify() {
+            serde_json::error::Category::Data => {
+                Refused::new("a message is an object with a string \"t\"", false)
+            }
+            _ => Refused::new(format!("not JSON: {e}"), false),
+        })?;
         let t = envelope.t.as_ref();
         let kind = Kind::of(t).ok_or_else(|| {
             Refused::new(
@@ -249,7 +248,8 @@ impl ClientMsg {
     }
 }
 
-/// A serde error's words without its line and column.
+/// A serde error's words without its line and column: a place in the
+/// data would read as a place in the message (the field says where).
 fn without_position(error: &serde_json::Error) -> String {
     let text = error.to_string();
     text.split(" at line ").next().unwrap_or(&text).to_string()

@@ -477,17 +477,16 @@ impl TableState {
         let event = (v as usize)
             .checked_sub(1)
             .and_then(|i| self.events.get(i))?;
-        let name = |name: &String| name.clone();
         Some(match event {
             Stored::Seat { name: n, bot, .. } => Described::Seat {
-                name: name(n),
+                name: n.clone(),
                 bot: bot.clone(),
             },
             Stored::Waiting { name: n, bot, .. } => Described::Waiting {
-                name: name(n),
+                name: n.clone(),
                 bot: bot.clone(),
             },
-            Stored::Unseat { name: n } => Described::Unseat { name: name(n) },
+            Stored::Unseat { name: n } => Described::Unseat { name: n.clone() },
             Stored::Start { draw_seed } => {
                 // Before any join, the game's players are in seating order.
                 let seating =
@@ -530,7 +529,7 @@ impl TableState {
                     return Some(Described::Ready);
                 }
                 Described::Act {
-                    name: name(player),
+                    name: player.clone(),
                     action: if mine {
                         Seen::Shown(Wire(*action))
                     } else {
@@ -539,10 +538,10 @@ impl TableState {
                     auto: *auto,
                 }
             }
-            Stored::Leaving { name: n } => Described::Leaving { name: name(n) },
-            Stored::Leave { name: n } => Described::Leave { name: name(n) },
+            Stored::Leaving { name: n } => Described::Leaving { name: n.clone() },
+            Stored::Leave { name: n } => Described::Leave { name: n.clone() },
             Stored::Join { name: n, seat } => Described::Join {
-                name: name(n),
+                name: n.clone(),
                 seat: *seat,
             },
         })
