@@ -23,6 +23,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::{ErrorBody, ServerError};
+use crate::ids::TableId;
 use crate::store::{Owner, PostgresStore, TableRow};
 use crate::table::{Published, TableInfo};
 
@@ -43,7 +44,7 @@ pub struct Cluster {
     pub ttl: Duration,
     /// The lobby summaries last published, by table (without the event
     /// number): only changes are written.
-    published: Mutex<HashMap<String, String>>,
+    published: Mutex<HashMap<TableId, String>>,
 }
 
 impl Cluster {
@@ -76,35 +77,35 @@ impl Cluster {
     }
 
     /// Takes table `id`'s lease; false if another node holds it.
-    pub fn take(&self, id: &str) -> Result<bool, ServerError> {
+    pub fn take(&self, id: &TableId) -> Result<bool, ServerError> {
         Ok(self.store.take(id, &self.node, self.ttl)?.is_some())
     }
 
     /// Gives table `id`'s lease up at once (this node no longer serves
     /// it): another node may take it without waiting for it to expire.
-    pub fn release(&self, id: &str) -> Result<(), ServerError> {
+    pub fn release(&self, id: &TableId) -> Result<(), ServerError> {
         Ok(self.store.give_up(id)?)
     }
 
     /// Forgets table `id`'s lease without releasing it (it is lost).
-    pub fn forget(&self, id: &str) {
+    pub fn forget(&self, id: &TableId) {
         self.store.forget(id);
     }
 
     /// Renews every lease held; the tables whose lease was lost.
-    pub fn renew(&self) -> Result<Vec<String>, ServerError> {
+    pub fn renew(&self) -> Result<Vec<TableId>, ServerError> {
         self.store.register_node(&self.node, &self.public_url)?;
         Ok(self.store.renew_held(self.ttl)?)
     }
 
     /// Whether this node still holds table `id`'s lease (no other node
     /// took it since).
-    pub fn holds(&self, id: &str) -> Result<bool, ServerError> {
+    pub fn holds(&self, id: &TableId) -> Result<bool, ServerError> {
         Ok(self.store.holds(id)?)
     }
 
     /// Who serves table `id`, if any node took it.
-    pub fn owner(&self, id: &str) -> Result<Option<Owner>, ServerError> {
+    pub fn owner(&self, id: &TableId) -> Result<Option<Owner>, ServerError> {
         Ok(self.store.owner(id)?)
     }
 
@@ -158,7 +159,7 @@ impl Cluster {
 
     /// The refusal that sends a client to table `id`'s owner, if another
     /// live node holds it.
-    pub fn moved(&self, id: &str, owner: &Owner) -> Option<ServerError> {
+    pub fn moved(&self, id: &TableId, owner: &Owner) -> Option<ServerError> {
         (owner.live && owner.node != self.node).then(|| match &owner.url {
             Some(url) => ServerError::Moved {
                 table: id.to_string(),
@@ -180,10 +181,11 @@ impl Cluster {
 ///
 /// ```
 /// use dalmuti_server::cluster::ws_url;
-/// assert_eq!(ws_url("https://play.example/n/2/", "ab12"), "wss://play.example/n/2/ws/ab12");
-/// assert_eq!(ws_url("http://10.0.0.2:8080", "ab12"), "ws://10.0.0.2:8080/ws/ab12");
+/// let id = "ab12".into();
+/// assert_eq!(ws_url("https://play.example/n/2/", &id), "wss://play.example/n/2/ws/ab12");
+/// assert_eq!(ws_url("http://10.0.0.2:8080", &id), "ws://10.0.0.2:8080/ws/ab12");
 /// ```
-pub fn ws_url(url: &str, id: &str) -> String {
+pub fn ws_url(url: &str, id: &TableId) -> String {
     let base = url.trim_end_matches('/');
     let base = match base.split_once("://") {
         Some(("https", rest)) => format!("wss://{rest}"),

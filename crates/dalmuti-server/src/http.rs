@@ -15,8 +15,10 @@ use serde::{Deserialize, Serialize};
 pub use crate::registry::AppState;
 
 use crate::error::ServerError;
+use crate::ids::TableId;
+use crate::names::PlayerName;
 use crate::records;
-use crate::store::{TableRow, new_id};
+use crate::store::TableRow;
 use crate::table::{self, TableHandle, TableInfo};
 use crate::token::SeatToken;
 
@@ -197,7 +199,7 @@ async fn create_table(
         }
     };
     let row = TableRow {
-        id: new_id(),
+        id: TableId::new(),
         name,
         seats: req.seats,
         rules: serde_json::to_string(&rules).expect("rules serialize"),
@@ -220,7 +222,7 @@ async fn create_table(
 /// A table made: its id, and the host's seat token.
 #[derive(Serialize)]
 struct Created {
-    id: String,
+    id: TableId,
     token: SeatToken,
 }
 
@@ -233,13 +235,13 @@ struct Seated {
 /// A bot seated: the name the server gave it.
 #[derive(Serialize)]
 struct BotAdded {
-    name: String,
+    name: PlayerName,
 }
 
 /// Where the rematch is played.
 #[derive(Serialize)]
 struct RematchAt {
-    id: String,
+    id: TableId,
 }
 
 #[derive(Deserialize)]
@@ -275,7 +277,7 @@ async fn list_tables(
     if query.finished {
         // Games over but still live are the newest; then the records.
         listed.sort_by_key(|info| std::cmp::Reverse(info.v));
-        let live: Vec<String> = listed.iter().map(|i| i.id.clone()).collect();
+        let live: Vec<TableId> = listed.iter().map(|i| i.id.clone()).collect();
         for summary in state.ctx.store.finished(MAX_LISTED)? {
             let Ok(info) = serde_json::from_str::<TableInfo>(&summary) else {
                 continue;
@@ -301,7 +303,7 @@ struct Listing {
 /// while asked): the caller turns to the store.
 async fn ask_live<T>(
     state: &AppState,
-    id: &str,
+    id: &TableId,
     ask: impl AsyncFnOnce(TableHandle) -> Result<T, ServerError>,
 ) -> Result<Option<T>, ServerError> {
     let Some(handle) = state.find(id).await? else {
@@ -315,7 +317,7 @@ async fn ask_live<T>(
 
 async fn table_info(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<TableId>,
 ) -> Result<Json<TableInfo>, ServerError> {
     if let Some(info) = ask_live(&state, &id, async |t| t.info().await).await? {
         return Ok(Json(info));
@@ -331,7 +333,7 @@ struct TakeSeat {
 
 async fn take_seat(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<TableId>,
     json: Result<Json<TakeSeat>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Seated>), ServerError> {
     let table = state.table(&id).await?;
@@ -342,7 +344,7 @@ async fn take_seat(
 
 async fn leave(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<TableId>,
     headers: HeaderMap,
 ) -> Result<StatusCode, ServerError> {
     let table = state.table(&id).await?;
@@ -358,7 +360,7 @@ struct AddBot {
 
 async fn add_bot(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<TableId>,
     headers: HeaderMap,
     json: Result<Json<AddBot>, JsonRejection>,
 ) -> Result<(StatusCode, Json<BotAdded>), ServerError> {
@@ -371,17 +373,19 @@ async fn add_bot(
 
 async fn remove_bot(
     State(state): State<AppState>,
-    Path((id, name)): Path<(String, String)>,
+    Path((id, name)): Path<(TableId, String)>,
     headers: HeaderMap,
 ) -> Result<StatusCode, ServerError> {
     let table = state.table(&id).await?;
-    table.remove_bot(&bearer(&headers)?, &name).await?;
+    table
+        .remove_bot(&bearer(&headers)?, &PlayerName::new(&name)?)
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
 async fn start(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<TableId>,
     headers: HeaderMap,
 ) -> Result<StatusCode, ServerError> {
     let table = state.table(&id).await?;
@@ -397,7 +401,7 @@ struct Settings {
 
 async fn settings(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<TableId>,
     headers: HeaderMap,
     json: Result<Json<Settings>, JsonRejection>,
 ) -> Result<StatusCode, ServerError> {
@@ -410,7 +414,7 @@ async fn settings(
 
 async fn rematch(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<TableId>,
     headers: HeaderMap,
     client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
 ) -> Result<(StatusCode, Json<RematchAt>), ServerError> {
@@ -439,7 +443,7 @@ async fn rematch(
 /// differently). `None` while the game is not over: nothing is cached.
 async fn finished_tag(
     state: &AppState,
-    id: &str,
+    id: &TableId,
     what: &str,
 ) -> Result<Option<header::HeaderValue>, ServerError> {
     let info = match ask_live(state, id, async |t| t.info().await).await? {
@@ -458,7 +462,7 @@ async fn finished_tag(
 /// game goes on.
 async fn finished_answer(
     state: &AppState,
-    id: &str,
+    id: &TableId,
     what: records::Kept,
     asked: &HeaderMap,
 ) -> Result<Response, ServerError> {
@@ -488,7 +492,7 @@ async fn finished_answer(
 
 async fn record(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<TableId>,
     asked: HeaderMap,
 ) -> Result<Response, ServerError> {
     let mut response = finished_answer(&state, &id, records::Kept::Record, &asked).await?;
@@ -503,7 +507,7 @@ async fn record(
 
 async fn replay(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<TableId>,
     asked: HeaderMap,
 ) -> Result<Response, ServerError> {
     finished_answer(&state, &id, records::Kept::Replay, &asked).await
@@ -513,7 +517,7 @@ async fn replay(
 /// while the game goes on, from the archive once it is over.
 async fn fairness(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<TableId>,
     asked: HeaderMap,
 ) -> Result<Response, ServerError> {
     let live = ask_live(&state, &id, async |t| {
@@ -532,7 +536,7 @@ async fn fairness(
 }
 async fn websocket(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<TableId>,
     slot: Option<axum::Extension<crate::accept::ConnectionSlot>>,
     client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     ws: WebSocketUpgrade,

@@ -58,6 +58,7 @@ pub mod error;
 pub mod fairness;
 pub mod health;
 pub mod http;
+pub mod ids;
 pub mod limits;
 pub mod metrics;
 pub mod names;

@@ -10,16 +10,64 @@ use unicode_security::confusable_detection::skeleton;
 
 use crate::error::ServerError;
 
+/// A player's display name, checked: 1 to 32 characters, no control
+/// characters, no space at either end ([`check_name`]). A seat, a chat
+/// line's speaker and a standing are named by one. Written as a plain JSON
+/// string; read back through [`check_name`], so a stored or sent name
+/// that breaks the rules is refused where it is read.
+///
+/// ```
+/// use dalmuti_server::names::PlayerName;
+/// let ann = PlayerName::new(" Ann ").unwrap();
+/// assert_eq!(ann, "Ann");
+/// assert_eq!(serde_json::to_string(&ann).unwrap(), "\"Ann\"");
+/// assert!(serde_json::from_str::<PlayerName>("\"\"").is_err());
+/// assert!(PlayerName::new("a\nb").is_err());
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub struct PlayerName(String);
+
+crate::ids::text_type!(PlayerName);
+
+impl PlayerName {
+    /// `name` trimmed, if it keeps [`check_name`]'s rules.
+    pub fn new(name: &str) -> Result<PlayerName, ServerError> {
+        check_name(name)
+    }
+
+    /// A name the table's game holds: the game is only ever given the
+    /// names of its seats, each a `PlayerName` when it was seated.
+    pub(crate) fn seated(name: &str) -> PlayerName {
+        debug_assert!(check_name(name).is_ok_and(|n| n == name), "{name:?}");
+        PlayerName(name.to_string())
+    }
+}
+
+impl TryFrom<String> for PlayerName {
+    type Error = ServerError;
+
+    fn try_from(name: String) -> Result<PlayerName, ServerError> {
+        check_name(&name)
+    }
+}
+
+impl std::fmt::Debug for PlayerName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.0, f)
+    }
+}
+
 /// A display name as the log keeps it: 1 to 32 characters, no control
 /// characters (the rule a replayed log is held to).
-pub fn check_name(name: &str) -> Result<String, ServerError> {
+pub fn check_name(name: &str) -> Result<PlayerName, ServerError> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > 32 || name.chars().any(char::is_control) {
         return Err(ServerError::BadRequest(
             "a display name has 1 to 32 characters, none of them control characters".into(),
         ));
     }
-    Ok(name.to_string())
+    Ok(PlayerName(name.to_string()))
 }
 
 /// A name someone chose now: [`check_name`]'s rules, and no character
@@ -35,7 +83,7 @@ pub fn check_name(name: &str) -> Result<String, ServerError> {
 /// assert!(check_new_name("A\u{ad}nn").is_err());
 /// assert!(check_new_name("👩‍🚀 Ann").is_ok());
 /// ```
-pub fn check_new_name(name: &str) -> Result<String, ServerError> {
+pub fn check_new_name(name: &str) -> Result<PlayerName, ServerError> {
     let name = check_name(name)?;
     if let Some(c) = name.chars().find(|&c| hidden(c)) {
         return Err(ServerError::BadRequest(format!(
@@ -124,8 +172,9 @@ impl DefaultTableName {
 /// assert_eq!(bot_number("normal", "hard bot 3"), None);
 /// assert_eq!(bot_number("normal", "normal bot 03"), None);
 /// ```
-pub fn bot_name(level: &str, n: u32) -> String {
-    format!("{level} bot {n}")
+pub fn bot_name(level: &str, n: u32) -> PlayerName {
+    // A level is a short word of the server's: the name keeps the rules.
+    PlayerName(format!("{level} bot {n}"))
 }
 
 /// The number `n` when `name` is [`bot_name`]`(level, n)`: the name the

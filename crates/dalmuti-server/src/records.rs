@@ -19,12 +19,13 @@ use lru::LruCache;
 use tokio::sync::Semaphore;
 
 use crate::error::ServerError;
+use crate::ids::TableId;
 use crate::metrics::StoreOp;
 use crate::store::TableRow;
 use crate::table::{self, Context, TableHandle, TableInfo, TableState};
 
 /// A finished game kept in the store: its row and lobby summary (INFO).
-pub fn find(ctx: &Context, id: &str) -> Result<(TableRow, TableInfo), ServerError> {
+pub fn find(ctx: &Context, id: &TableId) -> Result<(TableRow, TableInfo), ServerError> {
     let (row, summary) = ctx
         .store
         .finished_table(id)?
@@ -35,7 +36,7 @@ pub fn find(ctx: &Context, id: &str) -> Result<(TableRow, TableInfo), ServerErro
 }
 
 /// The finished game `id` rebuilt from its log.
-pub async fn replayed(ctx: &Context, id: &str) -> Result<TableState, ServerError> {
+pub async fn replayed(ctx: &Context, id: &TableId) -> Result<TableState, ServerError> {
     let (row, _) = find(ctx, id)?;
     let (store, metrics) = (ctx.store.clone(), ctx.metrics.clone());
     ctx.archive
@@ -46,7 +47,7 @@ pub async fn replayed(ctx: &Context, id: &str) -> Result<TableState, ServerError
 /// A table actor over a finished game, for one WebSocket: it answers
 /// `hello` with the final state and refuses every action (the game is
 /// over); it stops when its connection drops the handle.
-pub async fn revive(ctx: &Context, id: &str) -> Result<TableHandle, ServerError> {
+pub async fn revive(ctx: &Context, id: &TableId) -> Result<TableHandle, ServerError> {
     let state = replayed(ctx, id).await?;
     let ctx = Context {
         lifetimes: None,
@@ -56,7 +57,7 @@ pub async fn revive(ctx: &Context, id: &str) -> Result<TableHandle, ServerError>
 }
 
 /// Requests that change a table are refused once its game is over.
-pub fn over(id: &str) -> ServerError {
+pub fn over(id: &TableId) -> ServerError {
     ServerError::Conflict(format!(
         "the game at table {id} is over: its record is at /api/tables/{id}/record"
     ))
@@ -143,7 +144,7 @@ pub struct Archive {
 }
 
 struct Shelf {
-    answers: LruCache<(String, Kept), Arc<Served>>,
+    answers: LruCache<(TableId, Kept), Arc<Served>>,
     bytes: usize,
 }
 
@@ -185,15 +186,15 @@ impl Archive {
             })
     }
 
-    fn get(&self, id: &str, what: Kept) -> Option<Arc<Served>> {
+    fn get(&self, id: &TableId, what: Kept) -> Option<Arc<Served>> {
         let mut shelf = self.kept.lock().expect("the archive's lock");
-        shelf.answers.get(&(id.to_string(), what)).cloned()
+        shelf.answers.get(&(id.clone(), what)).cloned()
     }
 
-    fn put(&self, id: &str, what: Kept, served: Arc<Served>) {
+    fn put(&self, id: &TableId, what: Kept, served: Arc<Served>) {
         let mut shelf = self.kept.lock().expect("the archive's lock");
         shelf.bytes += served.size();
-        if let Some((_, old)) = shelf.answers.push((id.to_string(), what), served) {
+        if let Some((_, old)) = shelf.answers.push((id.clone(), what), served) {
             shelf.bytes -= old.size();
         }
         while shelf.bytes > ARCHIVE_BYTES {
@@ -208,7 +209,7 @@ impl Archive {
     pub async fn served(
         &self,
         ctx: &Context,
-        id: &str,
+        id: &TableId,
         what: Kept,
     ) -> Result<Arc<Served>, ServerError> {
         if let Some(served) = self.get(id, what) {

@@ -12,6 +12,7 @@ use crate::Config;
 use crate::cluster::Cluster;
 use crate::error::ServerError;
 use crate::health::Health;
+use crate::ids::TableId;
 use crate::limits::CreationLimit;
 use crate::metrics::Metrics;
 use crate::records;
@@ -25,7 +26,7 @@ pub struct AppState {
     pub(crate) ctx: Context,
     pub(crate) config: Arc<Config>,
     /// The live tables (a finished game is in the store only).
-    pub(crate) tables: Arc<Mutex<HashMap<String, TableHandle>>>,
+    pub(crate) tables: Arc<Mutex<HashMap<TableId, TableHandle>>>,
     pub(crate) connections: Arc<Semaphore>,
     pub(crate) creation: Arc<CreationLimit>,
     /// Held while a table is created, from choosing its default name to
@@ -150,7 +151,7 @@ impl AppState {
     /// The handle of live table `id`; a finished game's table is a
     /// conflict (it can no longer change), an unknown one not found, one
     /// another node serves [`ServerError::Moved`].
-    pub async fn table(&self, id: &str) -> Result<TableHandle, ServerError> {
+    pub async fn table(&self, id: &TableId) -> Result<TableHandle, ServerError> {
         if let Some(handle) = self.live(id) {
             return Ok(handle);
         }
@@ -167,7 +168,7 @@ impl AppState {
     /// The handle of table `id` if it is live here; one no node serves is
     /// taken over first; one another node serves is [`ServerError::Moved`].
     /// None: a finished or unknown table.
-    pub async fn find(&self, id: &str) -> Result<Option<TableHandle>, ServerError> {
+    pub async fn find(&self, id: &TableId) -> Result<Option<TableHandle>, ServerError> {
         if let Some(handle) = self.live(id) {
             return Ok(Some(handle));
         }
@@ -178,10 +179,10 @@ impl AppState {
     /// blocking pool: no thread of the runtime waits for the database.
     pub(crate) async fn blocking<T: Send + 'static>(
         &self,
-        id: &str,
-        f: impl FnOnce(&AppState, &str) -> Result<T, ServerError> + Send + 'static,
+        id: &TableId,
+        f: impl FnOnce(&AppState, &TableId) -> Result<T, ServerError> + Send + 'static,
     ) -> Result<T, ServerError> {
-        let (state, owned) = (self.clone(), id.to_string());
+        let (state, owned) = (self.clone(), id.clone());
         // Its logs go where the caller's go, in the caller's span.
         let dispatch = tracing::dispatcher::get_default(|d| d.clone());
         let span = tracing::Span::current();
@@ -193,7 +194,7 @@ impl AppState {
     }
 
     /// [`AppState::find`] on this thread, which may wait for the store.
-    pub(crate) fn find_now(&self, id: &str) -> Result<Option<TableHandle>, ServerError> {
+    pub(crate) fn find_now(&self, id: &TableId) -> Result<Option<TableHandle>, ServerError> {
         if let Some(handle) = self.live(id) {
             return Ok(Some(handle));
         }
@@ -344,7 +345,7 @@ impl AppState {
     }
 
     /// The handle of table `id` if it is live.
-    pub(crate) fn live(&self, id: &str) -> Option<TableHandle> {
+    pub(crate) fn live(&self, id: &TableId) -> Option<TableHandle> {
         self.lock().get(id).filter(|h| !h.is_closed()).cloned()
     }
 
@@ -391,7 +392,7 @@ impl AppState {
         let _ = self.closing.send(true);
     }
 
-    pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, TableHandle>> {
+    pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<TableId, TableHandle>> {
         self.tables.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

@@ -25,6 +25,7 @@ pub use pg::{DEFAULT_CONNECTIONS, Lease, Owner, PostgresStore, TEST_DATABASE_URL
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+pub use crate::ids::TableId;
 use crate::metrics::{Metrics, StoreOp};
 
 /// A storage failure, saying what was being done and why.
@@ -74,7 +75,7 @@ impl From<rusqlite::Error> for StoreError {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TableRow {
     /// Its id (random, unguessable: it is also the invite link).
-    pub id: String,
+    pub id: TableId,
     /// Its display name.
     pub name: String,
     /// How many seats (3 to 16).
@@ -88,7 +89,7 @@ pub struct TableRow {
     /// Whether spectators may chat (the host's setting; off by default).
     pub spectator_chat: bool,
     /// The table of this game's rematch, once one was asked for.
-    pub rematch: Option<String>,
+    pub rematch: Option<TableId>,
 }
 
 /// Whether a kept line is chat or table news (each kept up to its own
@@ -114,7 +115,7 @@ impl TalkKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TalkRow {
     /// The table's id.
-    pub table: String,
+    pub table: TableId,
     /// The line's number at its table (chat and news share the count).
     pub n: u64,
     /// Chat or news.
@@ -134,21 +135,21 @@ pub trait Store: Send + Sync {
     /// Every live table, oldest first.
     fn tables(&self) -> Result<Vec<TableRow>, StoreError>;
     /// Live table `id`, if it is one.
-    fn live_table(&self, id: &str) -> Result<Option<TableRow>, StoreError>;
+    fn live_table(&self, id: &TableId) -> Result<Option<TableRow>, StoreError>;
     /// A finished table: its row and its lobby summary (JSON), if kept.
-    fn finished_table(&self, id: &str) -> Result<Option<(TableRow, String)>, StoreError>;
+    fn finished_table(&self, id: &TableId) -> Result<Option<(TableRow, String)>, StoreError>;
     /// The lobby summaries (JSON) of the newest `limit` public finished
     /// tables, newest first.
     fn finished(&self, limit: usize) -> Result<Vec<String>, StoreError>;
     /// Marks a live table finished with its lobby summary (JSON), then
     /// keeps only the newest `keep` finished tables, deleting the others
     /// with their logs.
-    fn finish(&self, id: &str, summary: &str, keep: usize) -> Result<(), StoreError>;
+    fn finish(&self, id: &TableId, summary: &str, keep: usize) -> Result<(), StoreError>;
     /// Deletes a table and its log.
-    fn delete(&self, id: &str) -> Result<(), StoreError>;
+    fn delete(&self, id: &TableId) -> Result<(), StoreError>;
     /// Appends event number `v` (JSON). Fails unless `v` is one more than
     /// the last event stored for the table: the log is append-only.
-    fn append(&self, table: &str, v: u64, event: &str) -> Result<(), StoreError>;
+    fn append(&self, table: &TableId, v: u64, event: &str) -> Result<(), StoreError>;
     /// Appends events of several tables in one transaction (one sync to
     /// disk for all): what [`Writer`] uses under load. All or none.
     fn append_batch(&self, events: &[Append]) -> Result<(), StoreError> {
@@ -158,17 +159,17 @@ pub trait Store: Send + Sync {
         Ok(())
     }
     /// The table's events in order, numbered from 1.
-    fn log(&self, table: &str) -> Result<Vec<String>, StoreError>;
+    fn log(&self, table: &TableId) -> Result<Vec<String>, StoreError>;
     /// Keeps chat and news lines, each table's newest `keep` of each
     /// kind only; one transaction.
     fn add_talk(&self, lines: &[TalkRow]) -> Result<(), StoreError>;
     /// The table's kept lines of `kind`, oldest first.
-    fn talk(&self, table: &str, kind: TalkKind) -> Result<Vec<(u64, String)>, StoreError>;
+    fn talk(&self, table: &TableId, kind: TalkKind) -> Result<Vec<(u64, String)>, StoreError>;
     /// Sets whether spectators may chat at a table.
-    fn set_spectator_chat(&self, table: &str, allowed: bool) -> Result<(), StoreError>;
+    fn set_spectator_chat(&self, table: &TableId, allowed: bool) -> Result<(), StoreError>;
     /// Records `rematch` as the table's rematch unless it has one
     /// already; answers the table's rematch either way.
-    fn set_rematch(&self, table: &str, rematch: &str) -> Result<String, StoreError>;
+    fn set_rematch(&self, table: &TableId, rematch: &TableId) -> Result<TableId, StoreError>;
     /// Answers once the database answers a query that reads nothing (the
     /// readiness check, `/readyz`): it blocks as long as the database
     /// does, so callers bound it with a timeout.
@@ -179,7 +180,7 @@ pub trait Store: Send + Sync {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Append {
     /// The table's id.
-    pub table: String,
+    pub table: TableId,
     /// The event's number.
     pub v: u64,
     /// The event as JSON.
@@ -320,7 +321,7 @@ impl Store for SqliteStore {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    fn live_table(&self, id: &str) -> Result<Option<TableRow>, StoreError> {
+    fn live_table(&self, id: &TableId) -> Result<Option<TableRow>, StoreError> {
         let conn = self.conn();
         Ok(conn
             .query_row(
@@ -331,7 +332,7 @@ impl Store for SqliteStore {
             .optional()?)
     }
 
-    fn finished_table(&self, id: &str) -> Result<Option<(TableRow, String)>, StoreError> {
+    fn finished_table(&self, id: &TableId) -> Result<Option<(TableRow, String)>, StoreError> {
         let conn = self.conn();
         Ok(conn
             .query_row(
@@ -352,7 +353,7 @@ impl Store for SqliteStore {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    fn finish(&self, id: &str, summary: &str, keep: usize) -> Result<(), StoreError> {
+    fn finish(&self, id: &TableId, summary: &str, keep: usize) -> Result<(), StoreError> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         tx.execute(
@@ -377,7 +378,7 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    fn delete(&self, id: &str) -> Result<(), StoreError> {
+    fn delete(&self, id: &TableId) -> Result<(), StoreError> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         tx.execute("DELETE FROM log WHERE table_id = ?1", [id])?;
@@ -387,7 +388,7 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    fn append(&self, table: &str, v: u64, event: &str) -> Result<(), StoreError> {
+    fn append(&self, table: &TableId, v: u64, event: &str) -> Result<(), StoreError> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         let last: Option<i64> = tx
@@ -434,7 +435,7 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    fn log(&self, table: &str) -> Result<Vec<String>, StoreError> {
+    fn log(&self, table: &TableId) -> Result<Vec<String>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn.prepare("SELECT event FROM log WHERE table_id = ?1 ORDER BY v")?;
         let rows = stmt.query_map([table], |r| r.get(0))?;
@@ -463,7 +464,7 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    fn talk(&self, table: &str, kind: TalkKind) -> Result<Vec<(u64, String)>, StoreError> {
+    fn talk(&self, table: &TableId, kind: TalkKind) -> Result<Vec<(u64, String)>, StoreError> {
         let conn = self.conn();
         let mut stmt =
             conn.prepare("SELECT n, line FROM talk WHERE table_id = ?1 AND kind = ?2 ORDER BY n")?;
@@ -473,7 +474,7 @@ impl Store for SqliteStore {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    fn set_spectator_chat(&self, table: &str, allowed: bool) -> Result<(), StoreError> {
+    fn set_spectator_chat(&self, table: &TableId, allowed: bool) -> Result<(), StoreError> {
         self.conn().execute(
             "UPDATE tables SET spectator_chat = ?2 WHERE id = ?1",
             params![table, allowed],
@@ -481,14 +482,14 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    fn set_rematch(&self, table: &str, rematch: &str) -> Result<String, StoreError> {
+    fn set_rematch(&self, table: &TableId, rematch: &TableId) -> Result<TableId, StoreError> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         tx.execute(
             "UPDATE tables SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
             params![table, rematch],
         )?;
-        let set: Option<String> = tx
+        let set: Option<TableId> = tx
             .query_row("SELECT rematch FROM tables WHERE id = ?1", [table], |r| {
                 r.get(0)
             })
@@ -578,9 +579,9 @@ impl Writer {
     }
 
     /// Appends one event; resolves once it is on disk.
-    pub async fn append(&self, table: &str, v: u64, event: String) -> Result<(), StoreError> {
+    pub async fn append(&self, table: &TableId, v: u64, event: String) -> Result<(), StoreError> {
         self.write(Job::Event(Append {
-            table: table.to_string(),
+            table: table.clone(),
             v,
             event,
         }))
@@ -618,14 +619,6 @@ fn write_events(store: &dyn Store, batch: Vec<(Append, Done)>) {
             }
         }
     }
-}
-
-/// A random id for a table: 96 bits, hex. The id is also a private
-/// table's invitation, so it must not be guessable.
-pub fn new_id() -> String {
-    let mut bytes = [0u8; 12];
-    getrandom::fill(&mut bytes).expect("the operating system's random source");
-    hex(&bytes)
 }
 
 pub use crate::token::{hash_token, token_matches};
@@ -683,12 +676,12 @@ mod tests {
         let hash = hash_token(&token);
         assert!(token_matches(&token, &hash));
         assert!(!token_matches(&crate::token::SeatToken::new(), &hash));
-        assert_ne!(new_id(), new_id());
+        assert_ne!(TableId::new(), TableId::new());
     }
 
     #[test]
     fn a_database_of_the_first_schema_is_migrated() {
-        let dir = std::env::temp_dir().join(format!("dalmuti-migrate-{}", new_id()));
+        let dir = std::env::temp_dir().join(format!("dalmuti-migrate-{}", TableId::new()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("old.sqlite");
         {
@@ -718,8 +711,8 @@ mod tests {
         store
             .add_talk(&[super::contract::line("old", 1, TalkKind::Chat, 50)])
             .unwrap();
-        assert_eq!(store.talk("old", TalkKind::Chat).unwrap().len(), 1);
-        store.finish("old", "\"old\"", 10).unwrap();
+        assert_eq!(store.talk(&"old".into(), TalkKind::Chat).unwrap().len(), 1);
+        store.finish(&"old".into(), "\"old\"", 10).unwrap();
         assert_eq!(store.finished(10).unwrap(), ["\"old\""]);
         drop(store);
         // Opening again does not migrate twice.

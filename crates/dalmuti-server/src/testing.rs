@@ -54,15 +54,16 @@ const GAME_FIELDS: [&str; 9] = [
 ///
 /// `moved` messages (always at `v` 0) are skipped.
 pub fn check_told(url: &str, table: &str, told: &[Value], what: &str) {
+    let table = crate::ids::TableId::from(table);
     let (log, news) = on_own_thread(|| {
         let store = PostgresStore::open(url)?;
         let log: Vec<Value> = store
-            .log(table)?
+            .log(&table)?
             .iter()
             .map(|e| serde_json::from_str(e).unwrap())
             .collect();
         let news: HashMap<u64, Value> = store
-            .talk(table, TalkKind::News)?
+            .talk(&table, TalkKind::News)?
             .into_iter()
             .map(|(n, line)| (n, serde_json::from_str(&line).unwrap()))
             .collect();

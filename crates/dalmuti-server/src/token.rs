@@ -30,9 +30,7 @@ impl SeatToken {
     /// A new token from the operating system's random source.
     #[allow(clippy::new_without_default)] // a random value is not a default
     pub fn new() -> SeatToken {
-        let mut bytes = [0u8; 16];
-        getrandom::fill(&mut bytes).expect("the operating system's random source");
-        SeatToken(crate::store::hex(&bytes))
+        SeatToken(crate::ids::random_hex::<16>())
     }
 
     /// The token as sent: for the one answer that gives it to its seat.
@@ -59,17 +57,7 @@ impl std::ops::Deref for SeatToken {
     }
 }
 
-impl From<String> for SeatToken {
-    fn from(token: String) -> SeatToken {
-        SeatToken(token)
-    }
-}
-
-impl From<&str> for SeatToken {
-    fn from(token: &str) -> SeatToken {
-        SeatToken(token.to_string())
-    }
-}
+crate::ids::from_text!(SeatToken);
 
 impl fmt::Debug for SeatToken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -12,6 +12,7 @@ use tokio::time::Instant;
 
 use crate::accept::ConnectionSlot;
 use crate::error::ServerError;
+use crate::names::PlayerName;
 use crate::protocol::{ClientMsg, Moved, Outgoing, ServerMsg, StateKind, Told};
 use crate::table::{self, Speaker, TableHandle};
 use crate::token::SeatToken;
@@ -178,7 +179,7 @@ struct Connection {
     /// address).
     address: std::net::IpAddr,
     /// A spectator's name for its chat lines, from `hello`.
-    name: Option<String>,
+    name: Option<PlayerName>,
     closing: watch::Receiver<bool>,
     v: u64,
     settings: Settings,

@@ -446,7 +446,7 @@ async fn a_node_that_stops_hands_its_tables_over() {
     );
     // The store a fourth program reads sees the whole game, in order.
     let other = PostgresStore::open(&schema.url).unwrap();
-    let log = other.log(&id).unwrap();
+    let log = other.log(&id.as_str().into()).unwrap();
     assert!(log.len() as u64 > seen);
     n2.stop().await;
 }

@@ -48,7 +48,7 @@ async fn a_table_on_postgres_survives_a_restart_and_plays_to_its_end() {
     // Everything broadcast is already in the database, numbered 1, 2, 3…
     // (read by a store of its own, as another node would).
     let other = PostgresStore::open(&schema.url).unwrap();
-    let log = other.log(&id).unwrap();
+    let log = other.log(&id.as_str().into()).unwrap();
     assert!(
         log.len() as u64 >= seen,
         "{} events stored, {seen} seen",
@@ -96,7 +96,7 @@ async fn a_table_on_postgres_survives_a_restart_and_plays_to_its_end() {
     }
     // Every event of the game is in the database, in order.
     let log: Vec<Value> = other
-        .log(&id)
+        .log(&id.as_str().into())
         .unwrap()
         .iter()
         .map(|e| serde_json::from_str(e).unwrap())

@@ -10,6 +10,8 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use dalmuti_core::{Action, DealRng, Deck, Rules, Seed};
 use dalmuti_server::http::{AppState, router};
+use dalmuti_server::ids::TableId;
+use dalmuti_server::names::PlayerName;
 use dalmuti_server::protocol::ServerMsg;
 use dalmuti_server::store::{SqliteStore, Store, TableRow};
 use dalmuti_server::table::{self, Context, Feed, Speaker, TableHandle, Timings};
@@ -239,7 +241,7 @@ fn fast() -> Timings {
 
 fn row(seats: usize, rules: Value, turn_seconds: Option<u32>) -> TableRow {
     TableRow {
-        id: dalmuti_server::store::new_id(),
+        id: dalmuti_server::ids::TableId::new(),
         name: "test".into(),
         seats,
         rules: rules.to_string(),
@@ -400,7 +402,10 @@ async fn play_human(
         if let Some(place) = last.data()["place"].as_object() {
             let seat = place["seats"][1].as_u64().unwrap() as usize;
             let name = place["name"].as_str().unwrap();
-            if let Err((e, resync)) = table.place(token, name, seat, last.v).await {
+            if let Err((e, resync)) = table
+                .place(token, &PlayerName::new(name).unwrap(), seat, last.v)
+                .await
+            {
                 assert!(matches!(e, ServerError::Stale { .. }), "{e}");
                 last = resync;
                 continue 'outer;
@@ -663,7 +668,7 @@ async fn no_message_shows_a_hidden_card_or_an_unrevealed_seed() {
 async fn a_table_survives_a_restart_from_its_file() {
     let dir = std::env::temp_dir().join(format!(
         "dalmuti-server-{}",
-        dalmuti_server::store::new_id()
+        dalmuti_server::ids::TableId::new()
     ));
     std::fs::create_dir_all(&dir).unwrap();
     let config = Config {
@@ -697,7 +702,7 @@ async fn a_table_survives_a_restart_from_its_file() {
             )
             .await;
         }
-        let table = state.table(&id).await.unwrap();
+        let table = state.table(&TableId::from(id.as_str())).await.unwrap();
         let sub = table.subscribe(Some(&token), 0).await.unwrap();
         let mut feed = sub.feed;
         call(
@@ -717,7 +722,7 @@ async fn a_table_survives_a_restart_from_its_file() {
     };
     // Everything dropped; reopen the file and rebuild from the log.
     let state = open();
-    let table = state.table(&id).await.unwrap();
+    let table = state.table(&TableId::from(id.as_str())).await.unwrap();
     let after = table.subscribe(Some(&token), before.v).await.unwrap().first;
     assert_eq!(after.t(), "catchup");
     assert_eq!(after.data()["missed"], json!([]), "nothing was missed");
@@ -764,7 +769,7 @@ async fn bots_stored_with_old_specs_still_load_and_play_at_the_offered_levels() 
     ];
     for (v, (name, hash, bot)) in seats.into_iter().enumerate() {
         let event = Stored::Seat {
-            name: name.into(),
+            name: PlayerName::new(name).unwrap(),
             hash,
             bot: bot.map(str::to_string),
         };
@@ -931,7 +936,10 @@ async fn newcomers_wait_for_the_hand_and_the_greater_dalmuti_places_them() {
     let first = (*next(&mut feed, |m| asked(&m.data())).await).clone();
     let late = table.join("Late").await.unwrap();
     table.add_bot(&host, "easy").await.unwrap();
-    table.remove_bot(&host, "normal bot 1").await.unwrap();
+    table
+        .remove_bot(&host, &PlayerName::new("normal bot 1").unwrap())
+        .await
+        .unwrap();
     let info = table.info().await.unwrap();
     assert_eq!(info.hand, 1, "nobody entered mid-hand");
     let (e, _) = table.act(&late, Action::Pass, info.v).await.unwrap_err();
@@ -947,7 +955,10 @@ async fn newcomers_wait_for_the_hand_and_the_greater_dalmuti_places_them() {
             let place = &last.data()["place"];
             let seat = place["seats"][1].as_u64().unwrap() as usize;
             let name = place["name"].as_str().unwrap();
-            table.place(&host, name, seat, last.v).await.unwrap();
+            table
+                .place(&host, &PlayerName::new(name).unwrap(), seat, last.v)
+                .await
+                .unwrap();
         }
         if last.data()["hand"] == 2 && last.data()["view"]["stage"] != "over" {
             break;
@@ -1658,7 +1669,7 @@ async fn a_table_keeps_the_last_fifty_chat_lines_and_says_hello_with_them() {
     for i in 0..60u8 {
         let line = format!("line {i}");
         let watcher = Speaker::Spectator {
-            name: Some(format!("watcher {i}")),
+            name: Some(PlayerName::new(&format!("watcher {i}")).unwrap()),
             from: std::net::IpAddr::from([10, 0, 0, i]),
         };
         table.chat(watcher, &line).await.unwrap();
@@ -1783,7 +1794,7 @@ async fn a_game_through_the_router(app: &axum::Router, state: &AppState) -> (Str
         let (status, _) = call(app, "POST", &path, Some(&token), r#"{"bot":"normal"}"#).await;
         assert_eq!(status, StatusCode::CREATED);
     }
-    let table = state.table(&id).await.unwrap();
+    let table = state.table(&TableId::from(id.as_str())).await.unwrap();
     let sub = table.subscribe(Some(&token), 0).await.unwrap();
     let mut feed = sub.feed;
     table

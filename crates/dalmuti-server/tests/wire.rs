@@ -80,7 +80,10 @@ async fn play(rules: Value, bots: &[&str]) -> Heard {
     let file = server
         .sqlite_file()
         .expect("the server keeps an SQLite file");
-    let log = SqliteStore::open(&file).unwrap().log(&id).unwrap();
+    let log = SqliteStore::open(&file)
+        .unwrap()
+        .log(&id.as_str().into())
+        .unwrap();
     Heard {
         log,
         seat,

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::{MAX_CHAT, MAX_CLIENT_MESSAGE, MAX_PLAY, MAX_TAX};
+use crate::names::PlayerName;
 use crate::token::SeatToken;
 
 /// A message from a client.
@@ -23,7 +24,7 @@ pub enum ClientMsg {
         v: u64,
         /// A spectator's name for its chat lines (a seat's lines carry
         /// the seat's name).
-        name: Option<String>,
+        name: Option<PlayerName>,
     },
     /// An action, valid only at event number `v`.
     Act {
@@ -37,7 +38,7 @@ pub enum ClientMsg {
         /// The event number the choice was made at.
         v: u64,
         /// The newcomer.
-        name: String,
+        name: PlayerName,
         /// The seat (0-based, counted after the insertion).
         seat: usize,
     },
@@ -109,7 +110,7 @@ struct HelloData {
 /// `place`'s data.
 #[derive(Deserialize)]
 struct PlaceData {
-    name: String,
+    name: PlayerName,
     seat: u64,
 }
 

@@ -5,6 +5,9 @@ use dalmuti_core::wire::Wire;
 use dalmuti_core::{Action, Decision, Rules, ViewSnapshot};
 use serde::{Deserialize, Serialize};
 
+use crate::ids::TableId;
+use crate::names::PlayerName;
+
 use super::{ChatLine, NewsLine};
 use crate::fairness::Fairness;
 use crate::names::DefaultTableName;
@@ -14,7 +17,7 @@ use crate::names::DefaultTableName;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     /// The table's id.
-    pub table: String,
+    pub table: TableId,
     /// The table's name.
     pub name: String,
     /// What the name is made of when the server chose it.
@@ -29,9 +32,9 @@ pub struct State {
     /// Seconds a seat has for a decision, if timed.
     pub turn_seconds: Option<u32>,
     /// The host's name.
-    pub host: Option<String>,
+    pub host: Option<PlayerName>,
     /// The viewer's name (null for a spectator).
-    pub you: Option<String>,
+    pub you: Option<PlayerName>,
     /// Everyone seated, in lobby order.
     pub lobby: Vec<LobbyEntry>,
     /// Whether the game started.
@@ -41,7 +44,7 @@ pub struct State {
     /// The hand's number (0 before the first deal).
     pub hand: usize,
     /// The hand's players by seat of play.
-    pub players: Option<Vec<String>>,
+    pub players: Option<Vec<PlayerName>>,
     /// The viewer's cards as dealt.
     pub dealt: Option<String>,
     /// The viewer's seat when the cards were dealt.
@@ -77,7 +80,7 @@ pub struct State {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LobbyEntry {
     /// The player's name.
-    pub name: String,
+    pub name: PlayerName,
     /// The bot's level, or null for a person.
     pub bot: Option<String>,
     /// The bot's number when the server named it ("normal bot 3"), so a
@@ -98,7 +101,7 @@ pub struct LobbyEntry {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlaceChoice {
     /// The newcomer.
-    pub name: String,
+    pub name: PlayerName,
     /// The seats to choose from.
     pub seats: Vec<usize>,
 }
@@ -107,7 +110,7 @@ pub struct PlaceChoice {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Total {
     /// The player.
-    pub name: String,
+    pub name: PlayerName,
     /// Their points.
     pub total: u32,
 }
@@ -116,7 +119,7 @@ pub struct Total {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rematch {
     /// The new table's id.
-    pub table: String,
+    pub table: TableId,
 }
 
 /// One hand's result: its players in finishing order with the points
@@ -133,7 +136,7 @@ pub struct HandResult {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Placed {
     /// The player.
-    pub name: String,
+    pub name: PlayerName,
     /// The points scored, if the game is scored.
     pub points: Option<u32>,
 }
@@ -193,9 +196,10 @@ pub struct Missed {
 /// no token hash, no card of another seat's secret choice.
 ///
 /// ```
+/// use dalmuti_server::names::PlayerName;
 /// use dalmuti_server::protocol::{Described, HiddenAction, Seen};
 /// let tax = Described::Act {
-///     name: "Ada".into(),
+///     name: PlayerName::new("Ada").unwrap(),
 ///     action: Seen::Hidden(HiddenAction::GiveTax(())),
 ///     auto: false,
 /// };
@@ -210,28 +214,28 @@ pub enum Described {
     /// A seat taken before the start.
     Seat {
         /// Who.
-        name: String,
+        name: PlayerName,
         /// The bot's spec, or null for a person.
         bot: Option<String>,
     },
     /// A newcomer after the start, waiting for the hand to end.
     Waiting {
         /// Who.
-        name: String,
+        name: PlayerName,
         /// The bot's spec, or null for a person.
         bot: Option<String>,
     },
     /// A seat freed.
     Unseat {
         /// Who.
-        name: String,
+        name: PlayerName,
     },
     /// The start, with the draw's seed and the seating it gave.
     Start {
         /// The draw's seed (public).
         draw_seed: String,
         /// The players in seating order.
-        seating: Vec<String>,
+        seating: Vec<PlayerName>,
     },
     /// A hand dealt (its seed stays secret until it is over).
     Deal {
@@ -243,7 +247,7 @@ pub enum Described {
     /// An action.
     Act {
         /// Who acted.
-        name: String,
+        name: PlayerName,
         /// What they did, as far as the viewer may know.
         action: Seen,
         /// Chosen by the seat's stand-in bot or the turn timer.
@@ -255,17 +259,17 @@ pub enum Described {
     /// A player leaves when the hand ends.
     Leaving {
         /// Who.
-        name: String,
+        name: PlayerName,
     },
     /// A player left.
     Leave {
         /// Who.
-        name: String,
+        name: PlayerName,
     },
     /// A newcomer entered at `seat`.
     Join {
         /// Who.
-        name: String,
+        name: PlayerName,
         /// The seat, from 0.
         seat: usize,
     },
@@ -319,7 +323,7 @@ pub enum HiddenAction {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Replay {
     /// Everyone seated, in lobby order.
-    pub players: Vec<String>,
+    pub players: Vec<PlayerName>,
     /// A step per deal and per action.
     pub frames: Vec<ReplayFrame>,
 }
@@ -332,7 +336,7 @@ pub struct ReplayFrame {
     /// The event, every card shown.
     pub e: Described,
     /// The hand's players by seat of play.
-    pub players: Vec<String>,
+    pub players: Vec<PlayerName>,
     /// Every seat's cards.
     pub hands: Vec<String>,
     /// The hand as a spectator sees it.

@@ -7,6 +7,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ids::TableId;
+use crate::names::PlayerName;
+
 use super::MsgType;
 use crate::store::TalkKind;
 
@@ -17,14 +20,14 @@ pub enum News {
     /// A seat taken before the start (`bot`: the bot's level).
     Seat {
         /// Who.
-        name: String,
+        name: PlayerName,
         /// The bot's level, or null for a person.
         bot: Option<String>,
     },
     /// A seat freed before the start, or a newcomer gone before entering.
     Unseat {
         /// Who.
-        name: String,
+        name: PlayerName,
     },
     /// The game started.
     Start,
@@ -36,51 +39,51 @@ pub enum News {
     /// A newcomer waits for the next hand.
     Waiting {
         /// Who.
-        name: String,
+        name: PlayerName,
         /// The bot's level, or null for a person.
         bot: Option<String>,
     },
     /// A newcomer entered at `seat`.
     Join {
         /// Who.
-        name: String,
+        name: PlayerName,
         /// The seat of play, from 0.
         seat: usize,
     },
     /// A player leaves when the hand ends.
     Leaving {
         /// Who.
-        name: String,
+        name: PlayerName,
     },
     /// A player left.
     Leave {
         /// Who.
-        name: String,
+        name: PlayerName,
     },
     /// A player is gone past the grace period: a bot plays for them.
     Away {
         /// Who.
-        name: String,
+        name: PlayerName,
     },
     /// A player who was away is back.
     Back {
         /// Who.
-        name: String,
+        name: PlayerName,
     },
     /// A player called a revolution.
     Revolution {
         /// Who.
-        name: String,
+        name: PlayerName,
     },
     /// The game is over.
     Over {
         /// The first in the final standings (see `results`).
-        winner: Option<String>,
+        winner: Option<PlayerName>,
     },
     /// The host asked for a rematch at table `table`.
     Rematch {
         /// The new table's id.
-        table: String,
+        table: TableId,
     },
     /// The host let spectators chat, or stopped them.
     SpectatorChat {
@@ -92,8 +95,9 @@ pub enum News {
 /// A line of chat.
 ///
 /// ```
-/// use dalmuti_server::protocol::ChatLine;
-/// let line = ChatLine { n: 4, at: 1_700_000_000_000, from: Some("Ada".into()), spectator: false, text: "gg".into() };
+/// use dalmuti_server::{names::PlayerName, protocol::ChatLine};
+/// let from = Some(PlayerName::new("Ada").unwrap());
+/// let line = ChatLine { n: 4, at: 1_700_000_000_000, from, spectator: false, text: "gg".into() };
 /// let text = serde_json::to_string(&line).unwrap();
 /// assert_eq!(text, r#"{"n":4,"at":1700000000000,"from":"Ada","spectator":false,"text":"gg"}"#);
 /// assert_eq!(serde_json::from_str::<ChatLine>(&text).unwrap(), line);
@@ -105,7 +109,7 @@ pub struct ChatLine {
     /// When it was said, in milliseconds since the Unix epoch.
     pub at: u64,
     /// Who said it (null for a spectator who gave no name).
-    pub from: Option<String>,
+    pub from: Option<PlayerName>,
     /// Whether a spectator said it.
     pub spectator: bool,
     /// What was said.

@@ -49,31 +49,34 @@ pub fn log_is_append_only(store: &dyn Store) {
     store.create_table(&t).unwrap();
     assert_eq!(store.tables().unwrap(), vec![t.clone()]);
     assert!(store.create_table(&t).is_err(), "one id, one table");
-    store.append("t1", 1, "{\"a\":1}").unwrap();
-    let twice = store.append("t1", 1, "{}").unwrap_err();
+    store.append(&"t1".into(), 1, "{\"a\":1}").unwrap();
+    let twice = store.append(&"t1".into(), 1, "{}").unwrap_err();
     assert!(
         twice.message().contains("t1"),
         "the error names the table: {twice}"
     );
-    let gap = store.append("t1", 3, "{}").unwrap_err();
+    let gap = store.append(&"t1".into(), 3, "{}").unwrap_err();
     assert!(
         gap.message().contains("t1"),
         "the error names the table: {gap}"
     );
-    assert!(store.append("t1", 0, "{}").is_err(), "no event 0");
-    store.append("t1", 2, "{}").unwrap();
-    assert_eq!(store.log("t1").unwrap(), ["{\"a\":1}", "{}"]);
-    assert!(store.append("nowhere", 1, "{}").is_err(), "no such table");
-    assert!(store.log("nowhere").unwrap().is_empty());
+    assert!(store.append(&"t1".into(), 0, "{}").is_err(), "no event 0");
+    store.append(&"t1".into(), 2, "{}").unwrap();
+    assert_eq!(store.log(&"t1".into()).unwrap(), ["{\"a\":1}", "{}"]);
+    assert!(
+        store.append(&"nowhere".into(), 1, "{}").is_err(),
+        "no such table"
+    );
+    assert!(store.log(&"nowhere".into()).unwrap().is_empty());
     // Finished: no longer live, its log kept, its summary kept (a private
     // table's is not listed).
-    store.finish("t1", "{\"id\":\"t1\"}", 10).unwrap();
+    store.finish(&"t1".into(), "{\"id\":\"t1\"}", 10).unwrap();
     assert_eq!(store.tables().unwrap(), vec![]);
-    assert_eq!(store.log("t1").unwrap().len(), 2);
+    assert_eq!(store.log(&"t1".into()).unwrap().len(), 2);
     assert_eq!(store.finished(10).unwrap(), Vec::<String>::new(), "private");
-    let (back, summary) = store.finished_table("t1").unwrap().unwrap();
+    let (back, summary) = store.finished_table(&"t1".into()).unwrap().unwrap();
     assert_eq!((back, summary.as_str()), (t, "{\"id\":\"t1\"}"));
-    assert!(store.finished_table("nowhere").unwrap().is_none());
+    assert!(store.finished_table(&"nowhere".into()).unwrap().is_none());
 }
 
 /// A batch is written whole or not at all, events of one table in a batch
@@ -85,24 +88,28 @@ pub fn batches_are_all_or_none(store: &dyn Store) {
     store
         .append_batch(&[append("a", 1), append("b", 1), append("a", 2)])
         .unwrap();
-    assert_eq!(store.log("a").unwrap(), ["{\"v\":1}", "{\"v\":2}"]);
-    assert_eq!(store.log("b").unwrap(), ["{\"v\":1}"]);
+    assert_eq!(store.log(&"a".into()).unwrap(), ["{\"v\":1}", "{\"v\":2}"]);
+    assert_eq!(store.log(&"b".into()).unwrap(), ["{\"v\":1}"]);
     assert!(
         store
             .append_batch(&[append("a", 3), append("b", 3)])
             .is_err(),
         "b's event 3 leaves a gap"
     );
-    assert_eq!(store.log("a").unwrap().len(), 2, "a's event 3 not kept");
+    assert_eq!(
+        store.log(&"a".into()).unwrap().len(),
+        2,
+        "a's event 3 not kept"
+    );
     assert!(
         store
             .append_batch(&[append("a", 4), append("a", 3)])
             .is_err(),
         "out of order"
     );
-    assert_eq!(store.log("a").unwrap().len(), 2);
+    assert_eq!(store.log(&"a".into()).unwrap().len(), 2);
     store.append_batch(&[append("a", 3)]).unwrap();
-    assert_eq!(store.log("a").unwrap().len(), 3);
+    assert_eq!(store.log(&"a".into()).unwrap().len(), 3);
 }
 
 /// Finished tables are kept up to a bound, oldest pruned first with their
@@ -111,32 +118,36 @@ pub fn batches_are_all_or_none(store: &dyn Store) {
 pub fn finished_tables_are_kept_up_to_a_bound(store: &dyn Store) {
     for id in ["a", "b", "c"] {
         store.create_table(&row(id, true)).unwrap();
+        let id = &TableId::from(id);
         store.append(id, 1, "{}").unwrap();
         store.add_talk(&[line(id, 1, TalkKind::Chat, 50)]).unwrap();
         store.finish(id, &format!("\"{id}\""), 2).unwrap();
     }
     assert_eq!(store.finished(10).unwrap(), ["\"c\"", "\"b\""]);
     assert_eq!(store.finished(1).unwrap(), ["\"c\""]);
-    assert!(store.finished_table("a").unwrap().is_none(), "pruned");
-    assert!(store.log("a").unwrap().is_empty(), "with its log");
     assert!(
-        store.talk("a", TalkKind::Chat).unwrap().is_empty(),
+        store.finished_table(&"a".into()).unwrap().is_none(),
+        "pruned"
+    );
+    assert!(store.log(&"a".into()).unwrap().is_empty(), "with its log");
+    assert!(
+        store.talk(&"a".into(), TalkKind::Chat).unwrap().is_empty(),
         "and talk"
     );
-    assert_eq!(store.log("b").unwrap().len(), 1, "b is kept whole");
+    assert_eq!(store.log(&"b".into()).unwrap().len(), 1, "b is kept whole");
     store.create_table(&row("d", true)).unwrap();
-    store.append("d", 1, "{}").unwrap();
-    store.delete("d").unwrap();
+    store.append(&"d".into(), 1, "{}").unwrap();
+    store.delete(&"d".into()).unwrap();
     assert!(store.tables().unwrap().is_empty());
-    assert!(store.log("d").unwrap().is_empty());
+    assert!(store.log(&"d".into()).unwrap().is_empty());
     // A deleted table's id may be used again, from event 1.
     store.create_table(&row("d", true)).unwrap();
-    store.append("d", 1, "{}").unwrap();
-    store.delete("d").unwrap();
+    store.append(&"d".into(), 1, "{}").unwrap();
+    store.delete(&"d".into()).unwrap();
     // Numbers are not reused after a delete: the order stays.
     store.create_table(&row("e", true)).unwrap();
     store.create_table(&row("f", true)).unwrap();
-    let ids: Vec<String> = store.tables().unwrap().into_iter().map(|t| t.id).collect();
+    let ids: Vec<TableId> = store.tables().unwrap().into_iter().map(|t| t.id).collect();
     assert_eq!(ids, ["e", "f"]);
 }
 
@@ -148,12 +159,12 @@ pub fn talk_is_kept_up_to_a_bound(store: &dyn Store) {
     lines.push(line("t", 61, TalkKind::News, 50));
     store.add_talk(&lines).unwrap();
     store.add_talk(&[]).unwrap();
-    let chat = store.talk("t", TalkKind::Chat).unwrap();
+    let chat = store.talk(&"t".into(), TalkKind::Chat).unwrap();
     assert_eq!(chat.len(), 50);
     assert_eq!((chat[0].0, chat[49].0), (11, 60), "the newest fifty");
     assert_eq!(chat[49].1, "{\"n\":60}");
     assert_eq!(
-        store.talk("t", TalkKind::News).unwrap(),
+        store.talk(&"t".into(), TalkKind::News).unwrap(),
         [(61, "{\"n\":61}".to_string())],
         "news apart"
     );
@@ -163,31 +174,31 @@ pub fn talk_is_kept_up_to_a_bound(store: &dyn Store) {
             .is_err(),
         "no such table"
     );
-    assert_eq!(store.set_rematch("t", "r1").unwrap(), "r1");
+    assert_eq!(store.set_rematch(&"t".into(), &"r1".into()).unwrap(), "r1");
     assert_eq!(
-        store.set_rematch("t", "r2").unwrap(),
+        store.set_rematch(&"t".into(), &"r2".into()).unwrap(),
         "r1",
         "the first stays"
     );
-    assert!(store.set_rematch("nowhere", "r").is_err());
+    assert!(store.set_rematch(&"nowhere".into(), &"r".into()).is_err());
     assert_eq!(store.tables().unwrap()[0].rematch.as_deref(), Some("r1"));
-    store.set_spectator_chat("t", true).unwrap();
+    store.set_spectator_chat(&"t".into(), true).unwrap();
     assert!(store.tables().unwrap()[0].spectator_chat);
-    store.set_spectator_chat("t", false).unwrap();
+    store.set_spectator_chat(&"t".into(), false).unwrap();
     assert!(!store.tables().unwrap()[0].spectator_chat);
-    store.delete("t").unwrap();
-    assert!(store.talk("t", TalkKind::Chat).unwrap().is_empty());
-    assert!(store.talk("t", TalkKind::News).unwrap().is_empty());
+    store.delete(&"t".into()).unwrap();
+    assert!(store.talk(&"t".into(), TalkKind::Chat).unwrap().is_empty());
+    assert!(store.talk(&"t".into(), TalkKind::News).unwrap().is_empty());
 }
 
 /// A live table is found by its id until its game is finished; an
 /// unknown one is not.
 pub fn live_tables_are_found_by_id(store: &dyn Store) {
     store.create_table(&row("t", true)).unwrap();
-    assert_eq!(store.live_table("t").unwrap(), Some(row("t", true)));
-    assert_eq!(store.live_table("unknown").unwrap(), None);
-    store.finish("t", "\"t\"", 10).unwrap();
-    assert_eq!(store.live_table("t").unwrap(), None);
+    assert_eq!(store.live_table(&"t".into()).unwrap(), Some(row("t", true)));
+    assert_eq!(store.live_table(&"unknown".into()).unwrap(), None);
+    store.finish(&"t".into(), "\"t\"", 10).unwrap();
+    assert_eq!(store.live_table(&"t".into()).unwrap(), None);
 }
 
 /// The readiness check's query answers on a working database, also while
@@ -195,6 +206,6 @@ pub fn live_tables_are_found_by_id(store: &dyn Store) {
 pub fn a_working_database_answers_a_ping(store: &dyn Store) {
     store.ping().unwrap();
     store.create_table(&row("p", true)).unwrap();
-    store.append("p", 1, "{}").unwrap();
+    store.append(&"p".into(), 1, "{}").unwrap();
     store.ping().unwrap();
 }

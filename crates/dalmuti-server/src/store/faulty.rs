@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
-use super::{Append, SqliteStore, Store, StoreError, TableRow, TalkKind, TalkRow};
+use super::{Append, SqliteStore, Store, StoreError, TableId, TableRow, TalkKind, TalkRow};
 
 /// How a [`Faulty`] store answers its ping.
 pub(crate) enum Ping {
@@ -57,22 +57,22 @@ impl Store for Faulty {
     fn tables(&self) -> Result<Vec<TableRow>, StoreError> {
         self.inner.tables()
     }
-    fn live_table(&self, id: &str) -> Result<Option<TableRow>, StoreError> {
+    fn live_table(&self, id: &TableId) -> Result<Option<TableRow>, StoreError> {
         self.inner.live_table(id)
     }
-    fn finished_table(&self, id: &str) -> Result<Option<(TableRow, String)>, StoreError> {
+    fn finished_table(&self, id: &TableId) -> Result<Option<(TableRow, String)>, StoreError> {
         self.inner.finished_table(id)
     }
     fn finished(&self, limit: usize) -> Result<Vec<String>, StoreError> {
         self.inner.finished(limit)
     }
-    fn finish(&self, id: &str, summary: &str, keep: usize) -> Result<(), StoreError> {
+    fn finish(&self, id: &TableId, summary: &str, keep: usize) -> Result<(), StoreError> {
         self.inner.finish(id, summary, keep)
     }
-    fn delete(&self, id: &str) -> Result<(), StoreError> {
+    fn delete(&self, id: &TableId) -> Result<(), StoreError> {
         self.inner.delete(id)
     }
-    fn append(&self, table: &str, v: u64, event: &str) -> Result<(), StoreError> {
+    fn append(&self, table: &TableId, v: u64, event: &str) -> Result<(), StoreError> {
         self.up()?;
         self.inner.append(table, v, event)
     }
@@ -80,7 +80,7 @@ impl Store for Faulty {
         self.up()?;
         self.inner.append_batch(events)
     }
-    fn log(&self, table: &str) -> Result<Vec<String>, StoreError> {
+    fn log(&self, table: &TableId) -> Result<Vec<String>, StoreError> {
         self.up()?;
         self.inner.log(table)
     }
@@ -88,13 +88,13 @@ impl Store for Faulty {
         self.up()?;
         self.inner.add_talk(lines)
     }
-    fn talk(&self, table: &str, kind: TalkKind) -> Result<Vec<(u64, String)>, StoreError> {
+    fn talk(&self, table: &TableId, kind: TalkKind) -> Result<Vec<(u64, String)>, StoreError> {
         self.inner.talk(table, kind)
     }
-    fn set_spectator_chat(&self, table: &str, allowed: bool) -> Result<(), StoreError> {
+    fn set_spectator_chat(&self, table: &TableId, allowed: bool) -> Result<(), StoreError> {
         self.inner.set_spectator_chat(table, allowed)
     }
-    fn set_rematch(&self, table: &str, rematch: &str) -> Result<String, StoreError> {
+    fn set_rematch(&self, table: &TableId, rematch: &TableId) -> Result<TableId, StoreError> {
         self.inner.set_rematch(table, rematch)
     }
     fn ping(&self) -> Result<(), StoreError> {

@@ -30,7 +30,7 @@ use std::time::Duration;
 use postgres::error::SqlState;
 use postgres::{Client, Config, NoTls, Transaction};
 
-use super::{Append, Store, StoreError, TableRow, TalkKind, TalkRow};
+use super::{Append, Store, StoreError, TableId, TableRow, TalkKind, TalkRow};
 
 mod lease;
 mod nodes;
@@ -64,7 +64,7 @@ pub struct PostgresStore {
     jobs: SyncSender<Job>,
     /// The leases this node holds, by table: the epoch its writes of that
     /// table carry, for the database to check ([`PostgresStore::hold`]).
-    held: Mutex<HashMap<String, i64>>,
+    held: Mutex<HashMap<TableId, i64>>,
 }
 
 /// A PostgreSQL error as a [`StoreError`] saying what was being done:
@@ -309,7 +309,7 @@ impl Store for PostgresStore {
         })
     }
 
-    fn live_table(&self, id: &str) -> Result<Option<TableRow>, StoreError> {
+    fn live_table(&self, id: &TableId) -> Result<Option<TableRow>, StoreError> {
         let id = id.to_string();
         let what = format!("read live table {id}");
         self.run(what.clone(), move |c| {
@@ -323,7 +323,7 @@ impl Store for PostgresStore {
         })
     }
 
-    fn finished_table(&self, id: &str) -> Result<Option<(TableRow, String)>, StoreError> {
+    fn finished_table(&self, id: &TableId) -> Result<Option<(TableRow, String)>, StoreError> {
         let id = id.to_string();
         let what = format!("read finished table {id}");
         self.run(what.clone(), move |c| {
@@ -360,8 +360,8 @@ impl Store for PostgresStore {
         })
     }
 
-    fn finish(&self, id: &str, summary: &str, keep: usize) -> Result<(), StoreError> {
-        let (id, summary) = (id.to_string(), summary.to_string());
+    fn finish(&self, id: &TableId, summary: &str, keep: usize) -> Result<(), StoreError> {
+        let (id, summary) = (id.clone(), summary.to_string());
         let keep = bigint(keep as u64, "the number of finished tables kept")?;
         let what = format!("finish table {id}");
         let held = self.held().remove(&id);
@@ -395,8 +395,8 @@ impl Store for PostgresStore {
         })
     }
 
-    fn delete(&self, id: &str) -> Result<(), StoreError> {
-        let id = id.to_string();
+    fn delete(&self, id: &TableId) -> Result<(), StoreError> {
+        let id = id.clone();
         let what = format!("delete table {id}");
         let held = self.held().remove(&id);
         self.transaction(what.clone(), move |tx| {
@@ -415,9 +415,9 @@ impl Store for PostgresStore {
         })
     }
 
-    fn append(&self, table: &str, v: u64, event: &str) -> Result<(), StoreError> {
+    fn append(&self, table: &TableId, v: u64, event: &str) -> Result<(), StoreError> {
         self.append_batch(&[Append {
-            table: table.to_string(),
+            table: table.clone(),
             v,
             event: event.to_string(),
         }])
@@ -427,7 +427,7 @@ impl Store for PostgresStore {
         self.insert_events(events, None)
     }
 
-    fn log(&self, table: &str) -> Result<Vec<String>, StoreError> {
+    fn log(&self, table: &TableId) -> Result<Vec<String>, StoreError> {
         let table = table.to_string();
         let what = format!("read the log of table {table}");
         self.run(what.clone(), move |c| {
@@ -456,7 +456,7 @@ impl Store for PostgresStore {
             ));
         }
         let what = format!("keep {} chat or news lines", lines.len());
-        let mut fences: Vec<(String, Option<i64>)> = Vec::new();
+        let mut fences: Vec<(TableId, Option<i64>)> = Vec::new();
         {
             let held = self.held();
             for l in lines {
@@ -495,7 +495,7 @@ impl Store for PostgresStore {
         })
     }
 
-    fn talk(&self, table: &str, kind: TalkKind) -> Result<Vec<(u64, String)>, StoreError> {
+    fn talk(&self, table: &TableId, kind: TalkKind) -> Result<Vec<(u64, String)>, StoreError> {
         let table = table.to_string();
         let what = format!("read the {} of table {table}", kind.as_str());
         self.run(what.clone(), move |c| {
@@ -512,8 +512,8 @@ impl Store for PostgresStore {
         })
     }
 
-    fn set_spectator_chat(&self, table: &str, allowed: bool) -> Result<(), StoreError> {
-        let table = table.to_string();
+    fn set_spectator_chat(&self, table: &TableId, allowed: bool) -> Result<(), StoreError> {
+        let table = table.clone();
         let what = format!("set spectator chat of table {table}");
         let held = self.held().get(&table).copied();
         self.transaction(what.clone(), move |c| {
@@ -527,8 +527,8 @@ impl Store for PostgresStore {
         })
     }
 
-    fn set_rematch(&self, table: &str, rematch: &str) -> Result<String, StoreError> {
-        let (table, rematch) = (table.to_string(), rematch.to_string());
+    fn set_rematch(&self, table: &TableId, rematch: &TableId) -> Result<TableId, StoreError> {
+        let (table, rematch) = (table.clone(), rematch.clone());
         let what = format!("set the rematch of table {table}");
         let held = self.held().get(&table).copied();
         // One statement: the row is locked by the update, and the first
@@ -610,7 +610,7 @@ impl InsertTable {
 /// lease cannot change hands before the change commits.
 fn fence(
     tx: &mut Transaction<'_>,
-    table: &str,
+    table: &TableId,
     held: Option<i64>,
     what: &str,
 ) -> Result<(), StoreError> {

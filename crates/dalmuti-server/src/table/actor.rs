@@ -19,6 +19,7 @@ use super::{CHANNEL, TableInfo};
 use crate::bots::{self, Level};
 use crate::error::ServerError;
 use crate::metrics::{LiveTable, Metrics, StoreOp};
+use crate::names::PlayerName;
 use crate::protocol::Outgoing;
 use crate::protocol::StateKind;
 use crate::store::Store;
@@ -45,7 +46,7 @@ pub(crate) struct Actor {
     pub(super) state: TableState,
     pub(super) ctx: Context,
     /// What is live of each seat, by seat name.
-    pub(super) occupants: HashMap<String, Occupant>,
+    pub(super) occupants: HashMap<PlayerName, Occupant>,
     pub(super) spectators: broadcast::Sender<Arc<Outgoing>>,
     pub(super) thinking: bool,
     pub(super) bot_at: Option<Instant>,
@@ -57,7 +58,7 @@ pub(crate) struct Actor {
     /// ends, all together: how long a bot thought (longer, dealt both
     /// Jesters) is nobody's to see (issue 24, S8). By seat name: the
     /// action and whether a stand-in chose it.
-    pub(super) held: Vec<(String, Action, bool)>,
+    pub(super) held: Vec<(PlayerName, Action, bool)>,
     pub(super) deal_at: Option<Instant>,
     pub(super) place: Option<(Placement, Instant)>,
     /// Tests: deal seeds follow from this seed instead of the OS.
@@ -77,7 +78,7 @@ pub(crate) struct Actor {
     pub(super) chat_limit: governor::DefaultKeyedRateLimiter<Voice>,
     /// People back from away, for the news once their subscription is
     /// answered.
-    pub(super) back: Vec<String>,
+    pub(super) back: Vec<PlayerName>,
     /// A failed retirement is tried again then.
     pub(super) retry_retire: Option<Instant>,
     pub(super) retired: Arc<OnceLock<Retire>>,
@@ -91,7 +92,7 @@ pub(crate) struct Actor {
 
 /// A bot's answer, back from the blocking pool.
 pub(crate) struct BotDone {
-    pub(super) name: String,
+    pub(super) name: PlayerName,
     /// `None` if it panicked: the seat's bot is built afresh.
     pub(super) bot: Option<Box<dyn Bot>>,
     pub(super) action: Action,
@@ -237,8 +238,8 @@ impl Actor {
     }
 
     /// Seat `name`'s live state, made when first needed.
-    pub(super) fn occupant(&mut self, name: &str) -> &mut Occupant {
-        self.occupants.entry(name.to_string()).or_default()
+    pub(super) fn occupant(&mut self, name: &PlayerName) -> &mut Occupant {
+        self.occupants.entry(name.clone()).or_default()
     }
 
     /// Whether a stand-in plays for seat `name` (gone past the grace).
@@ -304,7 +305,7 @@ impl Actor {
             finished_at: self.finished_at,
             winner: self
                 .finished_at
-                .and_then(|_| state.standings().first().map(|w| w.to_string())),
+                .and_then(|_| state.standings().first().map(|w| PlayerName::seated(w))),
             idle: !self.any_human_connected()
                 && self.idle_since.elapsed() >= self.ctx.timings.listed_idle,
             age: self.born.elapsed(),

@@ -13,6 +13,7 @@ use super::expiry::{self, Retire};
 use super::state::{Placement, Stored};
 use super::talk;
 use crate::metrics::StoreOp;
+use crate::names::PlayerName;
 use crate::protocol::News;
 use crate::protocol::StateKind;
 
@@ -54,7 +55,7 @@ impl Actor {
     /// those of humans without one. Saying ready has no turn timer: the
     /// setup pause bounds it.
     pub(super) fn update_turns(&mut self, now: Instant) {
-        let to_act: HashSet<String> = self
+        let to_act: HashSet<PlayerName> = self
             .state
             .to_act()
             .into_iter()
@@ -246,7 +247,7 @@ impl Actor {
             return;
         }
         let grace = self.ctx.timings.grace;
-        let expired: Vec<String> = self
+        let expired: Vec<PlayerName> = self
             .occupants
             .iter()
             .filter(|(_, o)| !o.away && o.gone_since.is_some_and(|t| now >= t + grace))
@@ -259,7 +260,7 @@ impl Actor {
             self.broadcast(StateKind::Presence, None);
             // Only people who play: away before the start changes nothing.
             if self.state.game.is_some() {
-                let people: Vec<String> =
+                let people: Vec<PlayerName> =
                     expired.into_iter().filter(|n| self.is_human(n)).collect();
                 for name in people {
                     self.news(News::Away { name }).await;
@@ -295,7 +296,7 @@ impl Actor {
     /// made ready, in seat order, whatever their cards (a holder of both
     /// Jesters who said nothing keeps quiet). Bots follow, as bots.
     pub(super) async fn everyone_ready(&mut self) {
-        let mut people: Vec<(usize, String)> = (0..self.state.seats.len())
+        let mut people: Vec<(usize, PlayerName)> = (0..self.state.seats.len())
             .filter(|&i| self.state.seats[i].bot.is_none() && self.to_say_ready(i))
             .filter_map(|i| {
                 let seat = self.state.game_seat(i)?;
@@ -321,7 +322,7 @@ impl Actor {
         if !self.state.deal_due() || self.place.is_some() {
             return;
         }
-        let leaving: Vec<String> = self
+        let leaving: Vec<PlayerName> = self
             .state
             .seats
             .iter()

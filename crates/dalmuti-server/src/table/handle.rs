@@ -19,6 +19,8 @@ use super::talk::Speaker;
 use super::{ActReply, Refusal, Reply, Subscription};
 use crate::error::ServerError;
 use crate::fairness::{FairRecord, Fairness};
+use crate::ids::TableId;
+use crate::names::PlayerName;
 use crate::protocol::{Replay, ServerMsg};
 use crate::token::SeatToken;
 use futures_util::FutureExt;
@@ -30,7 +32,7 @@ use tracing::Instrument;
 /// request made it (`None`: it existed already).
 pub struct Rematch {
     /// The rematch's table.
-    pub id: String,
+    pub id: TableId,
     /// The new table, to be registered by the caller.
     pub created: Option<TableHandle>,
 }
@@ -84,13 +86,13 @@ impl TableHandle {
     /// Takes a seat with a display name (before the start: a seat; after
     /// it: a newcomer for the next hand); returns the seat's secret token.
     pub async fn join(&self, name: &str) -> Result<SeatToken, ServerError> {
-        let name = name.to_string();
+        let name = crate::names::check_new_name(name)?;
         self.ask(|r| Command::Join(Join { name, reply: r })).await
     }
 
     /// The host seats a bot of one of the offered levels
     /// ([`crate::bots::LEVELS`]); returns its display name.
-    pub async fn add_bot(&self, host_token: &str, spec: &str) -> Result<String, ServerError> {
+    pub async fn add_bot(&self, host_token: &str, spec: &str) -> Result<PlayerName, ServerError> {
         let (token, spec) = (SeatToken::from(host_token), spec.to_string());
         self.ask(|r| {
             Command::AddBot(AddBot {
@@ -103,8 +105,8 @@ impl TableHandle {
     }
 
     /// The host removes a bot (after the start: when the hand ends).
-    pub async fn remove_bot(&self, host_token: &str, name: &str) -> Result<(), ServerError> {
-        let (token, name) = (SeatToken::from(host_token), name.to_string());
+    pub async fn remove_bot(&self, host_token: &str, name: &PlayerName) -> Result<(), ServerError> {
+        let (token, name) = (SeatToken::from(host_token), name.clone());
         self.ask(|r| {
             Command::RemoveBot(RemoveBot {
                 host_token: token,
@@ -170,11 +172,11 @@ impl TableHandle {
     pub async fn place(
         &self,
         token: &str,
-        name: &str,
+        name: &PlayerName,
         seat: usize,
         v: u64,
     ) -> Result<u64, Refusal> {
-        let (token, name) = (SeatToken::from(token), name.to_string());
+        let (token, name) = (SeatToken::from(token), name.clone());
         self.ask_act(|reply| {
             Command::Place(Place {
                 token,
@@ -222,12 +224,10 @@ impl TableHandle {
     }
 
     /// A seat's connection closed.
-    pub async fn unsubscribe(&self, seat: &str) {
+    pub async fn unsubscribe(&self, seat: &PlayerName) {
         let _ = self
             .tx
-            .send(Command::Unsubscribe(Unsubscribe {
-                seat: seat.to_string(),
-            }))
+            .send(Command::Unsubscribe(Unsubscribe { seat: seat.clone() }))
             .await;
     }
 

@@ -50,6 +50,8 @@ use std::time::Duration;
 use tokio::sync::broadcast;
 
 use crate::error::ServerError;
+use crate::ids::TableId;
+use crate::names::PlayerName;
 use crate::protocol::{Outgoing, ServerMsg};
 pub use context::Context;
 pub use expiry::{Lifetimes, Retire};
@@ -109,7 +111,7 @@ impl Timings {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TableInfo {
     /// The id.
-    pub id: String,
+    pub id: TableId,
     /// The name.
     pub name: String,
     /// The name's parts when it is a default one ("Ada's table 2"), for
@@ -119,7 +121,7 @@ pub struct TableInfo {
     /// Seats in all.
     pub seats: usize,
     /// Seats taken (players and bots), by display name.
-    pub taken: Vec<String>,
+    pub taken: Vec<PlayerName>,
     /// Whether play has started.
     pub started: bool,
     /// Whether the game is over.
@@ -138,7 +140,7 @@ pub struct TableInfo {
     pub finished_at: Option<u64>,
     /// The first in the final standings, once the game is over.
     #[serde(default)]
-    pub winner: Option<String>,
+    pub winner: Option<PlayerName>,
     /// No human seat has had a connection for [`Timings::listed_idle`]:
     /// the lobby does not list it as open.
     #[serde(skip)]
@@ -194,5 +196,5 @@ pub struct Subscription {
     /// The first message.
     pub first: ServerMsg,
     /// The seat's name.
-    pub seat: Option<String>,
+    pub seat: Option<PlayerName>,
 }

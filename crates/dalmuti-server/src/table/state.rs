@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{IllegalMove, ServerError};
 use crate::fairness::{FairRecord, Fairness, HandSeed, commitment};
+use crate::names::PlayerName;
 use crate::protocol::{
     Described, HandResult, LobbyEntry, PlaceChoice, Placed, Rematch, Replay, ReplayFrame, Seen,
     State, Total,
@@ -27,7 +28,7 @@ pub enum Stored {
     /// (hex), absent for a bot, which has its spec instead.
     Seat {
         /// The display name.
-        name: String,
+        name: PlayerName,
         /// The token's hash.
         hash: Option<String>,
         /// The bot spec.
@@ -36,7 +37,7 @@ pub enum Stored {
     /// A seat freed before the start, or a newcomer who left before entering.
     Unseat {
         /// The display name.
-        name: String,
+        name: PlayerName,
     },
     /// The start: the players draw for seats from `draw_seed`.
     Start {
@@ -56,7 +57,7 @@ pub enum Stored {
     /// An action by a player.
     Act {
         /// The player's name.
-        player: String,
+        player: PlayerName,
         /// The action, written as [`dalmuti_core::wire::encode_action`]
         /// writes it.
         #[serde(with = "dalmuti_core::wire::action")]
@@ -68,7 +69,7 @@ pub enum Stored {
     /// A newcomer after the start, waiting for the hand to end.
     Waiting {
         /// The display name.
-        name: String,
+        name: PlayerName,
         /// The token's hash.
         hash: Option<String>,
         /// The bot spec.
@@ -77,19 +78,19 @@ pub enum Stored {
     /// A player will leave when the current hand ends.
     Leaving {
         /// The display name.
-        name: String,
+        name: PlayerName,
     },
     /// A newcomer enters at `seat` (0-based, counted after the insertion).
     Join {
         /// The display name.
-        name: String,
+        name: PlayerName,
         /// The seat.
         seat: usize,
     },
     /// A player leaves, between hands.
     Leave {
         /// The display name.
-        name: String,
+        name: PlayerName,
     },
 }
 
@@ -97,7 +98,7 @@ pub enum Stored {
 #[derive(Clone, Debug)]
 pub struct SeatState {
     /// The display name.
-    pub name: String,
+    pub name: PlayerName,
     /// The SHA-256 of the token; `None` for a bot.
     pub hash: Option<[u8; 32]>,
     /// The bot spec of a bot seat.
@@ -359,7 +360,7 @@ impl TableState {
                 let seed: Seed = draw_seed
                     .parse()
                     .map_err(|_| ServerError::Storage("start: bad seed".into()))?;
-                let names = self.seats.iter().map(|s| s.name.clone()).collect();
+                let names = self.seats.iter().map(|s| s.name.to_string()).collect();
                 let game = Game::drawn(self.rules, names, seed)
                     .map_err(|e| ServerError::Conflict(e.to_string()))?;
                 self.game = Some(game);
@@ -383,9 +384,9 @@ impl TableState {
                 let i = self
                     .seat_named(player)
                     .ok_or_else(|| ServerError::BadRequest(format!("no seat named {player:?}")))?;
-                let seat = self
-                    .game_seat(i)
-                    .ok_or_else(|| ServerError::Illegal(IllegalMove::NotInHand(player.clone())))?;
+                let seat = self.game_seat(i).ok_or_else(|| {
+                    ServerError::Illegal(IllegalMove::NotInHand(player.to_string()))
+                })?;
                 let game = self.game.as_mut().expect("a seat of play means a game");
                 game.apply(seat, action)
                     .map_err(|e| ServerError::from(*e))?;
@@ -496,9 +497,9 @@ impl TableState {
                             Some(h) => h
                                 .dealt_seating
                                 .iter()
-                                .map(|&p| g.name(p).to_string())
+                                .map(|&p| PlayerName::seated(g.name(p)))
                                 .collect(),
-                            None => g.players().map(|p| g.name(p).to_string()).collect(),
+                            None => g.players().map(|p| PlayerName::seated(g.name(p))).collect(),
                         });
                 Described::Start {
                     draw_seed: draw_seed.clone(),
@@ -611,7 +612,7 @@ impl TableState {
         out.totals = game
             .players()
             .map(|p| Total {
-                name: game.name(p).to_string(),
+                name: PlayerName::seated(game.name(p)),
                 total: game.total(p),
             })
             .collect();
@@ -621,7 +622,7 @@ impl TableState {
         out.hand = game.hands().len();
         out.players = Some(
             Seat::all(game.hand().players())
-                .map(|s| game.name(game.player_at(s)).to_string())
+                .map(|s| PlayerName::seated(game.name(game.player_at(s))))
                 .collect(),
         );
         let seat = who.and_then(|i| self.game_seat(i));
@@ -668,7 +669,7 @@ impl TableState {
                         .finish_order()
                         .iter()
                         .map(|&seat| Placed {
-                            name: game.name(log.player_at(seat)).to_string(),
+                            name: PlayerName::seated(game.name(log.player_at(seat))),
                             points: points.as_ref().map(|p| p[seat]),
                         })
                         .collect(),
@@ -721,7 +722,7 @@ impl TableState {
                 e,
                 players: seats
                     .clone()
-                    .map(|s| game.name(game.player_at(s)).to_string())
+                    .map(|s| PlayerName::seated(game.name(game.player_at(s))))
                     .collect(),
                 hands: seats.map(|s| game.hand().held(s).to_string()).collect(),
                 view: game.view(Viewer::Spectator).snapshot(),
@@ -786,7 +787,7 @@ pub struct Placement {
     /// The lobby seat choosing.
     pub chooser: usize,
     /// The newcomer's name.
-    pub newcomer: String,
+    pub newcomer: PlayerName,
     /// The seats to choose from.
     pub seats: Vec<usize>,
 }

@@ -8,6 +8,8 @@
 
 use std::collections::VecDeque;
 
+use crate::ids::TableId;
+use crate::names::PlayerName;
 use crate::protocol::{ChatLine, News, NewsLine, TalkLine};
 use crate::store::{Store, StoreError, TalkKind, TalkRow};
 use crate::token::SeatToken;
@@ -32,7 +34,7 @@ pub fn now_ms() -> u64 {
 
 impl Talk {
     /// The lines table `id` kept in the store.
-    pub fn load(store: &dyn Store, id: &str) -> Result<Talk, StoreError> {
+    pub fn load(store: &dyn Store, id: &TableId) -> Result<Talk, StoreError> {
         let mut talk = Talk {
             next: 1,
             ..Talk::default()
@@ -56,11 +58,16 @@ impl Talk {
 
     /// A chat line from `from` (null for a spectator who gave no name),
     /// numbered; not yet kept.
-    pub fn chat_line(&mut self, from: Option<&str>, spectator: bool, text: &str) -> TalkLine {
+    pub fn chat_line(
+        &mut self,
+        from: Option<&PlayerName>,
+        spectator: bool,
+        text: &str,
+    ) -> TalkLine {
         TalkLine::Chat(ChatLine {
             n: self.number(),
             at: now_ms(),
-            from: from.map(str::to_string),
+            from: from.cloned(),
             spectator,
             text: text.to_string(),
         })
@@ -82,9 +89,9 @@ impl Talk {
     }
 
     /// The row that keeps `line` in the store.
-    pub fn row(table: &str, line: &TalkLine) -> TalkRow {
+    pub fn row(table: &TableId, line: &TalkLine) -> TalkRow {
         TalkRow {
-            table: table.to_string(),
+            table: table.clone(),
             n: line.n(),
             kind: line.kind(),
             line: line.to_text(),
@@ -127,7 +134,7 @@ pub enum Speaker {
     /// A spectator, the name it gave in `hello` and its address.
     Spectator {
         /// The name it gave in `hello`, if any.
-        name: Option<String>,
+        name: Option<PlayerName>,
         /// Where it connected from.
         from: std::net::IpAddr,
     },
@@ -138,7 +145,7 @@ pub enum Speaker {
 /// (issue 24, S4: sixty connections of one seat filled the history).
 #[derive(Clone, Debug, Hash, PartialEq, Eq)]
 pub(in crate::table) enum Voice {
-    Seat(String),
+    Seat(PlayerName),
     Spectators(std::net::IpAddr),
 }
 

@@ -15,6 +15,7 @@ use super::state::{self, Live, Stored, TableState};
 use super::talk::Talk;
 use crate::error::ServerError;
 use crate::metrics::{LeaseChange, StoreOp};
+use crate::names::PlayerName;
 use crate::protocol::News;
 use crate::protocol::{Outgoing, ServerMsg, StateKind, StateMsg, TalkLine, Told};
 
@@ -33,7 +34,11 @@ impl Actor {
                 v,
                 "game over"
             );
-            let winner = self.state.standings().first().map(|w| w.to_string());
+            let winner = self
+                .state
+                .standings()
+                .first()
+                .map(|w| PlayerName::seated(w));
             self.news(News::Over { winner }).await;
         }
         Ok(v)
@@ -42,7 +47,7 @@ impl Actor {
     /// What the table's news says of an event (most plays say nothing:
     /// they are the hand's log).
     pub(super) fn news_of(&self, event: &Stored) -> Option<News> {
-        let name = |n: &String| n.clone();
+        let name = |n: &PlayerName| n.clone();
         let level = |b: &Option<String>| b.as_deref().map(|s| state::bot_name(s).to_string());
         Some(match event {
             Stored::Seat { name: n, bot, .. } => News::Seat {

@@ -120,7 +120,7 @@ async fn with_the_database_down_nothing_uncommitted_is_told() {
         table.act(&token, action, before.v).await.unwrap(),
         before.v + 1
     );
-    assert_eq!(store.log("t").unwrap().len() as u64, before.v + 1);
+    assert_eq!(store.log(&"t".into()).unwrap().len() as u64, before.v + 1);
     table.chat(Speaker::Seat(token), "back").await.unwrap();
     let line = loop {
         let msg = feed.recv().await.unwrap().to_msg();
@@ -129,7 +129,7 @@ async fn with_the_database_down_nothing_uncommitted_is_told() {
         }
     };
     assert_eq!(line.data()["text"], "back");
-    assert_eq!(store.talk("t", TalkKind::Chat).unwrap().len(), 1);
+    assert_eq!(store.talk(&"t".into(), TalkKind::Chat).unwrap().len(), 1);
 }
 
 /// Chat is bounded per seat, however many connections it holds, and
@@ -155,7 +155,7 @@ async fn chat_is_bounded_per_seat_and_per_spectator_address() {
     table.chat(seat(&bob), "hi Ada").await.unwrap();
     let from = |a: [u8; 4]| std::net::IpAddr::from(a);
     let spectator = |name: String, a| Speaker::Spectator {
-        name: Some(name),
+        name: Some(PlayerName::new(&name).unwrap()),
         from: from(a),
     };
     for i in 0..CHAT_BURST {

@@ -54,7 +54,7 @@ impl PostgresStore {
     }
 
     /// The leases this node holds.
-    pub(super) fn held(&self) -> std::sync::MutexGuard<'_, HashMap<String, i64>> {
+    pub(super) fn held(&self) -> std::sync::MutexGuard<'_, HashMap<TableId, i64>> {
         self.held.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -65,13 +65,13 @@ impl PostgresStore {
     /// self). Expiry is the database's clock, not the node's.
     pub fn acquire_lease(
         &self,
-        table: &str,
+        table: &TableId,
         node: &str,
         ttl: Duration,
     ) -> Result<Option<Lease>, StoreError> {
         let node = node_id(node)?;
         let secs = lease_secs(ttl)?;
-        let table = table.to_string();
+        let table = table.clone();
         let what = format!("take the lease of table {table} for node {node}");
         self.run(what.clone(), move |c| {
             let taken = c
@@ -149,7 +149,7 @@ impl PostgresStore {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lease {
     /// The table.
-    pub table: String,
+    pub table: TableId,
     /// The node holding it.
     pub node: String,
     /// Its epoch: greater at each taking, over every table.

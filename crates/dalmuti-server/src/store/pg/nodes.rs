@@ -10,7 +10,8 @@
 use std::time::Duration;
 
 use super::{
-    InsertTable, Lease, PostgresStore, ROW, StoreError, bigint, failed, lease_secs, node_id, row,
+    InsertTable, Lease, PostgresStore, ROW, StoreError, TableId, bigint, failed, lease_secs,
+    node_id, row,
 };
 use crate::store::TableRow;
 
@@ -54,7 +55,7 @@ impl PostgresStore {
     /// and holds the lease: None if another node holds it.
     pub fn take(
         &self,
-        table: &str,
+        table: &TableId,
         node: &str,
         ttl: Duration,
     ) -> Result<Option<Lease>, StoreError> {
@@ -101,35 +102,35 @@ impl PostgresStore {
 
     /// Gives up the lease this store holds on `table`, if any: it expires
     /// at once and nothing more is written under it.
-    pub fn give_up(&self, table: &str) -> Result<(), StoreError> {
+    pub fn give_up(&self, table: &TableId) -> Result<(), StoreError> {
         let Some(epoch) = self.held().remove(table) else {
             return Ok(());
         };
         self.release_lease(&Lease {
-            table: table.to_string(),
+            table: table.clone(),
             node: String::new(),
             epoch: epoch.max(0) as u64,
         })
     }
 
     /// Forgets the lease of `table` without releasing it (it was lost).
-    pub fn forget(&self, table: &str) {
+    pub fn forget(&self, table: &TableId) {
         self.held().remove(table);
     }
 
     /// Extends every lease held by `ttl` from now, in one statement; the
     /// tables whose lease was lost (expired, or taken since), which are
     /// forgotten: their writes are refused from now on anyway.
-    pub fn renew_held(&self, ttl: Duration) -> Result<Vec<String>, StoreError> {
+    pub fn renew_held(&self, ttl: Duration) -> Result<Vec<TableId>, StoreError> {
         let secs = lease_secs(ttl)?;
-        let (tables, epochs): (Vec<String>, Vec<i64>) =
+        let (tables, epochs): (Vec<TableId>, Vec<i64>) =
             self.held().iter().map(|(t, e)| (t.clone(), *e)).unzip();
         if tables.is_empty() {
             return Ok(Vec::new());
         }
         let what = format!("renew {} leases", tables.len());
         let asked = tables.clone();
-        let renewed: Vec<String> = self.run(what.clone(), move |c| {
+        let renewed: Vec<TableId> = self.run(what.clone(), move |c| {
             let rows = c
                 .query(
                     // The rows locked first, in their tables' order, as
@@ -149,7 +150,7 @@ impl PostgresStore {
                 .map_err(failed(what))?;
             Ok(rows.iter().map(|r| r.get(0)).collect())
         })?;
-        let lost: Vec<String> = tables
+        let lost: Vec<TableId> = tables
             .into_iter()
             .filter(|t| !renewed.contains(t))
             .collect();
@@ -184,7 +185,7 @@ impl PostgresStore {
     /// Whether this store still holds table `table`'s lease under the
     /// epoch it took it with (expired or not: no other node took it since,
     /// so its writes would still be taken).
-    pub fn holds(&self, table: &str) -> Result<bool, StoreError> {
+    pub fn holds(&self, table: &TableId) -> Result<bool, StoreError> {
         let Some(epoch) = self.held().get(table).copied() else {
             return Ok(false);
         };
@@ -202,7 +203,7 @@ impl PostgresStore {
     }
 
     /// Who serves table `table`: None if no node has ever taken it.
-    pub fn owner(&self, table: &str) -> Result<Option<Owner>, StoreError> {
+    pub fn owner(&self, table: &TableId) -> Result<Option<Owner>, StoreError> {
         let table = table.to_string();
         let what = format!("find the node of table {table}");
         self.run(what.clone(), move |c| {
@@ -235,7 +236,7 @@ impl PostgresStore {
         let secs = lease_secs(ttl)?;
         let limit = bigint(limit as u64, "limit")?;
         let node = node.to_string();
-        let held: Vec<String> = self.held().keys().cloned().collect();
+        let held: Vec<TableId> = self.held().keys().cloned().collect();
         let what = "list the tables no node serves".to_string();
         self.run(what.clone(), move |c| {
             let rows = c
@@ -258,7 +259,7 @@ impl PostgresStore {
 
     /// Publishes changes to the lobby summaries (JSON) of tables this
     /// store holds: a summary to show, or None to show the table no more.
-    pub fn publish_lobby(&self, changes: &[(String, Option<String>)]) -> Result<(), StoreError> {
+    pub fn publish_lobby(&self, changes: &[(TableId, Option<String>)]) -> Result<(), StoreError> {
         let (mut shown, mut texts, mut hidden) = (Vec::new(), Vec::new(), Vec::new());
         {
             let held = self.held();
@@ -334,7 +335,7 @@ mod tests {
         }
     }
 
-    fn ids(rows: Vec<TableRow>) -> Vec<String> {
+    fn ids(rows: Vec<TableRow>) -> Vec<crate::ids::TableId> {
         rows.into_iter().map(|r| r.id).collect()
     }
 
@@ -349,8 +350,8 @@ mod tests {
         // Created with its lease: nobody else's to take, and its owner is
         // found with its address.
         a.create_leased(&table("held", true), "a", LONG).unwrap();
-        assert_eq!(b.take("held", "b", LONG).unwrap(), None);
-        let owner = b.owner("held").unwrap().unwrap();
+        assert_eq!(b.take(&"held".into(), "b", LONG).unwrap(), None);
+        let owner = b.owner(&"held".into()).unwrap().unwrap();
         assert_eq!(
             (owner.node.as_str(), owner.url.as_deref(), owner.live),
             ("a", Some("http://a.example"), true)
@@ -371,9 +372,9 @@ mod tests {
         // Given up: expired at once, anyone's; the epoch goes up.
         let before = b.holding();
         assert!(before.is_empty());
-        a.give_up("held").unwrap();
-        assert!(!b.owner("held").unwrap().unwrap().live);
-        let taken = b.take("held", "b", LONG).unwrap().expect("free");
+        a.give_up(&"held".into()).unwrap();
+        assert!(!b.owner(&"held".into()).unwrap().unwrap().live);
+        let taken = b.take(&"held".into(), "b", LONG).unwrap().expect("free");
         assert_eq!(b.holding().len(), 1);
         // The former holder's writes are refused, the new one's go in.
         a.hold(&crate::store::Lease {
@@ -381,9 +382,9 @@ mod tests {
             epoch: taken.epoch - 1,
             ..taken.clone()
         });
-        let stale = a.append("held", 1, "{}").unwrap_err();
+        let stale = a.append(&"held".into(), 1, "{}").unwrap_err();
         assert!(stale.is_fenced(), "{stale}");
-        b.append("held", 1, "{}").unwrap();
+        b.append(&"held".into(), 1, "{}").unwrap();
         // Renewal keeps what is still held and reports what was lost.
         assert!(b.renew_held(LONG).unwrap().is_empty());
         assert_eq!(a.renew_held(LONG).unwrap(), ["held"]);
@@ -416,16 +417,16 @@ mod tests {
         a.publish_lobby(&[("open".into(), None)]).unwrap();
         assert!(b.lobby_elsewhere("b").unwrap().is_empty());
         // A finished table leaves the lobby with its lease.
-        b.finish("mine", "\"done\"", 10).unwrap();
+        b.finish(&"mine".into(), "\"done\"", 10).unwrap();
         assert!(a.lobby_elsewhere("a").unwrap().is_empty());
-        assert_eq!(b.owner("mine").unwrap(), None);
+        assert_eq!(b.owner(&"mine".into()).unwrap(), None);
     }
 
     #[test]
     fn renewals_and_batches_of_many_tables_never_deadlock() {
         let schema = TestSchema::new().unwrap_or_else(|e| panic!("{e}"));
         let store = std::sync::Arc::new(schema.store().unwrap());
-        let ids: Vec<String> = (0..40).map(|i| format!("t{i:02}")).collect();
+        let ids: Vec<crate::ids::TableId> = (0..40).map(|i| format!("t{i:02}").into()).collect();
         for id in &ids {
             store.create_leased(&table(id, true), "a", LONG).unwrap();
         }
@@ -452,7 +453,7 @@ mod tests {
                 .unwrap_or_else(|e| panic!("batch {v}: {e}"));
         }
         renewals.join().unwrap();
-        assert_eq!(store.log("t07").unwrap().len(), 150);
+        assert_eq!(store.log(&"t07".into()).unwrap().len(), 150);
     }
 
     #[test]
@@ -467,10 +468,10 @@ mod tests {
         store.register_node("n1", "http://two").unwrap();
         store.create_leased(&table("t", true), "n1", LONG).unwrap();
         assert_eq!(
-            store.owner("t").unwrap().unwrap().url.as_deref(),
+            store.owner(&"t".into()).unwrap().unwrap().url.as_deref(),
             Some("http://two"),
             "the newest address"
         );
-        assert_eq!(store.owner("nothing").unwrap(), None);
+        assert_eq!(store.owner(&"nothing".into()).unwrap(), None);
     }
 }

@@ -30,7 +30,7 @@ impl TestSchema {
                  (Debian's postgresql package; see docs/DEVELOPING.md)"
             ))
         })?;
-        let name = format!("test_{}", crate::store::new_id());
+        let name = format!("test_{}", crate::ids::TableId::new());
         let config = Config::from_str(&base)
             .map_err(|e| StoreError::Failed(format!("PostgreSQL: {TEST_DATABASE_URL}: {e}")))?;
         on_own_thread(|| {

@@ -29,11 +29,11 @@ fn migrations_are_recorded_applied_once_and_a_newer_schema_is_refused() {
     let schema = schema();
     let store = schema.store().unwrap();
     store.create_table(&table("t")).unwrap();
-    store.append("t", 1, "{}").unwrap();
+    store.append(&"t".into(), 1, "{}").unwrap();
     drop(store);
     // Opening again keeps the data and applies nothing twice.
     let store = schema.store().unwrap();
-    assert_eq!(store.log("t").unwrap().len(), 1);
+    assert_eq!(store.log(&"t".into()).unwrap().len(), 1);
     let mut client = raw(&schema);
     let versions: Vec<i32> = client
         .query("SELECT version FROM schema_version ORDER BY version", &[])
@@ -69,10 +69,10 @@ fn a_database_of_the_first_schema_is_brought_up_to_date_with_its_data() {
         .unwrap();
     let store = schema.store().unwrap();
     assert_eq!(store.tables().unwrap()[0].id, "old");
-    store.append("old", 2, "[]").unwrap();
-    assert_eq!(store.log("old").unwrap(), ["{}", "[]"]);
+    store.append(&"old".into(), 2, "[]").unwrap();
+    assert_eq!(store.log(&"old".into()).unwrap(), ["{}", "[]"]);
     let lease = store
-        .acquire_lease("old", "n", Duration::from_secs(60))
+        .acquire_lease(&"old".into(), "n", Duration::from_secs(60))
         .unwrap()
         .unwrap();
     store.append_leased(&lease, &[event("old", 3)]).unwrap();
@@ -88,7 +88,7 @@ fn the_database_itself_refuses_gaps_and_changes_to_the_log() {
     let schema = schema();
     let store = schema.store().unwrap();
     store.create_table(&table("t")).unwrap();
-    store.append("t", 1, "{}").unwrap();
+    store.append(&"t".into(), 1, "{}").unwrap();
     // Another program on the same database is held to the same rules.
     let mut client = raw(&schema);
     let gap = client
@@ -111,7 +111,7 @@ fn the_database_itself_refuses_gaps_and_changes_to_the_log() {
             .execute("INSERT INTO log VALUES ('nowhere', 1, '{}')", &[])
             .is_err()
     );
-    assert_eq!(store.log("t").unwrap(), ["{}"]);
+    assert_eq!(store.log(&"t".into()).unwrap(), ["{}"]);
 }
 
 #[test]
@@ -129,14 +129,18 @@ fn writers_racing_on_one_table_never_leave_a_gap_or_a_duplicate() {
             .map(|(i, store)| {
                 s.spawn(move || {
                     (1..=40u64)
-                        .filter(|&v| store.append("t", v, &format!("{{\"by\":{i}}}")).is_ok())
+                        .filter(|&v| {
+                            store
+                                .append(&"t".into(), v, &format!("{{\"by\":{i}}}"))
+                                .is_ok()
+                        })
                         .count()
                 })
             })
             .collect();
         racers.into_iter().map(|r| r.join().unwrap()).sum()
     });
-    let log = store.log("t").unwrap();
+    let log = store.log(&"t".into()).unwrap();
     assert_eq!(wins, log.len(), "every accepted write is in the log");
     assert!(!log.is_empty());
     let mut client = raw(&schema);
@@ -164,8 +168,8 @@ fn the_store_works_from_inside_the_tokio_runtime() {
     let log = runtime.block_on(async move {
         let store = PostgresStore::open(&url).unwrap();
         store.create_table(&table("t")).unwrap();
-        store.append("t", 1, "{}").unwrap();
-        store.log("t").unwrap()
+        store.append(&"t".into(), 1, "{}").unwrap();
+        store.log(&"t".into()).unwrap()
     });
     assert_eq!(log, ["{}"]);
 }
@@ -212,14 +216,17 @@ fn a_lease_fences_the_log_in_the_database() {
     let store = schema.store().unwrap();
     let long = Duration::from_secs(60);
     store.create_table(&table("t")).unwrap();
-    store.append("t", 1, "{}").unwrap();
-    let a = store.acquire_lease("t", "node-a", long).unwrap().unwrap();
+    store.append(&"t".into(), 1, "{}").unwrap();
+    let a = store
+        .acquire_lease(&"t".into(), "node-a", long)
+        .unwrap()
+        .unwrap();
     assert_eq!(
-        store.acquire_lease("t", "node-b", long).unwrap(),
+        store.acquire_lease(&"t".into(), "node-b", long).unwrap(),
         None,
         "held"
     );
-    let refused = store.append("t", 2, "{}").unwrap_err();
+    let refused = store.append(&"t".into(), 2, "{}").unwrap_err();
     assert!(refused.message().contains("lease is at epoch"), "{refused}");
     store.append_leased(&a, &[event("t", 2)]).unwrap();
     assert!(
@@ -227,7 +234,10 @@ fn a_lease_fences_the_log_in_the_database() {
         "another table's event under this lease"
     );
     // The same node taking it again (a restart) fences its former self.
-    let a2 = store.acquire_lease("t", "node-a", long).unwrap().unwrap();
+    let a2 = store
+        .acquire_lease(&"t".into(), "node-a", long)
+        .unwrap()
+        .unwrap();
     assert!(a2.epoch > a.epoch);
     let stale = store.append_leased(&a, &[event("t", 3)]).unwrap_err();
     assert!(stale.message().contains("lease is at epoch"), "{stale}");
@@ -240,7 +250,10 @@ fn a_lease_fences_the_log_in_the_database() {
     // Released: another node takes it at once, the old epoch writes
     // nothing more.
     store.release_lease(&a2).unwrap();
-    let b = store.acquire_lease("t", "node-b", long).unwrap().unwrap();
+    let b = store
+        .acquire_lease(&"t".into(), "node-b", long)
+        .unwrap()
+        .unwrap();
     assert!(b.epoch > a2.epoch);
     assert!(store.append_leased(&a2, &[event("t", 4)]).is_err());
     store
@@ -268,12 +281,12 @@ fn a_lease_fences_the_log_in_the_database() {
         .unwrap_err();
     assert!(e.message().contains("has no lease"), "{e}");
     // Deleting is fenced too: only the lease's holder may.
-    let e = store.delete("t").unwrap_err();
+    let e = store.delete(&"t".into()).unwrap_err();
     assert!(e.is_fenced(), "{e}");
     // A lease or a table with one goes with the table.
     store.hold(&b);
-    store.delete("t").unwrap();
-    assert!(store.log("t").unwrap().is_empty());
+    store.delete(&"t".into()).unwrap();
+    assert!(store.log(&"t".into()).unwrap().is_empty());
 }
 
 #[test]
@@ -282,15 +295,21 @@ fn an_expired_lease_writes_nothing_and_another_node_takes_the_table() {
     let store = schema.store().unwrap();
     store.create_table(&table("t")).unwrap();
     let short = Duration::from_millis(100);
-    let a = store.acquire_lease("t", "node-a", short).unwrap().unwrap();
+    let a = store
+        .acquire_lease(&"t".into(), "node-a", short)
+        .unwrap()
+        .unwrap();
     store.append_leased(&a, &[event("t", 1)]).unwrap();
-    assert_eq!(store.acquire_lease("t", "node-b", short).unwrap(), None);
+    assert_eq!(
+        store.acquire_lease(&"t".into(), "node-b", short).unwrap(),
+        None
+    );
     std::thread::sleep(Duration::from_millis(250));
     let e = store.append_leased(&a, &[event("t", 2)]).unwrap_err();
     assert!(e.message().contains("(expired)"), "{e}");
     assert!(!store.renew_lease(&a, short).unwrap(), "expired: lost");
     let b = store
-        .acquire_lease("t", "node-b", Duration::from_secs(60))
+        .acquire_lease(&"t".into(), "node-b", Duration::from_secs(60))
         .unwrap()
         .expect("an expired lease is free");
     store.append_leased(&b, &[event("t", 2)]).unwrap();
@@ -298,11 +317,14 @@ fn an_expired_lease_writes_nothing_and_another_node_takes_the_table() {
     // Finishing is fenced: not under the lost lease, but under the
     // holder's, and the table's lease goes with it.
     store.hold(&a);
-    let e = store.finish("t", "\"t\"", 0).unwrap_err();
+    let e = store.finish(&"t".into(), "\"t\"", 0).unwrap_err();
     assert!(e.is_fenced(), "{e}");
     store.hold(&b);
-    store.finish("t", "\"t\"", 0).unwrap();
-    assert!(store.finished_table("t").unwrap().is_none(), "pruned");
+    store.finish(&"t".into(), "\"t\"", 0).unwrap();
+    assert!(
+        store.finished_table(&"t".into()).unwrap().is_none(),
+        "pruned"
+    );
 }
 
 #[test]
@@ -312,18 +334,24 @@ fn leases_refuse_bad_node_ids_and_lengths() {
     store.create_table(&table("t")).unwrap();
     let ok = Duration::from_secs(1);
     for node in ["", "a b", "n\u{e9}", &"x".repeat(65)] {
-        assert!(store.acquire_lease("t", node, ok).is_err(), "{node:?}");
+        assert!(
+            store.acquire_lease(&"t".into(), node, ok).is_err(),
+            "{node:?}"
+        );
     }
     for ttl in [Duration::ZERO, Duration::from_secs(7200)] {
-        assert!(store.acquire_lease("t", "n", ttl).is_err(), "{ttl:?}");
+        assert!(
+            store.acquire_lease(&"t".into(), "n", ttl).is_err(),
+            "{ttl:?}"
+        );
     }
     assert!(
-        store.acquire_lease("nowhere", "n", ok).is_err(),
+        store.acquire_lease(&"nowhere".into(), "n", ok).is_err(),
         "no such table"
     );
     assert!(
         store
-            .acquire_lease("t", &"x".repeat(64), ok)
+            .acquire_lease(&"t".into(), &"x".repeat(64), ok)
             .unwrap()
             .is_some()
     );
@@ -354,7 +382,8 @@ fn nodes_stealing_a_lease_never_both_write_the_log() {
                     while std::time::Instant::now() < deadline {
                         k += 1;
                         let ttl = Duration::from_millis(20);
-                        let Some(lease) = store.acquire_lease("t", &name, ttl).unwrap() else {
+                        let Some(lease) = store.acquire_lease(&"t".into(), &name, ttl).unwrap()
+                        else {
                             std::thread::sleep(Duration::from_millis(1 + k % 3));
                             continue;
                         };
@@ -362,7 +391,7 @@ fn nodes_stealing_a_lease_never_both_write_the_log() {
                             // The next number as the log has it now: the
                             // numbering alone cannot tell two writers
                             // apart, only the fence can.
-                            let v = store.log("t").unwrap().len() as u64 + 1;
+                            let v = store.log(&"t".into()).unwrap().len() as u64 + 1;
                             match store.append_leased(&lease, &[event("t", v)]) {
                                 Ok(()) => written += 1,
                                 Err(_) => refused += 1,

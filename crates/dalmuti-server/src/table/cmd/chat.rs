@@ -76,7 +76,7 @@ impl Actor {
         if self.chat_limit.len() > 256 {
             self.chat_limit.retain_recent();
         }
-        let line = self.talk.chat_line(name.as_deref(), spectator, text);
+        let line = self.talk.chat_line(name.as_ref(), spectator, text);
         self.say(line).await
     }
 

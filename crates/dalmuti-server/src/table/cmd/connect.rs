@@ -5,6 +5,7 @@ use tokio::sync::{broadcast, oneshot};
 use tokio::time::Instant;
 
 use crate::error::ServerError;
+use crate::names::PlayerName;
 use crate::protocol::News;
 use crate::protocol::{Missed, ServerMsg, StateKind, StateMsg, Told};
 use crate::table::actor::Actor;
@@ -47,7 +48,7 @@ impl Resync {
 
 /// A connection of seat `seat` closed.
 pub(in crate::table) struct Unsubscribe {
-    pub seat: String,
+    pub seat: PlayerName,
 }
 
 impl Unsubscribe {

@@ -40,7 +40,7 @@ pub(super) enum Command {
     Panic,
     /// Tests: the seat named `0` is played by bot `1` from now.
     #[cfg(test)]
-    Bot(String, Box<dyn dalmuti_bots::Bot>),
+    Bot(crate::names::PlayerName, Box<dyn dalmuti_bots::Bot>),
 }
 
 impl Actor {

@@ -5,7 +5,7 @@ use tokio::time::Instant;
 
 use crate::bots;
 use crate::error::ServerError;
-use crate::names;
+use crate::names::{self, PlayerName};
 use crate::table::actor::Actor;
 use crate::table::state::{self, Stored};
 use crate::table::{ActReply, Refusal, Reply};
@@ -14,7 +14,7 @@ use crate::token::SeatToken;
 /// Take a seat under a display name: a seat before the start, a place
 /// among the newcomers after it. Answers the seat's secret token.
 pub(in crate::table) struct Join {
-    pub name: String,
+    pub name: PlayerName,
     pub reply: Reply<SeatToken>,
 }
 
@@ -28,7 +28,7 @@ impl Join {
 pub(in crate::table) struct AddBot {
     pub host_token: SeatToken,
     pub spec: String,
-    pub reply: Reply<String>,
+    pub reply: Reply<PlayerName>,
 }
 
 impl AddBot {
@@ -42,7 +42,7 @@ impl AddBot {
 /// The host removes the bot named `name`.
 pub(in crate::table) struct RemoveBot {
     pub host_token: SeatToken,
-    pub name: String,
+    pub name: PlayerName,
     pub reply: Reply<()>,
 }
 
@@ -79,7 +79,7 @@ impl Leave {
 /// `v`.
 pub(in crate::table) struct Place {
     pub token: SeatToken,
-    pub name: String,
+    pub name: PlayerName,
     pub seat: usize,
     pub v: u64,
     pub reply: ActReply,
@@ -95,10 +95,9 @@ impl Place {
 }
 
 impl Actor {
-    async fn join(&mut self, name: &str) -> Result<SeatToken, ServerError> {
-        let name = names::check_new_name(name)?;
+    async fn join(&mut self, name: &PlayerName) -> Result<SeatToken, ServerError> {
         // The same name exactly: the log's own refusal says so.
-        if let Some(taken) = self.name_like(&name).filter(|t| *t != name) {
+        if let Some(taken) = self.name_like(name).filter(|t| t != name.as_str()) {
             return Err(ServerError::Conflict(format!(
                 "the name {name:?} is too like {taken:?}, taken at this table"
             )));
@@ -119,7 +118,7 @@ impl Actor {
             }
         };
         self.commit(event).await?;
-        self.occupant(&name).gone_since = Some(Instant::now());
+        self.occupant(name).gone_since = Some(Instant::now());
         Ok(token)
     }
 
@@ -137,7 +136,7 @@ impl Actor {
             .map(str::to_string)
     }
 
-    async fn add_bot(&mut self, token: &str, spec: &str) -> Result<String, ServerError> {
+    async fn add_bot(&mut self, token: &str, spec: &str) -> Result<PlayerName, ServerError> {
         self.check_host(token)?;
         let level = bots::parse_level(spec)?;
         let bot = bots::build(level, self.state.seats.len() as u64);
@@ -175,23 +174,17 @@ impl Actor {
 
     /// Frees a seat before the start (or a newcomer's), else marks its
     /// player as leaving when the hand ends.
-    async fn remove(&mut self, name: &str, bot: bool) -> Result<(), ServerError> {
+    async fn remove(&mut self, name: &PlayerName, bot: bool) -> Result<(), ServerError> {
         let i = self
             .state
             .seat_named(name)
             .filter(|&i| !bot || self.state.seats[i].bot.is_some())
             .ok_or_else(|| ServerError::BadRequest(format!("no bot named {name:?}")))?;
         if self.state.game.is_none() || self.state.seats[i].waiting {
-            self.commit(Stored::Unseat {
-                name: name.to_string(),
-            })
-            .await?;
+            self.commit(Stored::Unseat { name: name.clone() }).await?;
             self.forget(name);
         } else {
-            self.commit(Stored::Leaving {
-                name: name.to_string(),
-            })
-            .await?;
+            self.commit(Stored::Leaving { name: name.clone() }).await?;
         }
         Ok(())
     }
@@ -199,7 +192,7 @@ impl Actor {
     async fn place(
         &mut self,
         token: &str,
-        name: &str,
+        name: &PlayerName,
         seat: usize,
         v: u64,
     ) -> Result<u64, Refusal> {
@@ -218,7 +211,7 @@ impl Actor {
             let e = ServerError::Conflict("you have no newcomer to place".into());
             return Err(self.refusal(e, i));
         };
-        if placement.newcomer != name || !placement.seats.contains(&seat) {
+        if placement.newcomer != *name || !placement.seats.contains(&seat) {
             let e = ServerError::BadRequest(format!(
                 "place {} at seat {:?}",
                 placement.newcomer, placement.seats
@@ -228,7 +221,7 @@ impl Actor {
         self.place = None;
         let result = self
             .commit(Stored::Join {
-                name: name.to_string(),
+                name: name.clone(),
                 seat,
             })
             .await;

@@ -5,11 +5,12 @@ use tokio::sync::oneshot;
 
 use crate::error::ServerError;
 use crate::fairness::{FairRecord, Fairness};
+use crate::ids::TableId;
 use crate::metrics::LeaseChange;
 use crate::protocol::News;
 use crate::protocol::{Replay, StateKind};
 use crate::store::Store;
-use crate::store::{TableRow, new_id};
+use crate::store::TableRow;
 use crate::table::Reply;
 use crate::table::TableInfo;
 use crate::table::actor::Actor;
@@ -29,7 +30,7 @@ pub(in crate::table) struct AskRematch {
 /// The rematch's table id, and its actor, to be started by the handle,
 /// if this request made it (`None`: it existed already).
 pub(in crate::table) struct RematchMade {
-    pub id: String,
+    pub id: TableId,
     pub made: Option<Box<Actor>>,
 }
 
@@ -142,7 +143,7 @@ impl Actor {
             });
         }
         let row = TableRow {
-            id: new_id(),
+            id: TableId::new(),
             rematch: None,
             ..self.state.row.clone()
         };
@@ -177,10 +178,10 @@ type Made = Result<Option<Box<Actor>>, ServerError>;
 /// if this request made it (another connection's may have won).
 fn make_rematch(
     ctx: Context,
-    this: &str,
+    this: &TableId,
     row: TableRow,
     seats: Vec<Stored>,
-) -> Result<(String, Made), ServerError> {
+) -> Result<(TableId, Made), ServerError> {
     let new = create_with(ctx.store.as_ref(), row, seats)?;
     if let Some(cluster) = &ctx.cluster
         && !cluster.take(&new.row.id)?
