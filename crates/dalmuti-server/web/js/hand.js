@@ -81,8 +81,6 @@ function selectionProblem() {
   const cards = selectionCards();
   if (!d || (d.kind !== 'lead' && d.kind !== 'follow')) return t('web.problem.not-your-turn');
   if (cards.length === 0) return t('web.problem.choose');
-  if (sel.n > 0 && aloneOnly(sel.rank) && cards.length > 1) return t('web.problem.alone', { card: cardName(sel.rank) });
-  if (sel.t && sel.n > 0 && sel.rank !== '6') return t('web.problem.wedgie', { card: cardName('T') });
   if (playsOf(cards).length) return '';
   // Not a legal play: say why in the words a player knows, from what is
   // legal (no rule is worked out here).
