@@ -501,6 +501,39 @@ fn a_dalmuti_dealt_both_jesters_may_press_r_in_the_tax_dialog() {
     assert_eq!(app.session().view().my_tax(), None, "no taxes after it");
 }
 
+/// Every language's help names the keys that call a revolution, and each
+/// does, in the revolution dialog and in the tax dialog alike.
+#[test]
+fn the_help_names_the_revolution_keys_that_work_in_every_dialog() {
+    for lang in dalmuti_i18n::Lang::ALL {
+        let help = crate::tr::Tr::new(lang, dalmuti_core::Variant::Dalmuti).v("help.keys", &[]);
+        let line = help
+            .lines()
+            .find(|l| l.starts_with("r / n ::"))
+            .unwrap_or_else(|| panic!("{lang:?}: no r / n line in {help}"));
+        assert!(line.contains('y'), "{lang:?}: {line}");
+    }
+    let taxed = (0..5000)
+        .find(|&seed| {
+            let mut s = session(seed, 5, false, 3);
+            while s.step_bots().is_some() {}
+            matches!(s.decision(), Some(Decision::Tax { .. })) && s.revolution_offer().is_some()
+        })
+        .expect("some seed deals that");
+    let asked = seed_where(5, false, |d| *d == Decision::Ready);
+    for seed in [taxed, asked] {
+        for key in ['r', 'y'] {
+            let mut s = session(seed, 5, false, 3);
+            let mut app = app(&mut s);
+            press(&mut app, KeyCode::Char(key));
+            assert!(
+                app.session().view().revolution().is_some(),
+                "{key} at seed {seed}"
+            );
+        }
+    }
+}
+
 #[test]
 fn the_merchant_exchange_by_keys() {
     let seed = seed_where(6, true, |d| *d == Decision::ExchangeOffer);
@@ -1193,5 +1226,36 @@ fn your_setup_choice_does_not_wait_for_a_thinking_bot() {
         );
         app.tick(std::time::Instant::now());
         std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Beside a dialog wider screens show nothing: not the ends of the table's
+/// and the log's lines it covers, which read as nonsense cut mid-word.
+#[test]
+fn a_dialog_leaves_no_cut_line_beside_it() {
+    let seed = seed_where(5, false, |d| matches!(d, Decision::Tax { count: 2, .. }));
+    let mut s = session(seed, 5, false, 3);
+    let app = app(&mut s);
+    let term = screen(&app, 110, 30);
+    let buf = term.backend().buffer();
+    let row = |y: u16| -> Vec<String> {
+        (0..buf.area.width)
+            .map(|x| buf[(x, y)].symbol().to_string())
+            .collect()
+    };
+    let top = (0..buf.area.height)
+        .find(|&y| row(y).concat().contains("┌ Taxes"))
+        .expect("the tax dialog is drawn");
+    let left = row(top).iter().position(|c| c == "┌").unwrap();
+    let right = left + row(top)[left..].iter().position(|c| c == "┐").unwrap();
+    let mut y = top;
+    loop {
+        let cells = row(y);
+        let beside = cells[..left].concat() + &cells[right + 1..].concat();
+        assert!(beside.trim().is_empty(), "row {y}: {:?}", cells.concat());
+        if cells[left] == "└" {
+            break;
+        }
+        y += 1;
     }
 }

@@ -378,9 +378,10 @@ impl<'s> App<'s> {
             self.hint();
             return;
         }
-        // Dealt both Jesters (Dogberts): r calls the revolution in place of
-        // any setup choice.
-        if key.code == KeyCode::Char('r') && self.session.revolution_offer().is_some() {
+        // Dealt both Jesters (Dogberts): r (or y, as the help says) calls
+        // the revolution in place of any setup choice, the tax gift too.
+        if matches!(key.code, KeyCode::Char('r' | 'y')) && self.session.revolution_offer().is_some()
+        {
             self.act(Action::CallRevolution);
             return;
         }

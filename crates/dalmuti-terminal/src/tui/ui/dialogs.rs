@@ -50,7 +50,9 @@ impl App<'_> {
         let x = area.x + (area.width - width) / 2;
         let y = area.y + (area.height - height) / 2;
         let rect = Rect::new(x, y, width, height);
-        Clear.render(rect, buf);
+        // The whole band the box stands in, not the box alone: cut log
+        // lines on either side read as nonsense ("herdess, Cherise draws").
+        Clear.render(Rect::new(area.x, y, area.width, height), buf);
         let block = Block::bordered()
             .border_style(self.theme.fg(Color::Yellow))
             .title(Span::styled(
