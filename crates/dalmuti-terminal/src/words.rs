@@ -337,7 +337,9 @@ fn explain_decision(session: &Session, decision: &Decision) -> String {
             let set = tr.set_words(&top);
             let size = top.size().to_string();
             args.extend([("set", set.as_str()), ("n", size.as_str())]);
-            let key = if top.size() == 1 {
+            let key = if nothing_tops(session) {
+                "explain.follow.nothing"
+            } else if top.size() == 1 {
                 "explain.follow.one"
             } else {
                 "explain.follow"
@@ -345,6 +347,13 @@ fn explain_decision(session: &Session, decision: &Decision) -> String {
             session.about(key, by, &args)
         }
     }
+}
+
+/// Whether the only legal answer to the set on the table is a pass: the
+/// player holds nothing that tops it (say a Dalmuti alone), and advice to
+/// play a better rank would be nonsense.
+fn nothing_tops(session: &Session) -> bool {
+    session.legal().iter().all(|a| *a == Action::Pass)
 }
 
 /// The prompt line: `> ` then the decision's keyword, a colon, and the
@@ -534,7 +543,11 @@ pub fn refusal(session: &Session, reason: &Illegal) -> String {
         ),
         Illegal::DoesNotTop { top, played } => say(
             tr,
-            "refusal.does-not-top",
+            if nothing_tops(session) {
+                "refusal.does-not-top.nothing"
+            } else {
+                "refusal.does-not-top"
+            },
             &[
                 ("played", &played.to_string()),
                 ("top", &top.to_string()),

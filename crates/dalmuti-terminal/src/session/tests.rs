@@ -1,4 +1,5 @@
 use super::*;
+use dalmuti_core::Illegal;
 use crate::config::{Config, PlayArgs};
 
 pub(crate) fn config(seed: u64, players: usize) -> Config {
@@ -156,4 +157,47 @@ fn the_wedgie_targets_and_the_dogbert_values_come_from_the_legal_plays() {
         }
     }
     assert!(wedgie && dogbert);
+}
+
+/// Facing a set nothing in the hand tops (a Dalmuti alone, say), the
+/// advice and the refusal say so instead of asking for a better rank.
+#[test]
+fn with_nothing_that_tops_the_advice_says_pass() {
+    let mut checked = 0;
+    for seed in 0..40 {
+        let mut s = Session::new(&config(seed, 5)).unwrap();
+        while !s.is_game_over() && checked < 3 {
+            if s.step_bots().is_some() {
+                continue;
+            }
+            let Some(decision) = s.decision() else {
+                if s.hand_end().is_some() {
+                    s.next_hand().unwrap();
+                }
+                continue;
+            };
+            let only_pass = s.legal().iter().all(|a| *a == Action::Pass);
+            if let (Decision::Follow { top, .. }, true) = (decision, only_pass) {
+                let advice = crate::words::explain(&s, &decision);
+                assert!(advice.contains("You hold nothing that tops"), "{advice}");
+                assert!(!advice.contains("better rank"), "{advice}");
+                // A single card of the hand, played anyway, is refused in
+                // the same words.
+                let worst = s.my_cards().iter().filter_map(|c| c.rank()).max();
+                if let (1, Some(worst)) = (top.size(), worst) {
+                    let single = Set::new(worst, 1, 0).unwrap();
+                    let Err(e) = s.act(Action::Play(single)) else {
+                        panic!("{single} was played on {top}");
+                    };
+                    assert!(matches!(e.reason, Illegal::DoesNotTop { .. }), "{e}");
+                    let refusal = crate::words::refusal(&s, &e.reason);
+                    assert!(refusal.contains("you hold nothing that does"), "{refusal}");
+                    checked += 1;
+                }
+            }
+            let action = s.hint().unwrap();
+            s.act(action).unwrap();
+        }
+    }
+    assert!(checked >= 3, "only {checked} such decisions in 40 games");
 }
