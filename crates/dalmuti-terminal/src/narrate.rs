@@ -28,8 +28,9 @@ pub fn seen(
     teller.tell(log)
 }
 
-/// Tells a hand's events with every card shown, no one in the second
-/// person: a finished game as its record holds it (`dalmuti replay`).
+/// Tells a hand's events with every card shown, the seat `me` (if any) in
+/// the second person: a finished game as its record holds it (`dalmuti
+/// replay`), told to whoever played `me`.
 ///
 /// ```
 /// use dalmuti_core::{Event, Seat, Set, Variant};
@@ -37,19 +38,22 @@ pub fn seen(
 /// use dalmuti_terminal::{narrate, tr::Tr};
 /// let played = Event::Played { seat: Seat::new(1), set: "7 7".parse::<Set>().unwrap() };
 /// let names = |s: Seat| ["Ada", "Bo", "Cy"][s.index()].to_string();
-/// let told = narrate::events([played], 3, Tr::new(Lang::En, Variant::Dalmuti), &names);
-/// assert_eq!(told, ["Bo leads two Seamstresses."]);
+/// let tr = Tr::new(Lang::En, Variant::Dalmuti);
+/// assert_eq!(narrate::events([played], 3, tr, None, &names), ["Bo leads two Seamstresses."]);
+/// let me = Some(Seat::new(1));
+/// assert_eq!(narrate::events([played], 3, tr, me, &names), ["You lead two Seamstresses."]);
 /// ```
 pub fn events(
     events: impl IntoIterator<Item = Event>,
     players: usize,
     tr: Tr,
+    me: Option<Seat>,
     name: &dyn Fn(Seat) -> String,
 ) -> Vec<String> {
     let teller = Teller {
         players,
         tr,
-        me: None,
+        me,
         everything: true,
         name,
     };
@@ -369,7 +373,7 @@ mod tests {
             mine.contains("you give a Stonecutter and a Peasant"),
             "{mine}"
         );
-        let replayed = events([tax()], 4, tr, &names).remove(0);
+        let replayed = events([tax()], 4, tr, None, &names).remove(0);
         assert_eq!(
             replayed,
             "Taxes: Alice, the Greater Dalmuti, gives a Stonecutter and a Peasant to Di, \

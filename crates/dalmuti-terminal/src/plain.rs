@@ -57,6 +57,7 @@ pub fn run<R: BufRead, W: Write>(
         delay: options.delay,
         shown: false,
         seating: Vec::new(),
+        dealt: None,
     };
     if let Some(note) = &options.note {
         plain.say(note)?;
@@ -76,6 +77,9 @@ struct Plain<'s, R, W> {
     /// The seating last shown, to show it again when a greater revolution
     /// changes it.
     seating: Vec<PlayerId>,
+    /// The hand as shown at the deal, until the first decision: shown
+    /// again there only if it changed (taxes), not twice in a row.
+    dealt: Option<String>,
 }
 
 impl<R: BufRead, W: Write> Plain<'_, R, W> {
@@ -197,10 +201,12 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         if view.is_first_hand() && view.rules().first_deal_revolution {
             lines.push(say(tr, "first-deal", &[]));
         }
-        lines.push(words::hand_line(s));
+        let hand = words::hand_line(s);
+        lines.push(hand.clone());
         for line in lines {
             self.say(line)?;
         }
+        self.dealt = Some(hand);
         self.shown = false;
         Ok(())
     }
@@ -225,7 +231,10 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         if matches!(decision, Decision::Lead | Decision::Follow { .. }) {
             lines.push(words::top_line(s));
         }
-        lines.push(words::hand_line(s));
+        let hand = words::hand_line(s);
+        if self.dealt.take().as_ref() != Some(&hand) {
+            lines.push(hand);
+        }
         lines.push(words::explain(s, decision));
         for line in lines {
             self.say(line)?;
@@ -675,6 +684,24 @@ mod tests {
         assert_eq!(ending, Ending::EndOfInput);
         assert!(text.contains("== Hand 1 of 1 =="), "{text}");
         assert!(text.lines().last().unwrap().starts_with("> "), "{text}");
+    }
+
+    /// The hand shown at the deal is not shown again, the same, at the
+    /// first decision; a hand the taxes changed is.
+    #[test]
+    fn the_hand_is_not_shown_twice_in_a_row() {
+        for seed in 0..8 {
+            let (text, _) = transcript(seed, "");
+            let hands: Vec<&str> = text
+                .lines()
+                .filter(|l| l.starts_with("Your hand ("))
+                .collect();
+            assert!(!hands.is_empty(), "{text}");
+            assert!(
+                hands.windows(2).all(|w| w[0] != w[1]),
+                "seed {seed}: {text}"
+            );
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use dalmuti_core::{Game, HandLog, PlayerId, Seat, Stage};
 
 use crate::narrate;
 use crate::tr::Tr;
-use crate::words::optional_rules;
+use crate::words::{optional_rules, shown_name};
 
 /// The whole game as text, one line per item.
 ///
@@ -22,7 +22,7 @@ use crate::words::optional_rules;
 /// assert!(told.iter().any(|line| line.starts_with("  Ada is dealt ")));
 /// ```
 pub fn game(game: &Game, tr: Tr) -> Vec<String> {
-    let name = |p: PlayerId| game.name(p).to_string();
+    let name = |p: PlayerId| player_name(game, tr, p);
     let mut options = optional_rules(game.rules(), tr);
     if options.is_empty() {
         options.push(tr.t("replay.no-options", &[]));
@@ -77,18 +77,39 @@ pub fn game(game: &Game, tr: Tr) -> Vec<String> {
     out
 }
 
+/// The player who played under the terminal game's default name, "You":
+/// the record is told to them, in the second person, not as "You passes".
+fn reader(game: &Game) -> Option<PlayerId> {
+    game.players()
+        .find(|&p| game.name(p).eq_ignore_ascii_case("you"))
+}
+
+/// A player's name as told: the reader's in the reader's language.
+fn player_name(game: &Game, tr: Tr, p: PlayerId) -> String {
+    shown_name(game.name(p), reader(game) == Some(p), tr)
+}
+
+/// `key`, or `key.you` when it is about the reader.
+fn about(game: &Game, key: &str, p: PlayerId) -> String {
+    if reader(game) == Some(p) {
+        format!("{key}.you")
+    } else {
+        key.to_string()
+    }
+}
+
 /// One hand, its points added to `totals`.
 fn hand(game: &Game, tr: Tr, index: usize, log: &HandLog, totals: &mut [u32]) -> Vec<String> {
     let hand = &log.hand;
     let n = hand.players();
-    let name = |p: PlayerId| game.name(p).to_string();
+    let name = |p: PlayerId| player_name(game, tr, p);
     let mut out = vec![tr.t("hand.number", &[("hand", &(index + 1).to_string())])];
     for &p in &log.left {
-        out.push(tr.t("replay.leaves", &[("name", &name(p))]));
+        out.push(tr.t(&about(game, "replay.leaves", p), &[("name", &name(p))]));
     }
     for &(p, seat) in &log.joined {
         out.push(tr.t(
-            "replay.joins",
+            &about(game, "replay.joins", p),
             &[("name", &name(p)), ("seat", &(seat + 1).to_string())],
         ));
     }
@@ -106,7 +127,7 @@ fn hand(game: &Game, tr: Tr, index: usize, log: &HandLog, totals: &mut [u32]) ->
         let seat = log.seat_of(p).expect("a player of the hand has a seat");
         let dealt = hand.dealt(seat);
         out.push(tr.n(
-            "replay.dealt",
+            &about(game, "replay.dealt", p),
             u64::from(dealt.len()),
             &[("name", &name(p)), ("cards", &dealt.to_string())],
         ));
@@ -118,10 +139,12 @@ fn hand(game: &Game, tr: Tr, index: usize, log: &HandLog, totals: &mut [u32]) ->
         ));
     }
     let seat_name = |s: Seat| name(log.player_at(s));
+    let me = reader(game).and_then(|p| log.seat_of(p));
     out.extend(narrate::events(
         hand.events().iter().copied(),
         n,
         tr,
+        me,
         &seat_name,
     ));
     let order: Vec<String> = log
@@ -162,4 +185,49 @@ fn hand(game: &Game, tr: Tr, index: usize, log: &HandLog, totals: &mut [u32]) ->
         out.push(tr.t("replay.scores", &[("scores", &tr.join(&scores))]));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use dalmuti_bots::{Bot, HeuristicBot};
+    use dalmuti_core::{Rules, Seed};
+    use dalmuti_i18n::Lang;
+
+    use super::*;
+
+    /// A whole game of heuristic bots, one of them under the terminal
+    /// game's default name.
+    fn played(names: [&str; 4]) -> Game {
+        let names = names.iter().map(|n| n.to_string()).collect();
+        let mut game = Game::new(Rules::default(), names, Seed::from(5)).unwrap();
+        let mut bots: Vec<HeuristicBot> = (0..4).map(|_| HeuristicBot::default()).collect();
+        while let Some(seat) = game.hand().to_act().first_seat() {
+            let view = game.view(dalmuti_core::Viewer::Seat(seat));
+            let legal = view.legal_actions();
+            let action = bots[seat.index()].decide(&view, &legal).unwrap();
+            game.apply(seat, action).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn the_player_called_you_is_told_in_the_second_person() {
+        let game = played(["Ada", "You", "Bo", "Cy"]);
+        let told = super::game(&game, Tr::new(Lang::En, game.rules().variant));
+        let all = told.join("\n");
+        for slip in [
+            "You is ",
+            "You passes",
+            "You tops",
+            "You leads",
+            "You gives",
+        ] {
+            assert!(!all.contains(slip), "{slip:?} in\n{all}");
+        }
+        assert!(all.contains("You are dealt"), "{all}");
+        assert!(all.contains("Ada is dealt"), "{all}");
+        // In Korean the reader is 당신 ("you"), not the English word.
+        let ko = super::game(&game, Tr::new(Lang::Ko, game.rules().variant)).join("\n");
+        assert!(!ko.contains("You"), "{ko}");
+    }
 }

@@ -1,6 +1,6 @@
 use super::*;
-use dalmuti_core::Illegal;
 use crate::config::{Config, PlayArgs};
+use dalmuti_core::Illegal;
 
 pub(crate) fn config(seed: u64, players: usize) -> Config {
     config_of("dalmuti", seed, players)
