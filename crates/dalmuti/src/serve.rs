@@ -172,17 +172,29 @@ fn choose_data(data: Option<PathBuf>, env: Option<String>) -> (PathBuf, Option<S
 pub fn run_serve(args: ServeArgs) -> ExitCode {
     let format = args.log_format;
     start_logs(format);
+    let chosen = args.data.is_some();
     let (data, database_url) = choose_data(args.data, std::env::var(DATABASE_URL).ok());
     if database_url.is_none()
         && let Some(dir) = data.parent().filter(|d| !d.as_os_str().is_empty())
-        && let Err(e) = std::fs::create_dir_all(dir)
+        && !dir.is_dir()
     {
-        say(
-            format,
-            true,
-            &format!("cannot create {}: {e}", dir.display()),
-        );
-        return ExitCode::from(1);
+        // The default folder is ours to make; a folder someone named is
+        // theirs: a typo must not leave a new folder behind.
+        let made = if chosen {
+            Err(format!(
+                "the folder {} does not exist: make it first (mkdir -p {}), or give \
+                 --data a file path in a folder that exists",
+                dir.display(),
+                dir.display()
+            ))
+        } else {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))
+        };
+        if let Err(e) = made {
+            say(format, true, &e);
+            return ExitCode::from(1);
+        }
     }
     let config = Config {
         data,
@@ -256,16 +268,30 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
 
 /// What `--data` wants, for a database that would not open.
 fn data_help(data: &std::path::Path) -> String {
-    let folder = if data.is_dir() {
-        format!("{} is a folder. ", data.display())
+    let wants = "--data wants a file path for the SQLite database (created if missing, \
+                 in a folder that exists and can be written)";
+    let shown = data.display();
+    if data.is_dir() {
+        let example = data.join("server.sqlite");
+        format!(
+            "{shown} is a folder. {wants}: e.g. --data {}",
+            example.display()
+        )
+    } else if data.is_file() {
+        let example = data.with_file_name("server.sqlite");
+        let example = if example == data {
+            data.with_file_name("dalmuti.sqlite")
+        } else {
+            example
+        };
+        format!(
+            "{shown} is a file that is not an SQLite database: it is left as it is. \
+             {wants}: a new one, e.g. --data {}",
+            example.display()
+        )
     } else {
-        String::new()
-    };
-    format!(
-        "{folder}--data wants a file path for the SQLite database (created if missing, \
-         in a folder that exists and can be written), not a folder: e.g. --data {}",
-        data.join("server.sqlite").display()
-    )
+        format!("{wants}.")
+    }
 }
 
 /// What a PostgreSQL address wants, for a database that would not open

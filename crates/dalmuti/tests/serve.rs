@@ -222,6 +222,58 @@ fn a_folder_for_data_is_refused_before_any_address_is_announced() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `dalmuti serve --data PATH`, run until it exits: its status and what
+/// it said.
+fn serve_data(data: &std::path::Path) -> (std::process::ExitStatus, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+        .arg(data)
+        .stdin(Stdio::null())
+        .output()
+        .expect("dalmuti serve runs");
+    let said = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status, said)
+}
+
+#[test]
+fn a_file_that_is_no_database_is_refused_and_left_alone() {
+    let dir = temp_dir("not-a-database");
+    let file = dir.join("notes.txt");
+    std::fs::write(&file, "my notes\n".repeat(100)).unwrap();
+    let (status, said) = serve_data(&file);
+    assert!(!status.success(), "{said}");
+    assert!(!said.contains("open http://"), "{said}");
+    assert!(
+        said.contains("is a file that is not an SQLite database"),
+        "{said}"
+    );
+    // The example is beside the file, not inside it as if it were a folder.
+    let inside = file.join("server.sqlite");
+    assert!(!said.contains(&*inside.to_string_lossy()), "{said}");
+    assert!(
+        said.contains(&*dir.join("server.sqlite").to_string_lossy()),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "my notes\n".repeat(100)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_missing_folder_for_data_is_refused_not_made() {
+    let dir = temp_dir("missing-parent");
+    let missing = dir.join("no-such-folder");
+    let (status, said) = serve_data(&missing.join("x.sqlite"));
+    assert!(!status.success(), "{said}");
+    assert!(!said.contains("open http://"), "{said}");
+    assert!(said.contains("does not exist"), "{said}");
+    assert!(said.contains("mkdir -p"), "{said}");
+    assert!(!missing.exists(), "the folder was made: {said}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn json_logs_are_json_lines_that_name_tables_and_hide_tokens() {
     let dir = temp_dir("json-logs");
