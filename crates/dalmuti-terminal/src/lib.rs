@@ -34,8 +34,9 @@ pub use session::{Session, SessionError};
 /// A game played to its end or to the player's quit, and saved.
 #[derive(Debug)]
 pub struct Played {
-    /// Where the game's record was saved.
-    pub saved: PathBuf,
+    /// Where the game's record was saved; `None` when the player made no
+    /// move, and there was nothing worth keeping.
+    pub saved: Option<PathBuf>,
     /// The terminal failed before the end (the game was saved as far as
     /// it went); a reader that went away (`| head`) is not a failure.
     pub interrupted: Option<std::io::Error>,
@@ -78,21 +79,22 @@ pub fn run_play(args: &PlayArgs) -> Result<Played, PlayError> {
     let interrupted = result
         .err()
         .filter(|e| e.kind() != std::io::ErrorKind::BrokenPipe);
-    let saved = save::default_dir().and_then(|dir| session.save_record(&dir));
-    let saved = match saved {
-        Ok(path) => path,
-        Err(error) => return Err(PlayError::Save { error, interrupted }),
+    let tr = session.tr();
+    let (saved, said) = if session.has_moved() {
+        let saved = save::default_dir().and_then(|dir| session.save_record(&dir));
+        let saved = match saved {
+            Ok(path) => path,
+            Err(error) => return Err(PlayError::Save { error, interrupted }),
+        };
+        let said = tr.t("game-saved", &[("path", &saved.display().to_string())]);
+        (Some(saved), said)
+    } else {
+        (None, tr.t("game-not-saved", &[]))
     };
     let mut out = stdout.lock();
     // A reader that went away (`| head`) is no reason to lose the game, nor
     // to complain: the record is saved above either way.
-    let _ = writeln!(
-        out,
-        "{}",
-        session
-            .tr()
-            .t("game-saved", &[("path", &saved.display().to_string())])
-    );
+    let _ = writeln!(out, "{said}");
     let _ = out.flush();
     Ok(Played { saved, interrupted })
 }

@@ -261,6 +261,9 @@ pub struct Session {
     told: usize,
     /// The language everything is said in.
     lang: Lang,
+    /// Whether the human has made a move: a game quit before it is not
+    /// worth a record.
+    moved: bool,
 }
 
 impl Session {
@@ -300,6 +303,7 @@ impl Session {
             seed_text: config.seed_text(),
             told: 0,
             lang: config.lang,
+            moved: false,
         };
         session.ready_when_nothing_to_choose();
         Ok(session)
@@ -311,7 +315,9 @@ impl Session {
     /// then keeps quiet).
     fn ready_when_nothing_to_choose(&mut self) {
         if self.decision() == Some(Decision::Ready) && self.revolution_offer().is_none() {
-            self.act(Action::Ready)
+            let seat = self.my_seat();
+            self.game
+                .apply(seat, Action::Ready)
                 .expect("saying ready is the human's legal action");
         }
     }
@@ -819,7 +825,15 @@ impl Session {
     /// The human's action, or why it is refused (nothing changes then).
     pub fn act(&mut self, action: Action) -> Result<(), Box<IllegalAction>> {
         let seat = self.my_seat();
-        self.game.apply(seat, action)
+        self.game.apply(seat, action)?;
+        self.moved = true;
+        Ok(())
+    }
+
+    /// Whether the human has made a move yet (saying ready for them when
+    /// they had nothing to choose is not one).
+    pub fn has_moved(&self) -> bool {
+        self.moved
     }
 
     /// What the heuristic bot would do in the human's place, from the
