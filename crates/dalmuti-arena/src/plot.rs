@@ -338,12 +338,11 @@ fn intervals<DB: DrawingBackend>(
         let style = TextStyle::from(("sans-serif", 12).into_font())
             .color(&BLACK)
             .pos(Pos::new(HPos::Center, VPos::Bottom));
+        // The value stands clear above its dot (radius 6), not on it.
         chart
-            .draw_series(std::iter::once(Text::new(
-                format!("{v:.decimals$}"),
-                (v, y()),
-                style,
-            )))
+            .draw_series(std::iter::once(
+                EmptyElement::at((v, y())) + Text::new(format!("{v:.decimals$}"), (0, -9), style),
+            ))
             .map_err(err)?;
     }
     Ok(())

@@ -186,3 +186,33 @@ fn the_text_ranks_the_bots_and_says_how_to_repeat() {
     let random = text.lines().position(|l| l.contains(" random ")).unwrap();
     assert!(greedy < random, "{text}");
 }
+
+/// The attribute `name` of an SVG element's text, as a number.
+fn attr(element: &str, name: &str) -> f64 {
+    let start = element.find(&format!(" {name}=\"")).expect(name) + name.len() + 3;
+    let len = element[start..].find('"').unwrap();
+    element[start..start + len].parse().unwrap()
+}
+
+/// Each bot's value is written above its dot, clear of it.
+#[test]
+fn the_plot_writes_each_value_clear_of_its_dot() {
+    let report = ladder("random,greedy,heuristic", 4, 10);
+    let path =
+        std::env::temp_dir().join(format!("dalmuti-ladder-labels-{}.svg", std::process::id()));
+    crate::plot_ladder_svg(&report, &path).unwrap();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let dots: Vec<&str> = svg.split("<circle").skip(1).collect();
+    assert_eq!(dots.len(), 6, "a dot per bot on each half");
+    for dot in dots {
+        let (x, top) = (attr(dot, "cx"), attr(dot, "cy") - attr(dot, "r"));
+        // The value's text, centred on the dot and anchored by its bottom.
+        let label = svg
+            .split("<text")
+            .skip(1)
+            .find(|t| t.contains("dy=\"-0.5ex\"") && attr(t, "x") == x)
+            .unwrap_or_else(|| panic!("no value over the dot at x = {x}"));
+        assert!(attr(label, "y") < top, "the value at x = {x} is on its dot");
+    }
+}
