@@ -24,6 +24,7 @@ their seats change from hand to hand.
 
 from __future__ import annotations
 
+import importlib
 import json
 from typing import Any, Mapping, Optional, Sequence, Union
 
@@ -222,15 +223,26 @@ class Game:
         return f"Game(players={self.players}, hands_played={self.hands_played}, stage={self.stage!r})"
 
 
-def env(*args: Any, **kwargs: Any):
-    """The PettingZoo AEC environment (see `dalmuti.env` module)."""
-    from .env import env as make
+def _env_module():
+    """`dalmuti.env`, or an ImportError that says which extra to install."""
+    try:
+        module = importlib.import_module(".env", __name__)
+    except ImportError as e:
+        raise ImportError(
+            f"the environments need PettingZoo and Gymnasium ({e}): "
+            "pip install 'dalmuti[env]'"
+        ) from e
+    return module
 
-    return make(*args, **kwargs)
+
+def env(*args: Any, **kwargs: Any):
+    """The PettingZoo AEC environment (see `dalmuti.env` module); needs the
+    `env` extra (`pip install 'dalmuti[env]'`). Once that module is
+    imported it takes this name on the package, and is callable the same
+    way."""
+    return _env_module().env(*args, **kwargs)
 
 
 def raw_env(*args: Any, **kwargs: Any):
     """The PettingZoo AEC environment without PettingZoo's wrappers."""
-    from .env import raw_env as make
-
-    return make(*args, **kwargs)
+    return _env_module().raw_env(*args, **kwargs)

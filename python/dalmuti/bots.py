@@ -29,10 +29,16 @@ class Bot:
 
     def __init__(self, spec: str, seed: int = 0) -> None:
         self._bot = _dalmuti.Bot(spec, seed)
+        self._seed = seed
 
     @property
     def name(self) -> str:
         return self._bot.name
+
+    @property
+    def spec(self) -> str:
+        """What it was built from, options and all: `search:iterations=1000`."""
+        return self._bot.spec
 
     def decide(self, game: "Game", seat: int):
         """The bot's action for `seat`'s decision, from that seat's view."""
@@ -44,7 +50,9 @@ class Bot:
         self._bot.reseed(seed)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.name!r})"
+        # What builds the same bot again, budget and seed included.
+        seed = f", seed={self._seed}" if self._seed else ""
+        return f"Bot({self.spec!r}{seed})"
 
 
 class Random(Bot):

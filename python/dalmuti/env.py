@@ -35,6 +35,8 @@ terminate together. Nothing truncates.
 from __future__ import annotations
 
 import json
+import sys
+import types
 from typing import Any, Optional
 
 import numpy as np
@@ -197,3 +199,15 @@ class raw_env(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as `env`: importing `dalmuti.env` binds the
+    module on the package over the function `dalmuti.env`, and
+    `dalmuti.env(players=5)` must make an environment either way."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> AECEnv:
+        return env(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

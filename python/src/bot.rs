@@ -13,6 +13,8 @@ use crate::table::Table;
 pub struct PyBot {
     // A mutex only so the class is `Sync`, as Python classes must be.
     bot: std::sync::Mutex<Box<dyn Bot>>,
+    /// The name it was built from, options and all (`search:ms=50`).
+    spec: String,
 }
 
 /// Builds a built-in bot from its command-line name; `cmd:` bots are
@@ -43,12 +45,19 @@ impl PyBot {
     fn new(spec: &str, seed: u64) -> PyResult<PyBot> {
         Ok(PyBot {
             bot: std::sync::Mutex::new(build(spec, seed)?),
+            spec: spec.to_string(),
         })
     }
 
     #[getter]
     fn name(&self) -> String {
         self.bot().name().to_string()
+    }
+
+    /// The name it was built from, options and all.
+    #[getter]
+    fn spec(&self) -> String {
+        self.spec.clone()
     }
 
     fn decide(&mut self, py: Python<'_>, table: &Table, seat: usize) -> PyResult<String> {
@@ -77,6 +86,8 @@ impl PyBot {
     }
 
     fn __repr__(&self) -> String {
-        format!("Bot({:?})", self.bot().name())
+        // The spec, which builds the same bot again; the name alone
+        // ("search") does not say its budget.
+        format!("Bot({:?})", self.spec)
     }
 }

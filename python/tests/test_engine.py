@@ -264,3 +264,31 @@ def test_players_keep_their_numbers_and_names_whatever_seat_they_draw():
         first_seats.add(seats[0])
     # The draw decides the seats: Ada is not always the Greater Dalmuti.
     assert len(first_seats) > 2
+
+
+def test_a_bot_prints_as_what_builds_it_again():
+    from dalmuti.bots import Bot, Search
+
+    assert repr(Bot("search:iterations=1000")) == "Bot('search:iterations=1000')"
+    assert repr(Search(iterations=200, seed=4)) == "Bot('search:iterations=200', seed=4)"
+    assert Bot("search:iterations=1000").name == "search"
+    assert repr(dalmuti._dalmuti.Bot("search:ms=20")) == 'Bot("search:ms=20")'
+
+
+def test_the_environments_without_their_extra_say_which_to_install():
+    import subprocess
+    import sys
+
+    # A fresh interpreter where Gymnasium and PettingZoo cannot be imported,
+    # as without the extra.
+    for call in ["dalmuti.env(players=5)", "dalmuti.raw_env(players=5)"]:
+        code = (
+            "import sys\n"
+            "sys.modules['gymnasium'] = None\n"
+            "sys.modules['pettingzoo'] = None\n"
+            f"import dalmuti\n{call}\n"
+        )
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert run.returncode != 0
+        assert "pip install 'dalmuti[env]'" in run.stderr, run.stderr
+        assert "ImportError" in run.stderr, run.stderr

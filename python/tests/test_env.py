@@ -257,3 +257,12 @@ def test_other_seats_cards_do_not_change_an_observation(seed):
             t.apply(seat, json.dumps(choice))
     assert table.stage() == other.stage() == "play"
     np.testing.assert_array_equal(table.observation(2), other.observation(2))
+
+
+def test_dalmuti_env_makes_an_environment_every_time():
+    import dalmuti
+
+    for _ in range(2):
+        e = dalmuti.env(players=5)
+        e.reset(seed=1)
+        assert e.agents

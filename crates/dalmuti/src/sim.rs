@@ -192,7 +192,10 @@ pub fn run_sim(cli: SimCli) -> ExitCode {
             config.seed_text()
         );
     }
-    let result = with_progress(config.total_hands(), |progress| run(&config, progress));
+    let machine = config.format() != Format::Text;
+    let result = with_progress(config.total_hands(), machine, |progress| {
+        run(&config, progress)
+    });
     let report = match result {
         Ok(r) => r,
         Err(e) => {
@@ -236,7 +239,7 @@ fn ladder(args: SimArgs) -> ExitCode {
             config.command()
         );
     }
-    let result = with_progress(config.total_hands(), |progress| {
+    let result = with_progress(config.total_hands(), config.json_on_stdout(), |progress| {
         run_ladder(&config, progress)
     });
     let report = match result {
@@ -281,7 +284,9 @@ fn pool(args: SimArgs) -> ExitCode {
             config.command()
         );
     }
-    let result = with_progress(config.total_hands(), |progress| run_pool(&config, progress));
+    let result = with_progress(config.total_hands(), config.json_on_stdout(), |progress| {
+        run_pool(&config, progress)
+    });
     let report = match result {
         Ok(r) => r,
         Err(e) => {
@@ -324,9 +329,11 @@ fn print(text: &str) -> ExitCode {
 }
 
 /// Runs `work` with a progress callback that moves a bar (when standard
-/// error is a terminal), and clears the bar when it is done.
-fn with_progress<T>(total: u64, work: impl FnOnce(&(dyn Fn(u64) + Sync)) -> T) -> T {
-    let bar = progress_bar(total);
+/// error is a terminal and the report is for a person, not `--json` or
+/// `--csv` on standard output), and clears the bar when it is done.
+fn with_progress<T>(total: u64, machine: bool, work: impl FnOnce(&(dyn Fn(u64) + Sync)) -> T) -> T {
+    // JSON or CSV on standard output is for a program: no bar beside it.
+    let bar = progress_bar(total).filter(|_| !machine);
     let result = work(&|hands| {
         if let Some(bar) = &bar {
             bar.set_position(hands);

@@ -189,3 +189,47 @@ fn replay_tells_corporate_shuffle_in_its_own_words() {
         stdout(&bad)
     );
 }
+
+/// `dalmuti sim` on a terminal (a pseudo-terminal made by `script`): what
+/// it wrote there, standard output and error together.
+fn sim_on_a_terminal(extra: &str) -> String {
+    let bin = env!("CARGO_BIN_EXE_dalmuti");
+    // A search bot, so the run lasts past the bar's first tick (200 ms).
+    let command = format!(
+        "{bin} sim --players 4 --hands 2 --bots search:moves=20000,greedy,greedy,greedy \
+         --seed 1 --threads 1 {extra}"
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .expect("script(1) from util-linux runs");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn sim_shows_progress_on_a_terminal_but_not_beside_json() {
+    let person = sim_on_a_terminal("");
+    assert!(
+        person.contains("hands") && person.contains("ETA"),
+        "{person}"
+    );
+    let machine = sim_on_a_terminal("--json");
+    assert!(!machine.contains("ETA"), "{machine}");
+    assert!(machine.contains("\"hands\": 2"), "{machine}");
+    // Piped, no bar either.
+    let piped = dalmuti(&[
+        "sim",
+        "--players",
+        "4",
+        "--hands",
+        "2",
+        "--bots",
+        "search:moves=20000,greedy,greedy,greedy",
+        "--seed",
+        "1",
+        "--threads",
+        "1",
+    ]);
+    assert!(!String::from_utf8_lossy(&piped.stderr).contains("ETA"));
+}
