@@ -623,8 +623,13 @@ fn single(cards: &Cards, tr: Tr) -> Result<dalmuti_core::Card, String> {
 
 /// "Hand 2 of 3", or "Hand 2" in a game of no set length.
 pub fn hand_number(session: &Session) -> String {
+    hand_title(session, session.hand_number())
+}
+
+/// "Hand `n` of 3" (or "Hand `n`" when the game has no set length).
+pub fn hand_title(session: &Session, n: usize) -> String {
     let tr = session.tr();
-    let hand = session.hand_number().to_string();
+    let hand = n.to_string();
     match session.rules().hands {
         Some(total) => tr.t(
             "hand.number.of",

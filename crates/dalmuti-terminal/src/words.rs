@@ -26,12 +26,15 @@ pub fn hand(cards: &Cards, tr: Tr) -> String {
 
 /// The human's hand as one line.
 pub fn hand_line(session: &Session) -> String {
-    let cards = session.my_cards();
-    let tr = session.tr();
+    cards_line(&session.my_cards(), session.tr())
+}
+
+/// `cards` as the human's hand, on one line: "Your hand (16 cards): …".
+pub fn cards_line(cards: &Cards, tr: Tr) -> String {
     tr.n(
         "hand.line",
         cards.len().into(),
-        &[("hand", &hand(&cards, tr))],
+        &[("hand", &hand(cards, tr))],
     )
 }
 

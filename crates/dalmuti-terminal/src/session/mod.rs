@@ -867,6 +867,35 @@ impl Session {
         )
     }
 
+    /// Hand `index` (from 0; the current one is the last) as the human
+    /// saw it (of the current hand, what [`Session::take_news`] handed
+    /// out), told in the session's language now: what the full-screen
+    /// game tells again when the language changes.
+    pub fn hand_told(&self, index: usize) -> Vec<String> {
+        let Some(log) = self.game.hands().get(index) else {
+            return Vec::new();
+        };
+        let Some(seat) = log.seat_of(self.me) else {
+            return Vec::new();
+        };
+        let view = View::new(&log.hand, Viewer::Seat(seat));
+        let name = |s: Seat| self.game.name(log.player_at(s)).to_string();
+        let mut told = narrate::seen(view.log(), log.hand.players(), self.tr(), Some(seat), &name);
+        // Of the current hand, only what was handed out already: the rest
+        // is news still to come, in its turn.
+        if index + 1 == self.game.hands().len() {
+            told.truncate(self.told);
+        }
+        told
+    }
+
+    /// The cards the human was dealt in hand `index` (from 0), if they
+    /// played it.
+    pub fn dealt_in(&self, index: usize) -> Option<Cards> {
+        let log = self.game.hands().get(index)?;
+        log.seat_of(self.me).map(|seat| log.hand.dealt(seat))
+    }
+
     /// The lines of [`Session::log`] not handed out before (the whole log
     /// after a new deal).
     pub fn take_news(&mut self) -> Vec<String> {
@@ -928,7 +957,7 @@ impl Session {
                 .game
                 .next_seating()
                 .iter()
-                .map(|&p| self.name(p).to_string())
+                .map(|&p| crate::words::shown_name(self.name(p), p == self.me, self.tr()))
                 .collect(),
             game_over: self.is_game_over(),
         })

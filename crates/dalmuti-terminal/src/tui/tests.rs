@@ -966,6 +966,62 @@ fn l_switches_the_language_and_the_screen_follows() {
     }
 }
 
+/// After `L` the whole log is told again in the new language, earlier
+/// hands too: no line stays in the old one, and the log tells the same
+/// story (as many hands, every move).
+#[test]
+fn l_tells_the_whole_log_again_in_the_new_language() {
+    let mut s = session(4, 5, false, 3);
+    let mut app = app(&mut s);
+    play_until(&mut app, |a| {
+        a.session().hand_number() == 2 && a.session().decision().is_some()
+    });
+    // Notices that a bot has made its secret setup choice are not told
+    // again: the choice itself is, once the setup is over.
+    let story = |log: &[String]| -> Vec<String> {
+        log.iter()
+            .filter(|l| !l.contains(" has chosen "))
+            .cloned()
+            .collect()
+    };
+    let english = story(app.log());
+    press(&mut app, KeyCode::Char('L'));
+    assert_eq!(app.session().lang(), Lang::Ko);
+    let korean = app.log().to_vec();
+    for line in &korean {
+        for word in [
+            "Your hand",
+            "passes",
+            " leads ",
+            "The draw",
+            "Hand ",
+            "tops it",
+        ] {
+            assert!(!line.contains(word), "{word:?} still in English: {line}");
+        }
+    }
+    assert_eq!(
+        korean.iter().filter(|l| l.starts_with("── ")).count(),
+        2,
+        "{korean:#?}"
+    );
+    // Back in English, the story is the one told before the switch.
+    for _ in 1..Lang::ALL.len() {
+        press(&mut app, KeyCode::Char('L'));
+    }
+    assert_eq!(app.session().lang(), Lang::En);
+    assert_eq!(story(app.log()), english);
+    // The next hand's seating says "you" in the language's own word.
+    press(&mut app, KeyCode::Char('L'));
+    play_until(&mut app, |a| a.session().is_hand_over());
+    let end = app.session().hand_end().expect("the hand is over");
+    assert!(
+        end.next_seating.iter().all(|n| n != "You"),
+        "{:?}",
+        end.next_seating
+    );
+}
+
 // ----- a bot that thinks long -----
 
 /// A bot that thinks until the test lets it answer: a long search on
@@ -1073,7 +1129,6 @@ fn a_thinking_bot_shows_who_thinks_keys_are_answered_and_its_move_comes_after() 
     started
         .recv_timeout(Duration::from_secs(20))
         .expect("the bot starts thinking on its own thread");
-    let lines = app.log().len();
 
     // Who thinks, and nothing of what: the prompt names the player only.
     let thinking = app.thinking().expect("the screen knows a bot thinks");
@@ -1102,6 +1157,9 @@ fn a_thinking_bot_shows_who_thinks_keys_are_answered_and_its_move_comes_after() 
         app.on_key(KeyEvent::from(KeyCode::Char('L')));
     }
     assert_eq!(app.session().lang(), Lang::En);
+    // The log is told again at each switch: what was handed out, all of it
+    // (this test took the session's first news before the screen opened).
+    let lines = app.log().len();
     app.tick(std::time::Instant::now());
     assert_eq!(
         app.log().len(),

@@ -8,7 +8,7 @@ use dalmuti_core::{Action, Card, Cards, Decision, Seat, Set, Title, Variant};
 use dalmuti_i18n::Lang;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::plain::hand_number;
+use crate::plain::hand_title;
 use crate::session::{Session, Thinker};
 use crate::tr::Tr;
 use crate::words::{self, say};
@@ -281,16 +281,38 @@ impl<'s> App<'s> {
     }
 
     fn start_hand(&mut self) {
-        let s = &*self.session;
-        let mut lines = vec![format!("── {} ──", hand_number(s))];
-        let view = s.view();
-        if view.is_first_hand() && view.rules().first_deal_revolution {
-            lines.push(say(s.tr(), "first-deal", &[]));
-        }
-        lines.push(words::hand_line(s));
+        let lines = self.hand_opening(self.session.hand_number() - 1);
         self.log.extend(lines);
         self.decision = None;
         self.sync();
+    }
+
+    /// What the log says as hand `index` (from 0) is dealt: its number,
+    /// a first-deal revolution, the human's cards.
+    fn hand_opening(&self, index: usize) -> Vec<String> {
+        let s = &*self.session;
+        let mut lines = vec![format!("── {} ──", hand_title(s, index + 1))];
+        if index == 0 && s.rules().first_deal_revolution {
+            lines.push(say(s.tr(), "first-deal", &[]));
+        }
+        if let Some(cards) = s.dealt_in(index) {
+            lines.push(words::cards_line(&cards, s.tr()));
+        }
+        lines
+    }
+
+    /// The whole log told again in the session's language (after `L`):
+    /// every hand as the human saw it. Notices of secret setup choices
+    /// made (a bot's, the human's own) are not repeated: the game tells
+    /// those choices themselves once the setup is over.
+    fn tell_again(&mut self) {
+        self.log.clear();
+        self.intro();
+        for index in 0..self.session.hand_number() {
+            let mut lines = self.hand_opening(index);
+            lines.extend(self.session.hand_told(index));
+            self.log.extend(lines);
+        }
     }
 
     /// Takes the session's news into the log and, when the decision has
@@ -415,6 +437,7 @@ impl<'s> App<'s> {
             .unwrap_or(0);
         let lang = Lang::ALL[(at + 1) % Lang::ALL.len()];
         self.session.set_lang(lang);
+        self.tell_again();
         let text = self.tr().t("lang.set", &[("name", lang.native_name())]);
         self.say(Tone::Note, text);
     }
