@@ -389,7 +389,12 @@ async fn start(
     headers: HeaderMap,
 ) -> Result<StatusCode, ServerError> {
     let table = state.table(&id).await?;
-    table.start(&bearer(&headers)?).await?;
+    let token = bearer(&headers)?;
+    match state.config.deal_seed {
+        // A test server's chosen deals (`--deal-seed`).
+        Some(seed) => table.start_with_seed(&token, seed).await?,
+        None => table.start(&token).await?,
+    }
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -154,6 +154,11 @@ pub struct Config {
     /// How long a node's hold on a table lasts unless renewed (every
     /// third of it): how long a dead node's tables wait for another.
     pub lease: Duration,
+    /// For tests only (`--deal-seed`): every table started draws its
+    /// seats and deals its hands from this seed, so a browser test plays
+    /// positions chosen for it. Whoever knows the seed knows every hand:
+    /// never on a server people play on.
+    pub deal_seed: Option<dalmuti_core::Seed>,
 }
 
 /// The machine's cores: the default number of bot decisions at once.
@@ -192,6 +197,7 @@ impl Default for Config {
             node_id: None,
             public_url: None,
             lease: Duration::from_secs(10),
+            deal_seed: None,
         }
     }
 }

@@ -79,6 +79,17 @@ pub struct ServeArgs {
     /// info.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
+    /// For tests only: every table started draws its seats and deals its
+    /// hands from this seed (a number or 64 hex digits), so a browser test
+    /// plays positions chosen for it. Whoever knows it knows every hand:
+    /// hidden from --help, and the server warns at start.
+    #[arg(long, hide = true, value_name = "SEED", value_parser = parse_seed)]
+    pub deal_seed: Option<dalmuti_core::Seed>,
+}
+
+/// A seed as typed: a number or 64 hex digits.
+fn parse_seed(text: &str) -> Result<dalmuti_core::Seed, String> {
+    dalmuti_core::Seed::from_text(text).map_err(|e| e.to_string())
 }
 
 /// How `dalmuti serve` writes its logs.
@@ -212,8 +223,12 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
         node_id: args.node_id,
         public_url: args.public_url,
         lease: Duration::from_secs(args.lease_seconds.clamp(1, 3600)),
+        deal_seed: args.deal_seed,
         ..Config::default()
     };
+    if config.deal_seed.is_some() {
+        tracing::warn!("--deal-seed: every deal follows from a known seed; for tests only");
+    }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => {

@@ -139,8 +139,9 @@ impl TableHandle {
     }
 
     /// Starts with the draw and every deal following from `seed`: for tests
-    /// only. The HTTP API never offers it: whoever chose the seed would
-    /// know every hand.
+    /// only. The HTTP API never offers it to a player: whoever chose the
+    /// seed would know every hand (a test server's operator may, with
+    /// `dalmuti serve --deal-seed`).
     pub async fn start_with_seed(&self, host_token: &str, seed: Seed) -> Result<(), ServerError> {
         let token = SeatToken::from(host_token);
         self.ask(|r| {
