@@ -176,6 +176,54 @@ async function run() {
     log(`  table ${id}: ${st.players.join(', ')}`);
   });
 
+  await step('turn alerts: with the tab hidden, Ada\'s turn comes as a notification naming the table; the tab\'s icon and title show it', async () => {
+    await a.context().grantPermissions(['notifications'], { origin: base });
+    await a.evaluate(() => {
+      // Headless Chromium shows no notification: the page's are kept here.
+      window.__notes = [];
+      const Real = window.Notification;
+      window.Notification = class {
+        static get permission() { return Real.permission; }
+        static requestPermission() { return Real.requestPermission(); }
+        constructor(title, options) { window.__notes.push({ title, tag: options && options.tag }); }
+        close() {}
+      };
+    });
+    const box = a.locator(tid('alert-notify'));
+    await box.check();
+    if (!(await box.isChecked())) fail('the notification box did not stay ticked, the permission granted');
+    await a.evaluate(() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    const hand = Number(await a.locator(tid('table-status')).getAttribute('data-hand'));
+    let note = null;
+    for (let moves = 0; !note; moves++) {
+      const thing = await nextThing(a, hand);
+      if (thing === 'over') fail(`hand ${hand} ended before a turn of Ada's came while hidden`);
+      [note] = await a.evaluate(() => window.__notes);
+      if (note) break;
+      // A turn that was Ada's before the tab was hidden: played, the next is the test.
+      if (moves > 3) fail('Ada had turns while hidden but no notification');
+      if (thing === 'lead' || thing === 'follow') await playSet(a);
+      else await answerDialog(a, thing);
+    }
+    if (!/^Your turn at Ada.s table/.test(note.title)) fail(`the notification says "${note.title}"`);
+    const icon = await a.evaluate(() => document.getElementById('favicon').dataset.state);
+    if (icon !== 'turn') fail(`on Ada's turn the tab's icon is "${icon}"`);
+    const title = await a.title();
+    if (!title.startsWith('▶')) fail(`on Ada's turn the page's title is "${title}"`);
+    log(`  notification: "${note.title}"; title "${title}"; icon ${icon}`);
+    await a.evaluate(() => {
+      delete document.hidden;
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await box.uncheck();
+    await a.goto(base + '/#/');
+    const idle = await a.evaluate(() => document.getElementById('favicon').dataset.state);
+    if (idle !== 'idle') fail(`in the lobby the tab's icon is "${idle}"`);
+  });
+
   const friends = await step('lobby: "Play with friends" makes a table waiting for them, its invite link ready to share', async () => {
     await a.goto(base + '/#/');
     await a.locator(tid('quick-friends')).click();

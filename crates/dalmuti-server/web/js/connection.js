@@ -5,7 +5,7 @@ import { $, el, show, setError, announce } from './dom.js';
 import { t, tn } from './i18n.js';
 import { store } from './storage.js';
 import { T, me, myToken, myLobby, decisionOf, playerName, noSelection } from './state.js';
-import { setVariant, actionWords, eventWords, logWords, isSpecial, list } from './words.js';
+import { setVariant, actionWords, eventWords, logWords, isSpecial, list, tableName } from './words.js';
 import { turnAlert } from './fx.js';
 import { verifyDeals } from './fair.js';
 import { decisionPrompt } from './board.js';
@@ -387,7 +387,9 @@ function announceChanges(before, state, first) {
   if (d && key !== T.decisionKey) {
     lines.push(decisionPrompt(d));
     // A sound or buzz (if asked for) when a real choice becomes mine.
-    if (!first && (d.kind !== 'ready' || state.view && state.view.revolution_offer)) turnAlert();
+    if (!first && (d.kind !== 'ready' || state.view && state.view.revolution_offer)) {
+      turnAlert(t('web.alerts.your-turn', { name: tableName(state) }));
+    }
   }
   if (state.place && (!before || !before.place)) lines.push(t('web.place.prompt', { name: state.place.name }));
   T.decisionKey = key;

@@ -146,6 +146,7 @@ export function afterRender(oldPile) {
 const prefs = {
   get sound() { return read('dalmuti.sound'); },
   get vibrate() { return read('dalmuti.vibrate'); },
+  get notify() { return read('dalmuti.notify'); },
 };
 
 function read(key) {
@@ -182,11 +183,48 @@ function beep() {
   } catch (_) { /* no audio here */ }
 }
 
-/** It became my turn (a new decision): the sound and buzz the player asked for. */
-export function turnAlert() {
+/**
+ * It became my turn (a new decision): the sound and buzz the player asked
+ * for, and, while the tab is hidden, the notification (`text`: whose turn
+ * where, never a card).
+ */
+export function turnAlert(text) {
   if (prefs.sound) beep();
   if (prefs.vibrate && navigator.vibrate) {
     try { navigator.vibrate([60, 40, 60]); } catch (_) { /* not allowed */ }
   }
+  if (prefs.notify && document.hidden && notificationsAllowed()) {
+    try {
+      const note = new Notification(text, { tag: 'dalmuti-turn', icon: iconUrl(true) });
+      note.onclick = () => { window.focus(); note.close(); };
+    } catch (_) { /* this browser shows none from a page */ }
+  }
+}
+
+/** Whether this page may show notifications now. */
+export function notificationsAllowed() {
+  return 'Notification' in window && Notification.permission === 'granted';
+}
+
+// ------------------------------------------------------------ the tab's icon
+
+/** A card as the tab's icon; with a red dot when it is my turn. */
+function iconUrl(turn) {
+  const dot = turn ? "<circle cx='25' cy='7' r='6.5' fill='#e03131' stroke='#fff' stroke-width='1.5'/>" : '';
+  const svg = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'>" +
+    "<rect x='5' y='2' width='20' height='28' rx='3' fill='#fdf6e3' stroke='#1b4332' stroke-width='2'/>" +
+    "<text x='15' y='22' font-size='15' font-weight='bold' text-anchor='middle' font-family='serif' fill='#1b4332'>1</text>" +
+    dot + '</svg>';
+  return 'data:image/svg+xml,' + encodeURIComponent(svg);
+}
+
+/** The tab's icon says whether it is my turn (as the title's ▶ does). */
+export function showTurnInIcon(turn) {
+  const link = document.getElementById('favicon');
+  if (!link) return;
+  const want = turn ? 'turn' : 'idle';
+  if (link.dataset.state === want) return;
+  link.dataset.state = want;
+  link.href = iconUrl(turn);
 }
 

@@ -8,9 +8,11 @@ import { api } from './api.js';
 import { store } from './storage.js';
 import { nav, T } from './state.js';
 import { VARIANTS, gameName, capitalized, tableName } from './words.js';
+import { showTurnInIcon } from './fx.js';
 
 export function showLobby() {
   document.title = t('web.page.lobby');
+  showTurnInIcon(false);
   show($('conn'), false);
   if (!$('c-player').value) $('c-player').value = store.name();
   if (!$('q-player').value) $('q-player').value = store.name();

@@ -2,7 +2,7 @@
 // the turn alerts (sound, vibration) and the room kept for the hand sheet.
 
 import { $, el, show, replaceKeepingFocus } from './dom.js';
-import { pref, setPref } from './fx.js';
+import { pref, setPref, notificationsAllowed } from './fx.js';
 import { t, tn } from './i18n.js';
 import { T, view } from './state.js';
 import { markChatSeen } from './chat.js';
@@ -82,6 +82,37 @@ function initAlerts() {
     box.addEventListener('change', () => setPref(key, box.checked));
   }
   if (!('vibrate' in navigator) && $('alert-vibrate')) $('alert-vibrate').closest('label').hidden = true;
+  initNotify();
+}
+
+/** The notification while the tab is hidden: asks the browser's leave when ticked. */
+function initNotify() {
+  const box = $('alert-notify');
+  if (!box) return;
+  if (!('Notification' in window)) {
+    box.closest('label').hidden = true;
+    return;
+  }
+  box.checked = pref('notify') && notificationsAllowed();
+  const note = $('alert-note');
+  box.addEventListener('change', async () => {
+    show(note, false);
+    if (!box.checked) {
+      setPref('notify', false);
+      return;
+    }
+    let allowed = notificationsAllowed();
+    if (!allowed) {
+      try { allowed = (await Notification.requestPermission()) === 'granted'; } catch (_) { allowed = false; }
+    }
+    box.checked = allowed;
+    setPref('notify', allowed);
+    if (!allowed) {
+      // Refused (now or before): say so, and where it is changed.
+      note.textContent = t('web.alerts.denied');
+      show(note, true);
+    }
+  });
 }
 
 initAlerts();

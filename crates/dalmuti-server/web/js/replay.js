@@ -6,6 +6,7 @@ import { t, tn, i18n } from './i18n.js';
 import { api } from './api.js';
 import { R, nav } from './state.js';
 import { setVariant, setWords, eventWords, parseCards, ordinal, titleWithIcon, tableName } from './words.js';
+import { showTurnInIcon } from './fx.js';
 
 /** Autoplay: a step a second at 1×; `speed` multiplies. */
 const STEP_MS = 1000;
@@ -14,6 +15,7 @@ const play = { timer: null, speed: 1 };
 
 export async function showReplay(id) {
   document.title = t('web.page.replay');
+  showTurnInIcon(false);
   show($('conn'), false);
   stopAutoplay();
   R.marks = [];

@@ -4,7 +4,7 @@
 // own modules).
 
 import { $, el, show, setError, replaceKeepingFocus, announce } from './dom.js';
-import { beforePile, afterRender, clearBanners } from './fx.js';
+import { beforePile, afterRender, clearBanners, showTurnInIcon } from './fx.js';
 import { renderTour } from './tour.js';
 import { t, tn } from './i18n.js';
 import { api } from './api.js';
@@ -216,6 +216,7 @@ export function render() {
   // Cut on a phone: the whole name on hover.
   $('t-name').title = name;
   document.title = (asked() ? '▶ ' : '') + t('web.page.title', { name, game: gameWord('game') });
+  showTurnInIcon(asked());
   renderStatus();
   renderJoin();
   renderPrestart();
