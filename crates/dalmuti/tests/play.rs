@@ -481,29 +481,34 @@ fn the_merchant_exchange_offers_and_answers() {
     std::fs::remove_dir_all(&data).unwrap();
 }
 
+/// `dalmuti play --seed 5` (plain: its standard input is not a terminal)
+/// with `data` as its XDG data folder, in English whatever the machine's
+/// locale (the tests read English lines), fed `input`: its output.
+fn play_fed(data: &Path, input: &str) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+        .args(["play", "--seed", "5", "--speed", "0"])
+        .env("XDG_DATA_HOME", data)
+        .env("DALMUTI_LANG", "en")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
 #[test]
 fn quitting_or_closing_the_input_mid_hand_saves_the_game() {
     // Seed 5 asks first to top three Shepherdesses: a pass is a move.
     for (test, input) in [("quit", "hint\npass\nquit\n"), ("eof", "hint\npass\n")] {
         let data = data_dir(test);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
-            // Without --plain: standard input is not a terminal, so the
-            // plain mode is used anyway.
-            .args(["play", "--seed", "5", "--speed", "0"])
-            .env("XDG_DATA_HOME", &data)
-            // English whatever the machine's locale: the test reads English lines.
-            .env("DALMUTI_LANG", "en")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = play_fed(&data, input);
         let text = String::from_utf8(out.stdout).unwrap();
         assert_eq!(out.status.code(), Some(0), "{text}");
         assert!(!text.contains("full-screen"), "{text}");
@@ -519,21 +524,7 @@ fn quitting_or_closing_the_input_mid_hand_saves_the_game() {
 fn quitting_before_any_move_saves_no_record() {
     for input in ["quit\n", "hint\nlegal\nhand\nquit\n", ""] {
         let data = data_dir("no-move");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
-            .args(["play", "--seed", "5", "--speed", "0"])
-            .env("XDG_DATA_HOME", &data)
-            .env("DALMUTI_LANG", "en")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = play_fed(&data, input);
         let text = String::from_utf8(out.stdout).unwrap();
         assert_eq!(out.status.code(), Some(0), "{text}");
         assert!(
@@ -554,19 +545,8 @@ fn a_record_that_cannot_be_written_is_reported() {
     let data = data_dir("unwritable");
     // A file where the directory should be.
     std::fs::write(data.join("dalmuti"), "in the way").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
-        .args(["play", "--seed", "5", "--speed", "0"])
-        .env("XDG_DATA_HOME", &data)
-        // English whatever the machine's locale: the test reads English lines.
-        .env("DALMUTI_LANG", "en")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     // A move, so that there is a game to keep.
-    child.stdin.take().unwrap().write_all(b"pass\n").unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = play_fed(&data, "pass\n");
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot save the game in"), "{err}");

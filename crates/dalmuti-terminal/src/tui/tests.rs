@@ -482,15 +482,21 @@ fn n_keeps_quiet_and_nobody_is_told() {
     );
 }
 
-#[test]
-fn a_dalmuti_dealt_both_jesters_may_press_r_in_the_tax_dialog() {
-    let seed = (0..5000)
+/// The first seed whose human, once the bots have acted, chooses a tax
+/// gift holding both Jesters (and so may call a revolution instead).
+fn taxing_dalmuti_with_both_jesters() -> u64 {
+    (0..5000)
         .find(|&seed| {
             let mut s = session(seed, 5, false, 3);
             while s.step_bots().is_some() {}
             matches!(s.decision(), Some(Decision::Tax { .. })) && s.revolution_offer().is_some()
         })
-        .expect("some seed deals that");
+        .expect("some seed deals that")
+}
+
+#[test]
+fn a_dalmuti_dealt_both_jesters_may_press_r_in_the_tax_dialog() {
+    let seed = taxing_dalmuti_with_both_jesters();
     let mut s = session(seed, 5, false, 3);
     let mut app = app(&mut s);
     let text = format!("{}", screen(&app, 80, 30).backend());
@@ -513,13 +519,7 @@ fn the_help_names_the_revolution_keys_that_work_in_every_dialog() {
             .unwrap_or_else(|| panic!("{lang:?}: no r / n line in {help}"));
         assert!(line.contains('y'), "{lang:?}: {line}");
     }
-    let taxed = (0..5000)
-        .find(|&seed| {
-            let mut s = session(seed, 5, false, 3);
-            while s.step_bots().is_some() {}
-            matches!(s.decision(), Some(Decision::Tax { .. })) && s.revolution_offer().is_some()
-        })
-        .expect("some seed deals that");
+    let taxed = taxing_dalmuti_with_both_jesters();
     let asked = seed_where(5, false, |d| *d == Decision::Ready);
     for seed in [taxed, asked] {
         for key in ['r', 'y'] {
