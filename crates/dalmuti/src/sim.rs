@@ -333,7 +333,9 @@ fn print(text: &str) -> ExitCode {
 /// `--csv` on standard output), and clears the bar when it is done.
 fn with_progress<T>(total: u64, machine: bool, work: impl FnOnce(&(dyn Fn(u64) + Sync)) -> T) -> T {
     // JSON or CSV on standard output is for a program: no bar beside it.
-    let bar = progress_bar(total).filter(|_| !machine);
+    // Decided before the bar is made: a bar made and then dropped may
+    // already have drawn its first tick.
+    let bar = if machine { None } else { progress_bar(total) };
     let result = work(&|hands| {
         if let Some(bar) = &bar {
             bar.set_position(hands);
