@@ -22,6 +22,12 @@ pub enum ServerError {
     /// Only the host may do this.
     #[error("only the host (the earliest-seated player) may do this")]
     NotHost,
+    /// A player's secret (`Authorization: Player …`) that is no player's.
+    #[error(
+        "this player's secret (Authorization: Player …) is no player's on this server: \
+         open your recovery link, or keep a name again"
+    )]
+    UnknownPlayer,
     /// A request body over the limit.
     #[error("{0}")]
     TooLarge(String),
@@ -95,6 +101,7 @@ impl ServerError {
             ServerError::BadToken => "bad_token",
             ServerError::NoToken => "no_token",
             ServerError::NotHost => "not_host",
+            ServerError::UnknownPlayer => "unknown_player",
             ServerError::TooLarge(_) => "too_large",
             ServerError::TooMany(_) => "too_many",
             ServerError::RateLimited { .. } => "rate_limited",

@@ -33,7 +33,9 @@ impl IntoResponse for ServerError {
             ServerError::NoTable(_) | ServerError::NotFound(_) => StatusCode::NOT_FOUND,
             ServerError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ServerError::NoToken => StatusCode::UNAUTHORIZED,
-            ServerError::BadToken | ServerError::NotHost => StatusCode::FORBIDDEN,
+            ServerError::BadToken | ServerError::NotHost | ServerError::UnknownPlayer => {
+                StatusCode::FORBIDDEN
+            }
             // A table whose task has just ended (finished, its record
             // being kept) refuses as a closed table: the request raced its
             // closing, which is the table's state, not the server's fault.
@@ -92,6 +94,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/fairness", get(fairness))
         .route("/ws/{id}", get(websocket))
+        .merge(crate::players::routes())
         .merge(crate::ops::routes())
         .merge(crate::web::routes())
         .fallback(crate::rejection::not_found)
@@ -114,7 +117,7 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// A JSON body, or a 400 (413 if too large) that says what is wrong.
-fn body<T>(json: Result<Json<T>, JsonRejection>) -> Result<T, ServerError> {
+pub(crate) fn body<T>(json: Result<Json<T>, JsonRejection>) -> Result<T, ServerError> {
     json.map(|Json(t)| t).map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ServerError::TooLarge(format!("the body is over {MAX_BODY} bytes"))
@@ -126,7 +129,7 @@ fn body<T>(json: Result<Json<T>, JsonRejection>) -> Result<T, ServerError> {
 
 /// The client's address; without one (a router called without a socket,
 /// in tests) every request counts as one unspecified client.
-fn address(client: Option<&axum::Extension<ConnectInfo<SocketAddr>>>) -> IpAddr {
+pub(crate) fn address(client: Option<&axum::Extension<ConnectInfo<SocketAddr>>>) -> IpAddr {
     client.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.0.ip())
 }
 
@@ -163,9 +166,11 @@ struct CreateTable {
 async fn create_table(
     State(state): State<AppState>,
     client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
+    headers: HeaderMap,
     json: Result<Json<CreateTable>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Created>), ServerError> {
     let req = body(json)?;
+    let me = crate::players::from_headers(&state, &headers).await?;
     // An empty name is no name: the table gets a default one.
     let name = req.name.as_deref().map(str::trim).filter(|n| !n.is_empty());
     if let Some(name) = name
@@ -175,7 +180,7 @@ async fn create_table(
             "a table name has 1 to 64 characters, none of them control characters".into(),
         ));
     }
-    let player = crate::names::check_new_name(&req.player)?;
+    let player = crate::players::seat_name(&state, me.as_ref(), &req.player).await?;
     let rules = crate::rules::from_request(req.rules.as_deref(), req.hands)?;
     if let Some(t) = req.turn_seconds
         && !(10..=600).contains(&t)
@@ -215,7 +220,7 @@ async fn create_table(
         .await?;
     drop(creating);
     table::created(&logged);
-    let token = handle.join(&req.player).await?;
+    let token = handle.join(&player).await?;
     Ok((StatusCode::CREATED, Json(Created { id, token })))
 }
 
@@ -334,11 +339,14 @@ struct TakeSeat {
 async fn take_seat(
     State(state): State<AppState>,
     Path(id): Path<TableId>,
+    headers: HeaderMap,
     json: Result<Json<TakeSeat>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Seated>), ServerError> {
     let table = state.table(&id).await?;
     let req = body(json)?;
-    let token = table.join(&req.name).await?;
+    let me = crate::players::from_headers(&state, &headers).await?;
+    let name = crate::players::seat_name(&state, me.as_ref(), &req.name).await?;
+    let token = table.join(&name).await?;
     Ok((StatusCode::CREATED, Json(Seated { token })))
 }
 

@@ -63,6 +63,7 @@ pub mod limits;
 pub mod metrics;
 pub mod names;
 pub mod ops;
+pub mod players;
 pub mod protocol;
 pub mod records;
 pub mod registry;

@@ -98,6 +98,8 @@ impl Drop for Slot {
 /// interval (a token bucket per address, GCRA).
 pub struct CreationLimit {
     limiter: DefaultKeyedRateLimiter<IpAddr>,
+    /// What is made, in a refusal's words ("new tables").
+    what: &'static str,
 }
 
 /// Addresses remembered before the limiter forgets those back to a full
@@ -105,18 +107,20 @@ pub struct CreationLimit {
 const REMEMBERED: usize = 10_000;
 
 impl CreationLimit {
-    /// `burst` tables at once, then one every `interval`.
-    pub fn new(burst: u32, interval: Duration) -> CreationLimit {
+    /// `burst` things at once, then one every `interval`; `what` names
+    /// them in a refusal ("new tables").
+    pub fn new(burst: u32, interval: Duration, what: &'static str) -> CreationLimit {
         let burst = NonZeroU32::new(burst.max(1)).expect("at least 1");
         let quota = Quota::with_period(interval.max(Duration::from_millis(1)))
             .expect("a positive period")
             .allow_burst(burst);
         CreationLimit {
             limiter: RateLimiter::keyed(quota),
+            what,
         }
     }
 
-    /// Counts one new table for `ip`, or refuses it with when to retry.
+    /// Counts one new thing for `ip`, or refuses it with when to retry.
     pub fn check(&self, ip: IpAddr) -> Result<(), ServerError> {
         if self.limiter.len() > REMEMBERED {
             self.limiter.retain_recent();
@@ -128,7 +132,8 @@ impl CreationLimit {
                 let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
                 ServerError::RateLimited {
                     reason: format!(
-                        "too many new tables from your address: try again in {seconds} s"
+                        "too many {} from your address: try again in {seconds} s",
+                        self.what
                     ),
                     retry_after: seconds,
                 }
@@ -177,7 +182,7 @@ mod tests {
 
     #[test]
     fn table_creation_is_refused_past_the_burst_with_when_to_retry() {
-        let limit = CreationLimit::new(2, Duration::from_secs(60));
+        let limit = CreationLimit::new(2, Duration::from_secs(60), "new tables");
         let a: IpAddr = "192.0.2.1".parse().unwrap();
         limit.check(a).unwrap();
         limit.check(a).unwrap();
@@ -187,7 +192,10 @@ mod tests {
                 retry_after,
             }) => {
                 assert!((1..=60).contains(&retry_after), "{retry_after}");
-                assert!(reason.contains("try again in"), "{reason}");
+                assert!(
+                    reason.contains("too many new tables from your address: try again in"),
+                    "{reason}"
+                );
             }
             other => panic!("a third table at once: {other:?}"),
         }

@@ -203,7 +203,7 @@ pub fn alike(a: &str, b: &str) -> bool {
 }
 
 /// The form names are compared in.
-fn folded(name: &str) -> String {
+pub(crate) fn folded(name: &str) -> String {
     skeleton(&name.to_lowercase()).collect()
 }
 

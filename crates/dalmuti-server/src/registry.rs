@@ -29,6 +29,8 @@ pub struct AppState {
     pub(crate) tables: Arc<Mutex<HashMap<TableId, TableHandle>>>,
     pub(crate) connections: Arc<Semaphore>,
     pub(crate) creation: Arc<CreationLimit>,
+    /// New identities per address ([`crate::players`]).
+    pub(crate) players: Arc<CreationLimit>,
     /// Held while a table is created, from choosing its default name to
     /// listing it: two creations cannot both take a name. An async lock:
     /// the row's write in between runs on the blocking pool, and other
@@ -98,7 +100,9 @@ impl AppState {
             creation: Arc::new(CreationLimit::new(
                 config.table_burst,
                 config.table_interval,
+                "new tables",
             )),
+            players: Arc::new(crate::players::registration_limit()),
             creating: Arc::default(),
             adopting: Arc::default(),
             config: Arc::new(config),

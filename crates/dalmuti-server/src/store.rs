@@ -126,6 +126,19 @@ pub struct TalkRow {
     pub keep: usize,
 }
 
+/// A player who kept a name ([`crate::players`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerRow {
+    /// The name's key, unique: [`crate::players::name_key`].
+    pub key: String,
+    /// The name as the player chose it.
+    pub name: crate::names::PlayerName,
+    /// The SHA-256 of the player's secret (never the secret).
+    pub secret_hash: [u8; 32],
+    /// When the name was kept, in milliseconds since the Unix epoch.
+    pub since: u64,
+}
+
 /// Where tables, seats and event logs live: SQLite ([`SqliteStore`]) or
 /// PostgreSQL ([`PostgresStore`]), held to one contract (the tests in
 /// `store/contract.rs` run against both).
@@ -170,6 +183,13 @@ pub trait Store: Send + Sync {
     /// Records `rematch` as the table's rematch unless it has one
     /// already; answers the table's rematch either way.
     fn set_rematch(&self, table: &TableId, rematch: &TableId) -> Result<TableId, StoreError>;
+    /// Keeps a new player; `false` (and nothing kept) if its key is
+    /// another player's already.
+    fn add_player(&self, player: &PlayerRow) -> Result<bool, StoreError>;
+    /// The player whose secret hashes to `hash`.
+    fn player_by_secret(&self, hash: &[u8; 32]) -> Result<Option<PlayerRow>, StoreError>;
+    /// The player of a name's key.
+    fn player(&self, key: &str) -> Result<Option<PlayerRow>, StoreError>;
     /// Answers once the database answers a query that reads nothing (the
     /// readiness check, `/readyz`): it blocks as long as the database
     /// does, so callers bound it with a timeout.
@@ -243,6 +263,9 @@ impl SqliteStore {
 ///
 /// 2: the last lines of chat and news per table (`talk`), whether
 /// spectators may chat, and the table of a game's rematch.
+///
+/// 3: players who kept a name (`players`: its key, the name, the hex
+/// SHA-256 of the player's secret).
 const MIGRATIONS: &[&str] = &[
     "ALTER TABLE tables ADD COLUMN status TEXT NOT NULL DEFAULT 'live';
      ALTER TABLE tables ADD COLUMN finished INTEGER;
@@ -254,6 +277,9 @@ const MIGRATIONS: &[&str] = &[
      CREATE INDEX talk_kind ON talk (table_id, kind, n);
      ALTER TABLE tables ADD COLUMN spectator_chat INTEGER NOT NULL DEFAULT 0;
      ALTER TABLE tables ADD COLUMN rematch TEXT;",
+    "CREATE TABLE players (
+        key TEXT PRIMARY KEY, name TEXT NOT NULL, secret TEXT NOT NULL UNIQUE,
+        since INTEGER NOT NULL);",
 ];
 
 /// Brings a database of an older schema up to the newest, step by step.
@@ -281,6 +307,39 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableRow> {
         turn_seconds: r.get(5)?,
         spectator_chat: r.get(6)?,
         rematch: r.get(7)?,
+    })
+}
+
+/// A player's row as SQLite holds it: its name and hash read back
+/// through their rules, so a row that breaks them is an error, not a player.
+fn player_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<PlayerRow, StoreError>> {
+    let (key, name, secret, since): (String, String, String, i64) =
+        (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?);
+    Ok(player_from(key, &name, &secret, since))
+}
+
+/// A player's row from its columns, checked.
+pub(crate) fn player_from(
+    key: String,
+    name: &str,
+    secret: &str,
+    since: i64,
+) -> Result<PlayerRow, StoreError> {
+    let bad = |what: &str| StoreError::Failed(format!("the player {key:?} has a bad {what}"));
+    let name = crate::names::PlayerName::new(name).map_err(|_| bad("name"))?;
+    let mut secret_hash = [0u8; 32];
+    if secret.len() != 64 || !secret.is_ascii() {
+        return Err(bad("secret hash"));
+    }
+    for (i, byte) in secret_hash.iter_mut().enumerate() {
+        *byte =
+            u8::from_str_radix(&secret[2 * i..2 * i + 2], 16).map_err(|_| bad("secret hash"))?;
+    }
+    Ok(PlayerRow {
+        key,
+        name,
+        secret_hash,
+        since: since.max(0) as u64,
     })
 }
 
@@ -501,6 +560,39 @@ impl Store for SqliteStore {
 
     /// Waits for the connection's lock, as every write does: a stuck
     /// write shows as a slow ping.
+    fn add_player(&self, p: &PlayerRow) -> Result<bool, StoreError> {
+        let added = self.conn().execute(
+            "INSERT INTO players (key, name, secret, since) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (key) DO NOTHING",
+            params![p.key, p.name.as_str(), hex(&p.secret_hash), p.since as i64],
+        )?;
+        Ok(added == 1)
+    }
+
+    fn player_by_secret(&self, hash: &[u8; 32]) -> Result<Option<PlayerRow>, StoreError> {
+        let conn = self.conn();
+        let row = conn
+            .query_row(
+                "SELECT key, name, secret, since FROM players WHERE secret = ?1",
+                [hex(hash)],
+                player_row,
+            )
+            .optional()?;
+        row.transpose()
+    }
+
+    fn player(&self, key: &str) -> Result<Option<PlayerRow>, StoreError> {
+        let conn = self.conn();
+        let row = conn
+            .query_row(
+                "SELECT key, name, secret, since FROM players WHERE key = ?1",
+                [key],
+                player_row,
+            )
+            .optional()?;
+        row.transpose()
+    }
+
     fn ping(&self) -> Result<(), StoreError> {
         self.conn().query_row("SELECT 1", [], |_| Ok(()))?;
         Ok(())
@@ -667,6 +759,7 @@ mod tests {
         talk_is_kept_up_to_a_bound,
         live_tables_are_found_by_id,
         a_working_database_answers_a_ping,
+        a_name_is_kept_once_and_found_by_its_secret,
     );
 
     #[test]

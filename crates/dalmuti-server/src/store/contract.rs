@@ -209,3 +209,30 @@ pub fn a_working_database_answers_a_ping(store: &dyn Store) {
     store.append(&"p".into(), 1, "{}").unwrap();
     store.ping().unwrap();
 }
+
+/// A name's key is kept once: a second player under the same key is
+/// refused and changes nothing; a player is found by its secret's hash and
+/// by its key, as stored.
+pub fn a_name_is_kept_once_and_found_by_its_secret(store: &dyn Store) {
+    let ann = PlayerRow {
+        key: "ann".into(),
+        name: crate::names::PlayerName::new("Ann").unwrap(),
+        secret_hash: [7; 32],
+        since: 1_700_000_000_000,
+    };
+    assert!(store.add_player(&ann).unwrap());
+    let other = PlayerRow {
+        name: crate::names::PlayerName::new("ANN").unwrap(),
+        secret_hash: [8; 32],
+        ..ann.clone()
+    };
+    assert!(!store.add_player(&other).unwrap(), "one key, one player");
+    assert_eq!(store.player("ann").unwrap(), Some(ann.clone()));
+    assert_eq!(store.player_by_secret(&[7; 32]).unwrap(), Some(ann));
+    assert_eq!(
+        store.player_by_secret(&[8; 32]).unwrap(),
+        None,
+        "the refused one was not kept"
+    );
+    assert_eq!(store.player("bo").unwrap(), None);
+}

@@ -5,7 +5,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
-use super::{Append, SqliteStore, Store, StoreError, TableId, TableRow, TalkKind, TalkRow};
+use super::{
+    Append, PlayerRow, SqliteStore, Store, StoreError, TableId, TableRow, TalkKind, TalkRow,
+};
 
 /// How a [`Faulty`] store answers its ping.
 pub(crate) enum Ping {
@@ -96,6 +98,15 @@ impl Store for Faulty {
     }
     fn set_rematch(&self, table: &TableId, rematch: &TableId) -> Result<TableId, StoreError> {
         self.inner.set_rematch(table, rematch)
+    }
+    fn add_player(&self, player: &PlayerRow) -> Result<bool, StoreError> {
+        self.inner.add_player(player)
+    }
+    fn player_by_secret(&self, hash: &[u8; 32]) -> Result<Option<PlayerRow>, StoreError> {
+        self.inner.player_by_secret(hash)
+    }
+    fn player(&self, key: &str) -> Result<Option<PlayerRow>, StoreError> {
+        self.inner.player(key)
     }
     fn ping(&self) -> Result<(), StoreError> {
         self.pings.fetch_add(1, Ordering::SeqCst);

@@ -30,7 +30,7 @@ use std::time::Duration;
 use postgres::error::SqlState;
 use postgres::{Client, Config, NoTls, Transaction};
 
-use super::{Append, Store, StoreError, TableId, TableRow, TalkKind, TalkRow};
+use super::{Append, PlayerRow, Store, StoreError, TableId, TableRow, TalkKind, TalkRow, hex};
 
 mod lease;
 mod nodes;
@@ -288,6 +288,27 @@ fn bigint(n: u64, what: &str) -> Result<i64, StoreError> {
 /// A small number as PostgreSQL's INTEGER, refused if it does not fit.
 fn integer(n: u64, what: &str) -> Result<i32, StoreError> {
     i32::try_from(n).map_err(|_| StoreError::Failed(format!("PostgreSQL: {what} {n} is too large")))
+}
+
+impl PostgresStore {
+    /// The player whose `column` (`key` or `secret`) is `value`.
+    fn find_player(
+        &self,
+        column: &'static str,
+        value: String,
+    ) -> Result<Option<PlayerRow>, StoreError> {
+        let what = format!("find a player by {column}");
+        self.run(what.clone(), move |c| {
+            let row = c
+                .query_opt(
+                    &format!("SELECT key, name, secret, since FROM players WHERE {column} = $1"),
+                    &[&value],
+                )
+                .map_err(failed(what))?;
+            row.map(|r| crate::store::player_from(r.get(0), r.get(1), r.get(2), r.get(3)))
+                .transpose()
+        })
+    }
 }
 
 impl Store for PostgresStore {
@@ -552,6 +573,34 @@ impl Store for PostgresStore {
     /// jobs before it: a pool too busy to answer shows as a slow ping, and
     /// a database that cannot be reached as an error (after the attempt
     /// to reconnect).
+    fn add_player(&self, p: &PlayerRow) -> Result<bool, StoreError> {
+        let (key, name, secret, since) = (
+            p.key.clone(),
+            p.name.to_string(),
+            hex(&p.secret_hash),
+            bigint(p.since, "since")?,
+        );
+        let what = format!("keep the player {name:?}");
+        self.run(what.clone(), move |c| {
+            let added = c
+                .execute(
+                    "INSERT INTO players (key, name, secret, since) VALUES ($1, $2, $3, $4)
+                     ON CONFLICT (key) DO NOTHING",
+                    &[&key, &name, &secret, &since],
+                )
+                .map_err(failed(what))?;
+            Ok(added == 1)
+        })
+    }
+
+    fn player_by_secret(&self, hash: &[u8; 32]) -> Result<Option<PlayerRow>, StoreError> {
+        self.find_player("secret", hex(hash))
+    }
+
+    fn player(&self, key: &str) -> Result<Option<PlayerRow>, StoreError> {
+        self.find_player("key", key.to_string())
+    }
+
     fn ping(&self) -> Result<(), StoreError> {
         let what = "ping the database".to_string();
         self.run(what.clone(), move |c| {

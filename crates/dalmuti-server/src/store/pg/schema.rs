@@ -22,6 +22,9 @@ use super::*;
 /// and the lobby summaries nodes publish of their tables for the others'
 /// lobbies (a table of their own: updating them must not lock the tables'
 /// rows, which every append locks).
+///
+/// 4: players who kept a name (as SQLite's `players`), shared by every
+/// node, so a player is known on any of them.
 pub(super) const MIGRATIONS: &[&str] = &["
 CREATE SEQUENCE tables_created;
 CREATE SEQUENCE tables_finished;
@@ -140,6 +143,12 @@ ALTER TABLE tables ADD COLUMN born TIMESTAMPTZ NOT NULL DEFAULT now();
 CREATE TABLE lobby (
     table_id TEXT PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
     summary TEXT NOT NULL);
+", "
+CREATE TABLE players (
+    key TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    secret TEXT NOT NULL UNIQUE,
+    since BIGINT NOT NULL);
 "];
 
 /// The advisory lock nodes take to migrate one at a time (any number

@@ -1,0 +1,261 @@
+//! Players who keep their name: an identity without a password
+//! (`docs/PROTOCOL.md`, Players).
+//!
+//! A player picks a name once (`POST /api/players`) and is given a random
+//! secret, which the browser keeps and shows once as a recovery link; the
+//! server keeps only the secret's SHA-256. Whoever presents the secret
+//! (`Authorization: Player SECRET`) is that player: its seats carry its
+//! name, and nobody else may take a seat under that name or one that
+//! looks like it ([`crate::names::alike`]).
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+
+use crate::error::ServerError;
+use crate::limits::CreationLimit;
+use crate::names::PlayerName;
+use crate::registry::AppState;
+use crate::store::{PlayerRow, StoreError};
+use crate::token::{hash_token, token_matches};
+
+/// New identities an address may make at once, then one every
+/// [`REGISTRATION_INTERVAL`]: a name is kept for good, so a stranger
+/// must not reserve a dictionary of them.
+pub const REGISTRATION_BURST: u32 = 3;
+/// See [`REGISTRATION_BURST`].
+pub const REGISTRATION_INTERVAL: Duration = Duration::from_secs(600);
+
+/// The limit on new identities per address.
+pub fn registration_limit() -> CreationLimit {
+    CreationLimit::new(REGISTRATION_BURST, REGISTRATION_INTERVAL, "new players")
+}
+
+/// A player's secret: 128 random bits as 32 hex digits. Whoever holds it
+/// is the player; the server keeps only its hash, and never prints it.
+///
+/// ```
+/// use dalmuti_server::players::PlayerSecret;
+/// let secret = PlayerSecret::new();
+/// assert_eq!(secret.as_str().len(), 32);
+/// assert_eq!(format!("{secret:?}"), "PlayerSecret(…)");
+/// assert!(secret.matches(&secret.hash()));
+/// assert!(!PlayerSecret::new().matches(&secret.hash()));
+/// ```
+#[derive(Clone, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct PlayerSecret(String);
+
+impl PlayerSecret {
+    /// A new secret from the operating system's random source.
+    #[allow(clippy::new_without_default)] // a random value is not a default
+    pub fn new() -> PlayerSecret {
+        PlayerSecret(crate::ids::random_hex::<16>())
+    }
+
+    /// The secret as sent: for the one answer that gives it.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Its SHA-256: all the server keeps of it.
+    pub fn hash(&self) -> [u8; 32] {
+        hash_token(&self.0)
+    }
+
+    /// Whether it hashes to `hash`, compared in constant time.
+    pub fn matches(&self, hash: &[u8; 32]) -> bool {
+        token_matches(&self.0, hash)
+    }
+}
+
+impl fmt::Debug for PlayerSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("PlayerSecret(…)")
+    }
+}
+
+/// The form under which a name is kept unique: case folded, each
+/// character replaced by the one it is confusable with, so "Ann", "ANN"
+/// and "Аnn" (Cyrillic А) are one name.
+///
+/// ```
+/// use dalmuti_server::names::PlayerName;
+/// use dalmuti_server::players::name_key;
+/// let key = |n| name_key(&PlayerName::new(n).unwrap());
+/// assert_eq!(key("Ann"), key("ANN"));
+/// assert_eq!(key("Ann"), key("\u{410}nn"));
+/// assert_ne!(key("Ann"), key("Anna"));
+/// ```
+pub fn name_key(name: &PlayerName) -> String {
+    crate::names::folded(name)
+}
+
+/// A player who presented their secret.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// Their name, as they chose it.
+    pub name: PlayerName,
+    /// The name's key ([`name_key`]).
+    pub key: String,
+}
+
+/// The secret of `Authorization: Player SECRET`, if the header is that.
+fn presented(headers: &HeaderMap) -> Option<PlayerSecret> {
+    headers
+        .get_all(header::AUTHORIZATION)
+        .iter()
+        .filter_map(|h| h.to_str().ok())
+        .find_map(|h| h.strip_prefix("Player "))
+        .map(|s| PlayerSecret(s.trim().to_string()))
+        .filter(|s| !s.0.is_empty() && s.0.len() <= 64)
+}
+
+/// The player the request's `Authorization: Player SECRET` names: `None`
+/// without one, refused if the secret is no player's.
+pub async fn from_headers(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<Player>, ServerError> {
+    let Some(secret) = presented(headers) else {
+        return Ok(None);
+    };
+    let store = state.ctx.store.clone();
+    let row = blocking(move || store.player_by_secret(&secret.hash())).await?;
+    match row {
+        Some(row) => Ok(Some(Player {
+            key: row.key,
+            name: row.name,
+        })),
+        None => Err(ServerError::UnknownPlayer),
+    }
+}
+
+/// The name a seat is taken under: the player's own, or `asked` if it is
+/// nobody's kept name (nor looks like one) when no player is presented.
+pub async fn seat_name(
+    state: &AppState,
+    player: Option<&Player>,
+    asked: &str,
+) -> Result<PlayerName, ServerError> {
+    let asked = crate::names::check_new_name(asked)?;
+    if let Some(player) = player {
+        if name_key(&asked) != player.key {
+            return Err(ServerError::BadRequest(format!(
+                "you are {:?} on this server: take seats under that name",
+                player.name.as_str()
+            )));
+        }
+        return Ok(player.name.clone());
+    }
+    let store = state.ctx.store.clone();
+    let key = name_key(&asked);
+    if let Some(owner) = blocking(move || store.player(&key)).await? {
+        return Err(ServerError::Conflict(format!(
+            "{:?} is a player's kept name (or looks like {:?}): choose another, \
+             or open your recovery link if it is yours",
+            asked.as_str(),
+            owner.name.as_str()
+        )));
+    }
+    Ok(asked)
+}
+
+/// Runs a store call on the blocking pool.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, ServerError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|_| ServerError::Storage("a players' lookup failed".into()))?
+        .map_err(|e| ServerError::Storage(e.to_string()))
+}
+
+/// The routes: `POST /api/players` keeps a name, `GET /api/players/me`
+/// says whose secret the request presents.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/players", post(register))
+        .route("/api/players/me", get(me))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Register {
+    name: String,
+}
+
+/// A name kept: the player's name and secret (shown this once).
+#[derive(Serialize)]
+struct Registered {
+    name: PlayerName,
+    secret: PlayerSecret,
+}
+
+/// Who a secret is.
+#[derive(Serialize)]
+struct Me {
+    name: PlayerName,
+}
+
+async fn register(
+    State(state): State<AppState>,
+    client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
+    json: Result<Json<Register>, JsonRejection>,
+) -> Result<(StatusCode, Json<Registered>), ServerError> {
+    let req = crate::http::body(json)?;
+    let name = crate::names::check_new_name(&req.name)?;
+    let key = name_key(&name);
+    let taken = |owner: PlayerRow| {
+        ServerError::Conflict(format!(
+            "{:?} is taken (or looks like {:?}, which is): choose another name",
+            name.as_str(),
+            owner.name.as_str()
+        ))
+    };
+    // A name found taken costs no new player of the address's share, so
+    // a person may try a few; only a name kept counts.
+    let store = state.ctx.store.clone();
+    let lookup = key.clone();
+    if let Some(owner) = blocking(move || store.player(&lookup)).await? {
+        return Err(taken(owner));
+    }
+    state.players.check(crate::http::address(client.as_ref()))?;
+    let secret = PlayerSecret::new();
+    let row = PlayerRow {
+        key,
+        name: name.clone(),
+        secret_hash: secret.hash(),
+        since: crate::table::talk::now_ms(),
+    };
+    let store = state.ctx.store.clone();
+    // Taken meanwhile by someone else: the store keeps one of the two.
+    let lost = blocking(move || {
+        Ok(match store.add_player(&row)? {
+            true => None,
+            false => store.player(&row.key)?,
+        })
+    })
+    .await?;
+    if let Some(owner) = lost {
+        return Err(taken(owner));
+    }
+    tracing::info!(player = %name, "a player kept a name");
+    Ok((StatusCode::CREATED, Json(Registered { name, secret })))
+}
+
+async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Json<Me>, ServerError> {
+    match from_headers(&state, &headers).await? {
+        Some(player) => Ok(Json(Me { name: player.name })),
+        None => Err(ServerError::BadRequest(
+            "this needs a player's secret (Authorization: Player SECRET)".into(),
+        )),
+    }
+}
