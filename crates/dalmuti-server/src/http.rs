@@ -161,6 +161,9 @@ struct CreateTable {
     turn_seconds: Option<u32>,
     #[serde(default)]
     spectator_chat: bool,
+    /// Whether the game counts for ratings ([`crate::ratings`]).
+    #[serde(default)]
+    rated: bool,
 }
 
 async fn create_table(
@@ -212,6 +215,7 @@ async fn create_table(
         turn_seconds: req.turn_seconds,
         spectator_chat: req.spectator_chat,
         rematch: None,
+        rated: req.rated,
     };
     let id = row.id.clone();
     let logged = row.clone();
@@ -220,7 +224,10 @@ async fn create_table(
         .await?;
     drop(creating);
     table::created(&logged);
-    let token = handle.join(&player).await?;
+    let token = match &me {
+        Some(me) => handle.join_as(me).await?,
+        None => handle.join(&player).await?,
+    };
     Ok((StatusCode::CREATED, Json(Created { id, token })))
 }
 
@@ -346,7 +353,10 @@ async fn take_seat(
     let req = body(json)?;
     let me = crate::players::from_headers(&state, &headers).await?;
     let name = crate::players::seat_name(&state, me.as_ref(), &req.name).await?;
-    let token = table.join(&name).await?;
+    let token = match &me {
+        Some(me) => table.join_as(me).await?,
+        None => table.join(&name).await?,
+    };
     Ok((StatusCode::CREATED, Json(Seated { token })))
 }
 

@@ -65,6 +65,7 @@ pub mod names;
 pub mod ops;
 pub mod players;
 pub mod protocol;
+pub mod ratings;
 pub mod records;
 pub mod registry;
 mod rejection;

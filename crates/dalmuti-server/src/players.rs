@@ -179,11 +179,171 @@ async fn blocking<T: Send + 'static>(
 }
 
 /// The routes: `POST /api/players` keeps a name, `GET /api/players/me`
-/// says whose secret the request presents.
+/// says whose secret the request presents, `GET /api/players/{name}` is a
+/// player's profile and `GET /api/leaderboard` the best ratings.
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/players", post(register))
         .route("/api/players/me", get(me))
+        .route("/api/players/{name}", get(profile))
+        .route("/api/leaderboard", get(leaderboard))
+}
+
+/// Games a profile counts its figures over, newest first.
+const COUNTED_GAMES: usize = 2000;
+/// Games a profile lists.
+const LISTED_GAMES: usize = 20;
+/// Rows of a leaderboard.
+const BOARD_ROWS: usize = 100;
+
+/// A player's profile.
+#[derive(Serialize)]
+struct Profile {
+    name: PlayerName,
+    /// When the name was kept (milliseconds since the Unix epoch).
+    since: u64,
+    /// Per game: games played and how often in each place.
+    games: Vec<Played>,
+    /// Every rating, per game and band.
+    ratings: Vec<RatingShown>,
+    /// The last games, newest first, each with its rating after it if
+    /// it was rated (the profile's plot).
+    recent: Vec<crate::store::PlayerGame>,
+}
+
+/// Games played of one game (`dalmuti`, `corporate-shuffle`).
+#[derive(Serialize)]
+struct Played {
+    game: String,
+    played: usize,
+    /// `places[i]`: games finished in place `i + 1`.
+    places: Vec<usize>,
+    /// The mean of place / players, from 1/n (always first) to 1.
+    mean_share: f64,
+}
+
+/// A rating as shown: the row, and the ordinal it is ranked by.
+#[derive(Serialize)]
+struct RatingShown {
+    #[serde(flatten)]
+    row: crate::store::RatingRow,
+    /// [`crate::ratings::Rating::ordinal`].
+    ordinal: f64,
+}
+
+impl From<crate::store::RatingRow> for RatingShown {
+    fn from(row: crate::store::RatingRow) -> RatingShown {
+        RatingShown {
+            ordinal: row.rating.ordinal(),
+            row,
+        }
+    }
+}
+
+async fn profile(
+    State(state): State<AppState>,
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> Result<Json<Profile>, ServerError> {
+    let name = crate::names::check_name(&name)?;
+    let key = name_key(&name);
+    let store = state.ctx.store.clone();
+    let found = blocking(move || {
+        let Some(player) = store.player(&key)? else {
+            return Ok(None);
+        };
+        let games = store.player_games(&key, COUNTED_GAMES)?;
+        let ratings = store.player_ratings(&key)?;
+        Ok(Some((player, games, ratings)))
+    })
+    .await?;
+    let Some((player, games, ratings)) = found else {
+        return Err(ServerError::NotFound(format!(
+            "no player has kept the name {:?} on this server",
+            name.as_str()
+        )));
+    };
+    let mut played: Vec<Played> = Vec::new();
+    for g in &games {
+        let i = match played.iter().position(|p| p.game == g.game) {
+            Some(i) => i,
+            None => {
+                played.push(Played {
+                    game: g.game.clone(),
+                    played: 0,
+                    places: Vec::new(),
+                    mean_share: 0.0,
+                });
+                played.len() - 1
+            }
+        };
+        let p = &mut played[i];
+        p.played += 1;
+        if p.places.len() < g.place {
+            p.places.resize(g.place, 0);
+        }
+        p.places[g.place - 1] += 1;
+        p.mean_share += g.place as f64 / g.players.max(1) as f64;
+    }
+    for p in &mut played {
+        p.mean_share /= p.played as f64;
+    }
+    Ok(Json(Profile {
+        name: player.name,
+        since: player.since,
+        games: played,
+        ratings: ratings.into_iter().map(RatingShown::from).collect(),
+        recent: games.into_iter().take(LISTED_GAMES).collect(),
+    }))
+}
+
+#[derive(Deserialize)]
+struct BoardQuery {
+    game: Option<String>,
+    band: Option<String>,
+}
+
+/// A leaderboard: the best ratings of a game and band.
+#[derive(Serialize)]
+struct Board {
+    game: &'static str,
+    band: &'static str,
+    bands: [&'static str; 3],
+    ratings: Vec<RatingShown>,
+}
+
+async fn leaderboard(
+    State(state): State<AppState>,
+    axum::extract::Query(query): axum::extract::Query<BoardQuery>,
+) -> Result<Json<Board>, ServerError> {
+    let game = match query.game.as_deref().unwrap_or("dalmuti") {
+        "dalmuti" => "dalmuti",
+        "corporate-shuffle" => "corporate-shuffle",
+        other => {
+            return Err(ServerError::BadRequest(format!(
+                "game: dalmuti or corporate-shuffle, not {other:?}"
+            )));
+        }
+    };
+    let band = match query.band.as_deref() {
+        None => "5-7",
+        Some(band) => crate::ratings::BANDS
+            .into_iter()
+            .find(|b| *b == band)
+            .ok_or_else(|| {
+                ServerError::BadRequest(format!(
+                    "band: one of {}, not {band:?}",
+                    crate::ratings::BANDS.join(", ")
+                ))
+            })?,
+    };
+    let store = state.ctx.store.clone();
+    let rows = blocking(move || store.leaderboard(game, band, BOARD_ROWS)).await?;
+    Ok(Json(Board {
+        game,
+        band,
+        bands: crate::ratings::BANDS,
+        ratings: rows.into_iter().map(RatingShown::from).collect(),
+    }))
 }
 
 #[derive(Deserialize)]
@@ -212,6 +372,12 @@ async fn register(
 ) -> Result<(StatusCode, Json<Registered>), ServerError> {
     let req = crate::http::body(json)?;
     let name = crate::names::check_new_name(&req.name)?;
+    if name.to_lowercase() == "me" {
+        // `/api/players/me` answers who a secret is: no profile's path.
+        return Err(ServerError::BadRequest(
+            "\"me\" is a word of the server's: choose another name".into(),
+        ));
+    }
     let key = name_key(&name);
     let taken = |owner: PlayerRow| {
         ServerError::Conflict(format!(

@@ -90,6 +90,9 @@ pub struct TableRow {
     pub spectator_chat: bool,
     /// The table of this game's rematch, once one was asked for.
     pub rematch: Option<TableId>,
+    /// Whether the game counts for ratings (the host's choice;
+    /// [`crate::ratings`]).
+    pub rated: bool,
 }
 
 /// Whether a kept line is chat or table news (each kept up to its own
@@ -124,6 +127,93 @@ pub struct TalkRow {
     pub line: String,
     /// How many lines of this kind the table keeps: older ones go.
     pub keep: usize,
+}
+
+/// A game over, as players' histories and ratings keep it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinishedGame {
+    /// The table it was played at.
+    pub table: TableId,
+    /// The table's name.
+    pub table_name: String,
+    /// When it was over, in milliseconds since the Unix epoch.
+    pub at: u64,
+    /// `dalmuti` or `corporate-shuffle`.
+    pub game: String,
+    /// Whether the host asked for it to be rated.
+    pub rated: bool,
+    /// Every seat, with its final place.
+    pub seats: Vec<FinishedSeat>,
+}
+
+/// One seat of a [`FinishedGame`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinishedSeat {
+    /// The player's key ([`crate::players::name_key`]), a bot's level as
+    /// `bot:LEVEL`, or `None` for a person who kept no name.
+    pub key: Option<String>,
+    /// The seat's name (a bot's: its level).
+    pub name: String,
+    /// Whether a bot played it.
+    pub bot: bool,
+    /// The final place, from 1.
+    pub place: usize,
+}
+
+impl FinishedGame {
+    /// Whether the ratings count it: asked for, and every seat someone
+    /// who can be rated (a person who kept a name, or a bot), a person
+    /// among them.
+    pub fn counts(&self) -> bool {
+        self.rated
+            && self.seats.iter().all(|s| s.key.is_some())
+            && self.seats.iter().any(|s| !s.bot)
+    }
+
+    /// The band of table sizes it is rated in.
+    pub fn band(&self) -> &'static str {
+        crate::ratings::band(self.seats.len())
+    }
+}
+
+/// A game in a player's history.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PlayerGame {
+    /// The table it was played at (its replay's address).
+    pub table: TableId,
+    /// The table's name.
+    pub table_name: String,
+    /// When it was over, in milliseconds since the Unix epoch.
+    pub at: u64,
+    /// `dalmuti` or `corporate-shuffle`.
+    pub game: String,
+    /// How many played.
+    pub players: usize,
+    /// The player's final place, from 1.
+    pub place: usize,
+    /// Whether it counted for ratings.
+    pub rated: bool,
+    /// The player's rating after it, if it counted.
+    pub rating: Option<crate::ratings::Rating>,
+}
+
+/// A rating as kept: whose, in which game and band, over how many games.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RatingRow {
+    /// The player's key, or `bot:LEVEL`.
+    pub key: String,
+    /// The name to show.
+    pub name: String,
+    /// Whether a bot level.
+    pub bot: bool,
+    /// `dalmuti` or `corporate-shuffle`.
+    pub game: String,
+    /// The band of table sizes ([`crate::ratings::BANDS`]).
+    pub band: String,
+    /// The rating.
+    pub rating: crate::ratings::Rating,
+    /// Rated games played.
+    pub games: u64,
 }
 
 /// A player who kept a name ([`crate::players`]).
@@ -183,6 +273,26 @@ pub trait Store: Send + Sync {
     /// Records `rematch` as the table's rematch unless it has one
     /// already; answers the table's rematch either way.
     fn set_rematch(&self, table: &TableId, rematch: &TableId) -> Result<TableId, StoreError>;
+    /// Keeps a game over in its players' histories and, if it
+    /// [counts](FinishedGame::counts), updates the ratings of every seat
+    /// by `rate`, all in one transaction; a table kept before is left as
+    /// it was (a game is counted once, whichever node tells it).
+    fn record_game(
+        &self,
+        game: &FinishedGame,
+        rate: crate::ratings::RateFn,
+    ) -> Result<(), StoreError>;
+    /// A player's games, newest first, at most `limit`.
+    fn player_games(&self, key: &str, limit: usize) -> Result<Vec<PlayerGame>, StoreError>;
+    /// A player's (or a bot level's) ratings, in every game and band.
+    fn player_ratings(&self, key: &str) -> Result<Vec<RatingRow>, StoreError>;
+    /// The best ratings of a game and band, by [ordinal](crate::ratings::Rating::ordinal).
+    fn leaderboard(
+        &self,
+        game: &str,
+        band: &str,
+        limit: usize,
+    ) -> Result<Vec<RatingRow>, StoreError>;
     /// Keeps a new player; `false` (and nothing kept) if its key is
     /// another player's already.
     fn add_player(&self, player: &PlayerRow) -> Result<bool, StoreError>;
@@ -265,7 +375,9 @@ impl SqliteStore {
 /// spectators may chat, and the table of a game's rematch.
 ///
 /// 3: players who kept a name (`players`: its key, the name, the hex
-/// SHA-256 of the player's secret).
+/// SHA-256 of the player's secret), their games (`player_games`, and the
+/// tables already counted, `recorded_games`), the ratings, and whether a
+/// table is rated.
 const MIGRATIONS: &[&str] = &[
     "ALTER TABLE tables ADD COLUMN status TEXT NOT NULL DEFAULT 'live';
      ALTER TABLE tables ADD COLUMN finished INTEGER;
@@ -279,7 +391,21 @@ const MIGRATIONS: &[&str] = &[
      ALTER TABLE tables ADD COLUMN rematch TEXT;",
     "CREATE TABLE players (
         key TEXT PRIMARY KEY, name TEXT NOT NULL, secret TEXT NOT NULL UNIQUE,
-        since INTEGER NOT NULL);",
+        since INTEGER NOT NULL);
+     CREATE TABLE recorded_games (table_id TEXT PRIMARY KEY);
+     CREATE TABLE player_games (
+        key TEXT NOT NULL, table_id TEXT NOT NULL, table_name TEXT NOT NULL,
+        at INTEGER NOT NULL, game TEXT NOT NULL, players INTEGER NOT NULL,
+        place INTEGER NOT NULL, rated INTEGER NOT NULL, mu REAL, sigma REAL,
+        PRIMARY KEY (key, table_id));
+     CREATE INDEX player_games_at ON player_games (key, at);
+     CREATE TABLE ratings (
+        key TEXT NOT NULL, name TEXT NOT NULL, bot INTEGER NOT NULL,
+        game TEXT NOT NULL, band TEXT NOT NULL, mu REAL NOT NULL,
+        sigma REAL NOT NULL, games INTEGER NOT NULL,
+        PRIMARY KEY (key, game, band));
+     CREATE INDEX ratings_board ON ratings (game, band, mu);
+     ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// Brings a database of an older schema up to the newest, step by step.
@@ -295,7 +421,7 @@ fn migrate(conn: &Connection) -> Result<(), StoreError> {
 }
 
 /// The columns [`row`] reads, in order.
-const ROW: &str = "id, name, seats, rules, public, turn_seconds, spectator_chat, rematch";
+const ROW: &str = "id, name, seats, rules, public, turn_seconds, spectator_chat, rematch, rated";
 
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableRow> {
     Ok(TableRow {
@@ -307,6 +433,7 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableRow> {
         turn_seconds: r.get(5)?,
         spectator_chat: r.get(6)?,
         rematch: r.get(7)?,
+        rated: r.get(8)?,
     })
 }
 
@@ -343,6 +470,37 @@ pub(crate) fn player_from(
     })
 }
 
+impl SqliteStore {
+    /// The ratings `filter` (a WHERE clause's condition and order) picks.
+    fn ratings_where(
+        &self,
+        filter: &str,
+        params: impl rusqlite::Params,
+    ) -> Result<Vec<RatingRow>, StoreError> {
+        let conn = self.conn();
+        let mut q = conn.prepare(&format!(
+            "SELECT key, name, bot, game, band, mu, sigma, games FROM ratings WHERE {filter}"
+        ))?;
+        let rows = q
+            .query_map(params, |r| {
+                Ok(RatingRow {
+                    key: r.get(0)?,
+                    name: r.get(1)?,
+                    bot: r.get(2)?,
+                    game: r.get(3)?,
+                    band: r.get(4)?,
+                    rating: crate::ratings::Rating {
+                        mu: r.get(5)?,
+                        sigma: r.get(6)?,
+                    },
+                    games: r.get::<_, i64>(7)?.max(0) as u64,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+}
+
 impl Store for SqliteStore {
     fn create_table(&self, t: &TableRow) -> Result<(), StoreError> {
         let conn = self.conn();
@@ -354,8 +512,8 @@ impl Store for SqliteStore {
         )?;
         conn.execute(
             "INSERT INTO tables (id, name, seats, rules, public, turn_seconds, created,
-                spectator_chat, rematch)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                spectator_chat, rematch, rated)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 t.id,
                 t.name,
@@ -365,7 +523,8 @@ impl Store for SqliteStore {
                 t.turn_seconds,
                 created,
                 t.spectator_chat,
-                t.rematch
+                t.rematch,
+                t.rated
             ],
         )?;
         Ok(())
@@ -560,6 +719,128 @@ impl Store for SqliteStore {
 
     /// Waits for the connection's lock, as every write does: a stuck
     /// write shows as a slow ping.
+    fn record_game(
+        &self,
+        game: &FinishedGame,
+        rate: crate::ratings::RateFn,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let fresh = tx.execute(
+            "INSERT INTO recorded_games (table_id) VALUES (?1) ON CONFLICT DO NOTHING",
+            [&game.table],
+        )? == 1;
+        if !fresh {
+            return Ok(());
+        }
+        let band = game.band();
+        let mut after = vec![None; game.seats.len()];
+        if game.counts() {
+            let mut before = Vec::with_capacity(game.seats.len());
+            for seat in &game.seats {
+                let kept = tx
+                    .query_row(
+                        "SELECT mu, sigma FROM ratings WHERE key = ?1 AND game = ?2 AND band = ?3",
+                        params![seat.key, game.game, band],
+                        |r| {
+                            Ok(crate::ratings::Rating {
+                                mu: r.get(0)?,
+                                sigma: r.get(1)?,
+                            })
+                        },
+                    )
+                    .optional()?;
+                before.push(kept.unwrap_or_default());
+            }
+            let places: Vec<usize> = game.seats.iter().map(|s| s.place).collect();
+            for (i, (seat, rating)) in game.seats.iter().zip(rate(&before, &places)).enumerate() {
+                tx.execute(
+                    "INSERT INTO ratings (key, name, bot, game, band, mu, sigma, games)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1)
+                     ON CONFLICT (key, game, band) DO UPDATE SET
+                        name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,
+                        games = games + 1",
+                    params![
+                        seat.key,
+                        seat.name,
+                        seat.bot,
+                        game.game,
+                        band,
+                        rating.mu,
+                        rating.sigma
+                    ],
+                )?;
+                after[i] = Some(rating);
+            }
+        }
+        for (seat, rating) in game.seats.iter().zip(after) {
+            let (Some(key), false) = (&seat.key, seat.bot) else {
+                continue;
+            };
+            tx.execute(
+                "INSERT INTO player_games
+                    (key, table_id, table_name, at, game, players, place, rated, mu, sigma)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                params![
+                    key,
+                    game.table,
+                    game.table_name,
+                    game.at as i64,
+                    game.game,
+                    game.seats.len() as i64,
+                    seat.place as i64,
+                    rating.is_some(),
+                    rating.map(|r| r.mu),
+                    rating.map(|r| r.sigma)
+                ],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn player_games(&self, key: &str, limit: usize) -> Result<Vec<PlayerGame>, StoreError> {
+        let conn = self.conn();
+        let mut q = conn.prepare(
+            "SELECT table_id, table_name, at, game, players, place, rated, mu, sigma
+             FROM player_games WHERE key = ?1 ORDER BY at DESC, table_id LIMIT ?2",
+        )?;
+        let games = q
+            .query_map(params![key, limit as i64], |r| {
+                let (mu, sigma): (Option<f64>, Option<f64>) = (r.get(7)?, r.get(8)?);
+                Ok(PlayerGame {
+                    table: r.get(0)?,
+                    table_name: r.get(1)?,
+                    at: r.get::<_, i64>(2)?.max(0) as u64,
+                    game: r.get(3)?,
+                    players: r.get::<_, i64>(4)?.max(0) as usize,
+                    place: r.get::<_, i64>(5)?.max(0) as usize,
+                    rated: r.get(6)?,
+                    rating: mu
+                        .zip(sigma)
+                        .map(|(mu, sigma)| crate::ratings::Rating { mu, sigma }),
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(games)
+    }
+
+    fn player_ratings(&self, key: &str) -> Result<Vec<RatingRow>, StoreError> {
+        self.ratings_where("key = ?1 ORDER BY game, band", params![key])
+    }
+
+    fn leaderboard(
+        &self,
+        game: &str,
+        band: &str,
+        limit: usize,
+    ) -> Result<Vec<RatingRow>, StoreError> {
+        self.ratings_where(
+            "game = ?1 AND band = ?2 ORDER BY mu - 3 * sigma DESC, key LIMIT ?3",
+            params![game, band, limit as i64],
+        )
+    }
+
     fn add_player(&self, p: &PlayerRow) -> Result<bool, StoreError> {
         let added = self.conn().execute(
             "INSERT INTO players (key, name, secret, since) VALUES (?1, ?2, ?3, ?4)
@@ -760,6 +1041,7 @@ mod tests {
         live_tables_are_found_by_id,
         a_working_database_answers_a_ping,
         a_name_is_kept_once_and_found_by_its_secret,
+        a_game_is_counted_once_and_rated_only_when_it_counts,
     );
 
     #[test]

@@ -178,3 +178,137 @@ async fn a_stranger_cannot_keep_names_without_end() {
     assert_eq!(status, 400, "{refused}");
     server.stop().await;
 }
+
+/// Plays table `id` to its end with `seats` (name, token) playing every
+/// decision.
+async fn play_to_the_end(server: &Server, id: &str, host: &str, seats: &[(&str, &str)]) {
+    let mut players = Vec::new();
+    for (name, token) in seats {
+        players.push(Player::join(server, id, name, Some(token), 0, Mode::All).await);
+    }
+    server.start_game(id, host).await;
+    for player in players {
+        player.finish().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
+    let server = Server::start(|_| {}).await;
+    let ada = keep(&server, "Ada").await;
+
+    // Rated, Ada and two bots: it counts.
+    let (status, made) = as_player(
+        &server,
+        "POST",
+        "/api/tables",
+        Some(&ada),
+        Some(json!({"player": "Ada", "seats": 3, "hands": 1, "rated": true})),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let (id, host) = (
+        made["id"].as_str().unwrap(),
+        made["token"].as_str().unwrap(),
+    );
+    server.add_bot(id, host, "easy").await;
+    server.add_bot(id, host, "easy").await;
+    play_to_the_end(&server, id, host, &[("Ada", host)]).await;
+
+    // Rated, but Bo kept no name: it is Ada's history, not a rating.
+    let (status, made) = as_player(
+        &server,
+        "POST",
+        "/api/tables",
+        Some(&ada),
+        Some(json!({"player": "Ada", "seats": 3, "hands": 1, "rated": true})),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let (id2, host2) = (
+        made["id"].as_str().unwrap(),
+        made["token"].as_str().unwrap(),
+    );
+    let bo = server.take_seat(id2, "Bo").await;
+    server.add_bot(id2, host2, "easy").await;
+    play_to_the_end(&server, id2, host2, &[("Ada", host2), ("Bo", &bo)]).await;
+
+    let profile = until(&server, "/api/players/ada", |p| {
+        p["recent"].as_array().is_some_and(|r| r.len() == 2)
+    })
+    .await;
+    assert_eq!(profile["name"], "Ada", "{profile}");
+    let recent = profile["recent"].as_array().unwrap();
+    assert_eq!(recent[0]["table"], id2, "newest first: {profile}");
+    assert_eq!(recent[0]["rated"], false, "{profile}");
+    assert!(recent[0]["rating"].is_null(), "{profile}");
+    assert_eq!(recent[1]["rated"], true, "{profile}");
+    let place = recent[1]["place"].as_u64().unwrap();
+    let mu = recent[1]["rating"]["mu"].as_f64().unwrap();
+    // First of three new players gains, last loses.
+    match place {
+        1 => assert!(mu > 25.0, "{profile}"),
+        3 => assert!(mu < 25.0, "{profile}"),
+        _ => {}
+    }
+    let games = &profile["games"][0];
+    assert_eq!(
+        (games["game"].as_str(), games["played"].as_u64()),
+        (Some("dalmuti"), Some(2))
+    );
+    let ratings = profile["ratings"].as_array().unwrap();
+    assert_eq!(ratings.len(), 1, "one game, one band: {profile}");
+    assert_eq!(
+        (ratings[0]["band"].as_str(), ratings[0]["games"].as_u64()),
+        (Some("3-4"), Some(1))
+    );
+
+    // The leaderboard holds Ada and the bot level, on one scale; the
+    // other band is empty.
+    let (status, board) = server
+        .http("GET", "/api/leaderboard?game=dalmuti&band=3-4", None, None)
+        .await;
+    assert_eq!(status, 200, "{board}");
+    let rows = board["ratings"].as_array().unwrap();
+    let names: Vec<(&str, bool)> = rows
+        .iter()
+        .map(|r| (r["name"].as_str().unwrap(), r["bot"].as_bool().unwrap()))
+        .collect();
+    assert!(names.contains(&("Ada", false)), "{board}");
+    assert!(names.contains(&("easy", true)), "{board}");
+    let ordinals: Vec<f64> = rows
+        .iter()
+        .map(|r| r["ordinal"].as_f64().unwrap())
+        .collect();
+    assert!(
+        ordinals.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {board}"
+    );
+    let (_, empty) = server
+        .http("GET", "/api/leaderboard?game=dalmuti&band=8-16", None, None)
+        .await;
+    assert_eq!(empty["ratings"], json!([]), "{empty}");
+    let (status, refused) = server
+        .http("GET", "/api/leaderboard?game=chess", None, None)
+        .await;
+    assert_eq!(status, 400, "{refused}");
+    let (status, missing) = server.http("GET", "/api/players/Nobody", None, None).await;
+    assert_eq!(status, 404, "{missing}");
+    server.stop().await;
+}
+
+/// Waits until `GET path` answers 200 with a body `done` accepts.
+async fn until(server: &Server, path: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let (status, body) = server.http("GET", path, None, None).await;
+        if status == 200 && done(&body) {
+            return body;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "GET {path}: {status} {body}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}

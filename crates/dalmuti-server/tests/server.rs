@@ -772,6 +772,7 @@ async fn bots_stored_with_old_specs_still_load_and_play_at_the_offered_levels() 
             name: PlayerName::new(name).unwrap(),
             hash,
             bot: bot.map(str::to_string),
+            player: None,
         };
         let text = serde_json::to_string(&event).unwrap();
         store.append(&table.id, v as u64 + 1, &text).unwrap();

@@ -236,3 +236,97 @@ pub fn a_name_is_kept_once_and_found_by_its_secret(store: &dyn Store) {
     );
     assert_eq!(store.player("bo").unwrap(), None);
 }
+
+/// A game over goes into each keyed person's history once, whoever tells
+/// it twice; it moves the ratings of every seat (bots included) only when
+/// it counts, and the leaderboard ranks by the ordinal.
+pub fn a_game_is_counted_once_and_rated_only_when_it_counts(store: &dyn Store) {
+    fn rate_by_place(
+        before: &[crate::ratings::Rating],
+        places: &[usize],
+    ) -> Vec<crate::ratings::Rating> {
+        before
+            .iter()
+            .zip(places)
+            .map(|(r, &p)| crate::ratings::Rating {
+                mu: r.mu + 3.0 - p as f64,
+                sigma: r.sigma - 1.0,
+            })
+            .collect()
+    }
+    let seat = |key: Option<&str>, name: &str, bot: bool, place: usize| FinishedSeat {
+        key: key.map(str::to_string),
+        name: name.into(),
+        bot,
+        place,
+    };
+    let rated = FinishedGame {
+        table: "g1".into(),
+        table_name: "Friday".into(),
+        at: 1_000,
+        game: "dalmuti".into(),
+        rated: true,
+        seats: vec![
+            seat(Some("ann"), "Ann", false, 2),
+            seat(Some("bot:hard"), "hard", true, 1),
+            seat(Some("bo"), "Bo", false, 3),
+        ],
+    };
+    assert!(rated.counts());
+    store.record_game(&rated, rate_by_place).unwrap();
+    store.record_game(&rated, rate_by_place).unwrap();
+    let fresh = crate::ratings::Rating::default();
+    let ann = store.player_games("ann", 10).unwrap();
+    assert_eq!(ann.len(), 1, "counted once: {ann:?}");
+    assert_eq!((ann[0].place, ann[0].players, ann[0].rated), (2, 3, true));
+    assert_eq!(ann[0].rating.unwrap().mu, fresh.mu + 1.0);
+    assert!(
+        store.player_games("bot:hard", 10).unwrap().is_empty(),
+        "bots keep no history"
+    );
+    let board = store.leaderboard("dalmuti", "3-4", 10).unwrap();
+    let order: Vec<&str> = board.iter().map(|r| r.key.as_str()).collect();
+    assert_eq!(order, ["bot:hard", "ann", "bo"]);
+    assert!(board[0].bot && board.iter().all(|r| r.games == 1));
+
+    // Not counted: someone kept no name. History only.
+    let unrated = FinishedGame {
+        table: "g2".into(),
+        at: 2_000,
+        seats: vec![
+            seat(Some("ann"), "Ann", false, 1),
+            seat(None, "Cy", false, 2),
+            seat(Some("bo"), "Bo", false, 3),
+        ],
+        ..rated.clone()
+    };
+    assert!(!unrated.counts());
+    store.record_game(&unrated, rate_by_place).unwrap();
+    let ann = store.player_games("ann", 10).unwrap();
+    assert_eq!(
+        ann.iter().map(|g| g.table.as_str()).collect::<Vec<_>>(),
+        ["g2", "g1"]
+    );
+    assert_eq!((ann[0].rated, ann[0].rating), (false, None));
+    let ratings = store.player_ratings("ann").unwrap();
+    assert_eq!(ratings.len(), 1);
+    assert_eq!(
+        (ratings[0].games, ratings[0].rating.mu),
+        (1, fresh.mu + 1.0)
+    );
+
+    // A second rated game moves the kept rating on.
+    let again = FinishedGame {
+        table: "g3".into(),
+        at: 3_000,
+        ..rated
+    };
+    store.record_game(&again, rate_by_place).unwrap();
+    let ratings = store.player_ratings("ann").unwrap();
+    assert_eq!(
+        (ratings[0].games, ratings[0].rating.mu),
+        (2, fresh.mu + 2.0)
+    );
+    assert_eq!(store.leaderboard("dalmuti", "5-7", 10).unwrap(), []);
+    assert_eq!(store.leaderboard("dalmuti", "3-4", 1).unwrap().len(), 1);
+}

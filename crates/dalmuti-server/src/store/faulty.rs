@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
 use super::{
-    Append, PlayerRow, SqliteStore, Store, StoreError, TableId, TableRow, TalkKind, TalkRow,
+    Append, FinishedGame, PlayerGame, PlayerRow, RatingRow, SqliteStore, Store, StoreError,
+    TableId, TableRow, TalkKind, TalkRow,
 };
 
 /// How a [`Faulty`] store answers its ping.
@@ -98,6 +99,27 @@ impl Store for Faulty {
     }
     fn set_rematch(&self, table: &TableId, rematch: &TableId) -> Result<TableId, StoreError> {
         self.inner.set_rematch(table, rematch)
+    }
+    fn record_game(
+        &self,
+        game: &FinishedGame,
+        rate: crate::ratings::RateFn,
+    ) -> Result<(), StoreError> {
+        self.inner.record_game(game, rate)
+    }
+    fn player_games(&self, key: &str, limit: usize) -> Result<Vec<PlayerGame>, StoreError> {
+        self.inner.player_games(key, limit)
+    }
+    fn player_ratings(&self, key: &str) -> Result<Vec<RatingRow>, StoreError> {
+        self.inner.player_ratings(key)
+    }
+    fn leaderboard(
+        &self,
+        game: &str,
+        band: &str,
+        limit: usize,
+    ) -> Result<Vec<RatingRow>, StoreError> {
+        self.inner.leaderboard(game, band, limit)
     }
     fn add_player(&self, player: &PlayerRow) -> Result<bool, StoreError> {
         self.inner.add_player(player)

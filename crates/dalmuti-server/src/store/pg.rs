@@ -30,7 +30,10 @@ use std::time::Duration;
 use postgres::error::SqlState;
 use postgres::{Client, Config, NoTls, Transaction};
 
-use super::{Append, PlayerRow, Store, StoreError, TableId, TableRow, TalkKind, TalkRow, hex};
+use super::{
+    Append, FinishedGame, PlayerGame, PlayerRow, RatingRow, Store, StoreError, TableId, TableRow,
+    TalkKind, TalkRow, hex,
+};
 
 mod lease;
 mod nodes;
@@ -265,7 +268,7 @@ fn serve_jobs(
 }
 
 /// The columns [`row`] reads, in order.
-const ROW: &str = "id, name, seats, rules, public, turn_seconds, spectator_chat, rematch";
+const ROW: &str = "id, name, seats, rules, public, turn_seconds, spectator_chat, rematch, rated";
 
 fn row(r: &postgres::Row) -> TableRow {
     TableRow {
@@ -277,6 +280,7 @@ fn row(r: &postgres::Row) -> TableRow {
         turn_seconds: r.get::<_, Option<i32>>(5).map(|s| s.max(0) as u32),
         spectator_chat: r.get(6),
         rematch: r.get(7),
+        rated: r.get(8),
     }
 }
 
@@ -291,6 +295,48 @@ fn integer(n: u64, what: &str) -> Result<i32, StoreError> {
 }
 
 impl PostgresStore {
+    /// The ratings `filter` (a WHERE clause's condition and order, with
+    /// `texts` as its first parameters and `limit` after them) picks.
+    fn ratings_where(
+        &self,
+        what: String,
+        filter: &'static str,
+        texts: Vec<String>,
+        limit: Option<i64>,
+    ) -> Result<Vec<RatingRow>, StoreError> {
+        self.run(what.clone(), move |c| {
+            let mut params: Vec<&(dyn postgres::types::ToSql + Sync)> =
+                texts.iter().map(|t| t as _).collect();
+            if let Some(limit) = &limit {
+                params.push(limit);
+            }
+            let rows = c
+                .query(
+                    &format!(
+                        "SELECT key, name, bot, game, band, mu, sigma, games FROM ratings
+                         WHERE {filter}"
+                    ),
+                    &params,
+                )
+                .map_err(failed(what))?;
+            Ok(rows
+                .iter()
+                .map(|r| RatingRow {
+                    key: r.get(0),
+                    name: r.get(1),
+                    bot: r.get(2),
+                    game: r.get(3),
+                    band: r.get(4),
+                    rating: crate::ratings::Rating {
+                        mu: r.get(5),
+                        sigma: r.get(6),
+                    },
+                    games: r.get::<_, i64>(7).max(0) as u64,
+                })
+                .collect())
+        })
+    }
+
     /// The player whose `column` (`key` or `secret`) is `value`.
     fn find_player(
         &self,
@@ -573,6 +619,153 @@ impl Store for PostgresStore {
     /// jobs before it: a pool too busy to answer shows as a slow ping, and
     /// a database that cannot be reached as an error (after the attempt
     /// to reconnect).
+    fn record_game(
+        &self,
+        game: &FinishedGame,
+        rate: crate::ratings::RateFn,
+    ) -> Result<(), StoreError> {
+        let game = game.clone();
+        let what = format!("count the game of table {}", game.table);
+        self.transaction(what.clone(), move |c| {
+            let failed = |e| failed(&what)(e);
+            let fresh = c
+                .execute(
+                    "INSERT INTO recorded_games (table_id) VALUES ($1) ON CONFLICT DO NOTHING",
+                    &[&game.table],
+                )
+                .map_err(failed)?
+                == 1;
+            if !fresh {
+                return Ok(());
+            }
+            let band = game.band();
+            let mut after = vec![None; game.seats.len()];
+            if game.counts() {
+                // Each rated key locked, in one order: two games over at
+                // once update a shared player one after the other.
+                let mut keys: Vec<&str> = game.seats.iter().filter_map(|s| s.key.as_deref()).collect();
+                keys.sort_unstable();
+                keys.dedup();
+                for key in keys {
+                    c.execute("SELECT pg_advisory_xact_lock(hashtext($1))", &[&key])
+                        .map_err(failed)?;
+                }
+                let mut before = Vec::with_capacity(game.seats.len());
+                for seat in &game.seats {
+                    let kept = c
+                        .query_opt(
+                            "SELECT mu, sigma FROM ratings WHERE key = $1 AND game = $2 AND band = $3",
+                            &[&seat.key, &game.game, &band],
+                        )
+                        .map_err(failed)?;
+                    before.push(kept.map_or_else(crate::ratings::Rating::default, |r| {
+                        crate::ratings::Rating {
+                            mu: r.get(0),
+                            sigma: r.get(1),
+                        }
+                    }));
+                }
+                let places: Vec<usize> = game.seats.iter().map(|s| s.place).collect();
+                for (i, (seat, rating)) in game.seats.iter().zip(rate(&before, &places)).enumerate() {
+                    c.execute(
+                        "INSERT INTO ratings (key, name, bot, game, band, mu, sigma, games)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, 1)
+                         ON CONFLICT (key, game, band) DO UPDATE SET
+                            name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,
+                            games = ratings.games + 1",
+                        &[&seat.key, &seat.name, &seat.bot, &game.game, &band, &rating.mu, &rating.sigma],
+                    )
+                    .map_err(failed)?;
+                    after[i] = Some(rating);
+                }
+            }
+            let players = integer(game.seats.len() as u64, "players")?;
+            let at = bigint(game.at, "time")?;
+            for (seat, rating) in game.seats.iter().zip(after) {
+                let (Some(key), false) = (&seat.key, seat.bot) else {
+                    continue;
+                };
+                let place = integer(seat.place as u64, "place")?;
+                c.execute(
+                    "INSERT INTO player_games
+                        (key, table_id, table_name, at, game, players, place, rated, mu, sigma)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                    &[
+                        key,
+                        &game.table,
+                        &game.table_name,
+                        &at,
+                        &game.game,
+                        &players,
+                        &place,
+                        &rating.is_some(),
+                        &rating.map(|r| r.mu),
+                        &rating.map(|r| r.sigma),
+                    ],
+                )
+                .map_err(failed)?;
+            }
+            Ok(())
+        })
+    }
+
+    fn player_games(&self, key: &str, limit: usize) -> Result<Vec<PlayerGame>, StoreError> {
+        let key = key.to_string();
+        let limit = bigint(limit as u64, "limit")?;
+        let what = format!("read the games of player {key:?}");
+        self.run(what.clone(), move |c| {
+            let rows = c
+                .query(
+                    "SELECT table_id, table_name, at, game, players, place, rated, mu, sigma
+                     FROM player_games WHERE key = $1 ORDER BY at DESC, table_id LIMIT $2",
+                    &[&key, &limit],
+                )
+                .map_err(failed(what))?;
+            Ok(rows
+                .iter()
+                .map(|r| {
+                    let (mu, sigma): (Option<f64>, Option<f64>) = (r.get(7), r.get(8));
+                    PlayerGame {
+                        table: r.get(0),
+                        table_name: r.get(1),
+                        at: r.get::<_, i64>(2).max(0) as u64,
+                        game: r.get(3),
+                        players: r.get::<_, i32>(4).max(0) as usize,
+                        place: r.get::<_, i32>(5).max(0) as usize,
+                        rated: r.get(6),
+                        rating: mu
+                            .zip(sigma)
+                            .map(|(mu, sigma)| crate::ratings::Rating { mu, sigma }),
+                    }
+                })
+                .collect())
+        })
+    }
+
+    fn player_ratings(&self, key: &str) -> Result<Vec<RatingRow>, StoreError> {
+        let key = key.to_string();
+        self.ratings_where(
+            format!("read the ratings of {key:?}"),
+            "key = $1 ORDER BY game, band",
+            vec![key],
+            None,
+        )
+    }
+
+    fn leaderboard(
+        &self,
+        game: &str,
+        band: &str,
+        limit: usize,
+    ) -> Result<Vec<RatingRow>, StoreError> {
+        self.ratings_where(
+            format!("read the leaderboard of {game} {band}"),
+            "game = $1 AND band = $2 ORDER BY mu - 3 * sigma DESC, key LIMIT $3",
+            vec![game.to_string(), band.to_string()],
+            Some(bigint(limit as u64, "limit")?),
+        )
+    }
+
     fn add_player(&self, p: &PlayerRow) -> Result<bool, StoreError> {
         let (key, name, secret, since) = (
             p.key.clone(),
@@ -634,8 +827,8 @@ impl InsertTable {
         let t = &self.t;
         c.execute(
             "INSERT INTO tables (id, name, seats, rules, public, turn_seconds,
-                spectator_chat, rematch)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                spectator_chat, rematch, rated)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
             &[
                 &t.id,
                 &t.name,
@@ -645,6 +838,7 @@ impl InsertTable {
                 &self.turn,
                 &t.spectator_chat,
                 &t.rematch,
+                &t.rated,
             ],
         )
         .map_err(failed(&self.what))?;

@@ -87,7 +87,28 @@ impl TableHandle {
     /// it: a newcomer for the next hand); returns the seat's secret token.
     pub async fn join(&self, name: &str) -> Result<SeatToken, ServerError> {
         let name = crate::names::check_new_name(name)?;
-        self.ask(|r| Command::Join(Join { name, reply: r })).await
+        self.ask(|r| {
+            Command::Join(Join {
+                name,
+                player: None,
+                reply: r,
+            })
+        })
+        .await
+    }
+
+    /// Takes a seat as `player`, who kept their name ([`crate::players`]):
+    /// the seat carries the player's key, in the log too.
+    pub async fn join_as(&self, player: &crate::players::Player) -> Result<SeatToken, ServerError> {
+        let (name, key) = (player.name.clone(), player.key.clone());
+        self.ask(|r| {
+            Command::Join(Join {
+                name,
+                player: Some(key),
+                reply: r,
+            })
+        })
+        .await
     }
 
     /// The host seats a bot of one of the offered levels

@@ -33,6 +33,11 @@ pub enum Stored {
         hash: Option<String>,
         /// The bot spec.
         bot: Option<String>,
+        /// The key of the player who kept this name and took the seat
+        /// ([`crate::players`]); absent for anyone else, and in logs
+        /// written before players kept names.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<String>,
     },
     /// A seat freed before the start, or a newcomer who left before entering.
     Unseat {
@@ -74,6 +79,11 @@ pub enum Stored {
         hash: Option<String>,
         /// The bot spec.
         bot: Option<String>,
+        /// The key of the player who kept this name and took the seat
+        /// ([`crate::players`]); absent for anyone else, and in logs
+        /// written before players kept names.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<String>,
     },
     /// A player will leave when the current hand ends.
     Leaving {
@@ -103,6 +113,8 @@ pub struct SeatState {
     pub hash: Option<[u8; 32]>,
     /// The bot spec of a bot seat.
     pub bot: Option<String>,
+    /// The key of the player who kept this name, if that player took it.
+    pub player: Option<String>,
     /// A newcomer waiting for the next hand.
     pub waiting: bool,
     /// Leaves when the current hand ends.
@@ -297,7 +309,18 @@ impl TableState {
     pub fn apply(&mut self, event: Stored) -> Result<(), ServerError> {
         let conflict = |m: &str| Err(ServerError::Conflict(m.to_string()));
         match &event {
-            Stored::Seat { name, hash, bot } | Stored::Waiting { name, hash, bot } => {
+            Stored::Seat {
+                name,
+                hash,
+                bot,
+                player,
+            }
+            | Stored::Waiting {
+                name,
+                hash,
+                bot,
+                player,
+            } => {
                 let waiting = matches!(event, Stored::Waiting { .. });
                 let name = crate::names::check_name(name)?;
                 let hash = parse_hash(hash)?;
@@ -334,6 +357,7 @@ impl TableState {
                     name,
                     hash,
                     bot: bot.clone(),
+                    player: player.clone(),
                     waiting,
                     leaving: false,
                 });

@@ -18,6 +18,7 @@ use crate::metrics::{LeaseChange, StoreOp};
 use crate::names::PlayerName;
 use crate::protocol::News;
 use crate::protocol::{Outgoing, ServerMsg, StateKind, StateMsg, TalkLine, Told};
+use crate::store::{FinishedGame, FinishedSeat};
 
 impl Actor {
     /// Checks an event, writes it, then broadcasts it, with its news.
@@ -40,8 +41,55 @@ impl Actor {
                 .first()
                 .map(|w| PlayerName::seated(w));
             self.news(News::Over { winner }).await;
+            self.count_the_game().await;
         }
         Ok(v)
+    }
+
+    /// Keeps the game just over in its players' histories, and in the
+    /// ratings if it counts ([`crate::ratings`]). Told after the game is
+    /// over, which the log already holds: a failure here loses a line of
+    /// history, never the game, and is logged for the operator.
+    async fn count_the_game(&mut self) {
+        let standings: Vec<String> = self
+            .state
+            .standings()
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        let seats = standings
+            .iter()
+            .enumerate()
+            .filter_map(|(i, name)| {
+                let seat = self.state.seats.iter().find(|s| s.name == name.as_str())?;
+                Some(FinishedSeat {
+                    key: match &seat.bot {
+                        Some(level) => Some(format!("bot:{}", state::bot_name(level))),
+                        None => seat.player.clone(),
+                    },
+                    name: match &seat.bot {
+                        Some(level) => state::bot_name(level).to_string(),
+                        None => name.clone(),
+                    },
+                    bot: seat.bot.is_some(),
+                    place: i + 1,
+                })
+            })
+            .collect();
+        let game = FinishedGame {
+            table: self.state.row.id.clone(),
+            table_name: self.state.row.name.clone(),
+            at: super::talk::now_ms(),
+            game: self.state.rules.variant.word().to_string(),
+            rated: self.state.row.rated,
+            seats,
+        };
+        let counted = self
+            .blocking(move |store, _| store.record_game(&game, crate::ratings::rate))
+            .await;
+        if let Err(e) = counted {
+            tracing::error!(error = %e, "the game over was not kept in its players' histories");
+        }
     }
 
     /// What the table's news says of an event (most plays say nothing:

@@ -23,8 +23,9 @@ use super::*;
 /// lobbies (a table of their own: updating them must not lock the tables'
 /// rows, which every append locks).
 ///
-/// 4: players who kept a name (as SQLite's `players`), shared by every
-/// node, so a player is known on any of them.
+/// 4: players who kept a name, their games and the ratings (as SQLite's
+/// version 3), shared by every node, so a player is known on any of them;
+/// whether a table is rated.
 pub(super) const MIGRATIONS: &[&str] = &["
 CREATE SEQUENCE tables_created;
 CREATE SEQUENCE tables_finished;
@@ -149,6 +150,32 @@ CREATE TABLE players (
     name TEXT NOT NULL,
     secret TEXT NOT NULL UNIQUE,
     since BIGINT NOT NULL);
+CREATE TABLE recorded_games (table_id TEXT PRIMARY KEY);
+CREATE TABLE player_games (
+    key TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    table_name TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    game TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    place INTEGER NOT NULL,
+    rated BOOLEAN NOT NULL,
+    mu DOUBLE PRECISION,
+    sigma DOUBLE PRECISION,
+    PRIMARY KEY (key, table_id));
+CREATE INDEX player_games_at ON player_games (key, at);
+CREATE TABLE ratings (
+    key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    bot BOOLEAN NOT NULL,
+    game TEXT NOT NULL,
+    band TEXT NOT NULL,
+    mu DOUBLE PRECISION NOT NULL,
+    sigma DOUBLE PRECISION NOT NULL,
+    games BIGINT NOT NULL,
+    PRIMARY KEY (key, game, band));
+CREATE INDEX ratings_board ON ratings (game, band, mu);
+ALTER TABLE tables ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
 "];
 
 /// The advisory lock nodes take to migrate one at a time (any number

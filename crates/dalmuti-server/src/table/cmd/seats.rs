@@ -15,12 +15,14 @@ use crate::token::SeatToken;
 /// among the newcomers after it. Answers the seat's secret token.
 pub(in crate::table) struct Join {
     pub name: PlayerName,
+    /// The key of the player who kept the name, if they take the seat.
+    pub player: Option<String>,
     pub reply: Reply<SeatToken>,
 }
 
 impl Join {
     pub(super) async fn apply(self, actor: &mut Actor) {
-        let _ = self.reply.send(actor.join(&self.name).await);
+        let _ = self.reply.send(actor.join(&self.name, self.player).await);
     }
 }
 
@@ -95,7 +97,11 @@ impl Place {
 }
 
 impl Actor {
-    async fn join(&mut self, name: &PlayerName) -> Result<SeatToken, ServerError> {
+    async fn join(
+        &mut self,
+        name: &PlayerName,
+        player: Option<String>,
+    ) -> Result<SeatToken, ServerError> {
         // The same name exactly: the log's own refusal says so.
         if let Some(taken) = self.name_like(name).filter(|t| t != name.as_str()) {
             return Err(ServerError::Conflict(format!(
@@ -109,12 +115,14 @@ impl Actor {
                 name: name.clone(),
                 hash,
                 bot: None,
+                player,
             }
         } else {
             Stored::Seat {
                 name: name.clone(),
                 hash,
                 bot: None,
+                player,
             }
         };
         self.commit(event).await?;
@@ -159,12 +167,14 @@ impl Actor {
                 name: name2,
                 hash: None,
                 bot: bot_spec,
+                player: None,
             }
         } else {
             Stored::Seat {
                 name: name2,
                 hash: None,
                 bot: bot_spec,
+                player: None,
             }
         };
         self.commit(event).await?;

@@ -155,6 +155,7 @@ impl Actor {
                 name: s.name.clone(),
                 hash: s.hash.as_ref().map(state::hash_hex),
                 bot: s.bot.clone(),
+                player: s.player.clone(),
             })
             .collect();
         let this = self.state.row.id.clone();
