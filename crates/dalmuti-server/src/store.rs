@@ -556,7 +556,7 @@ impl Store for SqliteStore {
             .query_row(
                 &format!("SELECT {ROW}, summary FROM tables WHERE id = ?1 AND status = 'finished'"),
                 [id],
-                |r| Ok((row(r)?, r.get::<_, Option<String>>(8)?.unwrap_or_default())),
+                |r| Ok((row(r)?, r.get::<_, Option<String>>(9)?.unwrap_or_default())),
             )
             .optional()?)
     }

@@ -403,7 +403,7 @@ impl Store for PostgresStore {
                 )
                 .map_err(failed(what))?;
             Ok(found.map(|r| {
-                let summary: Option<String> = r.get(8);
+                let summary: Option<String> = r.get(9);
                 (row(&r), summary.unwrap_or_default())
             }))
         })
