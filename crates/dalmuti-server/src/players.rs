@@ -187,6 +187,22 @@ pub fn routes() -> Router<AppState> {
         .route("/api/players/me", get(me))
         .route("/api/players/{name}", get(profile))
         .route("/api/leaderboard", get(leaderboard))
+        .route("/p/{name}", get(profile_page))
+        .route("/leaderboard", get(leaderboard_page))
+}
+
+/// `/p/NAME`, a profile's address to share: the client's page shows it
+/// (`/#/p/NAME`).
+async fn profile_page(
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> axum::response::Redirect {
+    let name = percent_encoding::utf8_percent_encode(&name, percent_encoding::NON_ALPHANUMERIC);
+    axum::response::Redirect::to(&format!("/#/p/{name}"))
+}
+
+/// `/leaderboard`: the client's page (`/#/leaderboard`).
+async fn leaderboard_page() -> axum::response::Redirect {
+    axum::response::Redirect::to("/#/leaderboard")
 }
 
 /// Games a profile counts its figures over, newest first.

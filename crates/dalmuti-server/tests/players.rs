@@ -294,6 +294,19 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
     assert_eq!(status, 400, "{refused}");
     let (status, missing) = server.http("GET", "/api/players/Nobody", None, None).await;
     assert_eq!(status, 404, "{missing}");
+    // The pages to share send the browser on to the client's own routes.
+    for (path, to) in [
+        ("/p/Ada%20L.", "/#/p/ada%20l%2e"), // the head is read lowercased
+        ("/leaderboard", "/#/leaderboard"),
+    ] {
+        let request = format!(
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            server.addr
+        );
+        let (status, head, _) = raw_http_head(server.addr, request.as_bytes()).await;
+        assert_eq!(status, 303, "{head}");
+        assert!(head.contains(&format!("\r\nlocation: {to}\r\n")), "{head}");
+    }
     server.stop().await;
 }
 
