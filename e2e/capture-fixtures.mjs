@@ -207,7 +207,7 @@ async function run() {
   base = await lib.step('start the server', () => server.start());
   if (!existsSync(chromiumPath)) fail(`no browser at ${chromiumPath}`);
   browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'en-US' });
+  const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'en-US', serviceWorkers: lib.SERVICE_WORKERS });
   context.setDefaultTimeout(15_000);
   await lib.maybeServeWebFromDisk(context);
   page = await context.newPage();

@@ -204,7 +204,7 @@ async function run() {
   }
   await step('start Chromium', async () => {
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', serviceWorkers: lib.SERVICE_WORKERS });
     await lib.maybeServeWebFromDisk(context);
     page = await context.newPage();
     page.on('pageerror', e => pageErrors.push(String(e && e.stack || e)));

@@ -61,7 +61,7 @@ const step = lib.step;
 
 async function newPage(label) {
   // The client speaks the browser's language: these checks read English.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', serviceWorkers: lib.SERVICE_WORKERS });
   context.setDefaultTimeout(15_000);
   await lib.maybeServeWebFromDisk(context);
   const page = await context.newPage();

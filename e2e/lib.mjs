@@ -50,12 +50,15 @@ export const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
 
 /**
  * `dalmuti serve` on a free port with a fresh database in `dir`; `args`
- * are more options (`--bot-delay`, `--hand-pause`, `--grace`).
+ * are more options (`--bot-delay`, `--hand-pause`, `--grace`); `addr`
+ * another address to listen at (a port of its own: started again after a
+ * stop, the server is where the page left it).
  */
 export class Server {
-  constructor(dir, args) {
+  constructor(dir, args, addr = '127.0.0.1:0') {
     this.dir = dir;
     this.args = args;
+    this.addr = addr;
     this.proc = null;
     this.lines = [];
   }
@@ -64,7 +67,7 @@ export class Server {
   start() {
     if (!existsSync(bin)) fail(`no server binary at ${bin}: run cargo build --release -p dalmuti`);
     return new Promise((resolve, reject) => {
-      const args = ['serve', '--addr', '127.0.0.1:0', '--data', path.join(this.dir, 'db.sqlite'), ...this.args];
+      const args = ['serve', '--addr', this.addr, '--data', path.join(this.dir, 'db.sqlite'), ...this.args];
       const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       this.proc = proc;
       let buffer = '';
@@ -133,11 +136,21 @@ function messagesFromDisk(lang) {
 }
 
 /**
+ * A browser context's `serviceWorkers` option. The client's service worker
+ * (web/sw.js) fetches its files itself, past `context.route`: with
+ * E2E_WEB_DIR (the files served by routes, below) the contexts block it,
+ * so the files on disk are what the page runs; otherwise the tests run the
+ * client as players get it, service worker included.
+ */
+export const SERVICE_WORKERS = process.env.E2E_WEB_DIR ? 'block' : 'allow';
+
+/**
  * With E2E_WEB_DIR set, the context gets the client's files from that
  * directory instead of the server (for editing the client without a
  * rebuild): any file under it, `/` as index.html, and `/i18n/<lang>.json`
  * from the catalogue files (crates/dalmuti-i18n/locales). Without it,
- * nothing changes.
+ * nothing changes. The context must have been made with `serviceWorkers:
+ * SERVICE_WORKERS`.
  */
 export async function maybeServeWebFromDisk(context) {
   const dir = process.env.E2E_WEB_DIR;

@@ -48,6 +48,10 @@ export class Pages {
     const context = await this.browser.newContext({
       viewport: size, locale, timezoneId: 'UTC', reducedMotion: motion ? 'no-preference' : 'reduce',
       isMobile: phone, hasTouch: phone, deviceScaleFactor: 1,
+      // Routes play the server's part (fixturePage, E2E_WEB_DIR) and the
+      // network is cut (setOffline): a service worker would fetch past
+      // both. The service worker has its own test, offline.mjs.
+      serviceWorkers: 'block',
     });
     context.setDefaultTimeout(15_000);
     // The first-hand tour is for newcomers; a test that is not about it

@@ -195,6 +195,7 @@ async function run() {
       viewport: { width: 1280, height: 800 },
       // The client speaks the browser's language: these checks read English.
       locale: 'en-US',
+      serviceWorkers: lib.SERVICE_WORKERS,
     });
     await lib.maybeServeWebFromDisk(context);
     context.setDefaultTimeout(15_000);

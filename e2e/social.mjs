@@ -48,7 +48,7 @@ let base = '';
 const step = lib.step;
 
 async function newPage(label, viewport = { width: 1280, height: 800 }) {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
+  const context = await browser.newContext({ viewport, locale: 'en-US', serviceWorkers: lib.SERVICE_WORKERS });
   context.setDefaultTimeout(15_000);
   await lib.maybeServeWebFromDisk(context);
   const page = await context.newPage();

@@ -5,6 +5,15 @@
 //! `/i18n/<lang>.json`. Each answer carries an ETag computed when the
 //! binary was built, so a second visit downloads nothing again
 //! (`crate::transfer` answers the `304`).
+//!
+//! The client is installable: `manifest.webmanifest` names it and its
+//! icons, and the service worker `sw.js` keeps the shell (the files the
+//! page uses and the words of each language) in a cache, so the page opens
+//! without the server. When serving `sw.js` the server writes the shell's
+//! addresses into it and a version made from the files' hashes: a new
+//! binary with a new client is a new service worker, which caches the new
+//! shell and drops the old one (docs/PROTOCOL.md, The browser client,
+//! installed and offline).
 
 use std::sync::OnceLock;
 
@@ -14,6 +23,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use dalmuti_i18n::{Lang, Part};
+use sha2::{Digest, Sha256};
 
 /// The client's files. The Node tests of `fairness.js` (`test-*`) are not
 /// part of it.
@@ -37,8 +47,14 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         };
         let content_type = HeaderValue::from_str(&content_type(asset.metadata.mimetype()))
             .unwrap_or(HeaderValue::from_static("application/octet-stream"));
-        let tag = crate::transfer::etag_of_hash(&asset.metadata.sha256_hash());
-        let body = axum::body::Bytes::from(asset.data.into_owned());
+        let (body, tag) = if file == SERVICE_WORKER {
+            let body = service_worker(&String::from_utf8_lossy(&asset.data));
+            let tag = crate::transfer::etag(body.as_bytes());
+            (axum::body::Bytes::from(body), tag)
+        } else {
+            let tag = crate::transfer::etag_of_hash(&asset.metadata.sha256_hash());
+            (axum::body::Bytes::from(asset.data.into_owned()), tag)
+        };
         let handler = get(move || async move {
             (
                 [(header::CONTENT_TYPE, content_type), (header::ETAG, tag)],
@@ -53,6 +69,66 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         router = router.route(&path, handler);
     }
     router
+}
+
+/// The service worker's file, served at `/sw.js` so that its scope is the
+/// whole site.
+const SERVICE_WORKER: &str = "sw.js";
+
+/// The kinds of file the page uses, which the service worker caches: not
+/// the service worker itself, nor data such as `fairness-fixture.json`
+/// (for the tests of `fairness.js`).
+const SHELL_KINDS: [&str; 6] = [".html", ".css", ".js", ".webmanifest", ".svg", ".png"];
+
+/// What the service worker caches when it is installed: `/`, every file
+/// of the client the page uses, and the words of each language.
+fn shell() -> Vec<String> {
+    let mut shell = vec!["/".to_string()];
+    shell.extend(
+        Client::iter()
+            .filter(|file| file != SERVICE_WORKER)
+            .filter(|file| SHELL_KINDS.iter().any(|kind| file.ends_with(kind)))
+            .map(|file| format!("/{file}")),
+    );
+    shell.extend(Lang::ALL.map(|lang| format!("/i18n/{}.json", lang.code())));
+    shell
+}
+
+/// The shell's version: a hash of its files and words, so that any change
+/// to the client makes a new service worker (and a new cache).
+fn shell_version() -> String {
+    let mut hash = Sha256::new();
+    for file in Client::iter() {
+        if let Some(asset) = Client::get(&file) {
+            hash.update(file.as_bytes());
+            hash.update(asset.metadata.sha256_hash());
+        }
+    }
+    for lang in Lang::ALL {
+        hash.update(merged(lang).0.as_bytes());
+    }
+    hash.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// `sw.js` as served: its placeholder lines for the version and the shell
+/// written with this binary's (a file served from disk while editing keeps
+/// them, and caches only what the page fetched).
+fn service_worker(source: &str) -> String {
+    let shell = serde_json::to_string(&shell()).unwrap_or_else(|_| "['/']".to_string());
+    source
+        .replacen(
+            "const VERSION = 'dev';",
+            &format!("const VERSION = '{}';", shell_version()),
+            1,
+        )
+        .replacen(
+            "const SHELL = ['/'];",
+            &format!("const SHELL = {shell};"),
+            1,
+        )
 }
 
 /// The content type of a MIME type: text in UTF-8, as the files are written.
@@ -182,6 +258,100 @@ mod tests {
         assert_eq!(status, StatusCode::NOT_FOUND);
     }
 
+    #[tokio::test]
+    async fn the_manifest_and_its_icons_are_served_with_their_types() {
+        let (status, content_type, body) = get("/manifest.webmanifest").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(content_type, "application/manifest+json");
+        let manifest: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(manifest["name"], "The Great Dalmuti");
+        assert_eq!(manifest["short_name"], "Dalmuti");
+        assert_eq!(manifest["start_url"], "/");
+        assert_eq!(manifest["display"], "standalone");
+        // The colours are the page's (style.css, --bg).
+        let css = Client::get("style.css").unwrap();
+        let css = String::from_utf8_lossy(&css.data);
+        for colour in ["theme_color", "background_color"] {
+            let colour = manifest[colour].as_str().unwrap();
+            assert!(css.contains(&format!("--bg: {colour};")), "{colour}");
+        }
+        let icons = manifest["icons"].as_array().unwrap();
+        assert!(icons.iter().any(|i| i["sizes"] == "192x192"));
+        assert!(icons.iter().any(|i| i["sizes"] == "512x512"));
+        for icon in icons {
+            let src = icon["src"].as_str().unwrap();
+            let (status, content_type, body) = get(src).await;
+            assert_eq!(status, StatusCode::OK, "{src}");
+            assert_eq!(content_type, icon["type"].as_str().unwrap(), "{src}");
+            if let Some((w, h)) = icon["sizes"].as_str().unwrap().split_once('x') {
+                // A PNG's width and height are at bytes 16 to 24.
+                assert_eq!(&body[1..4], b"PNG", "{src}");
+                let size = |at: usize| u32::from_be_bytes(body[at..at + 4].try_into().unwrap());
+                assert_eq!(size(16).to_string(), w, "{src}");
+                assert_eq!(size(20).to_string(), h, "{src}");
+            }
+        }
+        let (_, _, page) = get("/").await;
+        let page = String::from_utf8(page).unwrap();
+        assert!(page.contains(r#"<link rel="manifest" href="/manifest.webmanifest">"#));
+        assert!(page.contains(r##"<meta name="theme-color" content="#10241c">"##));
+    }
+
+    #[tokio::test]
+    async fn the_service_worker_is_served_with_its_shell_and_version() {
+        let (status, content_type, body) = get("/sw.js").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(content_type, "text/javascript; charset=utf-8");
+        let worker = String::from_utf8(body).unwrap();
+        // Both placeholder lines written.
+        assert!(!worker.contains("const VERSION = 'dev';"), "{worker}");
+        assert!(!worker.contains("const SHELL = ['/'];"), "{worker}");
+        let version = format!("const VERSION = '{}';", shell_version());
+        assert!(worker.contains(&version));
+        let line = worker
+            .lines()
+            .find(|l| l.starts_with("const SHELL = "))
+            .unwrap();
+        let listed: Vec<String> = serde_json::from_str(
+            line.trim_start_matches("const SHELL = ")
+                .trim_end_matches(';'),
+        )
+        .unwrap();
+        assert_eq!(listed, shell());
+        // The page, every module, the styles, the manifest, the icons and
+        // the words of every language; each of them served.
+        for path in [
+            "/",
+            "/index.html",
+            "/style.css",
+            "/social.css",
+            "/fairness.js",
+            "/manifest.webmanifest",
+            "/icons/icon.svg",
+            "/icons/icon-192.png",
+            "/icons/icon-512.png",
+        ] {
+            assert!(listed.iter().any(|l| l == path), "{path} is not cached");
+        }
+        for file in Client::iter().filter(|f| f.starts_with("js/")) {
+            assert!(listed.contains(&format!("/{file}")), "{file} is not cached");
+        }
+        for lang in Lang::ALL {
+            let path = format!("/i18n/{}.json", lang.code());
+            assert!(listed.contains(&path), "{path} is not cached");
+        }
+        for path in &listed {
+            let (status, _, _) = get(path).await;
+            assert_eq!(status, StatusCode::OK, "{path}");
+            // Never the API, the socket, the worker itself or test data.
+            assert!(!path.starts_with("/api/") && !path.starts_with("/ws/"));
+            assert!(
+                !path.ends_with("sw.js") && !path.contains("fixture"),
+                "{path}"
+            );
+        }
+    }
+
     #[test]
     fn text_is_sent_as_utf_8() {
         assert_eq!(content_type("text/css"), "text/css; charset=utf-8");
@@ -190,6 +360,10 @@ mod tests {
             "text/javascript; charset=utf-8"
         );
         assert_eq!(content_type("image/svg+xml"), "image/svg+xml");
+        assert_eq!(
+            content_type("application/manifest+json"),
+            "application/manifest+json"
+        );
     }
 
     #[tokio::test]

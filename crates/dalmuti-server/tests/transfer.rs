@@ -108,12 +108,31 @@ async fn the_clients_files_are_compressed_and_not_sent_twice() {
     .await;
     assert_eq!(stale.status, 200);
     assert_eq!(stale.body, style.body);
-    // Every file of the client and the words of each language are tagged.
-    for path in ["/js/main.js", "/fairness.js", "/i18n/ko.json"] {
+    // Every file of the client and the words of each language are tagged:
+    // the service worker (written as it is served) and the app's manifest
+    // and icons too.
+    for path in [
+        "/js/main.js",
+        "/fairness.js",
+        "/i18n/ko.json",
+        "/sw.js",
+        "/manifest.webmanifest",
+        "/icons/icon-192.png",
+    ] {
         let first = get(server.addr, path, "").await;
         let tag = first.header("etag").expect(path).to_string();
         let again = get(server.addr, path, &format!("If-None-Match: {tag}\r\n")).await;
         assert_eq!(again.status, 304, "{path}: {}", again.head);
+    }
+    // The manifest keeps its type through the layers (compressed or not).
+    for accept in ["", "Accept-Encoding: br\r\n"] {
+        let manifest = get(server.addr, "/manifest.webmanifest", accept).await;
+        assert_eq!(manifest.status, 200);
+        assert_eq!(
+            manifest.header("content-type"),
+            Some("application/manifest+json"),
+            "{accept}"
+        );
     }
     server.stop().await;
 }

@@ -36,7 +36,8 @@ function retryAfterMs(response) {
 
 /**
  * Calls the lobby API; resolves to the JSON answer (or null), throws
- * Error(reason) with `status`. A redirect to the node serving the table
+ * Error(reason) with `status`, and `unreachable` true when no server
+ * answered (no network, the server stopped, a proxy's 502 to 504). A redirect to the node serving the table
  * (307, same origin) is followed by the browser; while a table changes
  * nodes the call is retried with backoff (see `retryable`).
  */
@@ -50,7 +51,9 @@ export async function api(method, path, body, token) {
     try {
       response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     } catch (e) {
-      throw new Error(t('web.error.unreachable', { reason: e.message }));
+      const err = new Error(t('web.error.unreachable', { reason: e.message }));
+      err.unreachable = true;
+      throw err;
     }
     if (!retryable(method, response) || Date.now() - started >= RETRY_FOR_MS) break;
     await response.arrayBuffer().catch(() => null);
@@ -66,6 +69,8 @@ export async function api(method, path, body, token) {
     const reason = data && data.error ? data.error : (text || response.statusText);
     const err = new Error(reason + ' (' + response.status + ')');
     err.status = response.status;
+    // A proxy's answer for a server that is down, after the retries.
+    err.unreachable = response.status === 502 || response.status === 503 || response.status === 504;
     throw err;
   }
   return data;

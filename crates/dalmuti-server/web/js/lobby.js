@@ -1,6 +1,7 @@
 // The lobby: one tap to play against bots or with friends, open and
-// finished tables, and the full form that creates one. Also the invite's
-// Web Share button.
+// finished tables, and the full form that creates one; while no server
+// answers, a message that says so (and that the page reconnects by
+// itself). Also the invite's Web Share button.
 
 import { $, el, show, setError, announce } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
@@ -19,7 +20,13 @@ export function showLobby() {
   loadLobby();
 }
 
+/** How often the lobby asks again while the server cannot be reached. */
+const RETRY_MS = 4000;
+let retryTimer = null;
+
 export async function loadLobby() {
+  clearTimeout(retryTimer);
+  retryTimer = null;
   setError($('lobby-error'), '');
   try {
     const [open, finished] = await Promise.all([
@@ -27,11 +34,32 @@ export async function loadLobby() {
       api('GET', '/api/tables?finished=true'),
     ]);
     if (nav.route.view !== 'lobby') return;
+    showUnreachable(false);
     renderTableList($('open-tables'), $('open-empty'), (open && open.tables) || [], false);
     renderTableList($('finished-tables'), $('finished-empty'), (finished && finished.tables) || [], true);
   } catch (e) {
+    if (e.unreachable) {
+      // No server (the page may have come from the service worker's
+      // cache): say so instead of a lobby whose every button fails, and
+      // ask again until it answers.
+      if (nav.route.view !== 'lobby') return;
+      showUnreachable(true);
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(() => { if (nav.route.view === 'lobby') loadLobby(); }, RETRY_MS);
+      return;
+    }
+    showUnreachable(false);
     setError($('lobby-error'), t('web.lobby.load-failed', { reason: e.message }));
   }
+}
+
+/** The lobby while no server answers: the message in place of what needs one. */
+function showUnreachable(down) {
+  const view = $('view-lobby');
+  if (view.classList.contains('unreachable') === down) return;
+  view.classList.toggle('unreachable', down);
+  show($('lobby-offline'), down);
+  if (down) announce(t('web.lobby.offline-title'));
 }
 
 function renderTableList(list, empty, tables, finished) {
@@ -209,6 +237,11 @@ async function quick(make) {
 
 /** Wires the lobby's quick buttons (once, at start-up). */
 export function setUpLobby() {
+  $('lobby-retry').addEventListener('click', loadLobby);
+  // The network is back (or gone): ask at once rather than at the next try.
+  for (const change of ['online', 'offline']) {
+    window.addEventListener(change, () => { if (nav.route.view === 'lobby') loadLobby(); });
+  }
   $('quick-bots').addEventListener('click', onQuickBots);
   $('quick-friends').addEventListener('click', onQuickFriends);
   $('quick-form').addEventListener('submit', event => { event.preventDefault(); onQuickBots(); });

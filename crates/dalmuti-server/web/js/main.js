@@ -5,7 +5,8 @@
 // other modules: words (cards and sentences), i18n (the catalogue), dom,
 // storage, api (HTTP), state (shared state), connection (WebSocket),
 // table (the table view), hand (your hand and Play), dialogs, fair (deal
-// checks), lobby, replay, keyboard.
+// checks), lobby, replay, keyboard. Beside them, /sw.js: the service
+// worker that caches the client's files (registered here).
 
 import { $, show } from './dom.js';
 import { t, i18n, LANGS, detectLang, setLang, onLangChange } from './i18n.js';
@@ -141,5 +142,19 @@ async function init() {
   onRoute();
 }
 
+/**
+ * The service worker (/sw.js) keeps the client's files so that the page
+ * opens without the server; registered once the page has loaded, so it
+ * takes nothing from the first view's requests.
+ */
+function registerServiceWorker() {
+  if (!('serviceWorker' in navigator)) return;
+  const register = () => navigator.serviceWorker.register('/sw.js')
+    .catch(e => console.warn('no service worker:', e && e.message));
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
+}
+
 // A module runs after the document is parsed.
 init();
+registerServiceWorker();
