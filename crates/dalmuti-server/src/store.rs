@@ -174,6 +174,53 @@ impl FinishedGame {
     pub fn band(&self) -> &'static str {
         crate::ratings::band(self.seats.len())
     }
+
+    /// The rating of each key after the game, from `before` (each seat's
+    /// key's rating before it, in seat order): every seat is rated as a
+    /// player by `rate`, and a key with several seats (copies of one bot
+    /// level) moves by the mean of its seats' changes, once.
+    pub fn ratings_after(
+        &self,
+        before: &[crate::ratings::Rating],
+        rate: crate::ratings::RateFn,
+    ) -> Vec<(&FinishedSeat, crate::ratings::Rating)> {
+        let places: Vec<usize> = self.seats.iter().map(|s| s.place).collect();
+        let after = rate(before, &places);
+        let mut moved: Vec<(&FinishedSeat, crate::ratings::Rating, f64)> = Vec::new();
+        for (i, seat) in self.seats.iter().enumerate() {
+            let (dmu, dsigma) = (after[i].mu - before[i].mu, after[i].sigma - before[i].sigma);
+            match moved.iter_mut().find(|(s, _, _)| s.key == seat.key) {
+                Some((_, sum, n)) => {
+                    sum.mu += dmu;
+                    sum.sigma += dsigma;
+                    *n += 1.0;
+                }
+                None => moved.push((
+                    seat,
+                    crate::ratings::Rating {
+                        mu: dmu,
+                        sigma: dsigma,
+                    },
+                    1.0,
+                )),
+            }
+        }
+        moved
+            .into_iter()
+            .map(|(seat, sum, n)| {
+                let i = self
+                    .seats
+                    .iter()
+                    .position(|s| s.key == seat.key)
+                    .expect("its seat");
+                let rating = crate::ratings::Rating {
+                    mu: before[i].mu + sum.mu / n,
+                    sigma: before[i].sigma + sum.sigma / n,
+                };
+                (seat, rating)
+            })
+            .collect()
+    }
 }
 
 /// A game in a player's history.
@@ -734,7 +781,7 @@ impl Store for SqliteStore {
             return Ok(());
         }
         let band = game.band();
-        let mut after = vec![None; game.seats.len()];
+        let mut after: Vec<(Option<String>, crate::ratings::Rating)> = Vec::new();
         if game.counts() {
             let mut before = Vec::with_capacity(game.seats.len());
             for seat in &game.seats {
@@ -752,8 +799,7 @@ impl Store for SqliteStore {
                     .optional()?;
                 before.push(kept.unwrap_or_default());
             }
-            let places: Vec<usize> = game.seats.iter().map(|s| s.place).collect();
-            for (i, (seat, rating)) in game.seats.iter().zip(rate(&before, &places)).enumerate() {
+            for (seat, rating) in game.ratings_after(&before, rate) {
                 tx.execute(
                     "INSERT INTO ratings (key, name, bot, game, band, mu, sigma, games)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1)
@@ -770,13 +816,17 @@ impl Store for SqliteStore {
                         rating.sigma
                     ],
                 )?;
-                after[i] = Some(rating);
+                after.push((seat.key.clone(), rating));
             }
         }
-        for (seat, rating) in game.seats.iter().zip(after) {
+        for seat in &game.seats {
             let (Some(key), false) = (&seat.key, seat.bot) else {
                 continue;
             };
+            let rating = after
+                .iter()
+                .find(|(k, _)| k.as_ref() == Some(key))
+                .map(|(_, r)| *r);
             tx.execute(
                 "INSERT INTO player_games
                     (key, table_id, table_name, at, game, players, place, rated, mu, sigma)

@@ -329,4 +329,22 @@ pub fn a_game_is_counted_once_and_rated_only_when_it_counts(store: &dyn Store) {
     );
     assert_eq!(store.leaderboard("dalmuti", "5-7", 10).unwrap(), []);
     assert_eq!(store.leaderboard("dalmuti", "3-4", 1).unwrap().len(), 1);
+
+    // Two copies of one bot level: the level plays one more game, moved
+    // by the mean of its copies' changes (places 1 and 3: +2 and 0).
+    let copies = FinishedGame {
+        table: "g4".into(),
+        at: 4_000,
+        seats: vec![
+            seat(Some("bot:easy"), "easy", true, 1),
+            seat(Some("ann"), "Ann", false, 2),
+            seat(Some("bot:easy"), "easy", true, 3),
+        ],
+        ..again
+    };
+    store.record_game(&copies, rate_by_place).unwrap();
+    let easy = store.player_ratings("bot:easy").unwrap();
+    assert_eq!(easy.len(), 1);
+    assert_eq!((easy[0].games, easy[0].rating.mu), (1, fresh.mu + 1.0));
+    assert_eq!(easy[0].rating.sigma, fresh.sigma - 1.0);
 }

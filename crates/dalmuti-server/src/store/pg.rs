@@ -639,7 +639,7 @@ impl Store for PostgresStore {
                 return Ok(());
             }
             let band = game.band();
-            let mut after = vec![None; game.seats.len()];
+            let mut after: Vec<(Option<String>, crate::ratings::Rating)> = Vec::new();
             if game.counts() {
                 // Each rated key locked, in one order: two games over at
                 // once update a shared player one after the other.
@@ -665,8 +665,7 @@ impl Store for PostgresStore {
                         }
                     }));
                 }
-                let places: Vec<usize> = game.seats.iter().map(|s| s.place).collect();
-                for (i, (seat, rating)) in game.seats.iter().zip(rate(&before, &places)).enumerate() {
+                for (seat, rating) in game.ratings_after(&before, rate) {
                     c.execute(
                         "INSERT INTO ratings (key, name, bot, game, band, mu, sigma, games)
                          VALUES ($1, $2, $3, $4, $5, $6, $7, 1)
@@ -676,15 +675,19 @@ impl Store for PostgresStore {
                         &[&seat.key, &seat.name, &seat.bot, &game.game, &band, &rating.mu, &rating.sigma],
                     )
                     .map_err(failed)?;
-                    after[i] = Some(rating);
+                    after.push((seat.key.clone(), rating));
                 }
             }
             let players = integer(game.seats.len() as u64, "players")?;
             let at = bigint(game.at, "time")?;
-            for (seat, rating) in game.seats.iter().zip(after) {
+            for seat in &game.seats {
                 let (Some(key), false) = (&seat.key, seat.bot) else {
                     continue;
                 };
+                let rating = after
+                    .iter()
+                    .find(|(k, _)| k.as_ref() == Some(key))
+                    .map(|(_, r)| *r);
                 let place = integer(seat.place as u64, "place")?;
                 c.execute(
                     "INSERT INTO player_games

@@ -39,12 +39,16 @@ function retryAfterMs(response) {
  * Error(reason) with `status`, and `unreachable` true when no server
  * answered (no network, the server stopped, a proxy's 502 to 504). A redirect to the node serving the table
  * (307, same origin) is followed by the browser; while a table changes
- * nodes the call is retried with backoff (see `retryable`).
+ * nodes the call is retried with backoff (see `retryable`). `token` is a
+ * seat's; `player` a kept name's secret (js/player.js).
  */
-export async function api(method, path, body, token) {
+export async function api(method, path, body, token, player) {
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // A seat's token, or (taking a seat, keeping a name) the player's secret
+  // (docs/PROTOCOL.md, Players).
   if (token) headers.Authorization = 'Bearer ' + token;
+  else if (player) headers.Authorization = 'Player ' + player;
   const started = Date.now();
   let response;
   for (let attempt = 0; ; attempt++) {

@@ -6,6 +6,8 @@
 import { $, el, show, setError, announce } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
 import { api } from './api.js';
+import { me, secret, keepName, recoveryLink } from './player.js';
+import { profileHref } from './profile.js';
 import { store } from './storage.js';
 import { nav, T } from './state.js';
 import { VARIANTS, gameName, capitalized, tableName } from './words.js';
@@ -17,7 +19,68 @@ export function showLobby() {
   show($('conn'), false);
   if (!$('c-player').value) $('c-player').value = store.name();
   if (!$('q-player').value) $('q-player').value = store.name();
+  renderPlayer();
   loadLobby();
+}
+
+// ------------------------------------------------------------ who you are
+
+/** The player box: keep your name, or who you are with your pages. */
+export function renderPlayer() {
+  const player = me();
+  show($('player-anon'), !player);
+  show($('player-known'), !!player);
+  if (!player) return;
+  $('player-you').textContent = t('web.players.you-are', { name: player.name });
+  $('player-profile').href = profileHref(player.name);
+  // A kept name is the name you sit under.
+  for (const id of ['q-player', 'c-player']) $(id).value = player.name;
+}
+
+/** Keeps the name typed, then shows the recovery link once. */
+async function onKeepName() {
+  const errorNode = $('player-error');
+  setError(errorNode, '');
+  const name = $('q-player').value.trim() || $('c-player').value.trim();
+  if (!name) {
+    setError(errorNode, t('web.create.need-name'));
+    $('q-player').focus();
+    return;
+  }
+  $('keep-name').disabled = true;
+  try {
+    const player = await keepName(name);
+    renderPlayer();
+    $('recovery-body').textContent = t('web.players.recovery-body', { name: player.name });
+    $('recovery-link').value = recoveryLink(player);
+    show($('recovery'), true);
+    $('recovery-link').focus();
+    $('recovery-link').select();
+  } catch (e) {
+    setError(errorNode, e.message);
+  } finally {
+    $('keep-name').disabled = false;
+  }
+}
+
+async function onCopyRecovery() {
+  const input = $('recovery-link');
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch (_) {
+    input.select();
+    try { document.execCommand('copy'); } catch (_) { /* selected is enough */ }
+  }
+  announce(t('web.players.copied'));
+  $('recovery-copy').textContent = t('web.players.copied');
+  setTimeout(() => { $('recovery-copy').textContent = t('web.players.copy'); }, 2000);
+}
+
+/** Forgets the shown link: it is not shown again. */
+function onRecoveryDone() {
+  $('recovery-link').value = '';
+  show($('recovery'), false);
+  $('quick-bots').focus();
 }
 
 /** How often the lobby asks again while the server cannot be reached. */
@@ -145,6 +208,7 @@ export async function onCreate(event) {
     },
     public: $('c-public').checked,
     spectator_chat: $('c-spectator-chat').checked,
+    rated: $('c-rated').checked,
   };
   if (name) body.name = name;
   const hands = $('c-hands').value.trim();
@@ -153,7 +217,7 @@ export async function onCreate(event) {
   if (timer) body.turn_seconds = Number(timer);
   $('create-submit').disabled = true;
   try {
-    const answer = await api('POST', '/api/tables', body);
+    const answer = await api('POST', '/api/tables', body, undefined, secret());
     store.setToken(answer.id, answer.token);
     store.setName(player);
     location.hash = '#/t/' + encodeURIComponent(answer.id);
@@ -171,9 +235,11 @@ let quickBusy = false;
 /** A table with you and four bots of the normal level, five hands scored, started at once. */
 async function onQuickBots() {
   await quick(async player => {
+    // Rated when you kept your name: you and bots, each level rated too.
     const made = await api('POST', '/api/tables', {
       player, seats: 5, hands: 5, public: false, rules: { scoring: 'standard', join_and_leave: true },
-    });
+      rated: !!me(),
+    }, undefined, secret());
     store.setToken(made.id, made.token);
     const path = '/api/tables/' + encodeURIComponent(made.id);
     for (let i = 0; i < 4; i++) await api('POST', path + '/bots', { bot: 'normal' }, made.token);
@@ -187,7 +253,7 @@ async function onQuickFriends() {
   const id = await quick(async player => {
     const made = await api('POST', '/api/tables', {
       player, seats: 8, hands: 5, public: false, rules: { scoring: 'standard', join_and_leave: true },
-    });
+    }, undefined, secret());
     store.setToken(made.id, made.token);
     return made.id;
   });
@@ -242,6 +308,9 @@ export function setUpLobby() {
   for (const change of ['online', 'offline']) {
     window.addEventListener(change, () => { if (nav.route.view === 'lobby') loadLobby(); });
   }
+  $('keep-name').addEventListener('click', onKeepName);
+  $('recovery-copy').addEventListener('click', onCopyRecovery);
+  $('recovery-done').addEventListener('click', onRecoveryDone);
   $('quick-bots').addEventListener('click', onQuickBots);
   $('quick-friends').addEventListener('click', onQuickFriends);
   $('quick-form').addEventListener('submit', event => { event.preventDefault(); onQuickBots(); });

@@ -27,6 +27,8 @@ import { renderOffline } from './panels.js';
 import { setViews } from './views.js';
 import { showLobby, loadLobby, onVariantChange, onCreate, setUpLobby, setUpInviteShare } from './lobby.js';
 import { showReplay, renderFrame, setUpReplay, stopAutoplay } from './replay.js';
+import { showPlayersView, setUpPlayers } from './profile.js';
+import { recover } from './player.js';
 import { onKeydown, toggleHelp } from './keyboard.js';
 import { restartTour } from './tour.js';
 
@@ -41,6 +43,9 @@ function parseRoute() {
   if (m) return { view: 'table', id: decodeURIComponent(m[1]) };
   m = hash.match(/^\/replay\/([^/?]+)/);
   if (m) return { view: 'replay', id: decodeURIComponent(m[1]) };
+  m = hash.match(/^\/p\/([^/?]+)/);
+  if (m) return { view: 'profile', name: decodeURIComponent(m[1]) };
+  if (/^\/leaderboard\b/.test(hash)) return { view: 'leaderboard' };
   return { view: 'lobby' };
 }
 
@@ -51,7 +56,9 @@ function onRoute() {
   if (route.view === 'replay') stopAutoplay();
   nav.route = next;
   for (const view of ['lobby', 'table', 'replay']) show($('view-' + view), view === next.view);
-  if (next.view === 'lobby') showLobby();
+  show($('view-players'), next.view === 'profile' || next.view === 'leaderboard');
+  if (next.view === 'profile' || next.view === 'leaderboard') showPlayersView(next);
+  else if (next.view === 'lobby') showLobby();
   else if (next.view === 'table') showTable(next.id);
   else if (next.view === 'replay') showReplay(next.id);
 }
@@ -92,6 +99,8 @@ function rerender() {
     } else {
       $('t-name').textContent = t('web.table.title');
     }
+  } else if (route.view === 'profile' || route.view === 'leaderboard') {
+    showPlayersView(route);
   } else if (route.view === 'replay') {
     document.title = t('web.page.replay');
     if (R.data) renderFrame(R.i);
@@ -127,6 +136,7 @@ async function init() {
   setUpLobby();
   setUpInviteShare();
   setUpReplay();
+  setUpPlayers();
   $('help-toggle').addEventListener('click', () => toggleHelp());
   $('help-close').addEventListener('click', () => toggleHelp(false));
   $('tour-again').addEventListener('click', () => { toggleHelp(false); restartTour(); });
@@ -139,7 +149,29 @@ async function init() {
   setInterval(tick, 250);
   // For tests and curious people: the client's state, read only.
   window.dalmutiClient = { table: T, replay: R, BOT_LEVELS, i18n };
+  await recoverPlayer();
   onRoute();
+}
+
+/**
+ * A recovery link (`#player=…`) makes this browser its player; the lobby
+ * says so. A link the server does not know is said to be wrong there.
+ */
+async function recoverPlayer() {
+  try {
+    const player = await recover();
+    if (player) announceLater(t('web.players.recovered', { name: player.name }));
+  } catch (e) {
+    history.replaceState(null, '', location.pathname + '#/');
+    announceLater(e.message);
+  }
+}
+
+/** Shows `text` in the lobby's player box once the lobby is up. */
+function announceLater(text) {
+  const node = $('player-note');
+  node.textContent = text;
+  node.hidden = false;
 }
 
 /**

@@ -8,6 +8,7 @@ import { beforePile, afterRender, clearBanners, showTurnInIcon } from './fx.js';
 import { renderTour } from './tour.js';
 import { t, tn } from './i18n.js';
 import { api } from './api.js';
+import { secret } from './player.js';
 import { store } from './storage.js';
 import { T, nav, noSelection, view, decision, asked, playerName, shownPlayer, shownName, myLobby, myToken, isHost } from './state.js';
 import { isCorporate, gameName, gameWord, middleTitle, titleText, botName, list, logWords, vt, tableName } from './words.js';
@@ -81,7 +82,7 @@ export async function onJoin(event) {
   if (!name) return setError($('t-error'), t('web.join.need-name'));
   $('join-submit').disabled = true;
   try {
-    const answer = await api('POST', '/api/tables/' + encodeURIComponent(T.id) + '/seats', { name });
+    const answer = await api('POST', '/api/tables/' + encodeURIComponent(T.id) + '/seats', { name }, undefined, secret());
     store.setToken(T.id, answer.token);
     store.setName(name);
     setError($('t-error'), '');
