@@ -12,7 +12,9 @@
 //     without it, is refused the name "ada" (and a look-alike with a
 //     Cyrillic А) at a table, with the server's reason.
 //   - A rated game: Ada creates a rated one-hand table from the form with
-//     two bots and plays it to its end; her profile (/p/Ada, reached from
+//     two bots and plays it to its end. On a phone (by the recovery link)
+//     "My games" lists it and a private table of hers, which she takes
+//     back there (a token of the phone's own). Her profile (/p/Ada, reached from
 //     the lobby's "My profile") shows the game, its place and her rating;
 //     the leaderboard (3–4 players) lists her and the bot level, and links
 //     back to her profile; in German, its words are German.
@@ -150,6 +152,34 @@ async function run() {
     await playHand(a, 'Ada');
     await a.locator(tid('game-over')).waitFor({ state: 'visible', timeout: 20_000 });
     return id;
+  });
+
+  await step('on a phone, "My games" lists her finished game and a private one, which she takes back there', async () => {
+    const secret = await a.evaluate(() => JSON.parse(localStorage.getItem('dalmuti.player')).secret);
+    const response = await a.request.fetch(base + '/api/tables', {
+      method: 'POST', data: { name: 'Just us', player: 'Ada', seats: 3, public: false },
+      headers: { Authorization: 'Player ' + secret },
+    });
+    if (response.status() !== 201) fail(`a private table: ${response.status()} ${await response.text()}`);
+    const priv = await response.json();
+    const phone = await newPage('phone2', { width: 390, height: 844 });
+    await phone.goto(link);
+    const items = phone.locator(`${tid('my-tables')} li`);
+    await items.nth(1).waitFor();
+    const texts = await items.allTextContents();
+    if (texts.length !== 2 || !texts[0].includes('Just us') || !texts[1].includes('finished')) {
+      fail(`"My games" reads: ${texts.join(' | ')}`);
+    }
+    if (await phone.locator(`${tid('open-tables')} li[data-table="${priv.id}"]`).count()) fail('the private table is listed as open');
+    await items.first().getByRole('link').click();
+    await phone.waitForFunction(id => {
+      const c = window.dalmutiClient;
+      return c && c.table.state && c.table.state.table === id && c.table.state.you === 'Ada';
+    }, priv.id, { timeout: 15_000 });
+    const token = await phone.evaluate(id => localStorage.getItem('dalmuti.token.' + id), priv.id);
+    if (!token || token === priv.token) fail('the phone did not get a token of its own for the seat');
+    await phone.context().close();
+    delete pages.phone2;
   });
 
   await step('Ada\'s profile shows the rated game, her place and rating, with its replay', async () => {

@@ -28,6 +28,9 @@ pub enum ServerError {
          open your recovery link, or keep a name again"
     )]
     UnknownPlayer,
+    /// No player's secret was given where one is needed.
+    #[error("this needs a player's secret (Authorization: Player SECRET): keep a name first")]
+    NoPlayer,
     /// A request body over the limit.
     #[error("{0}")]
     TooLarge(String),
@@ -102,6 +105,7 @@ impl ServerError {
             ServerError::NoToken => "no_token",
             ServerError::NotHost => "not_host",
             ServerError::UnknownPlayer => "unknown_player",
+            ServerError::NoPlayer => "no_player",
             ServerError::TooLarge(_) => "too_large",
             ServerError::TooMany(_) => "too_many",
             ServerError::RateLimited { .. } => "rate_limited",

@@ -32,7 +32,7 @@ impl IntoResponse for ServerError {
         let status = match &self {
             ServerError::NoTable(_) | ServerError::NotFound(_) => StatusCode::NOT_FOUND,
             ServerError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ServerError::NoToken => StatusCode::UNAUTHORIZED,
+            ServerError::NoToken | ServerError::NoPlayer => StatusCode::UNAUTHORIZED,
             ServerError::BadToken | ServerError::NotHost | ServerError::UnknownPlayer => {
                 StatusCode::FORBIDDEN
             }
@@ -225,7 +225,11 @@ async fn create_table(
     drop(creating);
     table::created(&logged);
     let token = match &me {
-        Some(me) => handle.join_as(me).await?,
+        Some(me) => {
+            let token = handle.join_as(me).await?;
+            crate::players::remember_seat(&state, me, &id).await;
+            token
+        }
         None => handle.join(&player).await?,
     };
     Ok((StatusCode::CREATED, Json(Created { id, token })))
@@ -354,7 +358,11 @@ async fn take_seat(
     let me = crate::players::from_headers(&state, &headers).await?;
     let name = crate::players::seat_name(&state, me.as_ref(), &req.name).await?;
     let token = match &me {
-        Some(me) => table.join_as(me).await?,
+        Some(me) => {
+            let token = table.join_as(me).await?;
+            crate::players::remember_seat(&state, me, &id).await;
+            token
+        }
         None => table.join(&name).await?,
     };
     Ok((StatusCode::CREATED, Json(Seated { token })))

@@ -185,6 +185,8 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/players", post(register))
         .route("/api/players/me", get(me))
+        .route("/api/players/me/tables", get(my_tables))
+        .route("/api/tables/{id}/seats/mine", post(reclaim))
         .route("/api/players/{name}", get(profile))
         .route("/api/leaderboard", get(leaderboard))
         .route("/p/{name}", get(profile_page))
@@ -436,8 +438,97 @@ async fn register(
 async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Json<Me>, ServerError> {
     match from_headers(&state, &headers).await? {
         Some(player) => Ok(Json(Me { name: player.name })),
-        None => Err(ServerError::BadRequest(
-            "this needs a player's secret (Authorization: Player SECRET)".into(),
-        )),
+        None => Err(ServerError::NoPlayer),
     }
+}
+
+/// Remembers that `player` took a seat at table `id`, for their list of
+/// games ([`my_tables`]). A failure costs the list a line, not the seat:
+/// it is logged for the operator.
+pub async fn remember_seat(state: &AppState, player: &Player, id: &crate::ids::TableId) {
+    let (store, key, table) = (state.ctx.store.clone(), player.key.clone(), id.clone());
+    let at = crate::table::talk::now_ms();
+    if let Err(e) = blocking(move || store.add_player_table(&key, &table, at)).await {
+        tracing::error!(error = %e, "a player's seat was not added to their games");
+    }
+}
+
+/// Tables a player's list of games shows.
+const MY_TABLES: usize = 50;
+
+/// The player's list of games.
+#[derive(Serialize)]
+struct MyTables {
+    tables: Vec<MyTable>,
+}
+
+/// A seat taken back: its new token.
+#[derive(Serialize)]
+struct Reclaimed {
+    token: crate::token::SeatToken,
+}
+
+/// A table of the player's list: its summary, and when they sat down.
+#[derive(Serialize)]
+struct MyTable {
+    #[serde(flatten)]
+    info: crate::table::TableInfo,
+    /// When the player took their seat (milliseconds since the Unix epoch).
+    joined_at: u64,
+}
+
+/// The player's games, newest first: live ones and kept records, private
+/// ones too; expired or pruned tables are left out.
+async fn my_tables(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Json<MyTables>, ServerError> {
+    let player = from_headers(&state, &headers)
+        .await?
+        .ok_or(ServerError::NoPlayer)?;
+    let store = state.ctx.store.clone();
+    let key = player.key.clone();
+    let seats = blocking(move || store.player_tables(&key, MY_TABLES)).await?;
+    let mut tables = Vec::new();
+    for (id, joined_at) in seats {
+        let live = match state.find(&id).await {
+            Ok(Some(handle)) => match handle.info().await {
+                Ok(info) => Some(info),
+                Err(ServerError::Closed) => None,
+                Err(e) => return Err(e),
+            },
+            Ok(None) | Err(ServerError::NoTable(_)) => None,
+            Err(e) => return Err(e),
+        };
+        let info = match live {
+            Some(info) => Some(info),
+            None => {
+                let ctx = state.ctx.clone();
+                let id = id.clone();
+                tokio::task::spawn_blocking(move || crate::records::find(&ctx, &id))
+                    .await
+                    .map_err(|_| ServerError::Storage("reading a record failed".into()))?
+                    .ok()
+                    .map(|(_, info)| info)
+            }
+        };
+        if let Some(info) = info {
+            tables.push(MyTable { info, joined_at });
+        }
+    }
+    Ok(Json(MyTables { tables }))
+}
+
+/// The player takes back their seat at a live table, on this device.
+async fn reclaim(
+    State(state): State<AppState>,
+    axum::extract::Path(id): axum::extract::Path<crate::ids::TableId>,
+    headers: HeaderMap,
+) -> Result<(StatusCode, Json<Reclaimed>), ServerError> {
+    let player = from_headers(&state, &headers)
+        .await?
+        .ok_or(ServerError::NoPlayer)?;
+    let table = state.table(&id).await?;
+    let token = table.reclaim(&player).await?;
+    Ok((StatusCode::CREATED, Json(Reclaimed { token })))
 }

@@ -340,6 +340,12 @@ pub trait Store: Send + Sync {
         band: &str,
         limit: usize,
     ) -> Result<Vec<RatingRow>, StoreError>;
+    /// Remembers that player `key` took a seat at `table` (at `at`, in
+    /// milliseconds since the Unix epoch); a second time changes nothing.
+    fn add_player_table(&self, key: &str, table: &TableId, at: u64) -> Result<(), StoreError>;
+    /// The tables player `key` took a seat at, newest first, at most
+    /// `limit`, with when.
+    fn player_tables(&self, key: &str, limit: usize) -> Result<Vec<(TableId, u64)>, StoreError>;
     /// Keeps a new player; `false` (and nothing kept) if its key is
     /// another player's already.
     fn add_player(&self, player: &PlayerRow) -> Result<bool, StoreError>;
@@ -423,8 +429,8 @@ impl SqliteStore {
 ///
 /// 3: players who kept a name (`players`: its key, the name, the hex
 /// SHA-256 of the player's secret), their games (`player_games`, and the
-/// tables already counted, `recorded_games`), the ratings, and whether a
-/// table is rated.
+/// tables already counted, `recorded_games`), the tables they sat at
+/// (`player_tables`), the ratings, and whether a table is rated.
 const MIGRATIONS: &[&str] = &[
     "ALTER TABLE tables ADD COLUMN status TEXT NOT NULL DEFAULT 'live';
      ALTER TABLE tables ADD COLUMN finished INTEGER;
@@ -452,6 +458,10 @@ const MIGRATIONS: &[&str] = &[
         sigma REAL NOT NULL, games INTEGER NOT NULL,
         PRIMARY KEY (key, game, band));
      CREATE INDEX ratings_board ON ratings (game, band, mu);
+     CREATE TABLE player_tables (
+        key TEXT NOT NULL, table_id TEXT NOT NULL, at INTEGER NOT NULL,
+        PRIMARY KEY (key, table_id));
+     CREATE INDEX player_tables_at ON player_tables (key, at);
      ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;",
 ];
 
@@ -891,6 +901,29 @@ impl Store for SqliteStore {
         )
     }
 
+    fn add_player_table(&self, key: &str, table: &TableId, at: u64) -> Result<(), StoreError> {
+        self.conn().execute(
+            "INSERT INTO player_tables (key, table_id, at) VALUES (?1, ?2, ?3)
+             ON CONFLICT DO NOTHING",
+            params![key, table, at as i64],
+        )?;
+        Ok(())
+    }
+
+    fn player_tables(&self, key: &str, limit: usize) -> Result<Vec<(TableId, u64)>, StoreError> {
+        let conn = self.conn();
+        let mut q = conn.prepare(
+            "SELECT table_id, at FROM player_tables WHERE key = ?1
+             ORDER BY at DESC, table_id LIMIT ?2",
+        )?;
+        let rows = q
+            .query_map(params![key, limit as i64], |r| {
+                Ok((r.get(0)?, r.get::<_, i64>(1)?.max(0) as u64))
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+
     fn add_player(&self, p: &PlayerRow) -> Result<bool, StoreError> {
         let added = self.conn().execute(
             "INSERT INTO players (key, name, secret, since) VALUES (?1, ?2, ?3, ?4)
@@ -1092,6 +1125,7 @@ mod tests {
         a_working_database_answers_a_ping,
         a_name_is_kept_once_and_found_by_its_secret,
         a_game_is_counted_once_and_rated_only_when_it_counts,
+        a_players_tables_are_listed_newest_first,
     );
 
     #[test]

@@ -325,3 +325,73 @@ async fn until(server: &Server, path: &str, done: impl Fn(&Value) -> bool) -> Va
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_lists_their_games_and_takes_a_seat_back_on_another_device() {
+    let server = Server::start(|_| {}).await;
+    let ada = keep(&server, "Ada").await;
+    let bo = keep(&server, "Bo").await;
+    let (status, made) = as_player(
+        &server,
+        "POST",
+        "/api/tables",
+        Some(&ada),
+        Some(json!({"player": "Ada", "seats": 3, "public": false})),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let (id, old) = (
+        made["id"].as_str().unwrap(),
+        made["token"].as_str().unwrap(),
+    );
+
+    // Her list has the private table; Bo's does not.
+    let (status, mine) =
+        as_player(&server, "GET", "/api/players/me/tables", Some(&ada), None).await;
+    assert_eq!(status, 200, "{mine}");
+    assert_eq!(mine["tables"][0]["id"], id, "{mine}");
+    assert_eq!(mine["tables"][0]["public"], false, "{mine}");
+    assert!(
+        mine["tables"][0]["joined_at"].as_u64().unwrap() > 0,
+        "{mine}"
+    );
+    let (_, his) = as_player(&server, "GET", "/api/players/me/tables", Some(&bo), None).await;
+    assert_eq!(his["tables"], json!([]), "{his}");
+    let (status, refused) = as_player(&server, "GET", "/api/players/me/tables", None, None).await;
+    assert_eq!(status, 401, "{refused}");
+
+    // Another device takes the seat back: a new token; the old one no
+    // longer plays it. Bo holds no seat there.
+    let mine_path = format!("/api/tables/{id}/seats/mine");
+    let (status, refused) = as_player(&server, "POST", &mine_path, Some(&bo), None).await;
+    assert_eq!(status, 404, "{refused}");
+    assert!(
+        refused["error"].as_str().unwrap().contains("no seat"),
+        "{refused}"
+    );
+    let (status, back) = as_player(&server, "POST", &mine_path, Some(&ada), None).await;
+    assert_eq!(status, 201, "{back}");
+    let new = back["token"].as_str().unwrap().to_string();
+    assert_ne!(new, old);
+    let bots = format!("/api/tables/{id}/bots");
+    let (status, _) = server
+        .http("POST", &bots, Some(old), Some(json!({"bot": "easy"})))
+        .await;
+    assert_eq!(status, 403, "the old token is the host's no more");
+    let (status, added) = server
+        .http("POST", &bots, Some(&new), Some(json!({"bot": "easy"})))
+        .await;
+    assert_eq!(status, 201, "{added}");
+
+    // The log holds it: after a restart the new token is still the seat's.
+    let server = server.restart(|_| {}).await;
+    let (status, added) = server
+        .http("POST", &bots, Some(&new), Some(json!({"bot": "easy"})))
+        .await;
+    assert_eq!(status, 201, "{added}");
+    let (status, _) = server
+        .http("POST", &format!("/api/tables/{id}/start"), Some(old), None)
+        .await;
+    assert_eq!(status, 403);
+    server.stop().await;
+}

@@ -348,3 +348,15 @@ pub fn a_game_is_counted_once_and_rated_only_when_it_counts(store: &dyn Store) {
     assert_eq!((easy[0].games, easy[0].rating.mu), (1, fresh.mu + 1.0));
     assert_eq!(easy[0].rating.sigma, fresh.sigma - 1.0);
 }
+
+/// The tables a player sat at come back newest first, each once.
+pub fn a_players_tables_are_listed_newest_first(store: &dyn Store) {
+    store.add_player_table("ann", &"t1".into(), 10).unwrap();
+    store.add_player_table("ann", &"t2".into(), 20).unwrap();
+    store.add_player_table("ann", &"t1".into(), 30).unwrap();
+    store.add_player_table("bo", &"t3".into(), 40).unwrap();
+    let ann = store.player_tables("ann", 10).unwrap();
+    assert_eq!(ann, vec![("t2".into(), 20), ("t1".into(), 10)]);
+    assert_eq!(store.player_tables("ann", 1).unwrap().len(), 1);
+    assert!(store.player_tables("cy", 10).unwrap().is_empty());
+}

@@ -121,6 +121,12 @@ impl Store for Faulty {
     ) -> Result<Vec<RatingRow>, StoreError> {
         self.inner.leaderboard(game, band, limit)
     }
+    fn add_player_table(&self, key: &str, table: &TableId, at: u64) -> Result<(), StoreError> {
+        self.inner.add_player_table(key, table, at)
+    }
+    fn player_tables(&self, key: &str, limit: usize) -> Result<Vec<(TableId, u64)>, StoreError> {
+        self.inner.player_tables(key, limit)
+    }
     fn add_player(&self, player: &PlayerRow) -> Result<bool, StoreError> {
         self.inner.add_player(player)
     }

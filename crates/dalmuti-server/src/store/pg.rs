@@ -769,6 +769,38 @@ impl Store for PostgresStore {
         )
     }
 
+    fn add_player_table(&self, key: &str, table: &TableId, at: u64) -> Result<(), StoreError> {
+        let (key, table, at) = (key.to_string(), table.clone(), bigint(at, "time")?);
+        let what = format!("remember a seat of {key:?} at table {table}");
+        self.run(what.clone(), move |c| {
+            c.execute(
+                "INSERT INTO player_tables (key, table_id, at) VALUES ($1, $2, $3)
+                 ON CONFLICT DO NOTHING",
+                &[&key, &table, &at],
+            )
+            .map_err(failed(what))?;
+            Ok(())
+        })
+    }
+
+    fn player_tables(&self, key: &str, limit: usize) -> Result<Vec<(TableId, u64)>, StoreError> {
+        let (key, limit) = (key.to_string(), bigint(limit as u64, "limit")?);
+        let what = format!("read the tables of {key:?}");
+        self.run(what.clone(), move |c| {
+            let rows = c
+                .query(
+                    "SELECT table_id, at FROM player_tables WHERE key = $1
+                     ORDER BY at DESC, table_id LIMIT $2",
+                    &[&key, &limit],
+                )
+                .map_err(failed(what))?;
+            Ok(rows
+                .iter()
+                .map(|r| (r.get(0), r.get::<_, i64>(1).max(0) as u64))
+                .collect())
+        })
+    }
+
     fn add_player(&self, p: &PlayerRow) -> Result<bool, StoreError> {
         let (key, name, secret, since) = (
             p.key.clone(),

@@ -11,7 +11,7 @@ use super::TableInfo;
 use super::actor::{Actor, BotDone};
 use super::cmd::{
     Act, AddBot, AskRematch, Chat, Command, Evict, HandOver, Info, Join, Leave, Place, Query,
-    RemoveBot, Resync, SpectatorChat, Start, Subscribe, Unsubscribe,
+    Reclaim, RemoveBot, Resync, SpectatorChat, Start, Subscribe, Unsubscribe,
 };
 use super::context::Context;
 use super::expiry::Retire;
@@ -95,6 +95,14 @@ impl TableHandle {
             })
         })
         .await
+    }
+
+    /// `player` takes back the seat they took here, on another device:
+    /// a new token for it; the old one plays it no more.
+    pub async fn reclaim(&self, player: &crate::players::Player) -> Result<SeatToken, ServerError> {
+        let player = player.key.clone();
+        self.ask(|r| Command::Reclaim(Reclaim { player, reply: r }))
+            .await
     }
 
     /// Takes a seat as `player`, who kept their name ([`crate::players`]):

@@ -85,6 +85,15 @@ pub enum Stored {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         player: Option<String>,
     },
+    /// The player who kept the seat's name took it back from another
+    /// device ([`crate::players`]): the seat's token is a new one, whose
+    /// hash this is; the old token plays it no more.
+    Rekey {
+        /// The seat's display name.
+        name: PlayerName,
+        /// The new token's hash.
+        hash: String,
+    },
     /// A player will leave when the current hand ends.
     Leaving {
         /// The display name.
@@ -415,6 +424,17 @@ impl TableState {
                 game.apply(seat, action)
                     .map_err(|e| ServerError::from(*e))?;
             }
+            Stored::Rekey { name, hash } => {
+                let i = self
+                    .seat_named(name)
+                    .ok_or_else(|| ServerError::BadRequest(format!("no seat named {name:?}")))?;
+                if self.seats[i].player.is_none() {
+                    return conflict(
+                        "only a seat taken by a player who kept its name is taken back",
+                    );
+                }
+                self.seats[i].hash = parse_hash(&Some(hash.clone()))?;
+            }
             Stored::Leaving { name } => {
                 let i = self
                     .seat_named(name)
@@ -563,6 +583,8 @@ impl TableState {
                     auto: *auto,
                 }
             }
+            // Nothing anyone at the table needs to know.
+            Stored::Rekey { .. } => return None,
             Stored::Leaving { name: n } => Described::Leaving { name: n.clone() },
             Stored::Leave { name: n } => Described::Leave { name: n.clone() },
             Stored::Join { name: n, seat } => Described::Join {

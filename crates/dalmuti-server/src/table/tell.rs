@@ -111,6 +111,7 @@ impl Actor {
             Stored::Deal { .. } => News::Hand {
                 hand: self.state.seeds.len() + 1,
             },
+            Stored::Rekey { .. } => return None,
             Stored::Leaving { name: n } => News::Leaving { name: name(n) },
             Stored::Leave { name: n } => News::Leave { name: name(n) },
             Stored::Join { name: n, seat } => News::Join {

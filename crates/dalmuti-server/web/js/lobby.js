@@ -100,6 +100,7 @@ export async function loadLobby() {
     showUnreachable(false);
     renderTableList($('open-tables'), $('open-empty'), (open && open.tables) || [], false);
     renderTableList($('finished-tables'), $('finished-empty'), (finished && finished.tables) || [], true);
+    loadMine();
   } catch (e) {
     if (e.unreachable) {
       // No server (the page may have come from the service worker's
@@ -128,6 +129,47 @@ function showUnreachable(down) {
 function renderTableList(list, empty, tables, finished) {
   list.replaceChildren(...tables.map(info => tableItem(info, finished)));
   show(empty, tables.length === 0);
+}
+
+/**
+ * The player's own games (a kept name's), live and finished, private ones
+ * too. A live one whose seat this browser has no token for is taken back
+ * (a new token for this device) when opened.
+ */
+async function loadMine() {
+  const player = me();
+  show($('mine-panel'), !!player);
+  if (!player) return;
+  setError($('mine-error'), '');
+  try {
+    const mine = await api('GET', '/api/players/me/tables', undefined, undefined, player.secret);
+    if (nav.route.view !== 'lobby') return;
+    const tables = (mine && mine.tables) || [];
+    $('my-tables').replaceChildren(...tables.map(mineItem));
+    show($('mine-empty'), tables.length === 0);
+  } catch (e) {
+    if (!e.unreachable) setError($('mine-error'), e.message);
+  }
+}
+
+function mineItem(info) {
+  const item = tableItem(info, info.over);
+  if (!info.over && !store.token(info.id)) {
+    const link = item.querySelector('a');
+    link.textContent = t('web.lobby.back');
+    link.classList.add('primary');
+    link.addEventListener('click', async event => {
+      event.preventDefault();
+      try {
+        const back = await api('POST', '/api/tables/' + encodeURIComponent(info.id) + '/seats/mine', undefined, undefined, secret());
+        store.setToken(info.id, back.token);
+        location.hash = '#/t/' + encodeURIComponent(info.id);
+      } catch (e) {
+        setError($('mine-error'), e.message);
+      }
+    });
+  }
+  return item;
 }
 
 /** When a game ended, in the language on screen. */

@@ -175,6 +175,12 @@ CREATE TABLE ratings (
     games BIGINT NOT NULL,
     PRIMARY KEY (key, game, band));
 CREATE INDEX ratings_board ON ratings (game, band, mu);
+CREATE TABLE player_tables (
+    key TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (key, table_id));
+CREATE INDEX player_tables_at ON player_tables (key, at);
 ALTER TABLE tables ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
 "];
 

@@ -11,7 +11,7 @@ mod table;
 pub(super) use chat::{Chat, SpectatorChat};
 pub(super) use connect::{Resync, Subscribe, Unsubscribe};
 pub(super) use play::{Act, Start};
-pub(super) use seats::{AddBot, Join, Leave, Place, RemoveBot};
+pub(super) use seats::{AddBot, Join, Leave, Place, Reclaim, RemoveBot};
 pub(super) use table::{AskRematch, Evict, HandOver, Info, Query};
 
 use super::actor::Actor;
@@ -19,6 +19,7 @@ use super::actor::Actor;
 /// A request to the actor, answered on its own channel.
 pub(super) enum Command {
     Join(Join),
+    Reclaim(Reclaim),
     AddBot(AddBot),
     RemoveBot(RemoveBot),
     Leave(Leave),
@@ -48,6 +49,7 @@ impl Actor {
     pub(super) async fn handle(&mut self, command: Command) {
         match command {
             Command::Join(c) => c.apply(self).await,
+            Command::Reclaim(c) => c.apply(self).await,
             Command::AddBot(c) => c.apply(self).await,
             Command::RemoveBot(c) => c.apply(self).await,
             Command::Leave(c) => c.apply(self).await,

@@ -26,6 +26,19 @@ impl Join {
     }
 }
 
+/// The player whose key is `player` takes their seat back, on another
+/// device: a new token for it (the old one plays it no more).
+pub(in crate::table) struct Reclaim {
+    pub player: String,
+    pub reply: Reply<SeatToken>,
+}
+
+impl Reclaim {
+    pub(super) async fn apply(self, actor: &mut Actor) {
+        let _ = self.reply.send(actor.reclaim(&self.player).await);
+    }
+}
+
 /// The host seats a bot of level `spec`. Answers the bot's name.
 pub(in crate::table) struct AddBot {
     pub host_token: SeatToken,
@@ -127,6 +140,20 @@ impl Actor {
         };
         self.commit(event).await?;
         self.occupant(name).gone_since = Some(Instant::now());
+        Ok(token)
+    }
+
+    async fn reclaim(&mut self, player: &str) -> Result<SeatToken, ServerError> {
+        let seat = self
+            .state
+            .seats
+            .iter()
+            .find(|s| s.player.as_deref() == Some(player))
+            .ok_or_else(|| ServerError::NotFound("you hold no seat at this table".into()))?;
+        let name = seat.name.clone();
+        let token = SeatToken::new();
+        let hash = state::hash_hex(&token.hash());
+        self.commit(Stored::Rekey { name, hash }).await?;
         Ok(token)
     }
 
