@@ -89,6 +89,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/bots/{name}", delete(remove_bot))
         .route("/api/tables/{id}/start", post(start))
         .route("/api/tables/{id}/settings", post(settings))
+        .route("/api/tables/{id}/silence", post(silence))
+        .route("/api/tables/{id}/reports", post(report))
         .route("/api/tables/{id}/rematch", post(rematch))
         .route("/api/tables/{id}/record", get(record))
         .route("/api/tables/{id}/replay", get(replay))
@@ -216,6 +218,7 @@ async fn create_table(
         spectator_chat: req.spectator_chat,
         rematch: None,
         rated: req.rated,
+        silenced: Vec::new(),
     };
     let id = row.id.clone();
     let logged = row.clone();
@@ -441,6 +444,46 @@ async fn settings(
     let req = body(json)?;
     table.set_spectator_chat(&token, req.spectator_chat).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SilenceSeat {
+    name: String,
+}
+
+async fn silence(
+    State(state): State<AppState>,
+    Path(id): Path<TableId>,
+    headers: HeaderMap,
+    json: Result<Json<SilenceSeat>, JsonRejection>,
+) -> Result<StatusCode, ServerError> {
+    let table = state.table(&id).await?;
+    let token = bearer(&headers)?;
+    let req = body(json)?;
+    table.silence(&token, &PlayerName::new(&req.name)?).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReportLine {
+    n: u64,
+    #[serde(default)]
+    why: String,
+}
+
+async fn report(
+    State(state): State<AppState>,
+    Path(id): Path<TableId>,
+    headers: HeaderMap,
+    json: Result<Json<ReportLine>, JsonRejection>,
+) -> Result<StatusCode, ServerError> {
+    let table = state.table(&id).await?;
+    let token = bearer(&headers)?;
+    let req = body(json)?;
+    table.report(&token, req.n, &req.why).await?;
+    Ok(StatusCode::CREATED)
 }
 
 async fn rematch(

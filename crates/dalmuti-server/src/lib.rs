@@ -163,6 +163,39 @@ pub struct Config {
     pub deal_seed: Option<dalmuti_core::Seed>,
 }
 
+/// The SQLite database of `config.data`, opened (and brought up to date).
+fn open_sqlite(config: &Config) -> Result<store::SqliteStore, ServerError> {
+    store::SqliteStore::open(&config.data).map_err(|e| {
+        ServerError::Storage(format!(
+            "cannot open the database {}: {}",
+            config.data.display(),
+            e.message()
+        ))
+    })
+}
+
+/// The PostgreSQL database at `url`, opened (and brought up to date).
+fn open_postgres(config: &Config, url: &str) -> Result<store::PostgresStore, ServerError> {
+    store::PostgresStore::open_with_ca(url, config.database_ca.as_deref()).map_err(|e| {
+        ServerError::Storage(format!(
+            "cannot open the database {}: {}",
+            redact(url),
+            e.message()
+        ))
+    })
+}
+
+/// The reported chat lines the database of `config` keeps, newest first,
+/// at most `limit`: for the operator (`dalmuti serve --list-reports`).
+pub fn list_reports(config: &Config, limit: usize) -> Result<Vec<store::ReportRow>, ServerError> {
+    use store::Store;
+    let reports = match &config.database_url {
+        None => open_sqlite(config)?.reports(limit),
+        Some(url) => open_postgres(config, url)?.reports(limit),
+    };
+    reports.map_err(|e| ServerError::Storage(e.to_string()))
+}
+
 /// The machine's cores: the default number of bot decisions at once.
 pub fn default_bot_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -239,13 +272,7 @@ impl Server {
     /// and `http://addr`) and serves the tables it holds a lease on.
     pub fn open(config: Config, addr: std::net::SocketAddr) -> Result<Server, ServerError> {
         let Some(url) = &config.database_url else {
-            let store = store::SqliteStore::open(&config.data).map_err(|e| {
-                ServerError::Storage(format!(
-                    "cannot open the database {}: {}",
-                    config.data.display(),
-                    e.message()
-                ))
-            })?;
+            let store = open_sqlite(&config)?;
             let state = http::AppState::open(Arc::new(store), config.clone())?;
             tracing::info!(
                 node = %state.node_name(),
@@ -254,14 +281,7 @@ impl Server {
             );
             return Ok(Server { state, config });
         };
-        let opened = store::PostgresStore::open_with_ca(url, config.database_ca.as_deref());
-        let store = Arc::new(opened.map_err(|e| {
-            ServerError::Storage(format!(
-                "cannot open the database {}: {}",
-                redact(url),
-                e.message()
-            ))
-        })?);
+        let store = Arc::new(open_postgres(&config, url)?);
         let node = config
             .node_id
             .clone()

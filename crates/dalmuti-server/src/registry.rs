@@ -86,6 +86,7 @@ impl AppState {
                 max_finished: config.max_finished,
             }),
             archive: Arc::default(),
+            player_chat: Arc::new(crate::table::talk::player_chat_limit()),
         };
         let mut tables = HashMap::new();
         if cluster.is_none() {

@@ -93,6 +93,8 @@ pub struct TableRow {
     /// Whether the game counts for ratings (the host's choice;
     /// [`crate::ratings`]).
     pub rated: bool,
+    /// The seats whose chat the host removed: they may chat no more.
+    pub silenced: Vec<crate::names::PlayerName>,
 }
 
 /// Whether a kept line is chat or table news (each kept up to its own
@@ -127,6 +129,26 @@ pub struct TalkRow {
     pub line: String,
     /// How many lines of this kind the table keeps: older ones go.
     pub keep: usize,
+}
+
+/// A chat line someone reported, kept for the host and the operator
+/// (`dalmuti serve --list-reports`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ReportRow {
+    /// The table it was said at (its game: the record, while kept).
+    pub table: TableId,
+    /// The table's name.
+    pub table_name: String,
+    /// The line's number at its table.
+    pub n: u64,
+    /// The line as the table kept it (JSON: who, when, what).
+    pub line: String,
+    /// Who reported it (a seat's name).
+    pub reporter: String,
+    /// Why, in the reporter's words (may be empty).
+    pub why: String,
+    /// When, in milliseconds since the Unix epoch.
+    pub at: u64,
 }
 
 /// A game over, as players' histories and ratings keep it.
@@ -340,6 +362,20 @@ pub trait Store: Send + Sync {
         band: &str,
         limit: usize,
     ) -> Result<Vec<RatingRow>, StoreError>;
+    /// Keeps a report; `false` (nothing kept) if this reporter reported
+    /// this line already.
+    fn add_report(&self, report: &ReportRow) -> Result<bool, StoreError>;
+    /// The newest reports first, at most `limit`.
+    fn reports(&self, limit: usize) -> Result<Vec<ReportRow>, StoreError>;
+    /// The host removed a seat's chat: the table's `silenced` seats are
+    /// now these, and its kept chat lines numbered `remove` go; one
+    /// transaction.
+    fn silence(
+        &self,
+        table: &TableId,
+        silenced: &[crate::names::PlayerName],
+        remove: &[u64],
+    ) -> Result<(), StoreError>;
     /// Remembers that player `key` took a seat at `table` (at `at`, in
     /// milliseconds since the Unix epoch); a second time changes nothing.
     fn add_player_table(&self, key: &str, table: &TableId, at: u64) -> Result<(), StoreError>;
@@ -430,7 +466,9 @@ impl SqliteStore {
 /// 3: players who kept a name (`players`: its key, the name, the hex
 /// SHA-256 of the player's secret), their games (`player_games`, and the
 /// tables already counted, `recorded_games`), the tables they sat at
-/// (`player_tables`), the ratings, and whether a table is rated.
+/// (`player_tables`), the ratings, whether a table is rated, the seats
+/// whose chat its host removed (`silenced`, JSON), and reported chat lines
+/// (`reports`).
 const MIGRATIONS: &[&str] = &[
     "ALTER TABLE tables ADD COLUMN status TEXT NOT NULL DEFAULT 'live';
      ALTER TABLE tables ADD COLUMN finished INTEGER;
@@ -462,7 +500,13 @@ const MIGRATIONS: &[&str] = &[
         key TEXT NOT NULL, table_id TEXT NOT NULL, at INTEGER NOT NULL,
         PRIMARY KEY (key, table_id));
      CREATE INDEX player_tables_at ON player_tables (key, at);
-     ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;",
+     CREATE TABLE reports (
+        table_id TEXT NOT NULL, table_name TEXT NOT NULL, n INTEGER NOT NULL,
+        line TEXT NOT NULL, reporter TEXT NOT NULL, why TEXT NOT NULL,
+        at INTEGER NOT NULL, PRIMARY KEY (table_id, n, reporter));
+     CREATE INDEX reports_at ON reports (at);
+     ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+     ALTER TABLE tables ADD COLUMN silenced TEXT NOT NULL DEFAULT '[]';",
 ];
 
 /// Brings a database of an older schema up to the newest, step by step.
@@ -477,8 +521,9 @@ fn migrate(conn: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// The columns [`row`] reads, in order.
-const ROW: &str = "id, name, seats, rules, public, turn_seconds, spectator_chat, rematch, rated";
+/// The columns of a table's row, in the order both stores read them.
+pub(crate) const ROW: &str =
+    "id, name, seats, rules, public, turn_seconds, spectator_chat, rematch, rated, silenced";
 
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableRow> {
     Ok(TableRow {
@@ -491,6 +536,7 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableRow> {
         spectator_chat: r.get(6)?,
         rematch: r.get(7)?,
         rated: r.get(8)?,
+        silenced: silenced_from(&r.get::<_, String>(9)?),
     })
 }
 
@@ -525,6 +571,17 @@ pub(crate) fn player_from(
         secret_hash,
         since: since.max(0) as u64,
     })
+}
+
+/// The `silenced` column's text: the names as a JSON array.
+pub(crate) fn silenced_text(names: &[crate::names::PlayerName]) -> String {
+    serde_json::to_string(names).expect("names serialize")
+}
+
+/// The `silenced` column read back; a value that does not read (which
+/// only a hand-edited database has) silences nobody.
+pub(crate) fn silenced_from(text: &str) -> Vec<crate::names::PlayerName> {
+    serde_json::from_str(text).unwrap_or_default()
 }
 
 impl SqliteStore {
@@ -569,8 +626,8 @@ impl Store for SqliteStore {
         )?;
         conn.execute(
             "INSERT INTO tables (id, name, seats, rules, public, turn_seconds, created,
-                spectator_chat, rematch, rated)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                spectator_chat, rematch, rated, silenced)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             params![
                 t.id,
                 t.name,
@@ -581,7 +638,8 @@ impl Store for SqliteStore {
                 created,
                 t.spectator_chat,
                 t.rematch,
-                t.rated
+                t.rated,
+                silenced_text(&t.silenced)
             ],
         )?;
         Ok(())
@@ -613,7 +671,7 @@ impl Store for SqliteStore {
             .query_row(
                 &format!("SELECT {ROW}, summary FROM tables WHERE id = ?1 AND status = 'finished'"),
                 [id],
-                |r| Ok((row(r)?, r.get::<_, Option<String>>(9)?.unwrap_or_default())),
+                |r| Ok((row(r)?, r.get::<_, Option<String>>(10)?.unwrap_or_default())),
             )
             .optional()?)
     }
@@ -901,6 +959,67 @@ impl Store for SqliteStore {
         )
     }
 
+    fn add_report(&self, r: &ReportRow) -> Result<bool, StoreError> {
+        let added = self.conn().execute(
+            "INSERT INTO reports (table_id, table_name, n, line, reporter, why, at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING",
+            params![
+                r.table,
+                r.table_name,
+                r.n as i64,
+                r.line,
+                r.reporter,
+                r.why,
+                r.at as i64
+            ],
+        )?;
+        Ok(added == 1)
+    }
+
+    fn reports(&self, limit: usize) -> Result<Vec<ReportRow>, StoreError> {
+        let conn = self.conn();
+        let mut q = conn.prepare(
+            "SELECT table_id, table_name, n, line, reporter, why, at FROM reports
+             ORDER BY at DESC, table_id, n LIMIT ?1",
+        )?;
+        let rows = q
+            .query_map([limit as i64], |r| {
+                Ok(ReportRow {
+                    table: r.get(0)?,
+                    table_name: r.get(1)?,
+                    n: r.get::<_, i64>(2)?.max(0) as u64,
+                    line: r.get(3)?,
+                    reporter: r.get(4)?,
+                    why: r.get(5)?,
+                    at: r.get::<_, i64>(6)?.max(0) as u64,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+
+    fn silence(
+        &self,
+        table: &TableId,
+        silenced: &[crate::names::PlayerName],
+        remove: &[u64],
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute(
+            "UPDATE tables SET silenced = ?2 WHERE id = ?1",
+            params![table, silenced_text(silenced)],
+        )?;
+        for n in remove {
+            tx.execute(
+                "DELETE FROM talk WHERE table_id = ?1 AND n = ?2 AND kind = 'chat'",
+                params![table, *n as i64],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
     fn add_player_table(&self, key: &str, table: &TableId, at: u64) -> Result<(), StoreError> {
         self.conn().execute(
             "INSERT INTO player_tables (key, table_id, at) VALUES (?1, ?2, ?3)
@@ -1126,6 +1245,7 @@ mod tests {
         a_name_is_kept_once_and_found_by_its_secret,
         a_game_is_counted_once_and_rated_only_when_it_counts,
         a_players_tables_are_listed_newest_first,
+        reports_are_kept_once_and_a_silence_removes_lines,
     );
 
     #[test]

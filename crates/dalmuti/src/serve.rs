@@ -1,5 +1,6 @@
 //! `dalmuti serve`: the multiplayer server, thin over `dalmuti-server`.
 
+use dalmuti_server::protocol::ChatLine;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -85,6 +86,12 @@ pub struct ServeArgs {
     /// hidden from --help, and the server warns at start.
     #[arg(long, hide = true, value_name = "SEED", value_parser = parse_seed)]
     pub deal_seed: Option<dalmuti_core::Seed>,
+    /// For the operator: print the chat lines players reported (newest
+    /// first, at most 200: the table, the line, who reported it and why)
+    /// from the database --data or $DALMUTI_DATABASE_URL names, and exit
+    /// without serving.
+    #[arg(long)]
+    pub list_reports: bool,
 }
 
 /// A seed as typed: a number or 64 hex digits.
@@ -226,6 +233,9 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
         deal_seed: args.deal_seed,
         ..Config::default()
     };
+    if args.list_reports {
+        return print_reports(&config);
+    }
     if config.deal_seed.is_some() {
         tracing::warn!("--deal-seed: every deal follows from a known seed; for tests only");
     }
@@ -279,6 +289,50 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Reports shown by `--list-reports`.
+const LISTED_REPORTS: usize = 200;
+
+/// `--list-reports`: the reported chat lines, one block each, on
+/// standard output.
+fn print_reports(config: &Config) -> ExitCode {
+    let reports = match dalmuti_server::list_reports(config, LISTED_REPORTS) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("dalmuti serve: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    if reports.is_empty() {
+        println!("no chat line has been reported");
+    }
+    for r in &reports {
+        let when = std::time::UNIX_EPOCH + Duration::from_millis(r.at);
+        // The line as the table kept it: who said what.
+        let (said_by, text) = match serde_json::from_str::<ChatLine>(&r.line) {
+            Ok(line) => (
+                line.from
+                    .map_or_else(|| "a spectator".to_string(), String::from),
+                line.text,
+            ),
+            Err(_) => ("?".to_string(), r.line.clone()),
+        };
+        let why = if r.why.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", r.why)
+        };
+        println!(
+            "{} table {} ({}), line {}, reported by {}{why}\n  {said_by}: {text}",
+            httpdate::fmt_http_date(when),
+            r.table,
+            r.table_name,
+            r.n,
+            r.reporter,
+        );
+    }
+    ExitCode::SUCCESS
 }
 
 /// What `--data` wants, for a database that would not open.

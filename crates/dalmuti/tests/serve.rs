@@ -333,3 +333,44 @@ async fn json_logs_are_json_lines_that_name_tables_and_hide_tokens() {
     assert!(!all.contains(&token), "a token in the logs: {all}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_operator_lists_the_reported_lines_without_serving() {
+    use dalmuti_server::store::{ReportRow, SqliteStore, Store};
+    let dir = temp_dir("reports");
+    let data = dir.join("server.sqlite");
+    let list = || {
+        let output = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--list-reports", "--data"])
+            .arg(&data)
+            .stdin(Stdio::null())
+            .output()
+            .expect("dalmuti serve runs");
+        assert!(output.status.success(), "{output:?}");
+        let said = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(!said.contains("open http://"), "it serves nothing: {said}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    assert_eq!(list().trim(), "no chat line has been reported");
+    let store = SqliteStore::open(&data).unwrap();
+    store
+        .add_report(&ReportRow {
+            table: "t1".into(),
+            table_name: "Friday".into(),
+            n: 7,
+            line: r#"{"n":7,"at":0,"from":"Bo","spectator":false,"text":"you lose"}"#.into(),
+            reporter: "Ann".into(),
+            why: "rude".into(),
+            at: 1_764_331_200_000,
+        })
+        .unwrap();
+    drop(store);
+    let shown = list();
+    assert!(
+        shown.contains("table t1 (Friday), line 7, reported by Ann: rude"),
+        "{shown}"
+    );
+    assert!(shown.contains("Bo: you lose"), "{shown}");
+    assert!(shown.contains("2025"), "a date a person reads: {shown}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

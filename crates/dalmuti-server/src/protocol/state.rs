@@ -70,6 +70,9 @@ pub struct State {
     pub fairness: Fairness,
     /// Whether spectators may chat.
     pub spectator_chat: bool,
+    /// The seats whose chat the host removed (absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub silenced: Vec<PlayerName>,
     /// The rematch's table, once the host asked for one.
     pub rematch: Option<Rematch>,
     /// Every finished hand's result, once the game is over.

@@ -85,6 +85,12 @@ pub enum News {
         /// The new table's id.
         table: TableId,
     },
+    /// The host removed a seat's chat: its lines are gone, and it may
+    /// chat no more at this table.
+    ChatRemoved {
+        /// Whose.
+        name: PlayerName,
+    },
     /// The host let spectators chat, or stopped them.
     SpectatorChat {
         /// Whether they may now.

@@ -360,3 +360,59 @@ pub fn a_players_tables_are_listed_newest_first(store: &dyn Store) {
     assert_eq!(store.player_tables("ann", 1).unwrap().len(), 1);
     assert!(store.player_tables("cy", 10).unwrap().is_empty());
 }
+
+/// A report is kept once per reporter and line, newest first; a silence
+/// keeps the silenced seats with the table and removes only the lines
+/// named.
+pub fn reports_are_kept_once_and_a_silence_removes_lines(store: &dyn Store) {
+    let report = |n: u64, reporter: &str, at: u64| ReportRow {
+        table: "t".into(),
+        table_name: "Friday".into(),
+        n,
+        line: format!("{{\"n\":{n}}}"),
+        reporter: reporter.into(),
+        why: "rude".into(),
+        at,
+    };
+    assert!(store.add_report(&report(3, "Ann", 10)).unwrap());
+    assert!(
+        !store.add_report(&report(3, "Ann", 11)).unwrap(),
+        "once per reporter"
+    );
+    assert!(store.add_report(&report(3, "Bo", 12)).unwrap());
+    assert!(store.add_report(&report(4, "Ann", 13)).unwrap());
+    let kept = store.reports(10).unwrap();
+    let order: Vec<(u64, &str)> = kept.iter().map(|r| (r.n, r.reporter.as_str())).collect();
+    assert_eq!(order, [(4, "Ann"), (3, "Bo"), (3, "Ann")]);
+    assert_eq!(kept[2], report(3, "Ann", 10));
+    assert_eq!(store.reports(1).unwrap().len(), 1);
+
+    store.create_table(&row("t", true)).unwrap();
+    store
+        .add_talk(&[
+            line("t", 1, TalkKind::Chat, 50),
+            line("t", 2, TalkKind::Chat, 50),
+            line("t", 3, TalkKind::News, 50),
+        ])
+        .unwrap();
+    let bo = crate::names::PlayerName::new("Bo").unwrap();
+    store
+        .silence(&"t".into(), std::slice::from_ref(&bo), &[2, 3])
+        .unwrap();
+    let chat: Vec<u64> = store
+        .talk(&"t".into(), TalkKind::Chat)
+        .unwrap()
+        .iter()
+        .map(|l| l.0)
+        .collect();
+    assert_eq!(chat, [1]);
+    assert_eq!(
+        store.talk(&"t".into(), TalkKind::News).unwrap().len(),
+        1,
+        "news stays"
+    );
+    assert_eq!(
+        store.live_table(&"t".into()).unwrap().unwrap().silenced,
+        [bo]
+    );
+}

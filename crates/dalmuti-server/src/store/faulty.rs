@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
 use super::{
-    Append, FinishedGame, PlayerGame, PlayerRow, RatingRow, SqliteStore, Store, StoreError,
-    TableId, TableRow, TalkKind, TalkRow,
+    Append, FinishedGame, PlayerGame, PlayerRow, RatingRow, ReportRow, SqliteStore, Store,
+    StoreError, TableId, TableRow, TalkKind, TalkRow,
 };
 
 /// How a [`Faulty`] store answers its ping.
@@ -120,6 +120,20 @@ impl Store for Faulty {
         limit: usize,
     ) -> Result<Vec<RatingRow>, StoreError> {
         self.inner.leaderboard(game, band, limit)
+    }
+    fn add_report(&self, report: &ReportRow) -> Result<bool, StoreError> {
+        self.inner.add_report(report)
+    }
+    fn reports(&self, limit: usize) -> Result<Vec<ReportRow>, StoreError> {
+        self.inner.reports(limit)
+    }
+    fn silence(
+        &self,
+        table: &TableId,
+        silenced: &[crate::names::PlayerName],
+        remove: &[u64],
+    ) -> Result<(), StoreError> {
+        self.inner.silence(table, silenced, remove)
     }
     fn add_player_table(&self, key: &str, table: &TableId, at: u64) -> Result<(), StoreError> {
         self.inner.add_player_table(key, table, at)

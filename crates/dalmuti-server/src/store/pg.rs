@@ -31,8 +31,8 @@ use postgres::error::SqlState;
 use postgres::{Client, Config, NoTls, Transaction};
 
 use super::{
-    Append, FinishedGame, PlayerGame, PlayerRow, RatingRow, Store, StoreError, TableId, TableRow,
-    TalkKind, TalkRow, hex,
+    Append, FinishedGame, PlayerGame, PlayerRow, RatingRow, ReportRow, Store, StoreError, TableId,
+    TableRow, TalkKind, TalkRow, hex,
 };
 
 mod lease;
@@ -267,8 +267,7 @@ fn serve_jobs(
     }
 }
 
-/// The columns [`row`] reads, in order.
-const ROW: &str = "id, name, seats, rules, public, turn_seconds, spectator_chat, rematch, rated";
+pub(super) use crate::store::ROW;
 
 fn row(r: &postgres::Row) -> TableRow {
     TableRow {
@@ -281,6 +280,7 @@ fn row(r: &postgres::Row) -> TableRow {
         spectator_chat: r.get(6),
         rematch: r.get(7),
         rated: r.get(8),
+        silenced: crate::store::silenced_from(r.get(9)),
     }
 }
 
@@ -403,7 +403,7 @@ impl Store for PostgresStore {
                 )
                 .map_err(failed(what))?;
             Ok(found.map(|r| {
-                let summary: Option<String> = r.get(9);
+                let summary: Option<String> = r.get(10);
                 (row(&r), summary.unwrap_or_default())
             }))
         })
@@ -769,6 +769,82 @@ impl Store for PostgresStore {
         )
     }
 
+    fn add_report(&self, r: &ReportRow) -> Result<bool, StoreError> {
+        let r = r.clone();
+        let (n, at) = (bigint(r.n, "line number")?, bigint(r.at, "time")?);
+        let what = format!("keep a report of line {} of table {}", r.n, r.table);
+        self.run(what.clone(), move |c| {
+            let added = c
+                .execute(
+                    "INSERT INTO reports (table_id, table_name, n, line, reporter, why, at)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
+                    &[
+                        &r.table,
+                        &r.table_name,
+                        &n,
+                        &r.line,
+                        &r.reporter,
+                        &r.why,
+                        &at,
+                    ],
+                )
+                .map_err(failed(what))?;
+            Ok(added == 1)
+        })
+    }
+
+    fn reports(&self, limit: usize) -> Result<Vec<ReportRow>, StoreError> {
+        let limit = bigint(limit as u64, "limit")?;
+        let what = "read the reports".to_string();
+        self.run(what.clone(), move |c| {
+            let rows = c
+                .query(
+                    "SELECT table_id, table_name, n, line, reporter, why, at FROM reports
+                     ORDER BY at DESC, table_id, n LIMIT $1",
+                    &[&limit],
+                )
+                .map_err(failed(what))?;
+            Ok(rows
+                .iter()
+                .map(|r| ReportRow {
+                    table: r.get(0),
+                    table_name: r.get(1),
+                    n: r.get::<_, i64>(2).max(0) as u64,
+                    line: r.get(3),
+                    reporter: r.get(4),
+                    why: r.get(5),
+                    at: r.get::<_, i64>(6).max(0) as u64,
+                })
+                .collect())
+        })
+    }
+
+    fn silence(
+        &self,
+        table: &TableId,
+        silenced: &[crate::names::PlayerName],
+        remove: &[u64],
+    ) -> Result<(), StoreError> {
+        let (table, text) = (table.clone(), crate::store::silenced_text(silenced));
+        let remove: Vec<i64> = remove.iter().map(|&n| n as i64).collect();
+        let what = format!("remove chat at table {table}");
+        let held = self.held().get(&table).copied();
+        self.transaction(what.clone(), move |c| {
+            fence(c, &table, held, &what)?;
+            c.execute(
+                "UPDATE tables SET silenced = $2 WHERE id = $1",
+                &[&table, &text],
+            )
+            .map_err(failed(&what))?;
+            c.execute(
+                "DELETE FROM talk WHERE table_id = $1 AND kind = 'chat' AND n = ANY($2)",
+                &[&table, &remove],
+            )
+            .map_err(failed(&what))?;
+            Ok(())
+        })
+    }
+
     fn add_player_table(&self, key: &str, table: &TableId, at: u64) -> Result<(), StoreError> {
         let (key, table, at) = (key.to_string(), table.clone(), bigint(at, "time")?);
         let what = format!("remember a seat of {key:?} at table {table}");
@@ -862,8 +938,8 @@ impl InsertTable {
         let t = &self.t;
         c.execute(
             "INSERT INTO tables (id, name, seats, rules, public, turn_seconds,
-                spectator_chat, rematch, rated)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                spectator_chat, rematch, rated, silenced)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
             &[
                 &t.id,
                 &t.name,
@@ -874,6 +950,7 @@ impl InsertTable {
                 &t.spectator_chat,
                 &t.rematch,
                 &t.rated,
+                &crate::store::silenced_text(&t.silenced),
             ],
         )
         .map_err(failed(&self.what))?;

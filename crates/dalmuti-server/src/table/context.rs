@@ -30,6 +30,9 @@ pub struct Context {
     pub metrics: Metrics,
     /// Finished games' records and replays, built once and kept.
     pub archive: Arc<crate::records::Archive>,
+    /// The chat limit of each player who kept a name, over every table of
+    /// the node ([`super::talk::player_chat_limit`]).
+    pub player_chat: Arc<governor::DefaultKeyedRateLimiter<String>>,
 }
 
 impl Context {
@@ -46,6 +49,7 @@ impl Context {
             cluster: None,
             metrics,
             archive: Arc::default(),
+            player_chat: Arc::new(super::talk::player_chat_limit()),
         }
     }
 }

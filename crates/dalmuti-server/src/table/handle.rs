@@ -11,7 +11,7 @@ use super::TableInfo;
 use super::actor::{Actor, BotDone};
 use super::cmd::{
     Act, AddBot, AskRematch, Chat, Command, Evict, HandOver, Info, Join, Leave, Place, Query,
-    Reclaim, RemoveBot, Resync, SpectatorChat, Start, Subscribe, Unsubscribe,
+    Reclaim, RemoveBot, Report, Resync, Silence, SpectatorChat, Start, Subscribe, Unsubscribe,
 };
 use super::context::Context;
 use super::expiry::Retire;
@@ -91,6 +91,34 @@ impl TableHandle {
             Command::Join(Join {
                 name,
                 player: None,
+                reply: r,
+            })
+        })
+        .await
+    }
+
+    /// The host removes seat `name`'s chat: its kept lines go, and it
+    /// may chat no more here.
+    pub async fn silence(&self, host_token: &str, name: &PlayerName) -> Result<(), ServerError> {
+        let (host_token, name) = (SeatToken::from(host_token), name.clone());
+        self.ask(|r| {
+            Command::Silence(Silence {
+                host_token,
+                name,
+                reply: r,
+            })
+        })
+        .await
+    }
+
+    /// The seat of `token` reports kept chat line `n`, saying `why`.
+    pub async fn report(&self, token: &str, n: u64, why: &str) -> Result<(), ServerError> {
+        let (token, why) = (SeatToken::from(token), why.to_string());
+        self.ask(|r| {
+            Command::Report(Report {
+                token,
+                n,
+                why,
                 reply: r,
             })
         })

@@ -649,6 +649,7 @@ impl TableState {
             totals: Vec::new(),
             fairness: self.fairness(),
             spectator_chat: self.row.spectator_chat,
+            silenced: self.row.silenced.clone(),
             rematch: self.row.rematch.clone().map(|table| Rematch { table }),
             results: self.is_over().then(|| self.results()),
         };

@@ -114,6 +114,23 @@ impl Talk {
         }
     }
 
+    /// Forgets the kept chat lines of seat `name`; answers their numbers.
+    pub fn forget_seat_lines(&mut self, name: &PlayerName) -> Vec<u64> {
+        let gone: Vec<u64> = self
+            .chat
+            .iter()
+            .filter(|l| !l.spectator && l.from.as_ref() == Some(name))
+            .map(|l| l.n)
+            .collect();
+        self.chat.retain(|l| !gone.contains(&l.n));
+        gone
+    }
+
+    /// The kept chat line numbered `n`, if it is still kept.
+    pub fn kept_chat_line(&self, n: u64) -> Option<&ChatLine> {
+        self.chat.iter().find(|l| l.n == n)
+    }
+
     /// The kept chat lines, oldest first.
     pub fn chat(&self) -> Vec<ChatLine> {
         self.chat.iter().cloned().collect()
@@ -153,6 +170,20 @@ pub(in crate::table) enum Voice {
 /// is kept and sent to everyone at the table, and pushes the oldest kept
 /// line out).
 pub const CHAT_BURST: u32 = 5;
+
+/// Lines of chat one player who kept a name may say at once over all
+/// their tables, then one a second: the limit is theirs, not their
+/// seat's, so a second table or a second seat does not double it.
+pub const PLAYER_CHAT_BURST: u32 = 8;
+
+/// The chat limit of every player who kept a name, shared by every table
+/// of the node (one per [`crate::table::Context`]).
+pub fn player_chat_limit() -> governor::DefaultKeyedRateLimiter<String> {
+    let burst = std::num::NonZeroU32::new(PLAYER_CHAT_BURST).expect("a burst of lines");
+    governor::RateLimiter::keyed(
+        governor::Quota::per_second(std::num::NonZeroU32::MIN).allow_burst(burst),
+    )
+}
 
 /// The chat limit of every voice at a table.
 pub(in crate::table) fn chat_limit() -> governor::DefaultKeyedRateLimiter<Voice> {

@@ -25,7 +25,8 @@ use super::*;
 ///
 /// 4: players who kept a name, their games and the ratings (as SQLite's
 /// version 3), shared by every node, so a player is known on any of them;
-/// whether a table is rated.
+/// whether a table is rated, the seats whose chat its host removed, and
+/// reported chat lines.
 pub(super) const MIGRATIONS: &[&str] = &["
 CREATE SEQUENCE tables_created;
 CREATE SEQUENCE tables_finished;
@@ -181,7 +182,18 @@ CREATE TABLE player_tables (
     at BIGINT NOT NULL,
     PRIMARY KEY (key, table_id));
 CREATE INDEX player_tables_at ON player_tables (key, at);
+CREATE TABLE reports (
+    table_id TEXT NOT NULL,
+    table_name TEXT NOT NULL,
+    n BIGINT NOT NULL,
+    line TEXT NOT NULL,
+    reporter TEXT NOT NULL,
+    why TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (table_id, n, reporter));
+CREATE INDEX reports_at ON reports (at);
 ALTER TABLE tables ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE tables ADD COLUMN silenced TEXT NOT NULL DEFAULT '[]';
 "];
 
 /// The advisory lock nodes take to migrate one at a time (any number

@@ -2,11 +2,13 @@
 //! bounded per voice.
 
 use crate::error::ServerError;
+use crate::names::PlayerName;
 use crate::protocol::News;
 use crate::protocol::StateKind;
+use crate::store::ReportRow;
 use crate::table::Reply;
 use crate::table::actor::Actor;
-use crate::table::talk::{CHAT_BURST, Speaker, Voice};
+use crate::table::talk::{CHAT_BURST, PLAYER_CHAT_BURST, Speaker, Voice};
 use crate::token::SeatToken;
 
 /// A chat line from `from`.
@@ -39,12 +41,58 @@ impl SpectatorChat {
     }
 }
 
+/// The host removes seat `name`'s chat: its kept lines go, and it may
+/// chat no more at this table.
+pub(in crate::table) struct Silence {
+    pub host_token: SeatToken,
+    pub name: PlayerName,
+    pub reply: Reply<()>,
+}
+
+impl Silence {
+    pub(super) async fn apply(self, actor: &mut Actor) {
+        let _ = self
+            .reply
+            .send(actor.silence(&self.host_token, &self.name).await);
+    }
+}
+
+/// A seat reports kept chat line `n`, saying `why`.
+pub(in crate::table) struct Report {
+    pub token: SeatToken,
+    pub n: u64,
+    pub why: String,
+    pub reply: Reply<()>,
+}
+
+impl Report {
+    pub(super) async fn apply(self, actor: &mut Actor) {
+        let _ = self
+            .reply
+            .send(actor.report(&self.token, self.n, self.why).await);
+    }
+}
+
 impl Actor {
     async fn chat(&mut self, from: Speaker, text: &str) -> Result<(), ServerError> {
         let (name, spectator, voice) = match from {
             Speaker::Seat(token) => {
                 let i = self.state.seat_of_token(&token)?;
-                let name = self.state.seats[i].name.clone();
+                let seat = &self.state.seats[i];
+                let name = seat.name.clone();
+                if self.state.row.silenced.contains(&name) {
+                    return Err(ServerError::Conflict(
+                        "the host removed your chat at this table".into(),
+                    ));
+                }
+                if let Some(key) = &seat.player
+                    && self.ctx.player_chat.check_key(key).is_err()
+                {
+                    return Err(ServerError::TooMany(format!(
+                        "too many chat lines from you: at most {PLAYER_CHAT_BURST} at once over \
+                         all your tables, then one a second"
+                    )));
+                }
                 (Some(name.clone()), false, Voice::Seat(name))
             }
             Speaker::Spectator { name, from } => {
@@ -91,6 +139,72 @@ impl Actor {
         self.state.row.spectator_chat = allowed;
         self.broadcast(StateKind::Presence, None);
         self.news(News::SpectatorChat { allowed }).await;
+        Ok(())
+    }
+}
+
+/// The longest reason a report keeps.
+const MAX_WHY: usize = 200;
+
+impl Actor {
+    async fn silence(&mut self, host_token: &str, name: &PlayerName) -> Result<(), ServerError> {
+        self.check_host(host_token)?;
+        let i = self
+            .state
+            .seat_named(name)
+            .ok_or_else(|| ServerError::BadRequest(format!("no seat named {name:?}")))?;
+        if self.state.seats[i].bot.is_some() {
+            return Err(ServerError::BadRequest(format!(
+                "{name:?} is a bot: bots do not chat"
+            )));
+        }
+        if self.state.host() == Some(i) {
+            return Err(ServerError::BadRequest("the host's own chat stays".into()));
+        }
+        if self.state.row.silenced.contains(name) {
+            return Ok(());
+        }
+        let mut silenced = self.state.row.silenced.clone();
+        silenced.push(name.clone());
+        let mut talk = self.talk.clone();
+        let gone = talk.forget_seat_lines(name);
+        let (id, names, lines) = (self.state.row.id.clone(), silenced.clone(), gone);
+        self.blocking(move |store, _| store.silence(&id, &names, &lines))
+            .await?;
+        self.talk = talk;
+        self.state.row.silenced = silenced;
+        self.broadcast(StateKind::Presence, None);
+        self.news(News::ChatRemoved { name: name.clone() }).await;
+        Ok(())
+    }
+
+    async fn report(&mut self, token: &str, n: u64, why: String) -> Result<(), ServerError> {
+        let i = self.state.seat_of_token(token)?;
+        let reporter = self.state.seats[i].name.clone();
+        let line = self.talk.kept_chat_line(n).ok_or_else(|| {
+            ServerError::NotFound(format!("no chat line {n} is kept at this table"))
+        })?;
+        if !line.spectator && line.from.as_ref() == Some(&reporter) {
+            return Err(ServerError::BadRequest(
+                "a line of your own is not reported".into(),
+            ));
+        }
+        let why: String = why.trim().chars().take(MAX_WHY).collect();
+        if why.chars().any(char::is_control) {
+            return Err(ServerError::BadRequest("why: no control characters".into()));
+        }
+        let row = ReportRow {
+            table: self.state.row.id.clone(),
+            table_name: self.state.row.name.clone(),
+            n,
+            line: serde_json::to_string(line).expect("a chat line serializes"),
+            reporter: reporter.to_string(),
+            why,
+            at: crate::table::talk::now_ms(),
+        };
+        self.blocking(move |store, _| store.add_report(&row))
+            .await?;
+        tracing::info!(line = n, "a chat line was reported");
         Ok(())
     }
 }

@@ -8,7 +8,7 @@ mod play;
 mod seats;
 mod table;
 
-pub(super) use chat::{Chat, SpectatorChat};
+pub(super) use chat::{Chat, Report, Silence, SpectatorChat};
 pub(super) use connect::{Resync, Subscribe, Unsubscribe};
 pub(super) use play::{Act, Start};
 pub(super) use seats::{AddBot, Join, Leave, Place, Reclaim, RemoveBot};
@@ -31,6 +31,8 @@ pub(super) enum Command {
     Unsubscribe(Unsubscribe),
     Chat(Chat),
     SpectatorChat(SpectatorChat),
+    Silence(Silence),
+    Report(Report),
     Rematch(AskRematch),
     Info(Info),
     Query(Query),
@@ -61,6 +63,8 @@ impl Actor {
             Command::Unsubscribe(c) => c.apply(self),
             Command::Chat(c) => c.apply(self).await,
             Command::SpectatorChat(c) => c.apply(self).await,
+            Command::Silence(c) => c.apply(self).await,
+            Command::Report(c) => c.apply(self).await,
             Command::Rematch(c) => c.apply(self).await,
             Command::Info(c) => c.apply(self),
             Command::Query(c) => c.apply(self),

@@ -1,0 +1,161 @@
+//! Moderation over real sockets: a reported chat line kept for the
+//! operator with the line and the table, the host removing a seat's chat
+//! (its lines gone, its new lines refused, through a restart), and one
+//! chat limit per player who kept a name, over all their tables.
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+
+fn chat(text: &str) -> Value {
+    json!({"t": "chat", "d": text})
+}
+
+/// Says `text` on `ws`; answers the line as it went round.
+async fn say(ws: &mut Ws, text: &str) -> Value {
+    ws.send_json(&chat(text)).await;
+    ws.recv_until(|m| m["t"] == json!("chat") && m["d"]["text"] == json!(text))
+        .await
+}
+
+fn texts(lines: &Value) -> Vec<&str> {
+    lines
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reported_line_is_kept_and_the_host_removes_a_seats_chat() {
+    let server = Server::start(|_| {}).await;
+    let (id, ada) = server
+        .create_table(json!({"name": "Friday", "player": "Ada", "seats": 3}))
+        .await;
+    let bo = server.take_seat(&id, "Bo").await;
+    let (mut ada_ws, _) = server.hello(&id, Some(&ada), 0).await;
+    let (mut bo_ws, _) = server.hello(&id, Some(&bo), 0).await;
+    say(&mut ada_ws, "hello").await;
+    let rude = say(&mut bo_ws, "you are all losers").await;
+    let n = rude["d"]["n"].as_u64().unwrap();
+
+    // Ada reports it; her own line, and a line not kept, are refused.
+    let reports = format!("/api/tables/{id}/reports");
+    let (status, answer) = server
+        .http(
+            "POST",
+            &reports,
+            Some(&ada),
+            Some(json!({"n": n, "why": "insults"})),
+        )
+        .await;
+    assert_eq!(status, 201, "{answer}");
+    let (status, answer) = server
+        .http("POST", &reports, Some(&ada), Some(json!({"n": n - 1})))
+        .await;
+    assert_eq!(status, 400, "{answer}");
+    let (status, answer) = server
+        .http("POST", &reports, Some(&ada), Some(json!({"n": 999})))
+        .await;
+    assert_eq!(status, 404, "{answer}");
+    let (status, _) = server
+        .http("POST", &reports, None, Some(json!({"n": n})))
+        .await;
+    assert_eq!(status, 401, "a report needs a seat");
+
+    // Only the host removes a seat's chat.
+    let silence = format!("/api/tables/{id}/silence");
+    let (status, _) = server
+        .http("POST", &silence, Some(&bo), Some(json!({"name": "Ada"})))
+        .await;
+    assert_eq!(status, 403);
+    let (status, answer) = server
+        .http("POST", &silence, Some(&ada), Some(json!({"name": "Bo"})))
+        .await;
+    assert_eq!(status, 204, "{answer}");
+    let news = ada_ws
+        .recv_until(|m| m["t"] == json!("news") && m["d"]["kind"] == json!("chat_removed"))
+        .await;
+    assert_eq!(news["d"]["name"], json!("Bo"), "{news}");
+    bo_ws.send_json(&chat("still here")).await;
+    let refused = bo_ws.recv_until(|m| m["t"] == json!("error")).await;
+    assert!(
+        refused["d"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("the host removed your chat"),
+        "{refused}"
+    );
+    ada_ws.close().await;
+    bo_ws.close().await;
+
+    // Through a restart: Bo's lines are gone for everyone, he is still
+    // silenced, and STATE says so; the report is there for the operator.
+    let server = server.restart(|_| {}).await;
+    let (mut ws, first) = server.hello(&id, Some(&bo), 0).await;
+    assert_eq!(texts(&first["d"]["chat"]), ["hello"], "{first}");
+    assert_eq!(first["d"]["silenced"], json!(["Bo"]), "{first}");
+    ws.send_json(&chat("again")).await;
+    let refused = ws.recv_until(|m| m["t"] == json!("error")).await;
+    assert_eq!(refused["d"]["kind"], json!("conflict"), "{refused}");
+    // As the operator reads them (`dalmuti serve --list-reports`).
+    let config = dalmuti_server::Config {
+        data: server.sqlite_file().unwrap(),
+        ..dalmuti_server::Config::for_tests()
+    };
+    let kept = dalmuti_server::list_reports(&config, 10).unwrap();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    let report = &kept[0];
+    assert_eq!(
+        (report.table.as_str(), report.table_name.as_str(), report.n),
+        (id.as_str(), "Friday", n)
+    );
+    assert_eq!(
+        (report.reporter.as_str(), report.why.as_str()),
+        ("Ada", "insults")
+    );
+    assert!(report.line.contains("you are all losers"), "{report:?}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_kept_a_name_has_one_chat_limit_over_all_tables() {
+    let server = Server::start(|_| {}).await;
+    let (status, kept) = server
+        .http("POST", "/api/players", None, Some(json!({"name": "Ada"})))
+        .await;
+    assert_eq!(status, 201, "{kept}");
+    let secret = kept["secret"].as_str().unwrap().to_string();
+    let mut sockets = Vec::new();
+    for name in ["one", "two"] {
+        let body = json!({"name": name, "player": "Ada", "seats": 3}).to_string();
+        let request = format!(
+            "POST /api/tables HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\
+             Authorization: Player {secret}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\n\r\n{body}",
+            server.addr,
+            body.len()
+        );
+        let (status, made) = raw_http(server.addr, request.as_bytes()).await;
+        assert_eq!(status, 201, "{made}");
+        let (ws, _) = server
+            .hello(made["id"].as_str().unwrap(), made["token"].as_str(), 0)
+            .await;
+        sockets.push(ws);
+    }
+    // Five lines at the first table (a table's own limit), three at the
+    // second: eight, the player's burst; the ninth is refused at either.
+    for i in 0..5 {
+        say(&mut sockets[0], &format!("a{i}")).await;
+    }
+    for i in 0..3 {
+        say(&mut sockets[1], &format!("b{i}")).await;
+    }
+    sockets[1].send_json(&chat("one more")).await;
+    let refused = sockets[1].recv_until(|m| m["t"] == json!("error")).await;
+    let reason = refused["d"]["reason"].as_str().unwrap();
+    assert!(reason.contains("over all your tables"), "{reason}");
+    server.stop().await;
+}
