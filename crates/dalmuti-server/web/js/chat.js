@@ -82,6 +82,8 @@ export function onChatLine(d) {
 /** A news line from the server, worded here in the language on screen. */
 export function onNewsLine(d) {
   if (!d || !add({ n: d.n, news: d })) return;
+  // The host removed a seat's chat: its lines go here too.
+  if (d.kind === 'chat_removed') lines = lines.filter(x => !(x.chat && !x.chat.spectator && x.chat.from === d.name));
   renderLines();
   updateUnread();
 }
@@ -133,17 +135,95 @@ export function newsWords(d) {
     case 'over': return d.winner ? t('web.news.over-winner', { winner: d.winner }) : t('web.news.over');
     case 'rematch': return t('web.news.rematch');
     case 'spectator_chat': return d.allowed ? t('web.news.spectators-allowed') : t('web.news.spectators-refused');
+    case 'chat_removed': return t('web.news.chat-removed', { name });
     default: return null;
   }
+}
+
+// ------------------------------------------------------------ moderation
+
+const mutedKey = 'dalmuti.muted';
+
+/** The names this browser muted (its own choice: nobody else's view changes). */
+function muted() {
+  try {
+    const names = JSON.parse(store.get(mutedKey));
+    return Array.isArray(names) ? names.filter(n => typeof n === 'string') : [];
+  } catch (_) {
+    return [];
+  }
+}
+
+function setMuted(names) {
+  store.set(mutedKey, JSON.stringify(names));
+  renderLines();
+}
+
+/** Whether a chat line is hidden here: its speaker is muted. */
+function isMuted(c) {
+  return c.from != null && muted().includes(c.from);
+}
+
+async function report(c, button) {
+  button.disabled = true;
+  try {
+    await api('POST', '/api/tables/' + encodeURIComponent(T.id) + '/reports', { n: c.n }, myToken());
+    button.textContent = t('web.chat.reported');
+    announce(t('web.chat.reported-long'));
+  } catch (e) {
+    button.disabled = false;
+    showError(e.message);
+  }
+}
+
+async function removeChat(name, button) {
+  button.disabled = true;
+  try {
+    await api('POST', '/api/tables/' + encodeURIComponent(T.id) + '/silence', { name }, myToken());
+  } catch (e) {
+    button.disabled = false;
+    showError(e.message);
+  }
+}
+
+/** The actions on someone else's line: mute, report (a seat), remove (the host). */
+function lineActions(c) {
+  const s = T.state;
+  if (!s || c.from == null || c.from === s.you) return null;
+  const name = c.from;
+  const seat = !c.spectator && (s.lobby || []).some(x => x.name === name);
+  return el('span', { class: 'chat-actions' },
+    el('button', { type: 'button', class: 'link small', 'data-testid': 'chat-mute',
+      'aria-label': t('web.chat.mute-name', { name }),
+      onclick: () => setMuted([...new Set([...muted(), name])]) }, t('web.chat.mute')),
+    s.you ? el('button', { type: 'button', class: 'link small', 'data-testid': 'chat-report',
+      'aria-label': t('web.chat.report-name', { name }),
+      onclick: event => report(c, event.currentTarget) }, t('web.chat.report')) : null,
+    seat && isHost() ? el('button', { type: 'button', class: 'link small', 'data-testid': 'chat-remove',
+      'aria-label': t('web.chat.remove-name', { name }),
+      onclick: event => removeChat(name, event.currentTarget) }, t('web.chat.remove')) : null);
+}
+
+/** Who this browser muted, each with a way back. */
+function renderMuted() {
+  const node = $('chat-muted');
+  if (!node) return;
+  const names = muted();
+  show(node, names.length > 0);
+  node.replaceChildren(...(names.length ? [t('web.chat.muted'), ' '] : []),
+    ...names.map(name => el('button', { type: 'button', class: 'link small', 'data-testid': 'chat-unmute',
+      onclick: () => setMuted(muted().filter(n => n !== name)) }, t('web.chat.unmute', { name }))));
 }
 
 function lineNode(line) {
   if (line.chat) {
     const c = line.chat;
+    if (isMuted(c)) return null;
     const who = speaker(c);
     return el('li', { class: 'news-chat' + (c.spectator ? ' from-spectator' : ''), dataset: { n: String(c.n) } },
       t('web.chat.line', { name: who, text: c.text }),
-      c.spectator ? el('span', { class: 'chat-tag muted' }, ' ' + t('web.chat.spectator-tag')) : null);
+      c.spectator ? el('span', { class: 'chat-tag muted' }, ' ' + t('web.chat.spectator-tag')) : null,
+      lineActions(c));
   }
   if (line.news) {
     const words = newsWords(line.news);
@@ -159,6 +239,7 @@ export function renderLines() {
   if (!list) return;
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
   list.replaceChildren(...lines.map(lineNode).filter(Boolean));
+  renderMuted();
   if (atBottom || list.scrollTop === 0) list.scrollTop = list.scrollHeight;
 }
 
@@ -248,7 +329,13 @@ export function revealChat() {
 /** Whether this browser may chat here: a seat, or a spectator the host allows. */
 export function canChat() {
   const s = T.state;
-  return !!(s && (s.you || s.spectator_chat));
+  return !!(s && (s.you || s.spectator_chat)) && !silenced();
+}
+
+/** Whether the host removed this seat's chat. */
+function silenced() {
+  const s = T.state;
+  return !!(s && s.you && (s.silenced || []).includes(s.you));
 }
 
 /** The chat's form and the host's toggle, from the last STATE. */
@@ -259,7 +346,8 @@ export function renderChat() {
   const spectator = !s.you;
   $('chat-input').disabled = !may;
   $('chat-send').disabled = !may;
-  $('chat-input').placeholder = may ? t('web.html.say') : t('web.chat.spectators-off');
+  $('chat-input').placeholder = may ? t('web.html.say')
+    : silenced() ? t('web.chat.silenced') : t('web.chat.spectators-off');
   const nameField = $('chat-name-field');
   show(nameField, spectator && !!s.spectator_chat);
   if (spectator && s.spectator_chat && !$('chat-name').value && document.activeElement !== $('chat-name')) {
