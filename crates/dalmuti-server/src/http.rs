@@ -97,6 +97,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/fairness", get(fairness))
         .route("/ws/{id}", get(websocket))
         .merge(crate::players::routes())
+        .merge(crate::queue::routes())
         .merge(crate::ops::routes())
         .merge(crate::web::routes())
         .fallback(crate::rejection::not_found)

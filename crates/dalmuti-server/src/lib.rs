@@ -65,6 +65,7 @@ pub mod names;
 pub mod ops;
 pub mod players;
 pub mod protocol;
+pub mod queue;
 pub mod ratings;
 pub mod records;
 pub mod registry;
@@ -120,6 +121,9 @@ pub struct Config {
     pub table_burst: u32,
     /// …and then one per this interval.
     pub table_interval: Duration,
+    /// Names one client address may keep at once, then one every
+    /// [`players::REGISTRATION_INTERVAL`] ([`players`]).
+    pub player_burst: u32,
     /// How long a client has to send a request's headers (also how long
     /// an idle keep-alive connection stays open).
     pub header_timeout: Duration,
@@ -219,6 +223,7 @@ impl Default for Config {
             max_per_address: 64,
             table_burst: 5,
             table_interval: Duration::from_secs(60),
+            player_burst: players::REGISTRATION_BURST,
             header_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
             hello_timeout: Duration::from_secs(10),
@@ -249,6 +254,7 @@ impl Config {
             setup_pause: Duration::ZERO,
             max_per_address: 1000,
             table_burst: 1000,
+            player_burst: 1000,
             ..Config::default()
         }
     }

@@ -33,9 +33,10 @@ pub const REGISTRATION_BURST: u32 = 3;
 /// See [`REGISTRATION_BURST`].
 pub const REGISTRATION_INTERVAL: Duration = Duration::from_secs(600);
 
-/// The limit on new identities per address.
-pub fn registration_limit() -> CreationLimit {
-    CreationLimit::new(REGISTRATION_BURST, REGISTRATION_INTERVAL, "new players")
+/// The limit on new identities per address: `burst` at once (by default
+/// [`REGISTRATION_BURST`]).
+pub fn registration_limit(burst: u32) -> CreationLimit {
+    CreationLimit::new(burst, REGISTRATION_INTERVAL, "new players")
 }
 
 /// A player's secret: 128 random bits as 32 hex digits. Whoever holds it

@@ -103,7 +103,7 @@ impl AppState {
                 config.table_interval,
                 "new tables",
             )),
-            players: Arc::new(crate::players::registration_limit()),
+            players: Arc::new(crate::players::registration_limit(config.player_burst)),
             creating: Arc::default(),
             adopting: Arc::default(),
             config: Arc::new(config),
@@ -114,6 +114,7 @@ impl AppState {
         if let Some(cluster) = cluster {
             tokio::spawn(keep(state.clone(), cluster));
         }
+        tokio::spawn(crate::queue::run(state.clone()));
         Ok(state)
     }
 

@@ -131,6 +131,39 @@ pub struct TalkRow {
     pub keep: usize,
 }
 
+/// A player waiting for a table ([`crate::queue`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ticket {
+    /// The ticket's id (random).
+    pub id: String,
+    /// The player's key ([`crate::players::name_key`]): one ticket each.
+    pub key: String,
+    /// The player's name.
+    pub name: crate::names::PlayerName,
+    /// `dalmuti` or `corporate-shuffle`.
+    pub game: String,
+    /// The table size asked for.
+    pub players: usize,
+    /// How long the player waits for people before bots fill the table, in
+    /// milliseconds.
+    pub wait_ms: u64,
+    /// The player's rating's mean in that game and band (25 when new).
+    pub mu: f64,
+    /// When the player asked, in milliseconds since the Unix epoch.
+    pub since: u64,
+    /// The table the player was seated at, once matched.
+    pub table: Option<TableId>,
+}
+
+/// What asking for a table did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Enqueued {
+    /// The player waits with this ticket.
+    Waiting(Ticket),
+    /// The queue is full: try again later.
+    Full,
+}
+
 /// A chat line someone reported, kept for the host and the operator
 /// (`dalmuti serve --list-reports`).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -362,6 +395,21 @@ pub trait Store: Send + Sync {
         band: &str,
         limit: usize,
     ) -> Result<Vec<RatingRow>, StoreError>;
+    /// The player of `ticket` waits for a table, with a ticket of their
+    /// own (their waiting ticket if they have one; a ticket already seated
+    /// is replaced), unless `cap` tickets wait already.
+    fn enqueue(&self, ticket: &Ticket, cap: usize) -> Result<Enqueued, StoreError>;
+    /// Player `key`'s ticket `id`, marked seen at `now` (a ticket not seen
+    /// for a while is dropped: its player is gone).
+    fn poll_ticket(&self, id: &str, key: &str, now: u64) -> Result<Option<Ticket>, StoreError>;
+    /// Player `key` leaves the queue; `false` if they were not in it.
+    fn leave_queue(&self, key: &str) -> Result<bool, StoreError>;
+    /// Drops tickets not seen since `stale_before` (and seated ones as
+    /// old), then answers the tickets still waiting, oldest first.
+    fn waiting(&self, stale_before: u64) -> Result<Vec<Ticket>, StoreError>;
+    /// Seats the tickets `ids` at `table`, all or none: `false` if any was
+    /// seated elsewhere or left meanwhile (another node matched it).
+    fn seat_tickets(&self, ids: &[String], table: &TableId) -> Result<bool, StoreError>;
     /// Keeps a report; `false` (nothing kept) if this reporter reported
     /// this line already.
     fn add_report(&self, report: &ReportRow) -> Result<bool, StoreError>;
@@ -467,8 +515,8 @@ impl SqliteStore {
 /// SHA-256 of the player's secret), their games (`player_games`, and the
 /// tables already counted, `recorded_games`), the tables they sat at
 /// (`player_tables`), the ratings, whether a table is rated, the seats
-/// whose chat its host removed (`silenced`, JSON), and reported chat lines
-/// (`reports`).
+/// whose chat its host removed (`silenced`, JSON), reported chat lines
+/// (`reports`), and the players waiting for a table (`queue`).
 const MIGRATIONS: &[&str] = &[
     "ALTER TABLE tables ADD COLUMN status TEXT NOT NULL DEFAULT 'live';
      ALTER TABLE tables ADD COLUMN finished INTEGER;
@@ -505,6 +553,11 @@ const MIGRATIONS: &[&str] = &[
         line TEXT NOT NULL, reporter TEXT NOT NULL, why TEXT NOT NULL,
         at INTEGER NOT NULL, PRIMARY KEY (table_id, n, reporter));
      CREATE INDEX reports_at ON reports (at);
+     CREATE TABLE queue (
+        id TEXT PRIMARY KEY, key TEXT NOT NULL UNIQUE, name TEXT NOT NULL,
+        game TEXT NOT NULL, players INTEGER NOT NULL, wait_ms INTEGER NOT NULL,
+        mu REAL NOT NULL, since INTEGER NOT NULL, seen INTEGER NOT NULL,
+        table_id TEXT);
      ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
      ALTER TABLE tables ADD COLUMN silenced TEXT NOT NULL DEFAULT '[]';",
 ];
@@ -582,6 +635,51 @@ pub(crate) fn silenced_text(names: &[crate::names::PlayerName]) -> String {
 /// only a hand-edited database has) silences nobody.
 pub(crate) fn silenced_from(text: &str) -> Vec<crate::names::PlayerName> {
     serde_json::from_str(text).unwrap_or_default()
+}
+
+/// The columns of a ticket, in the order both stores read them.
+pub(crate) const TICKET: &str = "id, key, name, game, players, wait_ms, mu, since, table_id";
+
+/// A ticket from its columns (read as [`TICKET`] names them).
+#[allow(clippy::too_many_arguments)] // one per column
+pub(crate) fn ticket_from(
+    id: String,
+    key: String,
+    name: &str,
+    game: String,
+    players: i64,
+    wait_ms: i64,
+    mu: f64,
+    since: i64,
+    table: Option<TableId>,
+) -> Result<Ticket, StoreError> {
+    let name = crate::names::PlayerName::new(name)
+        .map_err(|_| StoreError::Failed(format!("ticket {id} has a bad name")))?;
+    Ok(Ticket {
+        id,
+        key,
+        name,
+        game,
+        players: players.max(0) as usize,
+        wait_ms: wait_ms.max(0) as u64,
+        mu,
+        since: since.max(0) as u64,
+        table,
+    })
+}
+
+fn sqlite_ticket(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Ticket, StoreError>> {
+    Ok(ticket_from(
+        r.get(0)?,
+        r.get(1)?,
+        &r.get::<_, String>(2)?,
+        r.get(3)?,
+        r.get(4)?,
+        r.get(5)?,
+        r.get(6)?,
+        r.get(7)?,
+        r.get(8)?,
+    ))
 }
 
 impl SqliteStore {
@@ -959,6 +1057,96 @@ impl Store for SqliteStore {
         )
     }
 
+    fn enqueue(&self, t: &Ticket, cap: usize) -> Result<Enqueued, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let kept = tx
+            .query_row(
+                &format!("SELECT {TICKET} FROM queue WHERE key = ?1 AND table_id IS NULL"),
+                [&t.key],
+                sqlite_ticket,
+            )
+            .optional()?;
+        if let Some(kept) = kept {
+            return kept.map(Enqueued::Waiting);
+        }
+        tx.execute("DELETE FROM queue WHERE key = ?1", [&t.key])?;
+        let waiting: i64 = tx.query_row(
+            "SELECT COUNT(*) FROM queue WHERE table_id IS NULL",
+            [],
+            |r| r.get(0),
+        )?;
+        if waiting as usize >= cap {
+            return Ok(Enqueued::Full);
+        }
+        tx.execute(
+            "INSERT INTO queue (id, key, name, game, players, wait_ms, mu, since, seen, table_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, NULL)",
+            params![
+                t.id,
+                t.key,
+                t.name.as_str(),
+                t.game,
+                t.players as i64,
+                t.wait_ms as i64,
+                t.mu,
+                t.since as i64
+            ],
+        )?;
+        tx.commit()?;
+        Ok(Enqueued::Waiting(t.clone()))
+    }
+
+    fn poll_ticket(&self, id: &str, key: &str, now: u64) -> Result<Option<Ticket>, StoreError> {
+        let conn = self.conn();
+        conn.execute(
+            "UPDATE queue SET seen = ?3 WHERE id = ?1 AND key = ?2",
+            params![id, key, now as i64],
+        )?;
+        conn.query_row(
+            &format!("SELECT {TICKET} FROM queue WHERE id = ?1 AND key = ?2"),
+            [id, key],
+            sqlite_ticket,
+        )
+        .optional()?
+        .transpose()
+    }
+
+    fn leave_queue(&self, key: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .conn()
+            .execute("DELETE FROM queue WHERE key = ?1", [key])?
+            > 0)
+    }
+
+    fn waiting(&self, stale_before: u64) -> Result<Vec<Ticket>, StoreError> {
+        let conn = self.conn();
+        conn.execute("DELETE FROM queue WHERE seen < ?1", [stale_before as i64])?;
+        let mut q = conn.prepare(&format!(
+            "SELECT {TICKET} FROM queue WHERE table_id IS NULL ORDER BY since, id"
+        ))?;
+        let rows: Vec<Result<Ticket, StoreError>> =
+            q.query_map([], sqlite_ticket)?.collect::<Result<_, _>>()?;
+        rows.into_iter().collect()
+    }
+
+    fn seat_tickets(&self, ids: &[String], table: &TableId) -> Result<bool, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let mut seated = 0;
+        for id in ids {
+            seated += tx.execute(
+                "UPDATE queue SET table_id = ?2 WHERE id = ?1 AND table_id IS NULL",
+                params![id, table],
+            )?;
+        }
+        if seated != ids.len() {
+            return Ok(false);
+        }
+        tx.commit()?;
+        Ok(true)
+    }
+
     fn add_report(&self, r: &ReportRow) -> Result<bool, StoreError> {
         let added = self.conn().execute(
             "INSERT INTO reports (table_id, table_name, n, line, reporter, why, at)
@@ -1246,6 +1434,7 @@ mod tests {
         a_game_is_counted_once_and_rated_only_when_it_counts,
         a_players_tables_are_listed_newest_first,
         reports_are_kept_once_and_a_silence_removes_lines,
+        a_ticket_waits_once_and_is_seated_once,
     );
 
     #[test]

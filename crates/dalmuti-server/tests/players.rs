@@ -146,7 +146,8 @@ async fn a_kept_name_is_its_players_alone_and_survives_a_restart() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stranger_cannot_keep_names_without_end() {
-    let server = Server::start(|_| {}).await;
+    let server =
+        Server::start(|c| c.player_burst = dalmuti_server::players::REGISTRATION_BURST).await;
     for i in 0..dalmuti_server::players::REGISTRATION_BURST {
         keep(&server, &format!("Player {i}")).await;
     }
@@ -393,5 +394,134 @@ async fn a_player_lists_their_games_and_takes_a_seat_back_on_another_device() {
         .http("POST", &format!("/api/tables/{id}/start"), Some(old), None)
         .await;
     assert_eq!(status, 403);
+    server.stop().await;
+}
+
+/// Polls `ticket` of the player of `secret` until it is seated; answers
+/// the table.
+async fn seated(server: &Server, secret: &str, ticket: &str) -> String {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        let path = format!("/api/queue/{ticket}");
+        let (status, standing) = as_player(server, "GET", &path, Some(secret), None).await;
+        assert_eq!(status, 200, "{standing}");
+        if standing["status"] == "seated" {
+            return standing["table"].as_str().unwrap().to_string();
+        }
+        assert_eq!(standing["status"], "waiting", "{standing}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never seated: {standing}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_now_seats_strangers_together_or_with_bots_after_their_wait() {
+    let server = Server::start(|_| {}).await;
+    let mut players = Vec::new();
+    for name in ["Ada", "Bo", "Cy"] {
+        let secret = keep(&server, name).await;
+        let (status, standing) = as_player(
+            &server,
+            "POST",
+            "/api/queue",
+            Some(&secret),
+            Some(json!({"players": 3, "wait": 60})),
+        )
+        .await;
+        assert_eq!(status, 201, "{standing}");
+        players.push((
+            name,
+            secret,
+            standing["ticket"].as_str().unwrap().to_string(),
+        ));
+    }
+    // Three wait for three seats: one table, at once, whatever their wait.
+    let mut tables = Vec::new();
+    for (_, secret, ticket) in &players {
+        tables.push(seated(&server, secret, ticket).await);
+    }
+    assert!(tables.iter().all(|t| *t == tables[0]), "{tables:?}");
+    let info = server.info(&tables[0]).await;
+    assert_eq!(info["started"], true, "{info}");
+    let mut taken: Vec<&str> = info["taken"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    taken.sort();
+    assert_eq!(taken, ["Ada", "Bo", "Cy"], "{info}");
+    // Each takes the seat on their device, with their secret.
+    let mine = format!("/api/tables/{}/seats/mine", tables[0]);
+    for (name, secret, _) in &players {
+        let (status, back) = as_player(&server, "POST", &mine, Some(secret), None).await;
+        assert_eq!(status, 201, "{name}: {back}");
+    }
+
+    // Alone, with no wait for people: two bots fill the table.
+    let dee = keep(&server, "Dee").await;
+    let (_, standing) = as_player(
+        &server,
+        "POST",
+        "/api/queue",
+        Some(&dee),
+        Some(json!({"players": 3, "wait": 0})),
+    )
+    .await;
+    let table = seated(&server, &dee, standing["ticket"].as_str().unwrap()).await;
+    let info = server.info(&table).await;
+    assert_eq!(info["taken"].as_array().unwrap().len(), 3, "{info}");
+    assert!(info["taken"][1].as_str().unwrap().contains("bot"), "{info}");
+
+    // Bounds and refusals say why; giving up drops the ticket.
+    let (status, refused) = as_player(
+        &server,
+        "POST",
+        "/api/queue",
+        None,
+        Some(json!({"players": 3, "wait": 0})),
+    )
+    .await;
+    assert_eq!(status, 401, "{refused}");
+    for (body, says) in [
+        (json!({"players": 2, "wait": 0}), "players: 3 to 16"),
+        (
+            json!({"players": 9, "wait": 0, "game": "corporate-shuffle"}),
+            "players: 3 to 8",
+        ),
+        (json!({"players": 3, "wait": 9999}), "wait: 0 to 300"),
+    ] {
+        let (status, refused) =
+            as_player(&server, "POST", "/api/queue", Some(&dee), Some(body)).await;
+        assert_eq!(status, 400, "{refused}");
+        assert!(
+            refused["error"].as_str().unwrap().contains(says),
+            "{refused}"
+        );
+    }
+    let (_, standing) = as_player(
+        &server,
+        "POST",
+        "/api/queue",
+        Some(&dee),
+        Some(json!({"players": 5, "wait": 300})),
+    )
+    .await;
+    let ticket = standing["ticket"].as_str().unwrap();
+    assert_eq!(standing["waiting"], 1, "{standing}");
+    let (status, _) = as_player(&server, "DELETE", "/api/queue", Some(&dee), None).await;
+    assert_eq!(status, 204);
+    let (status, gone) = as_player(
+        &server,
+        "GET",
+        &format!("/api/queue/{ticket}"),
+        Some(&dee),
+        None,
+    )
+    .await;
+    assert_eq!(status, 404, "{gone}");
     server.stop().await;
 }

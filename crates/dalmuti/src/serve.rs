@@ -59,6 +59,10 @@ pub struct ServeArgs {
     /// Tables one client address may create at once (then one a minute).
     #[arg(long, default_value_t = Config::default().table_burst)]
     pub tables_per_address: u32,
+    /// Names one client address may keep at once (then one every ten
+    /// minutes): a kept name is for good, so strangers may not hoard them.
+    #[arg(long, default_value_t = Config::default().player_burst)]
+    pub names_per_address: u32,
     /// On PostgreSQL, this node's id among the nodes sharing the database
     /// (1 to 64 letters, digits, '-', '_' or '.'). Default: the host's
     /// name and the port. Give each node its own.
@@ -227,6 +231,7 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
         bot_threads: args.bot_threads.max(1),
         max_per_address: args.max_per_address.max(1),
         table_burst: args.tables_per_address.max(1),
+        player_burst: args.names_per_address.max(1),
         node_id: args.node_id,
         public_url: args.public_url,
         lease: Duration::from_secs(args.lease_seconds.clamp(1, 3600)),

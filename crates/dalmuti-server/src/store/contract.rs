@@ -416,3 +416,77 @@ pub fn reports_are_kept_once_and_a_silence_removes_lines(store: &dyn Store) {
         [bo]
     );
 }
+
+/// A player waits with one ticket (asking again answers it), the queue
+/// holds at most its cap, tickets are seated all or none, and a ticket
+/// nobody polls is dropped.
+pub fn a_ticket_waits_once_and_is_seated_once(store: &dyn Store) {
+    let ticket = |id: &str, key: &str, since: u64| Ticket {
+        id: id.into(),
+        key: key.into(),
+        name: crate::names::PlayerName::new(key).unwrap(),
+        game: "dalmuti".into(),
+        players: 3,
+        wait_ms: 10_000,
+        mu: 25.0,
+        since,
+        table: None,
+    };
+    assert_eq!(
+        store.enqueue(&ticket("a1", "ann", 100), 2).unwrap(),
+        Enqueued::Waiting(ticket("a1", "ann", 100))
+    );
+    let again = store.enqueue(&ticket("a2", "ann", 150), 2).unwrap();
+    assert_eq!(
+        again,
+        Enqueued::Waiting(ticket("a1", "ann", 100)),
+        "one ticket a player"
+    );
+    assert!(matches!(
+        store.enqueue(&ticket("b1", "bo", 200), 2).unwrap(),
+        Enqueued::Waiting(_)
+    ));
+    assert_eq!(
+        store.enqueue(&ticket("c1", "cy", 300), 2).unwrap(),
+        Enqueued::Full
+    );
+    let ids: Vec<String> = store
+        .waiting(0)
+        .unwrap()
+        .into_iter()
+        .map(|t| t.id)
+        .collect();
+    assert_eq!(ids, ["a1", "b1"], "oldest first");
+
+    // All or none: b1 is seated, so a1 and b1 together are not.
+    assert!(store.seat_tickets(&["b1".into()], &"t1".into()).unwrap());
+    assert!(
+        !store
+            .seat_tickets(&["a1".into(), "b1".into()], &"t2".into())
+            .unwrap()
+    );
+    assert_eq!(
+        store.poll_ticket("a1", "ann", 400).unwrap().unwrap().table,
+        None,
+        "a1 is left waiting"
+    );
+    assert_eq!(
+        store.poll_ticket("b1", "bo", 400).unwrap().unwrap().table,
+        Some("t1".into())
+    );
+    assert_eq!(
+        store.poll_ticket("b1", "ann", 400).unwrap(),
+        None,
+        "a ticket is its player's"
+    );
+
+    // Bo asks again after being seated: a new ticket.
+    assert!(
+        matches!(store.enqueue(&ticket("b2", "bo", 500), 2).unwrap(), Enqueued::Waiting(t) if t.id == "b2")
+    );
+    assert!(store.leave_queue("bo").unwrap());
+    assert!(!store.leave_queue("bo").unwrap());
+    // Ann was last seen at 400: dropped as stale after it.
+    assert_eq!(store.waiting(399).unwrap().len(), 1);
+    assert!(store.waiting(401).unwrap().is_empty());
+}

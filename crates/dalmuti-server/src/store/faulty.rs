@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
 use super::{
-    Append, FinishedGame, PlayerGame, PlayerRow, RatingRow, ReportRow, SqliteStore, Store,
-    StoreError, TableId, TableRow, TalkKind, TalkRow,
+    Append, Enqueued, FinishedGame, PlayerGame, PlayerRow, RatingRow, ReportRow, SqliteStore,
+    Store, StoreError, TableId, TableRow, TalkKind, TalkRow, Ticket,
 };
 
 /// How a [`Faulty`] store answers its ping.
@@ -120,6 +120,21 @@ impl Store for Faulty {
         limit: usize,
     ) -> Result<Vec<RatingRow>, StoreError> {
         self.inner.leaderboard(game, band, limit)
+    }
+    fn enqueue(&self, ticket: &Ticket, cap: usize) -> Result<Enqueued, StoreError> {
+        self.inner.enqueue(ticket, cap)
+    }
+    fn poll_ticket(&self, id: &str, key: &str, now: u64) -> Result<Option<Ticket>, StoreError> {
+        self.inner.poll_ticket(id, key, now)
+    }
+    fn leave_queue(&self, key: &str) -> Result<bool, StoreError> {
+        self.inner.leave_queue(key)
+    }
+    fn waiting(&self, stale_before: u64) -> Result<Vec<Ticket>, StoreError> {
+        self.inner.waiting(stale_before)
+    }
+    fn seat_tickets(&self, ids: &[String], table: &TableId) -> Result<bool, StoreError> {
+        self.inner.seat_tickets(ids, table)
     }
     fn add_report(&self, report: &ReportRow) -> Result<bool, StoreError> {
         self.inner.add_report(report)

@@ -31,8 +31,8 @@ use postgres::error::SqlState;
 use postgres::{Client, Config, NoTls, Transaction};
 
 use super::{
-    Append, FinishedGame, PlayerGame, PlayerRow, RatingRow, ReportRow, Store, StoreError, TableId,
-    TableRow, TalkKind, TalkRow, hex,
+    Append, Enqueued, FinishedGame, PlayerGame, PlayerRow, RatingRow, ReportRow, Store, StoreError,
+    TableId, TableRow, TalkKind, TalkRow, Ticket, hex,
 };
 
 mod lease;
@@ -267,7 +267,7 @@ fn serve_jobs(
     }
 }
 
-pub(super) use crate::store::ROW;
+pub(super) use crate::store::{ROW, TICKET};
 
 fn row(r: &postgres::Row) -> TableRow {
     TableRow {
@@ -356,6 +356,24 @@ impl PostgresStore {
         })
     }
 }
+
+/// A ticket from a row read as [`TICKET`] names its columns.
+fn pg_ticket(r: &postgres::Row) -> Result<Ticket, StoreError> {
+    crate::store::ticket_from(
+        r.get(0),
+        r.get(1),
+        r.get(2),
+        r.get(3),
+        r.get::<_, i32>(4).into(),
+        r.get(5),
+        r.get(6),
+        r.get(7),
+        r.get(8),
+    )
+}
+
+/// Why [`Store::seat_tickets`] rolled its transaction back.
+const NOT_ALL_SEATED: &str = "not every ticket could be seated";
 
 impl Store for PostgresStore {
     fn create_table(&self, t: &TableRow) -> Result<(), StoreError> {
@@ -767,6 +785,117 @@ impl Store for PostgresStore {
             vec![game.to_string(), band.to_string()],
             Some(bigint(limit as u64, "limit")?),
         )
+    }
+
+    fn enqueue(&self, t: &Ticket, cap: usize) -> Result<Enqueued, StoreError> {
+        let t = t.clone();
+        let (players, wait, since) = (
+            integer(t.players as u64, "players")?,
+            bigint(t.wait_ms, "wait")?,
+            bigint(t.since, "time")?,
+        );
+        let cap = bigint(cap as u64, "cap")?;
+        let what = format!("queue player {:?}", t.key);
+        self.transaction(what.clone(), move |c| {
+            let failed = |e| failed(&what)(e);
+            // One player's tickets one at a time, and the queue's size
+            // counted under one lock: two nodes cannot both add the last.
+            c.execute("SELECT pg_advisory_xact_lock(hashtext('dalmuti queue'))", &[])
+                .map_err(failed)?;
+            let kept = c
+                .query_opt(
+                    &format!("SELECT {TICKET} FROM queue WHERE key = $1 AND table_id IS NULL"),
+                    &[&t.key],
+                )
+                .map_err(failed)?;
+            if let Some(r) = kept {
+                return pg_ticket(&r).map(Enqueued::Waiting);
+            }
+            c.execute("DELETE FROM queue WHERE key = $1", &[&t.key])
+                .map_err(failed)?;
+            let waiting: i64 = c
+                .query_one("SELECT COUNT(*) FROM queue WHERE table_id IS NULL", &[])
+                .map_err(failed)?
+                .get(0);
+            if waiting >= cap {
+                return Ok(Enqueued::Full);
+            }
+            c.execute(
+                "INSERT INTO queue (id, key, name, game, players, wait_ms, mu, since, seen, table_id)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, NULL)",
+                &[&t.id, &t.key, &t.name.as_str(), &t.game, &players, &wait, &t.mu, &since],
+            )
+            .map_err(failed)?;
+            Ok(Enqueued::Waiting(t))
+        })
+    }
+
+    fn poll_ticket(&self, id: &str, key: &str, now: u64) -> Result<Option<Ticket>, StoreError> {
+        let (id, key, now) = (id.to_string(), key.to_string(), bigint(now, "time")?);
+        let what = format!("read ticket {id}");
+        self.run(what.clone(), move |c| {
+            let row = c
+                .query_opt(
+                    &format!(
+                        "UPDATE queue SET seen = $3 WHERE id = $1 AND key = $2 RETURNING {TICKET}"
+                    ),
+                    &[&id, &key, &now],
+                )
+                .map_err(failed(what))?;
+            row.map(|r| pg_ticket(&r)).transpose()
+        })
+    }
+
+    fn leave_queue(&self, key: &str) -> Result<bool, StoreError> {
+        let key = key.to_string();
+        let what = format!("take {key:?} out of the queue");
+        self.run(what.clone(), move |c| {
+            Ok(c.execute("DELETE FROM queue WHERE key = $1", &[&key])
+                .map_err(failed(what))?
+                > 0)
+        })
+    }
+
+    fn waiting(&self, stale_before: u64) -> Result<Vec<Ticket>, StoreError> {
+        let stale = bigint(stale_before, "time")?;
+        let what = "read the queue".to_string();
+        self.run(what.clone(), move |c| {
+            c.execute("DELETE FROM queue WHERE seen < $1", &[&stale])
+                .map_err(failed(&what))?;
+            let rows = c
+                .query(
+                    &format!(
+                        "SELECT {TICKET} FROM queue WHERE table_id IS NULL ORDER BY since, id"
+                    ),
+                    &[],
+                )
+                .map_err(failed(&what))?;
+            rows.iter().map(pg_ticket).collect()
+        })
+    }
+
+    fn seat_tickets(&self, ids: &[String], table: &TableId) -> Result<bool, StoreError> {
+        let (ids, table) = (ids.to_vec(), table.clone());
+        let what = format!("seat tickets at table {table}");
+        // A failed match must change nothing: the transaction is rolled
+        // back by an error, so a short count is one.
+        let seated = self.transaction(what.clone(), move |c| {
+            let seated = c
+                .execute(
+                    "UPDATE queue SET table_id = $2 WHERE id = ANY($1) AND table_id IS NULL",
+                    &[&ids, &table],
+                )
+                .map_err(failed(&what))?;
+            if seated as usize != ids.len() {
+                return Err(StoreError::Failed(NOT_ALL_SEATED.into()));
+            }
+            Ok(())
+        });
+        match seated {
+            Ok(()) => Ok(true),
+            Err(StoreError::Failed(m)) if m == NOT_ALL_SEATED => Ok(false),
+            Err(e) => Err(e),
+        }
     }
 
     fn add_report(&self, r: &ReportRow) -> Result<bool, StoreError> {

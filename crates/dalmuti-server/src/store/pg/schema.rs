@@ -25,8 +25,8 @@ use super::*;
 ///
 /// 4: players who kept a name, their games and the ratings (as SQLite's
 /// version 3), shared by every node, so a player is known on any of them;
-/// whether a table is rated, the seats whose chat its host removed, and
-/// reported chat lines.
+/// whether a table is rated, the seats whose chat its host removed,
+/// reported chat lines, and the players waiting for a table (`queue`).
 pub(super) const MIGRATIONS: &[&str] = &["
 CREATE SEQUENCE tables_created;
 CREATE SEQUENCE tables_finished;
@@ -192,6 +192,17 @@ CREATE TABLE reports (
     at BIGINT NOT NULL,
     PRIMARY KEY (table_id, n, reporter));
 CREATE INDEX reports_at ON reports (at);
+CREATE TABLE queue (
+    id TEXT PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    game TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    wait_ms BIGINT NOT NULL,
+    mu DOUBLE PRECISION NOT NULL,
+    since BIGINT NOT NULL,
+    seen BIGINT NOT NULL,
+    table_id TEXT);
 ALTER TABLE tables ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE tables ADD COLUMN silenced TEXT NOT NULL DEFAULT '[]';
 "];
