@@ -11,6 +11,9 @@
 //     too, and the link leaves the address bar at once. A third browser,
 //     without it, is refused the name "ada" (and a look-alike with a
 //     Cyrillic А) at a table, with the server's reason.
+//   - Play now: Ada and Bo, who kept their names, ask for a table of 3;
+//     once Ada's 15 s wait for people is over, a bot takes the third seat
+//     and both are at the same started table.
 //   - A rated game: Ada creates a rated one-hand table from the form with
 //     two bots and plays it to its end. On a phone (by the recovery link)
 //     "My games" lists it and a private table of hers, which she takes
@@ -223,6 +226,36 @@ async function run() {
     await a.waitForURL(/#\/p\/Ada$/);
     await a.locator(tid('profile')).getByText('Wertungen').waitFor();
     await a.locator(tid('lang')).selectOption('en');
+  });
+
+  await step('play now: Ada and Bo (who kept his name) ask for 3 players; after Ada\'s 15 s a bot joins them at one table', async () => {
+    const bo = await newPage('Bo');
+    await bo.goto(base + '/#/');
+    await bo.locator(tid('quick-name')).fill('Bo');
+    await bo.locator(tid('keep-name')).click();
+    await bo.locator(tid('recovery-done')).click();
+    await a.goto(base + '/#/');
+    for (const page of [a, bo]) {
+      await page.locator(tid('queue-players')).selectOption('3');
+      await page.locator(tid('queue-wait')).selectOption('15');
+    }
+    await a.locator(tid('queue-find')).click();
+    await bo.locator(tid('queue-find')).click();
+    await bo.locator(tid('queue-status'), { hasText: '2 waiting for a table of 3' }).waitFor({ timeout: 10_000 });
+    const ids = [];
+    for (const page of [a, bo]) {
+      await page.waitForURL(/#\/t\/[^/]+$/, { timeout: 30_000 });
+      await page.waitForFunction(() => {
+        const s = window.dalmutiClient.table.state;
+        return s && s.started && s.you;
+      }, null, { timeout: 15_000 });
+      ids.push(decodeURIComponent(new URL(page.url()).hash.replace(/^#\/t\//, '')));
+    }
+    if (ids[0] !== ids[1]) fail(`Ada is at ${ids[0]}, Bo at ${ids[1]}`);
+    const lobby = await a.evaluate(() => window.dalmutiClient.table.state.lobby.map(x => [x.name, !!x.bot]));
+    const people = lobby.filter(x => !x[1]).map(x => x[0]).sort();
+    if (JSON.stringify(people) !== '["Ada","Bo"]' || lobby.length !== 3) fail(`the table seats ${JSON.stringify(lobby)}`);
+    log(`  both at ${ids[0]}: ${lobby.map(x => x[0]).join(', ')}`);
   });
 
   await step('no error in the pages', async () => {

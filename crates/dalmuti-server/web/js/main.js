@@ -29,6 +29,7 @@ import { showLobby, loadLobby, onVariantChange, onCreate, setUpLobby, setUpInvit
 import { showReplay, renderFrame, setUpReplay, stopAutoplay } from './replay.js';
 import { showPlayersView, setUpPlayers } from './profile.js';
 import { recover } from './player.js';
+import { setUpQueue, renderQueue } from './queue.js';
 import { onKeydown, toggleHelp } from './keyboard.js';
 import { restartTour } from './tour.js';
 
@@ -88,6 +89,7 @@ function rerender() {
   $('lang-select').value = i18n.lang;
   onVariantChange();
   const route = nav.route;
+  renderQueue();
   if (route.view === 'lobby') {
     document.title = t('web.page.lobby');
     loadLobby();
@@ -137,6 +139,7 @@ async function init() {
   setUpInviteShare();
   setUpReplay();
   setUpPlayers();
+  setUpQueue();
   $('help-toggle').addEventListener('click', () => toggleHelp());
   $('help-close').addEventListener('click', () => toggleHelp(false));
   $('tour-again').addEventListener('click', () => { toggleHelp(false); restartTour(); });
