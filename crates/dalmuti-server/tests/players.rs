@@ -234,6 +234,42 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
     server.add_bot(id2, host2, "easy").await;
     play_to_the_end(&server, id2, host2, &[("Ada", host2), ("Bo", &bo)]).await;
 
+    // The rematch is among Ada's games as soon as it is made.
+    let (status, rematch) = server
+        .http(
+            "POST",
+            &format!("/api/tables/{id}/rematch"),
+            Some(host),
+            None,
+        )
+        .await;
+    assert_eq!(status, 201, "{rematch}");
+    let (_, mine) = as_player(&server, "GET", "/api/players/me/tables", Some(&ada), None).await;
+    let listed: Vec<&str> = mine["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert!(listed.contains(&rematch["id"].as_str().unwrap()), "{mine}");
+
+    // A spectator may not chat under her kept name, nor one like it.
+    let (elsewhere, _) = server
+        .create_table(json!({"player": "Eve", "seats": 3, "spectator_chat": true}))
+        .await;
+    let mut ws = server.ws(&elsewhere).await;
+    ws.send_json(&json!({"t": "hello", "v": 0, "d": {"name": "ADA"}}))
+        .await;
+    ws.send_json(&json!({"t": "chat", "d": "I am Ada"})).await;
+    let refused = ws.recv_until(|m| m["t"] == json!("error")).await;
+    assert!(
+        refused["d"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("kept name"),
+        "{refused}"
+    );
+
     let profile = until(&server, "/api/players/ada", |p| {
         p["recent"].as_array().is_some_and(|r| r.len() == 2)
     })

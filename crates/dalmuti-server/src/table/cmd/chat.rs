@@ -108,6 +108,19 @@ impl Actor {
                         "{n:?} is a seat's name at this table, or looks like one: a spectator says hello with another"
                     )));
                 }
+                // Nor a name a player kept on this server ([`crate::players`]).
+                if let Some(n) = &name {
+                    let key = crate::players::name_key(n);
+                    let kept = self
+                        .blocking(move |store, _| store.player(&key))
+                        .await
+                        .map_err(|e| ServerError::Storage(e.to_string()))?;
+                    if kept.is_some() {
+                        return Err(ServerError::Conflict(format!(
+                            "{n:?} is a player's kept name, or looks like one: a spectator says hello with another"
+                        )));
+                    }
+                }
                 (
                     name,
                     true,

@@ -203,6 +203,13 @@ fn make_rematch(
     };
     if id == new.row.id {
         tracing::info!(rematch = %id, "rematch table created");
+        // The players who kept their names have it among their games.
+        let at = crate::table::talk::now_ms();
+        for key in new.seats.iter().filter_map(|s| s.player.as_deref()) {
+            if let Err(e) = ctx.store.add_player_table(key, &id, at) {
+                tracing::error!(error = %e, "a player's rematch was not added to their games");
+            }
+        }
         let made = Actor::new(ctx, new).map(|actor| Some(Box::new(actor.counted())));
         Ok((id, made))
     } else {
