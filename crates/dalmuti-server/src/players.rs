@@ -444,7 +444,7 @@ async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Json<Me
 }
 
 /// Remembers that `player` took a seat at table `id`, for their list of
-/// games ([`my_tables`]). A failure costs the list a line, not the seat:
+/// games (`GET /api/players/me/tables`). A failure costs the list a line, not the seat:
 /// it is logged for the operator.
 pub async fn remember_seat(state: &AppState, player: &Player, id: &crate::ids::TableId) {
     let (store, key, table) = (state.ctx.store.clone(), player.key.clone(), id.clone());
