@@ -323,6 +323,9 @@ export async function playSet(page, { prefer = [] } = {}) {
     const wild = rank === 'J' || rank === 'D';
     // Keep the wild cards for later, unless they are wanted.
     if (wild && !following && n > 1 && !prefer.includes(rank)) continue;
+    // As a player would, leave the groups the hand marks as unable to
+    // top: only choices that may be played are tried.
+    if (following && !wild && (await group.getAttribute('data-top')) === 'false') continue;
     await group.click();
     if ((await group.getAttribute('aria-pressed')) !== 'true' && !wild) fail(`clicking the ${rank} group did not choose it`);
     if (await play.isEnabled()) {
