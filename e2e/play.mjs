@@ -371,7 +371,7 @@ async function corporateShuffle(base) {
     await form.waitFor();
     await form.getByLabel('Table name').fill('E2E office');
     await form.getByLabel('Your name').fill('Ada');
-    await form.getByLabel('Game').selectOption('corporate-shuffle');
+    await form.getByLabel('Game', { exact: true }).selectOption('corporate-shuffle');
     // The form follows the game: 3 to 8 seats, no stripped deck.
     await form.getByLabel('Seats (3 to 8)').fill('9');
     if (await page.locator('#c-stripped').isEnabled()) fail('the stripped deck is offered for Corporate Shuffle');
