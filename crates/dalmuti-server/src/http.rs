@@ -19,7 +19,7 @@ use crate::ids::TableId;
 use crate::names::PlayerName;
 use crate::records;
 use crate::store::TableRow;
-use crate::table::{self, TableHandle, TableInfo};
+use crate::table::{TableHandle, TableInfo};
 use crate::token::SeatToken;
 
 /// The largest HTTP request body, in bytes.
@@ -196,22 +196,9 @@ async fn create_table(
         ));
     }
     state.creation.check(address(client.as_ref()))?;
-    state.make_room().await?;
-    // The default name is chosen and the table listed under one lock, so
-    // two tables created at once cannot both take it; the row is written
-    // on the blocking pool meanwhile, no thread of the runtime held.
-    let creating = state.creating.lock().await;
-    let name = match name {
-        Some(name) => name.to_string(),
-        None => {
-            let mut tables = state.lock();
-            tables.retain(|_, h| !h.is_closed());
-            crate::names::default_table_name(&player, tables.values().map(TableHandle::name))
-        }
-    };
     let row = TableRow {
         id: TableId::new(),
-        name,
+        name: String::new(),
         seats: req.seats,
         rules: serde_json::to_string(&rules).expect("rules serialize"),
         public: req.public.unwrap_or(true),
@@ -222,12 +209,9 @@ async fn create_table(
         silenced: Vec::new(),
     };
     let id = row.id.clone();
-    let logged = row.clone();
     let handle = state
-        .blocking(&id, move |state, _| state.create_now(row))
+        .make_table(row, name.map(str::to_string), &player)
         .await?;
-    drop(creating);
-    table::created(&logged);
     let token = match &me {
         Some(me) => {
             let token = handle.join_as(me).await?;

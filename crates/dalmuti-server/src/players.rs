@@ -23,7 +23,7 @@ use crate::error::ServerError;
 use crate::limits::CreationLimit;
 use crate::names::PlayerName;
 use crate::registry::AppState;
-use crate::store::{PlayerRow, StoreError};
+use crate::store::PlayerRow;
 use crate::token::{hash_token, token_matches};
 
 /// New identities an address may make at once, then one every
@@ -128,8 +128,9 @@ pub async fn from_headers(
     let Some(secret) = presented(headers) else {
         return Ok(None);
     };
-    let store = state.ctx.store.clone();
-    let row = blocking(move || store.player_by_secret(&secret.hash())).await?;
+    let row = state
+        .store_call(move |store| store.player_by_secret(&secret.hash()))
+        .await?;
     match row {
         Some(row) => Ok(Some(Player {
             key: row.key,
@@ -156,9 +157,8 @@ pub async fn seat_name(
         }
         return Ok(player.name.clone());
     }
-    let store = state.ctx.store.clone();
     let key = name_key(&asked);
-    if let Some(owner) = blocking(move || store.player(&key)).await? {
+    if let Some(owner) = state.store_call(move |store| store.player(&key)).await? {
         return Err(ServerError::Conflict(format!(
             "{:?} is a player's kept name (or looks like {:?}): choose another, \
              or open your recovery link if it is yours",
@@ -167,16 +167,6 @@ pub async fn seat_name(
         )));
     }
     Ok(asked)
-}
-
-/// Runs a store call on the blocking pool.
-async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
-) -> Result<T, ServerError> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|_| ServerError::Storage("a players' lookup failed".into()))?
-        .map_err(|e| ServerError::Storage(e.to_string()))
 }
 
 /// The routes: `POST /api/players` keeps a name, `GET /api/players/me`
@@ -265,16 +255,16 @@ async fn profile(
 ) -> Result<Json<Profile>, ServerError> {
     let name = crate::names::check_name(&name)?;
     let key = name_key(&name);
-    let store = state.ctx.store.clone();
-    let found = blocking(move || {
-        let Some(player) = store.player(&key)? else {
-            return Ok(None);
-        };
-        let games = store.player_games(&key, COUNTED_GAMES)?;
-        let ratings = store.player_ratings(&key)?;
-        Ok(Some((player, games, ratings)))
-    })
-    .await?;
+    let found = state
+        .store_call(move |store| {
+            let Some(player) = store.player(&key)? else {
+                return Ok(None);
+            };
+            let games = store.player_games(&key, COUNTED_GAMES)?;
+            let ratings = store.player_ratings(&key)?;
+            Ok(Some((player, games, ratings)))
+        })
+        .await?;
     let Some((player, games, ratings)) = found else {
         return Err(ServerError::NotFound(format!(
             "no player has kept the name {:?} on this server",
@@ -355,8 +345,9 @@ async fn leaderboard(
                 ))
             })?,
     };
-    let store = state.ctx.store.clone();
-    let rows = blocking(move || store.leaderboard(game, band, BOARD_ROWS)).await?;
+    let rows = state
+        .store_call(move |store| store.leaderboard(game, band, BOARD_ROWS))
+        .await?;
     Ok(Json(Board {
         game,
         band,
@@ -407,9 +398,8 @@ async fn register(
     };
     // A name found taken costs no new player of the address's share, so
     // a person may try a few; only a name kept counts.
-    let store = state.ctx.store.clone();
     let lookup = key.clone();
-    if let Some(owner) = blocking(move || store.player(&lookup)).await? {
+    if let Some(owner) = state.store_call(move |store| store.player(&lookup)).await? {
         return Err(taken(owner));
     }
     state.players.check(crate::http::address(client.as_ref()))?;
@@ -420,15 +410,15 @@ async fn register(
         secret_hash: secret.hash(),
         since: crate::table::talk::now_ms(),
     };
-    let store = state.ctx.store.clone();
     // Taken meanwhile by someone else: the store keeps one of the two.
-    let lost = blocking(move || {
-        Ok(match store.add_player(&row)? {
-            true => None,
-            false => store.player(&row.key)?,
+    let lost = state
+        .store_call(move |store| {
+            Ok(match store.add_player(&row)? {
+                true => None,
+                false => store.player(&row.key)?,
+            })
         })
-    })
-    .await?;
+        .await?;
     if let Some(owner) = lost {
         return Err(taken(owner));
     }
@@ -447,9 +437,12 @@ async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Json<Me
 /// games (`GET /api/players/me/tables`). A failure costs the list a line, not the seat:
 /// it is logged for the operator.
 pub async fn remember_seat(state: &AppState, player: &Player, id: &crate::ids::TableId) {
-    let (store, key, table) = (state.ctx.store.clone(), player.key.clone(), id.clone());
+    let (key, table) = (player.key.clone(), id.clone());
     let at = crate::table::talk::now_ms();
-    if let Err(e) = blocking(move || store.add_player_table(&key, &table, at)).await {
+    let remembered = state
+        .store_call(move |store| store.add_player_table(&key, &table, at))
+        .await;
+    if let Err(e) = remembered {
         tracing::error!(error = %e, "a player's seat was not added to their games");
     }
 }
@@ -487,9 +480,10 @@ async fn my_tables(
     let player = from_headers(&state, &headers)
         .await?
         .ok_or(ServerError::NoPlayer)?;
-    let store = state.ctx.store.clone();
     let key = player.key.clone();
-    let seats = blocking(move || store.player_tables(&key, MY_TABLES)).await?;
+    let seats = state
+        .store_call(move |store| store.player_tables(&key, MY_TABLES))
+        .await?;
     let mut tables = Vec::new();
     for (id, joined_at) in seats {
         let live = match state.find(&id).await {

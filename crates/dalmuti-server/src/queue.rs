@@ -132,9 +132,10 @@ pub async fn run(state: AppState) {
 
 /// One look at the queue: every table it calls for, made.
 async fn round(state: &AppState) -> Result<(), ServerError> {
-    let store = state.ctx.store.clone();
     let stale_before = now_ms().saturating_sub(STALE_MS);
-    let waiting = blocking(move || store.waiting(stale_before)).await?;
+    let waiting = state
+        .store_call(move |store| store.waiting(stale_before))
+        .await?;
     for m in matches(&waiting, now_ms()) {
         if let Err(e) = seat(state, m).await {
             tracing::warn!(error = %e, "a play-now table could not be made");
@@ -159,16 +160,9 @@ async fn seat(state: &AppState, m: Match) -> Result<(), ServerError> {
         ..dalmuti_core::Rules::default()
     };
     let level = bot_level(state, &m).await?;
-    state.make_room().await?;
-    let creating = state.creating.lock().await;
-    let name = {
-        let mut tables = state.lock();
-        tables.retain(|_, h| !h.is_closed());
-        crate::names::default_table_name(&first.name, tables.values().map(|h| h.name()))
-    };
     let row = TableRow {
         id: TableId::new(),
-        name,
+        name: String::new(),
         seats: first.players,
         rules: serde_json::to_string(&rules).expect("rules serialize"),
         public: true,
@@ -179,15 +173,13 @@ async fn seat(state: &AppState, m: Match) -> Result<(), ServerError> {
         silenced: Vec::new(),
     };
     let id = row.id.clone();
-    let logged = row.clone();
-    let handle = state
-        .blocking(&id, move |state, _| state.create_now(row))
-        .await?;
-    drop(creating);
-    crate::table::created(&logged);
+    let handle = state.make_table(row, None, &first.name).await?;
     let ids: Vec<String> = m.tickets.iter().map(|t| t.id.clone()).collect();
-    let (store, table) = (state.ctx.store.clone(), id.clone());
-    if !blocking(move || store.seat_tickets(&ids, &table)).await? {
+    let table = id.clone();
+    if !state
+        .store_call(move |store| store.seat_tickets(&ids, &table))
+        .await?
+    {
         // Another node seated one of them: this table, empty, expires.
         return Ok(());
     }
@@ -217,9 +209,11 @@ async fn bot_level(state: &AppState, m: &Match) -> Result<&'static str, ServerEr
         return Ok("normal");
     }
     let mean = m.tickets.iter().map(|t| t.mu).sum::<f64>() / m.tickets.len() as f64;
-    let (store, game) = (state.ctx.store.clone(), m.tickets[0].game.clone());
+    let game = m.tickets[0].game.clone();
     let band = crate::ratings::band(m.tickets[0].players);
-    let rows = blocking(move || store.leaderboard(&game, band, 100)).await?;
+    let rows = state
+        .store_call(move |store| store.leaderboard(&game, band, 100))
+        .await?;
     let nearest = crate::bots::LEVELS
         .into_iter()
         .filter_map(|level| {
@@ -228,16 +222,6 @@ async fn bot_level(state: &AppState, m: &Match) -> Result<&'static str, ServerEr
         })
         .min_by(|a, b| a.1.total_cmp(&b.1));
     Ok(nearest.map_or("normal", |(name, _)| name))
-}
-
-/// Runs a store call on the blocking pool.
-async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, crate::store::StoreError> + Send + 'static,
-) -> Result<T, ServerError> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|_| ServerError::Storage("a queue lookup failed".into()))?
-        .map_err(|e| ServerError::Storage(e.to_string()))
 }
 
 /// The routes: `POST /api/queue` asks for a table, `GET
@@ -307,13 +291,13 @@ async fn ask(
             MAX_WAIT_MS / 1000
         )));
     }
-    let store = state.ctx.store.clone();
     let (key, band, rated_game) = (
         me.key.clone(),
         crate::ratings::band(req.players),
         game.clone(),
     );
-    let mu = blocking(move || store.player_ratings(&key))
+    let mu = state
+        .store_call(move |store| store.player_ratings(&key))
         .await?
         .into_iter()
         .find(|r| r.game == rated_game && r.band == band)
@@ -329,8 +313,10 @@ async fn ask(
         since: now_ms(),
         table: None,
     };
-    let store = state.ctx.store.clone();
-    match blocking(move || store.enqueue(&ticket, QUEUE_CAP)).await? {
+    match state
+        .store_call(move |store| store.enqueue(&ticket, QUEUE_CAP))
+        .await?
+    {
         Enqueued::Waiting(ticket) => {
             let standing = standing(&state, ticket).await?;
             Ok((StatusCode::CREATED, Json(standing)))
@@ -349,9 +335,10 @@ async fn standing(state: &AppState, ticket: Ticket) -> Result<Standing, ServerEr
             table,
         });
     }
-    let store = state.ctx.store.clone();
     let stale_before = now_ms().saturating_sub(STALE_MS);
-    let waiting = blocking(move || store.waiting(stale_before)).await?;
+    let waiting = state
+        .store_call(move |store| store.waiting(stale_before))
+        .await?;
     let same = waiting
         .iter()
         .filter(|t| t.game == ticket.game && t.players == ticket.players)
@@ -369,8 +356,9 @@ async fn poll(
     headers: HeaderMap,
 ) -> Result<Json<Standing>, ServerError> {
     let me = player(&state, &headers).await?;
-    let store = state.ctx.store.clone();
-    let found = blocking(move || store.poll_ticket(&id, &me.key, now_ms())).await?;
+    let found = state
+        .store_call(move |store| store.poll_ticket(&id, &me.key, now_ms()))
+        .await?;
     let ticket = found.ok_or_else(|| {
         ServerError::NotFound("no such ticket of yours: it was seated long ago, given up, or dropped for silence; ask again".into())
     })?;
@@ -382,7 +370,8 @@ async fn give_up(
     headers: HeaderMap,
 ) -> Result<StatusCode, ServerError> {
     let me = player(&state, &headers).await?;
-    let store = state.ctx.store.clone();
-    blocking(move || store.leave_queue(&me.key)).await?;
+    state
+        .store_call(move |store| store.leave_queue(&me.key))
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -181,6 +181,48 @@ impl AppState {
         self.blocking(id, |state, id| state.find_now(id)).await
     }
 
+    /// Runs a store call of no table's (players, ratings, the queue) on
+    /// the blocking pool; its failure is a storage error.
+    pub(crate) async fn store_call<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&dyn Store) -> Result<T, crate::store::StoreError> + Send + 'static,
+    ) -> Result<T, ServerError> {
+        let store = self.ctx.store.clone();
+        tokio::task::spawn_blocking(move || f(store.as_ref()))
+            .await
+            .map_err(|_| ServerError::Storage("a store call stopped".into()))?
+            .map_err(|e| ServerError::Storage(e.to_string()))
+    }
+
+    /// Makes a table of `row` (its name chosen after `player` when `name`
+    /// is `None`) and lists it: the default name is chosen and the table
+    /// listed under one lock, so two tables made at once cannot both take
+    /// it; the row is written on the blocking pool meanwhile.
+    pub(crate) async fn make_table(
+        &self,
+        mut row: TableRow,
+        name: Option<String>,
+        player: &str,
+    ) -> Result<TableHandle, ServerError> {
+        self.make_room().await?;
+        let creating = self.creating.lock().await;
+        row.name = match name {
+            Some(name) => name,
+            None => {
+                let mut tables = self.lock();
+                tables.retain(|_, h| !h.is_closed());
+                crate::names::default_table_name(player, tables.values().map(TableHandle::name))
+            }
+        };
+        let (id, logged) = (row.id.clone(), row.clone());
+        let handle = self
+            .blocking(&id, move |state, _| state.create_now(row))
+            .await?;
+        drop(creating);
+        table::created(&logged);
+        Ok(handle)
+    }
+
     /// Runs `f`, which may call the store (a blocking call), on the
     /// blocking pool: no thread of the runtime waits for the database.
     pub(crate) async fn blocking<T: Send + 'static>(
