@@ -25,7 +25,7 @@ pub struct SimArgs {
     /// every seat].
     pub players: Option<usize>,
     /// The lineup, one bot per player separated by commas (or one bot for
-    /// every seat): random, greedy, heuristic, search (or search:OPTIONS),
+    /// every seat): random, greedy, heuristic, learned, search (or search:OPTIONS),
     /// a level played in `dalmuti play` and the browser (easy, normal, hard,
     /// expert) or cmd:COMMAND (a command may contain spaces, not commas).
     pub bots: String,

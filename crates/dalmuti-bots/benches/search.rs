@@ -52,12 +52,18 @@ fn iterations(c: &mut Criterion) {
     let mut group = c.benchmark_group("search");
     group.throughput(Throughput::Elements(u64::from(ITERATIONS)));
     group.measurement_time(Duration::from_secs(10));
-    // The default (each other seat's kind inferred, play-outs as modelled),
-    // the others all modelled as the heuristic with greedy play-outs (the
-    // default before issue 23), and plain ISMCTS (everyone in the tree),
-    // whose iterations are cheaper.
+    // The default (each other seat's kind inferred, play-outs as modelled,
+    // the seat's own by the learned policy), the same with the seat's own
+    // by the heuristic, the others all modelled as the heuristic with
+    // greedy play-outs (the default before issue 23), and plain ISMCTS
+    // (everyone in the tree), whose iterations are cheaper.
     for (model, opponents, playout) in [
-        ("infer", Opponents::Infer, Playout::Model),
+        ("infer", Opponents::Infer, Playout::Learned),
+        (
+            "infer, heuristic play-outs",
+            Opponents::Infer,
+            Playout::Model,
+        ),
         ("model", Opponents::Heuristic, Playout::Greedy),
         ("tree", Opponents::Tree, Playout::Greedy),
     ] {

@@ -175,7 +175,7 @@ impl Level {
             Ok(BotSpec::Random | BotSpec::Greedy) => Level::Easy,
             // The styles are opponents to measure against, not levels: they
             // play about as well as the heuristic most of them build on.
-            Ok(BotSpec::Heuristic | BotSpec::Style(_)) => Level::Normal,
+            Ok(BotSpec::Heuristic | BotSpec::Learned | BotSpec::Style(_)) => Level::Normal,
             Ok(BotSpec::Search(config)) => match (config.time, config.moves) {
                 (Some(time), _) if time.as_millis() <= 50 => Level::Hard,
                 (None, Some(moves)) if moves <= 100_000 => Level::Hard,

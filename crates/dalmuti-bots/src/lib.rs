@@ -11,6 +11,9 @@
 //! - [`RandomBot`]: uniform over the legal actions.
 //! - [`GreedyBot`]: its worst legal set, its worst cards in tax.
 //! - [`HeuristicBot`]: strong rules of thumb.
+//! - [`LearnedBot`]: a linear policy over the heuristic's reckoning of
+//!   each play, its weights evolved against the style bots and shipped in
+//!   the repository ([`learned`]).
 //! - [`SearchBot`]: information-set Monte-Carlo tree search.
 //! - [`StyleBot`]: one clear style each (a racing shedder, a hoarder…),
 //!   to measure bots against ([`Style`]).
@@ -42,6 +45,7 @@ mod external;
 mod greedy;
 mod heuristic;
 pub mod knowledge;
+pub mod learned;
 mod level;
 pub mod protocol;
 mod random;
@@ -52,6 +56,7 @@ mod style;
 pub use external::ExternalBot;
 pub use greedy::GreedyBot;
 pub use heuristic::HeuristicBot;
+pub use learned::{LearnedBot, LearnedPolicy};
 pub use level::{BadLevel, Level};
 pub use random::RandomBot;
 pub use search::{Opponents, Playout, SearchBot, SearchConfig, SearchStats, Setup, SetupSearch};

@@ -1,4 +1,4 @@
-//! Naming bots on a command line: `random`, `greedy`, `heuristic`,
+//! Naming bots on a command line: `random`, `greedy`, `heuristic`, `learned`,
 //! `search:iterations=2000`, a style (`shedder`, `hoarder`…),
 //! `cmd:python3 examples/bot.py`…, or a level
 //! named by strength: `easy`, `normal`, `hard`, `expert` ([`Level`]).
@@ -12,7 +12,7 @@ use crate::heuristic::HeuristicBot;
 use crate::level::Level;
 use crate::search::{SearchBot, SearchConfig};
 use crate::style::{Style, StyleBot};
-use crate::{Bot, GreedyBot, RandomBot};
+use crate::{Bot, GreedyBot, LearnedBot, RandomBot};
 
 /// How long an external bot may think about one decision unless told
 /// otherwise.
@@ -40,6 +40,8 @@ pub enum BotSpec {
     Greedy,
     /// Rules of thumb.
     Heuristic,
+    /// The learned linear policy ([`LearnedBot`]).
+    Learned,
 
     /// Information-set Monte-Carlo tree search.
     Search(SearchConfig),
@@ -71,6 +73,7 @@ impl BotSpec {
             BotSpec::Random => Box::new(RandomBot::new(seed)),
             BotSpec::Greedy => Box::new(GreedyBot),
             BotSpec::Heuristic => Box::new(HeuristicBot::new(seed)),
+            BotSpec::Learned => Box::new(LearnedBot::new(seed)),
 
             BotSpec::Search(config) => Box::new(SearchBot::new(config.clone(), seed)),
             BotSpec::Style(style) => Box::new(StyleBot::new(*style, seed)),
@@ -103,6 +106,7 @@ impl FromStr for BotSpec {
             ("random", "") => Ok(BotSpec::Random),
             ("greedy", "") => Ok(BotSpec::Greedy),
             ("heuristic", "") => Ok(BotSpec::Heuristic),
+            ("learned", "") => Ok(BotSpec::Learned),
 
             ("search", options) => Ok(BotSpec::Search(options.parse()?)),
             (name, "") if name.parse::<Style>().is_ok() => {
@@ -115,7 +119,7 @@ impl FromStr for BotSpec {
                     level.spec_text()
                 ))),
                 Err(_) => Err(BadSpec(format!(
-                    "unknown bot {name:?}: expected easy, normal, hard, expert, random, greedy, heuristic, search[:options], shedder, hoarder, spender, breaker, noisy, patient or cmd:COMMAND"
+                    "unknown bot {name:?}: expected easy, normal, hard, expert, random, greedy, heuristic, learned, search[:options], shedder, hoarder, spender, breaker, noisy, patient or cmd:COMMAND"
                 ))),
             },
         }
@@ -128,6 +132,7 @@ impl fmt::Display for BotSpec {
             BotSpec::Random => f.write_str("random"),
             BotSpec::Greedy => f.write_str("greedy"),
             BotSpec::Heuristic => f.write_str("heuristic"),
+            BotSpec::Learned => f.write_str("learned"),
 
             BotSpec::Search(config) => write!(f, "search{config}"),
             BotSpec::Style(style) => write!(f, "{style}"),

@@ -37,7 +37,7 @@ pub struct PlayArgs {
     /// The other players' bots, separated by commas, or one bot for all of
     /// them: a level, weakest first easy, normal, hard (searches about
     /// 10 ms a move) or expert (about 40 ms); or a bot by name: random,
-    /// greedy, heuristic, a style (shedder, hoarder, spender, breaker,
+    /// greedy, heuristic, learned, a style (shedder, hoarder, spender, breaker,
     /// noisy, patient), search (or search:OPTIONS) or cmd:COMMAND.
     pub bots: String,
     /// Your name at the table.

@@ -112,6 +112,7 @@ use crate::knowledge::{Knowledge, tribute_place};
 use crate::{Bot, BotFault};
 
 mod ending;
+pub(crate) mod features;
 mod setup;
 
 use ending::{Duel, Ending};
@@ -622,7 +623,7 @@ fn without(cards: Cards, set: Set) -> Cards {
 // ----- play -----
 
 /// What a play decision is made from.
-struct Turn<'a> {
+pub(super) struct Turn<'a> {
     /// The seat to play.
     me: Seat,
     players: usize,
@@ -636,6 +637,8 @@ struct Turn<'a> {
     /// Whether the winner of this trick takes Ratbert back (Ratbert leads
     /// it, or was topped in it).
     ratbert_pending: bool,
+    /// Whether the seat leads (no set on the table).
+    leading: bool,
     /// Rounds led by others since this seat last led one (or since the
     /// hand began).
     waited: u32,
@@ -672,31 +675,7 @@ impl Turn<'_> {
 impl HeuristicBot {
     fn play(&mut self, view: &View<'_>, legal: &[Action]) -> Option<Action> {
         let k = Knowledge::from_view(view);
-        let rivals = Rivals::from_knowledge(&k, view.variant(), view.wedged());
-        let top = view.top().map(|(_, s)| s);
-        let turn = Turn {
-            me: k.me,
-            players: k.players,
-            counts: &k.counts,
-            cards: k.mine,
-            shape: Shape::of(k.mine),
-            rivals,
-            legal,
-            ratbert_pending: view.ratbert_to_take() || top.is_some_and(|t| t.is_ratbert()),
-            patience: self.patience,
-            waited: rounds_waited(
-                view.log().filter_map(|seen| match seen {
-                    Seen::Event(event) => Some(event),
-                    _ => None,
-                }),
-                k.me,
-            ),
-        };
-        let rule_of_thumb = match top {
-            None => lead(&turn),
-            Some(_) => follow(&turn),
-        }
-        .and_then(|a| finish(&turn, a));
+        let rule_of_thumb = with_view_turn(view, &k, legal, self.patience, rule_of_thumb);
         match Duel::at(view, &k) {
             Some(duel) => self
                 .ending
@@ -704,6 +683,48 @@ impl HeuristicBot {
             None => rule_of_thumb,
         }
     }
+}
+
+/// Calls `f` with the turn of the seat to play in `view`, which knows `k`.
+pub(super) fn with_view_turn<R>(
+    view: &View<'_>,
+    k: &Knowledge,
+    legal: &[Action],
+    patience: u32,
+    f: impl FnOnce(&Turn<'_>) -> R,
+) -> R {
+    let rivals = Rivals::from_knowledge(k, view.variant(), view.wedged());
+    let top = view.top().map(|(_, s)| s);
+    let turn = Turn {
+        me: k.me,
+        players: k.players,
+        counts: &k.counts,
+        cards: k.mine,
+        shape: Shape::of(k.mine),
+        rivals,
+        legal,
+        ratbert_pending: view.ratbert_to_take() || top.is_some_and(|t| t.is_ratbert()),
+        leading: top.is_none(),
+        patience,
+        waited: rounds_waited(
+            view.log().filter_map(|seen| match seen {
+                Seen::Event(event) => Some(event),
+                _ => None,
+            }),
+            k.me,
+        ),
+    };
+    f(&turn)
+}
+
+/// The rules of thumb's play in `turn` (without the two-player ending).
+fn rule_of_thumb(turn: &Turn<'_>) -> Option<Action> {
+    if turn.leading {
+        lead(turn)
+    } else {
+        follow(turn)
+    }
+    .and_then(|a| finish(turn, a))
 }
 
 /// Leads: goes out if it can, plays a sure winner when that leads out,
@@ -907,6 +928,23 @@ pub(crate) fn playout_play_with(
     legal: &mut Vec<Action>,
     patience: u32,
 ) -> Action {
+    with_hand_turn(hand, seat, legal, patience, |turn| {
+        rule_of_thumb(turn)
+            .filter(|a| turn.legal.contains(a))
+            .unwrap_or(turn.legal[0])
+    })
+}
+
+/// Calls `f` with the turn of `seat` in a hand the caller sees whole (a
+/// search's determinization), as [`playout_play`] sees it; `legal` is
+/// filled with the seat's legal actions.
+pub(super) fn with_hand_turn<R>(
+    hand: &Hand,
+    seat: Seat,
+    legal: &mut Vec<Action>,
+    patience: u32,
+    f: impl FnOnce(&Turn<'_>) -> R,
+) -> R {
     legal.clear();
     hand.for_each_legal(seat, |a| {
         legal.push(a);
@@ -927,16 +965,11 @@ pub(crate) fn playout_play_with(
         rivals: Rivals::of_determinization(hand, seat, &counts),
         legal,
         ratbert_pending: hand.ratbert_to_take() || top.is_some_and(|t| t.is_ratbert()),
+        leading: top.is_none(),
         waited: rounds_waited(hand.events().iter().copied(), seat),
         patience,
     };
-    match top {
-        None => lead(&turn),
-        Some(_) => follow(&turn),
-    }
-    .and_then(|a| finish(&turn, a))
-    .filter(|a| legal.contains(a))
-    .unwrap_or(legal[0])
+    f(&turn)
 }
 
 #[cfg(test)]

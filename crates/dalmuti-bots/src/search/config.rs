@@ -1,7 +1,7 @@
 //! How much a search bot may think per decision, as written on a command
 //! line after `search:`: `iterations=2000`, `moves=100000`, `ms=50`,
 //! `threads=2`, `opponents=infer|heuristic|tree|greedy|STYLE`,
-//! `playout=model|greedy|heuristic`, `bias=N`, `setup=search|heuristic`
+//! `playout=learned|model|greedy|heuristic`, `bias=N`, `setup=search|heuristic`
 //! (or its old name `tax=`), comma-separated.
 
 use std::fmt;
@@ -118,17 +118,23 @@ pub enum Playout {
     /// The heuristic bot's play.
     Heuristic,
     /// The searching seat as the heuristic, every other seat as it is
-    /// modelled (the kind inferred for it, with `opponents=infer`).
-    #[default]
+    /// modelled (the kind inferred for it, with `opponents=infer`); the
+    /// heuristic's choice has the head start at the root.
     Model,
+    /// As `Model`, but the searching seat plays the learned policy
+    /// ([`LearnedPolicy`](crate::LearnedPolicy)), whose choice has the
+    /// head start at the root (docs/PERFORMANCE.md, "A learned policy").
+    #[default]
+    Learned,
 }
 
-/// The default head start of the heuristic's choice at the root, in
-/// hundredths of a place: with few iterations the search's averages are
-/// noisy, and a choice the heuristic would make is seldom a blunder
-/// (five players, 200 deals, 1,000 iterations: the lead over the
-/// heuristic at a mixed table 0.29 → 0.33 without it and with it).
-pub const BIAS: u32 = 100;
+/// The default head start of the favourite (the learned policy's choice,
+/// or the heuristic's with `playout=model`) at the root, in hundredths of
+/// a place: with few iterations the search's averages are noisy, and the
+/// learned policy's choice is seldom a blunder. Six tenths of a place,
+/// measured against a tenth and three tenths (docs/PERFORMANCE.md, "A
+/// learned policy").
+pub const BIAS: u32 = 600;
 
 /// More threads than this is surely a typing mistake.
 const MAX_THREADS: usize = 256;
@@ -158,7 +164,7 @@ impl FromStr for SearchConfig {
         for option in s.split(',').map(str::trim).filter(|o| !o.is_empty()) {
             let Some((key, value)) = option.split_once('=') else {
                 return Err(BadSpec(format!(
-                    "search option {option:?} is not KEY=VALUE (iterations=N, moves=N, ms=N, threads=N, opponents=infer|heuristic|tree|greedy|STYLE, playout=model|greedy|heuristic, bias=N or setup=search|heuristic)"
+                    "search option {option:?} is not KEY=VALUE (iterations=N, moves=N, ms=N, threads=N, opponents=infer|heuristic|tree|greedy|STYLE, playout=learned|model|greedy|heuristic, bias=N or setup=search|heuristic)"
                 )));
             };
             let (key, value) = (key.trim(), value.trim());
@@ -203,9 +209,10 @@ impl FromStr for SearchConfig {
                         "greedy" => Playout::Greedy,
                         "heuristic" => Playout::Heuristic,
                         "model" => Playout::Model,
+                        "learned" => Playout::Learned,
                         other => {
                             return Err(BadSpec(format!(
-                                "search playout={other:?}: expected greedy, heuristic or model"
+                                "search playout={other:?}: expected greedy, heuristic, model or learned"
                             )));
                         }
                     };
@@ -299,9 +306,10 @@ impl fmt::Display for SearchConfig {
             options.push(format!("bias={}", self.bias));
         }
         match self.playout {
-            Playout::Model => {}
+            Playout::Learned => {}
             Playout::Greedy => options.push("playout=greedy".into()),
             Playout::Heuristic => options.push("playout=heuristic".into()),
+            Playout::Model => options.push("playout=model".into()),
         }
         if self.setup == Setup::Heuristic {
             options.push("setup=heuristic".into());

@@ -32,9 +32,12 @@
 //! they make those plays: a model that assumed everyone plays like our
 //! heuristic was strong only at tables of our heuristic
 //! (docs/PERFORMANCE.md, "Against every style"). The play-outs play the
-//! others by their model too, and the heuristic's own choice at the root
-//! gets a small head start (`bias`), which a noisy average rarely
-//! overturns for the worse. `opponents=tree` is plain single-observer
+//! others by their model too and the searching seat by the learned policy
+//! ([`crate::learned`]), whose choice at the root gets a head start
+//! (`bias`) that only a clearly better average overturns: the learned
+//! policy is a better player than the heuristic, and a better player in
+//! the play-outs and as the search's prior is what made the search strong
+//! against players close to the heuristic. `opponents=tree` is plain single-observer
 //! ISMCTS, where each player chooses in the tree for itself.
 
 mod belief;
@@ -55,7 +58,7 @@ pub use config::{Opponents, Playout, SearchConfig, Setup};
 pub use setup::SetupSearch;
 
 use crate::knowledge::Knowledge;
-use crate::{Bot, BotFault, BotRng, HeuristicBot, bot_rng};
+use crate::{Bot, BotFault, BotRng, HeuristicBot, LearnedBot, bot_rng};
 use belief::{Belief, PARTICLES};
 use model::Kind;
 use playout::Table;
@@ -93,6 +96,7 @@ pub struct SearchBot {
     config: SearchConfig,
     rng: BotRng,
     heuristic: HeuristicBot,
+    learned: LearnedBot,
     setup: SetupSearch,
     last: Option<SearchStats>,
 }
@@ -110,6 +114,10 @@ pub struct SearchStats {
     pub nodes: usize,
     /// How long the search took.
     pub elapsed: Duration,
+    /// The visits of each legal action at the root, over every thread, in
+    /// the order of the legal actions: how the search spread its thought,
+    /// which a learned policy is trained to match.
+    pub visits: Vec<(Action, u64)>,
 }
 
 impl SearchBot {
@@ -120,6 +128,7 @@ impl SearchBot {
             config,
             rng: bot_rng(seed),
             heuristic: HeuristicBot::new(seed),
+            learned: LearnedBot::new(seed),
             setup: SetupSearch::new(SETUP_DEALS, seed),
             last: None,
         }
@@ -150,6 +159,15 @@ impl SearchBot {
         usize::try_from(iterations / 4).map_or(PARTICLES, |n| n.clamp(1, PARTICLES))
     }
 
+    /// The choice given a head start at the root: the learned policy's
+    /// when it plays the seat's play-outs, else the heuristic's.
+    fn favourite(&mut self, view: &View<'_>, legal: &[Action]) -> Option<Action> {
+        match self.config.playout {
+            Playout::Learned => self.learned.decide(view, legal).ok(),
+            _ => self.heuristic.decide(view, legal).ok(),
+        }
+    }
+
     /// Searches a play decision with more than one legal action.
     fn search(&mut self, view: &View<'_>, legal: &[Action]) -> Action {
         let started = Instant::now();
@@ -170,7 +188,7 @@ impl SearchBot {
                 Opponents::Heuristic | Opponents::Tree | Opponents::Infer => Kind::Heuristic,
             },
             favourite: (self.config.bias > 0)
-                .then(|| self.heuristic.decide(view, legal).ok())
+                .then(|| self.favourite(view, legal))
                 .flatten(),
         };
         let threads = self.config.threads.max(1);
@@ -208,6 +226,10 @@ impl SearchBot {
             iterations: results.iter().map(|r| r.iterations).sum(),
             nodes: results.iter().map(|r| r.nodes).sum(),
             elapsed: started.elapsed(),
+            visits: legal
+                .iter()
+                .map(|&action| (action, visits_of(action, &results).0))
+                .collect(),
         });
         most_visited(legal, &results)
     }
@@ -219,21 +241,28 @@ fn most_visited(legal: &[Action], results: &[RootStats]) -> Action {
     let mut best = legal[0];
     let mut best_key = (0u64, f64::NEG_INFINITY);
     for &action in legal {
-        let mut key = (0u64, 0.0);
-        for result in results {
-            for &(a, visits, reward) in &result.children {
-                if a == action {
-                    key.0 += u64::from(visits);
-                    key.1 += reward;
-                }
-            }
-        }
+        let key = visits_of(action, results);
         if key.0 > best_key.0 || (key.0 == best_key.0 && key.1 > best_key.1) {
             best = action;
             best_key = key;
         }
     }
     best
+}
+
+/// The visits of `action` at the root over every tree, and its total
+/// reward.
+fn visits_of(action: Action, results: &[RootStats]) -> (u64, f64) {
+    let mut key = (0u64, 0.0);
+    for result in results {
+        for &(a, visits, reward) in &result.children {
+            if a == action {
+                key.0 += u64::from(visits);
+                key.1 += reward;
+            }
+        }
+    }
+    key
 }
 
 impl fmt::Debug for SearchBot {

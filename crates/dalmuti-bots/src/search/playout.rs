@@ -14,6 +14,7 @@ use super::model::Kind;
 use crate::BotRng;
 use crate::heuristic;
 use crate::knowledge::Knowledge;
+use crate::learned::LearnedPolicy;
 
 /// One in this many rollout decisions is a uniformly random legal action
 /// instead of the worst legal set. A little noise keeps the playouts from
@@ -254,7 +255,10 @@ pub(super) fn play_out(
                 Playout::Greedy => hand.worst_legal(seat).expect("a seat to act can act"),
                 Playout::Heuristic => heuristic::playout_play(hand, seat, legal),
                 Playout::Model if seat == me => heuristic::playout_play(hand, seat, legal),
-                Playout::Model => kinds[seat].play(hand, seat, legal, rng),
+                Playout::Learned if seat == me => {
+                    LearnedPolicy::shipped().play_in(hand, seat, legal)
+                }
+                Playout::Model | Playout::Learned => kinds[seat].play(hand, seat, legal, rng),
             }
         };
         hand.apply(seat, action)

@@ -4,5 +4,6 @@ mod basic;
 mod corporate;
 mod external;
 mod heuristic;
+mod learned;
 mod search;
 mod styles;

@@ -119,9 +119,10 @@ fn options_round_trip_and_junk_is_refused() {
         "search:iterations=9,opponents=tree,playout=heuristic,setup=heuristic",
         "search:ms=5,playout=heuristic",
         // The model of the others, written when it is not the default
-        // (infer, model playouts, a head start of 100 for the heuristic).
+        // (infer, learned play-outs, a head start of 600 for its choice).
         "search:moves=9,opponents=heuristic,bias=0,playout=greedy",
         "search:opponents=hoarder,bias=30",
+        "search:moves=60000,bias=100,playout=model",
     ] {
         let parsed: BotSpec = spec.parse().unwrap();
         assert_eq!(parsed.to_string(), spec);
@@ -138,7 +139,7 @@ fn options_round_trip_and_junk_is_refused() {
     assert_eq!(old.to_string(), ":setup=heuristic");
     // The default is written as nothing, even when spelled out.
     assert_eq!(
-        "search:iterations=1000,opponents=infer,playout=model,bias=100"
+        "search:iterations=1000,opponents=infer,playout=learned,bias=600"
             .parse::<BotSpec>()
             .unwrap()
             .to_string(),
