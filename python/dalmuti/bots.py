@@ -19,7 +19,7 @@ from . import _dalmuti
 if TYPE_CHECKING:
     from . import Game
 
-__all__ = ["Bot", "Expert", "Greedy", "Heuristic", "Random", "Search"]
+__all__ = ["Bot", "Expert", "Greedy", "Heuristic", "Learned", "Random", "Search"]
 
 
 class Bot:
@@ -74,6 +74,15 @@ class Heuristic(Bot):
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__("heuristic", seed)
+
+
+class Learned(Bot):
+    """A linear policy over the heuristic's reckoning of each play, its
+    weights evolved against the style bots: the player inside the search's
+    play-outs, and a better player than `Heuristic` at most tables."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__("learned", seed)
 
 
 class Search(Bot):

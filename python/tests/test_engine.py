@@ -233,10 +233,10 @@ def test_a_broken_record_gets_the_binarys_verdict(tmp_path):
 
 
 def test_built_in_bots_answer_from_the_seats_view():
-    from dalmuti.bots import Bot, Greedy, Heuristic, Random, Search
+    from dalmuti.bots import Bot, Greedy, Heuristic, Learned, Random, Search
 
-    game = dalmuti.Game(players=5, seed=12, hands=1)
-    bots = [Heuristic(1), Greedy(), Random(2), Search(iterations=100, seed=3), Bot("easy")]
+    game = dalmuti.Game(players=6, seed=12, hands=1)
+    bots = [Heuristic(1), Greedy(), Random(2), Search(iterations=100, seed=3), Bot("easy"), Learned()]
     while not game.hand_over:
         seat = game.to_act()[0]
         action = bots[seat](game, seat)
