@@ -28,19 +28,6 @@ use rand::Rng;
 
 const F: usize = FEATURE_NAMES.len();
 
-/// The others' bots, drawn per seat.
-const POOL: [&str; 9] = [
-    "heuristic",
-    "shedder",
-    "hoarder",
-    "spender",
-    "breaker",
-    "noisy",
-    "greedy",
-    "patient",
-    "learned",
-];
-
 /// Table sizes, drawn per hand (five most often, as most tables are).
 const SIZES: [usize; 7] = [3, 4, 5, 5, 5, 6, 8];
 
@@ -93,7 +80,10 @@ fn generate(out: &str, hands: u64, seed: u64, search: &str) {
         let me = Seat::new(rng.random_range(0..players));
         let mut others: Vec<Box<dyn Bot>> = (0..players)
             .map(|i| {
-                let spec: BotSpec = POOL[rng.random_range(0..POOL.len())].parse().unwrap();
+                // The league and the learned bot itself.
+                let pick = rng.random_range(0..=LEAGUE.len());
+                let name = LEAGUE.get(pick).copied().unwrap_or("learned");
+                let spec: BotSpec = name.parse().unwrap();
                 spec.build(seed.wrapping_mul(1000).wrapping_add(i as u64))
                     .unwrap()
             })
@@ -274,8 +264,9 @@ fn report(label: &str, w: &[f64; F], train: &[&Decided], held: &[&Decided]) {
 
 // ----- evolution -----
 
-/// The opponents the policy is evolved against: the styles, the heuristic
-/// as it is and as it was, and the greedy bot.
+/// The opponents the policy is evolved against (and, with the learned bot
+/// itself, those the search plays in `gen`): the styles, the heuristic as
+/// it is and as it was, and the greedy bot.
 const LEAGUE: [&str; 8] = [
     "heuristic",
     "shedder",

@@ -65,7 +65,10 @@ pub(crate) fn each(turn: &Turn<'_>, mut visit: impl FnMut(usize, &Features)) {
         let mut f = [0.0; FEATURES];
         f[5] = flag(favourite == Some(action));
         match action {
-            Action::Play(set) => play_features(turn, set, base_need, few, eager, &mut f),
+            Action::Play(set) => {
+                play_features(turn, set, base_need, few, eager, &mut f);
+                f[23] = flag(near_out);
+            }
             _ => {
                 f[0] = 1.0;
                 f[1] = flag(near_out);
@@ -74,7 +77,6 @@ pub(crate) fn each(turn: &Turn<'_>, mut visit: impl FnMut(usize, &Features)) {
                 f[4] = base_need as f32 / 4.0;
             }
         }
-        f[23] = flag(near_out && f[0] == 0.0);
         visit(i, &f);
     }
 }
