@@ -1,12 +1,13 @@
 //! The learned policy: a linear score over what a good player weighs of
 //! each legal action (the leads its hand will need after it, whether it
 //! wins the trick or goes out, the cards it spends, the race), its weights
-//! trained to choose as the search bot chooses (`examples/train_learned.rs`;
-//! docs/PERFORMANCE.md, "Against every style"). It plays as the `learned`
-//! bot and inside the search's play-outs (`search:playout=learned`).
+//! evolved by the places they win against a league of other styles
+//! (`examples/train_learned.rs`; docs/PERFORMANCE.md, "A learned policy").
+//! It plays as the `learned` bot and inside the search's play-outs
+//! (`search:playout=learned`).
 //!
-//! The weights ship in the repository (`weights/learned.json`, a few
-//! hundred bytes), read without any network; a file names its features,
+//! The weights ship in the repository (`weights/learned.json`, under two
+//! kilobytes), read without any network; a file names its features,
 //! so weights trained for another list are refused rather than misread.
 
 use std::sync::OnceLock;

@@ -96,6 +96,9 @@ pub(crate) fn play_pairs(
     let results: Vec<Result<UnitResult, SimError>> = pool.install(|| {
         units
             .par_iter()
+            // Every unit its own job, for the reason in `pool/play.rs`: the
+            // pairs' units differ in cost as much as the pool's.
+            .with_max_len(1)
             .enumerate()
             .map(|(id, unit)| {
                 let (a, b) = pairs[unit.pair];

@@ -111,6 +111,11 @@ pub(crate) fn play(
     let results: Vec<Result<(Vec<u32>, Faults), SimError>> = pool.install(|| {
         units
             .par_iter()
+            // One unit a job: left to split adaptively, rayon hands each thread
+            // a quarter of the units or so to play in order, and units cost
+            // very different times (a search bot's against a heuristic's), so
+            // one thread was left playing a long tail alone.
+            .with_max_len(1)
             .map(|&(l, chunk)| {
                 let result = play_unit(config, lineups[l], chunk);
                 if let Ok((places, _)) = &result {
