@@ -113,14 +113,18 @@ export async function showLeaderboard() {
   document.title = t('web.players.leaderboard');
   setError($('lb-error'), '');
   const game = $('lb-game').value, band = $('lb-band').value;
+  const current = () =>
+    nav.route.view === 'leaderboard' && $('lb-game').value === game && $('lb-band').value === band;
   let board;
   try {
     board = await api('GET', `/api/leaderboard?game=${encodeURIComponent(game)}&band=${encodeURIComponent(band)}`);
   } catch (e) {
-    if (nav.route.view === 'leaderboard') setError($('lb-error'), e.message);
+    if (current()) setError($('lb-error'), e.message);
     return;
   }
-  if (nav.route.view !== 'leaderboard') return;
+  // Answers can arrive out of order (the page's first request and a band
+  // chosen at once): only the answer to what is chosen now is shown.
+  if (!current()) return;
   const rows = board.ratings || [];
   $('lb-body').replaceChildren(rows.length
     ? ratingTable(rows, true)
