@@ -114,6 +114,7 @@ mod report;
 mod run;
 mod seeds;
 mod stats;
+mod units;
 
 pub use config::{
     ConfigError, DEFAULT_HANDS, Entry, Format, Mode, SimArgs, SimConfig, parse_seed, seed_text,

@@ -16,6 +16,7 @@ use crate::play::{GameTable, Players, Seating, Series, Table};
 use crate::report::SimReport;
 use crate::seeds::{SeedStream, Stream, bot_seed, build_seed, seating};
 use crate::stats::Tally;
+use crate::units::thread_pool;
 
 /// Independent deals per work unit. Results do not depend on it: every
 /// deal's seeds come from its own index.
@@ -90,14 +91,7 @@ pub fn run(config: &SimConfig, progress: impl Fn(u64)) -> Result<SimReport, SimE
         Mode::Hands { hands } => hands.div_ceil(HANDS_PER_UNIT),
         Mode::Games { games, .. } => games,
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads())
-        .thread_name(|i| format!("dalmuti-sim-{i}"))
-        .build()
-        .map_err(|e| SimError::Threads {
-            threads: config.threads(),
-            reason: e.to_string(),
-        })?;
+    let pool = thread_pool(config.threads(), "sim")?;
 
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);

@@ -1,16 +1,14 @@
 //! Playing the ladder: every pair of bots at its shared tables, every deal
 //! in every seating, on a thread pool, the results kept per pair and deal.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use dalmuti_bots::Bot;
 use dalmuti_core::MAX_PLAYERS;
-use rayon::prelude::*;
 
 use super::LadderConfig;
 use crate::play::{Faults, Players, Series};
 use crate::run::{HANDS_PER_UNIT, SimError};
 use crate::seeds::{SeedStream, Stream, bot_seed, build_seed};
+use crate::units::play_units;
 
 /// What one deal of a pair gave, summed over its seatings (every pattern
 /// in every rotation).
@@ -84,33 +82,18 @@ pub(crate) fn play_pairs(
             }
         }
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads())
-        .thread_name(|i| format!("dalmuti-ladder-{i}"))
-        .build()
-        .map_err(|e| SimError::Threads {
-            threads: config.threads(),
-            reason: e.to_string(),
-        })?;
-    let done = AtomicU64::new(0);
-    let results: Vec<Result<UnitResult, SimError>> = pool.install(|| {
-        units
-            .par_iter()
-            // Every unit its own job, for the reason in `pool/play.rs`: the
-            // pairs' units differ in cost as much as the pool's.
-            .with_max_len(1)
-            .enumerate()
-            .map(|(id, unit)| {
-                let (a, b) = pairs[unit.pair];
-                let result = play_unit(config, id as u64, (a, b), &patterns[unit.pattern], unit);
-                if let Ok((deals, _)) = &result {
-                    let hands = (deals.len() * config.players()) as u64;
-                    progress(done.fetch_add(hands, Ordering::Relaxed) + hands);
-                }
-                result
-            })
-            .collect()
-    });
+    let results = play_units(
+        config.threads(),
+        "ladder",
+        &units,
+        |id, unit| {
+            let (a, b) = pairs[unit.pair];
+            let result = play_unit(config, id as u64, (a, b), &patterns[unit.pattern], unit)?;
+            let hands = (result.0.len() * config.players()) as u64;
+            Ok((result, hands))
+        },
+        progress,
+    )?;
 
     let n = config.players() as u32;
     let mut out: Vec<PairResult> = pairs
@@ -134,9 +117,7 @@ pub(crate) fn play_pairs(
             pair.comparisons += copies * (n - copies) * n;
         }
     }
-    // The first failure in unit order, whatever the threads did.
-    for (unit, result) in units.iter().zip(results) {
-        let (unit_deals, [a_faults, b_faults]) = result?;
+    for (unit, (unit_deals, [a_faults, b_faults])) in units.iter().zip(results) {
         let pair = &mut out[unit.pair];
         for (i, d) in unit_deals.iter().enumerate() {
             let total = &mut pair.deals[unit.first_deal as usize + i];

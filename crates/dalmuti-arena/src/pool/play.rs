@@ -1,16 +1,14 @@
 //! Playing a pool run: every row's lineups on the same deals, in units of
 //! a few deals on a thread pool, each deal's places kept.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use dalmuti_bots::{Bot, BotSpec};
 use dalmuti_core::MAX_PLAYERS;
-use rayon::prelude::*;
 
 use super::PoolConfig;
 use crate::play::{Faults, Players, Series};
 use crate::run::SimError;
 use crate::seeds::{SeedStream, Stream, bot_seed, build_seed};
+use crate::units::play_units;
 
 /// Deals in a unit of work: few, so that slow bots (a search of 50 ms a
 /// decision plays some 2 s of deals a rotation) spread over every thread.
@@ -99,33 +97,17 @@ pub(crate) fn play(
     let units: Vec<(usize, u64)> = (0..lineups.len())
         .flat_map(|l| (0..chunks).map(move |c| (l, c)))
         .collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads())
-        .thread_name(|i| format!("dalmuti-pool-{i}"))
-        .build()
-        .map_err(|e| SimError::Threads {
-            threads: config.threads(),
-            reason: e.to_string(),
-        })?;
-    let done = AtomicU64::new(0);
-    let results: Vec<Result<(Vec<u32>, Faults), SimError>> = pool.install(|| {
-        units
-            .par_iter()
-            // One unit a job: left to split adaptively, rayon hands each thread
-            // a quarter of the units or so to play in order, and units cost
-            // very different times (a search bot's against a heuristic's), so
-            // one thread was left playing a long tail alone.
-            .with_max_len(1)
-            .map(|&(l, chunk)| {
-                let result = play_unit(config, lineups[l], chunk);
-                if let Ok((places, _)) = &result {
-                    let hands = (places.len() * config.players()) as u64;
-                    progress(done.fetch_add(hands, Ordering::Relaxed) + hands);
-                }
-                result
-            })
-            .collect()
-    });
+    let results = play_units(
+        config.threads(),
+        "pool",
+        &units,
+        |_, &(l, chunk)| {
+            let (places, faults) = play_unit(config, lineups[l], chunk)?;
+            let hands = (places.len() * config.players()) as u64;
+            Ok(((places, faults), hands))
+        },
+        progress,
+    )?;
     let mut out: Vec<LineupResult> = lineups
         .iter()
         .map(|&lineup| LineupResult {
@@ -134,9 +116,7 @@ pub(crate) fn play(
             faults: Faults::default(),
         })
         .collect();
-    // In unit order, so the first failure is the same on any threads.
-    for (&(l, _), result) in units.iter().zip(results) {
-        let (places, faults) = result?;
+    for (&(l, _), (places, faults)) in units.iter().zip(results) {
         out[l].places.extend(places);
         out[l].faults.add(&faults);
     }
