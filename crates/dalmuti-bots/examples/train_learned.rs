@@ -1,6 +1,22 @@
-//! Trains the learned policy's weights (`weights/learned.json`) to choose
-//! as the search bot chooses: expert iteration's imitation step, with a
-//! linear policy.
+//! Trains the learned policy's weights (`weights/learned.json`).
+//!
+//! ```text
+//! cargo run --release -p dalmuti-bots --example train_learned -- es learned.json 80 2000 1
+//! cargo run --release -p dalmuti-bots --example train_learned -- es learned-3.json 80 2000 3 3
+//! ```
+//!
+//! `es OUT GENERATIONS HANDS SEED [SIZES]`, how the shipped weights were
+//! made, evolves them (a cross-entropy method: twenty candidates a
+//! generation drawn around the mean, the mean moved to the best five) by
+//! the places they win on HANDS hands a generation against a league of the
+//! styles, the heuristic and the greedy bot, at tables of SIZES players
+//! (comma-separated; by default 3 to 8, five most often). Weights evolved
+//! for three players alone were tried and not kept: the search played no
+//! better with them (docs/PERFORMANCE.md, "Three players").
+//!
+//! The other way, which did worse (docs/PERFORMANCE.md, "A learned
+//! policy"), is expert iteration's imitation step: choose as the search
+//! bot chooses.
 //!
 //! ```text
 //! cargo run --release -p dalmuti-bots --example train_learned -- gen data-1.bin 4000 1
@@ -62,9 +78,15 @@ fn main() {
             args[2].parse().expect("GENERATIONS"),
             args[3].parse().expect("HANDS"),
             args[4].parse().expect("SEED"),
+            &args.get(5).map_or(SIZES.to_vec(), |sizes| {
+                sizes
+                    .split(',')
+                    .map(|n| n.parse().expect("SIZES: table sizes, comma-separated"))
+                    .collect()
+            }),
         ),
         _ => eprintln!(
-            "usage: train_learned es OUT GENERATIONS HANDS SEED | gen OUT HANDS SEED [SEARCH] | fit OUT DATA..."
+            "usage: train_learned es OUT GENERATIONS HANDS SEED [SIZES] | gen OUT HANDS SEED [SEARCH] | fit OUT DATA..."
         ),
     }
 }
@@ -291,10 +313,10 @@ struct Trial {
     others: Vec<&'static str>,
 }
 
-fn trials(n: usize, seed: u64, rng: &mut impl Rng) -> Vec<Trial> {
+fn trials(n: usize, seed: u64, sizes: &[usize], rng: &mut impl Rng) -> Vec<Trial> {
     (0..n)
         .map(|i| {
-            let players = SIZES[rng.random_range(0..SIZES.len())];
+            let players = sizes[rng.random_range(0..sizes.len())];
             Trial {
                 deal: seed.wrapping_mul(7_919).wrapping_add(i as u64),
                 players,
@@ -384,7 +406,7 @@ fn fitnesses(candidates: &[[f64; F]], trials: &[Trial]) -> Vec<f64> {
 /// weights, from the heuristic's choice: each generation plays every
 /// candidate on the same new hands against the league, and the best
 /// fifth's mean and spread make the next generation's.
-fn evolve(out: &str, generations: usize, hands: usize, seed: u64) {
+fn evolve(out: &str, generations: usize, hands: usize, seed: u64, sizes: &[usize]) {
     let favourite = FEATURE_NAMES
         .iter()
         .position(|&n| n == "heuristic_choice")
@@ -394,7 +416,7 @@ fn evolve(out: &str, generations: usize, hands: usize, seed: u64) {
     mean[favourite] = 2.0;
     let mut spread = [0.5f64; F];
     for generation in 1..=generations {
-        let trials = trials(hands, seed * 1_000 + generation as u64, &mut rng);
+        let trials = trials(hands, seed * 1_000 + generation as u64, sizes, &mut rng);
         let candidates: Vec<[f64; F]> = (0..POPULATION)
             .map(|_| {
                 std::array::from_fn(|i| {
@@ -420,7 +442,7 @@ fn evolve(out: &str, generations: usize, hands: usize, seed: u64) {
             scores[order[POPULATION / 2]]
         );
     }
-    let check = trials(4 * hands, seed * 1_000 + 999, &mut rng);
+    let check = trials(4 * hands, seed * 1_000 + 999, sizes, &mut rng);
     let policy = policy_of(&mean);
     let learned = fitness(&check, &|seed| {
         Box::new(LearnedBot::with_policy(policy.clone(), seed))
@@ -430,8 +452,10 @@ fn evolve(out: &str, generations: usize, hands: usize, seed: u64) {
         "on {} new hands: the evolved mean {learned:.4}, the heuristic {heuristic:.4}",
         check.len()
     );
+    let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
+    let sizes = sizes.join(",");
     let note = format!(
-        "evolved against the styles, the heuristic and the greedy bot at tables of 3 to 8 (examples/train_learned.rs es {out} {generations} {hands} {seed})"
+        "evolved against the styles, the heuristic and the greedy bot at tables of {sizes} players (examples/train_learned.rs es {out} {generations} {hands} {seed} {sizes})"
     );
     let weights = std::array::from_fn(|i| mean[i] as f32);
     std::fs::write(out, LearnedPolicy::new(weights, note).to_json() + "\n").unwrap();
