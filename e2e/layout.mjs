@@ -4,9 +4,11 @@
 //
 //     cargo build --release -p dalmuti && npm ci --prefix e2e && node e2e/layout.mjs
 //
-//  dock     A laptop with a hand of 13 ranks (two rows of cards): Play,
-//           Pass, − and + inside the window without scrolling, and still
-//           there scrolled to the bottom; − and + at least 44×44 px.
+//  dock     A laptop with a hand of 13 ranks (two rows of cards), and
+//           phones (three rows): Play, Pass, − and + inside the window
+//           without scrolling, and still there scrolled to the bottom; − and
+//           + at least 44×44 px. On a small phone (360×640) the hand is
+//           taller than its sheet, and the buttons stay on it.
 //  replay   A replay at 1366 px: every seat's panel inside the window, none
 //           over "Download the record".
 //  phone    Phones at tables of 3 to 8: at our first turn every seat is on
@@ -69,6 +71,9 @@ async function boxes(page, selectors) {
   }, selectors);
 }
 
+/** A small phone's screen, where three rows of cards overflow the hand sheet. */
+const SMALL_PHONE = { width: 360, height: 640 };
+
 const inside = (b, vw, vh) => b.x >= -0.5 && b.y >= -0.5 && b.x + b.width <= vw + 0.5 && b.y + b.height <= vh + 0.5;
 const meet = (a, b) => a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5 && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
 const show = b => b ? `${Math.round(b.x)},${Math.round(b.y)} ${Math.round(b.width)}×${Math.round(b.height)}` : 'nothing';
@@ -77,7 +82,7 @@ const show = b => b ? `${Math.round(b.x)},${Math.round(b.y)} ${Math.round(b.widt
 
 async function dockOnScreen() {
   const three = fixture('three');
-  for (const size of [LAPTOP, PHONE]) {
+  for (const size of [LAPTOP, PHONE, SMALL_PHONE]) {
     const label = `dock-${size.width}`;
     const page = await pages.fixturePage(label, size, three, { hash: atTable(three), http: tableInfo(three), messages: three.screens.turn });
     await page.locator(`${tid('dock')}.my-turn`).waitFor({ state: 'visible' });
@@ -97,6 +102,7 @@ async function dockOnScreen() {
         if (b[key].width < 44 - 0.5 || b[key].height < 44 - 0.5) fail(`${size.width}×${size.height}: the ${key} button is ${show(b[key])}, smaller than 44×44`);
       }
     }
+    await page.screenshot({ path: path.join(outDir, `${label}.png`) });
     log(`  ${size.width}×${size.height}: a hand on ${rows} rows, Play and Pass on screen`);
     if (size === LAPTOP) {
       // What a newcomer reads first at the side is the hand, not the deals' commitments.
@@ -534,7 +540,7 @@ async function firstHandTour() {
 async function run() {
   await pages.start(server);
   if (parts.has('dock')) {
-    await step('a two-row hand: Play and Pass on screen at 1366×768 and 390×844', dockOnScreen);
+    await step('a hand of two rows or more: Play and Pass on screen at 1366×768, 390×844 and 360×640', dockOnScreen);
     await step('a tie at the top of the standings, said', tieSaid);
   }
   if (parts.has('replay')) await step('the replay\'s seats on screen at 1366, 1000 and 390 px', replayOnScreen);
