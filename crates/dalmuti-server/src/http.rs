@@ -212,13 +212,14 @@ async fn create_table(
     let handle = state
         .make_table(row, name.map(str::to_string), &player)
         .await?;
+    let from = Some(crate::ratings::origin(address(client.as_ref())));
     let token = match &me {
         Some(me) => {
-            let token = handle.join_as(me).await?;
+            let token = handle.join_as(me, from).await?;
             crate::players::remember_seat(&state, me, &id).await;
             token
         }
-        None => handle.join(&player).await?,
+        None => handle.join(&player, from).await?,
     };
     Ok((StatusCode::CREATED, Json(Created { id, token })))
 }
@@ -338,6 +339,7 @@ struct TakeSeat {
 async fn take_seat(
     State(state): State<AppState>,
     Path(id): Path<TableId>,
+    client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     headers: HeaderMap,
     json: Result<Json<TakeSeat>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Seated>), ServerError> {
@@ -345,13 +347,14 @@ async fn take_seat(
     let req = body(json)?;
     let me = crate::players::from_headers(&state, &headers).await?;
     let name = crate::players::seat_name(&state, me.as_ref(), &req.name).await?;
+    let from = Some(crate::ratings::origin(address(client.as_ref())));
     let token = match &me {
         Some(me) => {
-            let token = table.join_as(me).await?;
+            let token = table.join_as(me, from).await?;
             crate::players::remember_seat(&state, me, &id).await;
             token
         }
-        None => table.join(&name).await?,
+        None => table.join(&name, from).await?,
     };
     Ok((StatusCode::CREATED, Json(Seated { token })))
 }

@@ -94,22 +94,46 @@ impl Drop for Slot {
     }
 }
 
-/// How many tables an address may create: a burst, then one per
-/// interval (a token bucket per address, GCRA).
-pub struct CreationLimit {
-    limiter: DefaultKeyedRateLimiter<IpAddr>,
+/// How many things of a kind a client may make: a burst, then one per
+/// interval (a token bucket per key, GCRA). Keyed by address (new tables,
+/// names) or by anything else a refusal can name (a player's play-now
+/// tables, a seat's takings back).
+pub struct CreationLimit<K: std::hash::Hash + Eq + Clone = IpAddr> {
+    limiter: DefaultKeyedRateLimiter<K>,
     /// What is made, in a refusal's words ("new tables").
     what: &'static str,
+    /// Whose, in a refusal's words ("from your address").
+    whose: &'static str,
 }
 
 /// Addresses remembered before the limiter forgets those back to a full
 /// burst.
 const REMEMBERED: usize = 10_000;
 
-impl CreationLimit {
-    /// `burst` things at once, then one every `interval`; `what` names
-    /// them in a refusal ("new tables").
+impl CreationLimit<IpAddr> {
+    /// `burst` things at once per address, then one every `interval`;
+    /// `what` names them in a refusal ("new tables").
     pub fn new(burst: u32, interval: Duration, what: &'static str) -> CreationLimit {
+        CreationLimit::keyed(burst, interval, what, "from your address")
+    }
+
+    /// Counts one new thing for `ip` (its [`address_key`]), or refuses it
+    /// with when to retry.
+    pub fn check(&self, ip: IpAddr) -> Result<(), ServerError> {
+        self.check_key(&address_key(ip))
+    }
+}
+
+impl<K: std::hash::Hash + Eq + Clone> CreationLimit<K> {
+    /// `burst` things at once per key, then one every `interval`; `what`
+    /// and `whose` name them in a refusal ("too many new tables from your
+    /// address").
+    pub fn keyed(
+        burst: u32,
+        interval: Duration,
+        what: &'static str,
+        whose: &'static str,
+    ) -> CreationLimit<K> {
         let burst = NonZeroU32::new(burst.max(1)).expect("at least 1");
         let quota = Quota::with_period(interval.max(Duration::from_millis(1)))
             .expect("a positive period")
@@ -117,27 +141,26 @@ impl CreationLimit {
         CreationLimit {
             limiter: RateLimiter::keyed(quota),
             what,
+            whose,
         }
     }
 
-    /// Counts one new thing for `ip`, or refuses it with when to retry.
-    pub fn check(&self, ip: IpAddr) -> Result<(), ServerError> {
+    /// Counts one new thing for `key`, or refuses it with when to retry.
+    pub fn check_key(&self, key: &K) -> Result<(), ServerError> {
         if self.limiter.len() > REMEMBERED {
             self.limiter.retain_recent();
         }
-        self.limiter
-            .check_key(&address_key(ip))
-            .map_err(|not_until| {
-                let wait = not_until.wait_time_from(DefaultClock::default().now());
-                let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-                ServerError::RateLimited {
-                    reason: format!(
-                        "too many {} from your address: try again in {seconds} s",
-                        self.what
-                    ),
-                    retry_after: seconds,
-                }
-            })
+        self.limiter.check_key(key).map_err(|not_until| {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            ServerError::RateLimited {
+                reason: format!(
+                    "too many {} {}: try again in {seconds} s",
+                    self.what, self.whose
+                ),
+                retry_after: seconds,
+            }
+        })
     }
 }
 

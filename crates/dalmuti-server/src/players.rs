@@ -39,6 +39,23 @@ pub fn registration_limit(burst: u32) -> CreationLimit {
     CreationLimit::new(burst, REGISTRATION_INTERVAL, "new players")
 }
 
+/// Times a player may take their seat back at one table at once, then
+/// one every [`RECLAIM_INTERVAL`]: each taking is an event in the table's
+/// log, and a loop of them must not flood it (issue 40).
+pub const RECLAIM_BURST: u32 = 5;
+/// See [`RECLAIM_BURST`].
+pub const RECLAIM_INTERVAL: Duration = Duration::from_secs(10);
+
+/// The limit on seats taken back, per table and player.
+pub fn reclaim_limit() -> CreationLimit<(crate::ids::TableId, String)> {
+    CreationLimit::keyed(
+        RECLAIM_BURST,
+        RECLAIM_INTERVAL,
+        "seats taken back",
+        "at this table",
+    )
+}
+
 /// A player's secret: 128 random bits as 32 hex digits. Whoever holds it
 /// is the player; the server keeps only its hash, and never prints it.
 ///
@@ -217,7 +234,55 @@ struct Profile {
     ratings: Vec<RatingShown>,
     /// The last games, newest first, each with its rating after it if
     /// it was rated (the profile's plot).
-    recent: Vec<crate::store::PlayerGame>,
+    recent: Vec<RecentGame>,
+}
+
+/// A game of a profile's list. A private table's address (and its name)
+/// is shown to nobody but the player: with it anyone could download the
+/// game's replay with every card, watch its rematch and take a seat there
+/// (issue 40).
+#[derive(Serialize)]
+struct RecentGame {
+    /// The table (its replay's address); `null` for a private table when
+    /// someone else asks.
+    table: Option<crate::ids::TableId>,
+    /// Its name; `null` as `table` is.
+    table_name: Option<String>,
+    /// Whether its table was public.
+    public: bool,
+    #[serde(flatten)]
+    result: GameResult,
+}
+
+/// What a game of a profile's list says of the player's result.
+#[derive(Serialize)]
+struct GameResult {
+    at: u64,
+    game: String,
+    players: usize,
+    place: usize,
+    rated: bool,
+    rating: Option<crate::ratings::Rating>,
+}
+
+impl RecentGame {
+    /// `game` as a profile shows it to its own player (`mine`) or anyone.
+    fn shown(game: crate::store::PlayerGame, mine: bool) -> RecentGame {
+        let shown = game.public || mine;
+        RecentGame {
+            table: shown.then_some(game.table),
+            table_name: shown.then_some(game.table_name),
+            public: game.public,
+            result: GameResult {
+                at: game.at,
+                game: game.game,
+                players: game.players,
+                place: game.place,
+                rated: game.rated,
+                rating: game.rating,
+            },
+        }
+    }
 }
 
 /// Games played of one game (`dalmuti`, `corporate-shuffle`).
@@ -252,9 +317,14 @@ impl From<crate::store::RatingRow> for RatingShown {
 async fn profile(
     State(state): State<AppState>,
     axum::extract::Path(name): axum::extract::Path<String>,
+    headers: HeaderMap,
 ) -> Result<Json<Profile>, ServerError> {
     let name = crate::names::check_name(&name)?;
     let key = name_key(&name);
+    // A wrong secret is no reason to refuse a public page: it is read as
+    // anyone's.
+    let asker = from_headers(&state, &headers).await.ok().flatten();
+    let mine = asker.is_some_and(|p| p.key == key);
     let found = state
         .store_call(move |store| {
             let Some(player) = store.player(&key)? else {
@@ -301,7 +371,11 @@ async fn profile(
         since: player.since,
         games: played,
         ratings: ratings.into_iter().map(RatingShown::from).collect(),
-        recent: games.into_iter().take(LISTED_GAMES).collect(),
+        recent: games
+            .into_iter()
+            .take(LISTED_GAMES)
+            .map(|g| RecentGame::shown(g, mine))
+            .collect(),
     }))
 }
 
@@ -523,6 +597,9 @@ async fn reclaim(
     let player = from_headers(&state, &headers)
         .await?
         .ok_or(ServerError::NoPlayer)?;
+    state
+        .reclaims
+        .check_key(&(id.clone(), player.key.clone()))?;
     let table = state.table(&id).await?;
     let token = table.reclaim(&player).await?;
     Ok((StatusCode::CREATED, Json(Reclaimed { token })))

@@ -4,18 +4,32 @@
 //!
 //! The waiting players are tickets in the store, so any node may take
 //! them: every node runs the matcher, and a match holds only if the store
-//! seats all of its tickets at once ([`Store::seat_tickets`]); a node that
-//! loses that race leaves an empty table, which expires unstarted. Where
-//! more players wait than a table seats, the oldest ticket is seated with
-//! those closest to it in rating; where too few wait, the table is filled
-//! with bots once the oldest has waited as long as they chose, at the bot
-//! level whose rating is nearest the players'.
+//! claims all of its tickets at once ([`Store::claim_tickets`]); a node
+//! that loses that race leaves an empty table, which expires unstarted.
+//! Where more players wait than a table seats, the oldest ticket is seated
+//! with those closest to it in rating; where too few wait, the table is
+//! filled with bots once the oldest has waited as long as they chose, at
+//! the bot level whose rating is nearest the players'.
 //!
-//! [`Store::seat_tickets`]: crate::store::Store::seat_tickets
+//! A player is told of their table only once it is whole and started
+//! ([`Seating`]): the node that claimed the tickets seats the players and
+//! bots, starts the game, and only then marks the tickets seated. A table
+//! that cannot be made gives its tickets back to the queue, and a claim a
+//! node left halfway (it stopped) is settled by any node after
+//! [`CLAIM_MS`]: seated if its table started, back in the queue if not.
+//!
+//! What the queue may make is bounded (`docs/PLAYERS.md`, Play now): a
+//! player's tables by their name ([`PLAYER_BURST`], [`PLAYER_INTERVAL`]),
+//! and by their address with the tables they make themselves; a node's
+//! play-now tables to a share of its table cap ([`room`]), so the queue can
+//! never leave no room for a table someone makes by hand.
+//!
+//! [`Store::claim_tickets`]: crate::store::Store::claim_tickets
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -23,9 +37,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ServerError;
 use crate::ids::TableId;
+use crate::limits::CreationLimit;
 use crate::players::{Player, from_headers};
 use crate::registry::AppState;
-use crate::store::{Enqueued, TableRow, Ticket};
+use crate::store::{Enqueued, Seating, TableRow, Ticket};
+use crate::table::TableHandle;
 use crate::table::talk::now_ms;
 
 /// Tickets that may wait at once, over the whole store: past it, a new
@@ -42,6 +58,34 @@ const TICK: Duration = Duration::from_millis(500);
 const HANDS: u32 = 5;
 /// Its turn timer: a stranger who walks away holds nobody up for long.
 const TURN_SECONDS: u32 = 30;
+/// A claim neither seated nor given back for this long was left by a node
+/// that stopped halfway: making a table takes milliseconds.
+pub const CLAIM_MS: u64 = 60_000;
+/// Play-now tables a player may ask for at once…
+pub const PLAYER_BURST: u32 = 3;
+/// …and then one per this interval (a game of five hands takes longer).
+pub const PLAYER_INTERVAL: Duration = Duration::from_secs(120);
+
+/// The limit on play-now tables per player, by their name's key.
+pub fn player_limit() -> CreationLimit<String> {
+    CreationLimit::keyed(
+        PLAYER_BURST,
+        PLAYER_INTERVAL,
+        "play-now tables",
+        "under your name",
+    )
+}
+
+/// The most play-now tables a node with a cap of `max_tables` keeps at
+/// once: half of them (at least one), so the queue never fills the cap.
+///
+/// ```
+/// assert_eq!(dalmuti_server::queue::room(10_000), 5_000);
+/// assert_eq!(dalmuti_server::queue::room(1), 1);
+/// ```
+pub fn room(max_tables: usize) -> usize {
+    (max_tables / 2).max(1)
+}
 
 /// A table to make now: the tickets seated at it, and the bots that fill it.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,10 +101,11 @@ pub struct Match {
 /// ```
 /// use dalmuti_server::names::PlayerName;
 /// use dalmuti_server::queue::matches;
-/// use dalmuti_server::store::Ticket;
+/// use dalmuti_server::store::{Seating, Ticket};
 /// let ticket = |id: &str, mu: f64, since: u64| Ticket {
 ///     id: id.into(), key: id.into(), name: PlayerName::new(id).unwrap(),
-///     game: "dalmuti".into(), players: 3, wait_ms: 10_000, mu, since, table: None,
+///     game: "dalmuti".into(), players: 3, wait_ms: 10_000, mu, since, from: None,
+///     seating: Seating::Waiting,
 /// };
 /// // Four wait for three seats: the oldest with the two nearest in rating.
 /// let waiting = [ticket("a", 25.0, 0), ticket("b", 40.0, 1), ticket("c", 24.0, 2), ticket("d", 27.0, 3)];
@@ -130,13 +175,19 @@ pub async fn run(state: AppState) {
     }
 }
 
-/// One look at the queue: every table it calls for, made.
+/// One look at the queue: claims left halfway settled, then every table
+/// it calls for made, while the node has room for them.
 async fn round(state: &AppState) -> Result<(), ServerError> {
+    settle(state).await?;
     let stale_before = now_ms().saturating_sub(STALE_MS);
     let waiting = state
         .store_call(move |store| store.waiting(stale_before))
         .await?;
     for m in matches(&waiting, now_ms()) {
+        if made_here(state) >= room(state.config.max_tables) {
+            // Full: the tickets wait (and say so) until tables end.
+            break;
+        }
         if let Err(e) = seat(state, m).await {
             tracing::warn!(error = %e, "a play-now table could not be made");
         }
@@ -144,9 +195,21 @@ async fn round(state: &AppState) -> Result<(), ServerError> {
     Ok(())
 }
 
-/// Makes the table of `m`: the store seats its tickets first (all or
+/// The live play-now tables this node made.
+fn made_here(state: &AppState) -> usize {
+    let mut made = state
+        .play_now_tables
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    made.retain(|h| !h.is_closed());
+    made.len()
+}
+
+/// Makes the table of `m`: the store claims its tickets first (all or
 /// none), then the players take their seats (each takes it back on their
-/// device with their secret), bots fill it, and it starts.
+/// device with their secret), bots fill it and it starts; only then are
+/// the tickets seated, so a player polling meanwhile still waits. A table
+/// that could not be made gives its tickets back.
 async fn seat(state: &AppState, m: Match) -> Result<(), ServerError> {
     let first = &m.tickets[0];
     let variant = match first.game.as_str() {
@@ -174,31 +237,98 @@ async fn seat(state: &AppState, m: Match) -> Result<(), ServerError> {
     };
     let id = row.id.clone();
     let handle = state.make_table(row, None, &first.name).await?;
+    state
+        .play_now_tables
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(handle.clone());
     let ids: Vec<String> = m.tickets.iter().map(|t| t.id.clone()).collect();
     let table = id.clone();
+    let now = now_ms();
     if !state
-        .store_call(move |store| store.seat_tickets(&ids, &table))
+        .store_call(move |store| store.claim_tickets(&ids, &table, now))
         .await?
     {
-        // Another node seated one of them: this table, empty, expires.
+        // Another node claimed one of them: this table, empty, expires.
         return Ok(());
     }
+    let table = id.clone();
+    if let Err(e) = make_whole(state, &handle, &id, &m, level).await {
+        // Not started: it expires, and its players wait for another.
+        state
+            .store_call(move |store| store.release_claim(&table))
+            .await?;
+        return Err(e);
+    }
+    let seated = state
+        .store_call(move |store| store.seat_claimed(&table))
+        .await?;
+    if seated < m.tickets.len() {
+        tracing::warn!(table = %id, seated, "play now: a ticket was dropped while its table was made");
+    }
+    tracing::info!(table = %id, players = m.tickets.len(), bots = m.bots, "play now: a table of strangers");
+    Ok(())
+}
+
+/// Seats `m`'s players and bots at the table of `handle` and starts it.
+async fn make_whole(
+    state: &AppState,
+    handle: &TableHandle,
+    id: &TableId,
+    m: &Match,
+    level: &'static str,
+) -> Result<(), ServerError> {
     let mut host = None;
     for ticket in &m.tickets {
         let player = Player {
             name: ticket.name.clone(),
             key: ticket.key.clone(),
         };
-        let token = handle.join_as(&player).await?;
-        crate::players::remember_seat(state, &player, &id).await;
+        let token = handle.join_as(&player, ticket.from.clone()).await?;
+        crate::players::remember_seat(state, &player, id).await;
         host.get_or_insert(token);
     }
     let host = host.expect("a match seats a player");
     for _ in 0..m.bots {
         handle.add_bot(&host, level).await?;
     }
-    handle.start(&host).await?;
-    tracing::info!(table = %id, players = m.tickets.len(), bots = m.bots, "play now: a table of strangers");
+    handle.start(&host).await
+}
+
+/// Settles the claims some node left halfway for longer than
+/// [`CLAIM_MS`]: a table that started is its players' (the tickets are
+/// seated there); one that did not, or is gone, gives them back. A table
+/// another node serves is that node's to settle.
+async fn settle(state: &AppState) -> Result<(), ServerError> {
+    let before = now_ms().saturating_sub(CLAIM_MS);
+    let stale = state
+        .store_call(move |store| store.stale_claims(before))
+        .await?;
+    for table in stale {
+        let started = match state.find(&table).await {
+            Ok(Some(handle)) => match handle.info().await {
+                Ok(info) => info.started,
+                Err(ServerError::Closed) => false,
+                Err(e) => return Err(e),
+            },
+            Ok(None) => false,
+            Err(ServerError::Moved { .. }) | Err(ServerError::Draining) => continue,
+            Err(e) => return Err(e),
+        };
+        let id = table.clone();
+        let (settled, how) = if started {
+            let n = state
+                .store_call(move |store| store.seat_claimed(&id))
+                .await?;
+            (n, "seated at the table it started")
+        } else {
+            let n = state
+                .store_call(move |store| store.release_claim(&id))
+                .await?;
+            (n, "back in the queue")
+        };
+        tracing::warn!(table = %table, tickets = settled, "play now: a claim left halfway, {how}");
+    }
     Ok(())
 }
 
@@ -243,7 +373,7 @@ struct Ask {
 }
 
 /// Where a ticket stands.
-#[derive(Serialize)]
+#[derive(Debug, Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 enum Standing {
     /// Waiting: since when, and how many wait for the same table.
@@ -265,6 +395,7 @@ async fn player(state: &AppState, headers: &HeaderMap) -> Result<Player, ServerE
 
 async fn ask(
     State(state): State<AppState>,
+    client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     headers: HeaderMap,
     json: Result<Json<Ask>, axum::extract::rejection::JsonRejection>,
 ) -> Result<(StatusCode, Json<Standing>), ServerError> {
@@ -291,6 +422,11 @@ async fn ask(
             MAX_WAIT_MS / 1000
         )));
     }
+    // Each ask may make a table: counted under the player's name, and
+    // with the tables their address makes by hand.
+    let address = crate::http::address(client.as_ref());
+    state.play_now.check_key(&me.key)?;
+    state.creation.check(address)?;
     let (key, band, rated_game) = (
         me.key.clone(),
         crate::ratings::band(req.players),
@@ -311,7 +447,8 @@ async fn ask(
         wait_ms,
         mu,
         since: now_ms(),
-        table: None,
+        from: Some(crate::ratings::origin(address)),
+        seating: Seating::Waiting,
     };
     match state
         .store_call(move |store| store.enqueue(&ticket, QUEUE_CAP))
@@ -327,9 +464,11 @@ async fn ask(
     }
 }
 
-/// Where `ticket` stands, with how many wait for the same table.
+/// Where `ticket` stands, with how many wait for the same table. A
+/// ticket whose table is being made still waits: its player is sent to a
+/// table only once it is whole and started.
 async fn standing(state: &AppState, ticket: Ticket) -> Result<Standing, ServerError> {
-    if let Some(table) = ticket.table {
+    if let Seating::Seated(table) = ticket.seating {
         return Ok(Standing::Seated {
             ticket: ticket.id,
             table,
@@ -374,4 +513,189 @@ async fn give_up(
         .store_call(move |store| store.leave_queue(&me.key))
         .await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use super::*;
+    use crate::Config;
+    use crate::store::Store;
+    use crate::store::faulty::{Faulty, Ping};
+
+    fn ticket(name: &str, players: usize, wait_ms: u64) -> Ticket {
+        Ticket {
+            id: format!("ticket-{name}"),
+            key: name.to_lowercase(),
+            name: crate::names::PlayerName::new(name).unwrap(),
+            game: "dalmuti".into(),
+            players,
+            wait_ms,
+            mu: 25.0,
+            since: now_ms(),
+            from: None,
+            seating: Seating::Waiting,
+        }
+    }
+
+    /// Polls `ticket` as its player's client does until `done` holds.
+    async fn poll_until(
+        state: &AppState,
+        t: &Ticket,
+        done: impl Fn(&Standing) -> bool,
+    ) -> Standing {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let (id, key) = (t.id.clone(), t.key.clone());
+            let found = state
+                .store_call(move |store| store.poll_ticket(&id, &key, now_ms()))
+                .await
+                .unwrap()
+                .expect("the ticket is kept");
+            let standing = standing(state, found).await.unwrap();
+            if done(&standing) {
+                return standing;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "{standing:?}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Issue 40: a ticket read "seated" while its table held only its
+    /// player. Here the start of the table is slow to be written: the
+    /// tickets are claimed and the table whole, yet every poll says
+    /// "waiting" until the game has started.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_player_hears_of_the_table_only_once_it_is_whole_and_started() {
+        let store = Faulty::new(Ping::Works);
+        let go = store.hold("start");
+        let state = AppState::open(store.clone(), Config::for_tests()).unwrap();
+        let tickets: Vec<Ticket> = ["Ada", "Bo", "Cy"]
+            .iter()
+            .map(|n| ticket(n, 3, 60_000))
+            .collect();
+        for t in &tickets {
+            store.enqueue(t, QUEUE_CAP).unwrap();
+        }
+        // The matcher claims them and seats the players…
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        let table = loop {
+            let claimed = store
+                .poll_ticket(&tickets[0].id, &tickets[0].key, now_ms())
+                .unwrap()
+                .unwrap()
+                .seating;
+            if let Seating::Claimed { table, .. } = claimed {
+                break table;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "never claimed");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        // The table is whole: its three seats are in its log, the start
+        // not yet (its actor waits for the write, so it is not asked).
+        loop {
+            let log = store.log(&table).unwrap();
+            let seats = log.iter().filter(|e| e.starts_with("{\"seat\"")).count();
+            assert!(!log.iter().any(|e| e.starts_with("{\"start\"")));
+            if seats == 3 {
+                break;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "never whole: {log:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        // …but while the start is not written, nobody is told.
+        for t in &tickets {
+            let standing = poll_until(&state, t, |_| true).await;
+            assert!(
+                matches!(standing, Standing::Waiting { .. }),
+                "{}: {standing:?}",
+                t.name
+            );
+        }
+        go.send(()).unwrap();
+        let handle = state.table(&table).await.unwrap();
+        for t in &tickets {
+            let standing = poll_until(&state, t, |s| matches!(s, Standing::Seated { .. })).await;
+            let Standing::Seated { table: at, .. } = standing else {
+                unreachable!()
+            };
+            assert_eq!(at, table);
+            let info = handle.info().await.unwrap();
+            assert!(info.started && info.taken.len() == 3, "{info:?}");
+        }
+    }
+
+    /// A node that stopped halfway through making a table left its
+    /// tickets claimed: any node gives them back to the queue if the table
+    /// never started, or seats them there if it did.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_claim_left_halfway_is_settled_by_its_table() {
+        let store = Faulty::new(Ping::Works);
+        let state = AppState::open(store.clone(), Config::for_tests()).unwrap();
+        // Alone, waiting for people for five minutes: no match meanwhile.
+        let (lost, found) = (ticket("Ada", 3, 300_000), ticket("Bo", 4, 300_000));
+        store.enqueue(&lost, QUEUE_CAP).unwrap();
+        store.enqueue(&found, QUEUE_CAP).unwrap();
+        // Bo's table was made, and started, before its node stopped.
+        let row = TableRow {
+            id: TableId::new(),
+            name: String::new(),
+            seats: 4,
+            rules: serde_json::to_string(&dalmuti_core::Rules::default()).unwrap(),
+            public: true,
+            turn_seconds: None,
+            spectator_chat: false,
+            rematch: None,
+            rated: false,
+            silenced: Vec::new(),
+        };
+        let id = row.id.clone();
+        let handle = state.make_table(row, None, "Bo").await.unwrap();
+        let bo = Player {
+            name: found.name.clone(),
+            key: found.key.clone(),
+        };
+        let host = handle.join_as(&bo, None).await.unwrap();
+        for _ in 0..3 {
+            handle.add_bot(&host, "easy").await.unwrap();
+        }
+        handle.start(&host).await.unwrap();
+        // Ada's table was never made. (The claims are from long ago: this
+        // node's matcher may settle them before the test does.)
+        let long_ago = now_ms() - CLAIM_MS - 1;
+        assert!(
+            store
+                .claim_tickets(std::slice::from_ref(&lost.id), &"gone".into(), long_ago)
+                .unwrap()
+        );
+        assert!(
+            store
+                .claim_tickets(std::slice::from_ref(&found.id), &id, long_ago)
+                .unwrap()
+        );
+
+        settle(&state).await.unwrap();
+        let seating = |t: &Ticket| {
+            store
+                .poll_ticket(&t.id, &t.key, now_ms())
+                .unwrap()
+                .unwrap()
+                .seating
+        };
+        assert_eq!(seating(&lost), Seating::Waiting, "back in the queue");
+        assert_eq!(seating(&found), Seating::Seated(id));
+        let ids: Vec<String> = store
+            .waiting(0)
+            .unwrap()
+            .into_iter()
+            .map(|t| t.id)
+            .collect();
+        assert_eq!(ids, [lost.id.as_str()], "Ada waits in her place again");
+        let _: Arc<dyn Store> = store;
+    }
 }

@@ -3,11 +3,15 @@
 //! through the `skillratings` crate, one rating per game (Dalmuti,
 //! Corporate Shuffle) and per band of table sizes.
 //!
-//! A game is rated when its host asked for it and every person at the
-//! table kept a name ([`crate::players`]): a seat nobody can be held to
-//! would be a free rating for whoever sits beside it. Bots are rated too,
-//! each level as one player (`bot:normal`), so the levels stand on the
-//! players' scale.
+//! A game is rated when its host asked for it, every person at the table
+//! kept a name ([`crate::players`]) and no two of them took their seats
+//! from one place ([`origin`]): a seat nobody can be held to, or a second
+//! account at the same keyboard, would be a free rating for whoever sits
+//! beside it. A rated table seats nobody who kept no name, and a player
+//! who leaves a rated game before its end is rated below everyone who
+//! stayed. Bots are rated too, each level as one player (`bot:normal`), so
+//! the levels stand on the players' scale. What this does against
+//! collusion and what it cannot is in `docs/PLAYERS.md`.
 
 use serde::Serialize;
 use skillratings::MultiTeamOutcome;
@@ -43,6 +47,27 @@ impl Rating {
     pub fn ordinal(&self) -> f64 {
         self.mu - 3.0 * self.sigma
     }
+}
+
+/// Where a seat was taken from, as a rated game compares seats: a digest
+/// of the client's address as the server counts addresses
+/// ([`crate::limits::address_key`]: an IPv6 client by its /64), so that
+/// two seats taken from one place are known as such without the log
+/// keeping the address itself. 16 hex digits.
+///
+/// ```
+/// use dalmuti_server::ratings::origin;
+/// let home = origin("192.0.2.7".parse().unwrap());
+/// assert_eq!(home.len(), 16);
+/// assert_eq!(home, origin("::ffff:192.0.2.7".parse().unwrap()));
+/// assert_eq!(origin("2001:db8::1".parse().unwrap()), origin("2001:db8::2".parse().unwrap()));
+/// assert_ne!(home, origin("192.0.2.8".parse().unwrap()));
+/// ```
+pub fn origin(ip: std::net::IpAddr) -> String {
+    use sha2::Digest;
+    let key = crate::limits::address_key(ip);
+    let digest = sha2::Sha256::digest(format!("dalmuti seat origin {key}"));
+    crate::store::hex(&digest[..8])
 }
 
 /// The band of table sizes a game of `players` is rated in: places at a

@@ -31,6 +31,13 @@ pub struct AppState {
     pub(crate) creation: Arc<CreationLimit>,
     /// New identities per address ([`crate::players`]).
     pub(crate) players: Arc<CreationLimit>,
+    /// Play-now tables per player ([`crate::queue`]), by the name's key.
+    pub(crate) play_now: Arc<CreationLimit<String>>,
+    /// The play-now tables this node made, while live: at most a share of
+    /// the table cap ([`crate::queue::room`]).
+    pub(crate) play_now_tables: Arc<Mutex<Vec<TableHandle>>>,
+    /// Seats taken back per table and player ([`crate::players`]).
+    pub(crate) reclaims: Arc<CreationLimit<(TableId, String)>>,
     /// Held while a table is created, from choosing its default name to
     /// listing it: two creations cannot both take a name. An async lock:
     /// the row's write in between runs on the blocking pool, and other
@@ -104,6 +111,9 @@ impl AppState {
                 "new tables",
             )),
             players: Arc::new(crate::players::registration_limit(config.player_burst)),
+            play_now: Arc::new(crate::queue::player_limit()),
+            play_now_tables: Arc::default(),
+            reclaims: Arc::new(crate::players::reclaim_limit()),
             creating: Arc::default(),
             adopting: Arc::default(),
             config: Arc::new(config),

@@ -151,8 +151,33 @@ pub struct Ticket {
     pub mu: f64,
     /// When the player asked, in milliseconds since the Unix epoch.
     pub since: u64,
-    /// The table the player was seated at, once matched.
-    pub table: Option<TableId>,
+    /// Where the player asked from ([`crate::ratings::origin`]): their
+    /// seat is taken from there.
+    pub from: Option<String>,
+    /// Whether a table is being made for it, or made.
+    pub seating: Seating,
+}
+
+/// Where a [`Ticket`] stands with its table: the player is told of a table
+/// only once it is [`Seating::Seated`], whole and started (issue 40: a
+/// player sent to a table before its bots sat down found it half made).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seating {
+    /// No table yet.
+    Waiting,
+    /// A node claimed the ticket for `table` at `since` (milliseconds since
+    /// the Unix epoch) and is seating its players and bots: its player
+    /// still reads "waiting". A claim that neither becomes seated nor is
+    /// released for long is a node that stopped halfway
+    /// ([`Store::stale_claims`]).
+    Claimed {
+        /// The table being made.
+        table: TableId,
+        /// When the claim was made.
+        since: u64,
+    },
+    /// The table is whole and started: its player takes the seat there.
+    Seated(TableId),
 }
 
 /// What asking for a table did.
@@ -197,7 +222,11 @@ pub struct FinishedGame {
     pub game: String,
     /// Whether the host asked for it to be rated.
     pub rated: bool,
-    /// Every seat, with its final place.
+    /// Whether the table was public: a private table's address is shown
+    /// to nobody but its players.
+    pub public: bool,
+    /// Every seat, with its final place: those who left before the end
+    /// after everyone who stayed.
     pub seats: Vec<FinishedSeat>,
 }
 
@@ -213,16 +242,40 @@ pub struct FinishedSeat {
     pub bot: bool,
     /// The final place, from 1.
     pub place: usize,
+    /// Where a person took the seat from ([`crate::ratings::origin`]), if
+    /// known.
+    pub from: Option<String>,
 }
 
 impl FinishedGame {
-    /// Whether the ratings count it: asked for, and every seat someone
-    /// who can be rated (a person who kept a name, or a bot), a person
-    /// among them.
+    /// Whether the ratings count it: asked for, every seat someone who
+    /// can be rated (a person who kept a name, or a bot), a person among
+    /// them, and no two people who took their seats from one place (a
+    /// second account beside the first would be a free rating).
+    ///
+    /// ```
+    /// use dalmuti_server::store::{FinishedGame, FinishedSeat};
+    /// let seat = |key: &str, bot: bool, from: Option<&str>, place| FinishedSeat {
+    ///     key: Some(key.into()), name: key.into(), bot, place, from: from.map(Into::into),
+    /// };
+    /// let mut game = FinishedGame {
+    ///     table: "t".into(), table_name: "t".into(), at: 0, game: "dalmuti".into(),
+    ///     rated: true, public: true,
+    ///     seats: vec![seat("ada", false, Some("a1"), 1), seat("bo", false, Some("b2"), 2),
+    ///                 seat("bot:easy", true, None, 3)],
+    /// };
+    /// assert!(game.counts());
+    /// game.seats[1].from = Some("a1".into());
+    /// assert!(!game.counts(), "two people at one keyboard");
+    /// ```
     pub fn counts(&self) -> bool {
-        self.rated
-            && self.seats.iter().all(|s| s.key.is_some())
-            && self.seats.iter().any(|s| !s.bot)
+        let people: Vec<&FinishedSeat> = self.seats.iter().filter(|s| !s.bot).collect();
+        let apart = people.iter().enumerate().all(|(i, a)| {
+            people[i + 1..]
+                .iter()
+                .all(|b| a.from.is_none() || a.from != b.from)
+        });
+        self.rated && self.seats.iter().all(|s| s.key.is_some()) && !people.is_empty() && apart
     }
 
     /// The band of table sizes it is rated in.
@@ -297,6 +350,9 @@ pub struct PlayerGame {
     pub rated: bool,
     /// The player's rating after it, if it counted.
     pub rating: Option<crate::ratings::Rating>,
+    /// Whether its table was public: a profile shows a private table's
+    /// address to nobody but the player.
+    pub public: bool,
 }
 
 /// A rating as kept: whose, in which game and band, over how many games.
@@ -405,11 +461,24 @@ pub trait Store: Send + Sync {
     /// Player `key` leaves the queue; `false` if they were not in it.
     fn leave_queue(&self, key: &str) -> Result<bool, StoreError>;
     /// Drops tickets not seen since `stale_before` (and seated ones as
-    /// old), then answers the tickets still waiting, oldest first.
+    /// old), then answers the tickets still waiting (not claimed), oldest
+    /// first.
     fn waiting(&self, stale_before: u64) -> Result<Vec<Ticket>, StoreError>;
-    /// Seats the tickets `ids` at `table`, all or none: `false` if any was
-    /// seated elsewhere or left meanwhile (another node matched it).
-    fn seat_tickets(&self, ids: &[String], table: &TableId) -> Result<bool, StoreError>;
+    /// Claims the waiting tickets `ids` for `table` at `now`, all or none:
+    /// `false` if any was claimed elsewhere or left meanwhile (another
+    /// node matched it). Their players are not told yet
+    /// ([`Seating::Claimed`]).
+    fn claim_tickets(&self, ids: &[String], table: &TableId, now: u64) -> Result<bool, StoreError>;
+    /// The tickets claimed for `table` are seated there: its table is
+    /// whole and started. Answers how many.
+    fn seat_claimed(&self, table: &TableId) -> Result<usize, StoreError>;
+    /// The tickets claimed for `table` wait again (the table could not be
+    /// made), keeping their place in the queue. Answers how many.
+    fn release_claim(&self, table: &TableId) -> Result<usize, StoreError>;
+    /// The tables whose tickets were claimed before `before` and are
+    /// still neither seated nor released: made by a node that stopped
+    /// halfway, or is very slow.
+    fn stale_claims(&self, before: u64) -> Result<Vec<TableId>, StoreError>;
     /// Keeps a report; `false` (nothing kept) if this reporter reported
     /// this line already.
     fn add_report(&self, report: &ReportRow) -> Result<bool, StoreError>;
@@ -517,6 +586,13 @@ impl SqliteStore {
 /// (`player_tables`), the ratings, whether a table is rated, the seats
 /// whose chat its host removed (`silenced`, JSON), reported chat lines
 /// (`reports`), and the players waiting for a table (`queue`).
+///
+/// 4 (issue 40): a ticket is `claimed` for a table (when) before it is
+/// `seated` there, so its player hears of the table only once it is whole
+/// and started (tickets seated before are seated), and where its player
+/// asked from (`origin`, [`crate::ratings::origin`]); and whether each game of
+/// a player's history was at a `public` table, so a profile shows nobody a
+/// private table's address (a game whose table is gone counts as private).
 const MIGRATIONS: &[&str] = &[
     "ALTER TABLE tables ADD COLUMN status TEXT NOT NULL DEFAULT 'live';
      ALTER TABLE tables ADD COLUMN finished INTEGER;
@@ -560,6 +636,13 @@ const MIGRATIONS: &[&str] = &[
         table_id TEXT);
      ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
      ALTER TABLE tables ADD COLUMN silenced TEXT NOT NULL DEFAULT '[]';",
+    "ALTER TABLE queue ADD COLUMN claimed INTEGER;
+     ALTER TABLE queue ADD COLUMN seated INTEGER NOT NULL DEFAULT 0;
+     ALTER TABLE queue ADD COLUMN origin TEXT;
+     UPDATE queue SET seated = 1, claimed = since WHERE table_id IS NOT NULL;
+     ALTER TABLE player_games ADD COLUMN public INTEGER NOT NULL DEFAULT 0;
+     UPDATE player_games SET public = COALESCE(
+        (SELECT public FROM tables WHERE tables.id = player_games.table_id), 0);",
 ];
 
 /// Brings a database of an older schema up to the newest, step by step.
@@ -638,7 +721,8 @@ pub(crate) fn silenced_from(text: &str) -> Vec<crate::names::PlayerName> {
 }
 
 /// The columns of a ticket, in the order both stores read them.
-pub(crate) const TICKET: &str = "id, key, name, game, players, wait_ms, mu, since, table_id";
+pub(crate) const TICKET: &str =
+    "id, key, name, game, players, wait_ms, mu, since, table_id, claimed, seated, origin";
 
 /// A ticket from its columns (read as [`TICKET`] names them).
 #[allow(clippy::too_many_arguments)] // one per column
@@ -651,10 +735,18 @@ pub(crate) fn ticket_from(
     wait_ms: i64,
     mu: f64,
     since: i64,
-    table: Option<TableId>,
+    (table, claimed, seated, from): (Option<TableId>, Option<i64>, bool, Option<String>),
 ) -> Result<Ticket, StoreError> {
     let name = crate::names::PlayerName::new(name)
         .map_err(|_| StoreError::Failed(format!("ticket {id} has a bad name")))?;
+    let seating = match (table, seated) {
+        (None, _) => Seating::Waiting,
+        (Some(table), true) => Seating::Seated(table),
+        (Some(table), false) => Seating::Claimed {
+            table,
+            since: claimed.unwrap_or(since).max(0) as u64,
+        },
+    };
     Ok(Ticket {
         id,
         key,
@@ -664,7 +756,8 @@ pub(crate) fn ticket_from(
         wait_ms: wait_ms.max(0) as u64,
         mu,
         since: since.max(0) as u64,
-        table,
+        from,
+        seating,
     })
 }
 
@@ -678,7 +771,7 @@ fn sqlite_ticket(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Ticket, Store
         r.get(5)?,
         r.get(6)?,
         r.get(7)?,
-        r.get(8)?,
+        (r.get(8)?, r.get(9)?, r.get(10)?, r.get(11)?),
     ))
 }
 
@@ -995,8 +1088,9 @@ impl Store for SqliteStore {
                 .map(|(_, r)| *r);
             tx.execute(
                 "INSERT INTO player_games
-                    (key, table_id, table_name, at, game, players, place, rated, mu, sigma)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    (key, table_id, table_name, at, game, players, place, rated, mu, sigma,
+                     public)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                 params![
                     key,
                     game.table,
@@ -1007,7 +1101,8 @@ impl Store for SqliteStore {
                     seat.place as i64,
                     rating.is_some(),
                     rating.map(|r| r.mu),
-                    rating.map(|r| r.sigma)
+                    rating.map(|r| r.sigma),
+                    game.public
                 ],
             )?;
         }
@@ -1018,7 +1113,7 @@ impl Store for SqliteStore {
     fn player_games(&self, key: &str, limit: usize) -> Result<Vec<PlayerGame>, StoreError> {
         let conn = self.conn();
         let mut q = conn.prepare(
-            "SELECT table_id, table_name, at, game, players, place, rated, mu, sigma
+            "SELECT table_id, table_name, at, game, players, place, rated, mu, sigma, public
              FROM player_games WHERE key = ?1 ORDER BY at DESC, table_id LIMIT ?2",
         )?;
         let games = q
@@ -1035,6 +1130,7 @@ impl Store for SqliteStore {
                     rating: mu
                         .zip(sigma)
                         .map(|(mu, sigma)| crate::ratings::Rating { mu, sigma }),
+                    public: r.get(9)?,
                 })
             })?
             .collect::<Result<_, _>>()?;
@@ -1062,7 +1158,7 @@ impl Store for SqliteStore {
         let tx = conn.transaction()?;
         let kept = tx
             .query_row(
-                &format!("SELECT {TICKET} FROM queue WHERE key = ?1 AND table_id IS NULL"),
+                &format!("SELECT {TICKET} FROM queue WHERE key = ?1 AND seated = 0"),
                 [&t.key],
                 sqlite_ticket,
             )
@@ -1080,8 +1176,8 @@ impl Store for SqliteStore {
             return Ok(Enqueued::Full);
         }
         tx.execute(
-            "INSERT INTO queue (id, key, name, game, players, wait_ms, mu, since, seen, table_id)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, NULL)",
+            "INSERT INTO queue (id, key, name, game, players, wait_ms, mu, since, seen, origin)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9)",
             params![
                 t.id,
                 t.key,
@@ -1090,7 +1186,8 @@ impl Store for SqliteStore {
                 t.players as i64,
                 t.wait_ms as i64,
                 t.mu,
-                t.since as i64
+                t.since as i64,
+                t.from
             ],
         )?;
         tx.commit()?;
@@ -1113,10 +1210,10 @@ impl Store for SqliteStore {
     }
 
     fn leave_queue(&self, key: &str) -> Result<bool, StoreError> {
-        Ok(self
-            .conn()
-            .execute("DELETE FROM queue WHERE key = ?1", [key])?
-            > 0)
+        Ok(self.conn().execute(
+            "DELETE FROM queue WHERE key = ?1 AND table_id IS NULL",
+            [key],
+        )? > 0)
     }
 
     fn waiting(&self, stale_before: u64) -> Result<Vec<Ticket>, StoreError> {
@@ -1130,21 +1227,47 @@ impl Store for SqliteStore {
         rows.into_iter().collect()
     }
 
-    fn seat_tickets(&self, ids: &[String], table: &TableId) -> Result<bool, StoreError> {
+    fn claim_tickets(&self, ids: &[String], table: &TableId, now: u64) -> Result<bool, StoreError> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
-        let mut seated = 0;
+        let mut claimed = 0;
         for id in ids {
-            seated += tx.execute(
-                "UPDATE queue SET table_id = ?2 WHERE id = ?1 AND table_id IS NULL",
-                params![id, table],
+            claimed += tx.execute(
+                "UPDATE queue SET table_id = ?2, claimed = ?3 WHERE id = ?1 AND table_id IS NULL",
+                params![id, table, now as i64],
             )?;
         }
-        if seated != ids.len() {
+        if claimed != ids.len() {
             return Ok(false);
         }
         tx.commit()?;
         Ok(true)
+    }
+
+    fn seat_claimed(&self, table: &TableId) -> Result<usize, StoreError> {
+        Ok(self.conn().execute(
+            "UPDATE queue SET seated = 1 WHERE table_id = ?1 AND seated = 0",
+            [table],
+        )?)
+    }
+
+    fn release_claim(&self, table: &TableId) -> Result<usize, StoreError> {
+        Ok(self.conn().execute(
+            "UPDATE queue SET table_id = NULL, claimed = NULL WHERE table_id = ?1 AND seated = 0",
+            [table],
+        )?)
+    }
+
+    fn stale_claims(&self, before: u64) -> Result<Vec<TableId>, StoreError> {
+        let conn = self.conn();
+        let mut q = conn.prepare(
+            "SELECT DISTINCT table_id FROM queue
+             WHERE table_id IS NOT NULL AND seated = 0 AND claimed < ?1 ORDER BY table_id",
+        )?;
+        let tables = q
+            .query_map([before as i64], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(tables)
     }
 
     fn add_report(&self, r: &ReportRow) -> Result<bool, StoreError> {

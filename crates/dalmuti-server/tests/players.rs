@@ -16,6 +16,20 @@ async fn as_player(
     secret: Option<&str>,
     body: Option<Value>,
 ) -> (u16, Value) {
+    let (status, _, body) = as_player_from(server, None, method, path, secret, body).await;
+    (status, body)
+}
+
+/// [`as_player`] from local address `from` (another place), answering
+/// the head too.
+async fn as_player_from(
+    server: &Server,
+    from: Option<&str>,
+    method: &str,
+    path: &str,
+    secret: Option<&str>,
+    body: Option<Value>,
+) -> (u16, String, Value) {
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let mut head = format!(
         "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n",
@@ -28,7 +42,13 @@ async fn as_player(
         "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
         body.len()
     );
-    raw_http(server.addr, &[head.as_bytes(), body.as_bytes()].concat()).await
+    let from = from.map(|ip| ip.parse().unwrap());
+    raw_http_head_from(
+        from,
+        server.addr,
+        &[head.as_bytes(), body.as_bytes()].concat(),
+    )
+    .await
 }
 
 /// Keeps `name`; answers the secret.
@@ -216,13 +236,40 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
     server.add_bot(id, host, "easy").await;
     play_to_the_end(&server, id, host, &[("Ada", host)]).await;
 
-    // Rated, but Bo kept no name: it is Ada's history, not a rating.
+    // A rated table seats nobody who kept no name: a seat nobody can be
+    // held to would cancel the rating for everyone (issue 40).
     let (status, made) = as_player(
         &server,
         "POST",
         "/api/tables",
         Some(&ada),
         Some(json!({"player": "Ada", "seats": 3, "hands": 1, "rated": true})),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let rated_id = made["id"].as_str().unwrap();
+    let (status, refused) = server
+        .http(
+            "POST",
+            &format!("/api/tables/{rated_id}/seats"),
+            None,
+            Some(json!({"name": "Bo"})),
+        )
+        .await;
+    assert_eq!(status, 409, "{refused}");
+    assert!(
+        refused["error"].as_str().unwrap().contains("rated"),
+        "{refused}"
+    );
+
+    // Not rated, private, with Bo who kept no name: it is Ada's history,
+    // not a rating.
+    let (status, made) = as_player(
+        &server,
+        "POST",
+        "/api/tables",
+        Some(&ada),
+        Some(json!({"player": "Ada", "seats": 3, "hands": 1, "public": false})),
     )
     .await;
     assert_eq!(status, 201, "{made}");
@@ -276,7 +323,19 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
     .await;
     assert_eq!(profile["name"], "Ada", "{profile}");
     let recent = profile["recent"].as_array().unwrap();
-    assert_eq!(recent[0]["table"], id2, "newest first: {profile}");
+    // The private table's address is Ada's alone to see (issue 40).
+    assert_eq!(
+        (
+            &recent[0]["table"],
+            &recent[0]["table_name"],
+            &recent[0]["public"]
+        ),
+        (&Value::Null, &Value::Null, &json!(false)),
+        "newest first, its table not shown: {profile}"
+    );
+    assert!(!profile.to_string().contains(id2), "{profile}");
+    let (_, own) = as_player(&server, "GET", "/api/players/ada", Some(&ada), None).await;
+    assert_eq!(own["recent"][0]["table"], id2, "{own}");
     assert_eq!(recent[0]["rated"], false, "{profile}");
     assert!(recent[0]["rating"].is_null(), "{profile}");
     assert_eq!(recent[1]["rated"], true, "{profile}");
@@ -559,5 +618,265 @@ async fn play_now_seats_strangers_together_or_with_bots_after_their_wait() {
     )
     .await;
     assert_eq!(status, 404, "{gone}");
+    server.stop().await;
+}
+
+/// Issue 40: each seat taken back appended an event, so every other
+/// player's move arrived stale; ten a second froze the table. A move
+/// chosen before a seat was taken back still plays, and a loop of takings
+/// back is refused past its burst with when to try again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn taking_a_seat_back_in_a_loop_freezes_nobody() {
+    let server = Server::start(|_| {}).await;
+    let ada = keep(&server, "Ada").await;
+    let (status, made) = as_player(
+        &server,
+        "POST",
+        "/api/tables",
+        Some(&ada),
+        Some(json!({"player": "Ada", "seats": 3, "hands": 2})),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let (id, host) = (
+        made["id"].as_str().unwrap().to_string(),
+        made["token"].as_str().unwrap().to_string(),
+    );
+    let bo = server.take_seat(&id, "Bo").await;
+    server.add_bot(&id, &host, "easy").await;
+    let mut ws = server.ws(&id).await;
+    ws.send_json(&hello(Some(&bo), 0)).await;
+    server.start_game(&id, &host).await;
+
+    // Bo chooses at v; Ada takes her seat back; Bo's move arrives.
+    let state = ws
+        .recv_until(|m| has_state(m) && choose(&m["d"]).is_some())
+        .await;
+    let v = state["v"].as_u64().unwrap();
+    let mine = format!("/api/tables/{id}/seats/mine");
+    let (status, back) = as_player(&server, "POST", &mine, Some(&ada), None).await;
+    assert_eq!(status, 201, "{back}");
+    let action = choose(&state["d"]).unwrap();
+    ws.send_json(&json!({"t": "act", "v": v, "d": action}))
+        .await;
+    let answer = ws
+        .recv_until(|m| {
+            matches!(m["t"].as_str(), Some("error" | "resync"))
+                || (m["t"] == "event" && m["d"]["e"]["name"] == "Bo")
+        })
+        .await;
+    assert_eq!(answer["t"], "event", "Bo's move played: {answer}");
+    assert!(answer["v"].as_u64().unwrap() > v + 1, "{answer}");
+    ws.close().await;
+
+    // A loop: refused past the burst, saying when to try again; Bo plays
+    // the game to its end meanwhile.
+    let player = Player::join(&server, &id, "Bo", Some(&bo), 0, Mode::All).await;
+    let mut refused = None;
+    for _ in 0..dalmuti_server::players::RECLAIM_BURST + 5 {
+        let (status, head, body) =
+            as_player_from(&server, None, "POST", &mine, Some(&ada), None).await;
+        if status == 429 {
+            refused = Some((head, body));
+            break;
+        }
+        assert_eq!(status, 201, "{body}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let (head, body) = refused.expect("a loop of takings back is refused");
+    assert!(head.contains("\r\nretry-after: "), "{head}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("too many seats taken back at this table: try again in"),
+        "{body}"
+    );
+    // (A move of Bo's may still be stale now and then: a tax given by
+    // the bot at the same time changes the game. The first part is the
+    // one about takings back.)
+    let heard = player.finish().await;
+    assert!(
+        heard.iter().any(|m| m["d"]["game_over"] == json!(true)),
+        "the game ended"
+    );
+    server.stop().await;
+}
+
+/// Issue 40: one name asking again and again filled the server's table
+/// cap with play-now tables, and then nobody could make a table. The
+/// queue keeps to half the cap, and a name asks a few times at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_play_now_queue_leaves_room_for_tables_made_by_hand() {
+    let server = Server::start(|c| c.max_tables = 4).await;
+    let dee = keep(&server, "Dee").await;
+    let ask = || async {
+        as_player(
+            &server,
+            "POST",
+            "/api/queue",
+            Some(&dee),
+            Some(json!({"players": 3, "wait": 0})),
+        )
+        .await
+    };
+    // Two tables for her: half of the cap of four.
+    for _ in 0..2 {
+        let (status, standing) = ask().await;
+        assert_eq!(status, 201, "{standing}");
+        seated(&server, &dee, standing["ticket"].as_str().unwrap()).await;
+    }
+    // A third ask waits: the queue has no more room here.
+    let (status, standing) = ask().await;
+    assert_eq!(status, 201, "{standing}");
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    let path = format!("/api/queue/{}", standing["ticket"].as_str().unwrap());
+    let (_, still) = as_player(&server, "GET", &path, Some(&dee), None).await;
+    assert_eq!(still["status"], "waiting", "{still}");
+    // A fourth is refused under her name, with when to try again.
+    let (status, refused) = ask().await;
+    assert_eq!(status, 429, "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("too many play-now tables under your name: try again in"),
+        "{refused}"
+    );
+    // Someone else still makes tables by hand.
+    for name in ["Eve", "Flo"] {
+        let (status, made) = server
+            .http(
+                "POST",
+                "/api/tables",
+                None,
+                Some(json!({"player": name, "seats": 3})),
+            )
+            .await;
+        assert_eq!(status, 201, "{name}: {made}");
+    }
+    server.stop().await;
+}
+
+/// Keeps `name` from local address `from`; answers the secret.
+async fn keep_from(server: &Server, from: &str, name: &str) -> String {
+    let (status, _, kept) = as_player_from(
+        server,
+        Some(from),
+        "POST",
+        "/api/players",
+        None,
+        Some(json!({ "name": name })),
+    )
+    .await;
+    assert_eq!(status, 201, "keep {name}: {kept}");
+    kept["secret"].as_str().unwrap().to_string()
+}
+
+/// Issue 40: leaving a rated game dodged its rating (and rated the others
+/// in a smaller band), and two accounts at one keyboard farmed one. A
+/// leaver is rated last in the band of the table that started; people
+/// who took their seats from one place are not rated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_game_costs_a_leaver_and_pays_no_second_account() {
+    let server = Server::start(|_| {}).await;
+    let ada = keep_from(&server, "127.0.0.1", "Ada").await;
+    let bo = keep_from(&server, "127.0.0.2", "Bo").await;
+    let cy = keep_from(&server, "127.0.0.1", "Cy").await;
+
+    // Ada and Bo, from two places, with two bots: Bo leaves.
+    let (status, _, made) = as_player_from(
+        &server,
+        Some("127.0.0.1"),
+        "POST",
+        "/api/tables",
+        Some(&ada),
+        Some(json!({"player": "Ada", "seats": 4, "hands": 2, "rated": true})),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let (id, host) = (
+        made["id"].as_str().unwrap().to_string(),
+        made["token"].as_str().unwrap().to_string(),
+    );
+    let (status, _, seated) = as_player_from(
+        &server,
+        Some("127.0.0.2"),
+        "POST",
+        &format!("/api/tables/{id}/seats"),
+        Some(&bo),
+        Some(json!({"name": "Bo"})),
+    )
+    .await;
+    assert_eq!(status, 201, "{seated}");
+    let bo_token = seated["token"].as_str().unwrap().to_string();
+    server.add_bot(&id, &host, "easy").await;
+    server.add_bot(&id, &host, "easy").await;
+    let ada_plays = Player::join(&server, &id, "Ada", Some(&host), 0, Mode::All).await;
+    let bo_plays = Player::join(&server, &id, "Bo", Some(&bo_token), 0, Mode::All).await;
+    server.start_game(&id, &host).await;
+    let (status, left) = server
+        .http(
+            "DELETE",
+            &format!("/api/tables/{id}/seats"),
+            Some(&bo_token),
+            None,
+        )
+        .await;
+    assert_eq!(status, 204, "{left}");
+    ada_plays.finish().await;
+    let _ = bo_plays.drop_connection();
+    let profile = until(&server, "/api/players/bo", |p| {
+        p["recent"].as_array().is_some_and(|r| r.len() == 1)
+    })
+    .await;
+    let game = &profile["recent"][0];
+    assert_eq!(
+        (&game["place"], &game["players"], &game["rated"]),
+        (&json!(4), &json!(4), &json!(true)),
+        "rated last of four: {profile}"
+    );
+    assert!(game["rating"]["mu"].as_f64().unwrap() < 25.0, "{profile}");
+    assert_eq!(profile["ratings"][0]["band"], "3-4", "{profile}");
+
+    // Ada and Cy from one place: their game is history, not a rating.
+    let (status, _, made) = as_player_from(
+        &server,
+        Some("127.0.0.1"),
+        "POST",
+        "/api/tables",
+        Some(&cy),
+        Some(json!({"player": "Cy", "seats": 3, "hands": 1, "rated": true})),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let (id, host) = (
+        made["id"].as_str().unwrap().to_string(),
+        made["token"].as_str().unwrap().to_string(),
+    );
+    let (status, _, seated) = as_player_from(
+        &server,
+        Some("127.0.0.1"),
+        "POST",
+        &format!("/api/tables/{id}/seats"),
+        Some(&ada),
+        Some(json!({"name": "Ada"})),
+    )
+    .await;
+    assert_eq!(status, 201, "{seated}");
+    server.add_bot(&id, &host, "easy").await;
+    play_to_the_end(
+        &server,
+        &id,
+        &host,
+        &[("Cy", &host), ("Ada", seated["token"].as_str().unwrap())],
+    )
+    .await;
+    let profile = until(&server, "/api/players/cy", |p| {
+        p["recent"].as_array().is_some_and(|r| r.len() == 1)
+    })
+    .await;
+    assert_eq!(profile["recent"][0]["rated"], false, "{profile}");
+    assert_eq!(profile["ratings"], json!([]), "{profile}");
     server.stop().await;
 }

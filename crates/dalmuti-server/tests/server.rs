@@ -261,7 +261,7 @@ async fn table_with(
     turn: Option<u32>,
 ) -> (TableHandle, SeatToken) {
     let table = table::create(context(store, timings), row(bots + 1, rules, turn)).unwrap();
-    let token = table.join("Human").await.unwrap();
+    let token = table.join("Human", None).await.unwrap();
     for _ in 0..bots {
         table.add_bot(&token, "heuristic").await.unwrap();
     }
@@ -773,6 +773,7 @@ async fn bots_stored_with_old_specs_still_load_and_play_at_the_offered_levels() 
             hash,
             bot: bot.map(str::to_string),
             player: None,
+            from: None,
         };
         let text = serde_json::to_string(&event).unwrap();
         store.append(&table.id, v as u64 + 1, &text).unwrap();
@@ -824,8 +825,8 @@ async fn a_gone_player_is_played_by_a_bot_after_the_grace_period_and_back_at_onc
     };
     // Two humans and two bots: Bo stays connected, the Human leaves.
     let table = table::create(context(store, timings), row(4, json!({"hands": 2}), None)).unwrap();
-    let host = table.join("Human").await.unwrap();
-    let bo = table.join("Bo").await.unwrap();
+    let host = table.join("Human", None).await.unwrap();
+    let bo = table.join("Bo", None).await.unwrap();
     for _ in 0..2 {
         table.add_bot(&host, "heuristic").await.unwrap();
     }
@@ -924,7 +925,7 @@ async fn newcomers_wait_for_the_hand_and_the_greater_dalmuti_places_them() {
     let rules = json!({"hands": 3});
     // Room for 6: 4 play, then a newcomer and a bot arrive; a bot leaves.
     let table = table::create(context(store, fast()), row(6, rules, None)).unwrap();
-    let host = table.join("Human").await.unwrap();
+    let host = table.join("Human", None).await.unwrap();
     for _ in 0..3 {
         table.add_bot(&host, "normal").await.unwrap();
     }
@@ -935,7 +936,7 @@ async fn newcomers_wait_for_the_hand_and_the_greater_dalmuti_places_them() {
         .await
         .unwrap();
     let first = (*next(&mut feed, |m| asked(&m.data())).await).clone();
-    let late = table.join("Late").await.unwrap();
+    let late = table.join("Late", None).await.unwrap();
     table.add_bot(&host, "easy").await.unwrap();
     table
         .remove_bot(&host, &PlayerName::new("normal bot 1").unwrap())
@@ -994,9 +995,9 @@ async fn a_human_greater_dalmuti_chooses_the_newcomers_seat() {
     let _dog = watchdog();
     let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
     let table = table::create(context(store, fast()), row(4, json!({"hands": 2}), None)).unwrap();
-    let mut tokens = vec![table.join("Ann").await.unwrap()];
+    let mut tokens = vec![table.join("Ann", None).await.unwrap()];
     for name in ["Bob", "Cid"] {
-        tokens.push(table.join(name).await.unwrap());
+        tokens.push(table.join(name, None).await.unwrap());
     }
     let mut players = Vec::new();
     for token in &tokens {
@@ -1012,7 +1013,7 @@ async fn a_human_greater_dalmuti_chooses_the_newcomers_seat() {
         .start_with_seed(&tokens[0], Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let eve = table.join("Eve").await.unwrap();
+    let eve = table.join("Eve", None).await.unwrap();
     let mut watching = table.subscribe(Some(&eve), 0).await.unwrap().feed;
     // Three players and a newcomer: seat 1 or 2. The Greater Dalmuti (a
     // connected human) is asked and takes the lower one, seat 2.
@@ -1226,7 +1227,7 @@ async fn quiet_holders_are_unseen(rules: Value) {
             table::create(context(store.clone(), fast()), row(5, rules.clone(), None)).unwrap();
         let mut tokens = Vec::new();
         for name in names {
-            tokens.push(table.join(name).await.unwrap());
+            tokens.push(table.join(name, None).await.unwrap());
         }
         // Each viewer's feed as sent, and a second copy to drive the test.
         let mut kept = Vec::new();
@@ -1330,7 +1331,7 @@ async fn setup_timings(bot: &str, seeds: &[u64]) -> std::collections::BTreeSet<&
         let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
         let table =
             table::create(context(store, timings), row(5, json!({"hands": 1}), None)).unwrap();
-        let token = table.join("Human").await.unwrap();
+        let token = table.join("Human", None).await.unwrap();
         for _ in 0..4 {
             table.add_bot(&token, bot).await.unwrap();
         }

@@ -259,6 +259,7 @@ pub fn a_game_is_counted_once_and_rated_only_when_it_counts(store: &dyn Store) {
         name: name.into(),
         bot,
         place,
+        from: (!bot).then(|| format!("from {name}")),
     };
     let rated = FinishedGame {
         table: "g1".into(),
@@ -266,6 +267,7 @@ pub fn a_game_is_counted_once_and_rated_only_when_it_counts(store: &dyn Store) {
         at: 1_000,
         game: "dalmuti".into(),
         rated: true,
+        public: true,
         seats: vec![
             seat(Some("ann"), "Ann", false, 2),
             seat(Some("bot:hard"), "hard", true, 1),
@@ -278,7 +280,10 @@ pub fn a_game_is_counted_once_and_rated_only_when_it_counts(store: &dyn Store) {
     let fresh = crate::ratings::Rating::default();
     let ann = store.player_games("ann", 10).unwrap();
     assert_eq!(ann.len(), 1, "counted once: {ann:?}");
-    assert_eq!((ann[0].place, ann[0].players, ann[0].rated), (2, 3, true));
+    assert_eq!(
+        (ann[0].place, ann[0].players, ann[0].rated, ann[0].public),
+        (2, 3, true, true)
+    );
     assert_eq!(ann[0].rating.unwrap().mu, fresh.mu + 1.0);
     assert!(
         store.player_games("bot:hard", 10).unwrap().is_empty(),
@@ -289,10 +294,12 @@ pub fn a_game_is_counted_once_and_rated_only_when_it_counts(store: &dyn Store) {
     assert_eq!(order, ["bot:hard", "ann", "bo"]);
     assert!(board[0].bot && board.iter().all(|r| r.games == 1));
 
-    // Not counted: someone kept no name. History only.
+    // Not counted: someone kept no name. History only (a private
+    // table's, said so).
     let unrated = FinishedGame {
         table: "g2".into(),
         at: 2_000,
+        public: false,
         seats: vec![
             seat(Some("ann"), "Ann", false, 1),
             seat(None, "Cy", false, 2),
@@ -307,7 +314,27 @@ pub fn a_game_is_counted_once_and_rated_only_when_it_counts(store: &dyn Store) {
         ann.iter().map(|g| g.table.as_str()).collect::<Vec<_>>(),
         ["g2", "g1"]
     );
-    assert_eq!((ann[0].rated, ann[0].rating), (false, None));
+    assert_eq!(
+        (ann[0].rated, ann[0].rating, ann[0].public),
+        (false, None, false)
+    );
+    // Nor when two people took their seats from one place.
+    let one_place = FinishedGame {
+        table: "g2b".into(),
+        seats: vec![
+            FinishedSeat {
+                from: Some("home".into()),
+                ..seat(Some("ann"), "Ann", false, 1)
+            },
+            seat(Some("bot:hard"), "hard", true, 2),
+            FinishedSeat {
+                from: Some("home".into()),
+                ..seat(Some("bo"), "Bo", false, 3)
+            },
+        ],
+        ..rated.clone()
+    };
+    assert!(!one_place.counts());
     let ratings = store.player_ratings("ann").unwrap();
     assert_eq!(ratings.len(), 1);
     assert_eq!(
@@ -418,8 +445,9 @@ pub fn reports_are_kept_once_and_a_silence_removes_lines(store: &dyn Store) {
 }
 
 /// A player waits with one ticket (asking again answers it), the queue
-/// holds at most its cap, tickets are seated all or none, and a ticket
-/// nobody polls is dropped.
+/// holds at most its cap, tickets are claimed all or none, and seated only
+/// once their table is made (a claim released waits again; one held too
+/// long is found stale), and a ticket nobody polls is dropped.
 pub fn a_ticket_waits_once_and_is_seated_once(store: &dyn Store) {
     let ticket = |id: &str, key: &str, since: u64| Ticket {
         id: id.into(),
@@ -430,8 +458,10 @@ pub fn a_ticket_waits_once_and_is_seated_once(store: &dyn Store) {
         wait_ms: 10_000,
         mu: 25.0,
         since,
-        table: None,
+        from: Some("origin".into()),
+        seating: Seating::Waiting,
     };
+    let seating = |id: &str, key: &str| store.poll_ticket(id, key, 400).unwrap().unwrap().seating;
     assert_eq!(
         store.enqueue(&ticket("a1", "ann", 100), 2).unwrap(),
         Enqueued::Waiting(ticket("a1", "ann", 100))
@@ -458,27 +488,58 @@ pub fn a_ticket_waits_once_and_is_seated_once(store: &dyn Store) {
         .collect();
     assert_eq!(ids, ["a1", "b1"], "oldest first");
 
-    // All or none: b1 is seated, so a1 and b1 together are not.
-    assert!(store.seat_tickets(&["b1".into()], &"t1".into()).unwrap());
+    // All or none: b1 is claimed, so a1 and b1 together are not.
     assert!(
-        !store
-            .seat_tickets(&["a1".into(), "b1".into()], &"t2".into())
+        store
+            .claim_tickets(&["b1".into()], &"t1".into(), 350)
             .unwrap()
     );
-    assert_eq!(
-        store.poll_ticket("a1", "ann", 400).unwrap().unwrap().table,
-        None,
-        "a1 is left waiting"
+    assert!(
+        !store
+            .claim_tickets(&["a1".into(), "b1".into()], &"t2".into(), 360)
+            .unwrap()
     );
+    assert_eq!(seating("a1", "ann"), Seating::Waiting, "a1 is left waiting");
     assert_eq!(
-        store.poll_ticket("b1", "bo", 400).unwrap().unwrap().table,
-        Some("t1".into())
+        seating("b1", "bo"),
+        Seating::Claimed {
+            table: "t1".into(),
+            since: 350
+        },
+        "claimed, not yet seated"
     );
     assert_eq!(
         store.poll_ticket("b1", "ann", 400).unwrap(),
         None,
         "a ticket is its player's"
     );
+    // A claimed ticket is not waiting for another table, but its player
+    // asking again keeps it, and cannot give it up halfway.
+    assert_eq!(store.waiting(0).unwrap().len(), 1);
+    assert!(
+        matches!(store.enqueue(&ticket("b9", "bo", 370), 2).unwrap(), Enqueued::Waiting(t) if t.id == "b1")
+    );
+    assert!(!store.leave_queue("bo").unwrap());
+    assert_eq!(store.stale_claims(350).unwrap(), Vec::<TableId>::new());
+    assert_eq!(store.stale_claims(351).unwrap(), [TableId::from("t1")]);
+
+    // Released, it waits again in its place; claimed again and seated,
+    // it is seated there.
+    assert_eq!(store.release_claim(&"t1".into()).unwrap(), 1);
+    assert_eq!(seating("b1", "bo"), Seating::Waiting);
+    assert!(
+        store
+            .claim_tickets(&["b1".into()], &"t3".into(), 380)
+            .unwrap()
+    );
+    assert_eq!(store.seat_claimed(&"t3".into()).unwrap(), 1);
+    assert_eq!(seating("b1", "bo"), Seating::Seated("t3".into()));
+    assert_eq!(
+        store.release_claim(&"t3".into()).unwrap(),
+        0,
+        "seated stays"
+    );
+    assert!(store.stale_claims(1 << 50).unwrap().is_empty());
 
     // Bo asks again after being seated: a new ticket.
     assert!(

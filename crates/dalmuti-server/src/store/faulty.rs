@@ -27,6 +27,9 @@ pub(crate) struct Faulty {
     /// While set, the database is down: every read and write of the log
     /// and of talk fails with this.
     refusal: Mutex<Option<String>>,
+    /// While set, an append of an event of this kind (`"start"`) waits
+    /// until the test sends (or drops the sender): a write slow to land.
+    held: Mutex<Option<(&'static str, mpsc::Receiver<()>)>>,
 }
 
 impl Faulty {
@@ -36,7 +39,26 @@ impl Faulty {
             ping,
             pings: AtomicUsize::new(0),
             refusal: Mutex::new(None),
+            held: Mutex::new(None),
         })
+    }
+
+    /// Appends of events of `kind` wait from now until the answer sends
+    /// or is dropped.
+    pub(crate) fn hold(&self, kind: &'static str) -> mpsc::Sender<()> {
+        let (go, gate) = mpsc::channel();
+        *self.held.lock().unwrap() = Some((kind, gate));
+        go
+    }
+
+    /// Waits here if `event` is of the kind held.
+    fn wait_if_held(&self, event: &str) {
+        let held = self.held.lock().unwrap();
+        if let Some((kind, gate)) = &*held
+            && event.starts_with(&format!("{{\"{kind}\""))
+        {
+            let _ = gate.recv();
+        }
     }
 
     /// The database goes down, failing with `error` from now (`None`: it
@@ -77,10 +99,14 @@ impl Store for Faulty {
     }
     fn append(&self, table: &TableId, v: u64, event: &str) -> Result<(), StoreError> {
         self.up()?;
+        self.wait_if_held(event);
         self.inner.append(table, v, event)
     }
     fn append_batch(&self, events: &[Append]) -> Result<(), StoreError> {
         self.up()?;
+        for e in events {
+            self.wait_if_held(&e.event);
+        }
         self.inner.append_batch(events)
     }
     fn log(&self, table: &TableId) -> Result<Vec<String>, StoreError> {
@@ -133,8 +159,17 @@ impl Store for Faulty {
     fn waiting(&self, stale_before: u64) -> Result<Vec<Ticket>, StoreError> {
         self.inner.waiting(stale_before)
     }
-    fn seat_tickets(&self, ids: &[String], table: &TableId) -> Result<bool, StoreError> {
-        self.inner.seat_tickets(ids, table)
+    fn claim_tickets(&self, ids: &[String], table: &TableId, now: u64) -> Result<bool, StoreError> {
+        self.inner.claim_tickets(ids, table, now)
+    }
+    fn seat_claimed(&self, table: &TableId) -> Result<usize, StoreError> {
+        self.inner.seat_claimed(table)
+    }
+    fn release_claim(&self, table: &TableId) -> Result<usize, StoreError> {
+        self.inner.release_claim(table)
+    }
+    fn stale_claims(&self, before: u64) -> Result<Vec<TableId>, StoreError> {
+        self.inner.stale_claims(before)
     }
     fn add_report(&self, report: &ReportRow) -> Result<bool, StoreError> {
         self.inner.add_report(report)

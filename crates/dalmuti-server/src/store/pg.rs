@@ -368,12 +368,12 @@ fn pg_ticket(r: &postgres::Row) -> Result<Ticket, StoreError> {
         r.get(5),
         r.get(6),
         r.get(7),
-        r.get(8),
+        (r.get(8), r.get(9), r.get(10), r.get(11)),
     )
 }
 
-/// Why [`Store::seat_tickets`] rolled its transaction back.
-const NOT_ALL_SEATED: &str = "not every ticket could be seated";
+/// Why [`Store::claim_tickets`] rolled its transaction back.
+const NOT_ALL_CLAIMED: &str = "not every ticket could be claimed";
 
 impl Store for PostgresStore {
     fn create_table(&self, t: &TableRow) -> Result<(), StoreError> {
@@ -709,8 +709,9 @@ impl Store for PostgresStore {
                 let place = integer(seat.place as u64, "place")?;
                 c.execute(
                     "INSERT INTO player_games
-                        (key, table_id, table_name, at, game, players, place, rated, mu, sigma)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                        (key, table_id, table_name, at, game, players, place, rated, mu, sigma,
+                         public)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
                     &[
                         key,
                         &game.table,
@@ -722,6 +723,7 @@ impl Store for PostgresStore {
                         &rating.is_some(),
                         &rating.map(|r| r.mu),
                         &rating.map(|r| r.sigma),
+                        &game.public,
                     ],
                 )
                 .map_err(failed)?;
@@ -737,7 +739,8 @@ impl Store for PostgresStore {
         self.run(what.clone(), move |c| {
             let rows = c
                 .query(
-                    "SELECT table_id, table_name, at, game, players, place, rated, mu, sigma
+                    "SELECT table_id, table_name, at, game, players, place, rated, mu, sigma,
+                        public
                      FROM player_games WHERE key = $1 ORDER BY at DESC, table_id LIMIT $2",
                     &[&key, &limit],
                 )
@@ -757,6 +760,7 @@ impl Store for PostgresStore {
                         rating: mu
                             .zip(sigma)
                             .map(|(mu, sigma)| crate::ratings::Rating { mu, sigma }),
+                        public: r.get(9),
                     }
                 })
                 .collect())
@@ -800,11 +804,14 @@ impl Store for PostgresStore {
             let failed = |e| failed(&what)(e);
             // One player's tickets one at a time, and the queue's size
             // counted under one lock: two nodes cannot both add the last.
-            c.execute("SELECT pg_advisory_xact_lock(hashtext('dalmuti queue'))", &[])
-                .map_err(failed)?;
+            c.execute(
+                "SELECT pg_advisory_xact_lock(hashtext('dalmuti queue'))",
+                &[],
+            )
+            .map_err(failed)?;
             let kept = c
                 .query_opt(
-                    &format!("SELECT {TICKET} FROM queue WHERE key = $1 AND table_id IS NULL"),
+                    &format!("SELECT {TICKET} FROM queue WHERE key = $1 AND NOT seated"),
                     &[&t.key],
                 )
                 .map_err(failed)?;
@@ -821,9 +828,19 @@ impl Store for PostgresStore {
                 return Ok(Enqueued::Full);
             }
             c.execute(
-                "INSERT INTO queue (id, key, name, game, players, wait_ms, mu, since, seen, table_id)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, NULL)",
-                &[&t.id, &t.key, &t.name.as_str(), &t.game, &players, &wait, &t.mu, &since],
+                "INSERT INTO queue (id, key, name, game, players, wait_ms, mu, since, seen, origin)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9)",
+                &[
+                    &t.id,
+                    &t.key,
+                    &t.name.as_str(),
+                    &t.game,
+                    &players,
+                    &wait,
+                    &t.mu,
+                    &since,
+                    &t.from,
+                ],
             )
             .map_err(failed)?;
             Ok(Enqueued::Waiting(t))
@@ -850,8 +867,11 @@ impl Store for PostgresStore {
         let key = key.to_string();
         let what = format!("take {key:?} out of the queue");
         self.run(what.clone(), move |c| {
-            Ok(c.execute("DELETE FROM queue WHERE key = $1", &[&key])
-                .map_err(failed(what))?
+            Ok(c.execute(
+                "DELETE FROM queue WHERE key = $1 AND table_id IS NULL",
+                &[&key],
+            )
+            .map_err(failed(what))?
                 > 0)
         })
     }
@@ -874,28 +894,70 @@ impl Store for PostgresStore {
         })
     }
 
-    fn seat_tickets(&self, ids: &[String], table: &TableId) -> Result<bool, StoreError> {
-        let (ids, table) = (ids.to_vec(), table.clone());
-        let what = format!("seat tickets at table {table}");
+    fn claim_tickets(&self, ids: &[String], table: &TableId, now: u64) -> Result<bool, StoreError> {
+        let (ids, table, now) = (ids.to_vec(), table.clone(), bigint(now, "time")?);
+        let what = format!("claim tickets for table {table}");
         // A failed match must change nothing: the transaction is rolled
         // back by an error, so a short count is one.
-        let seated = self.transaction(what.clone(), move |c| {
-            let seated = c
+        let claimed = self.transaction(what.clone(), move |c| {
+            let claimed = c
                 .execute(
-                    "UPDATE queue SET table_id = $2 WHERE id = ANY($1) AND table_id IS NULL",
-                    &[&ids, &table],
+                    "UPDATE queue SET table_id = $2, claimed = $3
+                     WHERE id = ANY($1) AND table_id IS NULL",
+                    &[&ids, &table, &now],
                 )
                 .map_err(failed(&what))?;
-            if seated as usize != ids.len() {
-                return Err(StoreError::Failed(NOT_ALL_SEATED.into()));
+            if claimed as usize != ids.len() {
+                return Err(StoreError::Failed(NOT_ALL_CLAIMED.into()));
             }
             Ok(())
         });
-        match seated {
+        match claimed {
             Ok(()) => Ok(true),
-            Err(StoreError::Failed(m)) if m == NOT_ALL_SEATED => Ok(false),
+            Err(StoreError::Failed(m)) if m == NOT_ALL_CLAIMED => Ok(false),
             Err(e) => Err(e),
         }
+    }
+
+    fn seat_claimed(&self, table: &TableId) -> Result<usize, StoreError> {
+        let table = table.clone();
+        let what = format!("seat the tickets claimed for table {table}");
+        self.run(what.clone(), move |c| {
+            Ok(c.execute(
+                "UPDATE queue SET seated = TRUE WHERE table_id = $1 AND NOT seated",
+                &[&table],
+            )
+            .map_err(failed(what))? as usize)
+        })
+    }
+
+    fn release_claim(&self, table: &TableId) -> Result<usize, StoreError> {
+        let table = table.clone();
+        let what = format!("release the tickets claimed for table {table}");
+        self.run(what.clone(), move |c| {
+            Ok(c.execute(
+                "UPDATE queue SET table_id = NULL, claimed = NULL
+                 WHERE table_id = $1 AND NOT seated",
+                &[&table],
+            )
+            .map_err(failed(what))? as usize)
+        })
+    }
+
+    fn stale_claims(&self, before: u64) -> Result<Vec<TableId>, StoreError> {
+        let before = bigint(before, "time")?;
+        let what = "read the stale claims of the queue".to_string();
+        self.run(what.clone(), move |c| {
+            let rows = c
+                .query(
+                    "SELECT DISTINCT table_id FROM queue
+                     WHERE table_id IS NOT NULL AND NOT seated AND claimed < $1
+                     ORDER BY table_id",
+                    &[&before],
+                )
+                .map_err(failed(what))?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
     }
 
     fn add_report(&self, r: &ReportRow) -> Result<bool, StoreError> {

@@ -84,13 +84,15 @@ impl TableHandle {
     }
 
     /// Takes a seat with a display name (before the start: a seat; after
-    /// it: a newcomer for the next hand); returns the seat's secret token.
-    pub async fn join(&self, name: &str) -> Result<SeatToken, ServerError> {
+    /// it: a newcomer for the next hand), from `from`
+    /// ([`crate::ratings::origin`]); returns the seat's secret token.
+    pub async fn join(&self, name: &str, from: Option<String>) -> Result<SeatToken, ServerError> {
         let name = crate::names::check_new_name(name)?;
         self.ask(|r| {
             Command::Join(Join {
                 name,
                 player: None,
+                from,
                 reply: r,
             })
         })
@@ -135,12 +137,17 @@ impl TableHandle {
 
     /// Takes a seat as `player`, who kept their name ([`crate::players`]):
     /// the seat carries the player's key, in the log too.
-    pub async fn join_as(&self, player: &crate::players::Player) -> Result<SeatToken, ServerError> {
+    pub async fn join_as(
+        &self,
+        player: &crate::players::Player,
+        from: Option<String>,
+    ) -> Result<SeatToken, ServerError> {
         let (name, key) = (player.name.clone(), player.key.clone());
         self.ask(|r| {
             Command::Join(Join {
                 name,
                 player: Some(key),
+                from,
                 reply: r,
             })
         })

@@ -38,6 +38,12 @@ pub enum Stored {
         /// written before players kept names.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         player: Option<String>,
+        /// Where the seat was taken from ([`crate::ratings::origin`]): a
+        /// rated game counts only if its people took their seats from
+        /// different places. Absent for a bot, and in logs written before
+        /// it was kept.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<String>,
     },
     /// A seat freed before the start, or a newcomer who left before entering.
     Unseat {
@@ -84,6 +90,12 @@ pub enum Stored {
         /// written before players kept names.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         player: Option<String>,
+        /// Where the seat was taken from ([`crate::ratings::origin`]): a
+        /// rated game counts only if its people took their seats from
+        /// different places. Absent for a bot, and in logs written before
+        /// it was kept.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<String>,
     },
     /// The player who kept the seat's name took it back from another
     /// device ([`crate::players`]): the seat's token is a new one, whose
@@ -124,6 +136,8 @@ pub struct SeatState {
     pub bot: Option<String>,
     /// The key of the player who kept this name, if that player took it.
     pub player: Option<String>,
+    /// Where the seat was taken from ([`crate::ratings::origin`]), if known.
+    pub from: Option<String>,
     /// A newcomer waiting for the next hand.
     pub waiting: bool,
     /// Leaves when the current hand ends.
@@ -149,6 +163,12 @@ pub struct TableState {
     pub commitments: Vec<String>,
     /// Every event, in order (event `v` is `events[v - 1]`).
     pub events: Vec<Stored>,
+    /// The players who left the game before its end, in the order they
+    /// left: a rated game places them below everyone who stayed.
+    pub left: Vec<SeatState>,
+    /// The number of the last event that changed the game or what a seat
+    /// may decide ([`TableState::game_v`]).
+    game_v: u64,
 }
 
 fn parse_hash(hash: &Option<String>) -> Result<Option<[u8; 32]>, ServerError> {
@@ -187,6 +207,8 @@ impl TableState {
             seeds: Vec::new(),
             commitments: Vec::new(),
             events: Vec::new(),
+            left: Vec::new(),
+            game_v: 0,
         })
     }
 
@@ -216,6 +238,24 @@ impl TableState {
     /// The table's event number: how many events it has.
     pub fn v(&self) -> u64 {
         self.events.len() as u64
+    }
+
+    /// The number of the last event that changed the game or what a seat
+    /// may decide: an act chosen at any event from it on was chosen
+    /// knowing everything it depends on. Events of the lobby alone (a seat
+    /// taken back on another device, a newcomer waiting or giving up, a
+    /// player saying they will leave after the hand) do not make others'
+    /// moves stale: a player taking their seat back in a loop must not
+    /// freeze the table (issue 40).
+    pub fn game_v(&self) -> u64 {
+        self.game_v
+    }
+
+    /// Whether a move chosen at event `v` is one the table can still take:
+    /// chosen knowing every event that changed the game, and not past the
+    /// log.
+    pub fn is_current(&self, v: u64) -> bool {
+        (self.game_v..=self.v()).contains(&v)
     }
 
     /// Whether the set number of hands has been played.
@@ -323,12 +363,14 @@ impl TableState {
                 hash,
                 bot,
                 player,
+                from,
             }
             | Stored::Waiting {
                 name,
                 hash,
                 bot,
                 player,
+                from,
             } => {
                 let waiting = matches!(event, Stored::Waiting { .. });
                 let name = crate::names::check_name(name)?;
@@ -367,6 +409,7 @@ impl TableState {
                     hash,
                     bot: bot.clone(),
                     player: player.clone(),
+                    from: from.clone(),
                     waiting,
                     leaving: false,
                 });
@@ -469,7 +512,7 @@ impl TableState {
                     .ok_or_else(|| ServerError::Conflict("the game has not started".into()))?;
                 game.leave(name)
                     .map_err(|e| ServerError::Conflict(e.to_string()))?;
-                self.seats.remove(i);
+                self.left.push(self.seats.remove(i));
             }
             Stored::Join { name, seat } => {
                 let i = self
@@ -485,7 +528,16 @@ impl TableState {
                 self.seats[i].waiting = false;
             }
         }
+        let lobby_only = match &event {
+            Stored::Rekey { .. } | Stored::Waiting { .. } | Stored::Leaving { .. } => true,
+            // A newcomer giving up before they entered (after the start).
+            Stored::Unseat { .. } => self.game.is_some(),
+            _ => false,
+        };
         self.events.push(event);
+        if !lobby_only {
+            self.game_v = self.v();
+        }
         Ok(())
     }
 

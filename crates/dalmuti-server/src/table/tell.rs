@@ -47,33 +47,32 @@ impl Actor {
     }
 
     /// Keeps the game just over in its players' histories, and in the
-    /// ratings if it counts ([`crate::ratings`]). Told after the game is
-    /// over, which the log already holds: a failure here loses a line of
-    /// history, never the game, and is logged for the operator.
+    /// ratings if it counts ([`crate::ratings`]): the players who left
+    /// before the end are placed after everyone who stayed, the last to
+    /// leave first (leaving a rated game costs its rating, as an abandoned
+    /// game does on lichess). Told after the game is over, which the log
+    /// already holds: a failure here loses a line of history, never the
+    /// game, and is logged for the operator.
     async fn count_the_game(&mut self) {
-        let standings: Vec<String> = self
-            .state
-            .standings()
-            .into_iter()
-            .map(str::to_string)
-            .collect();
-        let seats = standings
+        let standings: Vec<&str> = self.state.standings();
+        let stayed = standings
             .iter()
+            .filter_map(|name| self.state.seats.iter().find(|s| s.name == *name));
+        let seats = stayed
+            .chain(self.state.left.iter().rev())
             .enumerate()
-            .filter_map(|(i, name)| {
-                let seat = self.state.seats.iter().find(|s| s.name == name.as_str())?;
-                Some(FinishedSeat {
-                    key: match &seat.bot {
-                        Some(level) => Some(format!("bot:{}", state::bot_name(level))),
-                        None => seat.player.clone(),
-                    },
-                    name: match &seat.bot {
-                        Some(level) => state::bot_name(level).to_string(),
-                        None => name.clone(),
-                    },
-                    bot: seat.bot.is_some(),
-                    place: i + 1,
-                })
+            .map(|(i, seat)| FinishedSeat {
+                key: match &seat.bot {
+                    Some(level) => Some(format!("bot:{}", state::bot_name(level))),
+                    None => seat.player.clone(),
+                },
+                name: match &seat.bot {
+                    Some(level) => state::bot_name(level).to_string(),
+                    None => seat.name.to_string(),
+                },
+                bot: seat.bot.is_some(),
+                place: i + 1,
+                from: seat.from.clone(),
             })
             .collect();
         let game = FinishedGame {
@@ -82,6 +81,7 @@ impl Actor {
             at: super::talk::now_ms(),
             game: self.state.rules.variant.word().to_string(),
             rated: self.state.row.rated,
+            public: self.state.row.public,
             seats,
         };
         let counted = self

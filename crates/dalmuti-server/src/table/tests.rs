@@ -41,7 +41,7 @@ async fn adas_turn(
     ServerMsg,
 ) {
     let table = create(Context::new(store, timings()), row(4)).unwrap();
-    let token = table.join("Ada").await.unwrap();
+    let token = table.join("Ada", None).await.unwrap();
     for _ in 0..3 {
         table.add_bot(&token, "greedy").await.unwrap();
     }
@@ -143,8 +143,8 @@ async fn chat_is_bounded_per_seat_and_per_spectator_address() {
         ..row(4)
     };
     let table = create(Context::new(store, timings()), row).unwrap();
-    let ada = table.join("Ada").await.unwrap();
-    let bob = table.join("Bob").await.unwrap();
+    let ada = table.join("Ada", None).await.unwrap();
+    let bob = table.join("Bob", None).await.unwrap();
     let seat = |token: &str| Speaker::Seat(SeatToken::from(token));
     for i in 0..CHAT_BURST {
         table.chat(seat(&ada), &format!("line {i}")).await.unwrap();
@@ -183,7 +183,7 @@ async fn chat_is_bounded_per_seat_and_per_spectator_address() {
         assert!(e.to_string().contains("looks like"), "{name}: {e}");
     }
     // A newcomer's look-alike name is refused too.
-    let e = table.join("ada").await.unwrap_err();
+    let e = table.join("ada", None).await.unwrap_err();
     assert!(e.to_string().contains("too like"), "{e}");
 }
 
@@ -198,7 +198,7 @@ async fn the_setup_pause_survives_a_takeover_with_its_time_left() {
         ..timings()
     };
     let table = create(Context::new(store.clone(), timings), row(3)).unwrap();
-    let token = table.join("Ada").await.unwrap();
+    let token = table.join("Ada", None).await.unwrap();
     for _ in 0..2 {
         table.add_bot(&token, "greedy").await.unwrap();
     }

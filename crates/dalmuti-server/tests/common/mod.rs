@@ -241,7 +241,25 @@ pub async fn raw_http(addr: SocketAddr, request: &[u8]) -> (u16, Value) {
 /// Sends bytes as they are; answers the status, the head (status line and
 /// headers, lowercased) and the body.
 pub async fn raw_http_head(addr: SocketAddr, request: &[u8]) -> (u16, String, Value) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
+    raw_http_head_from(None, addr, request).await
+}
+
+/// [`raw_http_head`] from local address `from` (any of 127.0.0.0/8 reaches
+/// a server on 127.0.0.1): a client at another place, as the server sees
+/// it.
+pub async fn raw_http_head_from(
+    from: Option<std::net::IpAddr>,
+    addr: SocketAddr,
+    request: &[u8],
+) -> (u16, String, Value) {
+    let mut stream = match from {
+        None => TcpStream::connect(addr).await.unwrap(),
+        Some(ip) => {
+            let socket = tokio::net::TcpSocket::new_v4().unwrap();
+            socket.bind(SocketAddr::new(ip, 0)).unwrap();
+            socket.connect(addr).await.unwrap()
+        }
+    };
     // The server may answer (413) before reading everything: a failed
     // write is then not the test's concern, the answer is.
     let _ = stream.write_all(request).await;

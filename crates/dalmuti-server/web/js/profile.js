@@ -59,7 +59,9 @@ export async function showProfile(name) {
   if (rated.length >= 2) body.append(plot(rated));
   body.append(el('h2', null, t('web.players.recent')),
     el('ul', { class: 'table-list', 'data-testid': 'profile-recent' }, profile.recent.map(g => el('li', null,
-      el('a', { href: '#/replay/' + encodeURIComponent(g.table) }, g.table_name), ' · ',
+      // A private table's address is shown to its own player only.
+      g.table ? el('a', { href: '#/replay/' + encodeURIComponent(g.table) }, g.table_name)
+        : el('span', { class: 'muted' }, t('web.players.private-game')), ' · ',
       gameName(g.game), ' · ', t('web.players.place-of', { place: ordinal(g.place), players: g.players }),
       g.rated ? ' · ' + t('web.players.rated') : '', ' · ', when(g.at)))));
 }

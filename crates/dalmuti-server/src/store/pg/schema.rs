@@ -27,6 +27,11 @@ use super::*;
 /// version 3), shared by every node, so a player is known on any of them;
 /// whether a table is rated, the seats whose chat its host removed,
 /// reported chat lines, and the players waiting for a table (`queue`).
+///
+/// 5 (issue 40, as SQLite's version 4): a ticket is `claimed` for a table
+/// before it is `seated` there, with where its player asked from
+/// (`origin`), and each game of a player's history says
+/// whether its table was `public`.
 pub(super) const MIGRATIONS: &[&str] = &["
 CREATE SEQUENCE tables_created;
 CREATE SEQUENCE tables_finished;
@@ -205,6 +210,14 @@ CREATE TABLE queue (
     table_id TEXT);
 ALTER TABLE tables ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE tables ADD COLUMN silenced TEXT NOT NULL DEFAULT '[]';
+", "
+ALTER TABLE queue ADD COLUMN claimed BIGINT;
+ALTER TABLE queue ADD COLUMN seated BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE queue ADD COLUMN origin TEXT;
+UPDATE queue SET seated = TRUE, claimed = since WHERE table_id IS NOT NULL;
+ALTER TABLE player_games ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE;
+UPDATE player_games SET public = COALESCE(
+    (SELECT public FROM tables WHERE tables.id = player_games.table_id), FALSE);
 "];
 
 /// The advisory lock nodes take to migrate one at a time (any number

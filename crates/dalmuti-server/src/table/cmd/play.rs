@@ -66,7 +66,7 @@ impl Actor {
             .state
             .seat_of_token(token)
             .map_err(|e| (e.clone(), self.resync(&e, None)))?;
-        if v != self.state.v() {
+        if !self.state.is_current(v) {
             let e = ServerError::Stale {
                 sent: v,
                 current: self.state.v(),

@@ -17,12 +17,15 @@ pub(in crate::table) struct Join {
     pub name: PlayerName,
     /// The key of the player who kept the name, if they take the seat.
     pub player: Option<String>,
+    /// Where the seat is taken from ([`crate::ratings::origin`]).
+    pub from: Option<String>,
     pub reply: Reply<SeatToken>,
 }
 
 impl Join {
     pub(super) async fn apply(self, actor: &mut Actor) {
-        let _ = self.reply.send(actor.join(&self.name, self.player).await);
+        let joined = actor.join(&self.name, self.player, self.from).await;
+        let _ = self.reply.send(joined);
     }
 }
 
@@ -114,7 +117,17 @@ impl Actor {
         &mut self,
         name: &PlayerName,
         player: Option<String>,
+        from: Option<String>,
     ) -> Result<SeatToken, ServerError> {
+        // A seat nobody can be held to would cancel the rating for all,
+        // or be a free rating for whoever sits beside it.
+        if self.state.row.rated && player.is_none() {
+            return Err(ServerError::Conflict(
+                "this table is rated: only players who kept a name sit here \
+                 (keep one on the home page), or watch"
+                    .into(),
+            ));
+        }
         // The same name exactly: the log's own refusal says so.
         if let Some(taken) = self.name_like(name).filter(|t| t != name.as_str()) {
             return Err(ServerError::Conflict(format!(
@@ -129,6 +142,7 @@ impl Actor {
                 hash,
                 bot: None,
                 player,
+                from,
             }
         } else {
             Stored::Seat {
@@ -136,6 +150,7 @@ impl Actor {
                 hash,
                 bot: None,
                 player,
+                from,
             }
         };
         self.commit(event).await?;
@@ -195,6 +210,7 @@ impl Actor {
                 hash: None,
                 bot: bot_spec,
                 player: None,
+                from: None,
             }
         } else {
             Stored::Seat {
@@ -202,6 +218,7 @@ impl Actor {
                 hash: None,
                 bot: bot_spec,
                 player: None,
+                from: None,
             }
         };
         self.commit(event).await?;
@@ -237,7 +254,7 @@ impl Actor {
             .state
             .seat_of_token(token)
             .map_err(|e| (e.clone(), self.resync(&e, None)))?;
-        if v != self.state.v() {
+        if !self.state.is_current(v) {
             let e = ServerError::Stale {
                 sent: v,
                 current: self.state.v(),

@@ -156,6 +156,7 @@ impl Actor {
                 hash: s.hash.as_ref().map(state::hash_hex),
                 bot: s.bot.clone(),
                 player: s.player.clone(),
+                from: s.from.clone(),
             })
             .collect();
         let this = self.state.row.id.clone();
