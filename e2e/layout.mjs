@@ -1,6 +1,6 @@
-// The table as players see it, at a laptop's size (1366×768) and a
-// phone's (390×844), in headless Chromium: each check is a defect players
-// met (issue 25) and fails if it comes back.
+// The table as players see it, at a laptop's size (1366×768) and two
+// phones' (390×844, 360×640), in headless Chromium: each check is a defect
+// players met (issues 25 and 46) and fails if it comes back.
 //
 //     cargo build --release -p dalmuti && npm ci --prefix e2e && node e2e/layout.mjs
 //
@@ -11,22 +11,36 @@
 //           taller than its sheet, and the buttons stay on it.
 //  replay   A replay at 1366 px: every seat's panel inside the window, none
 //           over "Download the record".
-//  phone    Phones at tables of 3 to 8: at our first turn every seat is on
-//           screen above the hand sheet, and no name widens the page.
-//  moments  A game on a laptop, with motion: a banner never covers the turn
-//           line nor leaves the board, no "▶" in the title while nothing is asked, the board never moves (a hand's
-//           end, the next deal, a dialog), no stale "Choose a rank." once
-//           the hand is over.
+//  phone    Phones (390×844, 360×640) at tables of 3 to 8, the first-hand
+//           tour open: at our first turn every seat is on screen above the
+//           hand sheet, no title or turn line cut, no name widens the page.
+//  moments  A game on a laptop and both phones, with motion: a banner never
+//           covers the turn line nor leaves the board, no "▶" in the title
+//           while nothing is asked, the board never moves (a hand's end,
+//           the next deal, a dialog), no seat nor the hand moves while a
+//           hand is played, no empty band under a laptop's docked hand, no
+//           stale "Choose a rank." once the hand is over.
 //  words    Japanese and Korean on a phone: no word broken inside.
-//  online   Back online, the table reconnects within a second; a move
-//           from another tab of the seat is refused in words.
+//  languages  The five languages at both phones and a laptop, from recorded
+//           states: the server's names (bots', tables') in the player's
+//           words in the turn line, the tax prompt, the news, the lobby's
+//           lists, My games and a profile; no word cut or spilling (seats'
+//           titles, the turn line, every card's name, Corporate Shuffle's
+//           too), no digit on its card's band, no bubble over the pile's
+//           words, the chat's box above the hand sheet, the game over's
+//           table within a phone, a game's name never broken.
+//  online   Back online, the table reconnects within a second; the offline
+//           banner moves no seat; a move from another tab of the seat is
+//           refused in words.
 //  away     Back after leaving the page mid-hand, a player is told what
 //           the stand-in bot played for them.
 //  names    The names the server made (bots', a table's) in the player's
 //           language (Korean).
-//  tour     A newcomer's first hand: the tour's four steps, in the way of
-//           nothing, skipped or finished for good, shown again from the
-//           help; on a phone above the board.
+//  tour     A newcomer's first hand: the tour's four steps (the taxes first
+//           when a tax is asked), in the way of nothing, skipped or finished
+//           for good, shown again from the help; on a phone on top of the
+//           hand sheet; Corporate Shuffle's own tour; the lobby says what
+//           the game is.
 //
 // It exits 0 on success; on failure it prints what failed, leaves
 // screenshots in e2e/out/ and exits 1. E2E_LAYOUT_PARTS=dock,replay runs
@@ -41,8 +55,8 @@ import { LAPTOP, PHONE, Pages, chosenParts, fixture, settle, tableInfo, atTable,
 
 lib.setLogPrefix('[e2e layout]');
 
-const TOTAL_TIMEOUT_MS = 300_000;
-const PARTS = ['dock', 'replay', 'phone', 'moments', 'words', 'online', 'away', 'names', 'tour'];
+const TOTAL_TIMEOUT_MS = 720_000;
+const PARTS = ['dock', 'replay', 'phone', 'moments', 'words', 'languages', 'online', 'away', 'names', 'tour'];
 const parts = chosenParts('E2E_LAYOUT_PARTS', PARTS);
 const tmp = mkdtempSync(path.join(tmpdir(), 'dalmuti-e2e-layout-'));
 // Dealt from a chosen seed (`dalmuti serve --deal-seed`, for tests only):
@@ -196,11 +210,38 @@ async function seatsAboveSheet(page, when) {
   if (found.sw > found.vw + 0.5) fail(`${when}: the page is ${found.sw} px wide in a window of ${found.vw}`);
 }
 
+/**
+ * Words a phone cut with "…" or that spill out of their box (issue 46):
+ * seats' titles and names, the turn line, the pile's words, cards' names.
+ */
+async function cutWords(page) {
+  return page.evaluate(() => {
+    const cut = [];
+    const seen = n => n && !n.hidden && n.getClientRects().length && !n.closest('[hidden]');
+    for (const sel of ['.seat .s-title', '.seat .s-who', '#turn-line', '.pile-text', '.card-name', '#sel-desc', '.dock-top']) {
+      for (const n of document.querySelectorAll(sel)) {
+        if (!seen(n) || !n.textContent.trim()) continue;
+        if (n.scrollWidth > n.clientWidth + 1) cut.push(`${sel} "${n.textContent.trim().slice(0, 40)}" (${n.scrollWidth} px in ${n.clientWidth})`);
+        const box = n.closest('.card, .seat');
+        if (box && sel === '.card-name') {
+          const a = n.getBoundingClientRect(), b = box.getBoundingClientRect();
+          if (a.left < b.left - 0.5 || a.right > b.right + 0.5 || a.bottom > b.bottom + 0.5) {
+            cut.push(`${sel} "${n.textContent.trim()}" spills out of its card (${Math.round(a.left - b.left)}…${Math.round(b.right - a.right)} px, ` +
+              `${Math.round(b.bottom - a.bottom)} px at its foot, ${getComputedStyle(n).fontSize})`);
+          }
+        }
+      }
+    }
+    return cut;
+  });
+}
+
 async function phoneSeats() {
   let setupSeen = 0;
-  for (let n = 3; n <= 8; n++) {
-    const label = `phone-${n}`;
-    const page = await pages.page(label, { size: PHONE });
+  for (const size of [PHONE, SMALL_PHONE]) for (let n = 3; n <= 8; n++) {
+    const label = `phone-${size.height}-${n}`;
+    // A newcomer's first hand: the tour is open, and covers no seat.
+    const page = await pages.page(label, { size, tour: true });
     await page.goto(pages.base + '/#/');
     // Names without a space, as long as they may be (a table's 64
     // letters, a player's 32), must not widen the page.
@@ -230,10 +271,15 @@ async function phoneSeats() {
       await lib.answerDialog(page, thing);
     }
     await page.evaluate(() => scrollTo(0, 0));
-    await seatsAboveSheet(page, `${n} seats on a phone, our turn`);
+    const when = `${n} seats on a ${size.width}×${size.height} phone, our turn, the tour open`;
+    if (!(await page.locator(tid('tour')).isVisible())) fail(`${when}: no tour`);
+    await seatsAboveSheet(page, when);
+    const cut = await cutWords(page);
+    if (cut.length) fail(`${when}: words cut or spilling: ${cut.join('; ')}`);
+    await page.screenshot({ path: path.join(outDir, `${label}.png`) });
     await pages.close(label);
   }
-  log(`  3 to 8 seats: every seat above the sheet; the setup line read whole at ${setupSeen} of 6 tables`);
+  log(`  3 to 8 seats at 390×844 and 360×640, the tour open: every seat above the sheet, no word cut; the setup line read whole at ${setupSeen} of 12 tables`);
   if (!setupSeen) fail('the setup line was never seen: the check of its words did not run');
 }
 
@@ -248,6 +294,8 @@ async function watchMoments(page) {
   await page.evaluate(() => {
     const problems = [];
     let boardAt = null;
+    let played = null;
+    let moves = 0;
     const rect = n => n && !n.hidden && n.getClientRects().length ? n.getBoundingClientRect() : null;
     const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
     const once = new Set();
@@ -281,7 +329,44 @@ async function watchMoments(page) {
         }
         const desc = document.querySelector('[data-testid="selection"]');
         if (stage === 'over' && desc && rect(desc) && /choose/i.test(desc.textContent)) note('choose', `"${desc.textContent.trim()}" shown after the hand ended`);
+        // While a hand is played nothing moves: no seat, not the hand
+        // (issue 46: phones moved the seats 48 px between lead and follow,
+        // and the hand sheet when the turn came). A new deal may.
+        const hand = st ? st.hand : 0;
+        if (stage === 'play') {
+          const dock = rect(document.querySelector('[data-testid="dock"]'));
+          // What stands above the seats, to say what moved them.
+          const above = ['.table-head', '#t-notice', '#t-mine', '#offline', '.pile', '#turn-line', '.pile-text']
+            .map(s => { const r = rect(document.querySelector(s)); return `${s} ${r ? Math.round(r.height) : '-'}`; }).join(', ');
+          const now = {
+            above,
+            seats: [...document.querySelectorAll('[data-testid="seat"]')].map(n => { const r = n.getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.height]; }),
+            dock: dock ? dock.top : null,
+          };
+          if (!played || played.hand !== hand || played.seats.length !== now.seats.length) played = { hand, ...now };
+          else {
+            now.seats.forEach((b, i) => {
+              const a = played.seats[i];
+              if (Math.max(...b.map((x, k) => Math.abs(x - a[k]))) > 6) {
+                moves++;
+                note(`seat-moved:${hand}:${i}`, `seat ${i + 1} moved in hand ${hand}: from ${a.map(Math.round)} to ${b.map(Math.round)} ` +
+                  `(above it: ${played.above}; then ${now.above})`);
+              }
+            });
+            if (now.dock != null && played.dock != null && Math.abs(now.dock - played.dock) > 6) {
+              moves++;
+              note(`dock-moved:${hand}`, `the hand moved in hand ${hand}: its top from ${Math.round(played.dock)} to ${Math.round(now.dock)}`);
+            }
+            played = { hand, ...now };
+          }
+          // A laptop's docked hand at the window's foot: no empty band under it.
+          if (dock && getComputedStyle(document.querySelector('[data-testid="dock"]')).position === 'sticky' && scrollY === 0 &&
+              document.documentElement.scrollHeight <= innerHeight + 1 && innerHeight - dock.bottom > 24) {
+            note(`band:${hand}`, `an empty band of ${Math.round(innerHeight - dock.bottom)} px under the docked hand in hand ${hand}`);
+          }
+        }
       }
+      window.__layoutMoves = moves;
       requestAnimationFrame(frame);
     }
     window.__layoutProblems = problems;
@@ -290,29 +375,34 @@ async function watchMoments(page) {
 }
 
 async function moments() {
-  const page = await pages.page('moments', { size: LAPTOP, motion: true });
-  await page.goto(pages.base + '/#/');
-  await createTable(page, { seats: 4, hands: 2, name: 'Moments' });
-  await addBots(page, 3);
-  await page.locator(tid('start')).click();
-  await page.locator(tid('dock')).waitFor({ state: 'visible' });
-  await watchMoments(page);
-  let banners = 0;
-  for (const hand of [1, 2]) {
-    for (let moves = 0; ; moves++) {
-      const thing = await lib.nextThing(page, hand);
-      if (thing === 'over') break;
-      if (await page.locator(tid('board-banner')).isVisible()) banners++;
-      if (thing === 'lead' || thing === 'follow') await lib.playSet(page);
-      else await lib.answerDialog(page, thing);
-      if (moves > 200) fail('more than 200 moves in one hand');
+  for (const size of [LAPTOP, PHONE, SMALL_PHONE]) {
+    const label = `moments-${size.width}`;
+    const page = await pages.page(label, { size, motion: true });
+    await page.goto(pages.base + '/#/');
+    await createTable(page, { seats: 4, hands: 2, name: 'Moments' });
+    await addBots(page, 3);
+    await page.locator(tid('start')).click();
+    await page.locator(tid('dock')).waitFor({ state: 'visible' });
+    await page.evaluate(() => scrollTo(0, 0));
+    await watchMoments(page);
+    let banners = 0;
+    for (const hand of [1, 2]) {
+      for (let moves = 0; ; moves++) {
+        const thing = await lib.nextThing(page, hand);
+        if (thing === 'over') break;
+        if (await page.locator(tid('board-banner')).isVisible()) banners++;
+        if (thing === 'lead' || thing === 'follow') await lib.playSet(page);
+        else await lib.answerDialog(page, thing);
+        if (moves > 200) fail('more than 200 moves in one hand');
+      }
     }
+    await page.locator(tid('game-over')).waitFor({ state: 'visible', timeout: 30_000 });
+    const problems = await page.evaluate(() => window.__layoutProblems);
+    const moved = await page.evaluate(() => window.__layoutMoves);
+    if (problems.length) fail(`moments of a game at ${size.width}×${size.height} (${moved} moves of more than 6 px):\n  ` + problems.join('\n  '));
+    log(`  ${size.width}×${size.height}: two hands watched frame by frame (a banner up at ${banners} of our turns): no banner over the turn line, nothing moved while a hand was played`);
+    await pages.close(label);
   }
-  await page.locator(tid('game-over')).waitFor({ state: 'visible', timeout: 30_000 });
-  const problems = await page.evaluate(() => window.__layoutProblems);
-  if (problems.length) fail('moments of a game on a laptop:\n  ' + problems.join('\n  '));
-  log(`  two hands watched frame by frame (a banner up at ${banners} of our turns): no banner over the turn line, the board still`);
-  await pages.close('moments');
 }
 
 // ------------------------------------------------------------ words in Japanese and Korean
@@ -369,6 +459,195 @@ async function wordsUnbroken() {
   }
 }
 
+// ------------------------------------------------------------ words in five languages
+
+const LOCALES = { en: 'en-US', ko: 'ko-KR', de: 'de-DE', es: 'es-ES', ja: 'ja-JP' };
+const catalogue = lang => JSON.parse(readFileSync(path.join(lib.root, 'crates', 'dalmuti-i18n', 'locales', `${lang}.web.json`), 'utf8'));
+const fill = (text, args) => text.replace(/\{(\w+)\}/g, (whole, k) => (args[k] != null ? String(args[k]) : whole));
+
+/**
+ * Every rank's digit on a small card stands below the card's coloured
+ * band (a red 3 on a red band could not be read).
+ */
+async function digitsOnBands(page) {
+  return page.evaluate(() => {
+    const found = [];
+    for (const card of document.querySelectorAll('.card.mini')) {
+      const rank = card.querySelector('.card-rank');
+      if (!rank || !card.getClientRects().length || card.closest('[hidden]')) continue;
+      const c = card.getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(rank);
+      const r = range.getBoundingClientRect();
+      // The band is 4 px; a glyph's ink starts a little under its line's top.
+      if (r.height && r.top + 0.2 * r.height < c.top + 4) found.push(`${rank.textContent} (${Math.round(r.top - c.top)} px from the top)`);
+    }
+    return [...new Set(found)];
+  });
+}
+
+/** On a laptop, no seat's bubble over the pile, its words, the turn line or the banner. */
+async function bubblesOverWords(page) {
+  return page.evaluate(() => {
+    const rect = n => (n && !n.hidden && n.getClientRects().length ? n.getBoundingClientRect() : null);
+    const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const words = ['.pile-cards', '.pile-text', '#turn-line', '#board-banner'].map(s => [s, rect(document.querySelector('.board ' + s))])
+      .filter(([, r]) => r && r.width && r.height);
+    const found = [];
+    for (const b of document.querySelectorAll('#seats .s-bubble')) {
+      const r = rect(b);
+      for (const [s, w] of words) if (r && meet(r, w)) found.push(`a bubble over ${s}`);
+    }
+    return found;
+  });
+}
+
+/**
+ * The names the server gives (bots', tables') in the player's words
+ * wherever it names them, and no word cut, spilling or broken, in the five
+ * languages, from recorded states: the turn line, the tax prompt, the news,
+ * the lobby's lists, My games, a profile's last games; seats' titles, the
+ * turn line and every card's name (Corporate Shuffle's too) on both phones
+ * and a laptop; the game over's table on phones; the digits of small cards.
+ */
+async function fiveLanguages() {
+  const three = fixture('three');
+  const eight = fixture('eight');
+  const id = three.id;
+  // A finished table the server named, won by a bot (INFO `bots`).
+  const bots = [{ name: 'easy bot 1', bot: 'easy', n: 1 }, { name: 'easy bot 2', bot: 'easy', n: 2 }];
+  const named = { ...three.info, id: 'named0001', name: 'Ada\'s table 2', default_name: { player: 'Ada', n: 2 }, winner: 'easy bot 1', bots };
+  const secret = '0'.repeat(32);
+  const lobbyHttp = {
+    '/api/tables': { tables: [] },
+    '/api/tables?finished=true': { tables: [named] },
+    '/api/players/me/tables': { tables: [{ ...named, joined_at: three.now - 3_600_000 }] },
+    '/api/players/Ada': profileOf(three.now),
+  };
+  // The game over of five hands (a "Play against bots" game) on a phone.
+  const over = JSON.parse(JSON.stringify(three.screens.over));
+  for (const m of over) {
+    const results = m.d && m.d.results;
+    if (results && results.length) m.d.results = [1, 2, 3, 4, 5].map(hand => ({ hand, order: results[(hand - 1) % results.length].order }));
+  }
+  for (const lang of Object.keys(LOCALES)) {
+    const words = catalogue(lang);
+    const bot = n => fill(words['web.bot.name'], { bot: words['web.bot.easy'], n });
+    const noEnglishBot = async (page, where) => {
+      if (lang === 'en') return;
+      const text = await page.locator('body').innerText();
+      const m = text.match(/easy bot \d/);
+      if (m) fail(`${lang}, ${where}: a bot named in English: "${text.slice(Math.max(0, m.index - 40), m.index + 30).replace(/\s+/g, ' ')}"`);
+    };
+    for (const size of [SMALL_PHONE, PHONE, LAPTOP]) {
+      const at = `${lang}, ${size.width}×${size.height}`;
+      for (const [what, fx, messages, ready] of [
+        ['our turn at 3', three, three.screens.turn, `${tid('dock')}.my-turn`],
+        ['our turn at 8', eight, eight.screens.turn, `${tid('dock')}.my-turn`],
+        ['the tax', three, three.screens.tax, `${tid('decision')}[data-kind="tax"]`],
+        ['Corporate Shuffle\'s cards', three, corporate(three.screens.turn), `${tid('card-group')}`],
+      ]) {
+        const label = `five-${lang}-${size.width}`;
+        const page = await pages.fixturePage(label, size, fx, { hash: atTable(fx), http: tableInfo(fx), messages, locale: LOCALES[lang] });
+        await page.locator(ready).first().waitFor({ state: 'visible' });
+        await settle(page);
+        const cut = await cutWords(page);
+        if (cut.length) {
+          await page.screenshot({ path: path.join(outDir, `${label}.png`) });
+          fail(`${at}, ${what}: words cut or spilling: ${cut.slice(0, 6).join('; ')}`);
+        }
+        const digits = await digitsOnBands(page);
+        if (digits.length) fail(`${at}, ${what}: digits on their card's band: ${digits.join(', ')}`);
+        if (lang === 'ja' || lang === 'ko') {
+          const broken = await brokenWords(page, lang);
+          if (broken.length) fail(`${at}, ${what}: words broken across lines: ${broken.slice(0, 8).join(', ')}`);
+        }
+        if (size === LAPTOP) {
+          const over = await bubblesOverWords(page);
+          if (over.length) fail(`${at}, ${what}: ${over.join(', ')}`);
+        }
+        await noEnglishBot(page, what);
+        if (what === 'the tax') {
+          // The prompt names the bot the tax goes to in the player's words.
+          const prompt = (await page.locator('#decision-title').textContent()) + ' ' + (await page.locator(tid('turn-line')).textContent());
+          const to = three.screens.tax.map(m => m.d && m.d.decision).find(d => d && d.kind === 'tax');
+          const players = three.screens.tax.map(m => m.d && m.d.players).find(Boolean);
+          const want = bot(Number(players[to.to].split(' ').pop()));
+          if (!prompt.includes(want)) fail(`${at}: the tax prompt "${prompt.trim()}" does not name ${want}`);
+        }
+        if (what === 'our turn at 3' && size !== LAPTOP) {
+          // The chat's box, opened from its tab, above the hand sheet.
+          await page.locator(`${tid('side-tab')}[data-tab="chat"]`).click();
+          const boxes = await page.evaluate(() => {
+            const r = n => n.getBoundingClientRect();
+            return { input: r(document.getElementById('chat-input')), dock: r(document.querySelector('[data-testid="dock"]')) };
+          });
+          if (boxes.input.bottom > boxes.dock.top + 0.5 || boxes.input.top < 0) {
+            fail(`${at}: the chat's box (${Math.round(boxes.input.top)}–${Math.round(boxes.input.bottom)}) is not above the hand sheet (${Math.round(boxes.dock.top)})`);
+          }
+        }
+        await pages.close(label);
+      }
+    }
+    for (const size of [SMALL_PHONE, PHONE]) {
+      const label = `five-over-${lang}-${size.width}`;
+      const page = await pages.fixturePage(label, size, three, { hash: atTable(three), http: tableInfo(three), messages: over, locale: LOCALES[lang] });
+      await page.locator(tid('per-hand')).waitFor();
+      await settle(page);
+      const fits = await page.evaluate(() => {
+        const wrap = document.querySelector('.per-hand-wrap');
+        return { table: wrap.scrollWidth, box: wrap.clientWidth };
+      });
+      if (fits.table > fits.box + 0.5) fail(`${lang}, ${size.width}×${size.height}: the game over's table is ${fits.table} px in a ${fits.box}-px box`);
+      await noEnglishBot(page, 'the game over');
+      await pages.close(label);
+    }
+    // The lobby's finished list, My games, a profile: the server's names in the player's words.
+    const label = `five-lobby-${lang}`;
+    const page = await pages.fixturePage(label, PHONE, three, { hash: '#/', http: lobbyHttp, locale: LOCALES[lang], player: secret });
+    await page.locator(`${tid('my-tables')} li`).first().waitFor();
+    await page.locator(`${tid('finished-tables')} li`).first().waitFor();
+    const table = fill(words['web.table.default-name-n'], { player: 'Ada', n: 2 });
+    for (const list of ['my-tables', 'finished-tables']) {
+      const text = await page.locator(`${tid(list)} li`).first().innerText();
+      if (!text.includes(table) || !text.includes(bot(1))) fail(`${lang}, the lobby's ${list}: "${text.replace(/\s+/g, ' ')}" names not "${table}" and "${bot(1)}"`);
+    }
+    await noEnglishBot(page, 'the lobby');
+    await page.evaluate(() => { location.hash = '#/p/Ada'; });
+    await page.locator(`${tid('profile-recent')} li`).first().waitFor();
+    await settle(page);
+    const recent = await page.locator(tid('profile-recent')).innerText();
+    if (!recent.includes(table)) fail(`${lang}, the profile's last games: "${recent.replace(/\s+/g, ' ')}" does not name "${table}"`);
+    // A game's name is one word to the eye: never broken, at its middle dot either.
+    const split = await page.evaluate(() => [...document.querySelectorAll('#pl-body .nobr')]
+      .filter(n => new Set([...n.getClientRects()].map(r => Math.round(r.top))).size > 1).map(n => n.textContent));
+    if (split.length) fail(`${lang}, the profile: ${split.join(', ')} broken across lines`);
+    if (lang === 'ja' || lang === 'ko') {
+      const broken = await brokenWords(page, lang);
+      if (broken.length) fail(`${lang}, the profile: words broken across lines: ${broken.join(', ')}`);
+    }
+    await pages.close(label);
+    log(`  ${lang}: the server's names in the player's words; nothing cut, spilling or broken at 360×640, 390×844, 1366×768`);
+  }
+}
+
+/** A profile as GET /api/players/Ada answers it: two rated games at three, one unrated. */
+function profileOf(now) {
+  const day = 86_400_000;
+  const rating = (mu, sigma) => ({ mu, sigma, provisional: sigma > 4 });
+  const game = (at, table, n, place, r) => ({
+    table, table_name: n === 1 ? 'Ada\'s table' : `Ada's table ${n}`, default_name: { player: 'Ada', n }, public: true,
+    at, game: 'dalmuti', players: 3, place, rated: !!r, ...(r ? { band: '3-4' } : {}), rating: r,
+  });
+  return {
+    name: 'Ada', since: now - 30 * day,
+    games: [{ game: 'dalmuti', played: 3, places: [2, 1], mean_share: 0.44 }],
+    ratings: [{ key: 'ada', name: 'Ada', bot: false, game: 'dalmuti', band: '3-4', rating: rating(27.4, 7.8), games: 2, ordinal: 4 }],
+    recent: [game(now - day, 'named0001', 2, 1, rating(27.4, 7.8)), game(now - 2 * day, 'named0000', 1, 2, null),
+      game(now - 3 * day, 'named0002', 3, 1, rating(26.6, 8.0))],
+  };
+}
+
 // ------------------------------------------------------------ back online
 
 async function backOnline() {
@@ -379,8 +658,20 @@ async function backOnline() {
   await page.locator(tid('start')).click();
   await page.locator(tid('dock')).waitFor({ state: 'visible' });
   const context = page.context();
+  const seatsAt = () => page.evaluate(() => {
+    const r = n => n.getBoundingClientRect();
+    return { seats: [...document.querySelectorAll('[data-testid="seat"]')].map(n => Math.round(r(n).top)),
+      me: r(document.querySelector('.seat.me')), dock: r(document.querySelector('[data-testid="dock"]')) };
+  });
+  const before = await seatsAt();
   await context.setOffline(true);
   await page.waitForFunction(() => document.querySelector('[data-testid="conn"]').dataset.state === 'down', null, { timeout: 5_000 });
+  // The offline banner comes over the page, not into it: your own seat is
+  // not pushed under the hand (issue 46), and no seat moves.
+  await page.locator(tid('offline')).waitFor({ state: 'visible' });
+  const during = await seatsAt();
+  if (during.me.bottom > during.dock.top + 0.5) fail(`offline, your own seat (bottom ${Math.round(during.me.bottom)}) is under the hand (top ${Math.round(during.dock.top)})`);
+  if (JSON.stringify(during.seats) !== JSON.stringify(before.seats)) fail(`the offline banner moved the seats: ${before.seats} to ${during.seats}`);
   // Away long enough for the stand-in bot to play for us.
   await lib.sleep(4_000);
   const t0 = Date.now();
@@ -494,7 +785,7 @@ async function namesInLanguage() {
 // ------------------------------------------------------------ the first-hand tour
 
 async function firstHandTour() {
-  for (const size of [LAPTOP, PHONE]) {
+  for (const size of [LAPTOP, PHONE, SMALL_PHONE]) {
     const label = `tour-${size.width}`;
     const page = await pages.page(label, { size, tour: true });
     await page.goto(pages.base + '/#/');
@@ -505,7 +796,15 @@ async function firstHandTour() {
     await tour.waitFor({ state: 'visible' });
     const box = await tour.boundingBox();
     if (box.y < 0 || box.y + box.height > size.height) fail(`${size.width}: the tour is not on screen at the start: ${show(box)}`);
-    const steps = ['web.tour.best', 'web.tour.play', 'web.tour.jesters', 'web.tour.taxes'].map(k => english[k]);
+    // What the table asks first is explained first: a Dalmuti's first
+    // hand opens with a tax to choose, and the tour with the taxes.
+    const taxing = await page.evaluate(() => {
+      const d = window.dalmutiClient.table.state.decision;
+      return !!d && /tax|exchange/.test(d.kind);
+    });
+    const keys = taxing ? ['web.tour.taxes', 'web.tour.best', 'web.tour.play', 'web.tour.jesters']
+      : ['web.tour.best', 'web.tour.play', 'web.tour.jesters', 'web.tour.taxes'];
+    const steps = keys.map(k => english[k]);
     for (const [i, want] of steps.entries()) {
       const text = (await page.locator(tid('tour-text')).textContent()).trim();
       if (text !== want) fail(`${size.width}: tour step ${i + 1} reads "${text}", not "${want}"`);
@@ -513,7 +812,11 @@ async function firstHandTour() {
       if (i === 1) {
         for (;;) {
           const thing = await lib.nextThing(page, 1);
-          if (thing === 'lead' || thing === 'follow') { await lib.playSet(page); break; }
+          if (thing === 'lead' || thing === 'follow') {
+            if (size !== LAPTOP) await seatsAboveSheet(page, `${size.width}×${size.height}, the tour open at our turn`);
+            await lib.playSet(page);
+            break;
+          }
           if (thing === 'over') fail('the hand ended before our first move');
           await lib.answerDialog(page, thing);
         }
@@ -530,9 +833,69 @@ async function firstHandTour() {
     await tour.waitFor({ state: 'visible' });
     await page.locator(tid('tour-skip')).click();
     await tour.waitFor({ state: 'hidden' });
-    log(`  ${size.width}×${size.height}: four steps, a move made beside them, gone for good, back from the help, skipped`);
+    log(`  ${size.width}×${size.height}: four steps${taxing ? ' (the taxes first: a tax was asked)' : ''}, a move made beside them, gone for good, back from the help, skipped`);
     await pages.close(label);
   }
+}
+
+/**
+ * The tour's order and Corporate Shuffle's, from recorded states: a first
+ * hand that opens with a tax to pay starts with the taxes; Corporate
+ * Shuffle has a tour of its own, its special cards in it. The lobby says
+ * what the game is, and shows how to play.
+ */
+async function toursAndLobby() {
+  const three = fixture('three');
+  for (const size of [LAPTOP, SMALL_PHONE]) {
+    const label = `tour-tax-${size.width}`;
+    const page = await pages.fixturePage(label, size, three, { hash: atTable(three), http: tableInfo(three), messages: three.screens.tax, tour: true });
+    await page.locator(`${tid('decision')}[data-kind="tax"]`).waitFor({ state: 'visible' });
+    const text = (await page.locator(tid('tour-text')).textContent()).trim();
+    if (text !== english['web.tour.taxes']) fail(`${size.width}: a tax to pay, and the tour opens with "${text}"`);
+    if (!(await page.locator(tid('tour')).isVisible())) fail(`${size.width}: the tour is hidden behind the tax dialog`);
+    await pages.close(label);
+    const cs = `tour-cs-${size.width}`;
+    const shown = await pages.fixturePage(cs, size, three, { hash: atTable(three), http: tableInfo(three), messages: corporate(three.screens.turn), tour: true });
+    await shown.locator(tid('tour')).waitFor({ state: 'visible' });
+    const said = [];
+    for (;;) {
+      said.push((await shown.locator(tid('tour-text')).textContent()).trim());
+      const next = shown.locator(tid('tour-next'));
+      if ((await next.textContent()).trim() === english['web.tour.done']) break;
+      await next.click();
+    }
+    const want = ['web.tour.cs-best', 'web.tour.cs-play', 'web.tour.cs-dogberts', 'web.tour.cs-specials', 'web.tour.cs-taxes'].map(k => english[k]);
+    if (JSON.stringify(said) !== JSON.stringify(want)) fail(`${size.width}: Corporate Shuffle's tour says ${JSON.stringify(said)}`);
+    await pages.close(cs);
+  }
+  const page = await pages.page('about', { size: SMALL_PHONE });
+  await page.goto(pages.base + '/#/');
+  const about = page.locator(tid('about'));
+  await about.waitFor();
+  const text = (await about.textContent()).replace(/\s+/g, ' ');
+  if (!text.includes(english['web.about.text'])) fail(`the lobby's word on the game reads "${text}"`);
+  await page.locator(tid('about-help')).click();
+  await page.locator('#help').waitFor({ state: 'visible' });
+  log('  a tax first, the taxes first; Corporate Shuffle\'s five steps; the lobby says what the game is');
+  await pages.close('about');
+}
+
+/**
+ * A recorded state as Corporate Shuffle, every card of the game in the
+ * hand (each card's name on its card, in every language).
+ */
+function corporate(messages) {
+  const copy = JSON.parse(JSON.stringify(messages));
+  for (const m of copy) {
+    if (!m.d || !m.d.rules) continue;
+    m.d.rules.variant = 'corporate-shuffle';
+    if (m.d.view) {
+      m.d.view.variant = 'corporate-shuffle';
+      m.d.view.hand = '0 1 2 3 4 5 6 7 8 9 10 T R D D';
+    }
+    m.d.dealt = null;
+  }
+  return copy;
 }
 
 // ------------------------------------------------------------ the test
@@ -544,13 +907,17 @@ async function run() {
     await step('a tie at the top of the standings, said', tieSaid);
   }
   if (parts.has('replay')) await step('the replay\'s seats on screen at 1366, 1000 and 390 px', replayOnScreen);
-  if (parts.has('phone')) await step('a phone at 3 to 8 seats: every seat above the hand sheet', phoneSeats);
-  if (parts.has('moments')) await step('a game on a laptop: banners, the board, the words of the moment', moments);
+  if (parts.has('phone')) await step('phones (390×844, 360×640) at 3 to 8 seats, the tour open: every seat above the hand sheet, no word cut', phoneSeats);
+  if (parts.has('moments')) await step('a game on a laptop and two phones: banners, the board, nothing moving while a hand is played', moments);
   if (parts.has('words')) await step('Japanese and Korean on a phone: no word broken inside', wordsUnbroken);
+  if (parts.has('languages')) await step('five languages: the server\'s names in the player\'s words, nothing cut or spilling', fiveLanguages);
   if (parts.has('online')) await step('back online: reconnected within a second', backOnline);
   if (parts.has('away')) await step('back from away: told what the stand-in bot played', backFromAway);
   if (parts.has('names')) await step('the bots\' names in the player\'s language', namesInLanguage);
-  if (parts.has('tour')) await step('a newcomer\'s first-hand tour', firstHandTour);
+  if (parts.has('tour')) {
+    await step('a newcomer\'s first-hand tour', firstHandTour);
+    await step('the tour\'s order at a tax, Corporate Shuffle\'s tour, the lobby\'s word on the game', toursAndLobby);
+  }
 }
 
 pages.runTest('e2e layout', 'browser layout: dock, replay, phone seats, moments, words, reconnect, away, names, tour', 'layout',

@@ -5,8 +5,13 @@
 //
 //   - Ada mutes Bo: his lines leave her chat (not his), a "muted" note
 //     offers to unmute him, and unmuting brings them back.
-//   - Ada reports Bo's line: the button says so, and the operator reads the
-//     line, the table and the reporter with `dalmuti serve --list-reports`.
+//   - Ada reports Bo's line, saying why (a report without a reason is
+//     refused in words): the button says so, and the operator reads the
+//     line, the table, the reporter and why with `dalmuti serve
+//     --list-reports`.
+//   - axe-core on Ada's chat as the host (Mute, Report, Remove their chat
+//     beside Bo's lines), in the five languages: each button's name holds
+//     its words.
 //   - Ada, the host, removes Bo's chat: his lines go from both screens, the
 //     news says so, and his chat box is closed with the reason.
 //
@@ -20,6 +25,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import * as lib from './lib.mjs';
 import { log, fail, tid, outDir, chromiumPath, CHROMIUM_ARGS, Server, guardProcess, bin } from './lib.mjs';
+import { checkAxe } from './checks.mjs';
 
 lib.setLogPrefix('[e2e moderation]');
 
@@ -109,15 +115,41 @@ async function run() {
     await line(a, RUDE).waitFor();
   });
 
-  await step('Ada reports the line; the operator reads it with dalmuti serve --list-reports', async () => {
+  await step('Ada reports the line, saying why; the operator reads it with dalmuti serve --list-reports', async () => {
     const button = line(a, RUDE).locator(tid('chat-report'));
     await button.click();
+    // A report asks why before it is sent (issue 46).
+    const form = a.locator(tid('report-form'));
+    await form.waitFor({ state: 'visible' });
+    await form.locator(tid('report-send')).click();
+    const error = (await form.locator('#report-error').textContent()).trim();
+    if (error !== 'Choose why you report the line.') fail(`a report without a reason says "${error}"`);
+    await form.getByLabel('Insults or harassment').check();
+    await form.locator(tid('report-more')).fill('calls everyone names');
+    await form.locator(tid('report-send')).click();
+    await form.waitFor({ state: 'hidden' });
     await a.waitForFunction(() => [...document.querySelectorAll('[data-testid="chat-report"]')].some(x => x.textContent === 'Reported'));
     const listed = execFileSync(bin, ['serve', '--list-reports', '--data', path.join(tmp, 'db.sqlite')], { encoding: 'utf8' });
-    if (!listed.includes(`table ${id} (Friday)`) || !listed.includes('reported by Ada') || !listed.includes(`Bo: ${RUDE}`)) {
+    if (!listed.includes(`table ${id} (Friday)`) || !listed.includes('reported by Ada: insults or harassment: calls everyone names')
+      || !listed.includes(`Bo: ${RUDE}`)) {
       fail(`--list-reports printed:\n${listed}`);
     }
     log('  ' + listed.trim().split('\n').join(' / '));
+  });
+
+  await step('axe on the host\'s chat, its lines\' buttons named as they read, in the five languages', async () => {
+    // Ada's lines of Bo's have Mute, Report and the host's "Remove their
+    // chat": each button's name starts as its words (issue 46:
+    // label-content-name-mismatch), whatever the language.
+    await b.locator(tid('chat-input')).fill('one more line');
+    await b.locator(tid('chat-send')).click();
+    await line(a, 'one more line').locator(tid('chat-remove')).waitFor();
+    for (const lang of ['en', 'ko', 'de', 'es', 'ja']) {
+      await a.locator(tid('lang')).selectOption(lang);
+      await a.waitForFunction(l => document.documentElement.lang === l, lang);
+      await checkAxe(a, `the host's chat with a guest's lines (${lang})`);
+    }
+    await a.locator(tid('lang')).selectOption('en');
   });
 
   await step('Ada removes Bo\'s chat: his line goes from both screens, and he cannot chat', async () => {

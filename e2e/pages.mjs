@@ -59,7 +59,9 @@ export class Pages {
     if (!tour) {
       await context.addInitScript(() => {
         // about:blank has no storage of its own.
-        try { if (!localStorage.getItem('dalmuti.tour')) localStorage.setItem('dalmuti.tour', 'done'); } catch (_) { /* no storage here */ }
+        try {
+          for (const key of ['dalmuti.tour', 'dalmuti.tour.corporate-shuffle']) if (!localStorage.getItem(key)) localStorage.setItem(key, 'done');
+        } catch (_) { /* no storage here */ }
       });
     }
     if (setup) await setup(context);
@@ -108,23 +110,28 @@ export class Pages {
    * answers from `http` (path → JSON; anything else under /api is a 404),
    * the table's WebSocket answers hello with `messages`, the client's own
    * files come from the real server (or E2E_WEB_DIR), the clock stands at
-   * the fixture's time and the browser holds Ada's seat token.
+   * the fixture's time and the browser holds Ada's seat token (`player`:
+   * and her kept name, with that secret; `tour`: she has not seen the
+   * first-hand tour).
    */
-  async fixturePage(label, size, fx, { http = {}, messages = [], hash, locale }) {
+  async fixturePage(label, size, fx, { http = {}, messages = [], hash, locale, tour = false, player = null }) {
     const base = this.base;
     const page = await this.page(label, {
       size,
       locale,
+      tour,
       setup: async context => {
         // The page's clock starts at the fixture's moment (relative dates
         // such as "5 minutes ago" read the same on every run).
         await context.clock.install({ time: new Date(fx.now) });
-        await context.addInitScript(([id, token]) => {
+        await context.addInitScript(([id, token, player]) => {
           if (!localStorage.getItem('dalmuti.name')) {
             localStorage.setItem('dalmuti.name', 'Ada');
             localStorage.setItem('dalmuti.token.' + id, token);
+            // A player who kept her name (`player`: her secret), for the pages that need one.
+            if (player) localStorage.setItem('dalmuti.player', JSON.stringify({ name: 'Ada', secret: player }));
           }
-        }, [fx.id, 'fixture-token']);
+        }, [fx.id, 'fixture-token', player]);
         await context.route(url => url.origin === FIXTURE_ORIGIN, async route => {
           const url = new URL(route.request().url());
           if (url.pathname.startsWith('/api/')) {

@@ -17,15 +17,23 @@
 //   - A rated game: Ada creates a rated one-hand table from the form with
 //     two bots and plays it to its end. On a phone (by the recovery link)
 //     "My games" lists it and a private table of hers, which she takes
-//     back there (a token of the phone's own). Her profile (/p/Ada, reached from
-//     the lobby's "My profile") shows the game, its place and her rating;
-//     the leaderboard (3–4 players) lists her and the bot level, and links
-//     back to her profile; in German, its words are German.
+//     back there (a token of the phone's own). The game over shows how it
+//     moved each rating. Her profile (/p/Ada, reached from the lobby's "My
+//     profile") shows the game, its place and her rating (25 to start,
+//     marked "?" while provisional), its plot with axes and values; the
+//     leaderboard opens at her table size (3–4 players), lists her and the
+//     bot level, and links back to her profile; in German, its words are
+//     German.
+//   - Two devices: Ada plays on her laptop; her phone takes the seat back
+//     from "My games"; the laptop is told at once, in words, watches the
+//     table and offers to take it back, which it does; the phone, back
+//     later with its old key (in German), is told why, watches, and takes
+//     the seat back in turn.
 //
 // It exits 0 on success; on failure it prints what failed, takes
 // screenshots to e2e/out/ and exits 1. Environment as in e2e/lib.mjs.
 
-import { mkdirSync, mkdtempSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -154,6 +162,15 @@ async function run() {
     await a.locator('#start-game').click();
     await playHand(a, 'Ada');
     await a.locator(tid('game-over')).waitFor({ state: 'visible', timeout: 20_000 });
+    // As lichess shows it beside a result: how the game moved her rating,
+    // and the level's (issue 46), once the server counted the game.
+    const change = a.locator(`${tid('standings')} ${tid('rating-change')}`);
+    await change.first().waitFor({ timeout: 15_000 });
+    const rows = await a.locator(`${tid('standings')} li`).allTextContents();
+    const ada = rows.find(r => r.includes('Ada')) || '';
+    if (!/(?:[+−]\d+\.\d|±0\.0) rating \d+\.\d\?/.test(ada)) fail(`Ada's line of the standings reads "${ada}"`);
+    if (await change.count() !== 3) fail(`${await change.count()} rating changes in the standings, not 3: ${rows.join(' | ')}`);
+    log(`  the game over: ${rows.join(' | ')}`);
     return id;
   });
 
@@ -185,6 +202,79 @@ async function run() {
     delete pages.phone2;
   });
 
+  await step('a seat taken back on another device: the first is told at once, in words, watches, and may take it back', async () => {
+    const english = JSON.parse(readFileSync(path.join(lib.root, 'crates', 'dalmuti-i18n', 'locales', 'en.web.json'), 'utf8'));
+    const german = JSON.parse(readFileSync(path.join(lib.root, 'crates', 'dalmuti-i18n', 'locales', 'de.web.json'), 'utf8'));
+    const secret = await a.evaluate(() => JSON.parse(localStorage.getItem('dalmuti.player')).secret);
+    // Ada plays on her laptop: a live game of three hands with two bots.
+    const call = async (method, url, data, auth) => {
+      const response = await a.request.fetch(base + url, { method, data, headers: auth ? { Authorization: auth } : {} });
+      if (!response.ok()) fail(`${method} ${url}: ${response.status()} ${await response.text()}`);
+      const text = await response.text();
+      return text ? JSON.parse(text) : null;
+    };
+    const made = await call('POST', '/api/tables', { name: 'Two devices', player: 'Ada', seats: 3, hands: 3, public: false },
+      'Player ' + secret);
+    for (let i = 0; i < 2; i++) await call('POST', `/api/tables/${made.id}/bots`, { bot: 'easy' }, 'Bearer ' + made.token);
+    await call('POST', `/api/tables/${made.id}/start`, undefined, 'Bearer ' + made.token);
+    await a.goto(base + '/#/');
+    await a.evaluate(([id, token]) => localStorage.setItem('dalmuti.token.' + id, token), [made.id, made.token]);
+    await a.goto(`${base}/#/t/${encodeURIComponent(made.id)}`);
+    const seatedAs = (page, who) => page.waitForFunction(([id, who]) => {
+      const s = window.dalmutiClient && window.dalmutiClient.table.state;
+      return !!s && s.table === id && s.you === who;
+    }, [made.id, who], { timeout: 15_000 });
+    await seatedAs(a, 'Ada');
+    await a.locator(tid('dock')).waitFor({ state: 'visible' });
+    const panel = page => page.locator(tid('elsewhere'));
+
+    // Her phone takes the seat back from "My games".
+    const phone = await newPage('phone3', { width: 390, height: 844 });
+    await phone.goto(link);
+    await phone.locator(`${tid('my-tables')} li[data-table="${made.id}"]`).getByRole('link').click();
+    await seatedAs(phone, 'Ada');
+    const t0 = Date.now();
+    // The laptop is told at once, in words: it watches now (no hand, no
+    // turn, no timer) and offers to take the seat back here.
+    await panel(a).waitFor({ state: 'visible', timeout: 5_000 });
+    const told = Date.now() - t0;
+    const title = (await a.locator('#lost-title').textContent()).trim();
+    if (title !== english['web.elsewhere.taken-title']) fail(`the laptop says "${title}"`);
+    await a.waitForFunction(() => window.dalmutiClient.table.state && window.dalmutiClient.table.state.you === null
+      && document.querySelector('[data-testid="conn"]').dataset.state === 'up');
+    if (await a.locator(tid('dock')).isVisible()) fail('the laptop still shows a hand to play');
+    if (/your turn/i.test(await a.locator(tid('turn-line')).textContent())) fail('the laptop still says it is Ada\'s turn');
+    if (!(await a.locator(tid('take-back')).isVisible())) fail('the laptop does not offer to take the seat back');
+    log(`  the laptop told in ${told} ms after the phone was seated: "${title}"`);
+
+    // The phone is put away; the laptop takes the seat back.
+    await phone.goto('about:blank');
+    await a.locator(tid('take-back')).click();
+    await seatedAs(a, 'Ada');
+    await panel(a).waitFor({ state: 'hidden' });
+    await a.locator(tid('dock')).waitFor({ state: 'visible' });
+
+    // The phone, back with its old key (a reload), in German: told why,
+    // watching the table (not "Connecting…" for ever), offered the seat.
+    await phone.goto(base + '/#/');
+    await phone.evaluate(() => localStorage.setItem('dalmuti.lang', 'de'));
+    await phone.reload();
+    await phone.waitForFunction(() => document.documentElement.lang === 'de');
+    await phone.goto(`${base}/#/t/${encodeURIComponent(made.id)}`);
+    await panel(phone).waitFor({ state: 'visible', timeout: 10_000 });
+    const said = (await phone.locator('#lost-title').textContent()).trim();
+    if (said !== german['web.elsewhere.lost-title']) fail(`the phone says "${said}", not "${german['web.elsewhere.lost-title']}"`);
+    await phone.locator(tid('seat')).first().waitFor();
+    const status = (await phone.locator(tid('table-status')).textContent()).trim();
+    if (!status.includes(german['web.status.watching'])) fail(`the phone's status reads "${status}"`);
+    await phone.locator(tid('take-back')).click();
+    await seatedAs(phone, 'Ada');
+    await panel(a).waitFor({ state: 'visible', timeout: 5_000 });
+    log(`  the phone, back with its old key: "${said}"; took the seat back, and the laptop was told`);
+    await phone.context().close();
+    delete pages.phone3;
+  });
+
   await step('Ada\'s profile shows the rated game, her place and rating, with its replay', async () => {
     await a.goto(base + '/#/');
     await a.locator(tid('player-profile')).click();
@@ -199,20 +289,42 @@ async function run() {
     const ratings = a.locator(tid('rating-row'));
     if (await ratings.count() !== 1) fail(`${await ratings.count()} ratings shown, not 1`);
     const row = await ratings.first().textContent();
-    if (!row.includes('3-4') || !/\d+\.\d ± \d+\.\d/.test(row)) fail(`the rating reads "${row}"`);
-    log(`  "${line.trim()}"; rating "${row.trim()}"`);
+    // The headline is the rating a newcomer starts at 25 on, marked "?"
+    // while provisional: never μ − 3σ, which reads −3.6 after one game.
+    const mu = await a.evaluate(async () => {
+      const p = await (await fetch('/api/players/Ada')).json();
+      return p.ratings[0].rating.mu;
+    });
+    // What the eye reads (the words for screen readers left out).
+    const headline = (await ratings.first().locator(tid('rating')).evaluate(n => [...n.childNodes]
+      .filter(c => !(c.classList && c.classList.contains('sr-only'))).map(c => c.textContent).join(''))).trim();
+    if (headline !== `${mu.toFixed(1)}?`) fail(`the rating's headline reads "${headline}", not "${mu.toFixed(1)}?"`);
+    if (!row.includes('3-4') || !/± \d+\.\d/.test(row)) fail(`the rating reads "${row}"`);
+    // Its plot after one game: from the start (25) to now, with its axes and values.
+    const plot = a.locator(tid('rating-plot'));
+    if (await plot.count() !== 1) fail(`${await plot.count()} rating plots after one rated game, not 1`);
+    const drawn = await plot.evaluate(svg => ({
+      points: svg.querySelectorAll('circle').length, axes: svg.querySelectorAll('line.axis').length,
+      ticks: [...svg.querySelectorAll('text.tick')].map(n => n.textContent),
+    }));
+    if (drawn.points !== 2 || drawn.axes !== 2 || !drawn.ticks.includes('start') || !drawn.ticks.includes(`${mu.toFixed(1)}?`)) {
+      fail(`the plot draws ${JSON.stringify(drawn)}`);
+    }
+    log(`  "${line.trim()}"; rating "${row.trim()}"; plot ${drawn.ticks.join(' ')}`);
     // The address to share shows the same page.
     await a.goto(base + '/p/Ada');
     await a.waitForURL(/#\/p\/Ada$/);
     await a.locator(`${tid('profile-recent')} li`).first().waitFor();
   });
 
-  await step('the leaderboard lists Ada and the bot level, in German too', async () => {
+  await step('the leaderboard opens at Ada\'s table size and lists her and the bot level, in German too', async () => {
     await a.goto(base + '/leaderboard');
     await a.waitForURL(/#\/leaderboard$/);
-    await a.locator(tid('board-band')).selectOption('3-4');
     const rows = a.locator(tid('board-row'));
     await rows.first().waitFor();
+    // Her games are at three: the board opens there, not at 5–7.
+    const band = await a.locator(tid('board-band')).inputValue();
+    if (band !== '3-4') fail(`the leaderboard opens at ${band} players, where Ada has no game`);
     const texts = await rows.allTextContents();
     if (texts.length !== 2) fail(`the leaderboard has ${texts.length} rows: ${texts.join(' | ')}`);
     if (!texts.some(t => t.includes('Ada')) || !texts.some(t => /easy.*\(bot\)/.test(t))) fail(`the rows read ${texts.join(' | ')}`);

@@ -154,6 +154,22 @@ async function recordedScreen(name, size, fx, options, ready) {
   await closePage(label);
 }
 
+/**
+ * The `rated` news line of the recorded game, had it been rated: Ada won
+ * (her first rated game), the level of the two easy bots moved once.
+ */
+function ratedNews(fx) {
+  const last = fx.screens.over[fx.screens.over.length - 1];
+  const fresh = { mu: 25, sigma: 25 / 3, provisional: true };
+  return {
+    t: 'news', v: last.v,
+    d: { n: 900, at: fx.now, kind: 'rated', ratings: [
+      { name: 'Ada', bot: false, before: fresh, after: { mu: 28.3, sigma: 7.79, provisional: true } },
+      { name: 'easy', bot: true, before: { mu: 22.4, sigma: 3.9, provisional: false }, after: { mu: 21.6, sigma: 3.8, provisional: false } },
+    ] },
+  };
+}
+
 async function recordedScreens() {
   const three = fixture('three');
   const eight = fixture('eight');
@@ -175,6 +191,10 @@ async function recordedScreens() {
       page => page.locator(`${tid('decision')}[data-kind="tax"]`).waitFor({ state: 'visible' })],
     ['game-over', [LAPTOP, PHONE], three, { hash: atTable(three), http: table(three), messages: three.screens.over },
       page => page.locator(tid('game-over')).waitFor({ state: 'visible' })],
+    // A rated game's end: each player's rating change, as the server
+    // tells it after the game over (docs/PROTOCOL.md, news `rated`).
+    ['game-over-rated', [PHONE], three, { hash: atTable(three), http: table(three), messages: [...three.screens.over, ratedNews(three)] },
+      page => page.locator(tid('rating-change')).first().waitFor({ state: 'visible' })],
     ['replay', [LAPTOP], three, {
       hash: `#/replay/${encodeURIComponent(three.id)}`,
       http: { ...table(three), [`/api/tables/${encodeURIComponent(three.id)}/replay`]: three.replay },

@@ -104,6 +104,26 @@ pub enum Title {
 }
 
 impl Title {
+    /// The title as a key, the same in every variant and language:
+    /// `greater-dalmuti`, `lesser-dalmuti`, `merchant`, `lesser-peon`,
+    /// `greater-peon`. Clients word it from their catalogues
+    /// (`dalmuti.title.merchant`, `corporate-shuffle.title.merchant`).
+    ///
+    /// ```
+    /// use dalmuti_core::Seat;
+    /// let keys: Vec<&str> = Seat::all(4).map(|s| s.title(4).key()).collect();
+    /// assert_eq!(keys, ["greater-dalmuti", "lesser-dalmuti", "lesser-peon", "greater-peon"]);
+    /// ```
+    pub fn key(self) -> &'static str {
+        match self {
+            Title::GreaterDalmuti => "greater-dalmuti",
+            Title::LesserDalmuti => "lesser-dalmuti",
+            Title::Merchant { .. } => "merchant",
+            Title::LesserPeon => "lesser-peon",
+            Title::GreaterPeon => "greater-peon",
+        }
+    }
+
     /// The title in words, e.g. "Lesser Dalmuti" or "Merchant".
     pub fn name(self) -> &'static str {
         match self {

@@ -316,10 +316,17 @@ impl<'a> View<'a> {
             .to_string(),
             hand: self.cards().map(|c| c.to_string()),
             seats: Seat::all(n)
-                .map(|s| SeatSnapshot {
-                    title: self.rules().variant.title_name(self.title(s)).to_string(),
-                    cards: self.card_count(s),
-                    out: self.hand.place(s).filter(|_| !self.holding().contains(s)),
+                .map(|s| {
+                    // The place in the finishing order (the last one's too,
+                    // once the hand is over) is the seat of the next hand.
+                    let place = self.hand.place(s);
+                    SeatSnapshot {
+                        title: self.rules().variant.title_name(self.title(s)).to_string(),
+                        title_key: Some(self.title(s).key().to_string()),
+                        next_title_key: place.map(|p| Seat::new(p).title(n).key().to_string()),
+                        cards: self.card_count(s),
+                        out: place.filter(|_| !self.holding().contains(s)),
+                    }
                 })
                 .collect(),
             to_act: self.to_act().iter().map(Seat::index).collect(),
@@ -420,8 +427,17 @@ pub struct ViewSnapshot {
 /// One seat in a [`ViewSnapshot`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatSnapshot {
-    /// Its title.
+    /// Its title, in the variant's words ("Greater Dalmuti", "Big Boss").
     pub title: String,
+    /// Its title as a key ([`Title::key`](crate::Title::key)), for clients
+    /// to word it in their own language (absent in older snapshots).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_key: Option<String>,
+    /// Once out (and for the last one, once the hand is over), the title
+    /// its place earns for the next hand, as a key: so that a client shows
+    /// the new titles without working them out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_title_key: Option<String>,
     /// How many cards it holds.
     pub cards: u32,
     /// Its finishing place (0 = first) once out.

@@ -248,6 +248,10 @@ struct RecentGame {
     table: Option<crate::ids::TableId>,
     /// Its name; `null` as `table` is.
     table_name: Option<String>,
+    /// The name's parts when the server named the table ("Ada's table
+    /// 2"), for clients to say it in their player's language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    default_name: Option<crate::names::DefaultTableName>,
     /// Whether its table was public.
     public: bool,
     #[serde(flatten)]
@@ -262,6 +266,10 @@ struct GameResult {
     players: usize,
     place: usize,
     rated: bool,
+    /// The band of table sizes its rating is kept in, when it was rated
+    /// (the profile plots each band's rating apart).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    band: Option<&'static str>,
     rating: Option<crate::ratings::Rating>,
 }
 
@@ -271,6 +279,7 @@ impl RecentGame {
         let shown = game.public || mine;
         RecentGame {
             table: shown.then_some(game.table),
+            default_name: crate::names::DefaultTableName::of(&game.table_name).filter(|_| shown),
             table_name: shown.then_some(game.table_name),
             public: game.public,
             result: GameResult {
@@ -279,6 +288,7 @@ impl RecentGame {
                 players: game.players,
                 place: game.place,
                 rated: game.rated,
+                band: game.rating.map(|_| crate::ratings::band(game.players)),
                 rating: game.rating,
             },
         }

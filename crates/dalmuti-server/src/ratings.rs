@@ -13,12 +13,22 @@
 //! the levels stand on the players' scale. What this does against
 //! collusion and what it cannot is in `docs/PLAYERS.md`.
 
-use serde::Serialize;
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Serialize, Serializer};
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 
-/// A rating: the skill's mean and its uncertainty.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+/// A rating: the skill's mean and its uncertainty. Written with whether
+/// it is still [provisional](Rating::provisional), so that every client
+/// marks the same ratings.
+///
+/// ```
+/// use dalmuti_server::ratings::Rating;
+/// let text = serde_json::to_string(&Rating::default()).unwrap();
+/// assert!(text.ends_with(r#","provisional":true}"#), "{text}");
+/// assert_eq!(serde_json::from_str::<Rating>(&text).unwrap(), Rating::default());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
 pub struct Rating {
     /// The mean (25 for a newcomer).
     pub mu: f64,
@@ -47,6 +57,50 @@ impl Rating {
     pub fn ordinal(&self) -> f64 {
         self.mu - 3.0 * self.sigma
     }
+
+    /// Whether the rating is still a first guess: its uncertainty above
+    /// [`PROVISIONAL_SIGMA`] (a newcomer's is 25/3). Shown with a "?",
+    /// as lichess marks a provisional rating.
+    ///
+    /// ```
+    /// use dalmuti_server::ratings::Rating;
+    /// assert!(Rating::default().provisional());
+    /// assert!(!Rating { mu: 25.0, sigma: 4.0 }.provisional());
+    /// ```
+    pub fn provisional(&self) -> bool {
+        self.sigma > PROVISIONAL_SIGMA
+    }
+}
+
+/// The uncertainty above which a rating is [provisional](Rating::provisional):
+/// about the first ten rated games of a player at one table size (eight
+/// at five players, fifteen at three, where a game's places say less: the
+/// tests count them).
+pub const PROVISIONAL_SIGMA: f64 = 4.0;
+
+impl Serialize for Rating {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut r = serializer.serialize_struct("Rating", 3)?;
+        r.serialize_field("mu", &self.mu)?;
+        r.serialize_field("sigma", &self.sigma)?;
+        r.serialize_field("provisional", &self.provisional())?;
+        r.end()
+    }
+}
+
+/// How a game over moved one rated player (or bot level): the game over
+/// screen shows it (`rated` news, `docs/PROTOCOL.md`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatingChange {
+    /// The player's name, or a bot's level (`normal`): copies of one
+    /// level at a table move its rating once.
+    pub name: String,
+    /// Whether a bot level.
+    pub bot: bool,
+    /// The rating before the game.
+    pub before: Rating,
+    /// The rating after it.
+    pub after: Rating,
 }
 
 /// Where a seat was taken from, as a rated game compares seats: a digest
@@ -146,6 +200,27 @@ mod tests {
         for r in &after {
             assert!((r.sigma - 8.065_506_316_323_548).abs() < 1e-9, "{after:?}");
         }
+    }
+
+    /// Games a player plays at a table of `players` (places turning
+    /// round) before the rating is provisional no more.
+    fn games_provisional(players: usize) -> usize {
+        let mut ratings = vec![Rating::default(); players];
+        let mut games = 0;
+        while ratings[0].provisional() {
+            let places: Vec<usize> = (0..players).map(|i| (i + games) % players + 1).collect();
+            ratings = rate(&ratings, &places);
+            games += 1;
+        }
+        games
+    }
+
+    /// A rating is provisional for about ten games: more at three, where
+    /// a game's places say less, fewer at five ([`PROVISIONAL_SIGMA`]).
+    #[test]
+    fn a_rating_is_provisional_for_about_ten_games() {
+        assert_eq!(games_provisional(5), 9);
+        assert_eq!(games_provisional(3), 16);
     }
 
     #[test]

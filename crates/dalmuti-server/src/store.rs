@@ -283,7 +283,7 @@ impl FinishedGame {
         crate::ratings::band(self.seats.len())
     }
 
-    /// The rating of each key after the game, from `before` (each seat's
+    /// How the game moves each key's rating, from `before` (each seat's
     /// key's rating before it, in seat order): every seat is rated as a
     /// player by `rate`, and a key with several seats (copies of one bot
     /// level) moves by the mean of its seats' changes, once.
@@ -291,7 +291,7 @@ impl FinishedGame {
         &self,
         before: &[crate::ratings::Rating],
         rate: crate::ratings::RateFn,
-    ) -> Vec<(&FinishedSeat, crate::ratings::Rating)> {
+    ) -> Vec<(&FinishedSeat, crate::ratings::RatingChange)> {
         let places: Vec<usize> = self.seats.iter().map(|s| s.place).collect();
         let after = rate(before, &places);
         let mut moved: Vec<(&FinishedSeat, crate::ratings::Rating, f64)> = Vec::new();
@@ -321,11 +321,17 @@ impl FinishedGame {
                     .iter()
                     .position(|s| s.key == seat.key)
                     .expect("its seat");
-                let rating = crate::ratings::Rating {
+                let after = crate::ratings::Rating {
                     mu: before[i].mu + sum.mu / n,
                     sigma: before[i].sigma + sum.sigma / n,
                 };
-                (seat, rating)
+                let change = crate::ratings::RatingChange {
+                    name: seat.name.clone(),
+                    bot: seat.bot,
+                    before: before[i],
+                    after,
+                };
+                (seat, change)
             })
             .collect()
     }
@@ -434,12 +440,14 @@ pub trait Store: Send + Sync {
     /// Keeps a game over in its players' histories and, if it
     /// [counts](FinishedGame::counts), updates the ratings of every seat
     /// by `rate`, all in one transaction; a table kept before is left as
-    /// it was (a game is counted once, whichever node tells it).
+    /// it was (a game is counted once, whichever node tells it). Answers
+    /// how each rating moved, one change per key (none when the game does
+    /// not count or was counted before), for the game over to show.
     fn record_game(
         &self,
         game: &FinishedGame,
         rate: crate::ratings::RateFn,
-    ) -> Result<(), StoreError>;
+    ) -> Result<Vec<crate::ratings::RatingChange>, StoreError>;
     /// A player's games, newest first, at most `limit`.
     fn player_games(&self, key: &str, limit: usize) -> Result<Vec<PlayerGame>, StoreError>;
     /// A player's (or a bot level's) ratings, in every game and band.
@@ -1029,7 +1037,7 @@ impl Store for SqliteStore {
         &self,
         game: &FinishedGame,
         rate: crate::ratings::RateFn,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Vec<crate::ratings::RatingChange>, StoreError> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         let fresh = tx.execute(
@@ -1037,10 +1045,11 @@ impl Store for SqliteStore {
             [&game.table],
         )? == 1;
         if !fresh {
-            return Ok(());
+            return Ok(Vec::new());
         }
         let band = game.band();
         let mut after: Vec<(Option<String>, crate::ratings::Rating)> = Vec::new();
+        let mut changes = Vec::new();
         if game.counts() {
             let mut before = Vec::with_capacity(game.seats.len());
             for seat in &game.seats {
@@ -1058,7 +1067,8 @@ impl Store for SqliteStore {
                     .optional()?;
                 before.push(kept.unwrap_or_default());
             }
-            for (seat, rating) in game.ratings_after(&before, rate) {
+            for (seat, change) in game.ratings_after(&before, rate) {
+                let rating = change.after;
                 tx.execute(
                     "INSERT INTO ratings (key, name, bot, game, band, mu, sigma, games)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1)
@@ -1076,6 +1086,7 @@ impl Store for SqliteStore {
                     ],
                 )?;
                 after.push((seat.key.clone(), rating));
+                changes.push(change);
             }
         }
         for seat in &game.seats {
@@ -1107,7 +1118,7 @@ impl Store for SqliteStore {
             )?;
         }
         tx.commit()?;
-        Ok(())
+        Ok(changes)
     }
 
     fn player_games(&self, key: &str, limit: usize) -> Result<Vec<PlayerGame>, StoreError> {

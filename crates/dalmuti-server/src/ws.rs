@@ -13,7 +13,7 @@ use tokio::time::Instant;
 use crate::accept::ConnectionSlot;
 use crate::error::ServerError;
 use crate::names::PlayerName;
-use crate::protocol::{ClientMsg, Moved, Outgoing, ServerMsg, StateKind, Told};
+use crate::protocol::{ClientMsg, Moved, MsgType, Outgoing, ServerMsg, StateKind, Told};
 use crate::table::{self, Speaker, TableHandle};
 use crate::token::SeatToken;
 
@@ -28,6 +28,10 @@ const READ_BUFFER: usize = 8 * 1024;
 /// time, or no answer to pings (4000-4999 are the application's own;
 /// 408 as in HTTP's Request Timeout).
 pub const CLOSE_TIMEOUT: u16 = 4408;
+
+/// The close code of a connection whose seat was taken back on another
+/// device, after its `taken` message (409 as in HTTP's Conflict).
+pub const CLOSE_TAKEN: u16 = 4409;
 
 /// A connection's limits, from the server's [`crate::Config`].
 #[derive(Clone, Copy, Debug)]
@@ -365,6 +369,14 @@ impl Connection {
         loop {
             tokio::select! {
                 msg = feed.recv() => match msg {
+                    Ok(msg) if msg.t == MsgType::Taken => {
+                        // The seat plays on another device now: this
+                        // connection is told, then let go.
+                        if self.send_text(&msg.text).await {
+                            self.close(CLOSE_TAKEN, "taken back on another device").await;
+                        }
+                        return;
+                    }
                     Ok(msg) => {
                         self.v = msg.v;
                         if !self.send_text(&msg.text).await { return; }

@@ -236,6 +236,47 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
     server.add_bot(id, host, "easy").await;
     play_to_the_end(&server, id, host, &[("Ada", host)]).await;
 
+    // The table's summary carries its bots' names with their parts, for
+    // a client to say them in its own words (issue 46).
+    let (_, info) = server
+        .http("GET", &format!("/api/tables/{id}"), None, None)
+        .await;
+    assert_eq!(
+        info["bots"],
+        json!([
+            {"name": "easy bot 1", "bot": "easy", "n": 1},
+            {"name": "easy bot 2", "bot": "easy", "n": 2},
+        ]),
+        "{info}"
+    );
+    // The news says how the game moved the ratings, once it is counted:
+    // Ada's and the level's (its two copies move it once), from the
+    // newcomer's 25, in the order of the standings. A bot's seat line
+    // carries its number.
+    let news = until_news(&server, id, |n| n["kind"] == "rated").await;
+    let rated = news.iter().find(|n| n["kind"] == "rated").unwrap();
+    let ratings = rated["ratings"].as_array().unwrap();
+    let who: Vec<(&str, bool)> = ratings
+        .iter()
+        .map(|r| (r["name"].as_str().unwrap(), r["bot"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(who.len(), 2, "{rated}");
+    assert!(who.contains(&("Ada", false)) && who.contains(&("easy", true)), "{rated}");
+    for r in ratings {
+        assert_eq!(r["before"]["mu"], 25.0, "{rated}");
+        assert_eq!(r["after"]["provisional"], true, "one game: a first guess: {rated}");
+        // A game always makes a rating surer (its mean stays put for the
+        // middle place between two equals).
+        assert!(
+            r["after"]["sigma"].as_f64() < r["before"]["sigma"].as_f64(),
+            "{rated}"
+        );
+    }
+    let seated: Vec<&Value> = news.iter().filter(|n| n["kind"] == "seat").collect();
+    assert_eq!(seated[1]["bot_n"], 1, "{news:?}");
+    assert_eq!(seated[2]["bot_n"], 2, "{news:?}");
+    assert!(seated[0].get("bot_n").is_none(), "a person has no number: {news:?}");
+
     // A rated table seats nobody who kept no name: a seat nobody can be
     // held to would cancel the rating for everyone (issue 40).
     let (status, made) = as_player(
@@ -339,6 +380,18 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
     assert_eq!(recent[0]["rated"], false, "{profile}");
     assert!(recent[0]["rating"].is_null(), "{profile}");
     assert_eq!(recent[1]["rated"], true, "{profile}");
+    // Its band (the profile plots each band apart), its name's parts, and
+    // the rating told as the news told it after the game.
+    assert_eq!(recent[1]["band"], "3-4", "{profile}");
+    assert!(recent[0].get("band").is_none(), "not rated: {profile}");
+    assert_eq!(
+        recent[1]["default_name"],
+        json!({"player": "Ada", "n": 1}),
+        "{profile}"
+    );
+    assert!(recent[0].get("default_name").is_none(), "private: {profile}");
+    let told = ratings.iter().find(|r| r["name"] == "Ada").unwrap();
+    assert_eq!(recent[1]["rating"], told["after"], "{profile}");
     let place = recent[1]["place"].as_u64().unwrap();
     let mu = recent[1]["rating"]["mu"].as_f64().unwrap();
     // First of three new players gains, last loses.
@@ -406,6 +459,23 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
     server.stop().await;
 }
 
+/// The news lines table `id` keeps, as a spectator's `hello` gets them,
+/// once one of them is `done` (the game over is counted just after it).
+async fn until_news(server: &Server, id: &str, done: impl Fn(&Value) -> bool) -> Vec<Value> {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let mut ws = server.ws(id).await;
+        ws.send_json(&common::hello(None, 0)).await;
+        let snapshot = ws.recv_json().await;
+        let news = snapshot["d"]["news"].as_array().cloned().unwrap_or_default();
+        if news.iter().any(&done) {
+            return news;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{snapshot}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
 /// Waits until `GET path` answers 200 with a body `done` accepts.
 async fn until(server: &Server, path: &str, done: impl Fn(&Value) -> bool) -> Value {
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
@@ -456,6 +526,12 @@ async fn a_player_lists_their_games_and_takes_a_seat_back_on_another_device() {
     let (status, refused) = as_player(&server, "GET", "/api/players/me/tables", None, None).await;
     assert_eq!(status, 401, "{refused}");
 
+    // The first device, at the table with the seat's token.
+    let mut laptop = server.ws(id).await;
+    laptop.send_json(&common::hello(Some(old), 0)).await;
+    let first = laptop.recv_json().await;
+    assert_eq!(first["d"]["you"], "Ada", "{first}");
+
     // Another device takes the seat back: a new token; the old one no
     // longer plays it. Bo holds no seat there.
     let mine_path = format!("/api/tables/{id}/seats/mine");
@@ -469,6 +545,31 @@ async fn a_player_lists_their_games_and_takes_a_seat_back_on_another_device() {
     assert_eq!(status, 201, "{back}");
     let new = back["token"].as_str().unwrap().to_string();
     assert_ne!(new, old);
+    // The first device is told at once, and let go (issue 46): it must
+    // not go on showing a seat it can no longer play.
+    let taken = laptop
+        .recv_until(|m| m["t"] != json!("event") && m["t"] != json!("presence"))
+        .await;
+    assert_eq!(taken["t"], "taken", "{taken}");
+    assert_eq!(taken["d"]["name"], "Ada", "{taken}");
+    match laptop.recv().await {
+        Some(Frame::Close(code, _)) => assert_eq!(code, Some(4409)),
+        other => panic!("after taken, not a close: {other:?}"),
+    }
+    // Knocking again with the old token: refused as a token of no seat.
+    let mut again = server.ws(id).await;
+    again.send_json(&common::hello(Some(old), 0)).await;
+    let refused = again.recv_json().await;
+    assert_eq!(
+        (&refused["t"], &refused["d"]["kind"]),
+        (&json!("error"), &json!("bad_token")),
+        "{refused}"
+    );
+    // The new device holds the seat, and is not told it was taken.
+    let mut phone = server.ws(id).await;
+    phone.send_json(&common::hello(Some(&new), 0)).await;
+    let seen = phone.recv_json().await;
+    assert_eq!(seen["d"]["you"], "Ada", "{seen}");
     let bots = format!("/api/tables/{id}/bots");
     let (status, _) = server
         .http("POST", &bots, Some(old), Some(json!({"bot": "easy"})))

@@ -441,7 +441,7 @@ fn assert_message_hides(
     for seat in view["seats"].as_array().into_iter().flatten() {
         for (k, v) in seat.as_object().unwrap() {
             assert!(
-                ["title", "cards", "out"].contains(&k.as_str()),
+                ["title", "title_key", "next_title_key", "cards", "out"].contains(&k.as_str()),
                 "{who}: a seat has {k}: {text}"
             );
             if k == "cards" {

@@ -14,9 +14,9 @@ mod state;
 mod talk;
 
 pub use client::{ClientMsg, Refused, is_action_text};
-pub use server::{Moved, MsgType, Outgoing, Refusal, ServerMsg, StateKind, Told};
+pub use server::{Moved, MsgType, Outgoing, Refusal, ServerMsg, StateKind, Taken, Told};
 pub use state::{
-    Described, HandResult, HiddenAction, LobbyEntry, Missed, PlaceChoice, Placed, Rematch, Replay,
+    BotNamed, Described, HandResult, HiddenAction, LobbyEntry, Missed, PlaceChoice, Placed, Rematch, Replay,
     ReplayFrame, Seen, State, StateMsg, Total,
 };
 pub use talk::{ChatLine, News, NewsLine, TalkLine};

@@ -36,6 +36,9 @@ pub enum MsgType {
     News,
     /// Another node serves the table.
     Moved,
+    /// The seat was taken back on another device: this connection plays
+    /// it no more.
+    Taken,
 }
 
 impl MsgType {
@@ -51,6 +54,7 @@ impl MsgType {
             MsgType::Chat => "chat",
             MsgType::News => "news",
             MsgType::Moved => "moved",
+            MsgType::Taken => "taken",
         }
     }
 }
@@ -101,6 +105,8 @@ pub enum Told {
     News(NewsLine),
     /// Another node serves the table.
     Moved(Moved),
+    /// The seat was taken back on another device.
+    Taken(Taken),
 }
 
 impl Told {
@@ -112,6 +118,7 @@ impl Told {
             Told::Chat(_) => MsgType::Chat,
             Told::News(_) => MsgType::News,
             Told::Moved(_) => MsgType::Moved,
+            Told::Taken(_) => MsgType::Taken,
         }
     }
 }
@@ -134,6 +141,24 @@ pub struct Moved {
     /// The node's id.
     pub node: Option<String>,
     /// Why, in words.
+    pub reason: String,
+}
+
+/// Whose seat was taken back on another device (`taken`): the connection
+/// that gets it plays the seat no more, and closes next.
+///
+/// ```
+/// use dalmuti_server::names::PlayerName;
+/// use dalmuti_server::protocol::{ServerMsg, Taken, Told};
+/// let taken = Taken { name: PlayerName::new("Ada").unwrap(), reason: "taken back".into() };
+/// let msg = ServerMsg { v: 7, told: Told::Taken(taken) };
+/// assert_eq!(msg.to_text(), r#"{"t":"taken","v":7,"d":{"name":"Ada","reason":"taken back"}}"#);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Taken {
+    /// The seat's name.
+    pub name: crate::names::PlayerName,
+    /// Why, in words (a client words it in its own language by the type).
     pub reason: String,
 }
 
@@ -207,6 +232,7 @@ impl Serialize for ServerMsg {
             Told::Chat(line) => msg.serialize_field("d", line)?,
             Told::News(line) => msg.serialize_field("d", line)?,
             Told::Moved(moved) => msg.serialize_field("d", moved)?,
+            Told::Taken(taken) => msg.serialize_field("d", taken)?,
         }
         msg.end()
     }
@@ -240,6 +266,7 @@ impl<'de> Deserialize<'de> for ServerMsg {
             MsgType::Chat => Told::Chat(read(t, &d)?),
             MsgType::News => Told::News(read(t, &d)?),
             MsgType::Moved => Told::Moved(read(t, &d)?),
+            MsgType::Taken => Told::Taken(read(t, &d)?),
         };
         Ok(ServerMsg { v, told })
     }

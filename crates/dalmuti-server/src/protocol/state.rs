@@ -100,6 +100,19 @@ pub struct LobbyEntry {
     pub leaving: bool,
 }
 
+/// A name the server gave a bot, with its parts: "normal bot 3" is the
+/// level `normal` and the number 3, which a client words in its player's
+/// language.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotNamed {
+    /// The name as the table knows it.
+    pub name: PlayerName,
+    /// The bot's level.
+    pub bot: String,
+    /// Its number.
+    pub n: u32,
+}
+
 /// The Greater Dalmuti's choice of a seat for a newcomer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlaceChoice {
@@ -327,6 +340,10 @@ pub enum HiddenAction {
 pub struct Replay {
     /// Everyone seated, in lobby order.
     pub players: Vec<PlayerName>,
+    /// The names among them the server gave bots, with their parts (as
+    /// INFO's `bots`); absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bots: Vec<BotNamed>,
     /// A step per deal and per action.
     pub frames: Vec<ReplayFrame>,
 }

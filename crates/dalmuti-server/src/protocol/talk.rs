@@ -9,12 +9,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::ids::TableId;
 use crate::names::PlayerName;
+use crate::ratings::RatingChange;
 
 use super::MsgType;
 use crate::store::TalkKind;
 
 /// Something that happened at a table, as its news says it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum News {
     /// A seat taken before the start (`bot`: the bot's level).
@@ -23,6 +24,10 @@ pub enum News {
         name: PlayerName,
         /// The bot's level, or null for a person.
         bot: Option<String>,
+        /// The bot's number when the server named it ("normal bot 3"),
+        /// so that a client says the name in its player's words.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bot_n: Option<u32>,
     },
     /// A seat freed before the start, or a newcomer gone before entering.
     Unseat {
@@ -42,6 +47,9 @@ pub enum News {
         name: PlayerName,
         /// The bot's level, or null for a person.
         bot: Option<String>,
+        /// The bot's number, as in `Seat`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bot_n: Option<u32>,
     },
     /// A newcomer entered at `seat`.
     Join {
@@ -96,6 +104,12 @@ pub enum News {
         /// Whether they may now.
         allowed: bool,
     },
+    /// The game over moved the ratings (a rated game that counted): each
+    /// player's, and each bot level's once.
+    Rated {
+        /// How each moved, in the order of the final standings.
+        ratings: Vec<RatingChange>,
+    },
 }
 
 /// A line of chat.
@@ -129,7 +143,7 @@ pub struct ChatLine {
 /// let line = NewsLine { n: 5, at: 9, news: News::Hand { hand: 2 } };
 /// assert_eq!(serde_json::to_string(&line).unwrap(), r#"{"n":5,"at":9,"kind":"hand","hand":2}"#);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NewsLine {
     /// The line's number, counted with the chat.
     pub n: u64,
@@ -141,7 +155,7 @@ pub struct NewsLine {
 }
 
 /// A line of talk: chat or news.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum TalkLine {
     /// A line of chat.
     Chat(ChatLine),

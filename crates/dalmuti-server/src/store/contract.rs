@@ -275,9 +275,23 @@ pub fn a_game_is_counted_once_and_rated_only_when_it_counts(store: &dyn Store) {
         ],
     };
     assert!(rated.counts());
-    store.record_game(&rated, rate_by_place).unwrap();
-    store.record_game(&rated, rate_by_place).unwrap();
     let fresh = crate::ratings::Rating::default();
+    // Each key's change is answered, for the game over to show: before
+    // and after, in seat order; told again, the game moves nothing.
+    let changes = store.record_game(&rated, rate_by_place).unwrap();
+    let moved: Vec<(&str, bool, f64, f64)> = changes
+        .iter()
+        .map(|c| (c.name.as_str(), c.bot, c.before.mu, c.after.mu))
+        .collect();
+    assert_eq!(
+        moved,
+        [
+            ("Ann", false, fresh.mu, fresh.mu + 1.0),
+            ("hard", true, fresh.mu, fresh.mu + 2.0),
+            ("Bo", false, fresh.mu, fresh.mu),
+        ]
+    );
+    assert_eq!(store.record_game(&rated, rate_by_place).unwrap(), []);
     let ann = store.player_games("ann", 10).unwrap();
     assert_eq!(ann.len(), 1, "counted once: {ann:?}");
     assert_eq!(
@@ -308,7 +322,7 @@ pub fn a_game_is_counted_once_and_rated_only_when_it_counts(store: &dyn Store) {
         ..rated.clone()
     };
     assert!(!unrated.counts());
-    store.record_game(&unrated, rate_by_place).unwrap();
+    assert_eq!(store.record_game(&unrated, rate_by_place).unwrap(), []);
     let ann = store.player_games("ann", 10).unwrap();
     assert_eq!(
         ann.iter().map(|g| g.table.as_str()).collect::<Vec<_>>(),
@@ -348,7 +362,12 @@ pub fn a_game_is_counted_once_and_rated_only_when_it_counts(store: &dyn Store) {
         at: 3_000,
         ..rated
     };
-    store.record_game(&again, rate_by_place).unwrap();
+    let changes = store.record_game(&again, rate_by_place).unwrap();
+    assert_eq!(
+        (changes[0].before.mu, changes[0].after.mu),
+        (fresh.mu + 1.0, fresh.mu + 2.0),
+        "from the rating kept"
+    );
     let ratings = store.player_ratings("ann").unwrap();
     assert_eq!(
         (ratings[0].games, ratings[0].rating.mu),
@@ -369,7 +388,8 @@ pub fn a_game_is_counted_once_and_rated_only_when_it_counts(store: &dyn Store) {
         ],
         ..again
     };
-    store.record_game(&copies, rate_by_place).unwrap();
+    let changes = store.record_game(&copies, rate_by_place).unwrap();
+    assert_eq!(changes.len(), 2, "one change per key: {changes:?}");
     let easy = store.player_ratings("bot:easy").unwrap();
     assert_eq!(easy.len(), 1);
     assert_eq!((easy[0].games, easy[0].rating.mu), (1, fresh.mu + 1.0));

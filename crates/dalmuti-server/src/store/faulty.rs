@@ -130,7 +130,7 @@ impl Store for Faulty {
         &self,
         game: &FinishedGame,
         rate: crate::ratings::RateFn,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Vec<crate::ratings::RatingChange>, StoreError> {
         self.inner.record_game(game, rate)
     }
     fn player_games(&self, key: &str, limit: usize) -> Result<Vec<PlayerGame>, StoreError> {

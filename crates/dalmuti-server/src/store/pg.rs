@@ -641,7 +641,7 @@ impl Store for PostgresStore {
         &self,
         game: &FinishedGame,
         rate: crate::ratings::RateFn,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Vec<crate::ratings::RatingChange>, StoreError> {
         let game = game.clone();
         let what = format!("count the game of table {}", game.table);
         self.transaction(what.clone(), move |c| {
@@ -654,10 +654,11 @@ impl Store for PostgresStore {
                 .map_err(failed)?
                 == 1;
             if !fresh {
-                return Ok(());
+                return Ok(Vec::new());
             }
             let band = game.band();
             let mut after: Vec<(Option<String>, crate::ratings::Rating)> = Vec::new();
+            let mut changes = Vec::new();
             if game.counts() {
                 // Each rated key locked, in one order: two games over at
                 // once update a shared player one after the other.
@@ -683,7 +684,8 @@ impl Store for PostgresStore {
                         }
                     }));
                 }
-                for (seat, rating) in game.ratings_after(&before, rate) {
+                for (seat, change) in game.ratings_after(&before, rate) {
+                    let rating = change.after;
                     c.execute(
                         "INSERT INTO ratings (key, name, bot, game, band, mu, sigma, games)
                          VALUES ($1, $2, $3, $4, $5, $6, $7, 1)
@@ -694,6 +696,7 @@ impl Store for PostgresStore {
                     )
                     .map_err(failed)?;
                     after.push((seat.key.clone(), rating));
+                    changes.push(change);
                 }
             }
             let players = integer(game.seats.len() as u64, "players")?;
@@ -728,7 +731,7 @@ impl Store for PostgresStore {
                 )
                 .map_err(failed)?;
             }
-            Ok(())
+            Ok(changes)
         })
     }
 

@@ -296,6 +296,7 @@ impl Actor {
             default_name: crate::names::DefaultTableName::of(&state.row.name),
             seats: state.row.seats,
             taken: state.seats.iter().map(|s| s.name.clone()).collect(),
+            bots: state.bots_named(),
             started: state.game.is_some(),
             over: state.is_over(),
             public: state.row.public,

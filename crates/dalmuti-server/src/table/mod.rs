@@ -122,6 +122,11 @@ pub struct TableInfo {
     pub seats: usize,
     /// Seats taken (players and bots), by display name.
     pub taken: Vec<PlayerName>,
+    /// The names among `taken` (and `winner`) that the server gave bots
+    /// ("normal bot 3"), with their parts, for clients to say them in
+    /// their player's language; absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bots: Vec<crate::protocol::BotNamed>,
     /// Whether play has started.
     pub started: bool,
     /// Whether the game is over.

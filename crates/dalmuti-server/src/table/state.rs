@@ -829,8 +829,26 @@ impl TableState {
         }
         Ok(Replay {
             players: self.seats.iter().map(|s| s.name.clone()).collect(),
+            bots: self.bots_named(),
             frames,
         })
+    }
+
+    /// The seats' names the server gave bots ("normal bot 3"), with their
+    /// parts, for clients to say them in their player's words.
+    pub fn bots_named(&self) -> Vec<crate::protocol::BotNamed> {
+        self.seats
+            .iter()
+            .filter_map(|s| {
+                let level = bot_name(s.bot.as_deref()?);
+                let n = crate::names::bot_number(level, &s.name)?;
+                Some(crate::protocol::BotNamed {
+                    name: s.name.clone(),
+                    bot: level.to_string(),
+                    n,
+                })
+            })
+            .collect()
     }
 
     /// Event `v` with every card shown: for replays of finished games.

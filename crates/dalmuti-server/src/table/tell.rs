@@ -87,8 +87,14 @@ impl Actor {
         let counted = self
             .blocking(move |store, _| store.record_game(&game, crate::ratings::rate))
             .await;
-        if let Err(e) = counted {
-            tracing::error!(error = %e, "the game over was not kept in its players' histories");
+        match counted {
+            // The ratings it moved, for the game over to show (kept with
+            // the table's news: a reload, another node, show it too).
+            Ok(ratings) if !ratings.is_empty() => self.news(News::Rated { ratings }).await,
+            Ok(_) => {}
+            Err(e) => {
+                tracing::error!(error = %e, "the game over was not kept in its players' histories");
+            }
         }
     }
 
@@ -97,14 +103,21 @@ impl Actor {
     pub(super) fn news_of(&self, event: &Stored) -> Option<News> {
         let name = |n: &PlayerName| n.clone();
         let level = |b: &Option<String>| b.as_deref().map(|s| state::bot_name(s).to_string());
+        // The parts of a name the server gave a bot ("normal bot 3").
+        let number = |n: &PlayerName, b: &Option<String>| {
+            b.as_deref()
+                .and_then(|s| crate::names::bot_number(state::bot_name(s), n))
+        };
         Some(match event {
             Stored::Seat { name: n, bot, .. } => News::Seat {
                 name: name(n),
                 bot: level(bot),
+                bot_n: number(n, bot),
             },
             Stored::Waiting { name: n, bot, .. } => News::Waiting {
                 name: name(n),
                 bot: level(bot),
+                bot_n: number(n, bot),
             },
             Stored::Unseat { name: n } => News::Unseat { name: name(n) },
             Stored::Start { .. } => News::Start,

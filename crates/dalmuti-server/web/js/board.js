@@ -2,11 +2,11 @@
 // last moves, the pile, the set to beat above the hand, the turn line and
 // the timers.
 
-import { $, el, show, cardFaces, cardFacesCounted, cardFan } from './dom.js';
+import { $, el, show, cardFaces, cardFacesCounted, cardFan, fitText, fitHeight, breakable } from './dom.js';
 import { t, tn } from './i18n.js';
 import { T, view, playerName, shownPlayer, shownName, lobbyEntry, asked, revolutionOffer } from './state.js';
 import {
-  V, gameWord, setWords, ordinal, titleWithIcon, list, cardWord, vtn, capitalized, titleText, middleTitle,
+  V, gameWord, setWords, ordinal, titleWithIcon, titleKey, list, cardWord, vtn, capitalized, titleText, middleTitle,
 } from './words.js';
 
 /** Seats that passed since the set on the table. */
@@ -108,17 +108,71 @@ export function renderSeats() {
       class: classes.join(' '), 'data-testid': 'seat', dataset: { seat: String(i), name, wedged: String(wedged) },
       style: `--x:${place.x.toFixed(2)}%;--y:${place.y.toFixed(2)}%;--bx:${place.bx.toFixed(0)}px;--by:${place.by.toFixed(0)}px`,
     },
-    el('div', { class: 's-title' }, titleWithIcon(seat.title)),
+    el('div', { class: 's-title' }, breakable(titleWithIcon(titleKey(seat)))),
     el('div', { class: 's-name' }, el('span', { class: 's-who' }, shownName(name)), mine ? ' ' + t('web.you-mark') : '', ' ', conn),
     el('div', { class: 's-meta' },
       cardFan(seat.cards),
       el('span', { class: 's-cards', dataset: { n: String(seat.cards) } }, tn('web.cards', seat.cards)),
       score != null ? el('span', { class: 's-score' }, tn('web.seat.points', score)) : null,
       top ? el('span', { class: 'sr-only' }, ' · ' + t('web.seat.on-table')) : null),
-    flag ? el('div', { class: 's-flag' }, flag) : null,
+    // Always there, empty when there is nothing to say: a seat keeps its
+    // height when it is its turn, passes or goes out (nothing moves).
+    el('div', { class: 's-flag' + (flag ? '' : ' none'), 'aria-hidden': flag ? null : 'true' }, flag || '\u00a0'),
     bubble);
   });
   $('seats').replaceChildren(...items);
+  // A title too wide for its seat (a phone's narrow seats) is made smaller, never cut.
+  fitText($('seats'), '.s-title');
+}
+
+// A turned phone, or the fonts in: titles fitted again, bubbles placed again.
+window.addEventListener('resize', () => { fitText($('seats'), '.s-title'); placeBubbles(); });
+if (document.fonts) document.fonts.ready.then(() => { fitText($('seats'), '.s-title'); placeBubbles(); });
+
+/**
+ * Laptops: each seat's bubble (its move in this trick) goes where it
+ * covers no words: towards the centre as seatPlace says, else beside the
+ * seat (right, left), below or above it; never over the pile, its words,
+ * the turn line, the banner, a seat or another bubble, nor out of the
+ * board. On a short board (a hand of two rows) the centre is near the
+ * seats, and a bubble towards it covered the pile's words.
+ */
+export function placeBubbles() {
+  if (!T.state || !T.state.view) return;
+  const board = document.querySelector('#t-game .board');
+  const bubbles = [...document.querySelectorAll('#seats .s-bubble')];
+  if (!board || !bubbles.length || getComputedStyle(bubbles[0]).position !== 'absolute') return;
+  const rect = n => (n && !n.hidden && n.getClientRects().length ? n.getBoundingClientRect() : null);
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const area = rect(board);
+  const words = ['.pile-cards', '.pile-empty', '.pile-text', '#turn-line', '#board-banner']
+    .map(s => rect(document.querySelector('#t-game .board ' + s))).filter(r => r && r.width && r.height);
+  const seats = [...document.querySelectorAll('#seats .seat')];
+  const taken = seats.map(rect).filter(Boolean);
+  for (const bubble of bubbles) {
+    const seat = bubble.closest('.seat');
+    const s = rect(seat);
+    bubble.style.removeProperty('--bx');
+    bubble.style.removeProperty('--by');
+    const own = rect(bubble);
+    if (!s || !own) continue;
+    const w = own.width, h = own.height, gap = 6;
+    const toward = { bx: parseFloat(seat.style.getPropertyValue('--bx')) || 0, by: parseFloat(seat.style.getPropertyValue('--by')) || 0 };
+    const candidates = [toward,
+      { bx: s.width / 2 + gap + w / 2, by: 0 }, { bx: -(s.width / 2 + gap + w / 2), by: 0 },
+      { bx: 0, by: s.height / 2 + gap + h / 2 }, { bx: 0, by: -(s.height / 2 + gap + h / 2) }];
+    const cx = s.left + s.width / 2, cy = s.top + s.height / 2;
+    const boxAt = c => ({ left: cx + c.bx - w / 2, right: cx + c.bx + w / 2, top: cy + c.by - h / 2, bottom: cy + c.by + h / 2 });
+    const free = c => {
+      const b = boxAt(c);
+      return b.left >= area.left && b.right <= area.right && b.top >= area.top && b.bottom <= area.bottom &&
+        !words.some(r => meet(b, r)) && !taken.some(r => r !== s && meet(b, r) && !(r.left === s.left && r.top === s.top));
+    };
+    const chosen = candidates.find(free) || toward;
+    bubble.style.setProperty('--bx', chosen.bx.toFixed(0) + 'px');
+    bubble.style.setProperty('--by', chosen.by.toFixed(0) + 'px');
+    taken.push(boxAt(chosen));
+  }
 }
 
 export function renderPile() {
@@ -132,7 +186,9 @@ export function renderPile() {
     const wedged = vw.wedged != null ? ' ' + t('web.pile.wedged', { name: shownPlayer(vw.wedged) }) : '';
     pile.dataset.state = 'top';
     pile.replaceChildren(
-      el('div', { class: 'pile-cards' }, cardFaces(set)),
+      // A phone shows a set small (one face per card with how many), so
+      // its words keep room beside it.
+      el('div', { class: 'pile-cards' }, narrow.matches ? cardFacesCounted(set) : cardFaces(set)),
       el('p', { class: 'pile-text', 'data-testid': 'pile-text' }, played + wedged));
   } else {
     const words = {
@@ -149,7 +205,12 @@ export function renderPile() {
     pile.replaceChildren(el('div', { class: 'pile-empty', 'aria-hidden': 'true' }),
       el('p', { class: 'pile-text', 'data-testid': 'pile-text' }, (words[vw.stage] ? words[vw.stage]() : '') + extra));
   }
+  fitHeight(pile.querySelector('.pile-text'));
 }
+
+/** A phone's width, where the board is a column and its words keep two lines. */
+const narrow = window.matchMedia('(max-width: 899px)');
+narrow.addEventListener('change', () => { if (T.state && T.state.view) { renderPile(); renderTurnLine(); } });
 
 /** The set to beat, repeated beside the hand (phones keep it in sight there). */
 export function renderDockTop() {
@@ -163,7 +224,7 @@ export function renderDockTop() {
   }
 }
 
-export function renderTurnLine() {
+function writeTurnLine() {
   const s = T.state;
   const vw = s.view;
   const line = $('turn-line');
@@ -187,6 +248,12 @@ export function renderTurnLine() {
     return;
   }
   line.textContent = waiting;
+}
+
+/** The turn line, its words fitted to a phone's two lines. */
+export function renderTurnLine() {
+  writeTurnLine();
+  fitHeight($('turn-line'));
 }
 
 export function renderTimers() {
@@ -223,19 +290,19 @@ export function renderTimers() {
 export function decisionPrompt(d) {
   switch (d.kind) {
     case 'lead': return t('web.prompt.lead');
-    case 'follow': return t('web.prompt.follow', { set: setWords(d.top), name: playerName(d.by) });
+    case 'follow': return t('web.prompt.follow', { set: setWords(d.top), name: shownPlayer(d.by) });
     case 'ready': {
       const offer = revolutionOffer();
       if (!offer) return t('web.prompt.setup');
       const args = { wilds: cardWord(V().wild, 2), revolution: gameWord('revolution') };
       return t(offer.greater ? 'web.prompt.revolution-greater' : 'web.prompt.revolution', args);
     }
-    case 'tax': return vtn('prompt.tax', d.count, { name: playerName(d.to) });
+    case 'tax': return vtn('prompt.tax', d.count, { name: shownPlayer(d.to) });
     case 'offer_exchange':
     case 'exchange_offer':
       return t('web.prompt.offer', { exchange: capitalized(gameWord('exchange')), title: titleText(middleTitle()) });
     case 'answer_exchange':
-    case 'exchange_answer': return t('web.prompt.answer', { name: playerName(d.from) });
+    case 'exchange_answer': return t('web.prompt.answer', { name: shownPlayer(d.from) });
     default: return t('web.prompt.other');
   }
 }

@@ -10,12 +10,14 @@
 // and calls markChatSeen() when it opens; a click on the toast dispatches
 // `dalmuti-show-chat` (the tab opens itself) and scrolls the panel into view.
 
-import { $, el, show, announce } from './dom.js';
+import { $, el, show, announce, setError } from './dom.js';
 import { t, tn } from './i18n.js';
 import { api } from './api.js';
 import { store } from './storage.js';
-import { T, me, myToken, isHost } from './state.js';
-import { botName, gameWord } from './words.js';
+import { T, me, myToken, isHost, shownName, learnBot } from './state.js';
+import { botName, gameWord, list } from './words.js';
+import { ratingText, changeText } from './rating.js';
+import { views } from './views.js';
 import { send, showError, reconnectNow } from './connection.js';
 
 const MAX_LINES = 200;
@@ -38,6 +40,9 @@ const spectatorNameKey = 'dalmuti.spectator-name';
 /** Forgets the lines of the table shown before (a new table is opened). */
 export function resetChat() {
   lines = [];
+  reporting = null;
+  reported.clear();
+  show($('chat-report'), false);
   maxN = 0;
   pendingLine = null;
   hideToast();
@@ -79,9 +84,24 @@ export function onChatLine(d) {
   updateUnread();
 }
 
+/**
+ * How the game over moved the ratings (the `rated` news line,
+ * docs/PROTOCOL.md): [{name, bot, before, after}], or null before it
+ * came (or when the game did not count).
+ */
+export function ratingChanges() {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const news = lines[i].news;
+    if (news && news.kind === 'rated' && Array.isArray(news.ratings)) return news.ratings;
+  }
+  return null;
+}
+
 /** A news line from the server, worded here in the language on screen. */
 export function onNewsLine(d) {
   if (!d || !add({ n: d.n, news: d })) return;
+  // The game over shows each player's rating change once it is told.
+  if (d.kind === 'rated' && T.state) views.render();
   // The host removed a seat's chat: its lines go here too.
   if (d.kind === 'chat_removed') lines = lines.filter(x => !(x.chat && !x.chat.spectator && x.chat.from === d.name));
   renderLines();
@@ -119,7 +139,10 @@ function speaker(c) {
 
 /** Words for a kept news line; null for a kind this client does not know. */
 export function newsWords(d) {
-  const name = d.name;
+  // A bot's seat line carries its name's parts (docs/PROTOCOL.md, news
+  // `bot_n`): its name is said in the player's words here and after.
+  if (d.bot && d.bot_n) learnBot(d.name, d.bot, d.bot_n);
+  const name = d.name != null ? shownName(d.name) : d.name;
   switch (d.kind) {
     case 'seat': return d.bot ? t('web.event.seat-bot', { name, bot: botName(d.bot) }) : t('web.event.seat', { name });
     case 'unseat': return t('web.event.unseat', { name });
@@ -132,10 +155,15 @@ export function newsWords(d) {
     case 'away': return t('web.news.away', { name });
     case 'back': return t('web.news.back', { name });
     case 'revolution': return t('web.news.revolution', { name, revolution: gameWord('revolution') });
-    case 'over': return d.winner ? t('web.news.over-winner', { winner: d.winner }) : t('web.news.over');
+    case 'over': return d.winner ? t('web.news.over-winner', { winner: shownName(d.winner) }) : t('web.news.over');
     case 'rematch': return t('web.news.rematch');
     case 'spectator_chat': return d.allowed ? t('web.news.spectators-allowed') : t('web.news.spectators-refused');
     case 'chat_removed': return t('web.news.chat-removed', { name });
+    case 'rated': {
+      const people = (d.ratings || []).filter(r => !r.bot)
+        .map(r => t('web.news.rated-one', { name: r.name, rating: ratingText(r.after), change: changeText(r.before, r.after) }));
+      return people.length ? t('web.news.rated', { ratings: list(people) }) : null;
+    }
     default: return null;
   }
 }
@@ -164,17 +192,55 @@ function isMuted(c) {
   return c.from != null && muted().includes(c.from);
 }
 
-async function report(c, button) {
-  button.disabled = true;
+/** The line being reported, while its form asks why: {n, from, button}. */
+let reporting = null;
+
+/** Opens the report's form for line `c`: a report says why (docs/PROTOCOL.md, reports `why`). */
+function openReport(c, button) {
+  reporting = { n: c.n, from: c.from, button };
+  const form = $('chat-report');
+  form.reset();
+  setError($('report-error'), '');
+  $('report-title').textContent = t('web.report.title', { name: c.from, text: c.text.length > 60 ? c.text.slice(0, 60) + '…' : c.text });
+  show(form, true);
+  form.scrollIntoView({ block: 'nearest' });
+  form.querySelector('input[type="radio"]').focus();
+}
+
+function closeReport() {
+  const button = reporting && reporting.button;
+  reporting = null;
+  show($('chat-report'), false);
+  if (button && button.isConnected) button.focus();
+}
+
+async function sendReport(event) {
+  event.preventDefault();
+  if (!reporting) return;
+  const chosen = $('chat-report').querySelector('input[name="report-why"]:checked');
+  if (!chosen) {
+    setError($('report-error'), t('web.report.need'));
+    return;
+  }
+  // Said to the operator in the server's words (English), with the player's own.
+  const more = $('report-more').value.trim();
+  const why = chosen.value + (more ? ': ' + more : '');
+  const { n, button } = reporting;
   try {
-    await api('POST', '/api/tables/' + encodeURIComponent(T.id) + '/reports', { n: c.n }, myToken());
-    button.textContent = t('web.chat.reported');
+    await api('POST', '/api/tables/' + encodeURIComponent(T.id) + '/reports', { n, why }, myToken());
+    reported.add(n);
+    reporting = null;
+    show($('chat-report'), false);
+    renderLines();
     announce(t('web.chat.reported-long'));
+    if (button && button.isConnected) button.focus();
   } catch (e) {
-    button.disabled = false;
-    showError(e.message);
+    setError($('report-error'), e.message);
   }
 }
+
+/** Lines reported from this page: their button says so. */
+const reported = new Set();
 
 async function removeChat(name, button) {
   button.disabled = true;
@@ -197,8 +263,8 @@ function lineActions(c) {
       'aria-label': t('web.chat.mute-name', { name }),
       onclick: () => setMuted([...new Set([...muted(), name])]) }, t('web.chat.mute')),
     s.you ? el('button', { type: 'button', class: 'link small', 'data-testid': 'chat-report',
-      'aria-label': t('web.chat.report-name', { name }),
-      onclick: event => report(c, event.currentTarget) }, t('web.chat.report')) : null,
+      'aria-label': reported.has(c.n) ? null : t('web.chat.report-name', { name }), disabled: reported.has(c.n),
+      onclick: event => openReport(c, event.currentTarget) }, t(reported.has(c.n) ? 'web.chat.reported' : 'web.chat.report')) : null,
     seat && isHost() ? el('button', { type: 'button', class: 'link small', 'data-testid': 'chat-remove',
       'aria-label': t('web.chat.remove-name', { name }),
       onclick: event => removeChat(name, event.currentTarget) }, t('web.chat.remove')) : null);
@@ -400,6 +466,8 @@ export async function onSpectatorChatToggle(event) {
 /** Wires the chat's controls (once, at start-up). */
 export function setUpChat() {
   $('chat-form').addEventListener('submit', onChat);
+  $('chat-report').addEventListener('submit', sendReport);
+  $('report-cancel').addEventListener('click', closeReport);
   $('spectator-chat').addEventListener('change', onSpectatorChatToggle);
   $('chat-toast').addEventListener('click', revealChat);
   watchVisibility();

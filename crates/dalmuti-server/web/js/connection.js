@@ -4,7 +4,7 @@
 import { $, el, show, setError, announce } from './dom.js';
 import { t, tn } from './i18n.js';
 import { store } from './storage.js';
-import { T, me, myToken, myLobby, decisionOf, playerName, noSelection } from './state.js';
+import { T, me, myToken, myLobby, decisionOf, shownPlayer, shownName, noSelection } from './state.js';
 import { setVariant, actionWords, eventWords, logWords, isSpecial, list, tableName } from './words.js';
 import { turnAlert } from './fx.js';
 import { verifyDeals } from './fair.js';
@@ -15,6 +15,11 @@ import { views } from './views.js';
 function socketUrl(id) {
   return (location.protocol === 'https:' ? 'wss:' : 'ws:') + '//' + location.host + '/ws/' + encodeURIComponent(id);
 }
+
+/** The close code after `taken` (docs/PROTOCOL.md): the seat plays on another device. */
+const CLOSE_TAKEN = 4409;
+/** Whether the connection open now learnt that its seat is played elsewhere. */
+let elsewhereNow = false;
 
 /** `moved` messages followed at once in a row; past this, reconnect with the usual backoff. */
 const MAX_MOVES = 3;
@@ -52,6 +57,8 @@ export function connect() {
   // and this one's successor if it fails, goes to the page's own address.
   const url = T.movedTo || socketUrl(id);
   T.movedTo = null;
+  // Set while this connection learns that the seat is played elsewhere.
+  elsewhereNow = false;
   let ws;
   try {
     ws = new WebSocket(url);
@@ -76,6 +83,15 @@ export function connect() {
       try { ws.close(1000); } catch (_) { /* closing already */ }
       return;
     }
+    if (msg && msg.t === 'taken') {
+      // The seat was taken back on another device (docs/PROTOCOL.md): the
+      // close follows; this page watches and offers to take it back.
+      elsewhereNow = true;
+      T.pending = false;
+      views.seatElsewhere('taken');
+      if (T.state) views.render();
+      return;
+    }
     onMessage(msg);
   };
   ws.onclose = event => {
@@ -95,6 +111,12 @@ export function connect() {
     }
     // A failed connection backs off by itself: moves are counted anew.
     T.moves = 0;
+    if (event.code === CLOSE_TAKEN || (elsewhereNow && !store.token(id))) {
+      // The seat plays on another device (told by `taken`, or this
+      // browser's old token refused): watch from now on, at once.
+      reconnectNow();
+      return;
+    }
     const token = store.token(id);
     const mine = myLobby();
     const unknown = event.code === 1008 && event.reason !== 'too many messages';
@@ -111,9 +133,9 @@ export function connect() {
     }
     if (unknown && token && (!T.seenState || event.reason === 'no such seat')) {
       // The server does not know our token (policy violation): do not
-      // knock again with it; offer to forget it.
-      show($('t-lost'), true);
-      setConn(t('web.conn.unknown-seat'), 'down');
+      // knock again with it; watch, and say why.
+      views.seatElsewhere('lost');
+      reconnectNow();
       return;
     }
     if (T.wanted) scheduleReconnect();
@@ -198,7 +220,7 @@ function onMessage(msg) {
       T.retry = 0;
       T.moves = 0;
       setConn(t('web.conn.live'), 'up');
-      if (msg.t === 'resync' && d && d.error) showError(d.error_kind === 'stale' ? t('web.error.stale') : d.error);
+      if (msg.t === 'resync' && d && d.error) showError(refusalWords({ reason: d.error, kind: d.error_kind }));
       if (msg.t === 'event' && d && d.e) onEvent(d.e, d);
       if (msg.t === 'catchup' && d && Array.isArray(d.missed)) {
         const missed = d.missed.map(m => m && m.e).filter(Boolean);
@@ -211,9 +233,17 @@ function onMessage(msg) {
       break;
     case 'error':
       T.pending = false;
+      if (d && d.kind === 'bad_token' && myToken()) {
+        // This browser's token holds no seat here any more (taken back
+        // on another device, or given up): watch, and say why.
+        elsewhereNow = true;
+        views.seatElsewhere('lost');
+        closeSocket();
+        reconnectNow();
+        break;
+      }
       // Refusals are told apart by their kind (docs/PROTOCOL.md), not their words.
-      showError(d && d.reason ? (d.kind === 'stale' ? t('web.error.stale') : d.reason) : t('web.error.refused'));
-      if (!T.state && myToken() && d && d.kind === 'bad_token') show($('t-lost'), true);
+      showError(refusalWords(d));
       views.renderActions();
       break;
     case 'chat':
@@ -225,6 +255,17 @@ function onMessage(msg) {
     default:
       break;
   }
+}
+
+/**
+ * A refusal in the player's words where its kind has them
+ * (docs/PROTOCOL.md, `error`); the server's own reason otherwise.
+ */
+function refusalWords(d) {
+  if (!d || !d.reason) return t('web.error.refused');
+  const worded = { stale: 'web.error.stale', bad_token: 'web.error.bad-token', too_many: 'web.error.too-many',
+    closed: 'web.error.closed' }[d.kind];
+  return worded ? t(worded) : d.reason;
 }
 
 /** A refusal from the server (its reason, in its words), shown and said. */
@@ -242,7 +283,7 @@ function tellMovesMadeForMe(events, state) {
   if (!you || (state.lobby || []).some(x => x.name === you && x.leaving)) return;
   // Being made ready at the end of the setup pause is no move worth telling.
   const moves = events.filter(e => e.kind === 'act' && e.auto && e.name === you && e.action !== 'ready')
-    .map(e => actionWords(e.action, state.players, null));
+    .map(e => actionWords(e.action, (state.players || []).map(shownName), null));
   if (!moves.length) return;
   const text = t('web.auto.away', { action: list(moves) });
   if (!T.seenState) addNews(text, 'auto');
@@ -260,7 +301,7 @@ function onEvent(e, state, caughtUp = false) {
   } else if (e.kind === 'act' && e.auto && you && e.name === you) {
     // A move made for us: say so plainly, in the news and on the table.
     const leaving = state && state.lobby && state.lobby.some(x => x.name === you && x.leaving);
-    const action = actionWords(e.action, players, null);
+    const action = actionWords(e.action, players && players.map(shownName), null);
     const text = leaving
       ? t('web.auto.leaving', { action })
       : state && state.turn_seconds
@@ -277,7 +318,7 @@ function onEvent(e, state, caughtUp = false) {
   } else if (e.kind !== 'act' || e.auto) {
     // Plays are in the hand's log already; the news gets the rest, and
     // the moves made for someone.
-    addNews(eventWords(e, players), 'system');
+    addNews(eventWords(e, players, shownName), 'system');
   }
   if (e.kind === 'deal') {
     T.sel = noSelection();
@@ -320,8 +361,6 @@ function onState(state, v) {
   T.pending = false;
   T.seenState = true;
   if (state.you) store.setLastV(T.id, T.v);
-  if (myToken() && state.you == null) show($('t-lost'), true);
-  else show($('t-lost'), false);
 
   const now = performance.now();
   T.deadlineAt = state.deadline_ms != null ? now + state.deadline_ms : null;
@@ -378,9 +417,9 @@ function announceChanges(before, state, first) {
     const log = vw.log || [];
     const sameHand = before && before.hand === state.hand;
     const from = sameHand ? Math.min(T.logLen, log.length) : 0;
-    for (const entry of log.slice(from).slice(-4)) lines.push(logWords(entry, playerName));
+    for (const entry of log.slice(from).slice(-4)) lines.push(logWords(entry, shownPlayer));
     // Corporate Shuffle's specials at work are news as well.
-    for (const entry of log.slice(from)) if (isSpecial(entry)) addNews(logWords(entry, playerName), 'special');
+    for (const entry of log.slice(from)) if (isSpecial(entry)) addNews(logWords(entry, shownPlayer), 'special');
   }
   const d = state.decision;
   const key = d ? state.hand + ':' + JSON.stringify(d) + ':' + (vw ? (vw.log || []).length : 0) : '';
@@ -391,7 +430,7 @@ function announceChanges(before, state, first) {
       turnAlert(t('web.alerts.your-turn', { name: tableName(state) }));
     }
   }
-  if (state.place && (!before || !before.place)) lines.push(t('web.place.prompt', { name: state.place.name }));
+  if (state.place && (!before || !before.place)) lines.push(t('web.place.prompt', { name: shownName(state.place.name) }));
   T.decisionKey = key;
   T.logHand = state.hand;
   T.logLen = vw ? (vw.log || []).length : 0;

@@ -2,15 +2,16 @@
 // merchant exchange, a Corporate Shuffle play's question (whom the Wedgie
 // makes pass, what Dogberts alone are), where a newcomer sits.
 
-import { $, el, show, replaceKeepingFocus, faceParts } from './dom.js';
+import { $, el, show, replaceKeepingFocus, faceParts, fitNames } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
-import { T, view, decisionOf, playerName, shownPlayer, lobbyEntry, countOf, revolutionOffer, legal } from './state.js';
+import { T, view, decisionOf, playerName, shownPlayer, shownName, lobbyEntry, countOf, revolutionOffer, legal } from './state.js';
 import {
   V, parseCards, sameCards, setWords, cardName, cardWord, groupHand, gameWord, vt, capitalized, middleTitle, titleText,
   placeTitle,
 } from './words.js';
 import { send, sendAct } from './connection.js';
 import { views } from './views.js';
+import { renderTour } from './tour.js';
 import { renderActions, declarableValues, wedgieTargets, playAsked, fresh } from './hand.js';
 
 let decisionDomKey = '';
@@ -33,6 +34,8 @@ export function renderDecision() {
   }
   const wasHidden = box.hidden;
   show(box, !!body);
+  // On a phone the tour sits on top of the sheet in front: this one, or the hand's.
+  if (wasHidden === !!body) renderTour();
   $('game-main').classList.toggle('dialog-open', !!body);
   // Taxes and the exchange show the hand in the dialog: not twice.
   const handInside = !!body && !!d && !T.ask && !s.place && /tax|exchange/.test(d.kind);
@@ -47,6 +50,7 @@ export function renderDecision() {
   if (key !== decisionDomKey || wasHidden) {
     decisionDomKey = key;
     replaceKeepingFocus($('decision-body'), [body]);
+    fitNames($('decision-body'));
   }
   if (wasHidden) {
     const active = document.activeElement;
@@ -297,10 +301,10 @@ function placeDialog(place) {
         if (T.pending) return;
         if (send({ t: 'place', v: T.v, d: { name: place.name, seat: k } })) { T.pending = true; renderDecision(); }
       },
-    }, t(key, { seat: k + 1, after, before }));
+    }, t(key, { seat: k + 1, after: after && shownName(after), before: before && shownName(before) }));
   });
-  const args = { name: place.name, title: titleText(middleTitle()), first: placeTitle(0) };
-  return [t('web.place.title', { name: place.name }), el('div', {},
+  const args = { name: shownName(place.name), title: titleText(middleTitle()), first: placeTitle(0) };
+  return [t('web.place.title', { name: shownName(place.name) }), el('div', {},
     el('p', {}, t(players.length ? 'web.place.text-order' : 'web.place.text', args)),
     buttonRow(...buttons))];
 }

@@ -1,6 +1,7 @@
 // Small DOM helpers, and the live region for screen readers.
 
 import { cardName, parseCards, game } from './words.js';
+import { i18n } from './i18n.js';
 
 export const $ = id => document.getElementById(id);
 
@@ -85,6 +86,31 @@ export function cardFacesCounted(set) {
     el('span', { class: 'counted-card' }, cardFace(token), n > 1 ? el('span', { class: 'times' }, '×' + n) : null)));
 }
 
+/** Japanese text: kana and kanji, where no space says where a word ends. */
+const JAPANESE = /[\u3040-\u30ff\u3400-\u9fff]/;
+let segmenter = null;
+
+/**
+ * `text` as nodes a line may break between only at its words' ends: in
+ * Japanese a break opportunity (<wbr>) between words, found by the
+ * browser's segmenter, read with `word-break: keep-all` (style.css), so
+ * that "世界の支配者ドッグバート" breaks before ドッグバート, never inside
+ * it. Other text as it is (its spaces are its breaks).
+ */
+export function breakable(text) {
+  if (i18n.lang !== 'ja' || !JAPANESE.test(text) || typeof Intl.Segmenter !== 'function') return [text];
+  segmenter = segmenter || new Intl.Segmenter('ja', { granularity: 'word' });
+  // A katakana word the segmenter splits (ビッグ|ボス) stays whole.
+  const katakana = /[\u30a0-\u30ff]/;
+  const words = [];
+  for (const { segment } of segmenter.segment(text)) {
+    const last = words[words.length - 1];
+    if (last && katakana.test(last.slice(-1)) && katakana.test(segment[0])) words[words.length - 1] = last + segment;
+    else words.push(segment);
+  }
+  return words.flatMap((word, i) => (i ? [document.createElement('wbr'), word] : [word]));
+}
+
 /** The inside of a big card face: number in the corner, emblem, the full name. */
 export function faceParts(token) {
   const name = cardName(token);
@@ -96,8 +122,55 @@ export function faceParts(token) {
     el('span', { class: 'card-rank', 'aria-hidden': 'true' }, token),
     el('span', { class: 'card-emblem', 'aria-hidden': 'true' }, emblem(token)),
     ' ',
-    el('span', { class: 'card-name' + size }, name),
+    el('span', { class: 'card-name' + size }, breakable(name)),
   ];
+}
+
+/** The smallest a card's name is made to fit its card, in px. */
+const SMALLEST_NAME = 8;
+
+/**
+ * Fits the words of `selector` under `root` in their boxes, once drawn:
+ * a card's name or a seat's title wider than its box (a long word, a
+ * Japanese phrase that cannot break: "マーケティング部") is made smaller,
+ * half a pixel at a time down to 8 px, and only then broken. Words are
+ * never broken while they can fit, nor cut.
+ */
+export function fitText(root, selector) {
+  if (!root) return;
+  for (const node of root.querySelectorAll(selector)) {
+    node.style.fontSize = '';
+    node.style.overflowWrap = '';
+    if (!node.clientWidth) continue;
+    let size = parseFloat(getComputedStyle(node).fontSize);
+    while (node.scrollWidth > node.clientWidth + 0.5 && size > SMALLEST_NAME) {
+      size -= 0.5;
+      node.style.fontSize = size + 'px';
+    }
+    if (node.scrollWidth > node.clientWidth + 0.5) node.style.overflowWrap = 'anywhere';
+  }
+}
+
+/**
+ * Fits `node`'s words in the height its style gives it (a phone's turn
+ * line and pile words keep two lines, so nothing under them moves): made
+ * smaller, half a pixel at a time down to 10 px, while they take more.
+ * Nothing is done where the box grows with its words.
+ */
+export function fitHeight(node) {
+  if (!node) return;
+  node.style.fontSize = '';
+  if (!node.clientHeight || getComputedStyle(node).getPropertyValue('--fit').trim() !== 'height') return;
+  let size = parseFloat(getComputedStyle(node).fontSize);
+  while (node.scrollHeight > node.clientHeight + 0.5 && size > 10) {
+    size -= 0.5;
+    node.style.fontSize = size + 'px';
+  }
+}
+
+/** The card names under `root` fitted in their cards ([`fitText`]). */
+export function fitNames(root) {
+  fitText(root, '.card-name');
 }
 
 /** Another player's hand: a small fan of card backs (at most five drawn), not read out. */

@@ -3,7 +3,7 @@
 // played is never worked out here: STATE's `legal` lists every action the
 // server accepts now, and a chosen set is played only as one of them.
 
-import { $, el, replaceKeepingFocus, faceParts } from './dom.js';
+import { $, el, replaceKeepingFocus, faceParts, fitNames } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
 import { T, view, decision, decisionOf, handGroups, countOf, noSelection, legal } from './state.js';
 import { V, parseCards, sameCards, setWords, cardName, cardWord } from './words.js';
@@ -195,6 +195,11 @@ export function markFresh(ranks) {
   fresh.timer = setTimeout(() => { fresh.ranks = new Set(); renderHand(); views.renderDecision(); }, 5000);
 }
 
+// Names fitted again when the cards change size (a turned phone) and once
+// the fonts are in (a name measured in a fallback font fits wrongly).
+window.addEventListener('resize', () => { fitNames($('hand')); fitNames($('decision-body')); });
+if (document.fonts) document.fonts.ready.then(() => { fitNames($('hand')); fitNames($('decision-body')); });
+
 export function renderHand() {
   const groups = handGroups();
   const sel = T.sel;
@@ -229,6 +234,7 @@ export function renderHand() {
   if (!groups.length) buttons.push(el('p', { class: 'muted' }, view() && view().hand != null ? t('web.hand.empty') : ''));
   const hand = $('hand');
   replaceKeepingFocus(hand, buttons);
+  fitNames(hand);
   // Roving order: the chosen group (or the first) is where Tab lands.
   const focusable = hand.querySelectorAll('button.group');
   focusable.forEach((b, i) => { b.tabIndex = (b.getAttribute('aria-pressed') === 'true' || (i === 0 && !hand.querySelector('[aria-pressed="true"]'))) ? 0 : -1; });

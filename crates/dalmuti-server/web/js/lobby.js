@@ -10,7 +10,7 @@ import { me, secret, keepName, recoveryLink } from './player.js';
 import { profileHref } from './profile.js';
 import { store } from './storage.js';
 import { nav, T } from './state.js';
-import { VARIANTS, gameName, capitalized, tableName } from './words.js';
+import { VARIANTS, gameName, capitalized, tableName, botWords, list } from './words.js';
 import { showTurnInIcon } from './fx.js';
 
 export function showLobby() {
@@ -181,11 +181,20 @@ function finishedWhen(ms) {
   }
 }
 
+/**
+ * A name of a table's summary as the page shows it: a name the server
+ * gave a bot (INFO `bots`, docs/PROTOCOL.md) in the player's words.
+ */
+function infoName(info, name) {
+  const bot = (info.bots || []).find(b => b.name === name);
+  return bot ? botWords(bot.bot, bot.n) : name;
+}
+
 function finishedWords(info) {
   const parts = [];
   if (info.finished_at) parts.push(t('web.lobby.finished-at', { when: finishedWhen(info.finished_at) }));
   else parts.push(t('web.lobby.finished'));
-  if (info.winner) parts.push(t('web.lobby.winner', { name: info.winner }));
+  if (info.winner) parts.push(t('web.lobby.winner', { name: infoName(info, info.winner) }));
   return parts.join(' · ');
 }
 
@@ -204,7 +213,7 @@ function tableItem(info, finished) {
       el('strong', {}, tableName(info)),
       el('span', { class: 'muted', 'data-testid': 'table-summary' },
         [game, tn('web.lobby.taken', info.seats, { taken: taken.length }), status].filter(Boolean).join(' · ')),
-      taken.length ? el('div', { class: 'ti-names muted' }, taken.join(', ')) : null),
+      taken.length ? el('div', { class: 'ti-names muted' }, list(taken.map(name => infoName(info, name)))) : null),
     link);
 }
 

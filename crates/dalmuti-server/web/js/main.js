@@ -10,7 +10,6 @@
 
 import { $, show } from './dom.js';
 import { t, i18n, LANGS, detectLang, setLang, onLangChange } from './i18n.js';
-import { store } from './storage.js';
 import { T, R, nav } from './state.js';
 import { BOT_LEVELS } from './words.js';
 import { reconnectNow } from './connection.js';
@@ -32,10 +31,11 @@ import { recover } from './player.js';
 import { setUpQueue, renderQueue } from './queue.js';
 import { onKeydown, toggleHelp } from './keyboard.js';
 import { restartTour } from './tour.js';
+import { setUpElsewhere, seatElsewhere } from './elsewhere.js';
 
 setViews({
   render, renderOffline, keepSelectionSane, renderActions, markFresh, renderDecision,
-  addNews, loadTalk, onChatLine, onNewsLine, spectatorHello,
+  addNews, loadTalk, onChatLine, onNewsLine, spectatorHello, seatElsewhere,
 });
 
 function parseRoute() {
@@ -129,7 +129,7 @@ async function init() {
   $('leave-btn').addEventListener('click', onLeave);
   $('prestart-leave').addEventListener('click', onLeave);
   $('invite-copy').addEventListener('click', onCopyInvite);
-  $('forget-seat').addEventListener('click', () => { store.dropToken(T.id); show($('t-lost'), false); reconnectNow(); });
+  setUpElsewhere();
   $('play-btn').addEventListener('click', onPlay);
   $('pass-btn').addEventListener('click', onPass);
   $('sel-less').addEventListener('click', () => adjustSelection(-1));
@@ -141,6 +141,7 @@ async function init() {
   setUpPlayers();
   setUpQueue();
   $('help-toggle').addEventListener('click', () => toggleHelp());
+  $('about-help').addEventListener('click', () => toggleHelp(true));
   $('help-close').addEventListener('click', () => toggleHelp(false));
   $('tour-again').addEventListener('click', () => { toggleHelp(false); restartTour(); });
   document.addEventListener('keydown', onKeydown);

@@ -6,7 +6,7 @@ import { pref, setPref, notificationsAllowed } from './fx.js';
 import { t, tn } from './i18n.js';
 import { T, view } from './state.js';
 import { markChatSeen } from './chat.js';
-import { renderTurnLine } from './board.js';
+import { renderTurnLine, placeBubbles } from './board.js';
 
 /** While the socket is down: a banner that says so (and that it reconnects). */
 export function renderOffline(text) {
@@ -32,7 +32,13 @@ document.addEventListener('dalmuti-show-chat', () => openSideTab('chat'));
 function openSideTab(key) {
   sideTab.current = key;
   renderSideTabs();
-  if (key === 'chat') markChatSeen();
+  if (key === 'chat') {
+    markChatSeen();
+    // On a phone the chat's box is below the board: brought above the
+    // hand sheet (the page's scroll padding is the sheet's height).
+    const input = $('chat-input');
+    if (input && input.offsetParent) input.scrollIntoView({ block: 'nearest' });
+  }
 }
 
 function sidePanels() {
@@ -117,30 +123,61 @@ function initNotify() {
 
 initAlerts();
 
-/** The tallest docked hand seen, and at which table and window size. */
-const dockRoom = { key: '', height: 0 };
+/** The tallest docked hand of this hand, at this table and window size. */
+const dockRoom = { key: '', height: 0, fresh: false };
+/** A phone's hand sheet is never shorter than this (its head, a row of cards, Play and Pass), in px. */
+const LEAST_SHEET = 200;
 
-// Phones: the hand is a sheet fixed at the bottom; the page keeps room for
-// it (padding as tall as the sheet) so it never covers the table. Laptops:
-// the hand is docked at the bottom of the window (sticky), and the board
-// takes the height it leaves (--dock-h), so Play and Pass are never below
-// the window however many rows the hand takes.
+// Phones: the hand is a sheet fixed at the bottom, as tall as the room the
+// board leaves under it (so it never covers a seat; its cards scroll under
+// Play and Pass when they need more); the page keeps room for it (padding
+// as tall as the sheet). Laptops: the hand is docked at the bottom of the
+// window (sticky), and the board takes the height it leaves (--dock-h), so
+// Play and Pass are never below the window however many rows the hand
+// takes. Either way the hand keeps the height of its tallest moment of the
+// hand (the deal): nothing moves as cards go, a docked hand leaves no
+// empty band under it, and the next deal measures again.
 export function reserveSheet() {
   const dock = $('dock');
   const shown = dock && !dock.hidden && $('view-table') && !$('view-table').hidden && !$('t-game').hidden;
   const fixed = shown && getComputedStyle(dock).position === 'fixed';
+  const root = document.documentElement.style;
+  const key = `${T.id} ${T.state && T.state.hand} ${innerWidth}x${innerHeight}`;
+  // A new hand (or window) is measured afresh once its hand shows; until
+  // then (a tax dialog holds it) the last height stands.
+  if (dockRoom.key !== key) Object.assign(dockRoom, { key, fresh: true });
+  let most = Infinity;
+  if (fixed) {
+    const board = document.querySelector('#t-game .board');
+    const bottom = board ? board.getBoundingClientRect().bottom + scrollY : 0;
+    most = Math.max(LEAST_SHEET, Math.floor(innerHeight - bottom - 6));
+    dock.style.maxHeight = most + 'px';
+  } else if (dock) {
+    dock.style.maxHeight = '';
+  }
+  const folded = dock && dock.classList.contains('hand-in-dialog');
+  if (shown && !folded) {
+    if (dockRoom.fresh) {
+      dock.style.minHeight = '';
+      Object.assign(dockRoom, { height: 0, fresh: false });
+    }
+    dockRoom.height = Math.max(dockRoom.height, Math.ceil(dock.getBoundingClientRect().height));
+    const keep = Math.min(dockRoom.height, most);
+    if (dock.style.minHeight !== keep + 'px') dock.style.minHeight = keep + 'px';
+  } else if (dock && folded) {
+    dock.style.minHeight = '';
+  }
   const height = shown ? Math.ceil(dock.getBoundingClientRect().height) : 0;
   document.body.style.paddingBottom = fixed ? height + 'px' : '';
-  // The board keeps its size while the hand shrinks or folds under a
-  // dialog: the tallest hand seen at this table and window size.
-  const key = `${T.id} ${innerWidth}x${innerHeight}`;
-  if (dockRoom.key !== key) Object.assign(dockRoom, { key, height: 0 });
-  if (shown && !fixed && !dock.classList.contains('hand-in-dialog')) dockRoom.height = Math.max(dockRoom.height, height);
-  const root = document.documentElement.style;
+  // What is scrolled into view (the chat's box, a focused field) stops
+  // above the sheet, not under it.
+  root.scrollPaddingBottom = fixed ? height + 'px' : '';
+  const before = root.getPropertyValue('--dock-h');
   if (shown && !fixed && dockRoom.height) root.setProperty('--dock-h', dockRoom.height + 'px');
   else root.removeProperty('--dock-h');
+  // The board took another size: its bubbles are placed again.
+  if (root.getPropertyValue('--dock-h') !== before) placeBubbles();
 }
-
 
 if (window.ResizeObserver) new ResizeObserver(reserveSheet).observe($('dock'));
 window.addEventListener('resize', reserveSheet);

@@ -8,9 +8,9 @@ import { $, el, show, setError } from './dom.js';
 import { t, tn, i18n, ordinal } from './i18n.js';
 import { api } from './api.js';
 import { nav } from './state.js';
-import { gameName, botName } from './words.js';
-
-const fmt = x => x.toFixed(1);
+import { gameName, botName, tableName } from './words.js';
+import { me as keptPlayer } from './player.js';
+import { fmt, ratingText, ratingNode } from './rating.js';
 
 function when(ms) {
   try {
@@ -50,19 +50,23 @@ export async function showProfile(name) {
   for (const g of profile.games) {
     const places = g.places.map((n, i) => `${ordinal(i + 1)}: ${n}`).join(' · ');
     body.append(el('p', { 'data-testid': 'profile-games' },
-      el('strong', null, gameName(g.game)), ' ', tn('web.players.played', g.played), ' — ', places));
+      // A game's name is one word to the eye: never broken inside.
+      el('strong', { class: 'nobr' }, gameName(g.game)), ' ', tn('web.players.played', g.played), ' — ', places));
   }
   if (profile.ratings.length) {
-    body.append(el('h2', null, t('web.players.ratings')), ratingTable(profile.ratings, false));
+    body.append(el('h2', null, t('web.players.ratings')), ratingTable(profile.ratings, false),
+      el('p', { class: 'muted small-note' }, t('web.players.rating-note')));
+    for (const r of profile.ratings) {
+      const figure = plot(r, profile.recent);
+      if (figure) body.append(figure);
+    }
   }
-  const rated = profile.recent.filter(g => g.rating).reverse();
-  if (rated.length >= 2) body.append(plot(rated));
   body.append(el('h2', null, t('web.players.recent')),
     el('ul', { class: 'table-list', 'data-testid': 'profile-recent' }, profile.recent.map(g => el('li', null,
       // A private table's address is shown to its own player only.
-      g.table ? el('a', { href: '#/replay/' + encodeURIComponent(g.table) }, g.table_name)
+      g.table ? el('a', { href: '#/replay/' + encodeURIComponent(g.table) }, tableName({ name: g.table_name, default_name: g.default_name }))
         : el('span', { class: 'muted' }, t('web.players.private-game')), ' · ',
-      gameName(g.game), ' · ', t('web.players.place-of', { place: ordinal(g.place), players: g.players }),
+      el('span', { class: 'nobr' }, gameName(g.game)), ' · ', t('web.players.place-of', { place: ordinal(g.place), players: g.players }),
       g.rated ? ' · ' + t('web.players.rated') : '', ' · ', when(g.at)))));
 }
 
@@ -73,7 +77,7 @@ function ratingTable(rows, board) {
     el('th', { scope: 'col' }, board ? t('web.players.player') : t('web.players.game')),
     board ? null : el('th', { scope: 'col' }, t('web.players.band')),
     el('th', { scope: 'col' }, t('web.players.rating')),
-    el('th', { scope: 'col' }, 'μ ± σ'),
+    el('th', { scope: 'col' }, t('web.players.uncertainty')),
     el('th', { scope: 'col' }, t('web.players.games')));
   const body = rows.map((r, i) => el('tr', { 'data-testid': board ? 'board-row' : 'rating-row' },
     board ? el('td', null, String(i + 1)) : null,
@@ -81,33 +85,68 @@ function ratingTable(rows, board) {
       ? el('td', null, r.bot
         ? [botName(r.name), ' ', el('span', { class: 'muted' }, '(' + t('web.players.bot') + ')')]
         : el('a', { href: profileHref(r.name) }, r.name))
-      : el('td', null, gameName(r.game)),
+      : el('td', null, el('span', { class: 'nobr' }, gameName(r.game))),
     board ? null : el('td', null, r.band),
-    el('td', null, fmt(r.ordinal)),
-    el('td', null, `${fmt(r.rating.mu)} ± ${fmt(r.rating.sigma)}`),
+    el('td', null, ratingNode(r.rating)),
+    el('td', null, '± ' + fmt(r.rating.sigma)),
     el('td', null, String(r.games))));
   return el('table', { class: 'ratings' }, el('thead', null, head), el('tbody', null, body));
 }
 
-/** The rating's mean after each rated game, oldest first: a small line. */
-function plot(games) {
-  const W = 320, H = 100, P = 8;
-  const mus = games.map(g => g.rating.mu);
-  const lo = Math.min(...mus) - 1, hi = Math.max(...mus) + 1;
-  const x = i => P + (i * (W - 2 * P)) / (games.length - 1);
-  const y = mu => H - P - ((mu - lo) * (H - 2 * P)) / (hi - lo);
-  const points = mus.map((mu, i) => `${x(i).toFixed(1)},${y(mu).toFixed(1)}`).join(' ');
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
-  svg.setAttribute('class', 'rating-plot');
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', t('web.players.plot'));
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svgEl(tag, attrs, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text != null) node.textContent = text;
+  return node;
+}
+
+/**
+ * The rating of one game and table size after each of its rated games
+ * in the list, oldest first, from the newcomer's 25 when the list holds
+ * them all: a line with its axes, the values at the ends and the games
+ * counted along the bottom. Null when no rated game of it is listed.
+ */
+function plot(rating, recent) {
+  const games = recent.filter(g => g.rating && g.game === rating.game && g.band === rating.band).reverse();
+  if (!games.length) return null;
+  // The whole history is listed: it starts where every newcomer does.
+  const whole = games.length === rating.games;
+  const first = whole ? 0 : rating.games - games.length;
+  const points = (whole ? [{ mu: 25, n: 0 }] : []).concat(games.map((g, i) => ({ mu: g.rating.mu, n: first + i + 1 })));
+  const W = 340, H = 150, L = 40, R = 14, T = 12, B = 30;
+  const mus = points.map(p => p.mu);
+  let lo = Math.floor(Math.min(...mus) - 1), hi = Math.ceil(Math.max(...mus) + 1);
+  if (hi - lo < 4) { lo -= 2; hi += 2; }
+  const ns = points.map(p => p.n);
+  const n0 = Math.min(...ns), n1 = Math.max(...ns);
+  const x = n => L + (n1 === n0 ? (W - L - R) / 2 : ((n - n0) * (W - L - R)) / (n1 - n0));
+  const y = mu => T + ((hi - mu) * (H - T - B)) / (hi - lo);
+  const svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, class: 'rating-plot', role: 'img',
+    'aria-label': t('web.players.plot-label', { game: gameName(rating.game), band: rating.band, from: fmt(points[0].mu),
+      to: ratingText(rating.rating), games: rating.games }) });
   svg.dataset.testid = 'rating-plot';
-  const line = document.createElementNS(ns, 'polyline');
-  line.setAttribute('points', points);
-  svg.append(line);
-  return el('figure', null, svg, el('figcaption', { class: 'muted' }, t('web.players.plot')));
+  // Axes, a guide at each labelled value, the values.
+  svg.append(svgEl('line', { x1: L, y1: T, x2: L, y2: H - B, class: 'axis' }),
+    svgEl('line', { x1: L, y1: H - B, x2: W - R, y2: H - B, class: 'axis' }));
+  for (const v of [lo, Math.round((lo + hi) / 2), hi]) {
+    svg.append(svgEl('line', { x1: L, y1: y(v), x2: W - R, y2: y(v), class: 'guide' }),
+      svgEl('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'tick' }, String(v)));
+  }
+  for (const n of n1 === n0 ? [n0] : [n0, n1]) {
+    svg.append(svgEl('text', { x: x(n), y: H - B + 16, 'text-anchor': 'middle', class: 'tick' },
+      n === 0 ? t('web.players.plot-start') : String(n)));
+  }
+  svg.append(svgEl('text', { x: (L + W - R) / 2, y: H - 2, 'text-anchor': 'middle', class: 'tick axis-label' },
+    t('web.players.plot-games')));
+  svg.append(svgEl('polyline', { points: points.map(p => `${x(p.n).toFixed(1)},${y(p.mu).toFixed(1)}`).join(' ') }));
+  for (const p of points) svg.append(svgEl('circle', { cx: x(p.n).toFixed(1), cy: y(p.mu).toFixed(1), r: 3 }));
+  const last = points[points.length - 1];
+  svg.append(svgEl('text', { x: Math.min(x(last.n), W - R - 2), y: y(last.mu) - 8, 'text-anchor': 'end', class: 'tick last' },
+    ratingText(rating.rating)));
+  return el('figure', { class: 'rating-figure' }, svg,
+    el('figcaption', { class: 'muted' }, t('web.players.plot', { game: gameName(rating.game), band: rating.band })));
 }
 
 /** Shows the leaderboard of the game and band chosen. */
@@ -133,9 +172,38 @@ export async function showLeaderboard() {
     : el('p', { class: 'muted', 'data-testid': 'board-empty' }, t('web.players.board-empty')));
 }
 
+/** Whether the player chose the leaderboard's table size themselves. */
+let bandByHand = false;
+
+/**
+ * The table size the player who kept a name has played `game` at most
+ * (their ratings), or null: the leaderboard opens there, where they are.
+ */
+async function playersBand(game) {
+  const player = keptPlayer();
+  if (!player) return null;
+  try {
+    const profile = await api('GET', '/api/players/' + encodeURIComponent(player.name), undefined, undefined, player.secret);
+    const mine = (profile.ratings || []).filter(r => r.game === game).sort((a, b) => b.games - a.games);
+    return mine.length ? mine[0].band : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+/** The leaderboard, at the player's own table size unless they chose another. */
+async function openLeaderboard() {
+  if (!bandByHand) {
+    const band = await playersBand($('lb-game').value);
+    if (band && nav.route.view === 'leaderboard' && !bandByHand) $('lb-band').value = band;
+  }
+  await showLeaderboard();
+}
+
 /** Wires the leaderboard's choices (once, at start-up). */
 export function setUpPlayers() {
-  for (const id of ['lb-game', 'lb-band']) $(id).addEventListener('change', showLeaderboard);
+  $('lb-game').addEventListener('change', openLeaderboard);
+  $('lb-band').addEventListener('change', () => { bandByHand = true; showLeaderboard(); });
 }
 
 /** Shows the players' view: a profile or the leaderboard. */
@@ -143,5 +211,5 @@ export function showPlayersView(route) {
   show($('players-profile'), route.view === 'profile');
   show($('players-board'), route.view === 'leaderboard');
   if (route.view === 'profile') showProfile(route.name);
-  else showLeaderboard();
+  else openLeaderboard();
 }

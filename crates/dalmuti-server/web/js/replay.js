@@ -4,8 +4,8 @@
 import { $, el, show, setError, cardFace, cardFaces } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
 import { api } from './api.js';
-import { R, nav } from './state.js';
-import { setVariant, setWords, eventWords, parseCards, ordinal, titleWithIcon, tableName } from './words.js';
+import { R, nav, shownName, learnBot } from './state.js';
+import { setVariant, setWords, eventWords, parseCards, ordinal, titleWithIcon, titleKey, tableName } from './words.js';
 import { showTurnInIcon } from './fx.js';
 
 /** Autoplay: a step a second at 1×; `speed` multiplies. */
@@ -37,6 +37,8 @@ export async function showReplay(id) {
     ]);
     if (nav.route.view !== 'replay' || nav.route.id !== id) return;
     R.data = data;
+    // The bots' names in the player's words (docs/PROTOCOL.md, replay `bots`).
+    for (const b of data.bots || []) learnBot(b.name, b.bot, b.n);
     R.name = info && info.name ? tableName(info) : null;
     const frames = data.frames || [];
     $('r-slider').max = String(Math.max(0, frames.length - 1));
@@ -49,7 +51,7 @@ export async function showReplay(id) {
 }
 
 function seatWords(players, seat) {
-  return players[seat] || t('web.seat.n', { n: seat + 1 });
+  return players[seat] ? shownName(players[seat]) : t('web.seat.n', { n: seat + 1 });
 }
 
 export function renderFrame(i) {
@@ -65,7 +67,7 @@ export function renderFrame(i) {
   $('r-pos').textContent = t('web.replay.pos', { hand: f.hand, step: R.i + 1, steps: frames.length });
   $('r-pos').dataset.step = String(R.i);
   $('r-slider').value = String(R.i);
-  $('r-event').textContent = f.e ? eventWords(f.e, players) : (R.i === 0 ? t('web.replay.start') : '');
+  $('r-event').textContent = f.e ? eventWords(f.e, players, shownName) : (R.i === 0 ? t('web.replay.start') : '');
   const wedgiePlay = f.e && f.e.action && f.e.action.wedgie != null;
   if (vw.wedged != null && !wedgiePlay) {
     $('r-event').textContent += ' ' + t('web.replay.wedged', { name: seatWords(players, vw.wedged) });
@@ -90,7 +92,7 @@ export function renderFrame(i) {
     const flag = seat.out != null ? t('web.seat.out', { place: ordinal(seat.out + 1) }) : toAct.has(s) ? t('web.replay.to-act') : '';
     const cards = parseCards(hands[s]);
     items.push(el('li', { class: 'seat r-seat' + (toAct.has(s) ? ' to-act' : '') + (seat.out != null ? ' out' : ''), 'data-testid': 'replay-seat' },
-      el('div', { class: 's-title' }, seat.title ? titleWithIcon(seat.title) : ''),
+      el('div', { class: 's-title' }, titleWithIcon(titleKey(seat))),
       el('div', { class: 's-name' }, seatWords(players, s), flag ? el('span', { class: 's-flag' }, ' · ' + flag) : null),
       el('div', { class: 's-meta' }, tn('web.cards', cards.length)),
       el('div', { class: 'r-hand', role: 'group', 'aria-label': t('web.replay.hand', { name: seatWords(players, s), cards: hands[s] || t('web.replay.no-cards') }) },

@@ -5,17 +5,19 @@ import { $, el, show } from './dom.js';
 import { clearBanners } from './fx.js';
 import { t, tn } from './i18n.js';
 import { api } from './api.js';
-import { T, playerName, shownName } from './state.js';
-import { ordinal, titleOf, titleWithIcon } from './words.js';
+import { T, playerName, shownName, lobbyEntry } from './state.js';
+import { ratingChanges } from './chat.js';
+import { changeText, ratingNode } from './rating.js';
+import { ordinal, titleKey, titleWithIcon } from './words.js';
 
 function resultRows(s) {
   const vw = s.view;
-  const n = vw.players;
   const totals = new Map((s.totals || []).map(x => [x.name, x.total]));
   return (vw.finish_order || []).map((seat, place) => ({
     place: place + 1,
     name: playerName(seat),
-    title: titleOf(place, n),
+    // The title the place earns, as the server says it (VIEW seats' `next_title_key`).
+    title: titleKey(vw.seats[seat], true),
     total: totals.has(playerName(seat)) ? totals.get(playerName(seat)) : (vw.scores ? vw.scores[seat] : null),
   }));
 }
@@ -67,6 +69,23 @@ function finalOrder(s) {
   return { names, totals, scored };
 }
 
+/**
+ * How the game moved the rating of the player at `name` (a bot's level
+ * moves once, for all its copies), as lichess shows it beside a result:
+ * the change and the rating now. Nothing when the game did not count.
+ */
+function ratingChange(name, changes) {
+  const entry = lobbyEntry(name);
+  const change = entry && entry.bot
+    ? changes.find(c => c.bot && c.name === entry.bot)
+    : changes.find(c => !c.bot && c.name === name);
+  if (!change) return null;
+  const delta = change.after.mu - change.before.mu;
+  return el('span', { class: 'rating-change ' + (delta > 0.05 ? 'up' : delta < -0.05 ? 'down' : 'same'), 'data-testid': 'rating-change' },
+    ' · ', el('span', { class: 'delta' }, changeText(change.before, change.after)),
+    ' ', t('web.gameover.rating-now'), ' ', ratingNode(change.after));
+}
+
 /** Why the winner is first when the second has as many points: said, not left to guess. */
 function tieAtTop(names, totals, scored) {
   if (!scored || names.length < 2 || !totals.has(names[0]) || totals.get(names[0]) !== totals.get(names[1])) return null;
@@ -84,18 +103,24 @@ export function renderGameOver() {
   const { names, totals, scored } = finalOrder(s);
   const results = s.results || [];
   const winner = names[0];
+  const changes = ratingChanges() || [];
   const rows = names.map((name, i) => el('li', { class: i === 0 ? 'winner' : '' },
-    scored && totals.has(name) ? tn('web.gameover.points', totals.get(name), { name: shownName(name) }) : shownName(name)));
+    scored && totals.has(name) ? tn('web.gameover.points', totals.get(name), { name: shownName(name) }) : shownName(name),
+    ratingChange(name, changes)));
   // Points per hand: a row per player (in the final order), a column per hand.
   let perHand = null;
   if (results.length) {
     const byHand = results.map(r => new Map(r.order.map((x, place) => [x.name, { place, points: x.points }])));
     perHand = el('div', { class: 'per-hand-wrap', tabindex: '0', role: 'region', 'aria-label': t('web.gameover.per-hand') },
       el('table', { class: 'result-table per-hand', 'data-testid': 'per-hand' },
-        el('caption', {}, t('web.gameover.per-hand')),
+        el('caption', {}, t('web.gameover.per-hand'), el('span', { class: 'muted per-hand-note' }, ' ' + t('web.gameover.by-hand-note'))),
         el('thead', {}, el('tr', {},
           el('th', { scope: 'col' }, t('web.result.player')),
-          results.map(r => el('th', { scope: 'col' }, t('web.gameover.hand-n', { hand: r.hand }))),
+          // A hand's number only, its word for screen readers: the
+          // table fits a phone's width with five hands and more.
+          results.map(r => el('th', { scope: 'col', class: 'hand-col' },
+            el('span', { 'aria-hidden': 'true' }, String(r.hand)),
+            el('span', { class: 'sr-only' }, t('web.gameover.hand-n', { hand: r.hand })))),
           scored ? el('th', { scope: 'col' }, t('web.result.total')) : null)),
         el('tbody', {}, names.map(name => el('tr', {},
           el('th', { scope: 'row' }, shownName(name)),

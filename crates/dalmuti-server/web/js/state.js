@@ -3,7 +3,7 @@
 // `let` cannot be assigned from outside it).
 
 import { store } from './storage.js';
-import { groupHand } from './words.js';
+import { groupHand, botWords } from './words.js';
 import { t } from './i18n.js';
 
 /** The view on screen: {view: 'lobby'|'table'|'replay', id}. */
@@ -90,13 +90,27 @@ export function playerName(seat) {
 }
 
 /**
+ * The bots' names the page met with their parts, beyond the lobby of
+ * the table on screen (a bot's `seat` news line, a lobby list): name →
+ * {bot, n}. A name the server gave a bot means that bot wherever it shows.
+ */
+const botParts = new Map();
+
+/** Remembers that `name` is the server's name of bot `n` of level `bot` ("normal bot 3"). */
+export function learnBot(name, bot, n) {
+  if (typeof name === 'string' && bot && Number.isInteger(n)) botParts.set(name, { bot, n });
+}
+
+/**
  * A name as the page shows it: a bot the server named by its level and
- * number ("normal bot 3", docs/PROTOCOL.md, lobby `bot_n`) in the
- * player's words; any other name as its owner wrote it.
+ * number ("normal bot 3", docs/PROTOCOL.md, lobby `bot_n`, news `bot_n`,
+ * INFO `bots`) in the player's words; any other name as its owner wrote it.
  */
 export function shownName(name) {
   const e = lobbyEntry(name);
-  return e && e.bot && e.bot_n ? t('web.bot.name', { bot: t('web.bot.' + e.bot), n: e.bot_n }) : name;
+  if (e && e.bot && e.bot_n) return botWords(e.bot, e.bot_n);
+  const known = botParts.get(name);
+  return known ? botWords(known.bot, known.n) : name;
 }
 
 /** Seat `seat`'s name as the page shows it ([`shownName`]). */

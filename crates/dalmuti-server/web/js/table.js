@@ -6,6 +6,7 @@
 import { $, el, show, setError, replaceKeepingFocus, announce } from './dom.js';
 import { beforePile, afterRender, clearBanners, showTurnInIcon } from './fx.js';
 import { renderTour } from './tour.js';
+import { renderElsewhere, clearElsewhere } from './elsewhere.js';
 import { t, tn } from './i18n.js';
 import { api } from './api.js';
 import { secret } from './player.js';
@@ -18,7 +19,7 @@ import { renderDecision } from './dialogs.js';
 import { renderFair } from './fair.js';
 import { resetChat, renderChat } from './chat.js';
 import { renderRematch } from './rematch.js';
-import { renderDockTop, renderPile, renderSeats, renderTimers, renderTurnLine } from './board.js';
+import { renderDockTop, renderPile, renderSeats, renderTimers, renderTurnLine, placeBubbles } from './board.js';
 import { renderGameOver, renderResult } from './results.js';
 import { renderOffline, renderSideTabs, reserveSheet } from './panels.js';
 
@@ -45,7 +46,7 @@ export async function showTable(id) {
     show($('t-game'), false);
     show($('t-prestart'), false);
     show($('t-join'), false);
-    show($('t-lost'), false);
+    clearElsewhere();
   }
   $('invite-link').value = location.origin + '/#/t/' + encodeURIComponent(id);
   $('join-name').value = $('join-name').value || store.name();
@@ -71,6 +72,7 @@ export async function showTable(id) {
 export function leaveTableView() {
   T.wanted = false;
   document.body.style.paddingBottom = '';
+  document.documentElement.style.scrollPaddingBottom = '';
   renderOffline('');
   closeSocket();
   T.id = null;
@@ -223,6 +225,7 @@ export function render() {
   renderPrestart();
   const inGame = !!(s.started && s.view);
   show($('t-game'), !!s.started);
+  $('view-table').classList.toggle('in-game', !!(s.started && !s.game_over));
   show($('t-invite'), !s.game_over);
   // Before the start the invite link is at the top; during the game, at the side.
   const inviteHome = s.started ? $('invite-side') : $('invite-top');
@@ -258,7 +261,10 @@ export function render() {
     renderSideTabs();
   }
   renderTour();
+  renderElsewhere();
   reserveSheet();
+  // Once the board has its size: the seats' bubbles where they cover no words.
+  if (s.started && s.view) placeBubbles();
 }
 
 /** Where I stand when I am not simply playing: waiting to enter, leaving. */
@@ -305,6 +311,8 @@ function renderStatus() {
       ? t('web.status.hand-of', { hand: s.hand, hands: s.rules.hands })
       : t('web.status.hand', { hand: s.hand }));
   } else parts.push(t('web.status.not-started'));
+  // A small phone shows the hand's number beside the hand, not above the table.
+  $('dock-hand').textContent = s.started && !s.game_over ? parts[parts.length - 1] : '';
   if (s.turn_seconds) parts.push(t('web.status.timer', { seconds: s.turn_seconds }));
   parts.push(s.public ? t('web.status.public') : t('web.status.private'));
   if (s.you) parts.push(t('web.status.you', { name: s.you }));

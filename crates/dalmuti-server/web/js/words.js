@@ -6,8 +6,8 @@ import { t, tn, ordinal } from './i18n.js';
 // The two games this client plays: the rules' `variant` chooses the words
 // (card names, titles, taxes: the catalogue's `<variant>.` keys) and a few
 // cards of its own. Tokens are the records' (docs/PROTOCOL.md, Corporate
-// Shuffle). `titles` are the server's own words for the titles, by place:
-// first, second, the middle, second last, last.
+// Shuffle). `titles` are the engine's names of the titles, best first, as
+// older states carry them without their keys.
 export const VARIANTS = {
   dalmuti: {
     wild: 'J',
@@ -18,13 +18,12 @@ export const VARIANTS = {
     titles: ['Big Boss', 'Little Boss', 'Worker', 'Senior Intern', 'Junior Intern'],
   },
 };
-// The catalogue's names of the titles, by place.
+// The titles' keys, best first (the engine's, VIEW seats' `title_key`, and
+// the catalogue's `<variant>.title.<key>`).
 const TITLE_KEYS = ['greater-dalmuti', 'lesser-dalmuti', 'merchant', 'lesser-peon', 'greater-peon'];
 const TITLE_ICONS = {
-  'Greater Dalmuti': '👑', 'Lesser Dalmuti': '🎩', 'Merchant': '⚖️',
-  'Lesser Peon': '🧺', 'Greater Peon': '👒',
-  'Big Boss': '💼', 'Little Boss': '👔', 'Worker': '🖥️',
-  'Senior Intern': '☕', 'Junior Intern': '📎',
+  dalmuti: { 'greater-dalmuti': '👑', 'lesser-dalmuti': '🎩', merchant: '⚖️', 'lesser-peon': '🧺', 'greater-peon': '👒' },
+  'corporate-shuffle': { 'greater-dalmuti': '💼', 'lesser-dalmuti': '👔', merchant: '🖥️', 'lesser-peon': '☕', 'greater-peon': '📎' },
 };
 /** The bot levels a host may seat, weakest first (the server's LEVELS). */
 export const BOT_LEVELS = ['easy', 'normal', 'hard', 'expert'];
@@ -38,7 +37,7 @@ export function setVariant(word) {
   game.variant = word && VARIANTS[word] ? word : 'dalmuti';
 }
 
-/** The rules-level words of the game on screen: its wild card, its titles as the server says them. */
+/** The rules-level words of the game on screen: its wild card, its titles as the engine names them. */
 export function V() {
   return VARIANTS[game.variant];
 }
@@ -81,6 +80,11 @@ export function gameName(variant) {
 /** A bot level's word ("hard"), or an older bot name's ("heuristic"). */
 export function botName(level) {
   return BOT_LEVELS.includes(level) || OLD_BOT_NAMES.includes(level) ? t('web.bot.' + level) : String(level);
+}
+
+/** The name the server gives bot `n` of `level` ("normal bot 3"), in the language on screen. */
+export function botWords(level, n) {
+  return t('web.bot.name', { bot: botName(level), n });
 }
 
 /** Items in a list: "Ada, Bo, Cy". */
@@ -151,7 +155,8 @@ export function setWords(set) {
   const cards = parseCards(set);
   if (cards.length === 0) return t('web.set.nothing');
   const n = cards.length;
-  const shown = String(set).trim();
+  // The cards in brackets keep together on a line: "(4 4)", never "(4 / 4)".
+  const shown = String(set).trim().replace(/ /g, '\u00a0');
   const declared = declaredValue(set);
   if (declared != null) {
     return tn('web.set.declared', n, { card: cardWord(cards[0], n), as: cardWord(String(declared), n), set: shown });
@@ -173,41 +178,41 @@ export function groupHand(hand) {
 
 export { ordinal };
 
-/** The place (0 first … 4 last, by the five titles) of a seat of play, as the rules engine names it. */
-function titlePlace(seat, players) {
-  if (seat === 0) return 0;
-  if (seat + 1 === players) return 4;
-  if (players >= 4 && seat === 1) return 1;
-  if (players >= 4 && seat + 2 === players) return 3;
-  return 2;
-}
-
-/** The title of a seat of play in the server's words (to compare with a view's). */
-export function titleOf(seat, players) {
-  return V().titles[titlePlace(seat, players)];
-}
-
-/** The middle title in the server's words: Merchant, or Worker. */
-export function middleTitle() {
-  return V().titles[2];
-}
-
-/** A title (in the server's words) in the language on screen. */
-export function titleText(title) {
-  for (const [variant, words] of Object.entries(VARIANTS)) {
-    const at = words.titles.indexOf(title);
-    if (at >= 0) return t(variant + '.title.' + TITLE_KEYS[at]);
+/**
+ * A seat's title as a key, as the server says it (VIEW seats' `title_key`,
+ * or `next_title_key` with `next`); a state of an older server has only
+ * the engine's name, found among the variant's.
+ */
+export function titleKey(seat, next = false) {
+  if (!seat) return null;
+  if (next) return seat.next_title_key || null;
+  if (seat.title_key) return seat.title_key;
+  for (const words of Object.values(VARIANTS)) {
+    const at = words.titles.indexOf(seat.title);
+    if (at >= 0) return TITLE_KEYS[at];
   }
-  return title || '';
+  return null;
+}
+
+/** The middle title's key (a newcomer enters as a Merchant, a Worker). */
+export function middleTitle() {
+  return 'merchant';
+}
+
+/** A title (its key) in the language on screen, in the words of the game on screen. */
+export function titleText(key) {
+  return key ? t(game.variant + '.title.' + key) : '';
 }
 
 /** The title of a place (0 first … 4 last) of the game on screen, in the language on screen. */
 export function placeTitle(place) {
-  return titleText(V().titles[place]);
+  return titleText(TITLE_KEYS[place]);
 }
 
-export function titleWithIcon(title) {
-  return (TITLE_ICONS[title] ? TITLE_ICONS[title] + ' ' : '') + titleText(title);
+/** A title (its key) with its icon. */
+export function titleWithIcon(key) {
+  const icon = key && TITLE_ICONS[game.variant][key];
+  return (icon ? icon + ' ' : '') + titleText(key);
 }
 
 /** A seat's name in the words of a message, from the players by seat. */
@@ -258,24 +263,30 @@ export function actionWords(action, players, name) {
   return t(k('other'), args);
 }
 
-/** Words for a table event (`e` of an `event` message, or a replay frame). */
-export function eventWords(e, players) {
+/**
+ * Words for a table event (`e` of an `event` message, or a replay frame);
+ * `shown(name)` says a name as the page shows it (a bot's in the
+ * player's words).
+ */
+export function eventWords(e, players, shown = name => name) {
   if (!e) return '';
   const bot = e.bot ? botName(e.bot) : null;
+  const name = e.name != null ? shown(e.name) : e.name;
+  const seen = players ? players.map(shown) : players;
   switch (e.kind) {
-    case 'seat': return bot ? t('web.event.seat-bot', { name: e.name, bot }) : t('web.event.seat', { name: e.name });
-    case 'unseat': return t('web.event.unseat', { name: e.name });
-    case 'start': return t('web.event.start', { seating: list(e.seating || []) });
+    case 'seat': return bot ? t('web.event.seat-bot', { name, bot }) : t('web.event.seat', { name });
+    case 'unseat': return t('web.event.unseat', { name });
+    case 'start': return t('web.event.start', { seating: list((e.seating || []).map(shown)) });
     case 'deal': return t('web.event.deal', { hand: e.hand });
     case 'act': {
-      const action = actionWords(e.action, players, e.name);
+      const action = actionWords(e.action, seen, name);
       return e.auto ? t('web.event.act-auto', { action }) : t('web.event.act', { action });
     }
-    case 'place': return t('web.event.place', { name: e.name, seat: e.seat + 1 });
-    case 'join': return t('web.event.join', { name: e.name, seat: e.seat + 1 });
-    case 'leaving': return t('web.event.leaving', { name: e.name });
-    case 'leave': return t('web.event.leave', { name: e.name });
-    case 'waiting': return bot ? t('web.event.waiting-bot', { name: e.name, bot }) : t('web.event.waiting', { name: e.name });
+    case 'place': return t('web.event.place', { name, seat: e.seat + 1 });
+    case 'join': return t('web.event.join', { name, seat: e.seat + 1 });
+    case 'leaving': return t('web.event.leaving', { name });
+    case 'leave': return t('web.event.leave', { name });
+    case 'waiting': return bot ? t('web.event.waiting-bot', { name, bot }) : t('web.event.waiting', { name });
     default: return t('web.event.other', { kind: e.kind });
   }
 }

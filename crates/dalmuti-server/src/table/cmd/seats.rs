@@ -1,11 +1,14 @@
 //! Seats: taking one, seating a bot, leaving, and the Greater Dalmuti
 //! placing a newcomer.
 
+use std::sync::Arc;
+
 use tokio::time::Instant;
 
 use crate::bots;
 use crate::error::ServerError;
 use crate::names::{self, PlayerName};
+use crate::protocol::{Outgoing, ServerMsg, Taken, Told};
 use crate::table::actor::Actor;
 use crate::table::state::{self, Stored};
 use crate::table::{ActReply, Refusal, Reply};
@@ -168,8 +171,31 @@ impl Actor {
         let name = seat.name.clone();
         let token = SeatToken::new();
         let hash = state::hash_hex(&token.hash());
-        self.commit(Stored::Rekey { name, hash }).await?;
+        let v = self.commit(Stored::Rekey {
+            name: name.clone(),
+            hash,
+        })
+        .await?;
+        self.tell_taken(&name, v);
         Ok(token)
+    }
+
+    /// Tells the seat's connections (the old device's) at once that the
+    /// seat was taken back elsewhere, and lets them go: their feed ends
+    /// after `taken`, and the new device's connections get a feed of
+    /// their own.
+    fn tell_taken(&mut self, name: &PlayerName, v: u64) {
+        let Some(feed) = self.occupants.get_mut(name).and_then(|o| o.feed.take()) else {
+            return;
+        };
+        let taken = ServerMsg {
+            v,
+            told: Told::Taken(Taken {
+                name: name.clone(),
+                reason: "the seat was taken back on another device".into(),
+            }),
+        };
+        let _ = feed.send(Arc::new(Outgoing::from(&taken)));
     }
 
     /// A name of this table's seats or game that looks like `name`.
