@@ -10,9 +10,9 @@
 //! made it, the one serving it). It creates `--seats / (players - bots)`
 //! private tables over the lobby API, connects every human seat over its own
 //! WebSocket (`docs/PROTOCOL.md`), starts the games and lets each client
-//! play a legal action whenever it is to act (decline a revolution or an
-//! exchange, give its worst cards as tax, lead its worst single card, pass
-//! when following), after a think time.
+//! play whenever it is to act, after a think time, one of the legal actions
+//! STATE lists (a pass or a declined exchange when it may, else the last
+//! listed): it knows no rule of any game.
 //!
 //! It measures the time from sending an `act` to receiving, at the same
 //! client, the `event` for that action (the next event number), and the
