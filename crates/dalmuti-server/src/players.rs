@@ -83,9 +83,13 @@ impl fmt::Debug for PlayerSecret {
     }
 }
 
-/// The form under which a name is kept unique: case folded, each
-/// character replaced by the one it is confusable with, so "Ann", "ANN"
-/// and "Аnn" (Cyrillic А) are one name.
+/// The key a player who keeps `name` now is known by for good (their
+/// seats, games and ratings): the name's look-alike form
+/// ([`crate::names::form`]), so "Ann", "ANN" and "Аnn" (Cyrillic А) are
+/// one name. It holds no colon, so it is never a bot level's key
+/// (`bot:hard`). A player who kept their name under an older rule keeps
+/// the key they were given ([`crate::store::PlayerRow::key`]); names are
+/// compared by their forms, whoever kept them when.
 ///
 /// ```
 /// use dalmuti_server::names::PlayerName;
@@ -93,10 +97,12 @@ impl fmt::Debug for PlayerSecret {
 /// let key = |n| name_key(&PlayerName::new(n).unwrap());
 /// assert_eq!(key("Ann"), key("ANN"));
 /// assert_eq!(key("Ann"), key("\u{410}nn"));
+/// assert_eq!(key("Alice"), key("AIice"));
 /// assert_ne!(key("Ann"), key("Anna"));
+/// assert!(!key("bot:hard").starts_with("bot:"));
 /// ```
 pub fn name_key(name: &PlayerName) -> String {
-    crate::names::folded(name)
+    crate::names::form(name)
 }
 
 /// A player who presented their secret.
@@ -147,9 +153,8 @@ pub async fn seat_name(
     player: Option<&Player>,
     asked: &str,
 ) -> Result<PlayerName, ServerError> {
-    let asked = crate::names::check_new_name(asked)?;
     if let Some(player) = player {
-        if name_key(&asked) != player.key {
+        if !crate::names::alike(asked, &player.name) {
             return Err(ServerError::BadRequest(format!(
                 "you are {:?} on this server: take seats under that name",
                 player.name.as_str()
@@ -157,8 +162,12 @@ pub async fn seat_name(
         }
         return Ok(player.name.clone());
     }
-    let key = name_key(&asked);
-    if let Some(owner) = state.store_call(move |store| store.player(&key)).await? {
+    let asked = crate::names::check_new_name(asked)?;
+    let lookup = asked.clone();
+    if let Some(owner) = state
+        .store_call(move |store| store.player_named(&lookup))
+        .await?
+    {
         return Err(ServerError::Conflict(format!(
             "{:?} is a player's kept name (or looks like {:?}): choose another, \
              or open your recovery link if it is yours",
@@ -254,14 +263,14 @@ async fn profile(
     axum::extract::Path(name): axum::extract::Path<String>,
 ) -> Result<Json<Profile>, ServerError> {
     let name = crate::names::check_name(&name)?;
-    let key = name_key(&name);
+    let lookup = name.clone();
     let found = state
         .store_call(move |store| {
-            let Some(player) = store.player(&key)? else {
+            let Some(player) = store.player_named(&lookup)? else {
                 return Ok(None);
             };
-            let games = store.player_games(&key, COUNTED_GAMES)?;
-            let ratings = store.player_ratings(&key)?;
+            let games = store.player_games(&player.key, COUNTED_GAMES)?;
+            let ratings = store.player_ratings(&player.key)?;
             Ok(Some((player, games, ratings)))
         })
         .await?;
@@ -381,13 +390,9 @@ async fn register(
     json: Result<Json<Register>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Registered>), ServerError> {
     let req = crate::http::body(json)?;
+    // Refused too: a bot's name, and "me" (`/api/players/me` answers
+    // who a secret is: no profile's path), [`crate::names::reserved`].
     let name = crate::names::check_new_name(&req.name)?;
-    if name.to_lowercase() == "me" {
-        // `/api/players/me` answers who a secret is: no profile's path.
-        return Err(ServerError::BadRequest(
-            "\"me\" is a word of the server's: choose another name".into(),
-        ));
-    }
     let key = name_key(&name);
     let taken = |owner: PlayerRow| {
         ServerError::Conflict(format!(
@@ -398,8 +403,11 @@ async fn register(
     };
     // A name found taken costs no new player of the address's share, so
     // a person may try a few; only a name kept counts.
-    let lookup = key.clone();
-    if let Some(owner) = state.store_call(move |store| store.player(&lookup)).await? {
+    let lookup = name.clone();
+    if let Some(owner) = state
+        .store_call(move |store| store.player_named(&lookup))
+        .await?
+    {
         return Err(taken(owner));
     }
     state.players.check(crate::http::address(client.as_ref()))?;
@@ -411,16 +419,25 @@ async fn register(
         since: crate::table::talk::now_ms(),
     };
     // Taken meanwhile by someone else: the store keeps one of the two.
-    let lost = state
+    let kept = state
         .store_call(move |store| {
             Ok(match store.add_player(&row)? {
-                true => None,
-                false => store.player(&row.key)?,
+                true => Ok(()),
+                false => Err(store.player_named(&row.name)?),
             })
         })
         .await?;
-    if let Some(owner) = lost {
-        return Err(taken(owner));
+    match kept {
+        Ok(()) => {}
+        Err(Some(owner)) => return Err(taken(owner)),
+        // Its key is an older player's, whose name is another (kept
+        // under an older rule of look-alikes).
+        Err(None) => {
+            return Err(ServerError::Conflict(format!(
+                "{:?} is taken: choose another name",
+                name.as_str()
+            )));
+        }
     }
     tracing::info!(player = %name, "a player kept a name");
     Ok((StatusCode::CREATED, Json(Registered { name, secret })))

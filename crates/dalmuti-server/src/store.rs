@@ -319,9 +319,17 @@ pub struct RatingRow {
 }
 
 /// A player who kept a name ([`crate::players`]).
+///
+/// The store keeps beside it the name's look-alike form
+/// ([`crate::names::form`]), unique: of names that look alike, one only
+/// is kept.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerRow {
-    /// The name's key, unique: [`crate::players::name_key`].
+    /// Who the player is, unique and never changed (their seats, games
+    /// and ratings are kept under it): the form of their name when they
+    /// kept it ([`crate::players::name_key`]). A form holds no colon, and
+    /// no player's key begins with `bot:` (schema version 4 moved those):
+    /// a bot level's key (`bot:hard`) is never a player's.
     pub key: String,
     /// The name as the player chose it.
     pub name: crate::names::PlayerName,
@@ -431,12 +439,19 @@ pub trait Store: Send + Sync {
     /// `limit`, with when.
     fn player_tables(&self, key: &str, limit: usize) -> Result<Vec<(TableId, u64)>, StoreError>;
     /// Keeps a new player; `false` (and nothing kept) if its key is
-    /// another player's already.
+    /// another player's already, or another player's name looks like its
+    /// name (the same [`crate::names::form`]): of two players keeping
+    /// look-alike names at once, one only is kept.
     fn add_player(&self, player: &PlayerRow) -> Result<bool, StoreError>;
     /// The player whose secret hashes to `hash`.
     fn player_by_secret(&self, hash: &[u8; 32]) -> Result<Option<PlayerRow>, StoreError>;
-    /// The player of a name's key.
-    fn player(&self, key: &str) -> Result<Option<PlayerRow>, StoreError>;
+    /// The player who kept `name`, or else a name that looks like it
+    /// (the same [`crate::names::form`]).
+    fn player_named(&self, name: &str) -> Result<Option<PlayerRow>, StoreError>;
+    /// Gives player `key` the secret hashing to `new` in place of the one
+    /// hashing to `old`, from which moment `old` is no one's; `false`
+    /// (nothing changed) if `old` is not their secret (any more).
+    fn change_secret(&self, key: &str, old: &[u8; 32], new: &[u8; 32]) -> Result<bool, StoreError>;
     /// Answers once the database answers a query that reads nothing (the
     /// readiness check, `/readyz`): it blocks as long as the database
     /// does, so callers bound it with a timeout.
@@ -517,6 +532,14 @@ impl SqliteStore {
 /// (`player_tables`), the ratings, whether a table is rated, the seats
 /// whose chat its host removed (`silenced`, JSON), reported chat lines
 /// (`reports`), and the players waiting for a table (`queue`).
+///
+/// 4: each player's name's look-alike form (`alike`, unique,
+/// [`crate::names::form`]), filled in by [`alike_forms`] (the oldest of
+/// names already kept that look alike keeps the form; the others keep
+/// their name, and their form stays empty); and a person whose key was a
+/// bot level's (a name like `bot:hard`, kept before bot names were
+/// reserved) moves to `person:bot:hard`, with their games, their tables
+/// and their ticket, and the bot level's rating gets its name back.
 const MIGRATIONS: &[&str] = &[
     "ALTER TABLE tables ADD COLUMN status TEXT NOT NULL DEFAULT 'live';
      ALTER TABLE tables ADD COLUMN finished INTEGER;
@@ -560,18 +583,59 @@ const MIGRATIONS: &[&str] = &[
         table_id TEXT);
      ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
      ALTER TABLE tables ADD COLUMN silenced TEXT NOT NULL DEFAULT '[]';",
+    "ALTER TABLE players ADD COLUMN alike TEXT;
+     CREATE UNIQUE INDEX players_alike ON players (alike);
+     CREATE INDEX players_name ON players (name);
+     UPDATE player_games SET key = 'person:' || key WHERE key LIKE 'bot:%';
+     UPDATE player_tables SET key = 'person:' || key WHERE key LIKE 'bot:%';
+     DELETE FROM queue WHERE key LIKE 'bot:%';
+     UPDATE players SET key = 'person:' || key WHERE key LIKE 'bot:%';
+     UPDATE ratings SET name = substr(key, 5), bot = 1 WHERE key LIKE 'bot:%';",
 ];
+
+/// The schema version whose players get their look-alike forms filled in
+/// ([`alike_forms`]) in the same transaction.
+const ALIKE_STEP: usize = 4;
 
 /// Brings a database of an older schema up to the newest, step by step.
 fn migrate(conn: &Connection) -> Result<(), StoreError> {
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     for (i, step) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
-        conn.execute_batch(&format!(
-            "BEGIN; {step} PRAGMA user_version = {}; COMMIT;",
-            i + 1
-        ))?;
+        let tx = conn.unchecked_transaction()?;
+        tx.execute_batch(step)?;
+        if i + 1 == ALIKE_STEP {
+            let players = {
+                let mut q = tx.prepare("SELECT key, name FROM players ORDER BY since, key")?;
+                q.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                    .collect::<Result<Vec<(String, String)>, _>>()?
+            };
+            for (key, alike) in alike_forms(players) {
+                tx.execute(
+                    "UPDATE players SET alike = ?1 WHERE key = ?2",
+                    params![alike, key],
+                )?;
+            }
+        }
+        tx.pragma_update(None, "user_version", i as i64 + 1)?;
+        tx.commit()?;
     }
     Ok(())
+}
+
+/// The look-alike forms of players kept before forms were kept, oldest
+/// first (`(key, name)`): each player's key and form, the form given to
+/// the oldest of players whose names look alike only (the others keep
+/// their names, which were theirs first, without a form: their look-alike
+/// form is the older player's).
+pub(crate) fn alike_forms(players: Vec<(String, String)>) -> Vec<(String, String)> {
+    let mut taken = std::collections::HashSet::new();
+    players
+        .into_iter()
+        .filter_map(|(key, name)| {
+            let form = crate::names::form(&name);
+            taken.insert(form.clone()).then_some((key, form))
+        })
+        .collect()
 }
 
 /// The columns of a table's row, in the order both stores read them.
@@ -1232,10 +1296,17 @@ impl Store for SqliteStore {
     }
 
     fn add_player(&self, p: &PlayerRow) -> Result<bool, StoreError> {
+        // Any conflict: the key's, or the look-alike form's.
         let added = self.conn().execute(
-            "INSERT INTO players (key, name, secret, since) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (key) DO NOTHING",
-            params![p.key, p.name.as_str(), hex(&p.secret_hash), p.since as i64],
+            "INSERT INTO players (key, name, secret, since, alike) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT DO NOTHING",
+            params![
+                p.key,
+                p.name.as_str(),
+                hex(&p.secret_hash),
+                p.since as i64,
+                crate::names::form(&p.name)
+            ],
         )?;
         Ok(added == 1)
     }
@@ -1252,16 +1323,25 @@ impl Store for SqliteStore {
         row.transpose()
     }
 
-    fn player(&self, key: &str) -> Result<Option<PlayerRow>, StoreError> {
+    fn player_named(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
         let conn = self.conn();
         let row = conn
             .query_row(
-                "SELECT key, name, secret, since FROM players WHERE key = ?1",
-                [key],
+                "SELECT key, name, secret, since FROM players WHERE name = ?1 OR alike = ?2
+                 ORDER BY name = ?1 DESC LIMIT 1",
+                params![name, crate::names::form(name)],
                 player_row,
             )
             .optional()?;
         row.transpose()
+    }
+
+    fn change_secret(&self, key: &str, old: &[u8; 32], new: &[u8; 32]) -> Result<bool, StoreError> {
+        let changed = self.conn().execute(
+            "UPDATE players SET secret = ?3 WHERE key = ?1 AND secret = ?2",
+            params![key, hex(old), hex(new)],
+        )?;
+        Ok(changed == 1)
     }
 
     fn ping(&self) -> Result<(), StoreError> {
@@ -1431,6 +1511,7 @@ mod tests {
         live_tables_are_found_by_id,
         a_working_database_answers_a_ping,
         a_name_is_kept_once_and_found_by_its_secret,
+        a_secret_is_changed_once_and_the_old_one_is_no_ones,
         a_game_is_counted_once_and_rated_only_when_it_counts,
         a_players_tables_are_listed_newest_first,
         reports_are_kept_once_and_a_silence_removes_lines,

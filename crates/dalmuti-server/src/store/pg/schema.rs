@@ -27,6 +27,10 @@ use super::*;
 /// version 3), shared by every node, so a player is known on any of them;
 /// whether a table is rated, the seats whose chat its host removed,
 /// reported chat lines, and the players waiting for a table (`queue`).
+///
+/// 5: each player's name's look-alike form, filled in as SQLite's
+/// version 4 ([`crate::store::alike_forms`]), and players keyed as a
+/// bot level moved out of the bots' keys.
 pub(super) const MIGRATIONS: &[&str] = &["
 CREATE SEQUENCE tables_created;
 CREATE SEQUENCE tables_finished;
@@ -205,7 +209,20 @@ CREATE TABLE queue (
     table_id TEXT);
 ALTER TABLE tables ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE tables ADD COLUMN silenced TEXT NOT NULL DEFAULT '[]';
+", "
+ALTER TABLE players ADD COLUMN alike TEXT;
+CREATE UNIQUE INDEX players_alike ON players (alike);
+CREATE INDEX players_name ON players (name);
+UPDATE player_games SET key = 'person:' || key WHERE key LIKE 'bot:%';
+UPDATE player_tables SET key = 'person:' || key WHERE key LIKE 'bot:%';
+DELETE FROM queue WHERE key LIKE 'bot:%';
+UPDATE players SET key = 'person:' || key WHERE key LIKE 'bot:%';
+UPDATE ratings SET name = substr(key, 5), bot = TRUE WHERE key LIKE 'bot:%';
 "];
+
+/// The schema version whose players get their look-alike forms filled in
+/// in the same transaction.
+const ALIKE_STEP: i32 = 5;
 
 /// The advisory lock nodes take to migrate one at a time (any number
 /// unlikely to be used by another program on the same database).
@@ -244,6 +261,21 @@ pub(super) fn migrate(client: &mut Client) -> Result<(), StoreError> {
             continue;
         }
         tx.batch_execute(step).map_err(failed(&what))?;
+        if version == ALIKE_STEP {
+            let players = tx
+                .query("SELECT key, name FROM players ORDER BY since, key", &[])
+                .map_err(failed(&what))?
+                .iter()
+                .map(|r| (r.get(0), r.get(1)))
+                .collect();
+            for (key, alike) in crate::store::alike_forms(players) {
+                tx.execute(
+                    "UPDATE players SET alike = $1 WHERE key = $2",
+                    &[&alike, &key],
+                )
+                .map_err(failed(&what))?;
+            }
+        }
         tx.execute(
             "INSERT INTO schema_version (version) VALUES ($1)",
             &[&version],

@@ -108,11 +108,19 @@ impl Actor {
                         "{n:?} is a seat's name at this table, or looks like one: a spectator says hello with another"
                     )));
                 }
+                // Nor a bot's ([`crate::names::reserved`]).
+                if let Some(n) = &name
+                    && let Some(why) = crate::names::reserved(n)
+                {
+                    return Err(ServerError::Conflict(format!(
+                        "{n:?} is not a name a spectator may chat under: {why}"
+                    )));
+                }
                 // Nor a name a player kept on this server ([`crate::players`]).
                 if let Some(n) = &name {
-                    let key = crate::players::name_key(n);
+                    let lookup = n.clone();
                     let kept = self
-                        .blocking(move |store, _| store.player(&key))
+                        .blocking(move |store, _| store.player_named(&lookup))
                         .await
                         .map_err(|e| ServerError::Storage(e.to_string()))?;
                     if kept.is_some() {
