@@ -179,12 +179,14 @@ pub async fn seat_name(
 }
 
 /// The routes: `POST /api/players` keeps a name, `GET /api/players/me`
-/// says whose secret the request presents, `GET /api/players/{name}` is a
-/// player's profile and `GET /api/leaderboard` the best ratings.
+/// says whose secret the request presents, `POST /api/players/me/secret`
+/// replaces it, `GET /api/players/{name}` is a player's profile and
+/// `GET /api/leaderboard` the best ratings.
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/players", post(register))
         .route("/api/players/me", get(me))
+        .route("/api/players/me/secret", post(new_secret))
         .route("/api/players/me/tables", get(my_tables))
         .route("/api/tables/{id}/seats/mine", post(reclaim))
         .route("/api/players/{name}", get(profile))
@@ -448,6 +450,33 @@ async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Json<Me
         Some(player) => Ok(Json(Me { name: player.name })),
         None => Err(ServerError::NoPlayer),
     }
+}
+
+/// A new secret for the player who presents theirs: the old one is no
+/// one's from this moment (a secret that leaked, a recovery link sent to
+/// the wrong person). Of two changes with one secret at once, one only is
+/// made; the other is refused as the old secret is then no player's.
+async fn new_secret(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Json<Registered>, ServerError> {
+    let old = presented(&headers).ok_or(ServerError::NoPlayer)?;
+    let secret = PlayerSecret::new();
+    let (was, now) = (old.hash(), secret.hash());
+    let changed = state
+        .store_call(move |store| {
+            let Some(row) = store.player_by_secret(&was)? else {
+                return Ok(None);
+            };
+            Ok(store.change_secret(&row.key, &was, &now)?.then_some(row))
+        })
+        .await?;
+    let row = changed.ok_or(ServerError::UnknownPlayer)?;
+    tracing::info!(player = %row.name, "a player changed their secret");
+    Ok(Json(Registered {
+        name: row.name,
+        secret,
+    }))
 }
 
 /// Remembers that `player` took a seat at table `id`, for their list of

@@ -1,6 +1,6 @@
 //! Kept names from outside, as a hostile player tries them (issue 40):
-//! look-alikes of a kept name, many spellings of one new name at once, and
-//! a bot's name.
+//! look-alikes of a kept name, many spellings of one new name at once, a
+//! bot's name, and a secret that leaked.
 
 mod common;
 
@@ -199,5 +199,57 @@ async fn a_bots_name_is_refused_saying_why() {
     }
     let (status, _) = as_player(&server, "GET", "/api/players/bot:hard", None, None).await;
     assert_eq!(status, 404, "no person is the hard bot");
+    server.stop().await;
+}
+
+/// A leaked secret is replaced: the new one is the player, the old one no
+/// one (nor can it replace the new one), on every request that presents it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_leaked_secret_is_replaced_and_stops_working() {
+    let server = Server::start(|_| {}).await;
+    let old = keep(&server, "Ada").await;
+    let (status, changed) =
+        as_player(&server, "POST", "/api/players/me/secret", Some(&old), None).await;
+    assert_eq!(status, 200, "{changed}");
+    assert_eq!(changed["name"], json!("Ada"));
+    let new = changed["secret"].as_str().unwrap().to_string();
+    assert_eq!(new.len(), 32);
+    assert_ne!(new, old);
+    let (status, me) = as_player(&server, "GET", "/api/players/me", Some(&new), None).await;
+    assert_eq!((status, me["name"].as_str()), (200, Some("Ada")), "{me}");
+    for (method, path) in [
+        ("GET", "/api/players/me"),
+        ("GET", "/api/players/me/tables"),
+        ("POST", "/api/players/me/secret"),
+    ] {
+        let (status, refused) = as_player(&server, method, path, Some(&old), None).await;
+        assert_eq!(status, 403, "{method} {path}: {refused}");
+        assert!(
+            refused["error"].as_str().unwrap().contains("recovery link"),
+            "{refused}"
+        );
+    }
+    // The old secret cannot sit as Ada; the new one can.
+    let table = json!({"player": "Ada", "seats": 3});
+    let (status, _) = as_player(
+        &server,
+        "POST",
+        "/api/tables",
+        Some(&old),
+        Some(table.clone()),
+    )
+    .await;
+    assert_eq!(status, 403);
+    let (status, made) = as_player(&server, "POST", "/api/tables", Some(&new), Some(table)).await;
+    assert_eq!(status, 201, "{made}");
+    // Without a secret: who is asking?
+    let (status, _) = as_player(&server, "POST", "/api/players/me/secret", None, None).await;
+    assert_eq!(status, 401);
+    // Kept: after a restart the new secret is still Ada, the old one no one.
+    let server = server.restart(|_| {}).await;
+    let (status, _) = as_player(&server, "GET", "/api/players/me", Some(&new), None).await;
+    assert_eq!(status, 200);
+    let (status, _) = as_player(&server, "GET", "/api/players/me", Some(&old), None).await;
+    assert_eq!(status, 403);
     server.stop().await;
 }
