@@ -1,6 +1,6 @@
 //! `dalmuti serve`: the multiplayer server, thin over `dalmuti-server`.
 
-use dalmuti_server::protocol::ChatLine;
+use dalmuti_server::protocol::{ChatLine, printable};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -300,7 +300,10 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
 const LISTED_REPORTS: usize = 200;
 
 /// `--list-reports`: the reported chat lines, one block each, on
-/// standard output.
+/// standard output. Every field a player wrote is printed escaped
+/// ([`printable`]): a line kept with an escape sequence or a line feed
+/// (before chat refused them) cannot colour the terminal nor forge a
+/// report of its own.
 fn print_reports(config: &Config) -> ExitCode {
     let reports = match dalmuti_server::list_reports(config, LISTED_REPORTS) {
         Ok(r) => r,
@@ -326,15 +329,17 @@ fn print_reports(config: &Config) -> ExitCode {
         let why = if r.why.is_empty() {
             String::new()
         } else {
-            format!(": {}", r.why)
+            format!(": {}", printable(&r.why))
         };
         println!(
             "{} table {} ({}), line {}, reported by {}{why}\n  {said_by}: {text}",
             httpdate::fmt_http_date(when),
-            r.table,
-            r.table_name,
+            printable(&r.table),
+            printable(&r.table_name),
             r.n,
-            r.reporter,
+            printable(&r.reporter),
+            printable(&said_by),
+            printable(&text),
         );
     }
     ExitCode::SUCCESS
