@@ -93,8 +93,100 @@ pub struct TableRow {
     /// Whether the game counts for ratings (the host's choice;
     /// [`crate::ratings`]).
     pub rated: bool,
-    /// The seats whose chat the host removed: they may chat no more.
-    pub silenced: Vec<crate::names::PlayerName>,
+    /// The seats whose chat the host removed: they may chat no more, nor
+    /// may the person who held the seat under another name.
+    pub silenced: Vec<Silenced>,
+}
+
+/// A seat whose chat the host removed, and who held it beyond the seat's
+/// name: the key of the player who kept that name, and marks of the
+/// addresses it chatted from. A person who leaves and comes back under
+/// another name (or as a spectator) is still silenced at the table: by
+/// their key, or by their address (issue 40). The seats at the table
+/// when the host silenced it (`spared`) are other people, whatever
+/// address they share (a household, a mobile network): the address
+/// holds only for newcomers and spectators.
+///
+/// An address is kept as a mark only ([`Silenced::mark`]): a hash of it
+/// with the table's id, which says whether a later address is the same
+/// at this table and nothing else (not the address itself, nor whether
+/// two tables saw the same one).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(from = "SilencedText")]
+pub struct Silenced {
+    /// The seat's name.
+    pub name: crate::names::PlayerName,
+    /// The key of the player who kept that name, if one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
+    /// The marks of the addresses the seat chatted from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub from: Vec<String>,
+    /// The other seats at the table when it was silenced.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spared: Vec<crate::names::PlayerName>,
+}
+
+/// A silenced seat as the `silenced` column holds it: a bare name (as
+/// kept before issue 40) or the whole of it.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum SilencedText {
+    Name(crate::names::PlayerName),
+    Whole {
+        name: crate::names::PlayerName,
+        #[serde(default)]
+        player: Option<String>,
+        #[serde(default)]
+        from: Vec<String>,
+        #[serde(default)]
+        spared: Vec<crate::names::PlayerName>,
+    },
+}
+
+impl From<SilencedText> for Silenced {
+    fn from(text: SilencedText) -> Silenced {
+        match text {
+            SilencedText::Name(name) => Silenced {
+                name,
+                player: None,
+                from: Vec::new(),
+                spared: Vec::new(),
+            },
+            SilencedText::Whole {
+                name,
+                player,
+                from,
+                spared,
+            } => Silenced {
+                name,
+                player,
+                from,
+                spared,
+            },
+        }
+    }
+}
+
+impl Silenced {
+    /// The mark address `ip` leaves at table `table`: the first 16 hex
+    /// digits of a SHA-256 of both (an IPv6 address counted by its /64,
+    /// as every per-address limit counts it).
+    ///
+    /// ```
+    /// use dalmuti_server::store::Silenced;
+    /// let ip = "192.0.2.1".parse().unwrap();
+    /// let mark = Silenced::mark(&"t1".into(), ip);
+    /// assert_eq!(mark.len(), 16);
+    /// assert_eq!(mark, Silenced::mark(&"t1".into(), ip));
+    /// assert_ne!(mark, Silenced::mark(&"t2".into(), ip));
+    /// ```
+    pub fn mark(table: &TableId, ip: std::net::IpAddr) -> String {
+        use sha2::Digest;
+        let key = crate::limits::address_key(ip);
+        let digest = sha2::Sha256::digest(format!("{table} {key}").as_bytes());
+        hex(&digest[..8])
+    }
 }
 
 /// Whether a kept line is chat or table news (each kept up to its own
@@ -429,7 +521,7 @@ pub trait Store: Send + Sync {
     fn silence(
         &self,
         table: &TableId,
-        silenced: &[crate::names::PlayerName],
+        silenced: &[Silenced],
         remove: &[u64],
     ) -> Result<(), StoreError>;
     /// Remembers that player `key` took a seat at `table` (at `at`, in
@@ -690,14 +782,15 @@ pub(crate) fn player_from(
     })
 }
 
-/// The `silenced` column's text: the names as a JSON array.
-pub(crate) fn silenced_text(names: &[crate::names::PlayerName]) -> String {
-    serde_json::to_string(names).expect("names serialize")
+/// The `silenced` column's text: the silenced seats as a JSON array.
+pub(crate) fn silenced_text(silenced: &[Silenced]) -> String {
+    serde_json::to_string(silenced).expect("silenced seats serialize")
 }
 
-/// The `silenced` column read back; a value that does not read (which
-/// only a hand-edited database has) silences nobody.
-pub(crate) fn silenced_from(text: &str) -> Vec<crate::names::PlayerName> {
+/// The `silenced` column read back (bare names, as kept before issue
+/// 40, too); a value that does not read (which only a hand-edited
+/// database has) silences nobody.
+pub(crate) fn silenced_from(text: &str) -> Vec<Silenced> {
     serde_json::from_str(text).unwrap_or_default()
 }
 
@@ -1253,7 +1346,7 @@ impl Store for SqliteStore {
     fn silence(
         &self,
         table: &TableId,
-        silenced: &[crate::names::PlayerName],
+        silenced: &[Silenced],
         remove: &[u64],
     ) -> Result<(), StoreError> {
         let mut conn = self.conn();
@@ -1526,6 +1619,47 @@ mod tests {
         assert!(token_matches(&token, &hash));
         assert!(!token_matches(&crate::token::SeatToken::new(), &hash));
         assert_ne!(TableId::new(), TableId::new());
+    }
+
+    #[test]
+    fn silenced_seats_kept_as_bare_names_read_back() {
+        let kept = silenced_from(r#"["Bo", {"name": "Cy", "player": "cy", "from": ["ab"]}]"#);
+        let bo = crate::names::PlayerName::new("Bo").unwrap();
+        let cy = crate::names::PlayerName::new("Cy").unwrap();
+        assert_eq!(kept.len(), 2);
+        assert_eq!((&kept[0].name, &kept[0].player), (&bo, &None));
+        assert!(kept[0].from.is_empty());
+        assert_eq!(kept[1].name, cy);
+        assert_eq!(kept[1].player.as_deref(), Some("cy"));
+        assert_eq!(kept[1].from, ["ab"]);
+        assert_eq!(silenced_from(&silenced_text(&kept)), kept);
+        assert!(silenced_from("nonsense").is_empty());
+    }
+
+    /// Players kept under the rule of look-alikes before schema version
+    /// 4 keep their names; the version's forms hold from then on.
+    #[test]
+    fn players_kept_before_forms_are_migrated() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE tables (
+                id TEXT PRIMARY KEY, name TEXT NOT NULL, seats INTEGER NOT NULL,
+                rules TEXT NOT NULL, public INTEGER NOT NULL, turn_seconds INTEGER,
+                created INTEGER NOT NULL);
+             CREATE TABLE log (
+                table_id TEXT NOT NULL REFERENCES tables(id), v INTEGER NOT NULL,
+                event TEXT NOT NULL, PRIMARY KEY (table_id, v));",
+        )
+        .unwrap();
+        for step in &MIGRATIONS[..ALIKE_STEP - 1] {
+            conn.execute_batch(step).unwrap();
+        }
+        conn.pragma_update(None, "user_version", ALIKE_STEP as i64 - 1)
+            .unwrap();
+        conn.execute_batch(super::contract::PLAYERS_BEFORE_FORMS)
+            .unwrap();
+        let store = SqliteStore::setup(conn).unwrap();
+        super::contract::players_kept_before_forms_are_migrated(&store);
     }
 
     #[test]

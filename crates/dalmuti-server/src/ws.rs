@@ -445,7 +445,10 @@ impl Connection {
         };
         if let ClientMsg::Chat(line) = &msg {
             let from = match token {
-                Some(token) => Speaker::Seat(SeatToken::from(token)),
+                Some(token) => Speaker::Seat {
+                    token: SeatToken::from(token),
+                    from: self.address,
+                },
                 None => Speaker::Spectator {
                     name: self.name.clone(),
                     from: self.address,

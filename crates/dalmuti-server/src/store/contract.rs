@@ -477,7 +477,12 @@ pub fn reports_are_kept_once_and_a_silence_removes_lines(store: &dyn Store) {
             line("t", 3, TalkKind::News, 50),
         ])
         .unwrap();
-    let bo = crate::names::PlayerName::new("Bo").unwrap();
+    let bo = Silenced {
+        name: crate::names::PlayerName::new("Bo").unwrap(),
+        player: Some("bo".into()),
+        from: vec![Silenced::mark(&"t".into(), "192.0.2.1".parse().unwrap())],
+        spared: vec![crate::names::PlayerName::new("Ann").unwrap()],
+    };
     store
         .silence(&"t".into(), std::slice::from_ref(&bo), &[2, 3])
         .unwrap();

@@ -145,7 +145,7 @@ impl Store for Faulty {
     fn silence(
         &self,
         table: &TableId,
-        silenced: &[crate::names::PlayerName],
+        silenced: &[crate::store::Silenced],
         remove: &[u64],
     ) -> Result<(), StoreError> {
         self.inner.silence(table, silenced, remove)

@@ -951,7 +951,7 @@ impl Store for PostgresStore {
     fn silence(
         &self,
         table: &TableId,
-        silenced: &[crate::names::PlayerName],
+        silenced: &[crate::store::Silenced],
         remove: &[u64],
     ) -> Result<(), StoreError> {
         let (table, text) = (table.clone(), crate::store::silenced_text(silenced));
