@@ -488,7 +488,10 @@ async fn rematch(
     let rematch = table.rematch(&token, state.ctx.clone()).await?;
     let status = match rematch.created {
         Some(handle) => {
-            state.lock().insert(rematch.id.clone(), handle);
+            // Made as the node drains: served by another node from now.
+            if let Err(handle) = state.list(rematch.id.clone(), handle) {
+                handle.hand_over(true).await;
+            }
             StatusCode::CREATED
         }
         None => StatusCode::OK,
@@ -610,9 +613,12 @@ async fn websocket(
             return Ok(crate::ws::moved(
                 ws,
                 Some(crate::cluster::ws_url(&url, &id)),
-                &node,
+                Some(&node),
             ));
         }
+        // This node is stopping: another serves the table from now on,
+        // found by connecting again where the client first did.
+        Err(ServerError::Draining) => return Ok(crate::ws::moved(ws, None, None)),
         Err(e) => return Err(e),
     };
     let permit = state.connections.clone().try_acquire_owned().map_err(|_| {
@@ -633,7 +639,10 @@ async fn websocket(
         table,
         (permit, slot.map(|s| s.0)),
         settings,
-        state.closing.subscribe(),
+        crate::ws::Closing {
+            signal: state.closing.subscribe(),
+            moved: state.ctx.cluster.is_some(),
+        },
         address(client.as_ref()),
     ))
 }
