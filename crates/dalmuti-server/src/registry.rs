@@ -85,7 +85,7 @@ impl AppState {
                 finished: config.finished_linger,
                 max_finished: config.max_finished,
             }),
-            archive: Arc::default(),
+            archive: Arc::new(records::Archive::new(config.downloads)),
             player_chat: Arc::new(crate::table::talk::player_chat_limit()),
         };
         let mut tables = HashMap::new();
