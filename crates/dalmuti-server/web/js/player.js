@@ -62,7 +62,7 @@ export async function stillKnown() {
     await api('GET', '/api/players/me', undefined, undefined, player.secret);
   } catch (e) {
     if (e.status === 403) {
-      store.remove(KEY);
+      store.drop(KEY);
       return player.name;
     }
   }
