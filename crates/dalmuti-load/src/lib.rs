@@ -104,7 +104,11 @@ mod tests {
 
     #[test]
     fn chooses_among_the_legal_actions_it_is_sent() {
-        let follow = [json!({"play": "8 8 8"}), json!({"play": "8 8 J"}), json!("pass")];
+        let follow = [
+            json!({"play": "8 8 8"}),
+            json!({"play": "8 8 J"}),
+            json!("pass"),
+        ];
         assert_eq!(choose(&follow), Some(json!("pass")));
         let offer = [
             json!("decline_exchange"),

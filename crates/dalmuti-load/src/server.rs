@@ -44,7 +44,14 @@ impl Server {
             .arg(dir.join("server.sqlite"))
             // No pause of any kind (the setup's look-at-your-cards pause
             // too, which left the tables idle six seconds a hand).
-            .args(["--bot-delay", "0", "--hand-pause", "0", "--setup-pause", "0"])
+            .args([
+                "--bot-delay",
+                "0",
+                "--hand-pause",
+                "0",
+                "--setup-pause",
+                "0",
+            ])
             .args(["--grace", "3600"])
             .args(["--max-connections", &(args.seats + 1000).to_string()])
             .args(["--max-tables", &(tables + 100).to_string()])

@@ -62,6 +62,15 @@ pub enum ServerError {
     /// A cap was reached.
     #[error("{0}")]
     Full(String),
+    /// The server is sending or building as much of what was asked for
+    /// as it may (downloads of finished games): retry later.
+    #[error("{reason}")]
+    Busy {
+        /// What was refused and when to retry.
+        reason: String,
+        /// Seconds until a retry may succeed.
+        retry_after: u64,
+    },
     /// Storage failed; nothing changed.
     #[error("{0}")]
     Storage(String),
@@ -113,6 +122,7 @@ impl ServerError {
             ServerError::Stale { .. } => "stale",
             ServerError::Illegal(_) => "illegal",
             ServerError::Full(_) => "full",
+            ServerError::Busy { .. } => "busy",
             ServerError::Storage(_) => "storage",
             ServerError::Closed => "closed",
             ServerError::Moved { .. } => "moved",

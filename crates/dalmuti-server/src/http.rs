@@ -47,7 +47,9 @@ impl IntoResponse for ServerError {
                 StatusCode::TOO_MANY_REQUESTS
             }
             ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ServerError::Full(_) | ServerError::Draining => StatusCode::SERVICE_UNAVAILABLE,
+            ServerError::Full(_) | ServerError::Busy { .. } | ServerError::Draining => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ServerError::Storage(e) => {
                 // The client is told it failed; the operator, what failed.
                 tracing::error!(error = %e, "a request failed in the store");
@@ -68,7 +70,9 @@ impl IntoResponse for ServerError {
                 .headers_mut()
                 .insert(header::RETRY_AFTER, header::HeaderValue::from(1));
         }
-        if let ServerError::RateLimited { retry_after, .. } = self {
+        if let ServerError::RateLimited { retry_after, .. }
+        | ServerError::Busy { retry_after, .. } = self
+        {
             response
                 .headers_mut()
                 .insert(header::RETRY_AFTER, header::HeaderValue::from(retry_after));
@@ -327,7 +331,7 @@ async fn table_info(
     if let Some(info) = ask_live(&state, &id, async |t| t.info().await).await? {
         return Ok(Json(info));
     }
-    Ok(Json(records::find(&state.ctx, &id)?.1))
+    Ok(Json(records::summary(&state.ctx, &id).await?))
 }
 
 #[derive(Deserialize)]
@@ -491,7 +495,10 @@ async fn rematch(
     let rematch = table.rematch(&token, state.ctx.clone()).await?;
     let status = match rematch.created {
         Some(handle) => {
-            state.lock().insert(rematch.id.clone(), handle);
+            // Made as the node drains: served by another node from now.
+            if let Err(handle) = state.list(rematch.id.clone(), handle) {
+                handle.hand_over(true).await;
+            }
             StatusCode::CREATED
         }
         None => StatusCode::OK,
@@ -510,7 +517,7 @@ async fn finished_tag(
 ) -> Result<Option<header::HeaderValue>, ServerError> {
     let info = match ask_live(state, id, async |t| t.info().await).await? {
         Some(info) => info,
-        None => records::find(&state.ctx, id)?.1,
+        None => records::summary(&state.ctx, id).await?,
     };
     if !info.over {
         return Ok(None);
@@ -519,15 +526,23 @@ async fn finished_tag(
     Ok(Some(crate::transfer::etag(name.as_bytes())))
 }
 
-/// Answers `what` of a game that is over with its ETag, from the
-/// archive, or a `304` when the client has it already; a `409` while the
-/// game goes on.
+/// Answers `what` of a game that is over, from the archive, with its
+/// ETag (a `304` when the client has it already); a `409` while the game
+/// goes on. A download from `client` is let in first, or refused with
+/// when to try again ([`records::Downloads`]); a kept answer is sent
+/// without reading the store.
 async fn finished_answer(
     state: &AppState,
     id: &TableId,
     what: records::Kept,
     asked: &HeaderMap,
+    client: IpAddr,
 ) -> Result<Response, ServerError> {
+    let archive = &state.ctx.archive;
+    let admitted = archive.admit(client)?;
+    if let Some(served) = archive.kept(&state.ctx, id, what) {
+        return Ok(served.response(asked, admitted));
+    }
     let name = match what {
         records::Kept::Record => "record",
         records::Kept::Replay => "replay",
@@ -541,23 +556,18 @@ async fn finished_answer(
     if crate::transfer::not_modified(asked, &tag) {
         return Ok(crate::transfer::unchanged(&tag));
     }
-    let served = state.ctx.archive.served(&state.ctx, id, what).await?;
-    let mut response = served.response(asked);
-    let headers = response.headers_mut();
-    headers.insert(header::ETAG, tag);
-    headers.insert(
-        header::CACHE_CONTROL,
-        header::HeaderValue::from_static("no-cache"),
-    );
-    Ok(response)
+    let served = archive.served(&state.ctx, id, what, tag).await?;
+    Ok(served.response(asked, admitted))
 }
 
 async fn record(
     State(state): State<AppState>,
     Path(id): Path<TableId>,
+    client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     asked: HeaderMap,
 ) -> Result<Response, ServerError> {
-    let mut response = finished_answer(&state, &id, records::Kept::Record, &asked).await?;
+    let client = address(client.as_ref());
+    let mut response = finished_answer(&state, &id, records::Kept::Record, &asked, client).await?;
     let disposition = format!("attachment; filename=\"dalmuti-{id}.json\"");
     if let Ok(disposition) = header::HeaderValue::from_str(&disposition) {
         response
@@ -570,9 +580,11 @@ async fn record(
 async fn replay(
     State(state): State<AppState>,
     Path(id): Path<TableId>,
+    client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     asked: HeaderMap,
 ) -> Result<Response, ServerError> {
-    finished_answer(&state, &id, records::Kept::Replay, &asked).await
+    let client = address(client.as_ref());
+    finished_answer(&state, &id, records::Kept::Replay, &asked, client).await
 }
 
 /// The deal commitments and the seeds revealed so far: from the table
@@ -580,6 +592,7 @@ async fn replay(
 async fn fairness(
     State(state): State<AppState>,
     Path(id): Path<TableId>,
+    client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     asked: HeaderMap,
 ) -> Result<Response, ServerError> {
     let live = ask_live(&state, &id, async |t| {
@@ -593,7 +606,10 @@ async fn fairness(
     .await?;
     match live.flatten() {
         Some(fairness) => Ok(Json(fairness).into_response()),
-        None => finished_answer(&state, &id, records::Kept::Fairness, &asked).await,
+        None => {
+            let client = address(client.as_ref());
+            finished_answer(&state, &id, records::Kept::Fairness, &asked, client).await
+        }
     }
 }
 async fn websocket(
@@ -613,9 +629,12 @@ async fn websocket(
             return Ok(crate::ws::moved(
                 ws,
                 Some(crate::cluster::ws_url(&url, &id)),
-                &node,
+                Some(&node),
             ));
         }
+        // This node is stopping: another serves the table from now on,
+        // found by connecting again where the client first did.
+        Err(ServerError::Draining) => return Ok(crate::ws::moved(ws, None, None)),
         Err(e) => return Err(e),
     };
     let permit = state.connections.clone().try_acquire_owned().map_err(|_| {
@@ -636,7 +655,10 @@ async fn websocket(
         table,
         (permit, slot.map(|s| s.0)),
         settings,
-        state.closing.subscribe(),
+        crate::ws::Closing {
+            signal: state.closing.subscribe(),
+            moved: state.ctx.cluster.is_some(),
+        },
         address(client.as_ref()),
     ))
 }

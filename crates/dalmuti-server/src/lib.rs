@@ -124,6 +124,9 @@ pub struct Config {
     /// Names one client address may keep at once, then one every
     /// [`players::REGISTRATION_INTERVAL`] ([`players`]).
     pub player_burst: u32,
+    /// What downloads of finished games (records, replays, fairness
+    /// data) may cost, per address and in all ([`records::Downloads`]).
+    pub downloads: records::Downloads,
     /// How long a client has to send a request's headers (also how long
     /// an idle keep-alive connection stays open).
     pub header_timeout: Duration,
@@ -224,6 +227,7 @@ impl Default for Config {
             table_burst: 5,
             table_interval: Duration::from_secs(60),
             player_burst: players::REGISTRATION_BURST,
+            downloads: records::Downloads::default(),
             header_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
             hello_timeout: Duration::from_secs(10),
@@ -255,6 +259,12 @@ impl Config {
             max_per_address: 1000,
             table_burst: 1000,
             player_burst: 1000,
+            downloads: records::Downloads {
+                at_once: 1000,
+                per_address: 1000,
+                burst: 1000,
+                ..records::Downloads::default()
+            },
             ..Config::default()
         }
     }

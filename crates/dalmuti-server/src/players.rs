@@ -100,9 +100,13 @@ impl fmt::Debug for PlayerSecret {
     }
 }
 
-/// The form under which a name is kept unique: case folded, each
-/// character replaced by the one it is confusable with, so "Ann", "ANN"
-/// and "Аnn" (Cyrillic А) are one name.
+/// The key a player who keeps `name` now is known by for good (their
+/// seats, games and ratings): the name's look-alike form
+/// ([`crate::names::form`]), so "Ann", "ANN" and "Аnn" (Cyrillic А) are
+/// one name. It holds no colon, so it is never a bot level's key
+/// (`bot:hard`). A player who kept their name under an older rule keeps
+/// the key they were given ([`crate::store::PlayerRow::key`]); names are
+/// compared by their forms, whoever kept them when.
 ///
 /// ```
 /// use dalmuti_server::names::PlayerName;
@@ -110,10 +114,12 @@ impl fmt::Debug for PlayerSecret {
 /// let key = |n| name_key(&PlayerName::new(n).unwrap());
 /// assert_eq!(key("Ann"), key("ANN"));
 /// assert_eq!(key("Ann"), key("\u{410}nn"));
+/// assert_eq!(key("Alice"), key("AIice"));
 /// assert_ne!(key("Ann"), key("Anna"));
+/// assert!(!key("bot:hard").starts_with("bot:"));
 /// ```
 pub fn name_key(name: &PlayerName) -> String {
-    crate::names::folded(name)
+    crate::names::form(name)
 }
 
 /// A player who presented their secret.
@@ -164,9 +170,8 @@ pub async fn seat_name(
     player: Option<&Player>,
     asked: &str,
 ) -> Result<PlayerName, ServerError> {
-    let asked = crate::names::check_new_name(asked)?;
     if let Some(player) = player {
-        if name_key(&asked) != player.key {
+        if !crate::names::alike(asked, &player.name) {
             return Err(ServerError::BadRequest(format!(
                 "you are {:?} on this server: take seats under that name",
                 player.name.as_str()
@@ -174,8 +179,12 @@ pub async fn seat_name(
         }
         return Ok(player.name.clone());
     }
-    let key = name_key(&asked);
-    if let Some(owner) = state.store_call(move |store| store.player(&key)).await? {
+    let asked = crate::names::check_new_name(asked)?;
+    let lookup = asked.clone();
+    if let Some(owner) = state
+        .store_call(move |store| store.player_named(&lookup))
+        .await?
+    {
         return Err(ServerError::Conflict(format!(
             "{:?} is a player's kept name (or looks like {:?}): choose another, \
              or open your recovery link if it is yours",
@@ -187,12 +196,14 @@ pub async fn seat_name(
 }
 
 /// The routes: `POST /api/players` keeps a name, `GET /api/players/me`
-/// says whose secret the request presents, `GET /api/players/{name}` is a
-/// player's profile and `GET /api/leaderboard` the best ratings.
+/// says whose secret the request presents, `POST /api/players/me/secret`
+/// replaces it, `GET /api/players/{name}` is a player's profile and
+/// `GET /api/leaderboard` the best ratings.
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/players", post(register))
         .route("/api/players/me", get(me))
+        .route("/api/players/me/secret", post(new_secret))
         .route("/api/players/me/tables", get(my_tables))
         .route("/api/tables/{id}/seats/mine", post(reclaim))
         .route("/api/players/{name}", get(profile))
@@ -320,18 +331,17 @@ async fn profile(
     headers: HeaderMap,
 ) -> Result<Json<Profile>, ServerError> {
     let name = crate::names::check_name(&name)?;
-    let key = name_key(&name);
     // A wrong secret is no reason to refuse a public page: it is read as
     // anyone's.
     let asker = from_headers(&state, &headers).await.ok().flatten();
-    let mine = asker.is_some_and(|p| p.key == key);
+    let lookup = name.clone();
     let found = state
         .store_call(move |store| {
-            let Some(player) = store.player(&key)? else {
+            let Some(player) = store.player_named(&lookup)? else {
                 return Ok(None);
             };
-            let games = store.player_games(&key, COUNTED_GAMES)?;
-            let ratings = store.player_ratings(&key)?;
+            let games = store.player_games(&player.key, COUNTED_GAMES)?;
+            let ratings = store.player_ratings(&player.key)?;
             Ok(Some((player, games, ratings)))
         })
         .await?;
@@ -341,6 +351,7 @@ async fn profile(
             name.as_str()
         )));
     };
+    let mine = asker.is_some_and(|p| p.key == player.key);
     let mut played: Vec<Played> = Vec::new();
     for g in &games {
         let i = match played.iter().position(|p| p.game == g.game) {
@@ -455,13 +466,9 @@ async fn register(
     json: Result<Json<Register>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Registered>), ServerError> {
     let req = crate::http::body(json)?;
+    // Refused too: a bot's name, and "me" (`/api/players/me` answers
+    // who a secret is: no profile's path), [`crate::names::reserved`].
     let name = crate::names::check_new_name(&req.name)?;
-    if name.to_lowercase() == "me" {
-        // `/api/players/me` answers who a secret is: no profile's path.
-        return Err(ServerError::BadRequest(
-            "\"me\" is a word of the server's: choose another name".into(),
-        ));
-    }
     let key = name_key(&name);
     let taken = |owner: PlayerRow| {
         ServerError::Conflict(format!(
@@ -472,8 +479,11 @@ async fn register(
     };
     // A name found taken costs no new player of the address's share, so
     // a person may try a few; only a name kept counts.
-    let lookup = key.clone();
-    if let Some(owner) = state.store_call(move |store| store.player(&lookup)).await? {
+    let lookup = name.clone();
+    if let Some(owner) = state
+        .store_call(move |store| store.player_named(&lookup))
+        .await?
+    {
         return Err(taken(owner));
     }
     state.players.check(crate::http::address(client.as_ref()))?;
@@ -485,16 +495,25 @@ async fn register(
         since: crate::table::talk::now_ms(),
     };
     // Taken meanwhile by someone else: the store keeps one of the two.
-    let lost = state
+    let kept = state
         .store_call(move |store| {
             Ok(match store.add_player(&row)? {
-                true => None,
-                false => store.player(&row.key)?,
+                true => Ok(()),
+                false => Err(store.player_named(&row.name)?),
             })
         })
         .await?;
-    if let Some(owner) = lost {
-        return Err(taken(owner));
+    match kept {
+        Ok(()) => {}
+        Err(Some(owner)) => return Err(taken(owner)),
+        // Its key is an older player's, whose name is another (kept
+        // under an older rule of look-alikes).
+        Err(None) => {
+            return Err(ServerError::Conflict(format!(
+                "{:?} is taken: choose another name",
+                name.as_str()
+            )));
+        }
     }
     tracing::info!(player = %name, "a player kept a name");
     Ok((StatusCode::CREATED, Json(Registered { name, secret })))
@@ -505,6 +524,33 @@ async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Json<Me
         Some(player) => Ok(Json(Me { name: player.name })),
         None => Err(ServerError::NoPlayer),
     }
+}
+
+/// A new secret for the player who presents theirs: the old one is no
+/// one's from this moment (a secret that leaked, a recovery link sent to
+/// the wrong person). Of two changes with one secret at once, one only is
+/// made; the other is refused as the old secret is then no player's.
+async fn new_secret(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Json<Registered>, ServerError> {
+    let old = presented(&headers).ok_or(ServerError::NoPlayer)?;
+    let secret = PlayerSecret::new();
+    let (was, now) = (old.hash(), secret.hash());
+    let changed = state
+        .store_call(move |store| {
+            let Some(row) = store.player_by_secret(&was)? else {
+                return Ok(None);
+            };
+            Ok(store.change_secret(&row.key, &was, &now)?.then_some(row))
+        })
+        .await?;
+    let row = changed.ok_or(ServerError::UnknownPlayer)?;
+    tracing::info!(player = %row.name, "a player changed their secret");
+    Ok(Json(Registered {
+        name: row.name,
+        secret,
+    }))
 }
 
 /// Remembers that `player` took a seat at table `id`, for their list of

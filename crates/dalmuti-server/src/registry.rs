@@ -92,7 +92,7 @@ impl AppState {
                 finished: config.finished_linger,
                 max_finished: config.max_finished,
             }),
-            archive: Arc::default(),
+            archive: Arc::new(records::Archive::new(config.downloads)),
             player_chat: Arc::new(crate::table::talk::player_chat_limit()),
         };
         let mut tables = HashMap::new();
@@ -267,9 +267,6 @@ impl AppState {
         let Some(row) = self.ctx.store.live_table(id)? else {
             return Ok(None);
         };
-        if self.is_draining() {
-            return Err(ServerError::Draining);
-        }
         self.adopt(cluster, row).map(Some)
     }
 
@@ -287,6 +284,9 @@ impl AppState {
         if let Some(handle) = self.live(&row.id) {
             return Ok(handle);
         }
+        if self.is_draining() {
+            return Err(ServerError::Draining);
+        }
         if !cluster.take(&row.id)? {
             let owner = cluster.owner(&row.id)?;
             return Err(owner
@@ -301,15 +301,45 @@ impl AppState {
             .lease_changed(crate::metrics::LeaseChange::Acquired);
         tracing::info!(table = %id, node = %cluster.node, "table taken over");
         match table::load(self.ctx.clone(), row) {
-            Ok(handle) => {
-                self.lock().insert(id, handle.clone());
-                Ok(handle)
-            }
+            Ok(handle) => self.list_now(id, handle),
             Err(e) => {
                 let _ = cluster.release(&id);
                 Err(e)
             }
         }
+    }
+
+    /// Lists `handle` as live table `id`, unless the node began to drain
+    /// meanwhile: then it is handed over at once (its lease released, its
+    /// connections told it moved) and the request is refused as the node
+    /// is stopping. The drain takes the tables listed when it begins,
+    /// under the same lock: a table taken over or made while it ran was
+    /// left out, its lease kept until it expired, and its connections
+    /// closed without `moved` (issue 40, 1 of 42). Blocking: runs on the
+    /// blocking pool.
+    fn list_now(&self, id: TableId, handle: TableHandle) -> Result<TableHandle, ServerError> {
+        match self.list(id, handle) {
+            Ok(handle) => Ok(handle),
+            Err(handle) => {
+                tokio::runtime::Handle::current().block_on(handle.hand_over(true));
+                Err(ServerError::Draining)
+            }
+        }
+    }
+
+    /// Lists `handle` as live table `id`; gives it back if the node
+    /// drains (on several nodes), to be handed over.
+    pub(crate) fn list(
+        &self,
+        id: TableId,
+        handle: TableHandle,
+    ) -> Result<TableHandle, TableHandle> {
+        let mut tables = self.lock();
+        if self.ctx.cluster.is_some() && self.is_draining() {
+            return Err(handle);
+        }
+        tables.insert(id, handle.clone());
+        Ok(handle)
     }
 
     /// Writes new table `row` to the store, starts it and lists it, as one
@@ -319,10 +349,12 @@ impl AppState {
     /// Blocking: runs on the blocking pool.
     pub(crate) fn create_now(&self, row: TableRow) -> Result<TableHandle, ServerError> {
         let _adopting = self.adopting.lock().unwrap_or_else(|e| e.into_inner());
+        if self.ctx.cluster.is_some() && self.is_draining() {
+            return Err(ServerError::Draining);
+        }
         let id = row.id.clone();
         let handle = table::start(self.ctx.clone(), table::store_new(&self.ctx, row)?)?;
-        self.lock().insert(id, handle.clone());
-        Ok(handle)
+        self.list_now(id, handle)
     }
 
     /// This node's id and public address, if it is one of a cluster.
@@ -342,11 +374,17 @@ impl AppState {
     /// lease up, its connections told the table moved. On one node (no
     /// cluster) tables simply stop with the process.
     pub async fn drain(&self) {
-        self.set_draining(true);
         if self.ctx.cluster.is_none() {
+            self.set_draining(true);
             return;
         }
-        let handles: Vec<TableHandle> = self.lock().drain().map(|(_, h)| h).collect();
+        // Under the tables' lock: a table listed from now on is handed
+        // over by whoever lists it ([`AppState::list`]).
+        let handles: Vec<TableHandle> = {
+            let mut tables = self.lock();
+            self.set_draining(true);
+            tables.drain().map(|(_, h)| h).collect()
+        };
         futures_util::future::join_all(handles.iter().map(|h| h.hand_over(true))).await;
         // The node exits within milliseconds, before any scrape could read
         // `dalmuti_lease_changes_total{change="released"}`: the log says it.

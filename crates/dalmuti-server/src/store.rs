@@ -93,8 +93,100 @@ pub struct TableRow {
     /// Whether the game counts for ratings (the host's choice;
     /// [`crate::ratings`]).
     pub rated: bool,
-    /// The seats whose chat the host removed: they may chat no more.
-    pub silenced: Vec<crate::names::PlayerName>,
+    /// The seats whose chat the host removed: they may chat no more, nor
+    /// may the person who held the seat under another name.
+    pub silenced: Vec<Silenced>,
+}
+
+/// A seat whose chat the host removed, and who held it beyond the seat's
+/// name: the key of the player who kept that name, and marks of the
+/// addresses it chatted from. A person who leaves and comes back under
+/// another name (or as a spectator) is still silenced at the table: by
+/// their key, or by their address (issue 40). The seats at the table
+/// when the host silenced it (`spared`) are other people, whatever
+/// address they share (a household, a mobile network): the address
+/// holds only for newcomers and spectators.
+///
+/// An address is kept as a mark only ([`Silenced::mark`]): a hash of it
+/// with the table's id, which says whether a later address is the same
+/// at this table and nothing else (not the address itself, nor whether
+/// two tables saw the same one).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(from = "SilencedText")]
+pub struct Silenced {
+    /// The seat's name.
+    pub name: crate::names::PlayerName,
+    /// The key of the player who kept that name, if one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
+    /// The marks of the addresses the seat chatted from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub from: Vec<String>,
+    /// The other seats at the table when it was silenced.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spared: Vec<crate::names::PlayerName>,
+}
+
+/// A silenced seat as the `silenced` column holds it: a bare name (as
+/// kept before issue 40) or the whole of it.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum SilencedText {
+    Name(crate::names::PlayerName),
+    Whole {
+        name: crate::names::PlayerName,
+        #[serde(default)]
+        player: Option<String>,
+        #[serde(default)]
+        from: Vec<String>,
+        #[serde(default)]
+        spared: Vec<crate::names::PlayerName>,
+    },
+}
+
+impl From<SilencedText> for Silenced {
+    fn from(text: SilencedText) -> Silenced {
+        match text {
+            SilencedText::Name(name) => Silenced {
+                name,
+                player: None,
+                from: Vec::new(),
+                spared: Vec::new(),
+            },
+            SilencedText::Whole {
+                name,
+                player,
+                from,
+                spared,
+            } => Silenced {
+                name,
+                player,
+                from,
+                spared,
+            },
+        }
+    }
+}
+
+impl Silenced {
+    /// The mark address `ip` leaves at table `table`: the first 16 hex
+    /// digits of a SHA-256 of both (an IPv6 address counted by its /64,
+    /// as every per-address limit counts it).
+    ///
+    /// ```
+    /// use dalmuti_server::store::Silenced;
+    /// let ip = "192.0.2.1".parse().unwrap();
+    /// let mark = Silenced::mark(&"t1".into(), ip);
+    /// assert_eq!(mark.len(), 16);
+    /// assert_eq!(mark, Silenced::mark(&"t1".into(), ip));
+    /// assert_ne!(mark, Silenced::mark(&"t2".into(), ip));
+    /// ```
+    pub fn mark(table: &TableId, ip: std::net::IpAddr) -> String {
+        use sha2::Digest;
+        let key = crate::limits::address_key(ip);
+        let digest = sha2::Sha256::digest(format!("{table} {key}").as_bytes());
+        hex(&digest[..8])
+    }
 }
 
 /// Whether a kept line is chat or table news (each kept up to its own
@@ -375,9 +467,17 @@ pub struct RatingRow {
 }
 
 /// A player who kept a name ([`crate::players`]).
+///
+/// The store keeps beside it the name's look-alike form
+/// ([`crate::names::form`]), unique: of names that look alike, one only
+/// is kept.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerRow {
-    /// The name's key, unique: [`crate::players::name_key`].
+    /// Who the player is, unique and never changed (their seats, games
+    /// and ratings are kept under it): the form of their name when they
+    /// kept it ([`crate::players::name_key`]). A form holds no colon, and
+    /// no player's key begins with `bot:` (schema version 4 moved those):
+    /// a bot level's key (`bot:hard`) is never a player's.
     pub key: String,
     /// The name as the player chose it.
     pub name: crate::names::PlayerName,
@@ -490,7 +590,7 @@ pub trait Store: Send + Sync {
     fn silence(
         &self,
         table: &TableId,
-        silenced: &[crate::names::PlayerName],
+        silenced: &[Silenced],
         remove: &[u64],
     ) -> Result<(), StoreError>;
     /// Remembers that player `key` took a seat at `table` (at `at`, in
@@ -500,12 +600,19 @@ pub trait Store: Send + Sync {
     /// `limit`, with when.
     fn player_tables(&self, key: &str, limit: usize) -> Result<Vec<(TableId, u64)>, StoreError>;
     /// Keeps a new player; `false` (and nothing kept) if its key is
-    /// another player's already.
+    /// another player's already, or another player's name looks like its
+    /// name (the same [`crate::names::form`]): of two players keeping
+    /// look-alike names at once, one only is kept.
     fn add_player(&self, player: &PlayerRow) -> Result<bool, StoreError>;
     /// The player whose secret hashes to `hash`.
     fn player_by_secret(&self, hash: &[u8; 32]) -> Result<Option<PlayerRow>, StoreError>;
-    /// The player of a name's key.
-    fn player(&self, key: &str) -> Result<Option<PlayerRow>, StoreError>;
+    /// The player who kept `name`, or else a name that looks like it
+    /// (the same [`crate::names::form`]).
+    fn player_named(&self, name: &str) -> Result<Option<PlayerRow>, StoreError>;
+    /// Gives player `key` the secret hashing to `new` in place of the one
+    /// hashing to `old`, from which moment `old` is no one's; `false`
+    /// (nothing changed) if `old` is not their secret (any more).
+    fn change_secret(&self, key: &str, old: &[u8; 32], new: &[u8; 32]) -> Result<bool, StoreError>;
     /// Answers once the database answers a query that reads nothing (the
     /// readiness check, `/readyz`): it blocks as long as the database
     /// does, so callers bound it with a timeout.
@@ -587,7 +694,15 @@ impl SqliteStore {
 /// whose chat its host removed (`silenced`, JSON), reported chat lines
 /// (`reports`), and the players waiting for a table (`queue`).
 ///
-/// 4 (issue 40): a ticket is `claimed` for a table (when) before it is
+/// 4: each player's name's look-alike form (`alike`, unique,
+/// [`crate::names::form`]), filled in by [`alike_forms`] (the oldest of
+/// names already kept that look alike keeps the form; the others keep
+/// their name, and their form stays empty); and a person whose key was a
+/// bot level's (a name like `bot:hard`, kept before bot names were
+/// reserved) moves to `person:bot:hard`, with their games, their tables
+/// and their ticket, and the bot level's rating gets its name back.
+///
+/// 5 (issue 40): a ticket is `claimed` for a table (when) before it is
 /// `seated` there, so its player hears of the table only once it is whole
 /// and started (tickets seated before are seated), and where its player
 /// asked from (`origin`, [`crate::ratings::origin`]); and whether each game of
@@ -636,6 +751,14 @@ const MIGRATIONS: &[&str] = &[
         table_id TEXT);
      ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
      ALTER TABLE tables ADD COLUMN silenced TEXT NOT NULL DEFAULT '[]';",
+    "ALTER TABLE players ADD COLUMN alike TEXT;
+     CREATE UNIQUE INDEX players_alike ON players (alike);
+     CREATE INDEX players_name ON players (name);
+     UPDATE player_games SET key = 'person:' || key WHERE key LIKE 'bot:%';
+     UPDATE player_tables SET key = 'person:' || key WHERE key LIKE 'bot:%';
+     DELETE FROM queue WHERE key LIKE 'bot:%';
+     UPDATE players SET key = 'person:' || key WHERE key LIKE 'bot:%';
+     UPDATE ratings SET name = substr(key, 5), bot = 1 WHERE key LIKE 'bot:%';",
     "ALTER TABLE queue ADD COLUMN claimed INTEGER;
      ALTER TABLE queue ADD COLUMN seated INTEGER NOT NULL DEFAULT 0;
      ALTER TABLE queue ADD COLUMN origin TEXT;
@@ -645,16 +768,49 @@ const MIGRATIONS: &[&str] = &[
         (SELECT public FROM tables WHERE tables.id = player_games.table_id), 0);",
 ];
 
+/// The schema version whose players get their look-alike forms filled in
+/// ([`alike_forms`]) in the same transaction.
+const ALIKE_STEP: usize = 4;
+
 /// Brings a database of an older schema up to the newest, step by step.
 fn migrate(conn: &Connection) -> Result<(), StoreError> {
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     for (i, step) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
-        conn.execute_batch(&format!(
-            "BEGIN; {step} PRAGMA user_version = {}; COMMIT;",
-            i + 1
-        ))?;
+        let tx = conn.unchecked_transaction()?;
+        tx.execute_batch(step)?;
+        if i + 1 == ALIKE_STEP {
+            let players = {
+                let mut q = tx.prepare("SELECT key, name FROM players ORDER BY since, key")?;
+                q.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                    .collect::<Result<Vec<(String, String)>, _>>()?
+            };
+            for (key, alike) in alike_forms(players) {
+                tx.execute(
+                    "UPDATE players SET alike = ?1 WHERE key = ?2",
+                    params![alike, key],
+                )?;
+            }
+        }
+        tx.pragma_update(None, "user_version", i as i64 + 1)?;
+        tx.commit()?;
     }
     Ok(())
+}
+
+/// The look-alike forms of players kept before forms were kept, oldest
+/// first (`(key, name)`): each player's key and form, the form given to
+/// the oldest of players whose names look alike only (the others keep
+/// their names, which were theirs first, without a form: their look-alike
+/// form is the older player's).
+pub(crate) fn alike_forms(players: Vec<(String, String)>) -> Vec<(String, String)> {
+    let mut taken = std::collections::HashSet::new();
+    players
+        .into_iter()
+        .filter_map(|(key, name)| {
+            let form = crate::names::form(&name);
+            taken.insert(form.clone()).then_some((key, form))
+        })
+        .collect()
 }
 
 /// The columns of a table's row, in the order both stores read them.
@@ -709,14 +865,15 @@ pub(crate) fn player_from(
     })
 }
 
-/// The `silenced` column's text: the names as a JSON array.
-pub(crate) fn silenced_text(names: &[crate::names::PlayerName]) -> String {
-    serde_json::to_string(names).expect("names serialize")
+/// The `silenced` column's text: the silenced seats as a JSON array.
+pub(crate) fn silenced_text(silenced: &[Silenced]) -> String {
+    serde_json::to_string(silenced).expect("silenced seats serialize")
 }
 
-/// The `silenced` column read back; a value that does not read (which
-/// only a hand-edited database has) silences nobody.
-pub(crate) fn silenced_from(text: &str) -> Vec<crate::names::PlayerName> {
+/// The `silenced` column read back (bare names, as kept before issue
+/// 40, too); a value that does not read (which only a hand-edited
+/// database has) silences nobody.
+pub(crate) fn silenced_from(text: &str) -> Vec<Silenced> {
     serde_json::from_str(text).unwrap_or_default()
 }
 
@@ -1312,7 +1469,7 @@ impl Store for SqliteStore {
     fn silence(
         &self,
         table: &TableId,
-        silenced: &[crate::names::PlayerName],
+        silenced: &[Silenced],
         remove: &[u64],
     ) -> Result<(), StoreError> {
         let mut conn = self.conn();
@@ -1355,10 +1512,17 @@ impl Store for SqliteStore {
     }
 
     fn add_player(&self, p: &PlayerRow) -> Result<bool, StoreError> {
+        // Any conflict: the key's, or the look-alike form's.
         let added = self.conn().execute(
-            "INSERT INTO players (key, name, secret, since) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (key) DO NOTHING",
-            params![p.key, p.name.as_str(), hex(&p.secret_hash), p.since as i64],
+            "INSERT INTO players (key, name, secret, since, alike) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT DO NOTHING",
+            params![
+                p.key,
+                p.name.as_str(),
+                hex(&p.secret_hash),
+                p.since as i64,
+                crate::names::form(&p.name)
+            ],
         )?;
         Ok(added == 1)
     }
@@ -1375,16 +1539,25 @@ impl Store for SqliteStore {
         row.transpose()
     }
 
-    fn player(&self, key: &str) -> Result<Option<PlayerRow>, StoreError> {
+    fn player_named(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
         let conn = self.conn();
         let row = conn
             .query_row(
-                "SELECT key, name, secret, since FROM players WHERE key = ?1",
-                [key],
+                "SELECT key, name, secret, since FROM players WHERE name = ?1 OR alike = ?2
+                 ORDER BY name = ?1 DESC LIMIT 1",
+                params![name, crate::names::form(name)],
                 player_row,
             )
             .optional()?;
         row.transpose()
+    }
+
+    fn change_secret(&self, key: &str, old: &[u8; 32], new: &[u8; 32]) -> Result<bool, StoreError> {
+        let changed = self.conn().execute(
+            "UPDATE players SET secret = ?3 WHERE key = ?1 AND secret = ?2",
+            params![key, hex(old), hex(new)],
+        )?;
+        Ok(changed == 1)
     }
 
     fn ping(&self) -> Result<(), StoreError> {
@@ -1554,6 +1727,7 @@ mod tests {
         live_tables_are_found_by_id,
         a_working_database_answers_a_ping,
         a_name_is_kept_once_and_found_by_its_secret,
+        a_secret_is_changed_once_and_the_old_one_is_no_ones,
         a_game_is_counted_once_and_rated_only_when_it_counts,
         a_players_tables_are_listed_newest_first,
         reports_are_kept_once_and_a_silence_removes_lines,
@@ -1568,6 +1742,47 @@ mod tests {
         assert!(token_matches(&token, &hash));
         assert!(!token_matches(&crate::token::SeatToken::new(), &hash));
         assert_ne!(TableId::new(), TableId::new());
+    }
+
+    #[test]
+    fn silenced_seats_kept_as_bare_names_read_back() {
+        let kept = silenced_from(r#"["Bo", {"name": "Cy", "player": "cy", "from": ["ab"]}]"#);
+        let bo = crate::names::PlayerName::new("Bo").unwrap();
+        let cy = crate::names::PlayerName::new("Cy").unwrap();
+        assert_eq!(kept.len(), 2);
+        assert_eq!((&kept[0].name, &kept[0].player), (&bo, &None));
+        assert!(kept[0].from.is_empty());
+        assert_eq!(kept[1].name, cy);
+        assert_eq!(kept[1].player.as_deref(), Some("cy"));
+        assert_eq!(kept[1].from, ["ab"]);
+        assert_eq!(silenced_from(&silenced_text(&kept)), kept);
+        assert!(silenced_from("nonsense").is_empty());
+    }
+
+    /// Players kept under the rule of look-alikes before schema version
+    /// 4 keep their names; the version's forms hold from then on.
+    #[test]
+    fn players_kept_before_forms_are_migrated() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE tables (
+                id TEXT PRIMARY KEY, name TEXT NOT NULL, seats INTEGER NOT NULL,
+                rules TEXT NOT NULL, public INTEGER NOT NULL, turn_seconds INTEGER,
+                created INTEGER NOT NULL);
+             CREATE TABLE log (
+                table_id TEXT NOT NULL REFERENCES tables(id), v INTEGER NOT NULL,
+                event TEXT NOT NULL, PRIMARY KEY (table_id, v));",
+        )
+        .unwrap();
+        for step in &MIGRATIONS[..ALIKE_STEP - 1] {
+            conn.execute_batch(step).unwrap();
+        }
+        conn.pragma_update(None, "user_version", ALIKE_STEP as i64 - 1)
+            .unwrap();
+        conn.execute_batch(super::contract::PLAYERS_BEFORE_FORMS)
+            .unwrap();
+        let store = SqliteStore::setup(conn).unwrap();
+        super::contract::players_kept_before_forms_are_migrated(&store);
     }
 
     #[test]

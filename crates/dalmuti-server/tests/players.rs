@@ -648,10 +648,25 @@ async fn taking_a_seat_back_in_a_loop_freezes_nobody() {
     ws.send_json(&hello(Some(&bo), 0)).await;
     server.start_game(&id, &host).await;
 
-    // Bo chooses at v; Ada takes her seat back; Bo's move arrives.
-    let state = ws
-        .recv_until(|m| has_state(m) && choose(&m["d"]).is_some())
-        .await;
+    // Bo chooses at v, on his turn of play (nobody else acts then: a tax
+    // given meanwhile would change the game); Ada takes her seat back;
+    // Bo's move arrives.
+    let mut answered = None;
+    let state = loop {
+        let m = ws
+            .recv_until(|m| has_state(m) && choose(&m["d"]).is_some())
+            .await;
+        if matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow")) {
+            break m;
+        }
+        // A decision before play (his tax): answered once, as asked.
+        if answered != m["v"].as_u64() {
+            answered = m["v"].as_u64();
+            let action = choose(&m["d"]).unwrap();
+            ws.send_json(&json!({"t": "act", "v": m["v"], "d": action}))
+                .await;
+        }
+    };
     let v = state["v"].as_u64().unwrap();
     let mine = format!("/api/tables/{id}/seats/mine");
     let (status, back) = as_player(&server, "POST", &mine, Some(&ada), None).await;

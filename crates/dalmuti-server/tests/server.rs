@@ -1687,7 +1687,13 @@ async fn a_table_keeps_the_last_fifty_chat_lines_and_says_hello_with_them() {
     assert_eq!(first.data()["news"].as_array().unwrap().len(), 4);
     // A wrong token says nothing.
     let e = table
-        .chat(Speaker::Seat("nobody".into()), "hi")
+        .chat(
+            Speaker::Seat {
+                token: "nobody".into(),
+                from: [127, 0, 0, 1].into(),
+            },
+            "hi",
+        )
         .await
         .unwrap_err();
     assert_eq!(e, ServerError::BadToken);
@@ -1801,7 +1807,10 @@ async fn a_game_through_the_router(app: &axum::Router, state: &AppState) -> (Str
     let mut feed = sub.feed;
     table
         .chat(
-            Speaker::Seat(token.as_str().into()),
+            Speaker::Seat {
+                token: token.as_str().into(),
+                from: [127, 0, 0, 1].into(),
+            },
             "my hand is all Jesters",
         )
         .await

@@ -8,7 +8,7 @@ use dalmuti_core::wire::Wire;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{MAX_CHAT, MAX_CLIENT_MESSAGE, MAX_PLAY, MAX_TAX};
+use super::{MAX_CHAT, MAX_CLIENT_MESSAGE, MAX_PLAY, MAX_TAX, unprintable};
 use crate::names::PlayerName;
 use crate::token::SeatToken;
 
@@ -242,6 +242,14 @@ impl ClientMsg {
                 }
                 if text.chars().count() > MAX_CHAT {
                     return Err(refuse(format!("chat: at most {MAX_CHAT} characters")));
+                }
+                if let Some((i, c)) = text.chars().enumerate().find(|(_, c)| unprintable(*c)) {
+                    return Err(refuse(format!(
+                        "chat: one line of plain text, without control characters: \
+                         U+{:04X} at character {} is one",
+                        u32::from(c),
+                        i + 1
+                    )));
                 }
                 Ok(ClientMsg::Chat(text))
             }

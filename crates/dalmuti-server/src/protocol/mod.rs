@@ -19,7 +19,7 @@ pub use state::{
     Described, HandResult, HiddenAction, LobbyEntry, Missed, PlaceChoice, Placed, Rematch, Replay,
     ReplayFrame, Seen, State, StateMsg, Total,
 };
-pub use talk::{ChatLine, News, NewsLine, TalkLine};
+pub use talk::{ChatLine, News, NewsLine, TalkLine, printable, unprintable};
 
 /// The largest message a client may send, in bytes.
 pub const MAX_CLIENT_MESSAGE: usize = 4096;

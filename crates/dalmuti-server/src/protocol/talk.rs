@@ -183,3 +183,42 @@ impl TalkLine {
         .expect("a line serializes")
     }
 }
+
+/// Whether a chat line may not hold `c`: a control character (escape,
+/// carriage return, line feed, tab…: a colour code in a terminal, a
+/// forged line in a log or in `dalmuti serve --list-reports`), a line or
+/// paragraph separator, or a control of text direction (which reorders
+/// the text around it). A chat line is one line of plain text.
+///
+/// ```
+/// use dalmuti_server::protocol::unprintable;
+/// assert!(unprintable('\u{1b}') && unprintable('\n') && unprintable('\u{202e}'));
+/// assert!(!unprintable('é') && !unprintable('👍') && !unprintable(' '));
+/// ```
+pub fn unprintable(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` fit to print on a terminal or in a log: each [`unprintable`]
+/// character, and the backslash, written as an escape (`\u{1b}`, `\n`,
+/// `\\`), so that what a stranger typed never acts on the operator's
+/// screen nor passes for another line. For lines kept before chat
+/// refused such characters.
+///
+/// ```
+/// use dalmuti_server::protocol::printable;
+/// assert_eq!(printable("gg"), "gg");
+/// assert_eq!(printable("a\u{1b}[31mb\nc\\d"), "a\\u{1b}[31mb\\nc\\\\d");
+/// ```
+pub fn printable(text: &str) -> String {
+    let mut shown = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == '\\' || unprintable(c) {
+            shown.extend(c.escape_default());
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
+}

@@ -210,31 +210,113 @@ pub fn a_working_database_answers_a_ping(store: &dyn Store) {
     store.ping().unwrap();
 }
 
-/// A name's key is kept once: a second player under the same key is
-/// refused and changes nothing; a player is found by its secret's hash and
-/// by its key, as stored.
+/// A name's key is kept once, and so is its look-alike form: a second
+/// player under the same key, or under a name that looks like a kept one,
+/// is refused and changes nothing; a player is found by its secret's hash
+/// and by its name or any name like it, the exact name first.
 pub fn a_name_is_kept_once_and_found_by_its_secret(store: &dyn Store) {
+    let player = |key: &str, name: &str, secret: u8| PlayerRow {
+        key: key.into(),
+        name: crate::names::PlayerName::new(name).unwrap(),
+        secret_hash: [secret; 32],
+        since: 1_700_000_000_000,
+    };
+    let ann = player("ann", "Ann", 7);
+    assert!(store.add_player(&ann).unwrap());
+    assert!(
+        !store.add_player(&player("ann", "Bob", 8)).unwrap(),
+        "one key, one player"
+    );
+    assert!(
+        !store.add_player(&player("other", "ANN", 9)).unwrap(),
+        "one look-alike form, one player"
+    );
+    assert_eq!(store.player_named("Ann").unwrap(), Some(ann.clone()));
+    assert_eq!(
+        store.player_named("\u{410}NN").unwrap(),
+        Some(ann.clone()),
+        "found by a look-alike"
+    );
+    assert_eq!(store.player_by_secret(&[7; 32]).unwrap(), Some(ann));
+    for refused in [8, 9] {
+        assert_eq!(
+            store.player_by_secret(&[refused; 32]).unwrap(),
+            None,
+            "the refused one was not kept"
+        );
+    }
+    assert_eq!(store.player_named("Bob").unwrap(), None);
+}
+
+/// A player's secret is changed only by whoever holds it: the old one is
+/// no one's from then on, and a second change with the old one fails.
+pub fn a_secret_is_changed_once_and_the_old_one_is_no_ones(store: &dyn Store) {
     let ann = PlayerRow {
         key: "ann".into(),
         name: crate::names::PlayerName::new("Ann").unwrap(),
-        secret_hash: [7; 32],
-        since: 1_700_000_000_000,
+        secret_hash: [1; 32],
+        since: 1,
     };
-    assert!(store.add_player(&ann).unwrap());
-    let other = PlayerRow {
-        name: crate::names::PlayerName::new("ANN").unwrap(),
-        secret_hash: [8; 32],
-        ..ann.clone()
-    };
-    assert!(!store.add_player(&other).unwrap(), "one key, one player");
-    assert_eq!(store.player("ann").unwrap(), Some(ann.clone()));
-    assert_eq!(store.player_by_secret(&[7; 32]).unwrap(), Some(ann));
-    assert_eq!(
-        store.player_by_secret(&[8; 32]).unwrap(),
-        None,
-        "the refused one was not kept"
+    store.add_player(&ann).unwrap();
+    assert!(!store.change_secret("ann", &[9; 32], &[2; 32]).unwrap());
+    assert!(!store.change_secret("bo", &[1; 32], &[2; 32]).unwrap());
+    assert!(store.change_secret("ann", &[1; 32], &[2; 32]).unwrap());
+    assert_eq!(store.player_by_secret(&[1; 32]).unwrap(), None);
+    let now = store.player_by_secret(&[2; 32]).unwrap().unwrap();
+    assert_eq!((now.key.as_str(), now.name.as_str()), ("ann", "Ann"));
+    assert!(
+        !store.change_secret("ann", &[1; 32], &[3; 32]).unwrap(),
+        "the old secret changes nothing any more"
     );
-    assert_eq!(store.player("bo").unwrap(), None);
+    assert_eq!(store.player_by_secret(&[3; 32]).unwrap(), None);
+}
+
+/// Players as a database of the schema before look-alike forms kept them
+/// (SQL both databases read): "Alice" first, then "AIice" (a capital I,
+/// which the old rule let through), and "bot:hard", a person keyed as
+/// the hard bot level, sharing its rating row.
+pub const PLAYERS_BEFORE_FORMS: &str = "
+    INSERT INTO players (key, name, secret, since) VALUES
+        ('alice', 'Alice', '0101010101010101010101010101010101010101010101010101010101010101', 1),
+        ('aiice', 'AIice', '0202020202020202020202020202020202020202020202020202020202020202', 2),
+        ('bot:hard', 'bot:hard', '0303030303030303030303030303030303030303030303030303030303030303', 3);
+    INSERT INTO player_games
+        (key, table_id, table_name, at, game, players, place, rated, mu, sigma)
+        VALUES ('bot:hard', 'g', 'G', 5, 'dalmuti', 3, 1, TRUE, 26.0, 8.0);
+    INSERT INTO player_tables (key, table_id, at) VALUES ('bot:hard', 'g', 4);
+    INSERT INTO ratings (key, name, bot, game, band, mu, sigma, games)
+        VALUES ('bot:hard', 'bot:hard', FALSE, 'dalmuti', '3-4', 26.0, 8.0, 9);
+";
+
+/// After the migration of [`PLAYERS_BEFORE_FORMS`]: every player keeps
+/// their name and secret; the oldest of look-alikes holds the form, so no
+/// new look-alike of theirs is kept, and each is still found by their
+/// exact name; the person keyed as a bot level is moved out of the bots'
+/// keys with their games and tables, and the bot level's rating row is a
+/// bot's again.
+pub fn players_kept_before_forms_are_migrated(store: &dyn Store) {
+    let named = |name: &str| store.player_named(name).unwrap().map(|p| p.key);
+    assert_eq!(named("Alice").as_deref(), Some("alice"));
+    assert_eq!(named("ALICE").as_deref(), Some("alice"), "the oldest");
+    assert_eq!(named("AIice").as_deref(), Some("aiice"), "its exact name");
+    let late = PlayerRow {
+        key: crate::names::form("ALlCE"),
+        name: crate::names::PlayerName::new("ALlCE").unwrap(),
+        secret_hash: [4; 32],
+        since: 10,
+    };
+    assert!(!store.add_player(&late).unwrap(), "a look-alike of Alice");
+    assert_eq!(named("bot:hard").as_deref(), Some("person:bot:hard"));
+    assert_eq!(
+        store.player_by_secret(&[3; 32]).unwrap().unwrap().key,
+        "person:bot:hard"
+    );
+    assert_eq!(store.player_games("person:bot:hard", 10).unwrap().len(), 1);
+    assert_eq!(store.player_tables("person:bot:hard", 10).unwrap().len(), 1);
+    assert!(store.player_games("bot:hard", 10).unwrap().is_empty());
+    let bot = store.player_ratings("bot:hard").unwrap();
+    assert_eq!(bot.len(), 1);
+    assert_eq!((bot[0].name.as_str(), bot[0].bot), ("hard", true));
 }
 
 /// A game over goes into each keyed person's history once, whoever tells
@@ -422,7 +504,12 @@ pub fn reports_are_kept_once_and_a_silence_removes_lines(store: &dyn Store) {
             line("t", 3, TalkKind::News, 50),
         ])
         .unwrap();
-    let bo = crate::names::PlayerName::new("Bo").unwrap();
+    let bo = Silenced {
+        name: crate::names::PlayerName::new("Bo").unwrap(),
+        player: Some("bo".into()),
+        from: vec![Silenced::mark(&"t".into(), "192.0.2.1".parse().unwrap())],
+        spared: vec![crate::names::PlayerName::new("Ann").unwrap()],
+    };
     store
         .silence(&"t".into(), std::slice::from_ref(&bo), &[2, 3])
         .unwrap();

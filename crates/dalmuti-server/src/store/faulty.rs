@@ -180,7 +180,7 @@ impl Store for Faulty {
     fn silence(
         &self,
         table: &TableId,
-        silenced: &[crate::names::PlayerName],
+        silenced: &[crate::store::Silenced],
         remove: &[u64],
     ) -> Result<(), StoreError> {
         self.inner.silence(table, silenced, remove)
@@ -197,8 +197,11 @@ impl Store for Faulty {
     fn player_by_secret(&self, hash: &[u8; 32]) -> Result<Option<PlayerRow>, StoreError> {
         self.inner.player_by_secret(hash)
     }
-    fn player(&self, key: &str) -> Result<Option<PlayerRow>, StoreError> {
-        self.inner.player(key)
+    fn player_named(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
+        self.inner.player_named(name)
+    }
+    fn change_secret(&self, key: &str, old: &[u8; 32], new: &[u8; 32]) -> Result<bool, StoreError> {
+        self.inner.change_secret(key, old, new)
     }
     fn ping(&self) -> Result<(), StoreError> {
         self.pings.fetch_add(1, Ordering::SeqCst);

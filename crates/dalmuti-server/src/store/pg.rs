@@ -1013,7 +1013,7 @@ impl Store for PostgresStore {
     fn silence(
         &self,
         table: &TableId,
-        silenced: &[crate::names::PlayerName],
+        silenced: &[crate::store::Silenced],
         remove: &[u64],
     ) -> Result<(), StoreError> {
         let (table, text) = (table.clone(), crate::store::silenced_text(silenced));
@@ -1069,19 +1069,22 @@ impl Store for PostgresStore {
     }
 
     fn add_player(&self, p: &PlayerRow) -> Result<bool, StoreError> {
-        let (key, name, secret, since) = (
+        let (key, name, secret, since, alike) = (
             p.key.clone(),
             p.name.to_string(),
             hex(&p.secret_hash),
             bigint(p.since, "since")?,
+            crate::names::form(&p.name),
         );
         let what = format!("keep the player {name:?}");
         self.run(what.clone(), move |c| {
+            // Any conflict: the key's, or the look-alike form's.
             let added = c
                 .execute(
-                    "INSERT INTO players (key, name, secret, since) VALUES ($1, $2, $3, $4)
-                     ON CONFLICT (key) DO NOTHING",
-                    &[&key, &name, &secret, &since],
+                    "INSERT INTO players (key, name, secret, since, alike)
+                     VALUES ($1, $2, $3, $4, $5)
+                     ON CONFLICT DO NOTHING",
+                    &[&key, &name, &secret, &since, &alike],
                 )
                 .map_err(failed(what))?;
             Ok(added == 1)
@@ -1092,8 +1095,34 @@ impl Store for PostgresStore {
         self.find_player("secret", hex(hash))
     }
 
-    fn player(&self, key: &str) -> Result<Option<PlayerRow>, StoreError> {
-        self.find_player("key", key.to_string())
+    fn player_named(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
+        let (name, alike) = (name.to_string(), crate::names::form(name));
+        let what = "find a player by name".to_string();
+        self.run(what.clone(), move |c| {
+            let row = c
+                .query_opt(
+                    "SELECT key, name, secret, since FROM players WHERE name = $1 OR alike = $2
+                     ORDER BY name = $1 DESC LIMIT 1",
+                    &[&name, &alike],
+                )
+                .map_err(failed(what))?;
+            row.map(|r| crate::store::player_from(r.get(0), r.get(1), r.get(2), r.get(3)))
+                .transpose()
+        })
+    }
+
+    fn change_secret(&self, key: &str, old: &[u8; 32], new: &[u8; 32]) -> Result<bool, StoreError> {
+        let (key, old, new) = (key.to_string(), hex(old), hex(new));
+        let what = format!("change the secret of {key:?}");
+        self.run(what.clone(), move |c| {
+            let changed = c
+                .execute(
+                    "UPDATE players SET secret = $3 WHERE key = $1 AND secret = $2",
+                    &[&key, &old, &new],
+                )
+                .map_err(failed(what))?;
+            Ok(changed == 1)
+        })
     }
 
     fn ping(&self) -> Result<(), StoreError> {

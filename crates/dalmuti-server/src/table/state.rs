@@ -701,7 +701,7 @@ impl TableState {
             totals: Vec::new(),
             fairness: self.fairness(),
             spectator_chat: self.row.spectator_chat,
-            silenced: self.row.silenced.clone(),
+            silenced: self.row.silenced.iter().map(|s| s.name.clone()).collect(),
             rematch: self.row.rematch.clone().map(|table| Rematch { table }),
             results: self.is_over().then(|| self.results()),
         };

@@ -83,6 +83,26 @@ fn a_database_of_the_first_schema_is_brought_up_to_date_with_its_data() {
     assert_eq!(newest, MIGRATIONS.len() as i32);
 }
 
+/// Players kept under the rule of look-alikes before schema version 5
+/// keep their names; the version's forms hold from then on.
+#[test]
+fn players_kept_before_forms_are_migrated() {
+    let schema = schema();
+    let mut client = raw(&schema);
+    client
+        .batch_execute(&format!(
+            "CREATE TABLE schema_version (version INTEGER PRIMARY KEY);
+             {}
+             INSERT INTO schema_version VALUES (1), (2), (3), (4);
+             {}",
+            MIGRATIONS[..4].join("\n"),
+            crate::store::contract::PLAYERS_BEFORE_FORMS
+        ))
+        .unwrap();
+    let store = schema.store().unwrap();
+    crate::store::contract::players_kept_before_forms_are_migrated(&store);
+}
+
 #[test]
 fn the_database_itself_refuses_gaps_and_changes_to_the_log() {
     let schema = schema();
