@@ -1,7 +1,7 @@
 //! The HTTP API, the WebSocket endpoint and the embedded client, as one
 //! axum [`Router`] (`docs/PROTOCOL.md`).
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::ws::WebSocketUpgrade;
@@ -22,8 +22,8 @@ use crate::store::TableRow;
 use crate::table::{TableHandle, TableInfo};
 use crate::token::SeatToken;
 
-/// The largest HTTP request body, in bytes.
-pub const MAX_BODY: usize = 16 * 1024;
+pub use crate::request::MAX_BODY;
+use crate::request::{address, body};
 /// The most tables a lobby list shows.
 const MAX_LISTED: usize = 200;
 
@@ -121,23 +121,6 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(crate::cluster::redirect))
         .layer(axum::middleware::from_fn(crate::transfer::conditional))
         .layer(crate::transfer::compression())
-}
-
-/// A JSON body, or a 400 (413 if too large) that says what is wrong.
-pub(crate) fn body<T>(json: Result<Json<T>, JsonRejection>) -> Result<T, ServerError> {
-    json.map(|Json(t)| t).map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ServerError::TooLarge(format!("the body is over {MAX_BODY} bytes"))
-        } else {
-            ServerError::BadRequest(e.body_text())
-        }
-    })
-}
-
-/// The client's address; without one (a router called without a socket,
-/// in tests) every request counts as one unspecified client.
-pub(crate) fn address(client: Option<&axum::Extension<ConnectInfo<SocketAddr>>>) -> IpAddr {
-    client.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.0.ip())
 }
 
 /// The token of `Authorization: Bearer TOKEN`.
@@ -488,7 +471,7 @@ async fn rematch(
     let table = match state.find(&id).await? {
         Some(table) => table,
         // A finished game kept in the store: its host may still ask.
-        None => records::revive(&state.ctx, &id).await?,
+        None => records::revive(&state.ctx, &state.archive, &id).await?,
     };
     state.creation.check(address(client.as_ref()))?;
     state.make_room().await?;
@@ -538,7 +521,7 @@ async fn finished_answer(
     asked: &HeaderMap,
     client: IpAddr,
 ) -> Result<Response, ServerError> {
-    let archive = &state.ctx.archive;
+    let archive = &state.archive;
     let admitted = archive.admit(client)?;
     if let Some(served) = archive.kept(&state.ctx, id, what) {
         return Ok(served.response(asked, admitted));
@@ -622,7 +605,7 @@ async fn websocket(
     let table = match state.find(&id).await {
         Ok(Some(table)) => table,
         // A finished game: its final state, for this connection alone.
-        Ok(None) => records::revive(&state.ctx, &id).await?,
+        Ok(None) => records::revive(&state.ctx, &state.archive, &id).await?,
         // Another node serves it: the client is told where, in the
         // protocol (a browser's WebSocket does not follow redirects).
         Err(ServerError::Moved { url, node, .. }) => {

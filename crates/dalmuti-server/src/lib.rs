@@ -55,26 +55,23 @@ pub mod accept;
 pub mod bots;
 pub mod cluster;
 pub mod error;
-pub mod fairness;
+pub use dalmuti_table::{fairness, ids, names, protocol, token};
 pub mod health;
 pub mod http;
-pub mod ids;
 pub mod limits;
 pub mod metrics;
-pub mod names;
 pub mod ops;
 pub mod players;
-pub mod protocol;
 pub mod queue;
 pub mod ratings;
 pub mod records;
 pub mod registry;
 mod rejection;
+pub mod request;
 pub mod rules;
 pub mod store;
 pub mod table;
 pub mod testing;
-pub mod token;
 pub mod transfer;
 pub mod web;
 pub mod ws;
@@ -290,6 +287,7 @@ impl Server {
         let Some(url) = &config.database_url else {
             let store = open_sqlite(&config)?;
             let state = http::AppState::open(Arc::new(store), config.clone())?;
+            tokio::spawn(queue::run(state.clone()));
             tracing::info!(
                 node = %state.node_name(),
                 database = "sqlite",
@@ -315,6 +313,7 @@ impl Server {
             "database open, joined the nodes"
         );
         let state = http::AppState::with_cluster(store, Some(Arc::new(cluster)), config.clone())?;
+        tokio::spawn(queue::run(state.clone()));
         Ok(Server { state, config })
     }
 

@@ -10,7 +10,6 @@
 
 use std::fmt;
 use std::net::SocketAddr;
-use std::time::Duration;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{ConnectInfo, State};
@@ -20,41 +19,14 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ServerError;
-use crate::limits::CreationLimit;
 use crate::names::PlayerName;
 use crate::registry::AppState;
 use crate::store::PlayerRow;
 use crate::token::{hash_token, token_matches};
 
-/// New identities an address may make at once, then one every
-/// [`REGISTRATION_INTERVAL`]: a name is kept for good, so a stranger
-/// must not reserve a dictionary of them.
-pub const REGISTRATION_BURST: u32 = 3;
-/// See [`REGISTRATION_BURST`].
-pub const REGISTRATION_INTERVAL: Duration = Duration::from_secs(600);
-
-/// The limit on new identities per address: `burst` at once (by default
-/// [`REGISTRATION_BURST`]).
-pub fn registration_limit(burst: u32) -> CreationLimit {
-    CreationLimit::new(burst, REGISTRATION_INTERVAL, "new players")
-}
-
-/// Times a player may take their seat back at one table at once, then
-/// one every [`RECLAIM_INTERVAL`]: each taking is an event in the table's
-/// log, and a loop of them must not flood it (issue 40).
-pub const RECLAIM_BURST: u32 = 5;
-/// See [`RECLAIM_BURST`].
-pub const RECLAIM_INTERVAL: Duration = Duration::from_secs(10);
-
-/// The limit on seats taken back, per table and player.
-pub fn reclaim_limit() -> CreationLimit<(crate::ids::TableId, String)> {
-    CreationLimit::keyed(
-        RECLAIM_BURST,
-        RECLAIM_INTERVAL,
-        "seats taken back",
-        "at this table",
-    )
-}
+pub use crate::limits::{
+    RECLAIM_BURST, RECLAIM_INTERVAL, REGISTRATION_BURST, REGISTRATION_INTERVAL,
+};
 
 /// A player's secret: 128 random bits as 32 hex digits. Whoever holds it
 /// is the player; the server keeps only its hash, and never prints it.
@@ -122,14 +94,7 @@ pub fn name_key(name: &PlayerName) -> String {
     crate::names::form(name)
 }
 
-/// A player who presented their secret.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Player {
-    /// Their name, as they chose it.
-    pub name: PlayerName,
-    /// The name's key ([`name_key`]).
-    pub key: String,
-}
+pub use crate::names::Player;
 
 /// The secret of `Authorization: Player SECRET`, if the header is that.
 fn presented(headers: &HeaderMap) -> Option<PlayerSecret> {
@@ -465,7 +430,7 @@ async fn register(
     client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     json: Result<Json<Register>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Registered>), ServerError> {
-    let req = crate::http::body(json)?;
+    let req = crate::request::body(json)?;
     // Refused too: a bot's name, and "me" (`/api/players/me` answers
     // who a secret is: no profile's path), [`crate::names::reserved`].
     let name = crate::names::check_new_name(&req.name)?;
@@ -486,7 +451,9 @@ async fn register(
     {
         return Err(taken(owner));
     }
-    state.players.check(crate::http::address(client.as_ref()))?;
+    state
+        .players
+        .check(crate::request::address(client.as_ref()))?;
     let secret = PlayerSecret::new();
     let row = PlayerRow {
         key,

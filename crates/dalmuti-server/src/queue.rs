@@ -37,7 +37,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ServerError;
 use crate::ids::TableId;
-use crate::limits::CreationLimit;
 use crate::players::{Player, from_headers};
 use crate::registry::AppState;
 use crate::store::{Enqueued, Seating, TableRow, Ticket};
@@ -61,20 +60,7 @@ const TURN_SECONDS: u32 = 30;
 /// A claim neither seated nor given back for this long was left by a node
 /// that stopped halfway: making a table takes milliseconds.
 pub const CLAIM_MS: u64 = 60_000;
-/// Play-now tables a player may ask for at once…
-pub const PLAYER_BURST: u32 = 3;
-/// …and then one per this interval (a game of five hands takes longer).
-pub const PLAYER_INTERVAL: Duration = Duration::from_secs(120);
-
-/// The limit on play-now tables per player, by their name's key.
-pub fn player_limit() -> CreationLimit<String> {
-    CreationLimit::keyed(
-        PLAYER_BURST,
-        PLAYER_INTERVAL,
-        "play-now tables",
-        "under your name",
-    )
-}
+pub use crate::limits::{PLAYER_BURST, PLAYER_INTERVAL};
 
 /// The most play-now tables a node with a cap of `max_tables` keeps at
 /// once: half of them (at least one), so the queue never fills the cap.
@@ -400,7 +386,7 @@ async fn ask(
     json: Result<Json<Ask>, axum::extract::rejection::JsonRejection>,
 ) -> Result<(StatusCode, Json<Standing>), ServerError> {
     let me = player(&state, &headers).await?;
-    let req = crate::http::body(json)?;
+    let req = crate::request::body(json)?;
     let game = match req.game.as_deref().unwrap_or("dalmuti") {
         game @ ("dalmuti" | "corporate-shuffle") => game.to_string(),
         other => {
@@ -424,7 +410,7 @@ async fn ask(
     }
     // Each ask may make a table: counted under the player's name, and
     // with the tables their address makes by hand.
-    let address = crate::http::address(client.as_ref());
+    let address = crate::request::address(client.as_ref());
     state.play_now.check_key(&me.key)?;
     state.creation.check(address)?;
     let (key, band, rated_game) = (
@@ -572,6 +558,7 @@ mod tests {
         let store = Faulty::new(Ping::Works);
         let go = store.hold("start");
         let state = AppState::open(store.clone(), Config::for_tests()).unwrap();
+        tokio::spawn(run(state.clone()));
         let tickets: Vec<Ticket> = ["Ada", "Bo", "Cy"]
             .iter()
             .map(|n| ticket(n, 3, 60_000))
@@ -637,6 +624,7 @@ mod tests {
     async fn a_claim_left_halfway_is_settled_by_its_table() {
         let store = Faulty::new(Ping::Works);
         let state = AppState::open(store.clone(), Config::for_tests()).unwrap();
+        tokio::spawn(run(state.clone()));
         // Alone, waiting for people for five minutes: no match meanwhile.
         let (lost, found) = (ticket("Ada", 3, 300_000), ticket("Bo", 4, 300_000));
         store.enqueue(&lost, QUEUE_CAP).unwrap();

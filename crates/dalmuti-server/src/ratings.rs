@@ -49,26 +49,7 @@ impl Rating {
     }
 }
 
-/// Where a seat was taken from, as a rated game compares seats: a digest
-/// of the client's address as the server counts addresses
-/// ([`crate::limits::address_key`]: an IPv6 client by its /64), so that
-/// two seats taken from one place are known as such without the log
-/// keeping the address itself. 16 hex digits.
-///
-/// ```
-/// use dalmuti_server::ratings::origin;
-/// let home = origin("192.0.2.7".parse().unwrap());
-/// assert_eq!(home.len(), 16);
-/// assert_eq!(home, origin("::ffff:192.0.2.7".parse().unwrap()));
-/// assert_eq!(origin("2001:db8::1".parse().unwrap()), origin("2001:db8::2".parse().unwrap()));
-/// assert_ne!(home, origin("192.0.2.8".parse().unwrap()));
-/// ```
-pub fn origin(ip: std::net::IpAddr) -> String {
-    use sha2::Digest;
-    let key = crate::limits::address_key(ip);
-    let digest = sha2::Sha256::digest(format!("dalmuti seat origin {key}"));
-    crate::store::hex(&digest[..8])
-}
+pub use dalmuti_table::origin::origin;
 
 /// The band of table sizes a game of `players` is rated in: places at a
 /// table of three say something else than places at a table of twelve.

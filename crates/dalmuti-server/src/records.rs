@@ -60,10 +60,14 @@ pub async fn summary(ctx: &Context, id: &TableId) -> Result<TableInfo, ServerErr
 }
 
 /// The finished game `id` rebuilt from its log.
-pub async fn replayed(ctx: &Context, id: &TableId) -> Result<TableState, ServerError> {
+pub async fn replayed(
+    ctx: &Context,
+    archive: &Archive,
+    id: &TableId,
+) -> Result<TableState, ServerError> {
     let (row, _) = find(ctx, id)?;
     let (store, metrics) = (ctx.store.clone(), ctx.metrics.clone());
-    ctx.archive
+    archive
         .run(move || metrics.time(StoreOp::Replay, || table::replay_log(store.as_ref(), row)))
         .await?
 }
@@ -71,8 +75,12 @@ pub async fn replayed(ctx: &Context, id: &TableId) -> Result<TableState, ServerE
 /// A table actor over a finished game, for one WebSocket: it answers
 /// `hello` with the final state and refuses every action (the game is
 /// over); it stops when its connection drops the handle.
-pub async fn revive(ctx: &Context, id: &TableId) -> Result<TableHandle, ServerError> {
-    let state = replayed(ctx, id).await?;
+pub async fn revive(
+    ctx: &Context,
+    archive: &Archive,
+    id: &TableId,
+) -> Result<TableHandle, ServerError> {
+    let state = replayed(ctx, archive, id).await?;
     let ctx = Context {
         lifetimes: None,
         ..ctx.clone()

@@ -38,6 +38,8 @@ pub struct AppState {
     pub(crate) play_now_tables: Arc<Mutex<Vec<TableHandle>>>,
     /// Seats taken back per table and player ([`crate::players`]).
     pub(crate) reclaims: Arc<CreationLimit<(TableId, String)>>,
+    /// Finished games' answers, built once and kept ([`records`]).
+    pub(crate) archive: Arc<records::Archive>,
     /// Held while a table is created, from choosing its default name to
     /// listing it: two creations cannot both take a name. An async lock:
     /// the row's write in between runs on the blocking pool, and other
@@ -92,7 +94,6 @@ impl AppState {
                 finished: config.finished_linger,
                 max_finished: config.max_finished,
             }),
-            archive: Arc::new(records::Archive::new(config.downloads)),
             player_chat: Arc::new(crate::table::talk::player_chat_limit()),
         };
         let mut tables = HashMap::new();
@@ -110,10 +111,11 @@ impl AppState {
                 config.table_interval,
                 "new tables",
             )),
-            players: Arc::new(crate::players::registration_limit(config.player_burst)),
-            play_now: Arc::new(crate::queue::player_limit()),
+            players: Arc::new(crate::limits::registrations(config.player_burst)),
+            play_now: Arc::new(crate::limits::play_now()),
             play_now_tables: Arc::default(),
-            reclaims: Arc::new(crate::players::reclaim_limit()),
+            reclaims: Arc::new(crate::limits::reclaims()),
+            archive: Arc::new(records::Archive::new(config.downloads)),
             creating: Arc::default(),
             adopting: Arc::default(),
             config: Arc::new(config),
@@ -124,7 +126,6 @@ impl AppState {
         if let Some(cluster) = cluster {
             tokio::spawn(keep(state.clone(), cluster));
         }
-        tokio::spawn(crate::queue::run(state.clone()));
         Ok(state)
     }
 

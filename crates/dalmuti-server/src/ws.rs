@@ -302,7 +302,7 @@ impl Connection {
                     } else {
                         ServerError::TooMany(self.too_many())
                     };
-                    if !self.send(&ServerMsg::error(self.v, &error)).await {
+                    if !self.send(&error.to_msg(self.v)).await {
                         return None;
                     }
                 }
@@ -347,7 +347,7 @@ impl Connection {
                 Err(refused) => refused.reason,
             };
             if !self
-                .send(&ServerMsg::error(0, &ServerError::BadRequest(reason)))
+                .send(&(ServerError::BadRequest(reason)).to_msg(0))
                 .await
             {
                 return;
@@ -362,7 +362,7 @@ impl Connection {
                 return;
             }
             Err(e) => {
-                self.send(&ServerMsg::error(0, &e)).await;
+                self.send(&e.to_msg(0)).await;
                 self.close(1008, "no such seat").await;
                 return;
             }
@@ -528,7 +528,7 @@ impl Connection {
         feed: &mut Feed,
     ) -> Next {
         if !action {
-            return if self.send(&ServerMsg::error(self.v, &error)).await {
+            return if self.send(&error.to_msg(self.v)).await {
                 Next::Go
             } else {
                 Next::Stop
@@ -586,10 +586,7 @@ impl Connection {
                 Err(_) => break,
             }
         }
-        if !self
-            .send(&ServerMsg::error(resync.v.max(self.v), &error))
-            .await
-        {
+        if !self.send(&error.to_msg(resync.v.max(self.v))).await {
             return Next::Stop;
         }
         if lagged {

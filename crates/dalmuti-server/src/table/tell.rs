@@ -333,7 +333,7 @@ impl Actor {
     pub(super) fn resync(&self, error: &ServerError, who: Option<usize>) -> ServerMsg {
         let state = StateMsg {
             error: Some(error.to_string()),
-            error_kind: Some(error.kind().to_string()),
+            error_kind: Some(error.kind()),
             ..self.state.state(who, &self.live()).into()
         };
         ServerMsg {

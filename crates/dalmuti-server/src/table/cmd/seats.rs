@@ -87,7 +87,7 @@ impl Leave {
                 let name = actor.state.seats[i].name.clone();
                 actor.remove(&name, false).await
             }
-            Err(e) => Err(e),
+            Err(e) => Err(e.into()),
         };
         let _ = self.reply.send(result);
     }
@@ -253,6 +253,7 @@ impl Actor {
         let i = self
             .state
             .seat_of_token(token)
+            .map_err(ServerError::from)
             .map_err(|e| (e.clone(), self.resync(&e, None)))?;
         if !self.state.is_current(v) {
             let e = ServerError::Stale {

@@ -68,8 +68,8 @@ impl Query {
     pub(super) fn apply(self, actor: &mut Actor) {
         let state = &actor.state;
         match self {
-            Query::Record(reply) => drop(reply.send(state.record())),
-            Query::Replay(reply) => drop(reply.send(state.replay())),
+            Query::Record(reply) => drop(reply.send(state.record().map_err(Into::into))),
+            Query::Replay(reply) => drop(reply.send(state.replay().map_err(Into::into))),
             Query::Fairness(reply) => drop(reply.send(Ok(state.fairness()))),
         }
     }

@@ -105,7 +105,7 @@ pub(crate) use from_text;
 /// default id is empty and names no table (rows built in tests).
 ///
 /// ```
-/// use dalmuti_server::ids::TableId;
+/// use dalmuti_table::ids::TableId;
 /// let id = TableId::new();
 /// assert_eq!(id.len(), 24);
 /// assert_ne!(id, TableId::new());
@@ -128,10 +128,19 @@ impl TableId {
 }
 
 /// `N` bytes from the operating system's random source, in lowercase hex.
-pub(crate) fn random_hex<const N: usize>() -> String {
+pub fn random_hex<const N: usize>() -> String {
     let mut bytes = [0u8; N];
     getrandom::fill(&mut bytes).expect("the operating system's random source");
-    crate::store::hex(&bytes)
+    hex(&bytes)
+}
+
+/// Lowercase hex.
+///
+/// ```
+/// assert_eq!(dalmuti_table::ids::hex(&[0, 171]), "00ab");
+/// ```
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 from_text!(TableId);
@@ -143,18 +152,21 @@ impl fmt::Debug for TableId {
 }
 
 /// Stored as the text it is.
+#[cfg(feature = "sql")]
 impl rusqlite::ToSql for TableId {
     fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
         self.0.to_sql()
     }
 }
 
+#[cfg(feature = "sql")]
 impl rusqlite::types::FromSql for TableId {
     fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
         String::column_result(value).map(TableId)
     }
 }
 
+#[cfg(feature = "sql")]
 impl postgres::types::ToSql for TableId {
     fn to_sql(
         &self,
@@ -171,6 +183,7 @@ impl postgres::types::ToSql for TableId {
     postgres::types::to_sql_checked!();
 }
 
+#[cfg(feature = "sql")]
 impl<'a> postgres::types::FromSql<'a> for TableId {
     fn from_sql(
         ty: &postgres::types::Type,

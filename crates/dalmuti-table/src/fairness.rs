@@ -15,12 +15,12 @@ use sha2::{Digest, Sha256};
 ///
 /// ```
 /// use dalmuti_core::Seed;
-/// let c = dalmuti_server::fairness::commitment(&Seed::from(1));
+/// let c = dalmuti_table::fairness::commitment(&Seed::from(1));
 /// assert_eq!(c.len(), 64);
-/// assert_ne!(c, dalmuti_server::fairness::commitment(&Seed::from(2)));
+/// assert_ne!(c, dalmuti_table::fairness::commitment(&Seed::from(2)));
 /// ```
 pub fn commitment(seed: &Seed) -> String {
-    crate::store::hex(&Sha256::digest(seed.0))
+    crate::ids::hex(&Sha256::digest(seed.0))
 }
 
 /// One hand's commitment, and its seed once the hand is over.

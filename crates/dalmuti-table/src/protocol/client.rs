@@ -155,7 +155,7 @@ impl ClientMsg {
     /// Reads a client message, or says what is wrong with it.
     ///
     /// ```
-    /// use dalmuti_server::protocol::ClientMsg;
+    /// use dalmuti_table::protocol::ClientMsg;
     /// let hello = ClientMsg::parse(r#"{"t":"hello","v":3,"d":{"token":"ab"}}"#).unwrap();
     /// assert!(matches!(hello, ClientMsg::Hello { v: 3, .. }));
     /// let refused = ClientMsg::parse(r#"{"t":"hello","d":{"token":5}}"#).unwrap_err();

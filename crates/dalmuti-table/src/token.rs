@@ -13,7 +13,7 @@ use subtle::ConstantTimeEq;
 /// Written as a plain JSON string.
 ///
 /// ```
-/// use dalmuti_server::token::SeatToken;
+/// use dalmuti_table::token::SeatToken;
 /// let token = SeatToken::new();
 /// assert_eq!(token.len(), 32);
 /// assert!(token.matches(&token.hash()));

@@ -11,7 +11,7 @@ use crate::ids::TableId;
 use crate::names::PlayerName;
 
 use super::MsgType;
-use crate::store::TalkKind;
+use crate::row::TalkKind;
 
 /// Something that happened at a table, as its news says it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -101,7 +101,7 @@ pub enum News {
 /// A line of chat.
 ///
 /// ```
-/// use dalmuti_server::{names::PlayerName, protocol::ChatLine};
+/// use dalmuti_table::{names::PlayerName, protocol::ChatLine};
 /// let from = Some(PlayerName::new("Ada").unwrap());
 /// let line = ChatLine { n: 4, at: 1_700_000_000_000, from, spectator: false, text: "gg".into() };
 /// let text = serde_json::to_string(&line).unwrap();
@@ -125,7 +125,7 @@ pub struct ChatLine {
 /// A line of the table's news.
 ///
 /// ```
-/// use dalmuti_server::protocol::{News, NewsLine};
+/// use dalmuti_table::protocol::{News, NewsLine};
 /// let line = NewsLine { n: 5, at: 9, news: News::Hand { hand: 2 } };
 /// assert_eq!(serde_json::to_string(&line).unwrap(), r#"{"n":5,"at":9,"kind":"hand","hand":2}"#);
 /// ```
@@ -191,7 +191,7 @@ impl TalkLine {
 /// the text around it). A chat line is one line of plain text.
 ///
 /// ```
-/// use dalmuti_server::protocol::unprintable;
+/// use dalmuti_table::protocol::unprintable;
 /// assert!(unprintable('\u{1b}') && unprintable('\n') && unprintable('\u{202e}'));
 /// assert!(!unprintable('é') && !unprintable('👍') && !unprintable(' '));
 /// ```
@@ -207,7 +207,7 @@ pub fn unprintable(c: char) -> bool {
 /// refused such characters.
 ///
 /// ```
-/// use dalmuti_server::protocol::printable;
+/// use dalmuti_table::protocol::printable;
 /// assert_eq!(printable("gg"), "gg");
 /// assert_eq!(printable("a\u{1b}[31mb\nc\\d"), "a\\u{1b}[31mb\\nc\\\\d");
 /// ```

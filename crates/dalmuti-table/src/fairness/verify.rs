@@ -9,7 +9,7 @@
 //! player; and that the draw seed draws the recorded seating draw.
 //!
 //! ```
-//! use dalmuti_server::fairness::verify::{Verdict, verify_text};
+//! use dalmuti_table::fairness::verify::{Verdict, verify_text};
 //!
 //! let verdict = verify_text("not a record");
 //! assert!(matches!(verdict, Verdict::Unreadable(_)));

@@ -11,14 +11,16 @@ use dalmuti_core::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::error::{IllegalMove, ServerError};
+use crate::error::{IllegalMove, TableError};
 use crate::fairness::{FairRecord, Fairness, HandSeed, commitment};
+use crate::ids::hex;
 use crate::names::PlayerName;
 use crate::protocol::{
     Described, HandResult, LobbyEntry, PlaceChoice, Placed, Rematch, Replay, ReplayFrame, Seen,
     State, Total,
 };
-use crate::store::{TableRow, hex, token_matches};
+use crate::row::TableRow;
+use crate::token::token_matches;
 
 /// One accepted change, as written to the log.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -171,9 +173,9 @@ pub struct TableState {
     game_v: u64,
 }
 
-fn parse_hash(hash: &Option<String>) -> Result<Option<[u8; 32]>, ServerError> {
+fn parse_hash(hash: &Option<String>) -> Result<Option<[u8; 32]>, TableError> {
     let Some(h) = hash else { return Ok(None) };
-    let bad = || ServerError::Storage("a token hash is 64 hex digits".into());
+    let bad = || TableError::Storage("a token hash is 64 hex digits".into());
     if h.len() != 64 || !h.is_ascii() {
         return Err(bad());
     }
@@ -186,18 +188,20 @@ fn parse_hash(hash: &Option<String>) -> Result<Option<[u8; 32]>, ServerError> {
 
 impl TableState {
     /// A new, empty table.
-    pub fn new(row: TableRow) -> Result<TableState, ServerError> {
+    pub fn new(row: TableRow) -> Result<TableState, TableError> {
         let rules: Rules = serde_json::from_str(&row.rules)
-            .map_err(|e| ServerError::BadRequest(format!("rules: {e}")))?;
+            .map_err(|e| TableError::BadRequest(format!("rules: {e}")))?;
         if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&row.seats) {
-            return Err(ServerError::BadRequest(format!(
+            return Err(TableError::BadRequest(format!(
                 "a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {}",
                 row.seats
             )));
         }
         // The variant's own table sizes (Corporate Shuffle seats at most 8)
         // bound the seats, so no join can later make the game unplayable.
-        crate::rules::check_table(&rules, row.seats)?;
+        rules
+            .check(row.seats)
+            .map_err(|e| TableError::BadRequest(format!("rules: {e}")))?;
         Ok(TableState {
             row,
             rules,
@@ -218,7 +222,7 @@ impl TableState {
     pub fn replayed(
         row: TableRow,
         events: impl IntoIterator<Item = Stored>,
-    ) -> Result<TableState, ServerError> {
+    ) -> Result<TableState, TableError> {
         let mut state = TableState::new(row)?;
         for event in events {
             state.apply(event)?;
@@ -265,7 +269,7 @@ impl TableState {
 
     /// The lobby seat holding `token`; every hash is compared, in constant
     /// time, whatever matches.
-    pub fn seat_of_token(&self, token: &str) -> Result<usize, ServerError> {
+    pub fn seat_of_token(&self, token: &str) -> Result<usize, TableError> {
         let mut found = None;
         for (i, seat) in self.seats.iter().enumerate() {
             if let Some(hash) = &seat.hash
@@ -274,7 +278,7 @@ impl TableState {
                 found = Some(i);
             }
         }
-        found.ok_or(ServerError::BadToken)
+        found.ok_or(TableError::BadToken)
     }
 
     /// The host: the earliest-seated human still at the table.
@@ -355,8 +359,8 @@ impl TableState {
     }
 
     /// Checks `event` and applies it, or says why not and changes nothing.
-    pub fn apply(&mut self, event: Stored) -> Result<(), ServerError> {
-        let conflict = |m: &str| Err(ServerError::Conflict(m.to_string()));
+    pub fn apply(&mut self, event: Stored) -> Result<(), TableError> {
+        let conflict = |m: &str| Err(TableError::Conflict(m.to_string()));
         match &event {
             Stored::Seat {
                 name,
@@ -386,7 +390,7 @@ impl TableState {
                         return conflict("the game is over");
                     }
                     if game.player_named(&name).is_some() {
-                        return Err(ServerError::Conflict(format!(
+                        return Err(TableError::Conflict(format!(
                             "the name {name:?} has already played at this table"
                         )));
                     }
@@ -394,13 +398,13 @@ impl TableState {
                     return conflict("the game has started: newcomers wait for the next hand");
                 }
                 if self.seats.len() >= self.row.seats {
-                    return Err(ServerError::Conflict(format!(
+                    return Err(TableError::Conflict(format!(
                         "all {} seats are taken",
                         self.row.seats
                     )));
                 }
                 if self.seat_named(&name).is_some() {
-                    return Err(ServerError::Conflict(format!(
+                    return Err(TableError::Conflict(format!(
                         "the name {name:?} is taken at this table"
                     )));
                 }
@@ -417,7 +421,7 @@ impl TableState {
             Stored::Unseat { name } => {
                 let i = self
                     .seat_named(name)
-                    .ok_or_else(|| ServerError::BadRequest(format!("no seat named {name:?}")))?;
+                    .ok_or_else(|| TableError::BadRequest(format!("no seat named {name:?}")))?;
                 if self.game.is_some() && !self.seats[i].waiting {
                     return conflict("the game has started: players leave between hands");
                 }
@@ -428,30 +432,30 @@ impl TableState {
                     return conflict("the game has already started");
                 }
                 if self.seats.len() < MIN_PLAYERS {
-                    return Err(ServerError::Conflict(format!(
+                    return Err(TableError::Conflict(format!(
                         "{} seats taken: a game needs at least {MIN_PLAYERS}",
                         self.seats.len()
                     )));
                 }
                 let seed: Seed = draw_seed
                     .parse()
-                    .map_err(|_| ServerError::Storage("start: bad seed".into()))?;
+                    .map_err(|_| TableError::Storage("start: bad seed".into()))?;
                 let names = self.seats.iter().map(|s| s.name.to_string()).collect();
                 let game = Game::drawn(self.rules, names, seed)
-                    .map_err(|e| ServerError::Conflict(e.to_string()))?;
+                    .map_err(|e| TableError::Conflict(e.to_string()))?;
                 self.game = Some(game);
                 self.draw_seed = Some(seed);
             }
             Stored::Deal { seed, .. } => {
                 let seed: Seed = seed
                     .parse()
-                    .map_err(|_| ServerError::Storage("deal: bad seed".into()))?;
+                    .map_err(|_| TableError::Storage("deal: bad seed".into()))?;
                 let game = self
                     .game
                     .as_mut()
-                    .ok_or_else(|| ServerError::Conflict("the game has not started".into()))?;
+                    .ok_or_else(|| TableError::Conflict("the game has not started".into()))?;
                 game.next_hand_from(seed)
-                    .map_err(|e| ServerError::Conflict(e.to_string()))?;
+                    .map_err(|e| TableError::Conflict(e.to_string()))?;
                 self.seeds.push(seed);
                 self.commitments.push(commitment(&seed));
             }
@@ -459,18 +463,17 @@ impl TableState {
                 let action = *action;
                 let i = self
                     .seat_named(player)
-                    .ok_or_else(|| ServerError::BadRequest(format!("no seat named {player:?}")))?;
+                    .ok_or_else(|| TableError::BadRequest(format!("no seat named {player:?}")))?;
                 let seat = self.game_seat(i).ok_or_else(|| {
-                    ServerError::Illegal(IllegalMove::NotInHand(player.to_string()))
+                    TableError::Illegal(IllegalMove::NotInHand(player.to_string()))
                 })?;
                 let game = self.game.as_mut().expect("a seat of play means a game");
-                game.apply(seat, action)
-                    .map_err(|e| ServerError::from(*e))?;
+                game.apply(seat, action).map_err(|e| TableError::from(*e))?;
             }
             Stored::Rekey { name, hash } => {
                 let i = self
                     .seat_named(name)
-                    .ok_or_else(|| ServerError::BadRequest(format!("no seat named {name:?}")))?;
+                    .ok_or_else(|| TableError::BadRequest(format!("no seat named {name:?}")))?;
                 if self.seats[i].player.is_none() {
                     return conflict(
                         "only a seat taken by a player who kept its name is taken back",
@@ -481,7 +484,7 @@ impl TableState {
             Stored::Leaving { name } => {
                 let i = self
                     .seat_named(name)
-                    .ok_or_else(|| ServerError::BadRequest(format!("no seat named {name:?}")))?;
+                    .ok_or_else(|| TableError::BadRequest(format!("no seat named {name:?}")))?;
                 if self.game.is_none() || self.seats[i].waiting {
                     return conflict("not seated in the game: free the seat instead");
                 }
@@ -495,7 +498,7 @@ impl TableState {
                     return conflict("already leaving");
                 }
                 if self.staying() <= MIN_PLAYERS {
-                    return Err(ServerError::Conflict(format!(
+                    return Err(TableError::Conflict(format!(
                         "a game needs at least {MIN_PLAYERS} players: nobody else may leave"
                     )));
                 }
@@ -505,26 +508,26 @@ impl TableState {
                 let i = self
                     .seat_named(name)
                     .filter(|&i| self.seats[i].leaving)
-                    .ok_or_else(|| ServerError::Conflict(format!("{name:?} is not leaving")))?;
+                    .ok_or_else(|| TableError::Conflict(format!("{name:?} is not leaving")))?;
                 let game = self
                     .game
                     .as_mut()
-                    .ok_or_else(|| ServerError::Conflict("the game has not started".into()))?;
+                    .ok_or_else(|| TableError::Conflict("the game has not started".into()))?;
                 game.leave(name)
-                    .map_err(|e| ServerError::Conflict(e.to_string()))?;
+                    .map_err(|e| TableError::Conflict(e.to_string()))?;
                 self.left.push(self.seats.remove(i));
             }
             Stored::Join { name, seat } => {
                 let i = self
                     .seat_named(name)
                     .filter(|&i| self.seats[i].waiting)
-                    .ok_or_else(|| ServerError::Conflict(format!("{name:?} is not waiting")))?;
+                    .ok_or_else(|| TableError::Conflict(format!("{name:?} is not waiting")))?;
                 let game = self
                     .game
                     .as_mut()
-                    .ok_or_else(|| ServerError::Conflict("the game has not started".into()))?;
+                    .ok_or_else(|| TableError::Conflict("the game has not started".into()))?;
                 game.join(name, *seat)
-                    .map_err(|e| ServerError::Conflict(e.to_string()))?;
+                    .map_err(|e| TableError::Conflict(e.to_string()))?;
                 self.seats[i].waiting = false;
             }
         }
@@ -797,9 +800,9 @@ impl TableState {
 
     /// Every step of a finished game as everyone may now see it: all
     /// hands, the spectator's view and the event.
-    pub fn replay(&self) -> Result<Replay, ServerError> {
+    pub fn replay(&self) -> Result<Replay, TableError> {
         if !self.is_over() {
-            return Err(ServerError::Conflict(
+            return Err(TableError::Conflict(
                 "the replay is shown once the game is over".into(),
             ));
         }
@@ -845,9 +848,9 @@ impl TableState {
     }
 
     /// The record of a finished game, with its fairness data.
-    pub fn record(&self) -> Result<FairRecord, ServerError> {
+    pub fn record(&self) -> Result<FairRecord, TableError> {
         let game = self.game.as_ref().filter(|g| g.is_over()).ok_or_else(|| {
-            ServerError::Conflict("the record is given once the game is over".into())
+            TableError::Conflict("the record is given once the game is over".into())
         })?;
         Ok(FairRecord {
             record: dalmuti_core::record::Record::from_game(game).to_json(),
@@ -858,7 +861,7 @@ impl TableState {
 
 /// A bot's level from its stored spec: `search:ms=300` → `search`.
 pub fn bot_name(spec: &str) -> &'static str {
-    crate::bots::Level::from_stored(spec).name()
+    dalmuti_bots::Level::from_stored(spec).name()
 }
 
 /// What the actor knows beyond the log: connections, timers, a pending

@@ -11,7 +11,7 @@ use super::{ChatLine, NewsLine, StateMsg};
 /// What a server message is: its `t` (`docs/PROTOCOL.md`).
 ///
 /// ```
-/// use dalmuti_server::protocol::MsgType;
+/// use dalmuti_table::protocol::MsgType;
 /// assert_eq!(serde_json::to_string(&MsgType::Catchup).unwrap(), r#""catchup""#);
 /// assert_eq!(MsgType::Resync, "resync");
 /// ```
@@ -116,14 +116,67 @@ impl Told {
     }
 }
 
-/// A refusal's data: the reason in words and its kind
-/// ([`ServerError::kind`](crate::error::ServerError::kind)).
+/// A refusal's data: the reason in words and its kind.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Refusal {
     /// What is wrong, in words.
     pub reason: String,
-    /// What kind of refusal, for programs (`stale`, `illegal`…).
-    pub kind: String,
+    /// What kind of refusal, for programs.
+    pub kind: ErrorKind,
+}
+
+/// What kind of refusal an `error` message (its `kind`) or a `resync` (its
+/// `error_kind`) tells of: a client tells refusals apart by this word,
+/// never by the reason's text, which is for people.
+///
+/// ```
+/// use dalmuti_table::protocol::ErrorKind;
+/// assert_eq!(serde_json::to_string(&ErrorKind::RateLimited).unwrap(), r#""rate_limited""#);
+/// assert_eq!(serde_json::from_str::<ErrorKind>(r#""stale""#).unwrap(), ErrorKind::Stale);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// No table with this id.
+    NoTable,
+    /// Nothing is served at this path.
+    NotFound,
+    /// The request is malformed or out of range.
+    BadRequest,
+    /// The token belongs to no seat at this table.
+    BadToken,
+    /// No token was given where one is needed.
+    NoToken,
+    /// Only the host may do this.
+    NotHost,
+    /// A player's secret that is no player's.
+    UnknownPlayer,
+    /// No player's secret was given where one is needed.
+    NoPlayer,
+    /// A request or message over its size.
+    TooLarge,
+    /// Too many messages.
+    TooMany,
+    /// Too many requests of this kind from one client: retry later.
+    RateLimited,
+    /// The request conflicts with the table's state.
+    Conflict,
+    /// The action was chosen at an older event.
+    Stale,
+    /// The action is not legal now.
+    Illegal,
+    /// A cap was reached.
+    Full,
+    /// The server is too busy for this now: retry later.
+    Busy,
+    /// Storage failed; nothing changed.
+    Storage,
+    /// The table is closed.
+    Closed,
+    /// Another node serves the table.
+    Moved,
+    /// This node is stopping.
+    Draining,
 }
 
 /// Where the table went (`moved`).
@@ -141,8 +194,8 @@ pub struct Moved {
 /// reflects (0 before any event).
 ///
 /// ```
-/// use dalmuti_server::protocol::{MsgType, ServerMsg};
-/// let text = r#"{"t":"error","v":3,"d":{"reason":"not your turn","kind":"not_your_turn"}}"#;
+/// use dalmuti_table::protocol::{MsgType, ServerMsg};
+/// let text = r#"{"t":"error","v":3,"d":{"reason":"not your turn","kind":"illegal"}}"#;
 /// let msg: ServerMsg = serde_json::from_str(text).unwrap();
 /// assert_eq!((msg.t(), msg.v), (MsgType::Error, 3));
 /// assert_eq!(msg.to_text(), text);
@@ -166,15 +219,11 @@ impl ServerMsg {
         serde_json::to_string(self).expect("a message serializes")
     }
 
-    /// A refusal: its reason in words and its kind
-    /// ([`ServerError::kind`](crate::error::ServerError::kind)).
-    pub fn error(v: u64, error: &crate::error::ServerError) -> ServerMsg {
+    /// A refusal at event `v`: its kind and its reason in words.
+    pub fn error(v: u64, kind: ErrorKind, reason: String) -> ServerMsg {
         ServerMsg {
             v,
-            told: Told::Error(Refusal {
-                reason: error.to_string(),
-                kind: error.kind().to_string(),
-            }),
+            told: Told::Error(Refusal { reason, kind }),
         }
     }
 

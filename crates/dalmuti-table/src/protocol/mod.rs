@@ -9,12 +9,14 @@
 //! types and encode back byte for byte (`tests/wire.rs`).
 
 mod client;
+mod lobby;
 mod server;
 mod state;
 mod talk;
 
 pub use client::{ClientMsg, Refused, is_action_text};
-pub use server::{Moved, MsgType, Outgoing, Refusal, ServerMsg, StateKind, Told};
+pub use lobby::{Published, TableInfo};
+pub use server::{ErrorKind, Moved, MsgType, Outgoing, Refusal, ServerMsg, StateKind, Told};
 pub use state::{
     Described, HandResult, HiddenAction, LobbyEntry, Missed, PlaceChoice, Placed, Rematch, Replay,
     ReplayFrame, Seen, State, StateMsg, Total,

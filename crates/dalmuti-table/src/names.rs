@@ -11,7 +11,7 @@
 use unicode_normalization::UnicodeNormalization;
 use unicode_security::confusable_detection::skeleton;
 
-use crate::error::ServerError;
+use crate::error::TableError;
 
 /// A player's display name, checked: 1 to 32 characters, no control
 /// characters, no space at either end ([`check_name`]). A seat, a chat
@@ -20,7 +20,7 @@ use crate::error::ServerError;
 /// that breaks the rules is refused where it is read.
 ///
 /// ```
-/// use dalmuti_server::names::PlayerName;
+/// use dalmuti_table::names::PlayerName;
 /// let ann = PlayerName::new(" Ann ").unwrap();
 /// assert_eq!(ann, "Ann");
 /// assert_eq!(serde_json::to_string(&ann).unwrap(), "\"Ann\"");
@@ -35,22 +35,32 @@ crate::ids::text_type!(PlayerName);
 
 impl PlayerName {
     /// `name` trimmed, if it keeps [`check_name`]'s rules.
-    pub fn new(name: &str) -> Result<PlayerName, ServerError> {
+    pub fn new(name: &str) -> Result<PlayerName, TableError> {
         check_name(name)
     }
 
     /// A name the table's game holds: the game is only ever given the
     /// names of its seats, each a `PlayerName` when it was seated.
-    pub(crate) fn seated(name: &str) -> PlayerName {
+    pub fn seated(name: &str) -> PlayerName {
         debug_assert!(check_name(name).is_ok_and(|n| n == name), "{name:?}");
         PlayerName(name.to_string())
     }
 }
 
-impl TryFrom<String> for PlayerName {
-    type Error = ServerError;
+/// A player who kept their name and presented their secret: who takes a
+/// seat under it, and whose games and ratings are kept under its key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// Their name, as they chose it.
+    pub name: PlayerName,
+    /// The name's key: the form it is kept unique under.
+    pub key: String,
+}
 
-    fn try_from(name: String) -> Result<PlayerName, ServerError> {
+impl TryFrom<String> for PlayerName {
+    type Error = TableError;
+
+    fn try_from(name: String) -> Result<PlayerName, TableError> {
         check_name(&name)
     }
 }
@@ -63,10 +73,10 @@ impl std::fmt::Debug for PlayerName {
 
 /// A display name as the log keeps it: 1 to 32 characters, no control
 /// characters (the rule a replayed log is held to).
-pub fn check_name(name: &str) -> Result<PlayerName, ServerError> {
+pub fn check_name(name: &str) -> Result<PlayerName, TableError> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > 32 || name.chars().any(char::is_control) {
-        return Err(ServerError::BadRequest(
+        return Err(TableError::BadRequest(
             "a display name has 1 to 32 characters, none of them control characters".into(),
         ));
     }
@@ -84,7 +94,7 @@ pub fn check_name(name: &str) -> Result<PlayerName, ServerError> {
 /// own ([`reserved`]).
 ///
 /// ```
-/// use dalmuti_server::names::check_new_name;
+/// use dalmuti_table::names::check_new_name;
 /// assert_eq!(check_new_name(" Ann ").unwrap(), "Ann");
 /// assert!(check_new_name("Ann\u{202e}").is_err());
 /// assert!(check_new_name("A\u{ad}nn").is_err());
@@ -92,22 +102,22 @@ pub fn check_name(name: &str) -> Result<PlayerName, ServerError> {
 /// assert!(check_new_name("normal bot 1").is_err());
 /// assert!(check_new_name("👩‍🚀 Ann").is_ok());
 /// ```
-pub fn check_new_name(name: &str) -> Result<PlayerName, ServerError> {
+pub fn check_new_name(name: &str) -> Result<PlayerName, TableError> {
     let name = check_name(name)?;
     if let Some(c) = name.chars().find(|&c| hidden(c)) {
-        return Err(ServerError::BadRequest(format!(
+        return Err(TableError::BadRequest(format!(
             "a display name has no invisible or text-direction characters: \
              U+{:04X} is one",
             u32::from(c)
         )));
     }
     if name.contains("  ") {
-        return Err(ServerError::BadRequest(
+        return Err(TableError::BadRequest(
             "a display name has one space between words, not two".into(),
         ));
     }
     if let Some(why) = reserved(&name) {
-        return Err(ServerError::BadRequest(format!(
+        return Err(TableError::BadRequest(format!(
             "{:?} is not a name a person may take: {why}",
             name.as_str()
         )));
@@ -129,7 +139,7 @@ pub fn check_new_name(name: &str) -> Result<PlayerName, ServerError> {
 /// "expert"); and "me". Not kept: "Robot", "Abbot", "Botond".
 ///
 /// ```
-/// use dalmuti_server::names::reserved;
+/// use dalmuti_table::names::reserved;
 /// for name in ["bot:hard", "normal bot 1", "B0T", "Bot7", "Hard", "me", "ノーマルボット2"] {
 ///     assert!(reserved(name).is_some(), "{name}");
 /// }
@@ -150,7 +160,10 @@ pub fn reserved(name: &str) -> Option<&'static str> {
         return Some("it says it is a bot, and only the server names bots");
     }
     let whole = form(name);
-    if crate::bots::LEVELS.iter().any(|level| form(level) == whole) {
+    if dalmuti_bots::Level::ALL
+        .iter()
+        .any(|level| form(level.name()) == whole)
+    {
         return Some("it is a bot level's name, which the leaderboard lists");
     }
     if whole == form("me") {
@@ -165,7 +178,7 @@ pub fn reserved(name: &str) -> Option<&'static str> {
 /// [`DefaultTableName`].
 ///
 /// ```
-/// use dalmuti_server::names::default_table_name;
+/// use dalmuti_table::names::default_table_name;
 /// assert_eq!(default_table_name("Ada", ["Ada's table"].into_iter()), "Ada's table 2");
 /// ```
 pub fn default_table_name<'a>(player: &str, taken: impl Iterator<Item = &'a str>) -> String {
@@ -201,7 +214,7 @@ impl DefaultTableName {
     /// The parts of `name` if it is a default name ([`default_table_name`]).
     ///
     /// ```
-    /// use dalmuti_server::names::DefaultTableName;
+    /// use dalmuti_table::names::DefaultTableName;
     /// let parts = |name| DefaultTableName::of(name).map(|d| (d.player, d.n));
     /// assert_eq!(parts("Ada's table"), Some(("Ada".to_string(), 1)));
     /// assert_eq!(parts("Ada's table 12"), Some(("Ada".to_string(), 12)));
@@ -230,7 +243,7 @@ impl DefaultTableName {
 /// lobby's `bot` and `bot_n` ([`bot_number`]).
 ///
 /// ```
-/// use dalmuti_server::names::{bot_name, bot_number};
+/// use dalmuti_table::names::{bot_name, bot_number};
 /// assert_eq!(bot_name("normal", 3), "normal bot 3");
 /// assert_eq!(bot_number("normal", "normal bot 3"), Some(3));
 /// assert_eq!(bot_number("normal", "hard bot 3"), None);
@@ -256,7 +269,7 @@ pub fn bot_number(level: &str, name: &str) -> Option<u32> {
 /// Whether two names look alike: they have the same [`form`].
 ///
 /// ```
-/// use dalmuti_server::names::alike;
+/// use dalmuti_table::names::alike;
 /// assert!(alike("Ann", "ANN"));
 /// assert!(alike("Ann", "\u{410}nn")); // Cyrillic А
 /// assert!(alike("Alice", "AIice")); // a capital I for the l
@@ -289,7 +302,7 @@ pub fn alike(a: &str, b: &str) -> bool {
 ///    (`bot:hard`, [`crate::players`]).
 ///
 /// ```
-/// use dalmuti_server::names::form;
+/// use dalmuti_table::names::form;
 /// assert_eq!(form("ALICE"), form("alice"));
 /// assert_eq!(form("\u{1d400}lice"), form("Alice"));
 /// assert_eq!(form("B0b"), "bob");

@@ -169,7 +169,7 @@ pub struct StateMsg {
     pub error: Option<String>,
     /// Its kind.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error_kind: Option<String>,
+    pub error_kind: Option<super::ErrorKind>,
 }
 
 impl From<State> for StateMsg {
@@ -199,8 +199,8 @@ pub struct Missed {
 /// no token hash, no card of another seat's secret choice.
 ///
 /// ```
-/// use dalmuti_server::names::PlayerName;
-/// use dalmuti_server::protocol::{Described, HiddenAction, Seen};
+/// use dalmuti_table::names::PlayerName;
+/// use dalmuti_table::protocol::{Described, HiddenAction, Seen};
 /// let tax = Described::Act {
 ///     name: PlayerName::new("Ada").unwrap(),
 ///     action: Seen::Hidden(HiddenAction::GiveTax(())),
