@@ -169,6 +169,20 @@ pub enum Illegal {
     /// A Wedgie naming someone in the play that ends the hand.
     #[error("this play ends the hand, so the Twirling Wedgie names no one")]
     WedgieEndsHand,
+    /// A play under a lock without the locked suits or rank.
+    #[error("{} is locked: {played} does not {}", .top, if *.suits { "have its suits" } else { "follow its rank" })]
+    Locked {
+        /// The set on the table.
+        top: Set,
+        /// The set that was tried.
+        played: Set,
+        /// Whether the suits (else the rank) were wrong.
+        suits: bool,
+    },
+    /// A play this game's rules do not have (a sequence where there are
+    /// none, more Jokers than the pack holds, a set of another game).
+    #[error("{0} is not a play of this game")]
+    NotOfThisGame(Set),
     /// A revolution called by someone not dealt both Jesters, or after
     /// their setup choice.
     #[error(

@@ -32,6 +32,7 @@
 mod action;
 mod card;
 mod cards;
+mod climbing;
 mod deck;
 mod draw;
 mod event;
@@ -42,6 +43,7 @@ mod rng;
 mod rules;
 mod seat;
 mod set;
+mod suit;
 mod variant;
 mod view;
 pub mod wire;
@@ -51,15 +53,17 @@ pub use action::{
 };
 pub use card::{BadCard, CARD_KINDS, Card, Rank};
 pub use cards::Cards;
+pub use climbing::{Climbing, FirstLead, Lock};
 pub use deck::{Deck, MAX_DECK, deal_in_order};
 pub use draw::{BadDraw, DrawRound, SeatingDraw, check_draw, draw_for_seats};
-pub use event::{Event, MerchantTrade, TaxPayment};
+pub use event::{Effect, Event, MerchantTrade, TaxPayment};
 pub use game::{Game, HandLog, PlayerId, TableError, join_seats};
 pub use hand::{BadDeal, BadPosition, Hand, PlayPosition, Revolution, Stage};
 pub use rng::{BadSeed, DealRng, Seed};
 pub use rules::{BadRules, BadScoring, Rules, Scoring};
 pub use seat::{MAX_PLAYERS, MIN_PLAYERS, PerSeat, Seat, Seats, Title};
-pub use set::{DECLARED_VALUES, JESTERS_ALONE_RANK, NotASet, Set};
+pub use set::{DECLARED_VALUES, JESTERS_ALONE_RANK, NotASet, Set, SetKind};
+pub use suit::{ABOVE_TWO, Suit, TOP_PLACE, place_word};
 pub use variant::{BadVariant, Variant, Words};
 pub use view::{
     ExchangeSnapshot, LogEntry, OfferSnapshot, RevolutionSnapshot, SeatSnapshot, Seen, View,

@@ -506,6 +506,106 @@ pub enum LogEntry {
         seat: usize,
     },
     HandOver,
+    /// President and Daifugō: four of a kind or a long sequence turned the
+    /// order over (`reversed`: 3 high now).
+    Revolution {
+        seat: usize,
+        reversed: bool,
+    },
+    /// An 8 cleared the table.
+    EightCut {
+        seat: usize,
+    },
+    /// 2s cleared the table.
+    TwoClears {
+        seat: usize,
+    },
+    /// The 3♠ beat a lone Joker and cleared the table.
+    SpadeThree {
+        seat: usize,
+    },
+    /// A Jack turned the order over until the table clears (`on`), or back.
+    ElevenBack {
+        seat: usize,
+        on: bool,
+    },
+    /// The table is locked: these suits (letters, empty when only the rank
+    /// is locked; `+` for a Joker beyond the four suits), the next rank.
+    Locked {
+        suits: String,
+        number: bool,
+    },
+    /// 5s skipped these seats.
+    Skipped {
+        seat: usize,
+        skipped: Vec<usize>,
+    },
+    /// 9s turned the direction of play round.
+    Reversed {
+        seat: usize,
+        clockwise: bool,
+    },
+    /// The top class fell to last place (都落ち).
+    Fell {
+        seat: usize,
+    },
+    /// A forbidden last card put this seat at the bottom.
+    Fouled {
+        seat: usize,
+    },
+    /// Too many passes in a row ended the game; these seats took the last
+    /// places at random.
+    Stalemate {
+        left: Vec<usize>,
+    },
+}
+
+/// A suit mask in letters (`SH`), `+` for a Joker beyond the four suits.
+pub(crate) fn suit_letters(suits: u8) -> String {
+    let mut out: String = crate::Suit::ALL
+        .iter()
+        .filter(|s| suits >> s.index() & 1 != 0)
+        .map(|s| s.letter())
+        .collect();
+    if suits & 0x10 != 0 {
+        out.push('+');
+    }
+    out
+}
+
+impl From<crate::event::Effect> for LogEntry {
+    fn from(effect: crate::event::Effect) -> LogEntry {
+        use crate::event::Effect;
+        let seats = |s: Seats| s.iter().map(Seat::index).collect();
+        match effect {
+            Effect::Revolution { seat, reversed } => LogEntry::Revolution {
+                seat: seat.index(),
+                reversed,
+            },
+            Effect::EightCut { seat } => LogEntry::EightCut { seat: seat.index() },
+            Effect::TwoClears { seat } => LogEntry::TwoClears { seat: seat.index() },
+            Effect::SpadeThree { seat } => LogEntry::SpadeThree { seat: seat.index() },
+            Effect::ElevenBack { seat, on } => LogEntry::ElevenBack {
+                seat: seat.index(),
+                on,
+            },
+            Effect::Locked { suits, number } => LogEntry::Locked {
+                suits: suit_letters(suits),
+                number,
+            },
+            Effect::Skipped { seat, skipped } => LogEntry::Skipped {
+                seat: seat.index(),
+                skipped: seats(skipped),
+            },
+            Effect::Reversed { seat, clockwise } => LogEntry::Reversed {
+                seat: seat.index(),
+                clockwise,
+            },
+            Effect::Fell { seat } => LogEntry::Fell { seat: seat.index() },
+            Effect::Fouled { seat } => LogEntry::Fouled { seat: seat.index() },
+            Effect::Stalemate { left } => LogEntry::Stalemate { left: seats(left) },
+        }
+    }
 }
 
 fn is_dalmuti(variant: &Variant) -> bool {
@@ -572,6 +672,7 @@ impl From<Seen> for LogEntry {
                 },
                 Event::RatbertTaken { seat } => LogEntry::RatbertTaken { seat: seat.index() },
                 Event::HandOver => LogEntry::HandOver,
+                Event::Effect(effect) => LogEntry::from(effect),
             },
         }
     }

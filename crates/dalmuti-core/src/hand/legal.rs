@@ -10,6 +10,13 @@ impl Hand {
     pub fn to_act(&self) -> Seats {
         let mut seats = Seats::NONE;
         match self.stage {
+            Stage::Setup if self.rules.variant.is_suited() => {
+                for seat in Seat::all(self.players()) {
+                    if self.climb_setup_decision(seat).is_some() {
+                        seats.insert(seat);
+                    }
+                }
+            }
             Stage::Setup => {
                 seats = Seats::first(self.players()).without(self.chosen);
                 if let Exchange::AwaitingAnswer { partner, .. } = self.exchange
@@ -82,6 +89,7 @@ impl Hand {
             return None;
         }
         match self.stage {
+            Stage::Setup if self.rules.variant.is_suited() => self.climb_setup_decision(seat),
             Stage::Setup => self.setup_decision(seat),
             Stage::Play if seat == self.turn => Some(match self.top {
                 None => Decision::Lead,
@@ -99,6 +107,10 @@ impl Hand {
     /// setup choice. So the first action is what a player who sheds bad
     /// cards would do, found without building the whole list.
     pub fn for_each_legal(&self, seat: Seat, mut f: impl FnMut(Action) -> ControlFlow<()>) {
+        if self.rules.variant.is_suited() {
+            let _ = self.climb_for_each_legal(seat, &mut f);
+            return;
+        }
         let held = self.held[seat];
         // The play phase first: it is the hot path of every simulation.
         if self.stage == Stage::Play && seat == self.turn {
@@ -286,8 +298,8 @@ pub(super) fn for_each_gift(
     f: &mut impl FnMut(Action) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let order: &[usize] = match variant {
-        Variant::Dalmuti => &DALMUTI_GIFTS,
         Variant::CorporateShuffle => &CORPORATE_GIFTS,
+        _ => &DALMUTI_GIFTS,
     };
     let order = order.iter().copied();
     for (i, a) in order.clone().enumerate() {

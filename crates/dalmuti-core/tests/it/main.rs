@@ -1,6 +1,7 @@
 //! Integration tests of the rules engine: one binary, several modules.
 
 mod corporate;
+mod daifugo;
 mod properties;
 mod records;
 mod rules;
