@@ -127,6 +127,7 @@ impl Hand {
     /// # Panics
     /// If the rules are not President's or Daifugō's, `players` is not
     /// theirs, or `ranking` is not every seat once.
+    #[inline(never)]
     pub fn deal_ranked(
         rules: Rules,
         players: usize,
@@ -442,6 +443,9 @@ impl Hand {
     }
 
     /// Every legal action of a seat in President or Daifugō, worst first.
+    // Out of line: inlined into `for_each_legal` it would keep Dalmuti's
+    // `worst_legal` from being inlined into the play loop.
+    #[inline(never)]
     pub(super) fn climb_for_each_legal(
         &self,
         seat: Seat,
@@ -480,30 +484,43 @@ impl Hand {
         c: &Climbing,
         f: &mut impl FnMut(Action) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        let held = self.held[seat];
+        let held = &self.held[seat];
+        let pack = held.pack_mask();
         let jokers = held.jokers().min(c.jokers);
         let flipped = self.table.flipped();
-        let places: ArrayVec<u8, 15> = if flipped {
-            (1..=TWO).rev().collect()
-        } else {
-            (1..=TWO).collect()
-        };
-        // Weakest rank first: its sequences (the most cards), then its
-        // sets, largest first.
-        for &p in &places {
+        let places = (THREE..=TWO).map(|i| if flipped { TWO + THREE - i } else { i });
+        // Without Jokers first, weakest rank first: its sequences (the
+        // most cards), then its sets, largest first. Then the same with
+        // Jokers, which nobody sheds first.
+        let rows = crate::Suit::ALL.map(|suit| row_of(pack, suit));
+        for p in places.clone() {
             if c.sequences {
                 for suit in crate::Suit::ALL {
-                    self.for_each_run_from(held, suit, p, jokers, c, None, f)?;
+                    self.for_each_run_from(rows[suit.index()], suit, p, 0, 0, c, None, f)?;
                 }
             }
-            for size in (1..=4 + jokers).rev() {
-                for_each_set(held, p, size, jokers, 0, f)?;
+            let have = ((pack >> (4 * u32::from(p - 1))) & 0xF).count_ones() as u8;
+            for size in (1..=have).rev() {
+                for_each_set(pack, p, size, 0, 0, 0, f)?;
             }
         }
-        if c.sequences && c.joker_beyond_ends && jokers > 0 {
+        if jokers == 0 {
+            return ControlFlow::Continue(());
+        }
+        for p in places {
+            if c.sequences {
+                for suit in crate::Suit::ALL {
+                    self.for_each_run_from(rows[suit.index()], suit, p, jokers, 1, c, None, f)?;
+                }
+            }
+            for size in (2..=4 + jokers).rev() {
+                for_each_set(pack, p, size, jokers, 1, 0, f)?;
+            }
+        }
+        if c.sequences && c.joker_beyond_ends {
             // Runs whose lowest place is the Joker below the 3.
             for suit in crate::Suit::ALL {
-                self.for_each_run_from(held, suit, 0, jokers, c, None, f)?;
+                self.for_each_run_from(rows[suit.index()], suit, 0, jokers, 1, c, None, f)?;
             }
         }
         if jokers > 0 {
@@ -512,30 +529,49 @@ impl Hand {
         ControlFlow::Continue(())
     }
 
-    /// Runs of `suit` from place `low`, longest first, each with every
-    /// placing of Jokers; only those that top `top` when given.
+    /// Runs of `suit` (its places held: `row`) from place `low`, longest
+    /// first, each with every placing of up to `jokers` Jokers that uses at
+    /// least `min_used`; only those that top `top` when given.
     #[allow(clippy::too_many_arguments)]
     fn for_each_run_from(
         &self,
-        held: Cards,
+        row: u16,
         suit: crate::Suit,
         low: u8,
         jokers: u8,
+        min_used: u8,
         c: &Climbing,
         top: Option<Set>,
         f: &mut impl FnMut(Action) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        let row = row_of(held, suit);
         let highest = if c.joker_beyond_ends { ABOVE } else { TWO };
         if !c.joker_beyond_ends && low == 0 {
             return ControlFlow::Continue(());
         }
         let max_len = (highest + 1).saturating_sub(low);
-        let lens: ArrayVec<u8, 16> = match top {
-            Some(t) => ArrayVec::from_iter([t.size()].into_iter().filter(|&l| l <= max_len)),
-            None => (3..=max_len).rev().collect(),
+        if jokers == 0 {
+            // Without Jokers a run is the held places in a row from `low`.
+            let run = (u32::from(row) >> low).trailing_ones() as u8;
+            let (most, least) = match top {
+                Some(t) => (t.size(), t.size()),
+                None => (run, 3),
+            };
+            if run < most.max(3) {
+                return ControlFlow::Continue(());
+            }
+            for len in (least..=most).rev() {
+                let set = Set::sequence(suit, low, len, 0).expect("a run held");
+                if top.is_none_or(|t| self.tops_now(set, t, c).is_ok()) {
+                    f(Action::Play(set))?;
+                }
+            }
+            return ControlFlow::Continue(());
+        }
+        let (longest, shortest) = match top {
+            Some(t) => (t.size().min(max_len), t.size()),
+            None => (max_len, 3),
         };
-        for len in lens {
+        for len in (shortest..=longest).rev() {
             let window = ((1u32 << len) - 1) << low;
             let missing = window & !u32::from(row);
             let need = missing.count_ones() as u8;
@@ -545,12 +581,32 @@ impl Hand {
             let missing_rel = (missing >> low) as u16;
             // Every placing of Jokers: the missing places, and as many more
             // as the Jokers left allow (a Joker may stand for a card held).
-            for extra in joker_extras(len, missing_rel, jokers - need) {
-                let at = missing_rel | extra;
-                if let Some(set) = Set::sequence(suit, low, len, at) {
-                    if top.is_none_or(|t| self.tops_now(set, t, c).is_ok()) {
-                        f(Action::Play(set))?;
+            let spare = jokers - need;
+            let free = ((1u16 << len) - 1) & !missing_rel;
+            let mut emit = |at: u16| -> ControlFlow<()> {
+                if at.count_ones() as u8 >= min_used
+                    && let Some(set) = Set::sequence(suit, low, len, at)
+                    && top.is_none_or(|t| self.tops_now(set, t, c).is_ok())
+                {
+                    f(Action::Play(set))?;
+                }
+                ControlFlow::Continue(())
+            };
+            emit(missing_rel)?;
+            if spare >= 1 {
+                let mut a = free;
+                while a != 0 {
+                    let bit_a = a & a.wrapping_neg();
+                    emit(missing_rel | bit_a)?;
+                    if spare >= 2 {
+                        let mut b = a & !bit_a;
+                        while b != 0 {
+                            let bit_b = b & b.wrapping_neg();
+                            emit(missing_rel | bit_a | bit_b)?;
+                            b &= !bit_b;
+                        }
                     }
+                    a &= !bit_a;
                 }
             }
         }
@@ -564,7 +620,8 @@ impl Hand {
         c: &Climbing,
         f: &mut impl FnMut(Action) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        let held = self.held[seat];
+        let held = &self.held[seat];
+        let pack = held.pack_mask();
         let jokers = held.jokers().min(c.jokers);
         let flipped = self.table.flipped();
         match top.kind() {
@@ -576,7 +633,7 @@ impl Hand {
                     let number_ok =
                         !self.table.lock_number || p == step_up(top.rank_number(), flipped);
                     if number_ok {
-                        for_each_set(held, p, size, jokers, suits, f)?;
+                        for_each_set(pack, p, size, jokers, 0, suits, f)?;
                     }
                     p = step_up(p, flipped);
                 }
@@ -595,8 +652,9 @@ impl Hand {
                     } else {
                         (top.places().1 + 1..=ABOVE).collect()
                     };
+                    let row = row_of(pack, suit);
                     for low in lows {
-                        self.for_each_run_from(held, suit, low, jokers, c, Some(top), f)?;
+                        self.for_each_run_from(row, suit, low, jokers, 0, c, Some(top), f)?;
                     }
                 }
             }
@@ -1070,71 +1128,73 @@ impl Hand {
 const ABOVE: u8 = crate::suit::ABOVE_TWO;
 
 /// The places of `suit` held, as bits (bit p for place p, 1..=13).
-fn row_of(held: Cards, suit: crate::Suit) -> u16 {
-    let mask = held.pack_mask() >> suit.index();
+fn row_of(pack: u64, suit: crate::Suit) -> u16 {
+    let mut mask = (pack >> suit.index()) & 0x1_1111_1111_1111;
     let mut row = 0u16;
-    for p in 1..=TWO {
-        if mask >> (4 * u32::from(p - 1)) & 1 != 0 {
-            row |= 1 << p;
-        }
+    while mask != 0 {
+        let bit = mask.trailing_zeros();
+        row |= 1 << (bit / 4 + 1);
+        mask &= mask - 1;
     }
     row
 }
 
-/// Extra Joker placings in a run of `len` beyond the missing places (as
-/// relative bits): none, and each one or two of the held places, up to
-/// `spare` Jokers.
-fn joker_extras(len: u8, missing: u16, spare: u8) -> ArrayVec<u16, 128> {
-    let mut out = ArrayVec::new();
-    out.push(0);
-    if spare == 0 {
-        return out;
-    }
-    let free: ArrayVec<u8, 16> = (0..len).filter(|i| missing >> i & 1 == 0).collect();
-    for (k, &a) in free.iter().enumerate() {
-        out.push(1 << a);
-        if spare >= 2 {
-            for &b in &free[k + 1..] {
-                out.push(1 << a | 1 << b);
-            }
-        }
-    }
-    out
-}
-
-/// Every set of `size` cards of place `p` that `held` can make with up to
-/// `jokers` Jokers, naturals first (fewest Jokers first), each Joker
-/// standing for every suit it may; only those of suits `suits` when not 0.
+/// Every set of `size` cards of place `p` that `held` can make with
+/// `min_used` to `jokers` Jokers, fewest Jokers first, each Joker standing
+/// for every suit it may; only those of suits `suits` when not 0.
 fn for_each_set(
-    held: Cards,
+    pack: u64,
     p: u8,
     size: u8,
     jokers: u8,
+    min_used: u8,
     suits: u8,
     f: &mut impl FnMut(Action) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let row = ((held.pack_mask() >> (4 * u32::from(p - 1))) & 0xF) as u8;
-    for used in 0..=jokers.min(size) {
+    let row = ((pack >> (4 * u32::from(p - 1))) & 0xF) as u8;
+    let have = row.count_ones() as u8;
+    if have == 0 || have + jokers < size {
+        return ControlFlow::Continue(());
+    }
+    for used in min_used..=jokers.min(size - 1) {
         let naturals = size - used;
-        if naturals == 0 || naturals > 4 {
+        if naturals > have {
             continue;
         }
         // Natural subsets of `row` of the right size, in a fixed order.
-        for sub in 1u8..16 {
-            if sub & !row != 0 || sub.count_ones() as u8 != naturals {
+        let mut sub = 0u8;
+        loop {
+            // The next subset of `row` (counting up through its bits).
+            sub = sub.wrapping_sub(row) & row;
+            if sub == 0 {
+                break;
+            }
+            if sub.count_ones() as u8 != naturals {
+                continue;
+            }
+            if used == 0 {
+                let set = Set::of_rank(p, sub, 0, 0).expect("held naturals");
+                if suits == 0 || set.suit_mask() == suits {
+                    f(Action::Play(set))?;
+                }
                 continue;
             }
             // Jokers: each set of missing suits for them, the rest beyond
             // the four suits (only once all four are there).
-            for js in 0u8..16 {
-                if js & sub != 0 || js.count_ones() as u8 > used {
-                    continue;
+            let open = 0xF & !sub;
+            let mut js = 0u8;
+            loop {
+                if js.count_ones() as u8 <= used {
+                    let extra = used - js.count_ones() as u8;
+                    if let Some(set) = Set::of_rank(p, sub, js, extra)
+                        && (suits == 0 || set.suit_mask() == suits)
+                    {
+                        f(Action::Play(set))?;
+                    }
                 }
-                let extra = used - js.count_ones() as u8;
-                if let Some(set) = Set::of_rank(p, sub, js, extra)
-                    && (suits == 0 || set.suit_mask() == suits)
-                {
-                    f(Action::Play(set))?;
+                js = js.wrapping_sub(open) & open;
+                if js == 0 {
+                    break;
                 }
             }
         }
