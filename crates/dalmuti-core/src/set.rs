@@ -158,6 +158,14 @@ impl Set {
     /// assert!("6 6".parse::<Set>().unwrap().with_target(Some(Seat::new(3))).is_err());
     /// ```
     pub fn with_target(self, target: Option<Seat>) -> Result<Set, NotASet> {
+        if self.is_suited() {
+            // A play of the pack names no one; its `target` byte holds
+            // where its Jokers stand.
+            return match target {
+                Some(_) => Err(NotASet::TargetWithoutWedgie),
+                None => Ok(self),
+            };
+        }
         match target {
             Some(_) if !self.holds_wedgie() => Err(NotASet::TargetWithoutWedgie),
             _ => Ok(Set {

@@ -53,6 +53,10 @@ pub(crate) struct Table {
     pub chance: u64,
     /// The seat the deal started at (it got the first card).
     pub dealt_from: Seat,
+    /// A stalemate's places given by a record, in place order.
+    pub forced: [u8; 8],
+    /// How many of `forced`.
+    pub forced_len: u8,
 }
 
 impl Table {
@@ -76,6 +80,8 @@ impl Table {
             sunk_len: 0,
             chance: 0,
             dealt_from: Seat::GREATER_DALMUTI,
+            forced: [0; 8],
+            forced_len: 0,
         }
     }
 
@@ -401,6 +407,17 @@ impl Hand {
     /// deal; a record keeps the places themselves).
     pub fn chance(&self) -> u64 {
         self.table.chance
+    }
+
+    /// Gives the places a stalemate will deal out, in place order, instead
+    /// of drawing them (a replay of a record, which keeps them): used only
+    /// if the seats given are exactly those still holding cards then.
+    pub fn set_stalemate_places(&mut self, order: &[Seat]) {
+        let t = &mut self.table;
+        t.forced_len = order.len().min(8) as u8;
+        for (i, s) in order.iter().take(8).enumerate() {
+            t.forced[i] = s.index() as u8;
+        }
     }
 
     /// The seat the deal started at.
@@ -1109,8 +1126,20 @@ impl Hand {
         let left = self.holding;
         self.events.push(Event::Effect(Effect::Stalemate { left }));
         let mut order: ArrayVec<Seat, MAX_PLAYERS> = left.iter().collect();
-        let mut rng = DealRng::new(crate::Seed::from(self.table.chance));
-        rng.shuffle(&mut order);
+        let t = self.table;
+        let forced: ArrayVec<Seat, MAX_PLAYERS> = (0..usize::from(t.forced_len))
+            .map(|i| Seat::new(usize::from(t.forced[i])))
+            .collect();
+        let mut forced_set = Seats::NONE;
+        for &s in &forced {
+            forced_set.insert(s);
+        }
+        if forced.len() == order.len() && forced_set == left {
+            order = forced;
+        } else {
+            let mut rng = DealRng::new(crate::Seed::from(self.table.chance));
+            rng.shuffle(&mut order);
+        }
         for seat in order {
             self.holding.remove(seat);
             self.finish.push(seat);

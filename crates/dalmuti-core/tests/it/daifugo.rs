@@ -410,3 +410,158 @@ fn the_lock_by_number_wants_the_next_rank() {
         Illegal::Locked { suits: false, .. }
     ));
 }
+
+/// Plays a whole match of `games` games, each decision a pseudo-random
+/// legal action (passing often, so that stalemates happen).
+fn random_match(rules: Rules, players: usize, games: u32, seed: u64) -> dalmuti_core::Game {
+    let names = (0..players).map(|i| format!("P{i}")).collect();
+    let rules = Rules {
+        hands: Some(games),
+        ..rules
+    };
+    let mut game = dalmuti_core::Game::new(rules, names, Seed::from(seed)).expect("a game");
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    loop {
+        while let Some(seat) = game.hand().next_to_act() {
+            let legal = game.hand().legal_actions(seat);
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Some matches pass nearly always: stalemates.
+            let rate = if seed % 3 == 0 { 50 } else { 4 };
+            let pass_often = x % rate != 0 && legal.contains(&Action::Pass);
+            let action = if pass_often {
+                Action::Pass
+            } else {
+                legal[(x >> 8) as usize % legal.len()]
+            };
+            game.apply(seat, action).expect("a listed action is legal");
+        }
+        if game.is_over() {
+            return game;
+        }
+        game.next_hand().expect("the next game");
+    }
+}
+
+#[test]
+fn matches_are_recorded_checked_and_replayed_exactly() {
+    use dalmuti_core::record::{Checked, Record, check};
+    let mut stalemates = 0;
+    for (i, climbing) in [Climbing::UECDA, Climbing::LOCAL, Climbing::PRESIDENT]
+        .into_iter()
+        .enumerate()
+    {
+        for seed in 0..6u64 {
+            let rules = Rules {
+                climbing: Some(climbing),
+                ..if i == 2 {
+                    Rules::president()
+                } else {
+                    Rules::daifugo()
+                }
+            };
+            let game = random_match(rules, 4 + seed as usize % 3, 7, seed);
+            let record = Record::from_game(&game);
+            let text = record.to_json_string();
+            assert!(text.contains("\"format\": \"dalmuti-record/2\""));
+            let Checked::Valid(report) = check(&text) else {
+                panic!("{:?}\n{text}", check(&text));
+            };
+            assert_eq!(report.hands.len(), 7);
+            assert_eq!(Record::parse(&text).unwrap(), record);
+            stalemates += text.matches("\"stalemate\"").count();
+            let replayed = record.replay(Seed::from(0)).expect("replays");
+            for (a, b) in game.hands().iter().zip(replayed.hands()) {
+                assert_eq!(a.hand.finish_order(), b.hand.finish_order());
+                assert_eq!(a.dealt_seating, b.dealt_seating);
+            }
+            let totals: Vec<u32> = game.players().map(|p| game.total(p)).collect();
+            let again: Vec<u32> = replayed.players().map(|p| replayed.total(p)).collect();
+            assert_eq!(totals, again);
+        }
+    }
+    assert!(stalemates > 0, "some games end in a stalemate");
+}
+
+#[test]
+fn a_match_draws_seats_every_three_games_and_resets_classes_every_cycle() {
+    let rules = Rules {
+        climbing: Some(Climbing {
+            class_cycle: 4,
+            ..Climbing::UECDA
+        }),
+        ..Rules::daifugo()
+    };
+    let game = random_match(rules, 5, 9, 11);
+    let hands = game.hands();
+    // Games 1 and 5 (of a cycle of 4) have no classes, no exchange.
+    for (g, log) in hands.iter().enumerate() {
+        let ranked = g % 4 != 0;
+        assert_eq!(
+            log.hand.class(Seat::new(0)).is_some(),
+            ranked,
+            "game {}",
+            g + 1
+        );
+        assert_eq!(log.hand.taxed(), ranked, "game {}", g + 1);
+    }
+    // Seats change only before games 4 and 7.
+    let changed: Vec<usize> = (1..hands.len())
+        .filter(|&g| hands[g].dealt_seating != hands[g - 1].dealt_seating)
+        .collect();
+    assert!(changed.iter().all(|g| g % 3 == 0), "{changed:?}");
+    // Points 5 to 1 a game: 15 a game in all.
+    let total: u32 = game.players().map(|p| game.total(p)).sum();
+    assert_eq!(total, 15 * 9);
+    // Classes follow the last game's finishing order.
+    let last = &hands[5];
+    let second: Vec<_> = last.finishers().collect();
+    let next = &hands[6];
+    let top = next.seat_of(second[0]).unwrap();
+    assert_eq!(next.hand.class(top), Some(0));
+    assert_eq!(
+        next.hand.dealt_from(),
+        top,
+        "the deal starts at the top class"
+    );
+}
+
+#[test]
+fn every_listed_play_writes_and_reads_back_the_same() {
+    for seed in 0..150u64 {
+        let ranking: Vec<Seat> = (0..5).map(Seat::new).collect();
+        let rules = Rules {
+            climbing: Some(Climbing {
+                jokers: 1 + (seed % 2) as u8,
+                ..Climbing::UECDA
+            }),
+            ..Rules::daifugo()
+        };
+        let mut hand = Hand::deal_ranked(
+            rules,
+            5,
+            Some(&ranking),
+            &mut DealRng::new(Seed::from(seed)),
+        );
+        let mut k = seed;
+        while let Some(seat) = hand.next_to_act() {
+            let legal = hand.legal_actions(seat);
+            for a in &legal {
+                let wire = dalmuti_core::wire::encode_action(a);
+                assert_eq!(
+                    dalmuti_core::wire::decode_action(&wire).as_ref(),
+                    Ok(a),
+                    "{wire}"
+                );
+                if let Action::Play(set) = a {
+                    let text = set.to_string();
+                    assert_eq!(text.parse::<Set>().as_ref(), Ok(set), "{text}");
+                }
+            }
+            k = k.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let a = legal[(k >> 33) as usize % legal.len()];
+            hand.apply(seat, a).unwrap();
+        }
+    }
+}
