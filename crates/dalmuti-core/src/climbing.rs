@@ -275,6 +275,36 @@ impl Climbing {
         Ok(())
     }
 
+    /// Options as a person types them: a preset (`uecda`, `local`,
+    /// `president`) and `option=value`s, separated by commas, over the
+    /// variant's own options.
+    ///
+    /// ```
+    /// use dalmuti_core::{Climbing, Variant};
+    /// let c = Climbing::from_options(Variant::Daifugo, "local, jokers=2").unwrap();
+    /// assert!(c.eleven_back && c.jokers == 2);
+    /// let p = Climbing::from_options(Variant::President, "revolution=on").unwrap();
+    /// assert!(p.revolution && !p.sequences);
+    /// assert!(Climbing::from_options(Variant::Daifugo, "chaos").is_err());
+    /// ```
+    pub fn from_options(variant: crate::Variant, text: &str) -> Result<Climbing, String> {
+        let mut c = match variant {
+            crate::Variant::President => Climbing::PRESIDENT,
+            _ => Climbing::UECDA,
+        };
+        for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            match item.split_once('=') {
+                Some((name, value)) => c.set(name, value)?,
+                None => c = Climbing::preset(item).ok_or_else(|| {
+                    format!(
+                        "{item:?} is neither a preset (uecda, local, president) nor option=value"
+                    )
+                })?,
+            }
+        }
+        Ok(c)
+    }
+
     /// The options' names, for messages.
     pub fn names() -> String {
         match serde_json::to_value(Climbing::UECDA) {

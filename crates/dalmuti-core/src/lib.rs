@@ -66,6 +66,6 @@ pub use set::{DECLARED_VALUES, JESTERS_ALONE_RANK, NotASet, Set, SetKind};
 pub use suit::{ABOVE_TWO, Suit, TOP_PLACE, place_word};
 pub use variant::{BadVariant, Variant, Words};
 pub use view::{
-    ExchangeSnapshot, LogEntry, OfferSnapshot, RevolutionSnapshot, SeatSnapshot, Seen, View,
-    ViewSnapshot, Viewer,
+    ExchangeSnapshot, LogEntry, OfferSnapshot, RevolutionSnapshot, SeatSnapshot, Seen,
+    TableSnapshot, View, ViewSnapshot, Viewer,
 };

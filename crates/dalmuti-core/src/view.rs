@@ -134,9 +134,52 @@ impl<'a> View<'a> {
         self.hand.is_first()
     }
 
-    /// A seat's title this hand.
+    /// A seat's title this hand. In President and Daifugō it comes from
+    /// the seat's class (the last game's place), and everyone is a
+    /// commoner (Merchant's title: 平民, Neutral) in a game without
+    /// classes.
     pub fn title(&self, seat: Seat) -> Title {
-        seat.title(self.players())
+        let n = self.players();
+        if self.variant().is_suited() {
+            return match self.hand.class(seat) {
+                Some(class) => Seat::new(class).title(n),
+                None => Title::Merchant { class: 0 },
+            };
+        }
+        seat.title(n)
+    }
+
+    /// A seat's class this game in President and Daifugō (0 the top);
+    /// `None` in a game without classes and in the other games.
+    pub fn class(&self, seat: Seat) -> Option<usize> {
+        self.hand.class(seat)
+    }
+
+    /// Whether a revolution is in force (President, Daifugō): 3 high.
+    pub fn reversed(&self) -> bool {
+        self.hand.reversed()
+    }
+
+    /// Whether a Jack's 11-back is in force until the table clears.
+    pub fn eleven_back(&self) -> bool {
+        self.hand.eleven_back()
+    }
+
+    /// The lock: the suits every play must have (0 when free) and whether
+    /// each set must be the next rank.
+    pub fn lock(&self) -> (u8, bool) {
+        self.hand.lock()
+    }
+
+    /// Whether play goes to higher seats.
+    pub fn clockwise(&self) -> bool {
+        self.hand.clockwise()
+    }
+
+    /// Who has passed since the table last cleared (public: passes are
+    /// said aloud).
+    pub fn passed(&self) -> Seats {
+        self.hand.passed()
     }
 
     /// The phase of the hand.
@@ -365,6 +408,18 @@ impl<'a> View<'a> {
             log: self.log().map(LogEntry::from).collect(),
             finish_order: self.finish_order().iter().map(|s| s.index()).collect(),
             scores: self.scores().map(<[u32]>::to_vec),
+            table: self.variant().is_suited().then(|| {
+                let (suits, number) = self.lock();
+                TableSnapshot {
+                    classes: Seat::all(n).map(|s| self.class(s)).collect(),
+                    reversed: self.reversed(),
+                    eleven_back: self.eleven_back(),
+                    lock: suit_letters(suits),
+                    lock_number: number,
+                    clockwise: self.clockwise(),
+                    passed: self.passed().iter().map(Seat::index).collect(),
+                }
+            }),
         }
     }
 }
@@ -415,6 +470,30 @@ pub struct ViewSnapshot {
     pub finish_order: Vec<usize>,
     /// Every seat's points so far, when the game is scored.
     pub scores: Option<Vec<u32>>,
+    /// The table of President and Daifugō (absent in the other games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableSnapshot>,
+}
+
+/// The table of President and Daifugō in a [`ViewSnapshot`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableSnapshot {
+    /// Each seat's class this game, 0 the top (`null` in a game without
+    /// classes).
+    pub classes: Vec<Option<usize>>,
+    /// A revolution is in force: 3 high.
+    pub reversed: bool,
+    /// A Jack's 11-back is in force until the table clears.
+    pub eleven_back: bool,
+    /// The locked suits as letters (`SH`; empty when free; `+` for a Joker
+    /// beyond the four suits).
+    pub lock: String,
+    /// Each set must be the next rank.
+    pub lock_number: bool,
+    /// Play goes to higher seats.
+    pub clockwise: bool,
+    /// Seats that have passed since the table last cleared.
+    pub passed: Vec<usize>,
 }
 
 /// One seat in a [`ViewSnapshot`].

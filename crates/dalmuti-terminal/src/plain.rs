@@ -520,6 +520,9 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
     /// not one.
     fn set(&self, play: &Play) -> Result<Set, String> {
         let tr = self.tr();
+        if let Some(set) = play.suited {
+            return Ok(set);
+        }
         let set = Set::from_cards_as(&play.cards, play.value)
             .map_err(|e| words::not_a_set(&play.cards, &e, tr))?;
         let Some(typed) = &play.target else {
