@@ -336,6 +336,78 @@ impl<'a> View<'a> {
         })
     }
 
+    /// The cards of this game the viewer cannot see (President, Daifugō):
+    /// the deck less its own cards and every card played. Exchange cards
+    /// it gave or lost are among them: where they are is for the viewer to
+    /// remember.
+    pub fn unseen(&self) -> Cards {
+        let mut unseen = self.deck().cards();
+        if let Some(mine) = self.cards() {
+            unseen.remove_all(&mine);
+        }
+        for (_, set) in self.plays() {
+            unseen.remove_all(&set.cards());
+        }
+        unseen
+    }
+
+    /// The game as it would be if the other seats held `others` (indexed by
+    /// seat; the viewer's own entry is ignored): a position a search bot
+    /// may play out, President and Daifugō only. `others` must share out
+    /// exactly [`View::unseen`], each seat its count of cards; the copy
+    /// holds nothing more than the viewer may know.
+    ///
+    /// ```
+    /// use dalmuti_core::{DealRng, Hand, Rules, Seat, Seed, View, Viewer, PerSeat, Cards};
+    /// let hand = Hand::deal(Rules::daifugo(), 3, true, &mut DealRng::new(Seed::from(3)));
+    /// let view = View::new(&hand, Viewer::Seat(Seat::new(0)));
+    /// let mut others = PerSeat::<Cards>::default();
+    /// let mut unseen = view.unseen().iter();
+    /// for seat in [Seat::new(1), Seat::new(2)] {
+    ///     for _ in 0..view.card_count(seat) {
+    ///         others[seat].add(unseen.next().unwrap(), 1);
+    ///     }
+    /// }
+    /// let sample = view.sample(&others).unwrap();
+    /// assert_eq!(sample.held(Seat::new(0)), hand.held(Seat::new(0)));
+    /// assert!(sample.events().is_empty());
+    /// ```
+    pub fn sample(&self, others: &PerSeat<Cards>) -> Result<Hand, String> {
+        if !self.variant().is_suited() {
+            return Err("only President and Daifugō are sampled this way".into());
+        }
+        let me = self.seat();
+        let mut holdings = PerSeat::<Cards>::default();
+        let mut all = Cards::EMPTY;
+        for seat in Seat::all(self.players()) {
+            let cards = if Some(seat) == me {
+                self.hand.held(seat)
+            } else {
+                let cards = others[seat];
+                if cards.len() != self.card_count(seat) {
+                    return Err(format!(
+                        "{seat} holds {} cards, not {}",
+                        self.card_count(seat),
+                        cards.len()
+                    ));
+                }
+                if !cards.is_empty() && !cards.is_suited() {
+                    return Err(format!("{cards} are not cards of the pack"));
+                }
+                if all.pack_mask() & cards.pack_mask() != 0 || all.jokers() + cards.jokers() > 2 {
+                    return Err("a card given twice".into());
+                }
+                all.add_all(&cards);
+                cards
+            };
+            holdings[seat] = cards;
+        }
+        if all != self.unseen() {
+            return Err("the cards given are not the unseen cards".into());
+        }
+        Ok(self.hand.with_holdings(&holdings))
+    }
+
     /// Every set played so far this hand, in order, with who played it.
     pub fn plays(&self) -> impl Iterator<Item = (Seat, Set)> + 'a {
         self.hand.events().iter().filter_map(|e| match *e {

@@ -432,6 +432,24 @@ impl Hand {
         self.held[seat].best(count)
     }
 
+    /// The same game with other cards in the hands of `others` (President,
+    /// Daifugō): for search bots, which sample what they cannot see. The
+    /// copy keeps only what every seat knows besides the cards: its log is
+    /// empty, the dealt hands are the holdings and the exchange is
+    /// forgotten.
+    pub(crate) fn with_holdings(&self, holdings: &PerSeat<Cards>) -> Hand {
+        let mut hand = self.clone();
+        hand.events.clear();
+        hand.held = *holdings;
+        hand.dealt = *holdings;
+        hand.sizes = sizes_of(holdings, self.players());
+        if self.stage == Stage::Play {
+            hand.greater_tax = Gift::NotDue;
+            hand.lesser_tax = Gift::NotDue;
+        }
+        hand
+    }
+
     // ----- decisions and legal actions -----
 
     /// The decision of a seat while a game of President or Daifugō is set
