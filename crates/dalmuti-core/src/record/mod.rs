@@ -1,7 +1,11 @@
 //! Game records, format `dalmuti-record/1` (`shared/specs/game-record.md`):
 //! one JSON document with the rules, the seating draw and every hand's deal,
 //! revolution, taxes, exchange and plays. Omniscient: for replays, analysis
-//! and tests, never for a player during play.
+//! and tests, never for a player during play. President and Daifugō are
+//! recorded as `dalmuti-record/2` (`docs/RECORDS.md`): the pack's cards
+//! (`10H`, `JK`), plays with Jokers standing for cards (`9H JK as 9S`,
+//! `5H JK 7H`), the rule set's options (`rules.climbing`), a game's new
+//! seating and a stalemate's places.
 //!
 //! - [`check`] reads a record, replays it under the rules and reports what
 //!   `dalmuti check` prints, or the first fault with its hand and play.
