@@ -195,7 +195,12 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         let s = &*self.session;
         let tr = s.tr();
         let mut lines = vec![String::new(), format!("== {} ==", hand_number(s))];
-        lines.extend(self.table_lines(&say(tr, "plain.table", &[])));
+        let table_key = if tr.variant().is_suited() {
+            "plain.table.pack"
+        } else {
+            "plain.table"
+        };
+        lines.extend(self.table_lines(&say(tr, table_key, &[])));
         self.seating = self.current_seating();
         let view = s.view();
         if view.is_first_hand() && view.rules().first_deal_revolution {
@@ -299,7 +304,12 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         match command {
             Command::Hand => self.say(words::hand_line(self.session))?,
             Command::Table => {
-                for line in self.table_lines(&say(self.tr(), "plain.table", &[])) {
+                let table_key = if self.tr().variant().is_suited() {
+                    "plain.table.pack"
+                } else {
+                    "plain.table"
+                };
+                for line in self.table_lines(&say(self.tr(), table_key, &[])) {
                     self.say(line)?;
                 }
             }

@@ -342,6 +342,8 @@ fn explain_decision(session: &Session, decision: &Decision) -> String {
             args.extend([("set", set.as_str()), ("n", size.as_str())]);
             let key = if nothing_tops(session) {
                 "explain.follow.nothing"
+            } else if session.variant().is_suited() {
+                "explain.follow.pack"
             } else if top.size() == 1 {
                 "explain.follow.one"
             } else {

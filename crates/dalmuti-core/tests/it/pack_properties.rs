@@ -5,16 +5,39 @@
 
 use dalmuti_core::{
     Action, Card, Cards, Climbing, DealRng, Event, FirstLead, Hand, Lock, Rules, Seat, Seed, Set,
-    Suit, Viewer, View,
+    Suit, View, Viewer,
 };
 use proptest::prelude::*;
 
 fn climbing() -> impl Strategy<Value = Climbing> {
     (
-        (0u8..=2, any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
-        (any::<bool>(), any::<bool>(), 0u8..4, any::<bool>(), any::<bool>()),
-        (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
-        (any::<bool>(), any::<bool>(), prop_oneof![Just(0u8), Just(20u8), Just(6u8)], 0u8..3),
+        (
+            0u8..=2,
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+        ),
+        (
+            any::<bool>(),
+            any::<bool>(),
+            0u8..4,
+            any::<bool>(),
+            any::<bool>(),
+        ),
+        (
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+        ),
+        (
+            any::<bool>(),
+            any::<bool>(),
+            prop_oneof![Just(0u8), Just(20u8), Just(6u8)],
+            0u8..3,
+        ),
     )
         .prop_map(
             |(
@@ -42,8 +65,11 @@ fn climbing() -> impl Strategy<Value = Climbing> {
                 lead_may_pass: lead_pass,
                 stalemate_passes: stalemate,
                 exchange: true,
-                first_lead: [FirstLead::DiamondThree, FirstLead::ClubThree, FirstLead::TopClass]
-                    [usize::from(first)],
+                first_lead: [
+                    FirstLead::DiamondThree,
+                    FirstLead::ClubThree,
+                    FirstLead::TopClass,
+                ][usize::from(first)],
                 class_cycle: 0,
                 reseat_every: 0,
             },
@@ -67,7 +93,11 @@ fn deal(climbing: Climbing, players: usize, ranked: bool, seed: u64) -> Hand {
     let president = seed % 2 == 0;
     let rules = Rules {
         climbing: Some(climbing),
-        ..if president { Rules::president() } else { Rules::daifugo() }
+        ..if president {
+            Rules::president()
+        } else {
+            Rules::daifugo()
+        }
     };
     let ranking: Vec<Seat> = (0..players).rev().map(Seat::new).collect();
     Hand::deal_ranked(
