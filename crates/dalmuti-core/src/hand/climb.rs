@@ -141,22 +141,43 @@ impl Hand {
         rng: &mut DealRng,
     ) -> Hand {
         assert!(rules.variant.is_suited() && rules.variant.players().contains(&players));
-        let deck = Deck::for_table(&rules, players);
-        let start = match ranking {
-            Some(r) => r[0],
-            None => Seat::new(rng.below(players as u32) as usize),
-        };
-        let hands = deck.deal(players, rng);
-        let mut dealt = PerSeat::<Cards>::default();
-        for seat in Seat::all(players) {
-            dealt[Seat::new((seat.index() + start.index()) % players)] = hands[seat];
-        }
+        let (start, dealt) = Hand::pack_deal(&rules, players, ranking.map(|r| r[0]), rng);
         let chance = if rules.climbing().stalemate_passes > 0 {
             u64::from(rng.next_u32()) << 32 | u64::from(rng.next_u32())
         } else {
             0
         };
         Hand::start_climb(rules, players, ranking, start, dealt, chance)
+    }
+
+    /// The deal of a game of President or Daifugō from `rng`: from seat
+    /// `start` (the top class's), or without classes from a seat drawn from
+    /// `rng` first; the seat it started at, and each seat's cards. What a
+    /// revealed seed deals, for `dalmuti verify`.
+    ///
+    /// ```
+    /// use dalmuti_core::{DealRng, Hand, Rules, Seat, Seed};
+    /// let rules = Rules::daifugo();
+    /// let (start, cards) = Hand::pack_deal(&rules, 5, Some(Seat::new(3)), &mut DealRng::new(Seed::from(4)));
+    /// assert_eq!((start, cards[Seat::new(3)].len(), cards[Seat::new(2)].len()), (Seat::new(3), 11, 10));
+    /// let ranking = [3, 0, 1, 2, 4].map(Seat::new);
+    /// let hand = Hand::deal_ranked(rules, 5, Some(&ranking), &mut DealRng::new(Seed::from(4)));
+    /// assert_eq!(hand.dealt(Seat::new(0)), cards[Seat::new(0)]);
+    /// ```
+    pub fn pack_deal(
+        rules: &Rules,
+        players: usize,
+        start: Option<Seat>,
+        rng: &mut DealRng,
+    ) -> (Seat, PerSeat<Cards>) {
+        let deck = Deck::for_table(rules, players);
+        let start = start.unwrap_or_else(|| Seat::new(rng.below(players as u32) as usize));
+        let hands = deck.deal(players, rng);
+        let mut dealt = PerSeat::<Cards>::default();
+        for seat in Seat::all(players) {
+            dealt[Seat::new((seat.index() + start.index()) % players)] = hands[seat];
+        }
+        (start, dealt)
     }
 
     /// A game of President or Daifugō from cards already dealt (a record,

@@ -565,3 +565,32 @@ fn every_listed_play_writes_and_reads_back_the_same() {
         }
     }
 }
+
+#[test]
+fn a_revealed_seed_deals_each_game_as_the_verifier_recomputes_it() {
+    // The server deals each game from its own seed (Game::next_hand_from);
+    // `dalmuti verify` recomputes it with Hand::pack_deal from the seed and
+    // the seat the deal starts at (drawn from the seed without classes).
+    let names = ["A", "B", "C", "D", "E"].map(String::from).to_vec();
+    let rules = Rules {
+        hands: Some(4),
+        ..Rules::daifugo()
+    };
+    let mut game = dalmuti_core::Game::drawn(rules, names, Seed::from(1)).unwrap();
+    for g in 0..4u64 {
+        let seed = Seed::from(100 + g);
+        game.next_hand_from(seed).unwrap();
+        let hand = game.hand().clone();
+        let ranked = hand.class(Seat::new(0)).is_some();
+        let start = ranked.then(|| hand.dealt_from());
+        let (from, cards) = Hand::pack_deal(&rules, 5, start, &mut DealRng::new(seed));
+        assert_eq!(from, hand.dealt_from());
+        for seat in Seat::all(5) {
+            assert_eq!(cards[seat], hand.dealt(seat), "game {g} {seat}");
+        }
+        while let Some(seat) = game.hand().next_to_act() {
+            let action = game.hand().worst_legal(seat).unwrap();
+            game.apply(seat, action).unwrap();
+        }
+    }
+}
