@@ -483,6 +483,7 @@ impl<'a> View<'a> {
             table: self.variant().is_suited().then(|| {
                 let (suits, number) = self.lock();
                 TableSnapshot {
+                    options: self.rules().climbing(),
                     classes: Seat::all(n).map(|s| self.class(s)).collect(),
                     reversed: self.reversed(),
                     eleven_back: self.eleven_back(),
@@ -550,6 +551,8 @@ pub struct ViewSnapshot {
 /// The table of President and Daifugō in a [`ViewSnapshot`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableSnapshot {
+    /// The rule set's options (`docs/RULES.md`).
+    pub options: crate::Climbing,
     /// Each seat's class this game, 0 the top (`null` in a game without
     /// classes).
     pub classes: Vec<Option<usize>>,
