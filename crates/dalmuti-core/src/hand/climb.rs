@@ -114,12 +114,16 @@ impl Hand {
     /// boxed so that they stay small).
     #[inline]
     fn tb(&self) -> &Table {
-        self.table.as_deref().expect("a game of the pack has its table")
+        self.table
+            .as_deref()
+            .expect("a game of the pack has its table")
     }
 
     #[inline]
     fn tbm(&mut self) -> &mut Table {
-        self.table.as_deref_mut().expect("a game of the pack has its table")
+        self.table
+            .as_deref_mut()
+            .expect("a game of the pack has its table")
     }
 
     /// Deals a game of President or Daifugō. `ranking` is the last game's
@@ -387,7 +391,10 @@ impl Hand {
     /// The table of a game of the pack, or a fresh one for the other games
     /// (whose public accessors below then say: no class, no revolution…).
     fn table_or_fresh(&self) -> Table {
-        self.table.as_deref().copied().unwrap_or_else(|| Table::new(self.players()))
+        self.table
+            .as_deref()
+            .copied()
+            .unwrap_or_else(|| Table::new(self.players()))
     }
 
     /// A seat's class this game in President or Daifugō, 0 the top; `None`
