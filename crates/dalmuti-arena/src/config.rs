@@ -70,6 +70,10 @@ pub struct SimArgs {
     pub first_deal_revolution: bool,
     /// Optional rule: the highest Merchant may trade a card blind.
     pub merchant_exchange: bool,
+    /// President and Daifugō: their options, a preset (uecda, local,
+    /// president) and `option=value`s, separated by commas
+    /// (`local,jokers=2`; RULES.md lists them).
+    pub house: Option<String>,
     /// Scoring in force at the table: none, standard or philanthropic (the
     /// report's points are always the standard ones).
     pub scoring: Option<String>,
@@ -337,6 +341,18 @@ impl SimConfig {
                 .parse()
                 .map_err(|_| ConfigError::Scoring(text.trim().to_string()))?,
         };
+        let climbing = match (&args.house, variant.is_suited()) {
+            (None, _) => None,
+            (Some(text), true) => Some(
+                dalmuti_core::Climbing::from_options(variant, text)
+                    .map_err(|e| ConfigError::Rules(format!("--house: {e}")))?,
+            ),
+            (Some(_), false) => {
+                return Err(ConfigError::Rules(
+                    "--house sets the rules of President and Daifugō only".into(),
+                ));
+            }
+        };
         let rules = Rules {
             variant,
             stripped_deck: args.stripped_deck,
@@ -348,6 +364,7 @@ impl SimConfig {
                 Mode::Games { hands_per_game, .. } => Some(hands_per_game),
             },
             join_and_leave: false,
+            climbing,
         };
         rules.check(players).map_err(|e| match e {
             BadRules::StrippedCorporate => ConfigError::Rules(

@@ -109,8 +109,13 @@ impl fmt::Display for Action {
 /// up to 13 kinds of card has 91, 92 with a revolution to call; the richest
 /// lead, 27 cards with two Jesters, has under 90; a Corporate Shuffle lead
 /// of seven 6s, the Wedgie and both Dogberts at eight players, aimed at any
-/// of seven players, stays under 180).
-pub const MAX_ACTIONS: usize = 192;
+/// of seven players, stays under 180). The pack's games list more: every
+/// role of every Joker is its own play, so a Daifugō lead of 18 cards and a
+/// Joker at three players reached 188 over 3,000 deals, and 14 cards with
+/// two Jokers at four players 254 (`examples/legal_max.rs`); two Jokers at
+/// three players (615) are refused by [`crate::Rules::check`]. A list that
+/// would still overflow keeps its first, worst, actions.
+pub const MAX_ACTIONS: usize = 512;
 
 /// The legal actions of one decision, on the stack.
 pub type ActionList = ArrayVec<Action, MAX_ACTIONS>;
@@ -169,6 +174,20 @@ pub enum Illegal {
     /// A Wedgie naming someone in the play that ends the hand.
     #[error("this play ends the hand, so the Twirling Wedgie names no one")]
     WedgieEndsHand,
+    /// A play under a lock without the locked suits or rank.
+    #[error("{} is locked: {played} does not {}", .top, if *.suits { "have its suits" } else { "follow its rank" })]
+    Locked {
+        /// The set on the table.
+        top: Set,
+        /// The set that was tried.
+        played: Set,
+        /// Whether the suits (else the rank) were wrong.
+        suits: bool,
+    },
+    /// A play this game's rules do not have (a sequence where there are
+    /// none, more Jokers than the pack holds, a set of another game).
+    #[error("{0} is not a play of this game")]
+    NotOfThisGame(Set),
     /// A revolution called by someone not dealt both Jesters, or after
     /// their setup choice.
     #[error(

@@ -166,6 +166,71 @@ impl Teller<'_> {
         self.tr.n(key, n.into(), &args)
     }
 
+    /// What a play of President or Daifugō did to the table.
+    fn effect(&self, effect: dalmuti_core::Effect) -> String {
+        use dalmuti_core::Effect;
+        let tr = self.tr;
+        let word = |key: &str| tr.v(&format!("word.{key}"), &[]);
+        match effect {
+            Effect::Revolution { seat, reversed } => {
+                let key = if reversed {
+                    "log.effect.revolution"
+                } else {
+                    "log.effect.revolution-back"
+                };
+                self.say(key, seat, &self.args(&[], &[("word", word("revolution"))]))
+            }
+            Effect::EightCut { seat } => self.say(
+                "log.effect.eight-cut",
+                seat,
+                &self.args(&[], &[("word", word("eight-cut"))]),
+            ),
+            Effect::TwoClears { seat } => self.say("log.effect.two-clears", seat, &[]),
+            Effect::SpadeThree { seat } => self.say(
+                "log.effect.spade-three",
+                seat,
+                &self.args(&[], &[("word", word("spade-three"))]),
+            ),
+            Effect::ElevenBack { seat, on } => {
+                let key = if on {
+                    "log.effect.eleven-back"
+                } else {
+                    "log.effect.eleven-back-off"
+                };
+                self.say(key, seat, &self.args(&[], &[("word", word("eleven-back"))]))
+            }
+            Effect::Locked { suits, number } => {
+                let symbols: String = dalmuti_core::Suit::ALL
+                    .iter()
+                    .filter(|s| suits >> s.index() & 1 != 0)
+                    .map(|s| s.symbol())
+                    .collect();
+                let key = match (suits != 0, number) {
+                    (true, true) => "log.effect.locked-both",
+                    (true, false) => "log.effect.locked",
+                    _ => "log.effect.locked-number",
+                };
+                tr.t(key, &[("suits", &symbols), ("word", &word("lock"))])
+            }
+            Effect::Skipped { seat, skipped } => {
+                let names: Vec<String> = skipped.iter().map(|s| self.who(s)).collect();
+                self.say(
+                    "log.effect.skipped",
+                    seat,
+                    &self.args(&[], &[("skipped", tr.list(&names, "list.and"))]),
+                )
+            }
+            Effect::Reversed { seat, .. } => self.say("log.effect.reversed", seat, &[]),
+            Effect::Fell { seat } => self.say(
+                "log.effect.fell",
+                seat,
+                &self.args(&[], &[("word", word("miyako-ochi"))]),
+            ),
+            Effect::Fouled { seat } => self.say("log.effect.fouled", seat, &[]),
+            Effect::Stalemate { .. } => tr.t("log.effect.stalemate", &[]),
+        }
+    }
+
     /// A set and what its special card does.
     fn set(&self, set: &Set) -> String {
         let words = self.tr.set_words(set);
@@ -318,6 +383,7 @@ impl Teller<'_> {
             }
             Event::RatbertTaken { seat } => self.say("log.ratbert", seat, &[]),
             Event::HandOver => tr.t("log.hand-over", &[]),
+            Event::Effect(effect) => self.effect(effect),
         }
     }
 }

@@ -195,7 +195,12 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         let s = &*self.session;
         let tr = s.tr();
         let mut lines = vec![String::new(), format!("== {} ==", hand_number(s))];
-        lines.extend(self.table_lines(&say(tr, "plain.table", &[])));
+        let table_key = if tr.variant().is_suited() {
+            "plain.table.pack"
+        } else {
+            "plain.table"
+        };
+        lines.extend(self.table_lines(&say(tr, table_key, &[])));
         self.seating = self.current_seating();
         let view = s.view();
         if view.is_first_hand() && view.rules().first_deal_revolution {
@@ -299,7 +304,12 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         match command {
             Command::Hand => self.say(words::hand_line(self.session))?,
             Command::Table => {
-                for line in self.table_lines(&say(self.tr(), "plain.table", &[])) {
+                let table_key = if self.tr().variant().is_suited() {
+                    "plain.table.pack"
+                } else {
+                    "plain.table"
+                };
+                for line in self.table_lines(&say(self.tr(), table_key, &[])) {
                     self.say(line)?;
                 }
             }
@@ -520,6 +530,9 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
     /// not one.
     fn set(&self, play: &Play) -> Result<Set, String> {
         let tr = self.tr();
+        if let Some(set) = play.suited {
+            return Ok(set);
+        }
         let set = Set::from_cards_as(&play.cards, play.value)
             .map_err(|e| words::not_a_set(&play.cards, &e, tr))?;
         let Some(typed) = &play.target else {
@@ -667,6 +680,7 @@ mod tests {
             first_deal_revolution: false,
             merchant_exchange: false,
             scoring: "standard".into(),
+            house: None,
             hands: Some(1),
             speed: 0,
             plain: true,

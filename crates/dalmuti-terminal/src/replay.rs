@@ -118,7 +118,14 @@ fn hand(game: &Game, tr: Tr, index: usize, log: &HandLog, totals: &mut [u32]) ->
         .iter()
         .enumerate()
         .map(|(i, &p)| {
-            let title = tr.title(Seat::new(i).title(n));
+            // President and Daifugō: the class from the last game, not the
+            // seat (everyone a commoner in a game without classes).
+            let title = match (game.rules().variant.is_suited(), hand.class(Seat::new(i))) {
+                (true, Some(class)) => Seat::new(class).title(n),
+                (true, None) => dalmuti_core::Title::Merchant { class: 0 },
+                (false, _) => Seat::new(i).title(n),
+            };
+            let title = tr.title(title);
             tr.t("replay.seat", &[("name", &name(p)), ("title", &title)])
         })
         .collect();

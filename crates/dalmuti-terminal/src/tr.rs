@@ -72,13 +72,20 @@ impl Tr {
         format!("{}.card.{card}", self.variant.word())
     }
 
-    /// One card's name: "Knight".
+    /// One card's name: "Knight"; a card of the pack by its rank and suit
+    /// symbol, "Q♠", the same in every language.
     pub fn card(self, card: Card) -> String {
+        if card.is_suited() && !card.is_joker() {
+            return pack_card(card);
+        }
         self.n(&self.card_key(card), 1, &[])
     }
 
     /// Several cards' name: "Knights".
     pub fn cards(self, card: Card) -> String {
+        if card.is_suited() && !card.is_joker() {
+            return pack_card(card);
+        }
         self.n(&self.card_key(card), 2, &[])
     }
 
@@ -145,6 +152,9 @@ impl Tr {
     /// `n` of a card in words: "a Mason", "four Stonecutters", "the
     /// Twirling Wedgie".
     pub fn count_of(self, n: u32, card: Card) -> String {
+        if card.is_suited() && !card.is_joker() {
+            return pack_card(card);
+        }
         if n != 1 {
             let names = self.cards(card);
             return self.n(
@@ -164,6 +174,30 @@ impl Tr {
     /// A set in words: "three Knights (one a Jester)", "two Dogberts as 3s
     /// (Consultants)".
     pub fn set_words(self, set: &Set) -> String {
+        if set.is_suited() {
+            // The play as written, each card by its suit's symbol and each
+            // Joker by name; a set's Jokers with what they stand for.
+            let joker = self.card(Card::JOKER);
+            let text = set.to_string();
+            let (cards, stand) = match text.split_once(" as ") {
+                Some((c, s)) => (c.to_string(), Some(s.to_string())),
+                None => (text, None),
+            };
+            let symbols = |t: &str| -> Vec<String> {
+                t.split(' ')
+                    .map(|tok| match tok.parse::<Card>() {
+                        Ok(c) if c.is_joker() => joker.clone(),
+                        Ok(c) => pack_card(c),
+                        Err(_) => tok.to_string(),
+                    })
+                    .collect()
+            };
+            let mut out = symbols(&cards).join(" ");
+            if let Some(stand) = stand {
+                out.push_str(&format!(" (= {})", symbols(&stand).join(" ")));
+            }
+            return out;
+        }
         if set.holds_wedgie() {
             return self.cards_words(&set.cards());
         }
@@ -203,6 +237,13 @@ impl Tr {
 
     /// A group of cards in words: "an Archbishop and a Baroness".
     pub fn cards_words(self, cards: &Cards) -> String {
+        if cards.is_suited() {
+            let parts: Vec<String> = cards.iter().map(|c| self.card(c)).collect();
+            if parts.is_empty() {
+                return self.t("nothing", &[]);
+            }
+            return parts.join(" ");
+        }
         let parts: Vec<String> = cards
             .kinds()
             .map(|(c, n)| self.count_of(u32::from(n), c))
@@ -237,6 +278,16 @@ impl Tr {
     /// The player's own name in lists and tables: "you".
     pub fn you(self) -> String {
         self.t("you", &[])
+    }
+}
+
+/// A card of the pack as people read it: its rank and suit symbol, "10♥".
+pub fn pack_card(card: Card) -> String {
+    match (card.place(), card.suit()) {
+        (Some(place), Some(suit)) => {
+            format!("{}{}", dalmuti_core::place_word(place), suit.symbol())
+        }
+        _ => card.token().to_string(),
     }
 }
 

@@ -56,8 +56,8 @@ pub fn title(title: Title, tr: Tr, merchant_exchange: bool) -> String {
 /// are understood in either game).
 pub fn revolution_command(variant: Variant) -> &'static str {
     match variant {
-        Variant::Dalmuti => "revolution",
         Variant::CorporateShuffle => "takeover",
+        _ => "revolution",
     }
 }
 
@@ -342,6 +342,8 @@ fn explain_decision(session: &Session, decision: &Decision) -> String {
             args.extend([("set", set.as_str()), ("n", size.as_str())]);
             let key = if nothing_tops(session) {
                 "explain.follow.nothing"
+            } else if session.variant().is_suited() {
+                "explain.follow.pack"
             } else if top.size() == 1 {
                 "explain.follow.one"
             } else {
@@ -497,6 +499,7 @@ pub fn not_a_set(cards: &Cards, why: &NotASet, tr: Tr) -> String {
         NotASet::TooLarge | NotASet::BadCard(_) | NotASet::BadWords(_) => {
             ("not-a-set.too-large".to_string(), args(&[]))
         }
+        NotASet::NotAPlay(why) => ("not-a-set.pack".to_string(), args(&[("why", why.clone())])),
     };
     let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
     say(tr, &key, &args)
@@ -572,6 +575,22 @@ pub fn refusal(session: &Session, reason: &Illegal) -> String {
                 ("seat", &seat_number(*seat).to_string()),
             ],
         ),
+        Illegal::Locked { top, played, suits } => tr.t(
+            if *suits {
+                "refusal.locked"
+            } else {
+                "refusal.locked-number"
+            },
+            &[
+                ("played", &tr.set_words(played)),
+                ("top", &tr.set_words(top)),
+                ("word", &tr.v("word.lock", &[])),
+            ],
+        ),
+        Illegal::NotOfThisGame(set) => tr.t(
+            "refusal.not-of-this-game",
+            &[("played", &set.to_string()), ("game", &tr.game())],
+        ),
     }
 }
 
@@ -590,6 +609,30 @@ pub fn optional_rules(rules: &dalmuti_core::Rules, tr: Tr) -> Vec<String> {
     }
     if rules.scoring != dalmuti_core::Scoring::None {
         options.push(tr.t(&format!("rules.scoring.{}", rules.scoring.word()), &[]));
+    }
+    if rules.variant.is_suited() {
+        // The options that change play, by the words players use.
+        let c = rules.climbing();
+        let word = |key: &str| tr.v(&format!("word.{key}"), &[]);
+        for (on, key) in [
+            (c.sequences, "sequence"),
+            (c.revolution, "revolution"),
+            (c.eight_cut, "eight-cut"),
+            (c.lock != dalmuti_core::Lock::Off, "lock"),
+            (c.spade_three, "spade-three"),
+            (c.eleven_back, "eleven-back"),
+            (c.miyako_ochi, "miyako-ochi"),
+            (c.five_skip, "five-skip"),
+            (c.nine_reverse, "nine-reverse"),
+            (c.forbidden_finish, "forbidden-finish"),
+        ] {
+            if on {
+                options.push(word(key));
+            }
+        }
+        if c.jokers > 0 {
+            options.push(tr.count_of(c.jokers.into(), dalmuti_core::Card::JOKER));
+        }
     }
     options
 }

@@ -113,6 +113,12 @@ pub struct SimCli {
     #[arg(long)]
     pub merchant_exchange: bool,
 
+    /// President and Daifugō: their options, a preset (uecda, local,
+    /// president) and OPTION=VALUE, separated by commas, e.g.
+    /// `local,jokers=2` or `eleven_back=on,lock=strict` (docs/RULES.md).
+    #[arg(long, value_name = "RULES")]
+    pub house: Option<String>,
+
     /// Scoring in force at the table: none, standard or philanthropic (the
     /// report's points are always the standard ones).
     #[arg(long, value_name = "SCORING")]
@@ -157,6 +163,7 @@ impl From<SimCli> for dalmuti_arena::SimArgs {
             stripped_deck: cli.stripped_deck,
             first_deal_revolution: cli.first_deal_revolution,
             merchant_exchange: cli.merchant_exchange,
+            house: cli.house,
             scoring: cli.scoring,
             json: cli.json,
             csv: cli.csv,

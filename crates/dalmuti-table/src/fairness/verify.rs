@@ -440,11 +440,28 @@ pub fn verify_text(text: &str) -> Verdict {
         Err(ReadError::Invalid(f)) => return Verdict::Invalid(f),
         Err(ReadError::Unreadable(m)) => return Verdict::Unreadable(format!("not a record: {m}")),
     };
+    // President and Daifugō deal from the top class's seat, or from a
+    // seat drawn from the seed in a game without classes: the replayed
+    // games say which.
+    let starts: Vec<Option<dalmuti_core::Seat>> = match record.rules.variant.is_suited() {
+        true => match record.replay(Seed::from(0)) {
+            Ok(game) => game
+                .hands()
+                .iter()
+                .map(|log| {
+                    let ranked = log.hand.class(dalmuti_core::Seat::new(0)).is_some();
+                    ranked.then(|| log.hand.dealt_from())
+                })
+                .collect(),
+            Err(f) => return Verdict::Invalid(f),
+        },
+        false => vec![None; record.hands.len()],
+    };
     let mut hands: Vec<HandCheck> = record
         .hands
         .iter()
         .enumerate()
-        .map(|(i, hand)| check_hand(&record, i + 1, &hand.deal, &fairness.hands))
+        .map(|(i, hand)| check_hand(&record, i + 1, &hand.deal, &fairness.hands, starts[i]))
         .collect();
     // Commitments to hands the record does not hold.
     let mut extra: Vec<&HandSeed> = fairness
@@ -476,6 +493,7 @@ fn check_hand(
     number: usize,
     deal: &[(String, Cards)],
     committed: &[HandSeed],
+    start: Option<dalmuti_core::Seat>,
 ) -> HandCheck {
     let players = deal.len();
     let entries: Vec<&HandSeed> = committed.iter().filter(|h| h.hand == number).collect();
@@ -535,7 +553,11 @@ fn check_hand(
             show(&entry.commitment)
         ));
     }
-    let dealt = Deck::for_table(&record.rules, players).deal(players, &mut DealRng::new(seed));
+    let dealt = if record.rules.variant.is_suited() {
+        dalmuti_core::Hand::pack_deal(&record.rules, players, start, &mut DealRng::new(seed)).1
+    } else {
+        Deck::for_table(&record.rules, players).deal(players, &mut DealRng::new(seed))
+    };
     for (seat, (name, recorded)) in deal.iter().enumerate() {
         let expected = dealt.as_slice(players)[seat];
         if expected != *recorded {

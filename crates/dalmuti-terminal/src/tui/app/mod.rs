@@ -128,6 +128,9 @@ pub struct App<'s> {
     pub(super) partner: Option<Seat>,
     /// The decision the selection was made for.
     decision: Option<Decision>,
+    /// President and Daifugō: which of the legal actions is chosen (their
+    /// plays are picked from the list: a Joker's role is part of a play).
+    pub(super) pick: usize,
     /// The final standings are on screen.
     pub(super) standings: bool,
     quit: bool,
@@ -156,6 +159,7 @@ impl<'s> App<'s> {
             picked: Cards::EMPTY,
             partner: None,
             decision: None,
+            pick: 0,
             standings: false,
             quit: false,
         };
@@ -407,6 +411,10 @@ impl<'s> App<'s> {
             self.act(Action::CallRevolution);
             return;
         }
+        if self.variant().is_suited() {
+            self.pack_key(key.code);
+            return;
+        }
         match decision {
             Decision::Ready => self.revolution_key(key.code),
             Decision::Tax { count, .. } => self.tax_key(key.code, count),
@@ -563,6 +571,24 @@ impl<'s> App<'s> {
             Action::Ready => say(tr, "hint.ready", &[]),
             Action::Pass => tr.t("hint.pass", &[]),
             Action::DeclineExchange => say(tr, "hint.decline", &[]),
+            Action::Play(set) if self.variant().is_suited() => {
+                self.pick_action(action);
+                tr.t(
+                    "hint.play",
+                    &[
+                        ("what", &what),
+                        ("set", &set.to_string()),
+                        ("then", &tr.t("hint.then.enter", &[])),
+                    ],
+                )
+            }
+            Action::GiveTax(cards) if self.variant().is_suited() => {
+                self.pick_action(action);
+                tr.t(
+                    "hint.give",
+                    &[("what", &what), ("cards", &cards.to_string())],
+                )
+            }
             Action::Play(set) => {
                 self.select_set(&set);
                 let then = if set.wedgie_target().is_some() || set.declared().is_some() {
@@ -602,6 +628,24 @@ impl<'s> App<'s> {
         let decision = self.decision?;
         let s = &*self.session;
         let tr = self.tr();
+        if self.variant().is_suited() {
+            let legal = s.legal();
+            let action = legal.get(self.pick.min(legal.len().saturating_sub(1)))?;
+            let (words, cards) = match *action {
+                Action::Play(set) => (tr.set_words(&set), set.to_string()),
+                Action::GiveTax(cards) => (tr.cards_words(&cards), cards.to_string()),
+                Action::Pass => return Some(tr.t("hint.pass", &[])),
+                _ => return None,
+            };
+            return Some(tr.t(
+                "sel.set",
+                &[
+                    ("words", &words),
+                    ("cards", &cards),
+                    ("then", &tr.t("sel.plays", &[])),
+                ],
+            ));
+        }
         Some(match decision {
             Decision::Lead | Decision::Follow { .. } => {
                 let cards = self.selected_cards();
@@ -682,6 +726,14 @@ impl<'s> App<'s> {
 
     /// The cards of your hand that the selection uses, by kind.
     pub(super) fn chosen(&self) -> Cards {
+        if self.variant().is_suited() {
+            let legal = self.session.legal();
+            return match legal.get(self.pick) {
+                Some(Action::Play(set)) => set.cards(),
+                Some(Action::GiveTax(cards)) => *cards,
+                _ => Cards::EMPTY,
+            };
+        }
         match self.decision {
             Some(Decision::Lead | Decision::Follow { .. }) => self.selected_cards(),
             Some(Decision::Tax { .. }) => self.picked,

@@ -28,6 +28,13 @@ impl App<'_> {
     /// that could top, already the right size; for a lead, all of your
     /// worst numbered rank.
     pub(in crate::tui) fn fresh_selection(&mut self) {
+        // President and Daifugō: the first legal action that is not a pass.
+        self.pick = self
+            .session
+            .legal()
+            .iter()
+            .position(|&a| a != Action::Pass)
+            .unwrap_or(0);
         self.picked = Cards::EMPTY;
         self.wilds = 0;
         self.wedgie = false;

@@ -12,7 +12,7 @@
 
 use std::time::Duration;
 
-use dalmuti_core::{Card, Decision, Event, Seat, Seen, Stage, Title, Variant};
+use dalmuti_core::{Action, Card, Decision, Event, Seat, Seen, Stage, Title, Variant};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -186,6 +186,36 @@ impl App<'_> {
                 k("q", "quit"),
             ];
         }
+        if variant.is_suited() {
+            // Plays of the pack are chosen from the legal list.
+            let mut keys = match self.session.decision() {
+                None => {
+                    return vec![
+                        k("PgUp/PgDn", "log"),
+                        k("?", "help"),
+                        k("q", "quit-and-save"),
+                    ];
+                }
+                Some(Decision::Follow { .. }) => {
+                    vec![
+                        ("←→", tr.t("tui.key.choose", &[])),
+                        k("Enter", "play"),
+                        k("p", "pass"),
+                    ]
+                }
+                Some(Decision::Tax { .. }) => {
+                    vec![("←→", tr.t("tui.key.choose", &[])), k("Enter", "give")]
+                }
+                _ => vec![("←→", tr.t("tui.key.choose", &[])), k("Enter", "play")],
+            };
+            if self.session.legal().contains(&Action::Pass)
+                && !keys.iter().any(|(key, _)| *key == "p")
+            {
+                keys.push(k("p", "pass"));
+            }
+            keys.extend(common);
+            return keys;
+        }
         let rank = ("←→", tr.v("rank", &[]));
         // t matters only to join the Wedgie to 6s you hold.
         let held = self.session.my_cards();
@@ -336,6 +366,11 @@ impl App<'_> {
         let view = self.session.view();
         if view.stage() != Stage::Play {
             return None;
+        }
+        // President and Daifugō: who leads is the turn (a 3's holder, or
+        // whoever the table cleared to).
+        if view.variant().is_suited() {
+            return view.turn();
         }
         let mut leader = Seat::new(0);
         for entry in view.log() {
@@ -705,8 +740,13 @@ fn prompt(app: &App, decision: &Decision) -> String {
         Decision::Follow { top, by } => {
             let set = tr.set_words(&top);
             let cards = tr.n("tui.n-cards", top.size().into(), &[]);
+            let key = if s.variant().is_suited() {
+                "tui.prompt.follow.pack"
+            } else {
+                "tui.prompt.follow"
+            };
             s.about(
-                "tui.prompt.follow",
+                key,
                 by,
                 &[
                     ("set", &set),
