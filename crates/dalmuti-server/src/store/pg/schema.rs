@@ -281,7 +281,7 @@ pub(super) fn migrate(client: &mut Client) -> Result<(), StoreError> {
                 .iter()
                 .map(|r| (r.get(0), r.get(1)))
                 .collect();
-            for (key, alike) in crate::store::alike_forms(players) {
+            for (key, alike) in crate::store::columns::alike_forms(players) {
                 tx.execute(
                     "UPDATE players SET alike = $1 WHERE key = $2",
                     &[&alike, &key],
