@@ -74,9 +74,10 @@ pub enum ServerError {
         /// Seconds until a retry may succeed.
         retry_after: u64,
     },
-    /// Storage failed; nothing changed.
+    /// Storage failed; nothing changed. The store's own error, kept as it
+    /// is: whether a node lost a table's lease, and what failed.
     #[error("{0}")]
-    Storage(String),
+    Storage(crate::store::StoreError),
     /// The table's task is gone.
     #[error("the table is closed")]
     Closed,
@@ -148,7 +149,7 @@ impl From<TableError> for ServerError {
             TableError::BadToken => ServerError::BadToken,
             TableError::Conflict(m) => ServerError::Conflict(m),
             TableError::Illegal(m) => ServerError::Illegal(m),
-            TableError::Storage(m) => ServerError::Storage(m),
+            TableError::Storage(m) => ServerError::Storage(crate::store::StoreError::Failed(m)),
         }
     }
 }

@@ -187,7 +187,7 @@ async fn create_table(
         id: TableId::new(),
         name: String::new(),
         seats: req.seats,
-        rules: serde_json::to_string(&rules).expect("rules serialize"),
+        rules,
         public: req.public.unwrap_or(true),
         turn_seconds: req.turn_seconds,
         spectator_chat: req.spectator_chat,
@@ -258,8 +258,15 @@ async fn list_tables(
         }
     }
     // The tables other nodes serve, as they last published them.
-    if let Some(cluster) = &state.ctx.cluster {
-        for info in cluster.lobby_elsewhere()? {
+    if let Some(cluster) = state.ctx.cluster.clone() {
+        let elsewhere = tokio::task::spawn_blocking(move || cluster.lobby_elsewhere())
+            .await
+            .map_err(|_| {
+                ServerError::Storage(crate::store::StoreError::Failed(
+                    "reading the other nodes' lobby stopped".into(),
+                ))
+            })??;
+        for info in elsewhere {
             let known = listed.iter().any(|l| l.id == info.id);
             if listed_now(&info) && !known {
                 listed.push(info);
@@ -270,10 +277,7 @@ async fn list_tables(
         // Games over but still live are the newest; then the records.
         listed.sort_by_key(|info| std::cmp::Reverse(info.v));
         let live: Vec<TableId> = listed.iter().map(|i| i.id.clone()).collect();
-        for summary in state.ctx.store.finished(MAX_LISTED)? {
-            let Ok(info) = serde_json::from_str::<TableInfo>(&summary) else {
-                continue;
-            };
+        for info in state.repo.finished(MAX_LISTED).await? {
             if !live.contains(&info.id) {
                 listed.push(info);
             }

@@ -170,22 +170,22 @@ pub struct Config {
 /// The SQLite database of `config.data`, opened (and brought up to date).
 fn open_sqlite(config: &Config) -> Result<store::SqliteStore, ServerError> {
     store::SqliteStore::open(&config.data).map_err(|e| {
-        ServerError::Storage(format!(
+        ServerError::Storage(crate::store::StoreError::Failed(format!(
             "cannot open the database {}: {}",
             config.data.display(),
             e.message()
-        ))
+        )))
     })
 }
 
 /// The PostgreSQL database at `url`, opened (and brought up to date).
 fn open_postgres(config: &Config, url: &str) -> Result<store::PostgresStore, ServerError> {
     store::PostgresStore::open_with_ca(url, config.database_ca.as_deref()).map_err(|e| {
-        ServerError::Storage(format!(
+        ServerError::Storage(crate::store::StoreError::Failed(format!(
             "cannot open the database {}: {}",
             redact(url),
             e.message()
-        ))
+        )))
     })
 }
 
@@ -197,7 +197,7 @@ pub fn list_reports(config: &Config, limit: usize) -> Result<Vec<store::ReportRo
         None => open_sqlite(config)?.reports(limit),
         Some(url) => open_postgres(config, url)?.reports(limit),
     };
-    reports.map_err(|e| ServerError::Storage(e.to_string()))
+    reports.map_err(|e| ServerError::Storage(crate::store::StoreError::Failed(e.to_string())))
 }
 
 /// The machine's cores: the default number of bot decisions at once.
@@ -305,7 +305,11 @@ impl Server {
             .clone()
             .unwrap_or_else(|| cluster::default_public_url(addr));
         let cluster = cluster::Cluster::join(store.clone(), node, public_url, config.lease)
-            .map_err(|e| ServerError::Storage(format!("cannot join the other nodes: {e}")))?;
+            .map_err(|e| {
+                ServerError::Storage(crate::store::StoreError::Failed(format!(
+                    "cannot join the other nodes: {e}"
+                )))
+            })?;
         tracing::info!(
             node = %cluster.node,
             public_url = %cluster.public_url,
@@ -368,9 +372,11 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
-    let addr = listener
-        .local_addr()
-        .map_err(|e| ServerError::Storage(format!("the listening address: {e}")))?;
+    let addr = listener.local_addr().map_err(|e| {
+        ServerError::Storage(crate::store::StoreError::Failed(format!(
+            "the listening address: {e}"
+        )))
+    })?;
     Server::open(config, addr)?.run(listener, shutdown).await
 }
 

@@ -116,9 +116,7 @@ pub async fn from_headers(
     let Some(secret) = presented(headers) else {
         return Ok(None);
     };
-    let row = state
-        .store_call(move |store| store.player_by_secret(&secret.hash()))
-        .await?;
+    let row = state.repo.player_by_secret(secret.hash()).await?;
     match row {
         Some(row) => Ok(Some(Player {
             key: row.key,
@@ -145,11 +143,7 @@ pub async fn seat_name(
         return Ok(player.name.clone());
     }
     let asked = crate::names::check_new_name(asked)?;
-    let lookup = asked.clone();
-    if let Some(owner) = state
-        .store_call(move |store| store.player_named(&lookup))
-        .await?
-    {
+    if let Some(owner) = state.repo.player_named(&asked).await? {
         return Err(ServerError::Conflict(format!(
             "{:?} is a player's kept name (or looks like {:?}): choose another, \
              or open your recovery link if it is yours",
@@ -299,23 +293,14 @@ async fn profile(
     // A wrong secret is no reason to refuse a public page: it is read as
     // anyone's.
     let asker = from_headers(&state, &headers).await.ok().flatten();
-    let lookup = name.clone();
-    let found = state
-        .store_call(move |store| {
-            let Some(player) = store.player_named(&lookup)? else {
-                return Ok(None);
-            };
-            let games = store.player_games(&player.key, COUNTED_GAMES)?;
-            let ratings = store.player_ratings(&player.key)?;
-            Ok(Some((player, games, ratings)))
-        })
-        .await?;
-    let Some((player, games, ratings)) = found else {
+    let Some(player) = state.repo.player_named(&name).await? else {
         return Err(ServerError::NotFound(format!(
             "no player has kept the name {:?} on this server",
             name.as_str()
         )));
     };
+    let games = state.repo.player_games(&player.key, COUNTED_GAMES).await?;
+    let ratings = state.repo.player_ratings(&player.key).await?;
     let mine = asker.is_some_and(|p| p.key == player.key);
     let mut played: Vec<Played> = Vec::new();
     for g in &games {
@@ -395,9 +380,7 @@ async fn leaderboard(
                 ))
             })?,
     };
-    let rows = state
-        .store_call(move |store| store.leaderboard(game, band, BOARD_ROWS))
-        .await?;
+    let rows = state.repo.leaderboard(game, band, BOARD_ROWS).await?;
     Ok(Json(Board {
         game,
         band,
@@ -444,11 +427,7 @@ async fn register(
     };
     // A name found taken costs no new player of the address's share, so
     // a person may try a few; only a name kept counts.
-    let lookup = name.clone();
-    if let Some(owner) = state
-        .store_call(move |store| store.player_named(&lookup))
-        .await?
-    {
+    if let Some(owner) = state.repo.player_named(&name).await? {
         return Err(taken(owner));
     }
     state
@@ -462,14 +441,10 @@ async fn register(
         since: crate::table::talk::now_ms(),
     };
     // Taken meanwhile by someone else: the store keeps one of the two.
-    let kept = state
-        .store_call(move |store| {
-            Ok(match store.add_player(&row)? {
-                true => Ok(()),
-                false => Err(store.player_named(&row.name)?),
-            })
-        })
-        .await?;
+    let kept = match state.repo.add_player(row).await? {
+        true => Ok(()),
+        false => Err(state.repo.player_named(&name).await?),
+    };
     match kept {
         Ok(()) => {}
         Err(Some(owner)) => return Err(taken(owner)),
@@ -504,15 +479,14 @@ async fn new_secret(
     let old = presented(&headers).ok_or(ServerError::NoPlayer)?;
     let secret = PlayerSecret::new();
     let (was, now) = (old.hash(), secret.hash());
-    let changed = state
-        .store_call(move |store| {
-            let Some(row) = store.player_by_secret(&was)? else {
-                return Ok(None);
-            };
-            Ok(store.change_secret(&row.key, &was, &now)?.then_some(row))
-        })
-        .await?;
-    let row = changed.ok_or(ServerError::UnknownPlayer)?;
+    let row = state
+        .repo
+        .player_by_secret(was)
+        .await?
+        .ok_or(ServerError::UnknownPlayer)?;
+    if !state.repo.change_secret(&row.key, was, now).await? {
+        return Err(ServerError::UnknownPlayer);
+    }
     tracing::info!(player = %row.name, "a player changed their secret");
     Ok(Json(Registered {
         name: row.name,
@@ -524,11 +498,8 @@ async fn new_secret(
 /// games (`GET /api/players/me/tables`). A failure costs the list a line, not the seat:
 /// it is logged for the operator.
 pub async fn remember_seat(state: &AppState, player: &Player, id: &crate::ids::TableId) {
-    let (key, table) = (player.key.clone(), id.clone());
     let at = crate::table::talk::now_ms();
-    let remembered = state
-        .store_call(move |store| store.add_player_table(&key, &table, at))
-        .await;
+    let remembered = state.repo.add_player_table(&player.key, id, at).await;
     if let Err(e) = remembered {
         tracing::error!(error = %e, "a player's seat was not added to their games");
     }
@@ -567,10 +538,7 @@ async fn my_tables(
     let player = from_headers(&state, &headers)
         .await?
         .ok_or(ServerError::NoPlayer)?;
-    let key = player.key.clone();
-    let seats = state
-        .store_call(move |store| store.player_tables(&key, MY_TABLES))
-        .await?;
+    let seats = state.repo.player_tables(&player.key, MY_TABLES).await?;
     let mut tables = Vec::new();
     for (id, joined_at) in seats {
         let live = match state.find(&id).await {
@@ -589,7 +557,11 @@ async fn my_tables(
                 let id = id.clone();
                 tokio::task::spawn_blocking(move || crate::records::find(&ctx, &id))
                     .await
-                    .map_err(|_| ServerError::Storage("reading a record failed".into()))?
+                    .map_err(|_| {
+                        ServerError::Storage(crate::store::StoreError::Failed(
+                            "reading a record failed".into(),
+                        ))
+                    })?
                     .ok()
                     .map(|(_, info)| info)
             }

@@ -41,13 +41,9 @@ use crate::table::{self, Context, TableHandle, TableInfo, TableState};
 
 /// A finished game kept in the store: its row and lobby summary (INFO).
 pub fn find(ctx: &Context, id: &TableId) -> Result<(TableRow, TableInfo), ServerError> {
-    let (row, summary) = ctx
-        .store
+    ctx.store
         .finished_table(id)?
-        .ok_or_else(|| ServerError::NoTable(id.to_string()))?;
-    let summary = serde_json::from_str(&summary)
-        .map_err(|e| ServerError::Storage(format!("table {id}'s summary: {e}")))?;
-    Ok((row, summary))
+        .ok_or_else(|| ServerError::NoTable(id.to_string()))
 }
 
 /// A finished game's lobby summary, read on the blocking pool.
@@ -55,7 +51,11 @@ pub async fn summary(ctx: &Context, id: &TableId) -> Result<TableInfo, ServerErr
     let (ctx, id) = (ctx.clone(), id.clone());
     tokio::task::spawn_blocking(move || find(&ctx, &id))
         .await
-        .map_err(|_| ServerError::Storage("reading a finished game failed".into()))?
+        .map_err(|_| {
+            ServerError::Storage(crate::store::StoreError::Failed(
+                "reading a finished game failed".into(),
+            ))
+        })?
         .map(|(_, info)| info)
 }
 
@@ -65,10 +65,15 @@ pub async fn replayed(
     archive: &Archive,
     id: &TableId,
 ) -> Result<TableState, ServerError> {
-    let (row, _) = find(ctx, id)?;
-    let (store, metrics) = (ctx.store.clone(), ctx.metrics.clone());
+    let (ctx, id) = (ctx.clone(), id.clone());
+    // Found and replayed on the blocking pool, in the archive's turn.
     archive
-        .run(move || metrics.time(StoreOp::Replay, || table::replay_log(store.as_ref(), row)))
+        .run(move || {
+            let (row, _) = find(&ctx, &id)?;
+            ctx.metrics.time(StoreOp::Replay, || {
+                table::replay_log(ctx.store.as_ref(), row)
+            })
+        })
         .await?
 }
 
@@ -85,7 +90,14 @@ pub async fn revive(
         lifetimes: None,
         ..ctx.clone()
     };
-    table::revive(ctx, state)
+    // Its kept talk is read from the store: on the blocking pool.
+    tokio::task::spawn_blocking(move || table::revive(ctx, state))
+        .await
+        .map_err(|_| {
+            ServerError::Storage(crate::store::StoreError::Failed(
+                "reviving a finished game stopped".into(),
+            ))
+        })?
 }
 
 /// Requests that change a table are refused once its game is over.
@@ -418,9 +430,11 @@ impl Archive {
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, ServerError> {
         let _turn = self.my_turn().await?;
-        tokio::task::spawn_blocking(work)
-            .await
-            .map_err(|_| ServerError::Storage("replaying the game failed".into()))
+        tokio::task::spawn_blocking(work).await.map_err(|_| {
+            ServerError::Storage(crate::store::StoreError::Failed(
+                "replaying the game failed".into(),
+            ))
+        })
     }
 
     /// The archive's turn, within [`ARCHIVE_WAIT`].
@@ -503,7 +517,11 @@ impl Archive {
             Ok::<_, ServerError>(Arc::new(served))
         })
         .await
-        .map_err(|_| ServerError::Storage("replaying the game failed".into()))??;
+        .map_err(|_| {
+            ServerError::Storage(crate::store::StoreError::Failed(
+                "replaying the game failed".into(),
+            ))
+        })??;
         ctx.metrics.archive_answer(true);
         self.put(id, what, served.clone());
         Ok(served)

@@ -40,6 +40,8 @@ pub struct AppState {
     pub(crate) reclaims: Arc<CreationLimit<(TableId, String)>>,
     /// Finished games' answers, built once and kept ([`records`]).
     pub(crate) archive: Arc<records::Archive>,
+    /// The store, as async code calls it: every handler's way to it.
+    pub(crate) repo: crate::store::Repository,
     /// Held while a table is created, from choosing its default name to
     /// listing it: two creations cannot both take a name. An async lock:
     /// the row's write in between runs on the blocking pool, and other
@@ -116,6 +118,7 @@ impl AppState {
             play_now_tables: Arc::default(),
             reclaims: Arc::new(crate::limits::reclaims()),
             archive: Arc::new(records::Archive::new(config.downloads)),
+            repo: crate::store::Repository::new(store.clone()),
             creating: Arc::default(),
             adopting: Arc::default(),
             config: Arc::new(config),
@@ -192,19 +195,6 @@ impl AppState {
         self.blocking(id, |state, id| state.find_now(id)).await
     }
 
-    /// Runs a store call of no table's (players, ratings, the queue) on
-    /// the blocking pool; its failure is a storage error.
-    pub(crate) async fn store_call<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&dyn Store) -> Result<T, crate::store::StoreError> + Send + 'static,
-    ) -> Result<T, ServerError> {
-        let store = self.ctx.store.clone();
-        tokio::task::spawn_blocking(move || f(store.as_ref()))
-            .await
-            .map_err(|_| ServerError::Storage("a store call stopped".into()))?
-            .map_err(|e| ServerError::Storage(e.to_string()))
-    }
-
     /// Makes a table of `row` (its name chosen after `player` when `name`
     /// is `None`) and lists it: the default name is chosen and the table
     /// listed under one lock, so two tables made at once cannot both take
@@ -249,7 +239,11 @@ impl AppState {
             tracing::dispatcher::with_default(&dispatch, || span.in_scope(|| f(&state, &owned)))
         })
         .await
-        .map_err(|_| ServerError::Storage(format!("looking table {id} up failed")))?
+        .map_err(|_| {
+            ServerError::Storage(crate::store::StoreError::Failed(format!(
+                "looking table {id} up failed"
+            )))
+        })?
     }
 
     /// [`AppState::find`] on this thread, which may wait for the store.

@@ -19,17 +19,21 @@ mod columns;
 #[cfg(test)]
 pub(crate) mod faulty;
 mod pg;
+mod repo;
 mod sqlite;
 mod writer;
 pub use pg::{DEFAULT_CONNECTIONS, Lease, Owner, PostgresStore, TEST_DATABASE_URL, TestSchema};
+pub use repo::Repository;
 pub use sqlite::SqliteStore;
 pub use writer::Writer;
 
 pub use crate::ids::TableId;
+use crate::protocol::{TableInfo, TalkLine};
+use crate::table::state::Stored;
 pub use dalmuti_table::row::{Silenced, TableRow, TalkKind};
 
 /// A storage failure, saying what was being done and why.
-#[derive(Clone, Debug, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum StoreError {
     /// The database refused a write because this node no longer holds the
     /// table's lease: another node serves the table now. Known from the
@@ -67,7 +71,7 @@ impl StoreError {
 
 impl From<StoreError> for crate::error::ServerError {
     fn from(e: StoreError) -> crate::error::ServerError {
-        crate::error::ServerError::Storage(e.to_string())
+        crate::error::ServerError::Storage(e)
     }
 }
 
@@ -82,12 +86,8 @@ impl From<rusqlite::Error> for StoreError {
 pub struct TalkRow {
     /// The table's id.
     pub table: TableId,
-    /// The line's number at its table (chat and news share the count).
-    pub n: u64,
-    /// Chat or news.
-    pub kind: TalkKind,
-    /// The line as JSON.
-    pub line: String,
+    /// The line (its number, and whether chat or news, are its own).
+    pub line: TalkLine,
     /// How many lines of this kind the table keeps: older ones go.
     pub keep: usize,
 }
@@ -366,20 +366,20 @@ pub trait Store: Send + Sync {
     fn tables(&self) -> Result<Vec<TableRow>, StoreError>;
     /// Live table `id`, if it is one.
     fn live_table(&self, id: &TableId) -> Result<Option<TableRow>, StoreError>;
-    /// A finished table: its row and its lobby summary (JSON), if kept.
-    fn finished_table(&self, id: &TableId) -> Result<Option<(TableRow, String)>, StoreError>;
-    /// The lobby summaries (JSON) of the newest `limit` public finished
-    /// tables, newest first.
-    fn finished(&self, limit: usize) -> Result<Vec<String>, StoreError>;
-    /// Marks a live table finished with its lobby summary (JSON), then
-    /// keeps only the newest `keep` finished tables, deleting the others
-    /// with their logs.
-    fn finish(&self, id: &TableId, summary: &str, keep: usize) -> Result<(), StoreError>;
+    /// A finished table: its row and its lobby summary, if kept.
+    fn finished_table(&self, id: &TableId) -> Result<Option<(TableRow, TableInfo)>, StoreError>;
+    /// The lobby summaries of the newest `limit` public finished tables,
+    /// newest first.
+    fn finished(&self, limit: usize) -> Result<Vec<TableInfo>, StoreError>;
+    /// Marks a live table finished with its lobby summary, then keeps only
+    /// the newest `keep` finished tables, deleting the others with their
+    /// logs.
+    fn finish(&self, id: &TableId, summary: &TableInfo, keep: usize) -> Result<(), StoreError>;
     /// Deletes a table and its log.
     fn delete(&self, id: &TableId) -> Result<(), StoreError>;
-    /// Appends event number `v` (JSON). Fails unless `v` is one more than
-    /// the last event stored for the table: the log is append-only.
-    fn append(&self, table: &TableId, v: u64, event: &str) -> Result<(), StoreError>;
+    /// Appends event number `v`. Fails unless `v` is one more than the
+    /// last event stored for the table: the log is append-only.
+    fn append(&self, table: &TableId, v: u64, event: &Stored) -> Result<(), StoreError>;
     /// Appends events of several tables in one transaction (one sync to
     /// disk for all): what [`Writer`] uses under load. All or none.
     fn append_batch(&self, events: &[Append]) -> Result<(), StoreError> {
@@ -388,13 +388,20 @@ pub trait Store: Send + Sync {
         }
         Ok(())
     }
-    /// The table's events in order, numbered from 1.
-    fn log(&self, table: &TableId) -> Result<Vec<String>, StoreError>;
+    /// The table's events in order, numbered from 1; an event that does
+    /// not read is an error that says which.
+    fn log(&self, table: &TableId) -> Result<Vec<Stored>, StoreError>;
     /// Keeps chat and news lines, each table's newest `keep` of each
     /// kind only; one transaction.
     fn add_talk(&self, lines: &[TalkRow]) -> Result<(), StoreError>;
-    /// The table's kept lines of `kind`, oldest first.
-    fn talk(&self, table: &TableId, kind: TalkKind) -> Result<Vec<(u64, String)>, StoreError>;
+    /// The table's kept lines of `kind`, oldest first, each with its
+    /// number; a line that does not read (only talk: it is skipped) is
+    /// `None`, its number still counted.
+    fn talk(
+        &self,
+        table: &TableId,
+        kind: TalkKind,
+    ) -> Result<Vec<(u64, Option<TalkLine>)>, StoreError>;
     /// Sets whether spectators may chat at a table.
     fn set_spectator_chat(&self, table: &TableId, allowed: bool) -> Result<(), StoreError>;
     /// Records `rematch` as the table's rematch unless it has one
@@ -489,14 +496,14 @@ pub trait Store: Send + Sync {
 }
 
 /// One event to append.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Append {
     /// The table's id.
     pub table: TableId,
     /// The event's number.
     pub v: u64,
-    /// The event as JSON.
-    pub event: String,
+    /// The event.
+    pub event: Stored,
 }
 
 pub use crate::token::{hash_token, token_matches};

@@ -244,7 +244,7 @@ fn row(seats: usize, rules: Value, turn_seconds: Option<u32>) -> TableRow {
         id: dalmuti_server::ids::TableId::new(),
         name: "test".into(),
         seats,
-        rules: rules.to_string(),
+        rules: serde_json::from_value(rules).expect("rules"),
         public: true,
         turn_seconds,
         ..TableRow::default()
@@ -775,8 +775,7 @@ async fn bots_stored_with_old_specs_still_load_and_play_at_the_offered_levels() 
             player: None,
             from: None,
         };
-        let text = serde_json::to_string(&event).unwrap();
-        store.append(&table.id, v as u64 + 1, &text).unwrap();
+        store.append(&table.id, v as u64 + 1, &event).unwrap();
     }
     let state = AppState::open(store, Config::for_tests()).unwrap();
     let handle = state.table(&table.id).await.expect("the table loaded");

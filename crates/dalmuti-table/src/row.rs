@@ -13,8 +13,8 @@ pub struct TableRow {
     pub name: String,
     /// How many seats (3 to 16).
     pub seats: usize,
-    /// The rules, as the JSON of [`dalmuti_core::Rules`].
-    pub rules: String,
+    /// The rules.
+    pub rules: dalmuti_core::Rules,
     /// Whether the lobby lists it (a private table is reached by its link).
     pub public: bool,
     /// The turn timer in seconds, if any.

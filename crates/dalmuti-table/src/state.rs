@@ -189,8 +189,7 @@ fn parse_hash(hash: &Option<String>) -> Result<Option<[u8; 32]>, TableError> {
 impl TableState {
     /// A new, empty table.
     pub fn new(row: TableRow) -> Result<TableState, TableError> {
-        let rules: Rules = serde_json::from_str(&row.rules)
-            .map_err(|e| TableError::BadRequest(format!("rules: {e}")))?;
+        let rules: Rules = row.rules;
         if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&row.seats) {
             return Err(TableError::BadRequest(format!(
                 "a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {}",

@@ -101,3 +101,70 @@ pub(crate) fn ticket_from(
         seating,
     })
 }
+
+// The JSON text the databases keep, written and read in one place: the
+// rest of the server sees the types.
+
+/// A table's rules as its row keeps them.
+pub(crate) fn rules_text(rules: &dalmuti_core::Rules) -> String {
+    serde_json::to_string(rules).expect("rules serialize")
+}
+
+/// A table's rules read back: a row whose rules do not read is an error
+/// that names the table, not a table.
+pub(crate) fn rules_from(table: &str, text: &str) -> Result<dalmuti_core::Rules, StoreError> {
+    serde_json::from_str(text)
+        .map_err(|e| StoreError::Failed(format!("table {table} has rules that do not read: {e}")))
+}
+
+/// An event as the log keeps it.
+pub(crate) fn event_text(event: &crate::table::state::Stored) -> String {
+    serde_json::to_string(event).expect("an event serializes")
+}
+
+/// Event `v` of `table` read back.
+pub(crate) fn event_from(
+    table: &TableId,
+    v: usize,
+    text: &str,
+) -> Result<crate::table::state::Stored, StoreError> {
+    serde_json::from_str(text).map_err(|e| {
+        StoreError::Failed(format!(
+            "event {} of table {table} does not read: {e}",
+            v + 1
+        ))
+    })
+}
+
+/// A finished table's lobby summary as kept.
+pub(crate) fn summary_text(summary: &crate::protocol::TableInfo) -> String {
+    serde_json::to_string(summary).expect("a summary serializes")
+}
+
+/// A lobby summary read back; one that does not read (which only a
+/// hand-edited database has) is left out.
+pub(crate) fn summary_from(text: &str) -> Option<crate::protocol::TableInfo> {
+    serde_json::from_str(text).ok()
+}
+
+/// A line of talk as kept.
+pub(crate) fn talk_text(line: &crate::protocol::TalkLine) -> String {
+    match line {
+        crate::protocol::TalkLine::Chat(l) => serde_json::to_string(l),
+        crate::protocol::TalkLine::News(l) => serde_json::to_string(l),
+    }
+    .expect("a line serializes")
+}
+
+/// A kept line of `kind` read back; one that does not read is `None` (it
+/// is only talk: its number still counts).
+pub(crate) fn talk_from(kind: super::TalkKind, text: &str) -> Option<crate::protocol::TalkLine> {
+    match kind {
+        super::TalkKind::Chat => serde_json::from_str(text)
+            .ok()
+            .map(crate::protocol::TalkLine::Chat),
+        super::TalkKind::News => serde_json::from_str(text)
+            .ok()
+            .map(crate::protocol::TalkLine::News),
+    }
+}

@@ -9,20 +9,66 @@ pub fn row(id: &str, public: bool) -> TableRow {
         id: id.into(),
         name: id.into(),
         seats: 3,
-        rules: "{}".into(),
+        rules: dalmuti_core::Rules::default(),
         public,
         turn_seconds: None,
         ..TableRow::default()
     }
 }
 
+/// Line `n` of `kind` at `table`, of which the table keeps `keep`.
 pub fn line(table: &str, n: u64, kind: TalkKind, keep: usize) -> TalkRow {
     TalkRow {
         table: table.into(),
-        n,
-        kind,
-        line: format!("{{\"n\":{n}}}"),
+        line: talk(n, kind),
         keep,
+    }
+}
+
+/// Line `n` of chat (it says `n`) or news (the game's hand `n`).
+pub fn talk(n: u64, kind: TalkKind) -> crate::protocol::TalkLine {
+    match kind {
+        TalkKind::Chat => crate::protocol::TalkLine::Chat(crate::protocol::ChatLine {
+            n,
+            at: n,
+            from: None,
+            spectator: true,
+            text: n.to_string(),
+        }),
+        TalkKind::News => crate::protocol::TalkLine::News(crate::protocol::NewsLine {
+            n,
+            at: n,
+            news: crate::protocol::News::Hand { hand: n as usize },
+        }),
+    }
+}
+
+/// An event for the log's tests (the store keeps events whatever they
+/// say): player `n` will leave.
+pub fn event(n: u64) -> Stored {
+    Stored::Leaving {
+        name: crate::names::PlayerName::new(&format!("player {n}")).unwrap(),
+    }
+}
+
+/// Table `id`'s lobby summary.
+pub fn summary(id: &str) -> TableInfo {
+    TableInfo {
+        id: id.into(),
+        name: id.into(),
+        default_name: None,
+        seats: 3,
+        taken: Vec::new(),
+        started: true,
+        over: true,
+        public: true,
+        variant: dalmuti_core::Variant::Dalmuti,
+        hand: 1,
+        v: 9,
+        finished_at: Some(1),
+        winner: None,
+        idle: false,
+        age: std::time::Duration::ZERO,
     }
 }
 
@@ -30,7 +76,7 @@ fn append(table: &str, v: u64) -> Append {
     Append {
         table: table.into(),
         v,
-        event: format!("{{\"v\":{v}}}"),
+        event: event(v),
     }
 }
 
@@ -41,7 +87,10 @@ pub fn log_is_append_only(store: &dyn Store) {
         id: "t1".into(),
         name: "Friday".into(),
         seats: 4,
-        rules: "{\"scoring\":\"x\"}".into(),
+        rules: dalmuti_core::Rules {
+            hands: Some(7),
+            ..dalmuti_core::Rules::default()
+        },
         public: false,
         turn_seconds: Some(60),
         ..TableRow::default()
@@ -49,33 +98,36 @@ pub fn log_is_append_only(store: &dyn Store) {
     store.create_table(&t).unwrap();
     assert_eq!(store.tables().unwrap(), vec![t.clone()]);
     assert!(store.create_table(&t).is_err(), "one id, one table");
-    store.append(&"t1".into(), 1, "{\"a\":1}").unwrap();
-    let twice = store.append(&"t1".into(), 1, "{}").unwrap_err();
+    store.append(&"t1".into(), 1, &event(1)).unwrap();
+    let twice = store.append(&"t1".into(), 1, &event(1)).unwrap_err();
     assert!(
         twice.message().contains("t1"),
         "the error names the table: {twice}"
     );
-    let gap = store.append(&"t1".into(), 3, "{}").unwrap_err();
+    let gap = store.append(&"t1".into(), 3, &event(3)).unwrap_err();
     assert!(
         gap.message().contains("t1"),
         "the error names the table: {gap}"
     );
-    assert!(store.append(&"t1".into(), 0, "{}").is_err(), "no event 0");
-    store.append(&"t1".into(), 2, "{}").unwrap();
-    assert_eq!(store.log(&"t1".into()).unwrap(), ["{\"a\":1}", "{}"]);
     assert!(
-        store.append(&"nowhere".into(), 1, "{}").is_err(),
+        store.append(&"t1".into(), 0, &event(0)).is_err(),
+        "no event 0"
+    );
+    store.append(&"t1".into(), 2, &event(2)).unwrap();
+    assert_eq!(store.log(&"t1".into()).unwrap(), [event(1), event(2)]);
+    assert!(
+        store.append(&"nowhere".into(), 1, &event(1)).is_err(),
         "no such table"
     );
     assert!(store.log(&"nowhere".into()).unwrap().is_empty());
     // Finished: no longer live, its log kept, its summary kept (a private
     // table's is not listed).
-    store.finish(&"t1".into(), "{\"id\":\"t1\"}", 10).unwrap();
+    store.finish(&"t1".into(), &summary("t1"), 10).unwrap();
     assert_eq!(store.tables().unwrap(), vec![]);
     assert_eq!(store.log(&"t1".into()).unwrap().len(), 2);
-    assert_eq!(store.finished(10).unwrap(), Vec::<String>::new(), "private");
-    let (back, summary) = store.finished_table(&"t1".into()).unwrap().unwrap();
-    assert_eq!((back, summary.as_str()), (t, "{\"id\":\"t1\"}"));
+    assert_eq!(store.finished(10).unwrap(), [], "private");
+    let (back, kept) = store.finished_table(&"t1".into()).unwrap().unwrap();
+    assert_eq!((back, kept), (t, summary("t1")));
     assert!(store.finished_table(&"nowhere".into()).unwrap().is_none());
 }
 
@@ -88,8 +140,8 @@ pub fn batches_are_all_or_none(store: &dyn Store) {
     store
         .append_batch(&[append("a", 1), append("b", 1), append("a", 2)])
         .unwrap();
-    assert_eq!(store.log(&"a".into()).unwrap(), ["{\"v\":1}", "{\"v\":2}"]);
-    assert_eq!(store.log(&"b".into()).unwrap(), ["{\"v\":1}"]);
+    assert_eq!(store.log(&"a".into()).unwrap(), [event(1), event(2)]);
+    assert_eq!(store.log(&"b".into()).unwrap(), [event(1)]);
     assert!(
         store
             .append_batch(&[append("a", 3), append("b", 3)])
@@ -119,12 +171,12 @@ pub fn finished_tables_are_kept_up_to_a_bound(store: &dyn Store) {
     for id in ["a", "b", "c"] {
         store.create_table(&row(id, true)).unwrap();
         let id = &TableId::from(id);
-        store.append(id, 1, "{}").unwrap();
+        store.append(id, 1, &event(1)).unwrap();
         store.add_talk(&[line(id, 1, TalkKind::Chat, 50)]).unwrap();
-        store.finish(id, &format!("\"{id}\""), 2).unwrap();
+        store.finish(id, &summary(id), 2).unwrap();
     }
-    assert_eq!(store.finished(10).unwrap(), ["\"c\"", "\"b\""]);
-    assert_eq!(store.finished(1).unwrap(), ["\"c\""]);
+    assert_eq!(store.finished(10).unwrap(), [summary("c"), summary("b")]);
+    assert_eq!(store.finished(1).unwrap(), [summary("c")]);
     assert!(
         store.finished_table(&"a".into()).unwrap().is_none(),
         "pruned"
@@ -136,13 +188,13 @@ pub fn finished_tables_are_kept_up_to_a_bound(store: &dyn Store) {
     );
     assert_eq!(store.log(&"b".into()).unwrap().len(), 1, "b is kept whole");
     store.create_table(&row("d", true)).unwrap();
-    store.append(&"d".into(), 1, "{}").unwrap();
+    store.append(&"d".into(), 1, &event(1)).unwrap();
     store.delete(&"d".into()).unwrap();
     assert!(store.tables().unwrap().is_empty());
     assert!(store.log(&"d".into()).unwrap().is_empty());
     // A deleted table's id may be used again, from event 1.
     store.create_table(&row("d", true)).unwrap();
-    store.append(&"d".into(), 1, "{}").unwrap();
+    store.append(&"d".into(), 1, &event(1)).unwrap();
     store.delete(&"d".into()).unwrap();
     // Numbers are not reused after a delete: the order stays.
     store.create_table(&row("e", true)).unwrap();
@@ -162,10 +214,10 @@ pub fn talk_is_kept_up_to_a_bound(store: &dyn Store) {
     let chat = store.talk(&"t".into(), TalkKind::Chat).unwrap();
     assert_eq!(chat.len(), 50);
     assert_eq!((chat[0].0, chat[49].0), (11, 60), "the newest fifty");
-    assert_eq!(chat[49].1, "{\"n\":60}");
+    assert_eq!(chat[49].1, Some(talk(60, TalkKind::Chat)));
     assert_eq!(
         store.talk(&"t".into(), TalkKind::News).unwrap(),
-        [(61, "{\"n\":61}".to_string())],
+        [(61, Some(talk(61, TalkKind::News)))],
         "news apart"
     );
     assert!(
@@ -197,7 +249,7 @@ pub fn live_tables_are_found_by_id(store: &dyn Store) {
     store.create_table(&row("t", true)).unwrap();
     assert_eq!(store.live_table(&"t".into()).unwrap(), Some(row("t", true)));
     assert_eq!(store.live_table(&"unknown".into()).unwrap(), None);
-    store.finish(&"t".into(), "\"t\"", 10).unwrap();
+    store.finish(&"t".into(), &summary("t"), 10).unwrap();
     assert_eq!(store.live_table(&"t".into()).unwrap(), None);
 }
 
@@ -206,7 +258,7 @@ pub fn live_tables_are_found_by_id(store: &dyn Store) {
 pub fn a_working_database_answers_a_ping(store: &dyn Store) {
     store.ping().unwrap();
     store.create_table(&row("p", true)).unwrap();
-    store.append(&"p".into(), 1, "{}").unwrap();
+    store.append(&"p".into(), 1, &event(1)).unwrap();
     store.ping().unwrap();
 }
 

@@ -34,6 +34,8 @@ use super::{
     Append, Enqueued, FinishedGame, PlayerGame, PlayerRow, RatingRow, ReportRow, Store, StoreError,
     TableId, TableRow, TalkKind, TalkRow, Ticket, hex,
 };
+use crate::protocol::{TableInfo, TalkLine};
+use crate::table::state::Stored;
 
 mod lease;
 mod nodes;
@@ -270,19 +272,23 @@ fn serve_jobs(
 
 pub(super) use crate::store::columns::{ROW, TICKET};
 
-fn row(r: &postgres::Row) -> TableRow {
-    TableRow {
-        id: r.get(0),
+/// A table's row as PostgreSQL holds it; one whose rules do not read is
+/// an error that names it.
+fn row(r: &postgres::Row) -> Result<TableRow, StoreError> {
+    let id: TableId = r.get(0);
+    let rules = crate::store::columns::rules_from(&id, r.get(3))?;
+    Ok(TableRow {
+        id,
         name: r.get(1),
         seats: r.get::<_, i32>(2).max(0) as usize,
-        rules: r.get(3),
+        rules,
         public: r.get(4),
         turn_seconds: r.get::<_, Option<i32>>(5).map(|s| s.max(0) as u32),
         spectator_chat: r.get(6),
         rematch: r.get(7),
         rated: r.get(8),
         silenced: crate::store::columns::silenced_from(r.get(9)),
-    }
+    })
 }
 
 /// A count or number as PostgreSQL's BIGINT, refused if it does not fit.
@@ -407,7 +413,7 @@ impl InsertTable {
                 &t.id,
                 &t.name,
                 &self.seats,
-                &t.rules,
+                &crate::store::columns::rules_text(&t.rules),
                 &t.public,
                 &self.turn,
                 &t.spectator_chat,

@@ -6,7 +6,8 @@ use std::sync::Mutex;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::columns::{
-    ROW, TICKET, alike_forms, player_from, silenced_from, silenced_text, ticket_from,
+    ROW, TICKET, alike_forms, event_from, event_text, player_from, rules_from, rules_text,
+    silenced_from, silenced_text, summary_from, summary_text, talk_from, talk_text, ticket_from,
 };
 use super::*;
 
@@ -177,12 +178,18 @@ fn migrate(conn: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// A table's row as SQLite holds it; one whose rules do not read is an
+/// error that names it.
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableRow> {
+    let id: TableId = r.get(0)?;
+    let rules = rules_from(&id, &r.get::<_, String>(3)?).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(3, rusqlite::types::Type::Text, Box::new(e))
+    })?;
     Ok(TableRow {
-        id: r.get(0)?,
+        id,
         name: r.get(1)?,
         seats: r.get::<_, i64>(2)? as usize,
-        rules: r.get(3)?,
+        rules,
         public: r.get(4)?,
         turn_seconds: r.get(5)?,
         spectator_chat: r.get(6)?,
@@ -262,7 +269,7 @@ impl Store for SqliteStore {
                 t.id,
                 t.name,
                 t.seats as i64,
-                t.rules,
+                rules_text(&t.rules),
                 t.public,
                 t.turn_seconds,
                 created,
@@ -295,28 +302,38 @@ impl Store for SqliteStore {
             .optional()?)
     }
 
-    fn finished_table(&self, id: &TableId) -> Result<Option<(TableRow, String)>, StoreError> {
+    fn finished_table(&self, id: &TableId) -> Result<Option<(TableRow, TableInfo)>, StoreError> {
         let conn = self.conn();
-        Ok(conn
+        let found = conn
             .query_row(
                 &format!("SELECT {ROW}, summary FROM tables WHERE id = ?1 AND status = 'finished'"),
                 [id],
                 |r| Ok((row(r)?, r.get::<_, Option<String>>(10)?.unwrap_or_default())),
             )
-            .optional()?)
+            .optional()?;
+        found
+            .map(|(row, summary)| match summary_from(&summary) {
+                Some(info) => Ok((row, info)),
+                None => Err(StoreError::Failed(format!(
+                    "the finished table {id} has a summary that does not read"
+                ))),
+            })
+            .transpose()
     }
 
-    fn finished(&self, limit: usize) -> Result<Vec<String>, StoreError> {
+    fn finished(&self, limit: usize) -> Result<Vec<TableInfo>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn.prepare(
             "SELECT summary FROM tables WHERE status = 'finished' AND public
              ORDER BY finished DESC LIMIT ?1",
         )?;
-        let rows = stmt.query_map([limit as i64], |r| r.get(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let rows = stmt.query_map([limit as i64], |r| r.get::<_, String>(0))?;
+        let texts: Vec<String> = rows.collect::<Result<_, _>>()?;
+        Ok(texts.iter().filter_map(|t| summary_from(t)).collect())
     }
 
-    fn finish(&self, id: &TableId, summary: &str, keep: usize) -> Result<(), StoreError> {
+    fn finish(&self, id: &TableId, summary: &TableInfo, keep: usize) -> Result<(), StoreError> {
+        let summary = summary_text(summary);
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         tx.execute(
@@ -351,7 +368,8 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    fn append(&self, table: &TableId, v: u64, event: &str) -> Result<(), StoreError> {
+    fn append(&self, table: &TableId, v: u64, event: &Stored) -> Result<(), StoreError> {
+        let event = event_text(event);
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         let last: Option<i64> = tx
@@ -391,18 +409,23 @@ impl Store for SqliteStore {
                         e.table
                     )));
                 }
-                insert.execute(params![e.table, e.v as i64, e.event])?;
+                insert.execute(params![e.table, e.v as i64, event_text(&e.event)])?;
             }
         }
         tx.commit()?;
         Ok(())
     }
 
-    fn log(&self, table: &TableId) -> Result<Vec<String>, StoreError> {
+    fn log(&self, table: &TableId) -> Result<Vec<Stored>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn.prepare("SELECT event FROM log WHERE table_id = ?1 ORDER BY v")?;
-        let rows = stmt.query_map([table], |r| r.get(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let rows = stmt.query_map([table], |r| r.get::<_, String>(0))?;
+        let texts: Vec<String> = rows.collect::<Result<_, _>>()?;
+        texts
+            .iter()
+            .enumerate()
+            .map(|(v, text)| event_from(table, v, text))
+            .collect()
     }
 
     fn add_talk(&self, lines: &[TalkRow]) -> Result<(), StoreError> {
@@ -418,8 +441,9 @@ impl Store for SqliteStore {
                     ORDER BY n DESC LIMIT 1 OFFSET ?3)",
             )?;
             for l in lines {
-                let kind = l.kind.as_str();
-                insert.execute(params![l.table, l.n as i64, kind, l.line])?;
+                let kind = l.line.kind().as_str();
+                let text = talk_text(&l.line);
+                insert.execute(params![l.table, l.line.n() as i64, kind, text])?;
                 prune.execute(params![l.table, kind, l.keep as i64])?;
             }
         }
@@ -427,14 +451,22 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    fn talk(&self, table: &TableId, kind: TalkKind) -> Result<Vec<(u64, String)>, StoreError> {
+    fn talk(
+        &self,
+        table: &TableId,
+        kind: TalkKind,
+    ) -> Result<Vec<(u64, Option<TalkLine>)>, StoreError> {
         let conn = self.conn();
         let mut stmt =
             conn.prepare("SELECT n, line FROM talk WHERE table_id = ?1 AND kind = ?2 ORDER BY n")?;
         let rows = stmt.query_map(params![table, kind.as_str()], |r| {
-            Ok((r.get::<_, i64>(0)? as u64, r.get(1)?))
+            Ok((r.get::<_, i64>(0)? as u64, r.get::<_, String>(1)?))
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let kept: Vec<(u64, String)> = rows.collect::<Result<_, _>>()?;
+        Ok(kept
+            .into_iter()
+            .map(|(n, text)| (n, talk_from(kind, &text)))
+            .collect())
     }
 
     fn set_spectator_chat(&self, table: &TableId, allowed: bool) -> Result<(), StoreError> {

@@ -113,7 +113,7 @@ fn a_database_of_the_first_schema_is_migrated() {
                 table_id TEXT NOT NULL REFERENCES tables(id), v INTEGER NOT NULL,
                 event TEXT NOT NULL, PRIMARY KEY (table_id, v));
              INSERT INTO tables VALUES ('old', 'Old', 4, '{}', 1, NULL, 0);
-             INSERT INTO log VALUES ('old', 1, '{}');",
+             INSERT INTO log VALUES ('old', 1, '{\"leaving\":{\"name\":\"player 1\"}}');",
         )
         .unwrap();
     }
@@ -130,8 +130,13 @@ fn a_database_of_the_first_schema_is_migrated() {
         .add_talk(&[super::contract::line("old", 1, TalkKind::Chat, 50)])
         .unwrap();
     assert_eq!(store.talk(&"old".into(), TalkKind::Chat).unwrap().len(), 1);
-    store.finish(&"old".into(), "\"old\"", 10).unwrap();
-    assert_eq!(store.finished(10).unwrap(), ["\"old\""]);
+    store
+        .finish(&"old".into(), &super::contract::summary("old"), 10)
+        .unwrap();
+    assert_eq!(
+        store.finished(10).unwrap(),
+        [super::contract::summary("old")]
+    );
     drop(store);
     // Opening again does not migrate twice.
     let store = SqliteStore::open(&path).unwrap();

@@ -3,6 +3,7 @@
 
 use super::{Append, Store, StoreError, TableId, TalkRow};
 use crate::metrics::{Metrics, StoreOp};
+use crate::table::state::Stored;
 
 /// Writes events and chat and news lines for every table from one
 /// thread, many per transaction: under load, tables that act at the same
@@ -76,7 +77,7 @@ impl Writer {
     }
 
     /// Appends one event; resolves once it is on disk.
-    pub async fn append(&self, table: &TableId, v: u64, event: String) -> Result<(), StoreError> {
+    pub async fn append(&self, table: &TableId, v: u64, event: Stored) -> Result<(), StoreError> {
         self.write(Job::Event(Append {
             table: table.clone(),
             v,

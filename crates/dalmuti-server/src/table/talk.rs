@@ -50,11 +50,7 @@ impl Talk {
             for (n, line) in store.talk(id, kind)? {
                 // A line that does not read is skipped, not fatal: it is
                 // only talk.
-                let line = match kind {
-                    TalkKind::Chat => serde_json::from_str(&line).map(TalkLine::Chat),
-                    TalkKind::News => serde_json::from_str(&line).map(TalkLine::News),
-                };
-                if let Ok(line) = line {
+                if let Some(line) = line {
                     talk.remember(line);
                 }
                 talk.next = talk.next.max(n + 1);
@@ -99,9 +95,7 @@ impl Talk {
     pub fn row(table: &TableId, line: &TalkLine) -> TalkRow {
         TalkRow {
             table: table.clone(),
-            n: line.n(),
-            kind: line.kind(),
-            line: line.to_text(),
+            line: line.clone(),
             keep: KEPT,
         }
     }

@@ -23,7 +23,7 @@ fn row(seats: usize) -> TableRow {
         id: "t".into(),
         name: "t".into(),
         seats,
-        rules: "{}".into(),
+        rules: dalmuti_core::Rules::default(),
         public: true,
         ..TableRow::default()
     }

@@ -1,6 +1,7 @@
 //! The store's queries on PostgreSQL: [`Store`] for [`PostgresStore`].
 
 use super::*;
+use crate::store::columns::{event_from, summary_from, summary_text, talk_from, talk_text};
 
 impl Store for PostgresStore {
     fn create_table(&self, t: &TableRow) -> Result<(), StoreError> {
@@ -17,7 +18,7 @@ impl Store for PostgresStore {
                     &[],
                 )
                 .map_err(failed(what))?;
-            Ok(rows.iter().map(row).collect())
+            rows.iter().map(row).collect()
         })
     }
 
@@ -31,11 +32,11 @@ impl Store for PostgresStore {
                     &[&id],
                 )
                 .map_err(failed(what))?;
-            Ok(found.as_ref().map(row))
+            found.as_ref().map(row).transpose()
         })
     }
 
-    fn finished_table(&self, id: &TableId) -> Result<Option<(TableRow, String)>, StoreError> {
+    fn finished_table(&self, id: &TableId) -> Result<Option<(TableRow, TableInfo)>, StoreError> {
         let id = id.to_string();
         let what = format!("read finished table {id}");
         self.run(what.clone(), move |c| {
@@ -47,14 +48,21 @@ impl Store for PostgresStore {
                     &[&id],
                 )
                 .map_err(failed(what))?;
-            Ok(found.map(|r| {
-                let summary: Option<String> = r.get(10);
-                (row(&r), summary.unwrap_or_default())
-            }))
+            found
+                .map(|r| {
+                    let summary: Option<String> = r.get(10);
+                    let info = summary_from(&summary.unwrap_or_default()).ok_or_else(|| {
+                        StoreError::Failed(format!(
+                            "the finished table {id} has a summary that does not read"
+                        ))
+                    })?;
+                    Ok((row(&r)?, info))
+                })
+                .transpose()
         })
     }
 
-    fn finished(&self, limit: usize) -> Result<Vec<String>, StoreError> {
+    fn finished(&self, limit: usize) -> Result<Vec<TableInfo>, StoreError> {
         let limit = bigint(limit as u64, "limit")?;
         let what = "list the finished tables".to_string();
         self.run(what.clone(), move |c| {
@@ -67,13 +75,13 @@ impl Store for PostgresStore {
                 .map_err(failed(what))?;
             Ok(rows
                 .iter()
-                .map(|r| r.get::<_, Option<String>>(0).unwrap_or_default())
+                .filter_map(|r| summary_from(&r.get::<_, Option<String>>(0).unwrap_or_default()))
                 .collect())
         })
     }
 
-    fn finish(&self, id: &TableId, summary: &str, keep: usize) -> Result<(), StoreError> {
-        let (id, summary) = (id.clone(), summary.to_string());
+    fn finish(&self, id: &TableId, summary: &TableInfo, keep: usize) -> Result<(), StoreError> {
+        let (id, summary) = (id.clone(), summary_text(summary));
         let keep = bigint(keep as u64, "the number of finished tables kept")?;
         let what = format!("finish table {id}");
         let held = self.held().remove(&id);
@@ -127,11 +135,11 @@ impl Store for PostgresStore {
         })
     }
 
-    fn append(&self, table: &TableId, v: u64, event: &str) -> Result<(), StoreError> {
+    fn append(&self, table: &TableId, v: u64, event: &Stored) -> Result<(), StoreError> {
         self.append_batch(&[Append {
             table: table.clone(),
             v,
-            event: event.to_string(),
+            event: event.clone(),
         }])
     }
 
@@ -139,8 +147,8 @@ impl Store for PostgresStore {
         self.insert_events(events, None)
     }
 
-    fn log(&self, table: &TableId) -> Result<Vec<String>, StoreError> {
-        let table = table.to_string();
+    fn log(&self, table: &TableId) -> Result<Vec<Stored>, StoreError> {
+        let table = table.clone();
         let what = format!("read the log of table {table}");
         self.run(what.clone(), move |c| {
             let rows = c
@@ -149,7 +157,10 @@ impl Store for PostgresStore {
                     &[&table],
                 )
                 .map_err(failed(what))?;
-            Ok(rows.iter().map(|r| r.get(0)).collect())
+            rows.iter()
+                .enumerate()
+                .map(|(v, r)| event_from(&table, v, r.get(0)))
+                .collect()
         })
     }
 
@@ -161,9 +172,9 @@ impl Store for PostgresStore {
         for l in lines {
             rows.push((
                 l.table.clone(),
-                bigint(l.n, "line number")?,
-                l.kind.as_str(),
-                l.line.clone(),
+                bigint(l.line.n(), "line number")?,
+                l.line.kind().as_str(),
+                talk_text(&l.line),
                 bigint(l.keep as u64, "the number of lines kept")?,
             ));
         }
@@ -207,7 +218,11 @@ impl Store for PostgresStore {
         })
     }
 
-    fn talk(&self, table: &TableId, kind: TalkKind) -> Result<Vec<(u64, String)>, StoreError> {
+    fn talk(
+        &self,
+        table: &TableId,
+        kind: TalkKind,
+    ) -> Result<Vec<(u64, Option<TalkLine>)>, StoreError> {
         let table = table.to_string();
         let what = format!("read the {} of table {table}", kind.as_str());
         self.run(what.clone(), move |c| {
@@ -219,7 +234,7 @@ impl Store for PostgresStore {
                 .map_err(failed(what))?;
             Ok(rows
                 .iter()
-                .map(|r| (r.get::<_, i64>(0).max(0) as u64, r.get(1)))
+                .map(|r| (r.get::<_, i64>(0).max(0) as u64, talk_from(kind, r.get(1))))
                 .collect())
         })
     }

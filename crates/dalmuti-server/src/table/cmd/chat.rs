@@ -125,7 +125,9 @@ impl Actor {
                     let kept = self
                         .blocking(move |store, _| store.player_named(&lookup))
                         .await
-                        .map_err(|e| ServerError::Storage(e.to_string()))?;
+                        .map_err(|e| {
+                            ServerError::Storage(crate::store::StoreError::Failed(e.to_string()))
+                        })?;
                     if kept.is_some() {
                         return Err(ServerError::Conflict(format!(
                             "{n:?} is a player's kept name, or looks like one: a spectator says hello with another"
