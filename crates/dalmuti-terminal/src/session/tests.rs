@@ -15,7 +15,8 @@ pub(crate) fn config_of(variant: &str, seed: u64, players: usize) -> Config {
         seed: Some(seed.to_string()),
         stripped_deck: false,
         first_deal_revolution: false,
-        merchant_exchange: true,
+        // The exchange wherever it can apply (6 or more players).
+        merchant_exchange: players >= 6,
         scoring: "standard".into(),
         hands: Some(3),
         speed: 0,
