@@ -25,8 +25,9 @@ impl App<'_> {
     }
 
     /// A selection that suits a new decision: for a follow, the worst rank
-    /// that could top, already the right size; for a lead, all of your
-    /// worst numbered rank.
+    /// that could top, already the right size, without a wild card (or the
+    /// Twirling Wedgie) when any set without one tops, so that Enter never
+    /// spends one unasked; for a lead, all of your worst numbered rank.
     pub(in crate::tui) fn fresh_selection(&mut self) {
         self.picked = Cards::EMPTY;
         self.wilds = 0;
@@ -37,10 +38,16 @@ impl App<'_> {
         self.partner = None;
         match self.decision {
             Some(Decision::Follow { .. }) => {
-                let first = self.session.legal().iter().find_map(|a| match a {
-                    Action::Play(set) => Some(*set),
-                    _ => None,
-                });
+                let legal = self.session.legal();
+                let plays: Vec<Set> = legal
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::Play(set) => Some(*set),
+                        _ => None,
+                    })
+                    .collect();
+                let plain = |set: &&Set| set.wilds() == 0 && !set.holds_wedgie();
+                let first = plays.iter().find(plain).or(plays.first()).copied();
                 match first {
                     Some(set) => self.select_set(&set),
                     None => {
