@@ -181,7 +181,7 @@ impl Card {
     /// the Jester, 14 the Twirling Wedgie, 15 Ratbert, 16 the Dogbert. Also
     /// the order in which hands are written. The cards of the 52-card pack
     /// and the Joker are above all these ([`Card::is_suited`]): 32 + their
-    /// bit in [`crate::Cards::suited_mask`], the Joker 84.
+    /// bit in [`crate::Cards::pack_mask`], the Joker 84.
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize

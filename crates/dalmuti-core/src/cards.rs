@@ -69,7 +69,7 @@ pub struct Cards {
     suited: [u8; 7],
 }
 
-/// The two Joker bits of [`Cards::suited_mask`].
+/// The two Joker bits of [`Cards::pack_mask`] (and the Jokers above it).
 const JOKERS: u64 = 0b11 << JOKER_BIT;
 
 impl Cards {

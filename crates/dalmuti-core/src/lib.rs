@@ -69,7 +69,7 @@ pub use event::{Effect, Event, MerchantTrade, TaxPayment};
 pub use game::{Game, HandLog, PlayerId, TableError, join_seats};
 pub use hand::{BadDeal, BadPosition, Hand, PlayPosition, Revolution, Stage};
 pub use rng::{BadSeed, DealRng, Seed};
-pub use rules::{BadRules, BadScoring, Rules, Scoring};
+pub use rules::{BadRules, BadScoring, IdleRule, Rules, Scoring};
 pub use seat::{MAX_PLAYERS, MIN_PLAYERS, PerSeat, Seat, Seats, Title};
 pub use set::{DECLARED_VALUES, JESTERS_ALONE_RANK, NotASet, Set, SetKind};
 pub use suit::{ABOVE_TWO, Suit, TOP_PLACE, place_word};

@@ -5,7 +5,7 @@
 //! 14 (above the 2) hold no card; a Joker may stand there at either end of
 //! a sequence where a rule set allows it (the UECda contest's tables have
 //! those columns, `protocol.html` § 13.2.2). In a hand the cards are one
-//! bit each ([`crate::Cards::suited_mask`]): bit `4 × (place − 1) + suit`,
+//! bit each ([`crate::Cards::pack_mask`]): bit `4 × (place − 1) + suit`,
 //! so that a rank is four neighbouring bits and a suit every fourth bit, as
 //! contest programs lay them out; the Jokers are bits 52 and 53.
 

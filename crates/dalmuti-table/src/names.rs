@@ -299,7 +299,7 @@ pub fn alike(a: &str, b: &str) -> bool {
 ///    an "i" by case, so "ALICE", "Alice" and "AIice" are one name.
 /// 4. A colon counts as a space, and a run of spaces as one: no form
 ///    has a colon, so no player's form can ever be a bot's key
-///    (`bot:hard`, [`crate::players`]).
+///    (`bot:hard`, the server's `players` module).
 ///
 /// ```
 /// use dalmuti_table::names::form;

@@ -36,11 +36,11 @@ pub enum Stored {
         /// The bot spec.
         bot: Option<String>,
         /// The key of the player who kept this name and took the seat
-        /// ([`crate::players`]); absent for anyone else, and in logs
+        /// (the server's `players` module); absent for anyone else, and in logs
         /// written before players kept names.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         player: Option<String>,
-        /// Where the seat was taken from ([`crate::ratings::origin`]): a
+        /// Where the seat was taken from ([`crate::origin::origin`]): a
         /// rated game counts only if its people took their seats from
         /// different places. Absent for a bot, and in logs written before
         /// it was kept.
@@ -88,11 +88,11 @@ pub enum Stored {
         /// The bot spec.
         bot: Option<String>,
         /// The key of the player who kept this name and took the seat
-        /// ([`crate::players`]); absent for anyone else, and in logs
+        /// (the server's `players` module); absent for anyone else, and in logs
         /// written before players kept names.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         player: Option<String>,
-        /// Where the seat was taken from ([`crate::ratings::origin`]): a
+        /// Where the seat was taken from ([`crate::origin::origin`]): a
         /// rated game counts only if its people took their seats from
         /// different places. Absent for a bot, and in logs written before
         /// it was kept.
@@ -100,7 +100,7 @@ pub enum Stored {
         from: Option<String>,
     },
     /// The player who kept the seat's name took it back from another
-    /// device ([`crate::players`]): the seat's token is a new one, whose
+    /// device (the server's `players` module): the seat's token is a new one, whose
     /// hash this is; the old token plays it no more.
     Rekey {
         /// The seat's display name.
@@ -138,7 +138,7 @@ pub struct SeatState {
     pub bot: Option<String>,
     /// The key of the player who kept this name, if that player took it.
     pub player: Option<String>,
-    /// Where the seat was taken from ([`crate::ratings::origin`]), if known.
+    /// Where the seat was taken from ([`crate::origin::origin`]), if known.
     pub from: Option<String>,
     /// A newcomer waiting for the next hand.
     pub waiting: bool,

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use dalmuti_bots::BotSpec;
-use dalmuti_core::{BadRules, Rules, Scoring, Seed, Variant};
+use dalmuti_core::{BadRules, IdleRule, Rules, Scoring, Seed, Variant};
 use dalmuti_i18n::Lang;
 
 /// The bots' names, in the order they are given out: the rulebook's
@@ -165,6 +165,9 @@ pub enum ConfigError {
     /// An empty, too long or unprintable name.
     #[error("--name must be 1 to {MAX_NAME} printable characters, not {0:?}")]
     Name(String),
+    /// An optional rule that can never come into force at this table.
+    #[error("--{flag} cannot apply: {0}", flag = .0.switch().replace('_', "-"))]
+    IdleRule(IdleRule),
     /// Not a scoring.
     #[error("--scoring is none, standard or philanthropic, not {0:?}")]
     Scoring(String),
@@ -265,6 +268,11 @@ impl Config {
             BadRules::StrippedCorporate => ConfigError::StrippedDeck,
             e => ConfigError::Rules(e.to_string()),
         })?;
+        // Announced as "Rules: stripped deck" and then not played would
+        // mislead: a rule that cannot apply at this table is refused.
+        if let Some(&idle) = rules.idle_at(players).first() {
+            return Err(ConfigError::IdleRule(idle));
+        }
         if specs.len() != 1 && specs.len() != players - 1 {
             return Err(ConfigError::BotCount {
                 players,

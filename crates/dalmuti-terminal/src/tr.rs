@@ -155,15 +155,25 @@ impl Tr {
         if card.is_suited() && !card.is_joker() {
             return pack_card(card);
         }
+        // A department (Marketing, Sales) is counted as cards of it: "two
+        // Marketing cards", never "two Marketing".
+        let counted = format!("{}.counted.{card}", self.variant.word());
+        let counted = self.cat.has_own(&counted).then_some(counted);
         if n != 1 {
-            let names = self.cards(card);
+            let names = match &counted {
+                Some(key) => self.n(key, 2, &[]),
+                None => self.cards(card),
+            };
             return self.n(
                 "count.many",
                 n.into(),
                 &[("number", &self.number(n)), ("names", &names)],
             );
         }
-        let name = self.card(card);
+        let name = match &counted {
+            Some(key) => self.n(key, 1, &[]),
+            None => self.card(card),
+        };
         if [Card::TWIRLING_WEDGIE, Card::RATBERT, Card::WORLD_RULER].contains(&card) {
             return self.t(&format!("count.one.{card}"), &[("name", &name)]);
         }
@@ -298,4 +308,36 @@ pub fn capitalize(text: &str) -> String {
         .next()
         .map(|c| c.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(value: usize) -> Card {
+        Card::from_index(value).unwrap()
+    }
+
+    #[test]
+    fn departments_are_counted_as_cards_of_them() {
+        let en = Tr::new(Lang::En, Variant::CorporateShuffle);
+        assert_eq!(en.count_of(1, card(9)), "a Marketing card");
+        assert_eq!(en.count_of(2, card(9)), "two Marketing cards");
+        assert_eq!(en.count_of(1, card(6)), "an Accounting card");
+        assert_eq!(en.count_of(3, card(5)), "three Human Resources cards");
+        assert_eq!(en.count_of(1, card(8)), "a Sales card");
+        let set: Set = "9 9".parse().unwrap();
+        assert_eq!(en.set_words(&set), "two Marketing cards");
+        // A person's title counts as it is; so does Dalmuti's deck.
+        assert_eq!(en.count_of(2, card(10)), "two Engineers");
+        assert_eq!(en.count_of(1, card(7)), "a Manager");
+        let dalmuti = Tr::new(Lang::En, Variant::Dalmuti);
+        assert_eq!(dalmuti.count_of(2, card(9)), "two Cooks");
+        // The card's own name stays on the hand's chips.
+        assert_eq!(en.card(card(9)), "Marketing");
+        let de = Tr::new(Lang::De, Variant::CorporateShuffle);
+        assert!(de.count_of(2, card(9)).ends_with(" Marketingkarten"));
+        let es = Tr::new(Lang::Es, Variant::CorporateShuffle);
+        assert!(es.count_of(2, card(8)).ends_with(" cartas de Ventas"));
+    }
 }

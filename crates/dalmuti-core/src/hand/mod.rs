@@ -442,7 +442,7 @@ impl Hand {
             if players >= 4 {
                 hand.lesser_tax = Gift::Pending;
             }
-            if rules.merchant_exchange && players >= 6 {
+            if rules.merchant_exchange && players >= Rules::MERCHANT_EXCHANGE_PLAYERS {
                 hand.exchange = Exchange::AwaitingOffer;
             }
         }

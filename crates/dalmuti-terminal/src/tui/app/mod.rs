@@ -306,9 +306,8 @@ impl<'s> App<'s> {
     }
 
     /// The whole log told again in the session's language (after `L`):
-    /// every hand as the human saw it. Notices of secret setup choices
-    /// made (a bot's, the human's own) are not repeated: the game tells
-    /// those choices themselves once the setup is over.
+    /// every hand as the human saw it, the notes of secret setup choices
+    /// (a bot's, the human's own) and of bots' faults where they fell.
     fn tell_again(&mut self) {
         self.log.clear();
         self.intro();
@@ -508,7 +507,6 @@ impl<'s> App<'s> {
     /// Makes the human's move, or says why the engine refuses it (and
     /// nothing changes).
     fn act(&mut self, action: Action) -> bool {
-        let decision = self.decision;
         if let Err(e) = self.session.act(action) {
             let text = words::refusal(self.session, &e.reason);
             self.say(Tone::Refusal, text);
@@ -517,41 +515,10 @@ impl<'s> App<'s> {
         self.message = None;
         self.scroll = 0;
         let news = self.session.take_news();
-        if news.is_empty() {
-            let tr = self.tr();
-            let done = tr.v("setup-done", &[]);
-            let note = match (decision, action) {
-                (Some(Decision::Tax { to, .. }), Action::GiveTax(cards)) => tr.t(
-                    "tui.note.tax",
-                    &[
-                        ("words", &tr.cards_words(&cards)),
-                        ("cards", &cards.to_string()),
-                        ("name", self.session.name_at(to)),
-                        ("done", &done),
-                    ],
-                ),
-                (_, Action::OfferExchange { partner, card }) => say(
-                    tr,
-                    "tui.note.offer",
-                    &[
-                        ("card", &tr.count_of(1, card)),
-                        ("token", &card.to_string()),
-                        ("name", self.session.name_at(partner)),
-                    ],
-                ),
-                (_, Action::AnswerExchange(card)) => tr.t(
-                    "tui.note.answer",
-                    &[
-                        ("card", &tr.count_of(1, card)),
-                        ("token", &card.to_string()),
-                        ("done", &done),
-                    ],
-                ),
-                _ => String::new(),
-            };
-            if !note.is_empty() {
-                self.log.push(note);
-            }
+        if news.is_empty()
+            && let Some(note) = self.session.my_note()
+        {
+            self.log.push(note);
         }
         self.log.extend(news);
         self.next_bot = Instant::now() + self.delay;
@@ -687,6 +654,10 @@ impl<'s> App<'s> {
                     ],
                 )
             }
+            Decision::Tax { to, count } if self.picked.is_empty() => tr.t(
+                "sel.gift.none",
+                &[("name", s.name_at(to)), ("n", &count.to_string())],
+            ),
             Decision::Tax { to, count } => tr.t(
                 "sel.gift",
                 &[
