@@ -13,6 +13,11 @@
 //!   characters in protocol 20140), with no I/O.
 //! - [`Hello`], [`StateTable`], [`Cells`], [`Ack`], [`EndFlag`]: what the
 //!   cells mean, decoded once into named fields.
+//! - [`Referee`]: a match on the engine, message by message, as the
+//!   reference server sends them (no I/O: tests drive it with tables
+//!   recorded from the reference server).
+//! - [`Follower`]: a client's side, following a game from the tables it is
+//!   sent (they hold no events) to give a bot a view of its seat.
 //!
 //! ```
 //! use dalmuti_uecda::{Cells, Submitted};
@@ -25,11 +30,15 @@
 //! ```
 
 mod cells;
+mod follow;
+mod referee;
 mod state;
 pub mod transcript;
 mod wire;
 
 pub use cells::{BadGift, BadHand, CARD_ROWS, Cells, LONE_JOKER_CELL, Submitted, Unreadable};
+pub use follow::{FollowError, Follower};
+pub use referee::{Deal, ExchangeOutcome, MatchConfig, PlayOutcome, Referee, RefereeError};
 pub use state::{Ack, BadState, EndFlag, Hello, NAME_CELLS, PLAYERS, PlayerNo, StateTable, Turn};
 pub use wire::{
     BadCell, BadHex, COLUMNS, HEX_BYTES, INT_BYTES, Protocol, ROWS, RawTable, TABLE_BYTES,
