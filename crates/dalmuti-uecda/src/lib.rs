@@ -18,6 +18,7 @@
 //!   recorded from the reference server).
 //! - [`Follower`]: a client's side, following a game from the tables it is
 //!   sent (they hold no events) to give a bot a view of its seat.
+//! - [`serve`] and [`join`]: the two over TCP.
 //!
 //! ```
 //! use dalmuti_uecda::{Cells, Submitted};
@@ -30,15 +31,19 @@
 //! ```
 
 mod cells;
+mod client;
 mod follow;
 mod referee;
+mod server;
 mod state;
 pub mod transcript;
 mod wire;
 
 pub use cells::{BadGift, BadHand, CARD_ROWS, Cells, LONE_JOKER_CELL, Submitted, Unreadable};
+pub use client::{JoinConfig, JoinError, JoinReport, join};
 pub use follow::{FollowError, Follower};
 pub use referee::{Deal, ExchangeOutcome, MatchConfig, PlayOutcome, Referee, RefereeError};
+pub use server::{ServeConfig, ServeError, ServeReport, serve};
 pub use state::{Ack, BadState, EndFlag, Hello, NAME_CELLS, PLAYERS, PlayerNo, StateTable, Turn};
 pub use wire::{
     BadCell, BadHex, COLUMNS, HEX_BYTES, INT_BYTES, Protocol, ROWS, RawTable, TABLE_BYTES,
