@@ -368,6 +368,12 @@ impl Bot for ClimbSearch {
     }
 }
 
+/// The rules of thumb's choice, for bots of Dalmuti made directly (not by
+/// name) that are handed a game of the pack.
+pub(crate) fn pack_choice(view: &View<'_>, legal: &[Action]) -> Action {
+    ClimbHeuristic::new(Lean::Balanced, 0).choose(view, legal)
+}
+
 /// A bot of the crate for every game: its own play in Dalmuti and
 /// Corporate Shuffle, `climbing` in President and Daifugō.
 pub(crate) struct Family {

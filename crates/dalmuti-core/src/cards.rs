@@ -166,7 +166,7 @@ impl Cards {
     #[inline]
     pub(crate) fn count_kind(&self, card: Card) -> u8 {
         debug_assert!(!card.is_suited());
-        self.counts[card.index() % SLOTS]
+        self.counts[card.index()]
     }
 
     /// How many wild cards (Jesters or Dogberts; a deck has one kind).

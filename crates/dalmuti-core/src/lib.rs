@@ -1,18 +1,27 @@
-//! The rules engine of Richard Garfield's *The Great Dalmuti*.
+//! The rules engine of Richard Garfield's *The Great Dalmuti* and of its
+//! family: *Corporate Shuffle*, and the games of the 52-card pack it comes
+//! from, President and Daifugō (大富豪, as the UECda computer contest plays
+//! it, and with the house rules players argue about). Each game is a rule
+//! set of this one engine: [`Rules`] with a [`Variant`] and, for the pack's
+//! games, [`Climbing`] options.
 //!
 //! Everything else in `dalmuti` (bots, simulations, the terminal game, the
 //! server) stands on this crate. It has no I/O, no threads and no async:
 //! just the game.
 //!
-//! - [`Card`], [`Rank`], [`Cards`] and [`Set`]: the deck's words.
+//! - [`Card`], [`Rank`], [`Cards`] and [`Set`]: the deck's words; for the
+//!   pack, [`Suit`], [`Card::suited`], [`Card::JOKER`], and [`Set`]'s kinds
+//!   ([`SetKind`]: sets of one rank with Jokers standing for suits,
+//!   same-suit sequences, the lone Joker).
 //! - [`Deck`]: the deck as data; [`DealRng`] and [`Seed`]: replayable deals.
 //! - [`Hand`]: one hand as a state machine that says who must decide what
 //!   ([`Hand::decision`]), lists the legal actions and applies one or
 //!   refuses it with an [`IllegalAction`], leaving the hand untouched.
 //! - [`View`]: what one seat may know; the only window players get.
 //! - [`Game`]: hands in series, with titles, taxes, scores, newcomers.
-//! - [`record`]: game records (`dalmuti-record/1`), read, checked and
-//!   written (told in words, in every language, by `dalmuti-terminal`).
+//! - [`record`]: game records (`dalmuti-record/1`; `dalmuti-record/2` for
+//!   the pack's games), read, checked and written (told in words, in every
+//!   language, by `dalmuti-terminal`).
 //!
 //! ```
 //! use dalmuti_core::{Action, Decision, Game, Rules, Seed, Viewer};

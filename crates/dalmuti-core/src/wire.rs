@@ -51,6 +51,9 @@ const ACTION_FORMS: &str = r#"an action is "pass", "ready", "call_revolution", "
 /// | play a set | `{"play": "6 6 J"}` |
 /// | play Dogberts alone, declared as a value (Corporate Shuffle) | `{"play": "D D as 3"}` |
 /// | play a set with the Twirling Wedgie, naming its victim (Corporate Shuffle) | `{"play": "6 T", "wedgie": 3}` |
+/// | President, Daifugō: a set with a Joker standing for a suit | `{"play": "9H JK as 9S"}` |
+/// | President, Daifugō: a sequence, each Joker where it stands | `{"play": "5H JK 7H"}` |
+/// | President, Daifugō: a lone Joker | `{"play": "JK"}` |
 /// | pass | `"pass"` |
 /// | ready (for a holder of both Jesters: keep quiet) | `"ready"` |
 /// | call a revolution | `"call_revolution"` |

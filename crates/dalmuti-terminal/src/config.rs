@@ -349,6 +349,7 @@ mod tests {
             first_deal_revolution: false,
             merchant_exchange: false,
             scoring: "none".into(),
+            house: None,
             hands: None,
             speed: 0,
             plain: true,

@@ -680,6 +680,7 @@ mod tests {
             first_deal_revolution: false,
             merchant_exchange: false,
             scoring: "standard".into(),
+            house: None,
             hands: Some(1),
             speed: 0,
             plain: true,

@@ -110,6 +110,22 @@ fn step_up(place: u8, flipped: bool) -> u8 {
 }
 
 impl Hand {
+    /// The table of a game of the pack (Dalmuti's hands have none: it is
+    /// boxed so that they stay small).
+    #[inline]
+    fn tb(&self) -> &Table {
+        self.table
+            .as_deref()
+            .expect("a game of the pack has its table")
+    }
+
+    #[inline]
+    fn tbm(&mut self) -> &mut Table {
+        self.table
+            .as_deref_mut()
+            .expect("a game of the pack has its table")
+    }
+
     /// Deals a game of President or Daifugō. `ranking` is the last game's
     /// finishing order as seats of this table, best first; `None` for a
     /// game without classes (the first, or the first of a class cycle):
@@ -306,7 +322,7 @@ impl Hand {
             ratbert: RatbertTrick::Absent,
             finish: ArrayVec::new(),
             events: Vec::with_capacity(log_capacity(players)),
-            table,
+            table: Some(Box::new(table)),
         };
         // The poor's best cards go to the rich at once; the rich then give
         // back cards of their choice (`daihu.c`: `trans_strong_card` for the
@@ -349,7 +365,7 @@ impl Hand {
         self.stage = Stage::Play;
         let leader = self.first_leader();
         self.turn = leader;
-        self.table.last = leader;
+        self.tbm().last = leader;
     }
 
     /// Who leads the game's first trick.
@@ -365,76 +381,89 @@ impl Hand {
             FirstLead::DiamondThree => holder(three(crate::Suit::Diamonds)),
             FirstLead::ClubThree => holder(three(crate::Suit::Clubs)),
             FirstLead::TopClass => Seat::all(self.players())
-                .find(|&s| self.table.class[s] == 0)
+                .find(|&s| self.tb().class[s] == 0)
                 .unwrap_or_else(|| holder(three(crate::Suit::Clubs))),
         }
     }
 
     // ----- what the table shows -----
 
+    /// The table of a game of the pack, or a fresh one for the other games
+    /// (whose public accessors below then say: no class, no revolution…).
+    fn table_or_fresh(&self) -> Table {
+        self.table
+            .as_deref()
+            .copied()
+            .unwrap_or_else(|| Table::new(self.players()))
+    }
+
     /// A seat's class this game in President or Daifugō, 0 the top; `None`
     /// in a game without classes (and in Dalmuti, where the seat is the
     /// class).
     pub fn class(&self, seat: Seat) -> Option<usize> {
-        let class = self.table.class[seat];
-        (self.rules.variant.is_suited() && class != NO_CLASS).then_some(usize::from(class))
+        let class = self.table.as_deref()?.class[seat];
+        (class != NO_CLASS).then_some(usize::from(class))
     }
 
     /// Whether a revolution is in force (President, Daifugō): 3 high.
     pub fn reversed(&self) -> bool {
-        self.table.reversed
+        self.table_or_fresh().reversed
     }
 
     /// Whether a Jack's 11-back is in force until the table clears.
     pub fn eleven_back(&self) -> bool {
-        self.table.back
+        self.table_or_fresh().back
     }
 
     /// The lock on the table: the suits every play must have (bit 0 spades
     /// … bit 3 clubs; 0 when the suits are free) and whether each set must
     /// be the next rank.
     pub fn lock(&self) -> (u8, bool) {
-        let suits = match (self.table.lock_suits, self.top) {
+        let t = self.table_or_fresh();
+        let suits = match (t.lock_suits, self.top) {
             (true, Some((_, top))) => top.suit_mask(),
             _ => 0,
         };
-        (suits, self.table.lock_number)
+        (suits, t.lock_number)
     }
 
     /// Whether play goes to higher seats (false after an odd number of
     /// 9-reverses).
     pub fn clockwise(&self) -> bool {
-        !self.table.counter
+        !self.table_or_fresh().counter
     }
 
     /// Who has passed since the table last cleared (in rule sets where a
     /// pass stands until then, they are not asked again).
     pub fn passed(&self) -> Seats {
-        self.table.passed
+        self.table_or_fresh().passed
     }
 
     /// Passes in a row since the last play (the stalemate counts them).
     pub fn passes_in_a_row(&self) -> usize {
-        usize::from(self.table.in_row)
+        usize::from(self.table_or_fresh().in_row)
     }
 
     /// The last to play (or the leader since the table last cleared): who
     /// leads when the table clears.
     pub fn last_to_play(&self) -> Seat {
-        self.table.last
+        self.table_or_fresh().last
     }
 
     /// The random number a stalemate's places are drawn from (drawn at the
     /// deal; a record keeps the places themselves).
     pub fn chance(&self) -> u64 {
-        self.table.chance
+        self.table_or_fresh().chance
     }
 
     /// Gives the places a stalemate will deal out, in place order, instead
     /// of drawing them (a replay of a record, which keeps them): used only
-    /// if the seats given are exactly those still holding cards then.
+    /// if the seats given are exactly those still holding cards then. Does
+    /// nothing in the other games.
     pub fn set_stalemate_places(&mut self, order: &[Seat]) {
-        let t = &mut self.table;
+        let Some(t) = self.table.as_deref_mut() else {
+            return;
+        };
         t.forced_len = order.len().min(8) as u8;
         for (i, s) in order.iter().take(8).enumerate() {
             t.forced[i] = s.index() as u8;
@@ -443,7 +472,7 @@ impl Hand {
 
     /// The seat the deal started at.
     pub fn dealt_from(&self) -> Seat {
-        self.table.dealt_from
+        self.table_or_fresh().dealt_from
     }
 
     /// The cards a rich player would give back if they gave none of their
@@ -543,7 +572,7 @@ impl Hand {
         let held = &self.held[seat];
         let pack = held.pack_mask();
         let jokers = held.jokers().min(c.jokers);
-        let flipped = self.table.flipped();
+        let flipped = self.tb().flipped();
         let places = (THREE..=TWO).map(|i| if flipped { TWO + THREE - i } else { i });
         // Without Jokers first, weakest rank first: its sequences (the
         // most cards), then its sets, largest first. Then the same with
@@ -679,7 +708,7 @@ impl Hand {
         let held = &self.held[seat];
         let pack = held.pack_mask();
         let jokers = held.jokers().min(c.jokers);
-        let flipped = self.table.flipped();
+        let flipped = self.tb().flipped();
         match top.kind() {
             SetKind::OfRank => {
                 let size = top.size();
@@ -687,7 +716,7 @@ impl Hand {
                 while (THREE..=TWO).contains(&p) {
                     let suits = self.required_suits(top);
                     let number_ok =
-                        !self.table.lock_number || p == step_up(top.rank_number(), flipped);
+                        !self.tb().lock_number || p == step_up(top.rank_number(), flipped);
                     if number_ok {
                         for_each_set(pack, p, size, jokers, 0, suits, f)?;
                     }
@@ -728,7 +757,7 @@ impl Hand {
     /// The suits a play must have now: the top's under a suit lock, else
     /// 0 (any).
     fn required_suits(&self, top: Set) -> u8 {
-        if self.table.lock_suits {
+        if self.tb().lock_suits {
             top.suit_mask()
         } else {
             0
@@ -742,7 +771,7 @@ impl Hand {
     /// Joker), and the lock (`external.c`, `compare_card_status`; `daihu.c`
     /// for the lock and the 3♠).
     fn tops_now(&self, set: Set, top: Set, c: &Climbing) -> Result<(), Illegal> {
-        let flipped = self.table.flipped();
+        let flipped = self.tb().flipped();
         let not = || Err(crate::hand::apply::not_topping(set, top));
         if set.size() != top.size() {
             return not();
@@ -777,15 +806,15 @@ impl Hand {
     }
 
     fn lock_ok(&self, set: Set, top: Set) -> Result<(), Illegal> {
-        if self.table.lock_suits && set.suit_mask() != top.suit_mask() {
+        if self.tb().lock_suits && set.suit_mask() != top.suit_mask() {
             return Err(Illegal::Locked {
                 top,
                 played: set,
                 suits: true,
             });
         }
-        if self.table.lock_number
-            && set.rank_number() != step_up(top.rank_number(), self.table.flipped())
+        if self.tb().lock_number
+            && set.rank_number() != step_up(top.rank_number(), self.tb().flipped())
         {
             return Err(Illegal::Locked {
                 top,
@@ -875,7 +904,7 @@ impl Hand {
         self.sizes[seat] -= set.size();
         self.events.push(Event::Played { seat, set });
         self.top = Some((seat, set));
-        let t = &mut self.table;
+        let t = self.tbm();
         t.in_row = 0;
         t.since = 0;
         t.last = seat;
@@ -918,7 +947,7 @@ impl Hand {
         let Some(before) = before else {
             return;
         };
-        let t = &mut self.table;
+        let t = self.tbm();
         let same_suits = set.suit_mask() == before.suit_mask();
         let neighbours = set.kind() == SetKind::OfRank
             && before.kind() == SetKind::OfRank
@@ -949,8 +978,9 @@ impl Hand {
             _ => false,
         };
         if revolution {
-            self.table.reversed = !self.table.reversed;
-            let reversed = self.table.reversed;
+            let t = self.tbm();
+            t.reversed = !t.reversed;
+            let reversed = self.tb().reversed;
             self.events
                 .push(Event::Effect(Effect::Revolution { seat, reversed }));
         }
@@ -961,14 +991,16 @@ impl Hand {
             clear.get_or_insert(Effect::TwoClears { seat });
         }
         if c.nine_reverse && set.count_at(NINE) % 2 == 1 {
-            self.table.counter = !self.table.counter;
-            let clockwise = !self.table.counter;
+            let t = self.tbm();
+            t.counter = !t.counter;
+            let clockwise = !self.tb().counter;
             self.events
                 .push(Event::Effect(Effect::Reversed { seat, clockwise }));
         }
         if c.eleven_back && set.count_at(JACK) > 0 {
-            self.table.back = !self.table.back;
-            let on = self.table.back;
+            let t = self.tbm();
+            t.back = !t.back;
+            let on = self.tb().back;
             self.events
                 .push(Event::Effect(Effect::ElevenBack { seat, on }));
         }
@@ -977,7 +1009,7 @@ impl Hand {
     /// Whether every player who must pass for the table to clear has
     /// passed.
     fn climb_all_passed(&self, c: &Climbing) -> bool {
-        let t = &self.table;
+        let t = self.tb();
         let mut must = self.holding;
         if !c.last_player_passes {
             must.remove(t.last);
@@ -994,7 +1026,7 @@ impl Hand {
 
     /// The next seat in the direction of play from `from` among `seats`.
     fn climb_next_in(&self, seats: Seats, from: Seat) -> Option<Seat> {
-        if self.table.counter {
+        if self.tb().counter {
             seats.next_before(from)
         } else {
             seats.next_after(from)
@@ -1005,7 +1037,7 @@ impl Hand {
     fn climb_next_turn(&mut self, from: Seat, skips: u8, c: &Climbing) {
         let mut eligible = self.holding;
         if c.permanent_pass {
-            eligible = eligible.without(self.table.passed);
+            eligible = eligible.without(self.tb().passed);
         }
         let mut next = self.climb_next_in(eligible, from).expect("someone to play");
         if skips > 0 {
@@ -1040,7 +1072,7 @@ impl Hand {
     /// The table clears: the last to play leads, or if out the next player
     /// holding cards (`daihu.c`, the `flash` branch).
     fn climb_clear(&mut self) {
-        let last = self.table.last;
+        let last = self.tb().last;
         let leader = if self.holding.contains(last) {
             last
         } else {
@@ -1048,7 +1080,7 @@ impl Hand {
                 .expect("two players hold cards")
         };
         self.events.push(Event::RoundWon { seat: last, leader });
-        let t = &mut self.table;
+        let t = self.tbm();
         t.back = false;
         t.lock_suits = false;
         t.lock_number = false;
@@ -1066,17 +1098,17 @@ impl Hand {
             return Err(Illegal::MustLead);
         }
         self.events.push(Event::Passed { seat });
-        let t = &mut self.table;
+        let t = self.tbm();
         t.passed.insert(seat);
         t.in_row = t.in_row.saturating_add(1);
         t.since = t.since.saturating_add(1);
         self.passes = self.passes.saturating_add(1);
-        if c.stalemate_passes > 0 && self.table.in_row >= c.stalemate_passes {
+        if c.stalemate_passes > 0 && self.tb().in_row >= c.stalemate_passes {
             self.climb_stalemate();
             return Ok(());
         }
         if self.climb_all_passed(&c)
-            || (self.top.is_none() && self.holding.without(self.table.passed).is_empty())
+            || (self.top.is_none() && self.holding.without(self.tb().passed).is_empty())
         {
             self.climb_clear();
             return Ok(());
@@ -1090,7 +1122,7 @@ impl Hand {
     fn climb_out(&mut self, seat: Seat, set: Set, spade_cut: bool, c: &Climbing) {
         self.holding.remove(seat);
         self.active -= 1;
-        let flipped = self.table.reversed;
+        let flipped = self.tb().reversed;
         let forbidden = c.forbidden_finish
             && (set.wilds() > 0
                 || set.count_at(if flipped { THREE } else { TWO }) > 0
@@ -1107,7 +1139,7 @@ impl Hand {
                 place: self.finish.len() as u8 - 1,
             });
             if first && c.miyako_ochi {
-                let top = Seat::all(self.players()).find(|&s| self.table.class[s] == 0);
+                let top = Seat::all(self.players()).find(|&s| self.tb().class[s] == 0);
                 if let Some(fallen) = top.filter(|&s| s != seat && self.holding.contains(s)) {
                     self.holding.remove(fallen);
                     self.active -= 1;
@@ -1123,7 +1155,7 @@ impl Hand {
     /// Places `seat` at the bottom, below those already there.
     fn climb_sink(&mut self, seat: Seat) {
         let players = self.players() as u8;
-        let t = &mut self.table;
+        let t = self.tbm();
         t.sunk[usize::from(t.sunk_len)] = seat.index() as u8;
         t.sunk_len += 1;
         let place = players - t.sunk_len;
@@ -1149,7 +1181,7 @@ impl Hand {
     }
 
     fn climb_finish(&mut self) {
-        let t = self.table;
+        let t = *self.tb();
         for i in (0..usize::from(t.sunk_len)).rev() {
             self.finish.push(Seat::new(usize::from(t.sunk[i])));
         }
@@ -1165,7 +1197,7 @@ impl Hand {
         let left = self.holding;
         self.events.push(Event::Effect(Effect::Stalemate { left }));
         let mut order: ArrayVec<Seat, MAX_PLAYERS> = left.iter().collect();
-        let t = self.table;
+        let t = *self.tb();
         let forced: ArrayVec<Seat, MAX_PLAYERS> = (0..usize::from(t.forced_len))
             .map(|i| Seat::new(usize::from(t.forced[i])))
             .collect();
@@ -1176,7 +1208,7 @@ impl Hand {
         if forced.len() == order.len() && forced_set == left {
             order = forced;
         } else {
-            let mut rng = DealRng::new(crate::Seed::from(self.table.chance));
+            let mut rng = DealRng::new(crate::Seed::from(self.tb().chance));
             rng.shuffle(&mut order);
         }
         for seat in order {

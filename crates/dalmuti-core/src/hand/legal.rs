@@ -177,7 +177,10 @@ impl Hand {
     /// The first legal action of `seat` in [`Hand::for_each_legal`] order:
     /// its worst set (or pass when it cannot play), its worst cards in tax,
     /// no revolution and no merchant exchange.
-    #[inline]
+    // Always inlined: the play loops of simulations call it at every
+    // decision, and the compiler's own measure left it out of line once
+    // the hand learned the games of the pack.
+    #[inline(always)]
     pub fn worst_legal(&self, seat: Seat) -> Option<Action> {
         // In play, compute it directly from rank masks: no loop, few branches
         // (a property test checks it equals the first of `for_each_legal`).
@@ -195,6 +198,14 @@ impl Hand {
                 }
             });
         }
+        self.first_legal(seat)
+    }
+
+    /// The first of [`Hand::for_each_legal`], out of line so that
+    /// [`Hand::worst_legal`]'s Dalmuti path stays small enough to inline
+    /// into a play loop.
+    #[inline(never)]
+    fn first_legal(&self, seat: Seat) -> Option<Action> {
         let mut first = None;
         self.for_each_legal(seat, |a| {
             first = Some(a);

@@ -223,8 +223,9 @@ pub struct Hand {
     ratbert: RatbertTrick,
     finish: ArrayVec<Seat, MAX_PLAYERS>,
     events: Vec<Event>,
-    /// The table of President and Daifugō (unused in the other games).
-    table: Table,
+    /// The table of President and Daifugō; none in the other games (boxed:
+    /// Dalmuti's hands are copied whole at every deal and search step).
+    table: Option<Box<Table>>,
 }
 
 impl Hand {
@@ -394,7 +395,11 @@ impl Hand {
             ratbert: RatbertTrick::Absent,
             finish,
             events: Vec::with_capacity(128),
-            table: Table::new(players),
+            table: position
+                .rules
+                .variant
+                .is_suited()
+                .then(|| Box::new(Table::new(players))),
         })
     }
 
@@ -428,7 +433,7 @@ impl Hand {
             ratbert: RatbertTrick::Absent,
             finish: ArrayVec::new(),
             events: Vec::with_capacity(log_capacity(players)),
-            table: Table::new(players),
+            table: None,
         };
         // Taxes are due unless this is the first hand under the first-deal
         // revolution; a revolution called during setup cancels them.

@@ -17,6 +17,7 @@ pub(crate) fn config_of(variant: &str, seed: u64, players: usize) -> Config {
         first_deal_revolution: false,
         merchant_exchange: true,
         scoring: "standard".into(),
+        house: None,
         hands: Some(3),
         speed: 0,
         plain: true,

@@ -39,6 +39,7 @@ fn config_of(variant: &str, seed: u64, players: usize, exchange: bool, hands: u3
         first_deal_revolution: false,
         merchant_exchange: exchange,
         scoring: "standard".into(),
+        house: None,
         hands: Some(hands),
         speed: 0,
         plain: false,
