@@ -7,6 +7,8 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use dalmuti_core::record::{Checked, check};
+
+use crate::replay::{Followers, replay};
 use dalmuti_uecda::{
     Hello, JoinConfig, JoinReport, PLAYERS, Protocol, RawTable, ServeConfig, ServeReport,
     StateTable, TABLE_BYTES, join, serve,
@@ -124,6 +126,9 @@ fn our_clients_play_a_match_on_our_server() {
         .filter(|l| matches!(l.message, dalmuti_uecda::transcript::Message::Hex(_)))
         .count();
     assert!(hex_lines > 100, "player 2's tables are in protocol 20140");
+    let mut followers = Followers::new("normal");
+    let again = replay(&transcript, 3, Some(&mut followers)).expect("the transcript replays");
+    assert_eq!(again.games, 5);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -118,4 +118,3 @@ fn extra_recordings() {
         paths.len()
     );
 }
-

@@ -38,6 +38,7 @@ impl Streams {
     pub fn sent_by(&mut self, p: PlayerNo) -> Result<RawTable, String> {
         match self.to_server[p.index()].pop_front() {
             Some(Message::Table(t)) => Ok(t),
+            Some(Message::Hex(h)) => RawTable::from_hex(&h).map_err(|e| e.to_string()),
             other => Err(format!("{p} sent {other:?} where a table was recorded")),
         }
     }
@@ -45,6 +46,7 @@ impl Streams {
     pub fn table_to(&mut self, p: PlayerNo) -> Result<RawTable, String> {
         match self.to_player[p.index()].pop_front() {
             Some(Message::Table(t)) => Ok(t),
+            Some(Message::Hex(h)) => RawTable::from_hex(&h).map_err(|e| e.to_string()),
             other => Err(format!("{p} was sent {other:?} where a table was expected")),
         }
     }
