@@ -109,8 +109,13 @@ impl fmt::Display for Action {
 /// up to 13 kinds of card has 91, 92 with a revolution to call; the richest
 /// lead, 27 cards with two Jesters, has under 90; a Corporate Shuffle lead
 /// of seven 6s, the Wedgie and both Dogberts at eight players, aimed at any
-/// of seven players, stays under 180).
-pub const MAX_ACTIONS: usize = 192;
+/// of seven players, stays under 180). The pack's games list more: every
+/// role of every Joker is its own play, so a Daifugō lead of 18 cards and a
+/// Joker at three players reached 188 over 3,000 deals, and 14 cards with
+/// two Jokers at four players 254 (`examples/legal_max.rs`); two Jokers at
+/// three players (615) are refused by [`crate::Rules::check`]. A list that
+/// would still overflow keeps its first, worst, actions.
+pub const MAX_ACTIONS: usize = 512;
 
 /// The legal actions of one decision, on the stack.
 pub type ActionList = ArrayVec<Action, MAX_ACTIONS>;

@@ -130,9 +130,17 @@ impl Rules {
             if self.scoring == Scoring::Philanthropic {
                 return Err(BadRules::DalmutiOnly(self.variant));
             }
-            self.climbing()
+            let climbing = self.climbing();
+            climbing
                 .check()
                 .map_err(|why| BadRules::Climbing(why.to_string()))?;
+            if climbing.jokers == 2 && players < 4 {
+                // 18 cards and two Jokers make more plays than a decision
+                // lists (MAX_ACTIONS).
+                return Err(BadRules::Climbing(
+                    "two Jokers need four players or more".to_string(),
+                ));
+            }
         } else if self.climbing.is_some() {
             return Err(BadRules::ClimbingOutside(self.variant));
         }

@@ -186,7 +186,9 @@ pub(crate) fn parse_suited(s: &str) -> Option<Card> {
     if s == "JK" {
         return Some(Card::JOKER);
     }
-    let (rank, suit) = s.split_at(s.len().checked_sub(1)?);
+    // By characters: a word typed in any script must not panic here.
+    let (at, _) = s.char_indices().last()?;
+    let (rank, suit) = s.split_at(at);
     let suit = match suit {
         "S" => Suit::Spades,
         "H" => Suit::Hearts,
@@ -299,7 +301,9 @@ mod tests {
                 .name(crate::Variant::Daifugo),
             "Three of diamonds"
         );
-        for bad in ["1S", "11H", "JX", "S", "10", "3s", "KK", "Jk"] {
+        for bad in [
+            "1S", "11H", "JX", "S", "10", "3s", "KK", "Jk", "기사", "é", "3♠",
+        ] {
             assert!(
                 bad.parse::<Card>().map_or(true, |c| !c.is_suited()),
                 "{bad}"

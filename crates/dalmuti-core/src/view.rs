@@ -362,7 +362,8 @@ impl<'a> View<'a> {
     /// let hand = Hand::deal(Rules::daifugo(), 3, true, &mut DealRng::new(Seed::from(3)));
     /// let view = View::new(&hand, Viewer::Seat(Seat::new(0)));
     /// let mut others = PerSeat::<Cards>::default();
-    /// let mut unseen = view.unseen().iter();
+    /// let unseen_cards = view.unseen();
+    /// let mut unseen = unseen_cards.iter();
     /// for seat in [Seat::new(1), Seat::new(2)] {
     ///     for _ in 0..view.card_count(seat) {
     ///         others[seat].add(unseen.next().unwrap(), 1);

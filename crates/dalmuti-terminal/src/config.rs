@@ -505,7 +505,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             err.to_string(),
-            "--variant is dalmuti or corporate-shuffle, not \"dilbert\""
+            "--variant is dalmuti, corporate-shuffle, daifugo or president, not \"dilbert\""
         );
     }
 }

@@ -167,9 +167,9 @@ impl Hand {
     /// worst first as in [`Hand::for_each_legal`].
     pub fn legal_actions(&self, seat: Seat) -> ActionList {
         let mut list = ActionList::new();
-        self.for_each_legal(seat, |a| {
-            list.push(a);
-            ControlFlow::Continue(())
+        self.for_each_legal(seat, |a| match list.try_push(a) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(_) => ControlFlow::Break(()),
         });
         list
     }

@@ -89,7 +89,11 @@ impl Chooser {
     }
 }
 
-fn deal(climbing: Climbing, players: usize, ranked: bool, seed: u64) -> Hand {
+fn deal(mut climbing: Climbing, players: usize, ranked: bool, seed: u64) -> Hand {
+    if players < 4 {
+        // Two Jokers need four players (Rules::check).
+        climbing.jokers = climbing.jokers.min(1);
+    }
     let president = seed % 2 == 0;
     let rules = Rules {
         climbing: Some(climbing),
