@@ -25,7 +25,7 @@ use crate::cells::Cells;
 use crate::referee::{Deal, MatchConfig, Referee, RefereeError};
 use crate::state::{EndFlag, Hello, PLAYERS, PlayerNo};
 use crate::transcript::{Direction, Line, Message};
-use crate::wire::{INT_BYTES, Protocol, RawTable, TABLE_BYTES, int_bytes};
+use crate::wire::{BadHex, HEX_BYTES, INT_BYTES, Protocol, RawTable, TABLE_BYTES, int_bytes};
 
 /// What `dalmuti uecda serve` is told.
 #[derive(Clone, Debug)]
@@ -151,13 +151,22 @@ impl Client {
         result.map_err(|e| Fault(format!("could not be written to ({})", io_words(&e))))
     }
 
-    fn read_table(&mut self, what: &str, timeout: Duration) -> Result<RawTable, Fault> {
+    /// A table read in the client's protocol: the bytes as sent, and the
+    /// table they make (a 20140 table that is no table is a bad answer,
+    /// not a failed client).
+    fn read_table(
+        &mut self,
+        what: &str,
+        timeout: Duration,
+    ) -> Result<(Vec<u8>, Result<RawTable, BadHex>), Fault> {
         let mut buf = [0u8; TABLE_BYTES];
         let len = self.protocol.table_bytes();
         read_within(&mut self.stream, &mut buf[..len], timeout)
             .map_err(|e| Fault(format!("sent no {what} ({e})")))?;
-        RawTable::decode(self.protocol, &buf[..len])
-            .map_err(|e| Fault(format!("sent a {what} that is no table: {e}")))
+        Ok((
+            buf[..len].to_vec(),
+            RawTable::decode(self.protocol, &buf[..len]),
+        ))
     }
 }
 
@@ -537,13 +546,32 @@ impl Table {
         let timeout = self.answer_timeout;
         match &mut self.seats[player.index()] {
             Seat::Client(c) => match c.read_table(what, timeout) {
-                Ok(table) => {
+                Ok((_, Ok(table))) => {
                     let message = match c.protocol {
                         Protocol::Tables => Message::Table(table),
                         Protocol::Hex => Message::Hex(table.to_hex()),
                     };
                     self.recorder.line(player, Direction::ToServer, message);
                     Some(Cells::of_table(&table))
+                }
+                Ok((bytes, Err(why))) => {
+                    info!(
+                        "game {}: {player} {:?} sent a {what} that is no table ({why}): \
+                         taken as a bad one",
+                        self.referee.number(),
+                        self.referee.name(player)
+                    );
+                    if let Ok(hex) = <[u8; HEX_BYTES]>::try_from(bytes.as_slice())
+                        && hex.iter().all(u8::is_ascii_graphic)
+                    {
+                        self.recorder
+                            .line(player, Direction::ToServer, Message::Hex(hex));
+                    }
+                    // A card below the 3: a refused play, or an exchange
+                    // replaced by the strongest cards.
+                    let mut cells = Cells::EMPTY;
+                    cells.set(0, 0, 1);
+                    Some(cells)
                 }
                 Err(fault) => {
                     self.stand_in(player, fault);

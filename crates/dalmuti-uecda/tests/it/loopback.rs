@@ -247,3 +247,51 @@ fn strangers_and_failing_clients_do_not_stop_the_match() {
     assert!(garbler.join().expect("the garbler") > 0);
     drop(sleeper);
 }
+
+#[test]
+fn a_20140_client_sending_no_hexadecimal_is_refused_not_dropped() {
+    let (port, server) = start_server(config(1));
+    let garbler = std::thread::spawn(move || {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+        s.write_all(&Hello::new(Protocol::Hex, "hex").to_table().to_bytes())
+            .expect("hello");
+        read_int(&mut s);
+        let read_hex = |s: &mut TcpStream| {
+            let mut buf = [0u8; dalmuti_uecda::HEX_BYTES];
+            s.read_exact(&mut buf).expect("a table");
+            StateTable::from_table(&RawTable::from_hex(&buf).expect("hexadecimal"))
+                .expect("a state")
+        };
+        let mut refused = 0;
+        let dealt = read_hex(&mut s);
+        assert!(dealt.exchanging);
+        loop {
+            let hand = read_hex(&mut s);
+            if hand.my_turn {
+                s.write_all(&[b'Z'; dalmuti_uecda::HEX_BYTES])
+                    .expect("write");
+                assert_eq!(read_int(&mut s), 8);
+                refused += 1;
+            }
+            read_hex(&mut s);
+            if read_int(&mut s) != 0 {
+                return refused;
+            }
+        }
+    });
+    std::thread::sleep(Duration::from_millis(50));
+    let others: Vec<_> = (0..4)
+        .map(|i| start_client(port, "greedy", &format!("g{i}"), Protocol::Tables))
+        .collect();
+    let report = server.join().expect("the match");
+    for c in others {
+        c.join().expect("a client");
+    }
+    let refused = garbler.join().expect("the garbler");
+    assert!(refused > 0);
+    assert_eq!(report.refused, refused);
+    assert!(
+        report.stood_in.is_empty(),
+        "a bad table is a bad answer, not a failed client"
+    );
+}
