@@ -12,7 +12,6 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use dalmuti_core::Action;
 use dalmuti_uecda::{
     Cells, Deal, EndFlag, Follower, MatchConfig, PLAYERS, PlayerNo, RawTable, Referee, StateTable,
 };
@@ -30,11 +29,8 @@ fn the_answer(referee: &Referee, player: PlayerNo) -> Cells {
         .game()
         .seat_of(referee.game().player_named(referee.name(player)).unwrap())
         .unwrap();
-    match hand.worst_legal(seat) {
-        Some(Action::Play(set)) => Cells::of_play(&set),
-        Some(Action::GiveTax(cards)) => Cells::of_hand(&cards),
-        _ => Cells::EMPTY,
-    }
+    hand.worst_legal(seat)
+        .map_or(Cells::EMPTY, |a| Cells::of_action(&a))
 }
 
 /// Referees one game (the second of a match, so with the exchange).

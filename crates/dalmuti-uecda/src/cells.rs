@@ -11,7 +11,7 @@
 
 use std::fmt;
 
-use dalmuti_core::{Card, Cards, Set, SetKind, Suit};
+use dalmuti_core::{Action, Card, Cards, Set, SetKind, Suit};
 
 use crate::wire::{COLUMNS, RawTable};
 
@@ -220,6 +220,24 @@ impl Cells {
             SetKind::Dalmuti => {}
         }
         cells
+    }
+
+    /// An action as a client sends it: a play's cells, the cards given
+    /// back in the exchange, and nothing (a pass) for any other.
+    ///
+    /// ```
+    /// use dalmuti_core::Action;
+    /// use dalmuti_uecda::Cells;
+    /// assert_eq!(Cells::of_action(&Action::Pass), Cells::EMPTY);
+    /// let gift = Action::GiveTax("3C JK".parse().unwrap());
+    /// assert_eq!(Cells::of_action(&gift).get(4, 1), 2);
+    /// ```
+    pub fn of_action(action: &Action) -> Cells {
+        match action {
+            Action::Play(set) => Cells::of_play(set),
+            Action::GiveTax(cards) => Cells::of_hand(cards),
+            _ => Cells::EMPTY,
+        }
     }
 
     /// Whether no cell holds anything.

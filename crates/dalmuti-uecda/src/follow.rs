@@ -234,11 +234,7 @@ impl Follower {
         let action = bot
             .decide(&view, &legal)
             .unwrap_or_else(|_| fallback(&legal));
-        Ok(match action {
-            Action::Play(set) => Cells::of_play(&set),
-            Action::GiveTax(cards) => Cells::of_hand(&cards),
-            _ => Cells::EMPTY,
-        })
+        Ok(Cells::of_action(&action))
     }
 
     /// The player's seat this game.

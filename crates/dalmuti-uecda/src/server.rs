@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use dalmuti_bots::{Bot, BotSpec, fallback};
-use dalmuti_core::{Action, Seed};
+use dalmuti_core::Seed;
 use tracing::{info, warn};
 
 use crate::cells::Cells;
@@ -584,11 +584,7 @@ impl Table {
                 let action = bot
                     .decide(&view, &legal)
                     .unwrap_or_else(|_| fallback(&legal));
-                Some(match action {
-                    Action::Play(set) => Cells::of_play(&set),
-                    Action::GiveTax(cards) => Cells::of_hand(&cards),
-                    _ => Cells::EMPTY,
-                })
+                Some(Cells::of_action(&action))
             }
         }
     }
