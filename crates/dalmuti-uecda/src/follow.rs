@@ -394,26 +394,24 @@ impl Follower {
         let settled = |rich: PlayerNo| {
             g.start.is_some() || g.ranking.is_some_and(|r| r[0] == rich && r[1] == me)
         };
-        {
-            for &(rich, poor, k) in pairs.iter().filter(|&&(rich, _, _)| settled(rich)) {
-                if rich == me {
-                    let given = gifts.iter().find(|(r, _)| *r == me).map(|g| g.1);
-                    let d = &mut dealt[poor.index()];
-                    d.remove_all(&given.unwrap_or_default());
-                    d.add_all(&fake_tribute);
-                } else if poor == me {
-                    let received = gifts.iter().find(|(r, _)| *r == rich).map(|g| g.1);
-                    let tribute = g.dealt.best(k);
-                    let d = &mut dealt[rich.index()];
-                    d.add_all(&received.unwrap_or_default());
-                    if !d.remove_all(&tribute) {
-                        return Err(inconsistent(format!("{rich} cannot have had the tribute")));
-                    }
-                } else {
-                    // Another pair: the rich player gave back what it got.
-                    let tribute = dealt[poor.index()].best(k);
-                    gifts.push((rich, tribute));
+        for &(rich, poor, k) in pairs.iter().filter(|&&(rich, _, _)| settled(rich)) {
+            if rich == me {
+                let given = gifts.iter().find(|(r, _)| *r == me).map(|g| g.1);
+                let d = &mut dealt[poor.index()];
+                d.remove_all(&given.unwrap_or_default());
+                d.add_all(&fake_tribute);
+            } else if poor == me {
+                let received = gifts.iter().find(|(r, _)| *r == rich).map(|g| g.1);
+                let tribute = g.dealt.best(k);
+                let d = &mut dealt[rich.index()];
+                d.add_all(&received.unwrap_or_default());
+                if !d.remove_all(&tribute) {
+                    return Err(inconsistent(format!("{rich} cannot have had the tribute")));
                 }
+            } else {
+                // Another pair: the rich player gave back what it got.
+                let tribute = dealt[poor.index()].best(k);
+                gifts.push((rich, tribute));
             }
         }
         let by_seat: Vec<Cards> = (0..PLAYERS).map(|s| dealt[g.seats[s].index()]).collect();
