@@ -236,6 +236,24 @@ impl Game {
         Ok(game)
     }
 
+    /// A new game with the first hand's seating given (seat 0 first), no
+    /// draw and no hand dealt yet: every hand is then dealt with
+    /// [`Game::next_hand`], [`Game::next_hand_from`] or, in President and
+    /// Daifugō, [`Game::next_hand_seated`]. For games another server seats
+    /// and deals (a UECda contest match) and that the engine referees.
+    ///
+    /// ```
+    /// use dalmuti_core::{Game, Rules, Seed};
+    /// let names = ["Ada", "Bo", "Cy", "Di", "Eve"].map(String::from).to_vec();
+    /// let mut game = Game::seated(Rules::daifugo(), names, Seed::from(1)).unwrap();
+    /// assert!(game.hands().is_empty());
+    /// game.next_hand().unwrap();
+    /// assert_eq!(game.name(game.hands()[0].dealt_seating[0]), "Ada");
+    /// ```
+    pub fn seated(rules: Rules, seating: Vec<String>, seed: Seed) -> Result<Game, TableError> {
+        Game::seated_without_deal(rules, seating, None, DealRng::new(seed))
+    }
+
     /// A game seated but not yet dealt: the start of a replay. Draw rounds
     /// name players by their index in `seating`.
     pub(crate) fn seated_without_deal(

@@ -4,6 +4,7 @@ mod loadtest;
 mod play;
 mod serve;
 mod sim;
+mod uecda;
 mod verify;
 
 use std::io::{Read, Write};
@@ -96,6 +97,10 @@ enum Command {
     /// WebSockets and report the connected seats held and the time from an
     /// action to its broadcast (docs/PERFORMANCE.md).
     Loadtest(loadtest::LoadtestCli),
+    /// The UECda contest's protocol both ways: contest programs on our
+    /// server (serve), our bots on a contest server (join). See
+    /// docs/UECDA.md.
+    Uecda(uecda::UecdaCli),
 }
 
 fn main() -> ExitCode {
@@ -108,6 +113,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run_serve(args),
         Command::Verify(args) => verify::run_verify(args),
         Command::Loadtest(args) => loadtest::run_loadtest(args),
+        Command::Uecda(args) => uecda::run_uecda(args),
     }
 }
 

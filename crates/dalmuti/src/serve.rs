@@ -126,14 +126,12 @@ pub enum LogFormat {
 /// Starts writing logs to standard error in `format`, filtered by
 /// $RUST_LOG (default `info`). A $RUST_LOG that does not parse is said,
 /// not ignored silently, and `info` is used.
-fn start_logs(format: LogFormat) {
+pub(crate) fn start_logs(format: LogFormat) {
     use tracing_subscriber::EnvFilter;
     let filter = match std::env::var("RUST_LOG") {
         Ok(wanted) if !wanted.trim().is_empty() => {
             EnvFilter::try_new(&wanted).unwrap_or_else(|e| {
-                eprintln!(
-                    "dalmuti serve: RUST_LOG={wanted:?} does not parse ({e}): logging at info"
-                );
+                eprintln!("dalmuti: RUST_LOG={wanted:?} does not parse ({e}): logging at info");
                 EnvFilter::new("info")
             })
         }
