@@ -46,6 +46,23 @@ pub enum Decision {
         /// Who played it.
         by: Seat,
     },
+    /// 7-pass (7渡し): the player who just played 7s gives one card of
+    /// their choice to the next player, as many times as they played 7s.
+    /// One card at a time, so that the list of choices stays short (four
+    /// 7s from fourteen cards would be 1,001 sets to choose among).
+    Give {
+        /// The next player, who receives it.
+        to: Seat,
+        /// Cards still to give, this one included.
+        left: u8,
+    },
+    /// 10-discard (10捨て): the player who just played 10s discards one
+    /// card of their choice, out of play, as many times as they played
+    /// 10s.
+    Discard {
+        /// Cards still to discard, this one included.
+        left: u8,
+    },
 }
 
 /// A revolution that a player dealt both Jesters may call while the hand
@@ -83,6 +100,11 @@ pub enum Action {
     Play(Set),
     /// Pass.
     Pass,
+    /// Give this card to the next player: the answer to
+    /// [`Decision::Give`] (7-pass).
+    Give(Card),
+    /// Discard this card: the answer to [`Decision::Discard`] (10-discard).
+    Discard(Card),
 }
 
 impl fmt::Display for Action {
@@ -101,6 +123,8 @@ impl fmt::Display for Action {
                 None => write!(f, "play {set}"),
             },
             Action::Pass => f.write_str("pass"),
+            Action::Give(card) => write!(f, "give {card} to the next player"),
+            Action::Discard(card) => write!(f, "discard {card}"),
         }
     }
 }
@@ -205,6 +229,8 @@ fn wrong_decision(d: &Decision) -> String {
         Decision::ExchangeAnswer { .. } => "to give a card back in the merchant exchange",
         Decision::Lead => "to lead a set",
         Decision::Follow { .. } => "to top the set on the table or pass",
+        Decision::Give { .. } => "to give a card to the next player (7-pass)",
+        Decision::Discard { .. } => "to discard a card (10-discard)",
     };
     format!("that is not the decision at hand: the player has {wanted}")
 }

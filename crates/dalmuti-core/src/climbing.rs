@@ -89,6 +89,22 @@ pub struct Climbing {
     /// under the 8-cut (President's "2 clears the trick"; with no
     /// revolution, whatever the order).
     pub two_clears: bool,
+    /// A play holding 7s makes its player give as many cards of their
+    /// choice to the next player (7渡し), one at a time
+    /// ([`crate::Decision::Give`]).
+    pub seven_pass: bool,
+    /// A play holding 10s makes its player discard as many cards of their
+    /// choice, out of play (10捨て), one at a time
+    /// ([`crate::Decision::Discard`]).
+    pub ten_discard: bool,
+    /// A set of the same rank and size as the set on the table may be
+    /// played on it, and skips the next player (President's same-rank
+    /// skip).
+    pub same_rank_skip: bool,
+    /// Nothing beats a set of 2s, a lone Joker neither, whatever the order
+    /// (President's unbeatable 2s): the others can only pass, or with the
+    /// same-rank skip play 2s on it.
+    pub unbeatable_twos: bool,
     /// The capital falls (都落ち): when someone other than the top class
     /// goes out first, the top class drops to last place at once.
     pub miyako_ochi: bool,
@@ -147,6 +163,10 @@ impl Climbing {
         five_skip: false,
         nine_reverse: false,
         two_clears: false,
+        seven_pass: false,
+        ten_discard: false,
+        same_rank_skip: false,
+        unbeatable_twos: false,
         miyako_ochi: false,
         forbidden_finish: false,
         permanent_pass: true,
@@ -178,6 +198,15 @@ impl Climbing {
         ..Climbing::UECDA
     };
 
+    /// Every local rule a Japanese app offers turned on at once: the
+    /// local rules ([`Climbing::LOCAL`]) with 7-pass and 10-discard, the
+    /// two rules that add a decision after a play.
+    pub const LOCAL_ALL: Climbing = Climbing {
+        seven_pass: true,
+        ten_discard: true,
+        ..Climbing::LOCAL
+    };
+
     /// President as pagat.com tells it: 52 cards, 2 high, sets of one rank,
     /// the exchange 2/1, the President leads; a pass does not stop a player
     /// playing at their next turn.
@@ -194,6 +223,10 @@ impl Climbing {
         five_skip: false,
         nine_reverse: false,
         two_clears: false,
+        seven_pass: false,
+        ten_discard: false,
+        same_rank_skip: false,
+        unbeatable_twos: false,
         miyako_ochi: false,
         forbidden_finish: false,
         permanent_pass: false,
@@ -206,10 +239,11 @@ impl Climbing {
         reseat_every: 0,
     };
 
-    /// The named presets: `uecda`, `local` and `president`.
-    pub const PRESETS: [(&'static str, Climbing); 3] = [
+    /// The named presets: `uecda`, `local`, `local_all` and `president`.
+    pub const PRESETS: [(&'static str, Climbing); 4] = [
         ("uecda", Climbing::UECDA),
         ("local", Climbing::LOCAL),
+        ("local_all", Climbing::LOCAL_ALL),
         ("president", Climbing::PRESIDENT),
     ];
 
@@ -217,7 +251,7 @@ impl Climbing {
     pub fn preset(name: &str) -> Option<Climbing> {
         Climbing::PRESETS
             .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
+            .find(|(n, _)| n.eq_ignore_ascii_case(&name.trim().replace('-', "_")))
             .map(|&(_, c)| c)
     }
 
@@ -276,7 +310,7 @@ impl Climbing {
     }
 
     /// Options as a person types them: a preset (`uecda`, `local`,
-    /// `president`) and `option=value`s, separated by commas, over the
+    /// `local_all`, `president`) and `option=value`s, separated by commas, over the
     /// variant's own options.
     ///
     /// ```
@@ -297,7 +331,7 @@ impl Climbing {
                 Some((name, value)) => c.set(name, value)?,
                 None => c = Climbing::preset(item).ok_or_else(|| {
                     format!(
-                        "{item:?} is neither a preset (uecda, local, president) nor option=value"
+                        "{item:?} is neither a preset (uecda, local, local_all, president) nor option=value"
                     )
                 })?,
             }

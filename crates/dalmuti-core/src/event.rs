@@ -98,6 +98,26 @@ pub enum Event {
     /// Something a play of President or Daifugō did to the table (it
     /// follows the [`Event::Played`] that did it).
     Effect(Effect),
+    /// 7-pass (7渡し): a card given to the next player after a play of
+    /// 7s. Secret but for the two of them: the others see who and to whom
+    /// ([`crate::Seen::Given`]).
+    Given {
+        /// Who gave it.
+        from: Seat,
+        /// Who received it.
+        to: Seat,
+        /// The card.
+        card: Card,
+    },
+    /// 10-discard (10捨て): a card discarded out of play after a play of
+    /// 10s. Secret but for its player: the others see who
+    /// ([`crate::Seen::Discarded`]).
+    Discarded {
+        /// Who discarded it.
+        seat: Seat,
+        /// The card.
+        card: Card,
+    },
 }
 
 /// What a play of President or Daifugō does to the table besides topping

@@ -44,6 +44,18 @@ pub enum Seen {
         /// The other Merchant.
         partner: Seat,
     },
+    /// 7-pass: a card given between two other seats, face down.
+    Given {
+        /// Who gave it.
+        from: Seat,
+        /// Who received it.
+        to: Seat,
+    },
+    /// 10-discard: another seat discarded a card, face down.
+    Discarded {
+        /// Who discarded it.
+        seat: Seat,
+    },
 }
 
 /// A seat's (or a spectator's) view of a hand: its own cards, every seat's
@@ -331,15 +343,24 @@ impl<'a> View<'a> {
                         partner: t.partner,
                     }
                 }
+                Event::Given { from, to, .. }
+                    if me != Viewer::Seat(from) && me != Viewer::Seat(to) =>
+                {
+                    Seen::Given { from, to }
+                }
+                Event::Discarded { seat, .. } if me != Viewer::Seat(seat) => {
+                    Seen::Discarded { seat }
+                }
                 e => Seen::Event(e),
             })
         })
     }
 
     /// The cards of this game the viewer cannot see (President, Daifugō):
-    /// the deck less its own cards and every card played. Exchange cards
-    /// it gave or lost are among them: where they are is for the viewer to
-    /// remember.
+    /// the deck less its own cards, every card played and the cards it
+    /// discarded (10-discard). Exchange cards and cards given on (7-pass)
+    /// are among them: where they are is for the viewer to remember; so are
+    /// the cards the others discarded ([`View::hidden_discards`] of them).
     pub fn unseen(&self) -> Cards {
         let mut unseen = self.deck().cards();
         if let Some(mine) = self.cards() {
@@ -348,14 +369,40 @@ impl<'a> View<'a> {
         for (_, set) in self.plays() {
             unseen.remove_all(&set.cards());
         }
+        unseen.remove_all(&self.my_discards());
         unseen
+    }
+
+    /// The cards the viewer discarded this game (10-discard).
+    pub fn my_discards(&self) -> Cards {
+        let mut mine = Cards::EMPTY;
+        for event in self.hand.events() {
+            if let Event::Discarded { seat, card } = *event
+                && self.is_me(seat)
+            {
+                mine.add(card, 1);
+            }
+        }
+        mine
+    }
+
+    /// How many cards the other players discarded this game (10-discard),
+    /// face down: among the [`View::unseen`] cards, but in no one's hand.
+    pub fn hidden_discards(&self) -> u32 {
+        self.hand
+            .events()
+            .iter()
+            .filter(|e| matches!(e, Event::Discarded { seat, .. } if !self.is_me(*seat)))
+            .count() as u32
     }
 
     /// The game as it would be if the other seats held `others` (indexed by
     /// seat; the viewer's own entry is ignored): a position a search bot
     /// may play out, President and Daifugō only. `others` must share out
-    /// exactly [`View::unseen`], each seat its count of cards; the copy
-    /// holds nothing more than the viewer may know.
+    /// [`View::unseen`], each seat its count of cards, but for as many as
+    /// the others discarded ([`View::hidden_discards`]), which the copy
+    /// takes to be the ones discarded; it holds nothing more than the
+    /// viewer may know.
     ///
     /// ```
     /// use dalmuti_core::{DealRng, Hand, Rules, Seat, Seed, View, Viewer, PerSeat, Cards};
@@ -403,8 +450,11 @@ impl<'a> View<'a> {
             };
             holdings[seat] = cards;
         }
-        if all != self.unseen() {
-            return Err("the cards given are not the unseen cards".into());
+        let unseen = self.unseen();
+        if !unseen.contains(&all) || unseen.len() - all.len() != self.hidden_discards() {
+            return Err(
+                "the cards given are not the unseen cards, less as many as were discarded".into(),
+            );
         }
         Ok(self.hand.with_holdings(&holdings))
     }
@@ -713,6 +763,18 @@ pub enum LogEntry {
     Stalemate {
         left: Vec<usize>,
     },
+    /// 7-pass: a card given to the next player; the card only for the two
+    /// of them.
+    Given {
+        from: usize,
+        to: usize,
+        card: Option<String>,
+    },
+    /// 10-discard: a card discarded; the card only for its player.
+    Discarded {
+        seat: usize,
+        card: Option<String>,
+    },
 }
 
 /// A suit mask in letters (`SH`), `+` for a Joker beyond the four suits.
@@ -787,6 +849,15 @@ impl From<Seen> for LogEntry {
                 offered: None,
                 returned: None,
             },
+            Seen::Given { from, to } => LogEntry::Given {
+                from: from.index(),
+                to: to.index(),
+                card: None,
+            },
+            Seen::Discarded { seat } => LogEntry::Discarded {
+                seat: seat.index(),
+                card: None,
+            },
             Seen::Event(e) => match e {
                 Event::RevolutionCalled { seat, greater } => LogEntry::RevolutionCalled {
                     seat: seat.index(),
@@ -828,6 +899,15 @@ impl From<Seen> for LogEntry {
                 Event::RatbertTaken { seat } => LogEntry::RatbertTaken { seat: seat.index() },
                 Event::HandOver => LogEntry::HandOver,
                 Event::Effect(effect) => LogEntry::from(effect),
+                Event::Given { from, to, card } => LogEntry::Given {
+                    from: from.index(),
+                    to: to.index(),
+                    card: Some(card.to_string()),
+                },
+                Event::Discarded { seat, card } => LogEntry::Discarded {
+                    seat: seat.index(),
+                    card: Some(card.to_string()),
+                },
             },
         }
     }

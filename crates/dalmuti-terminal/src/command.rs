@@ -125,6 +125,11 @@ pub fn parse(line: &str, tr: Tr) -> Result<Command, String> {
             }),
             _ => Err(tr.t("cmd.offer-needs", &[])),
         },
+        // 10-discard: the card to discard (cards alone do as well).
+        "discard" => match rest {
+            [] => Err(tr.t("cmd.answer-needs", &[])),
+            _ => play(rest, tr).map(Command::Cards),
+        },
         "answer" => match rest {
             [card] => Ok(Command::Answer(one_card(card, tr)?)),
             _ => Err(tr.t("cmd.answer-needs", &[])),

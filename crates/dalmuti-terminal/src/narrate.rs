@@ -85,6 +85,10 @@ impl Teller<'_> {
                 Seen::MerchantExchanged { offerer, partner } => {
                     self.say("log.exchange.hidden", offerer, &self.args(&[partner], &[]))
                 }
+                Seen::Given { from, to } => {
+                    self.say("log.give.hidden", from, &self.args(&[to], &[]))
+                }
+                Seen::Discarded { seat } => self.say("log.discard.hidden", seat, &[]),
                 Seen::Event(event) => {
                     let line = self.event(event, leading, previous.as_ref());
                     match event {
@@ -382,6 +386,20 @@ impl Teller<'_> {
                 }
             }
             Event::RatbertTaken { seat } => self.say("log.ratbert", seat, &[]),
+            Event::Given { from, to, card }
+                if self.everything || self.is_me(from) || self.is_me(to) =>
+            {
+                let args = self.args(&[to], &[("card", tr.count_of(1, card))]);
+                self.say("log.give.shown", from, &args)
+            }
+            Event::Given { from, to, .. } => {
+                self.say("log.give.hidden", from, &self.args(&[to], &[]))
+            }
+            Event::Discarded { seat, card } if self.everything || self.is_me(seat) => {
+                let args = self.args(&[], &[("card", tr.count_of(1, card))]);
+                self.say("log.discard.shown", seat, &args)
+            }
+            Event::Discarded { seat, .. } => self.say("log.discard.hidden", seat, &[]),
             Event::HandOver => tr.t("log.hand-over", &[]),
             Event::Effect(effect) => self.effect(effect),
         }

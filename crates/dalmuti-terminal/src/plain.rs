@@ -486,10 +486,15 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
                 _ if play.value.is_some() || play.target.is_some() => return Err(wrong()),
                 Decision::Tax { .. } => Action::GiveTax(play.cards),
                 Decision::ExchangeAnswer { .. } => Action::AnswerExchange(single(&play.cards, tr)?),
+                Decision::Give { .. } => Action::Give(single(&play.cards, tr)?),
+                Decision::Discard { .. } => Action::Discard(single(&play.cards, tr)?),
                 _ => return Err(wrong()),
             },
             Command::Play(play) => Action::Play(self.set(&play)?),
-            Command::Give(cards) => Action::GiveTax(cards),
+            Command::Give(cards) => match decision {
+                Decision::Give { .. } => Action::Give(single(&cards, tr)?),
+                _ => Action::GiveTax(cards),
+            },
             Command::Pass => Action::Pass,
             Command::Revolution => {
                 if self.session.revolution_offer().is_none() {
@@ -516,7 +521,10 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         let wanted = match action {
             Action::Play(set) => set.cards(),
             Action::GiveTax(cards) => cards,
-            Action::OfferExchange { card, .. } | Action::AnswerExchange(card) => Cards::one(card),
+            Action::OfferExchange { card, .. }
+            | Action::AnswerExchange(card)
+            | Action::Give(card)
+            | Action::Discard(card) => Cards::one(card),
             _ => Cards::EMPTY,
         };
         let held = self.session.my_cards();
@@ -624,6 +632,8 @@ fn fits(decision: &Decision, action: &Action) -> bool {
             | (Decision::ExchangeAnswer { .. }, Action::AnswerExchange(_))
             | (Decision::Lead, Action::Play(_))
             | (Decision::Follow { .. }, Action::Play(_) | Action::Pass)
+            | (Decision::Give { .. }, Action::Give(_))
+            | (Decision::Discard { .. }, Action::Discard(_))
     )
 }
 

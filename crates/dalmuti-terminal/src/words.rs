@@ -184,6 +184,8 @@ pub fn command(session: &Session, action: &Action) -> String {
             None => format!("play {set}"),
         },
         Action::Pass => "pass".to_string(),
+        Action::Give(card) => format!("give {card}"),
+        Action::Discard(card) => format!("discard {card}"),
     }
 }
 
@@ -243,6 +245,7 @@ pub fn action(session: &Session, action: &Action) -> String {
         Action::AnswerExchange(card) => tr.count_of(1, *card),
         Action::Play(set) => play_words(session, set),
         Action::Pass => tr.t("action.pass", &[]),
+        Action::Give(card) | Action::Discard(card) => tr.count_of(1, *card),
     }
 }
 
@@ -334,6 +337,11 @@ fn explain_decision(session: &Session, decision: &Decision) -> String {
             say(tr, "explain.answer", &[("name", session.name_at(from))])
         }
         Decision::Lead => tr.t("explain.lead", &[]),
+        Decision::Give { to, left } => tr.t(
+            "explain.give",
+            &[("name", session.name_at(to)), ("n", &left.to_string())],
+        ),
+        Decision::Discard { left } => tr.t("explain.discard", &[("n", &left.to_string())]),
         Decision::Follow { top, by } => {
             let words = vocabulary(tr);
             let mut args: Vec<(&str, &str)> = words.iter().map(|(k, v)| (*k, v.as_str())).collect();
@@ -397,6 +405,11 @@ pub fn prompt(session: &Session, decision: &Decision) -> String {
             tr.t("prompt.answer", &[("name", session.name_at(from))])
         }
         Decision::Lead => tr.t("prompt.lead", &[("forms", &play_forms(session))]),
+        Decision::Give { to, left } => tr.t(
+            "prompt.give",
+            &[("name", session.name_at(to)), ("n", &left.to_string())],
+        ),
+        Decision::Discard { left } => tr.t("prompt.discard", &[("n", &left.to_string())]),
         Decision::Follow { top, .. } => tr.t(
             "prompt.follow",
             &[
@@ -419,6 +432,8 @@ fn keyword(decision: &Decision, session: &Session) -> &'static str {
         Decision::ExchangeAnswer { .. } => "answer",
         Decision::Lead => "lead",
         Decision::Follow { .. } => "follow",
+        Decision::Give { .. } => "give",
+        Decision::Discard { .. } => "discard",
     }
 }
 
@@ -445,6 +460,8 @@ fn task(decision: &Decision, tr: Tr) -> String {
         Decision::ExchangeAnswer { .. } => "task.answer",
         Decision::Lead => "task.lead",
         Decision::Follow { .. } => "task.follow",
+        Decision::Give { .. } => "task.give",
+        Decision::Discard { .. } => "task.discard",
     };
     say(tr, key, &[("gift", &tr.v("gift", &[]))])
 }

@@ -179,7 +179,8 @@ impl Bot for HeuristicBot {
             Some(Decision::ExchangeOffer) => exchange_offer(hand_of(view), legal),
             Some(Decision::ExchangeAnswer { .. }) => exchange_answer(hand_of(view), legal),
             Some(Decision::Lead | Decision::Follow { .. }) => self.play(view, legal),
-            None => None,
+            // Decisions of the pack's games, answered above.
+            Some(Decision::Give { .. } | Decision::Discard { .. }) | None => None,
         };
         // Whatever happens, answer with one of the legal actions.
         Ok(chosen.filter(|a| legal.contains(a)).unwrap_or(legal[0]))

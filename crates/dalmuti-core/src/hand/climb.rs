@@ -13,13 +13,47 @@ use crate::set::SetKind;
 /// Places of the cards that do things.
 pub(crate) const THREE: u8 = 1;
 const FIVE: u8 = 3;
+const SEVEN: u8 = 5;
 const EIGHT: u8 = 6;
 const NINE: u8 = 7;
+const TEN: u8 = 8;
 const JACK: u8 = 9;
 pub(crate) const TWO: u8 = 13;
 
 /// No class this game (the first of a class cycle).
 pub(crate) const NO_CLASS: u8 = u8::MAX;
+
+/// What a play of 7s or 10s still owes (7-pass, 10-discard) before the
+/// turn moves on, and what the play does then.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Owed {
+    /// Cards still to give to `to` (7渡し).
+    pub give: u8,
+    /// The next player, who receives them.
+    pub to: Seat,
+    /// Cards still to discard after the giving (10捨て).
+    pub discard: u8,
+    /// The play clears the table once they are settled (an 8-cut, 2s).
+    pub clears: bool,
+    /// Players the play skips once they are settled (5-skip, same rank).
+    pub skips: u8,
+}
+
+impl Owed {
+    pub(crate) const NONE: Owed = Owed {
+        give: 0,
+        to: Seat::GREATER_DALMUTI,
+        discard: 0,
+        clears: false,
+        skips: 0,
+    };
+
+    /// Whether anything is still owed.
+    #[inline]
+    pub(crate) fn pending(&self) -> bool {
+        self.give > 0 || self.discard > 0
+    }
+}
 
 /// The state of the table in President and Daifugō, besides the set on it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -57,6 +91,10 @@ pub(crate) struct Table {
     pub forced: [u8; 8],
     /// How many of `forced`.
     pub forced_len: u8,
+    /// What the last play still owes (7-pass, 10-discard).
+    pub owed: Owed,
+    /// The cards discarded this game (10-discard): out of play.
+    pub discarded: Cards,
 }
 
 impl Table {
@@ -82,6 +120,8 @@ impl Table {
             dealt_from: Seat::GREATER_DALMUTI,
             forced: [0; 8],
             forced_len: 0,
+            owed: Owed::NONE,
+            discarded: Cards::EMPTY,
         }
     }
 
@@ -470,6 +510,13 @@ impl Hand {
         }
     }
 
+    /// The cards discarded so far this game (10-discard), out of play.
+    /// Omniscient: a view shows each player only their own
+    /// ([`crate::View::my_discards`]).
+    pub fn discarded(&self) -> Cards {
+        self.table_or_fresh().discarded
+    }
+
     /// The seat the deal started at.
     pub fn dealt_from(&self) -> Seat {
         self.table_or_fresh().dealt_from
@@ -489,6 +536,18 @@ impl Hand {
     /// forgotten.
     pub(crate) fn with_holdings(&self, holdings: &PerSeat<Cards>) -> Hand {
         let mut hand = self.clone();
+        let mut pile = self.deck().cards();
+        for seat in Seat::all(self.players()) {
+            pile.remove_all(&holdings[seat]);
+        }
+        for event in &self.events {
+            if let Event::Played { set, .. } = event {
+                pile.remove_all(&set.cards());
+            }
+        }
+        if let Some(t) = hand.table.as_deref_mut() {
+            t.discarded = pile;
+        }
         hand.events.clear();
         hand.held = *holdings;
         hand.dealt = *holdings;
@@ -514,6 +573,23 @@ impl Hand {
                 }),
                 _ => None,
             })
+    }
+
+    /// What the player to act owes after a play of 7s or 10s, as its
+    /// decision: first the cards to give, then those to discard.
+    #[inline]
+    pub(super) fn climb_owed_decision(&self) -> Option<Decision> {
+        let owed = self.table.as_deref()?.owed;
+        if owed.give > 0 {
+            Some(Decision::Give {
+                to: owed.to,
+                left: owed.give,
+            })
+        } else if owed.discard > 0 {
+            Some(Decision::Discard { left: owed.discard })
+        } else {
+            None
+        }
     }
 
     /// The count a rich seat must give back (its tribute's size).
@@ -544,6 +620,9 @@ impl Hand {
                 ControlFlow::Continue(())
             }
             Stage::Play if seat == self.turn => {
+                if let Some(owed) = self.climb_owed_decision() {
+                    return self.for_each_settling(seat, owed, f);
+                }
                 let c = self.rules.climbing();
                 match self.top {
                     None => {
@@ -561,6 +640,35 @@ impl Hand {
             }
             _ => ControlFlow::Continue(()),
         }
+    }
+
+    /// Every card `seat` may give or discard, the weakest in the order now
+    /// first, a Joker last.
+    fn for_each_settling(
+        &self,
+        seat: Seat,
+        owed: Decision,
+        f: &mut impl FnMut(Action) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let held = self.held[seat];
+        let flipped = self.tb().flipped();
+        let act = |card| match owed {
+            Decision::Give { .. } => Action::Give(card),
+            _ => Action::Discard(card),
+        };
+        for i in THREE..=TWO {
+            let p = if flipped { TWO + THREE - i } else { i };
+            for suit in crate::Suit::ALL.iter().rev() {
+                let card = Card::suited(p, *suit).expect("a place of the pack");
+                if held.count(card) > 0 {
+                    f(act(card))?;
+                }
+            }
+        }
+        if held.jokers() > 0 {
+            f(act(Card::JOKER))?;
+        }
+        ControlFlow::Continue(())
     }
 
     fn for_each_lead(
@@ -712,17 +820,24 @@ impl Hand {
         match top.kind() {
             SetKind::OfRank => {
                 let size = top.size();
-                let mut p = step_up(top.rank_number(), flipped);
-                while (THREE..=TWO).contains(&p) {
+                let t = top.rank_number();
+                // Nothing beats 2s under the unbeatable 2s, but 2s of the
+                // same size under the same-rank skip.
+                let unbeatable = c.unbeatable_twos && t == TWO;
+                let mut p = if c.same_rank_skip {
+                    t
+                } else {
+                    step_up(t, flipped)
+                };
+                while (THREE..=TWO).contains(&p) && !(unbeatable && p != t) {
                     let suits = self.required_suits(top);
-                    let number_ok =
-                        !self.tb().lock_number || p == step_up(top.rank_number(), flipped);
+                    let number_ok = !self.tb().lock_number || p == step_up(t, flipped);
                     if number_ok {
                         for_each_set(pack, p, size, jokers, 0, suits, f)?;
                     }
                     p = step_up(p, flipped);
                 }
-                if size == 1 && jokers > 0 {
+                if size == 1 && jokers > 0 && !unbeatable {
                     f(Action::Play(Set::LONE_JOKER))?;
                 }
             }
@@ -785,9 +900,22 @@ impl Hand {
                     not()
                 }
             }
-            (SetKind::OfRank, SetKind::LoneJoker) => Ok(()),
+            (SetKind::OfRank, SetKind::LoneJoker) => {
+                if c.unbeatable_twos && top.rank_number() == TWO {
+                    not()
+                } else {
+                    Ok(())
+                }
+            }
             (SetKind::OfRank, SetKind::OfRank) => {
-                if !higher(set.rank_number(), top.rank_number(), flipped) {
+                let (p, t) = (set.rank_number(), top.rank_number());
+                let equal = c.same_rank_skip && p == t;
+                let beats = if c.unbeatable_twos && t == TWO {
+                    false
+                } else {
+                    higher(p, t, flipped)
+                };
+                if !(beats || equal) {
                     return not();
                 }
                 self.lock_ok(set, top)
@@ -880,6 +1008,7 @@ impl Hand {
                 Ok(())
             }
             Stage::Play if seat != self.turn => Err(Illegal::NotToAct),
+            Stage::Play if self.tb().owed.pending() => self.climb_settle(seat, action),
             Stage::Play => match action {
                 Action::Play(set) => self.climb_play(seat, set),
                 Action::Pass => self.climb_pass(seat),
@@ -922,23 +1051,129 @@ impl Hand {
             self.climb_effects(seat, set, &c, &mut clear);
         }
         if self.sizes[seat] == 0 {
-            self.climb_out(seat, set, spade_cut, &c);
+            let forbidden = self.forbidden_last(set, spade_cut, &c);
+            self.climb_out(seat, forbidden, &c);
             if self.stage == Stage::Over {
                 return Ok(());
             }
+        }
+        // A set of the rank on the table skips the next player, as a 5
+        // does under the 5-skip.
+        let equal = c.same_rank_skip
+            && before.is_some_and(|b| {
+                b.kind() == SetKind::OfRank
+                    && set.kind() == SetKind::OfRank
+                    && b.rank_number() == set.rank_number()
+            });
+        let skips = if c.five_skip { set.count_at(FIVE) } else { 0 } + u8::from(equal);
+        // 7-pass and 10-discard: the player settles them before the turn
+        // moves on; the table shows what the play did at once.
+        let left = self.sizes[seat];
+        let give = if c.seven_pass {
+            set.count_at(SEVEN).min(left)
+        } else {
+            0
+        };
+        let discard = if c.ten_discard {
+            set.count_at(TEN).min(left - give)
+        } else {
+            0
+        };
+        if give > 0 || discard > 0 {
+            if let Some(effect) = clear {
+                self.events.push(Event::Effect(effect));
+            }
+            let to = self
+                .climb_next_in(self.holding, seat)
+                .expect("another player holds cards");
+            self.tbm().owed = Owed {
+                give,
+                to,
+                discard,
+                clears: clear.is_some(),
+                skips,
+            };
+            return Ok(());
         }
         if let Some(effect) = clear {
             self.events.push(Event::Effect(effect));
             self.climb_clear();
             return Ok(());
         }
-        if self.climb_all_passed(&c) {
+        self.climb_move_on(seat, skips, &c);
+        Ok(())
+    }
+
+    /// After a play that does not clear the table: it clears if everyone
+    /// who had to has passed, else the turn moves on.
+    fn climb_move_on(&mut self, seat: Seat, skips: u8, c: &Climbing) {
+        if self.climb_all_passed(c) {
             self.climb_clear();
+            return;
+        }
+        self.climb_next_turn(seat, skips, c);
+    }
+
+    /// A card given (7-pass) or discarded (10-discard) after a play; once
+    /// all are, the play's turn moves on as it would have.
+    fn climb_settle(&mut self, seat: Seat, action: Action) -> Result<(), Illegal> {
+        let c = self.rules.climbing();
+        let mut owed = self.tb().owed;
+        let decision = self.climb_owed_decision().expect("something owed");
+        let card = match (action, decision) {
+            (Action::Give(card), Decision::Give { .. })
+            | (Action::Discard(card), Decision::Discard { .. }) => card,
+            _ => return Err(Illegal::WrongDecision(decision)),
+        };
+        if self.held[seat].count(card) == 0 {
+            return Err(Illegal::NotHeld(Cards::one(card)));
+        }
+        self.held[seat].remove(card, 1);
+        self.sizes[seat] -= 1;
+        if owed.give > 0 {
+            self.held[owed.to].add(card, 1);
+            self.sizes[owed.to] += 1;
+            self.events.push(Event::Given {
+                from: seat,
+                to: owed.to,
+                card,
+            });
+            owed.give -= 1;
+        } else {
+            self.tbm().discarded.add(card, 1);
+            self.events.push(Event::Discarded { seat, card });
+            owed.discard -= 1;
+        }
+        self.tbm().owed = if owed.pending() { owed } else { Owed::NONE };
+        if owed.pending() {
             return Ok(());
         }
-        let skips = if c.five_skip { set.count_at(FIVE) } else { 0 };
-        self.climb_next_turn(seat, skips, &c);
+        // Settled: a player left with no card went out (never a forbidden
+        // finish: their last card was not played).
+        if self.sizes[seat] == 0 {
+            self.climb_out(seat, false, &c);
+            if self.stage == Stage::Over {
+                return Ok(());
+            }
+        }
+        if owed.clears {
+            self.climb_clear();
+        } else {
+            self.climb_move_on(seat, owed.skips, &c);
+        }
         Ok(())
+    }
+
+    /// Whether going out with `set` is a forbidden finish (反則上がり): a
+    /// Joker, a 2 (a 3 under a revolution), an 8 under the 8-cut, or the
+    /// 3♠ that beat a Joker.
+    fn forbidden_last(&self, set: Set, spade_cut: bool, c: &Climbing) -> bool {
+        let flipped = self.tb().reversed;
+        c.forbidden_finish
+            && (set.wilds() > 0
+                || set.count_at(if flipped { THREE } else { TWO }) > 0
+                || (c.eight_cut && set.count_at(EIGHT) > 0)
+                || spade_cut)
     }
 
     /// The lock after an accepted play (`daihu.c`: the suits of two plays in
@@ -1117,17 +1352,11 @@ impl Hand {
         Ok(())
     }
 
-    /// A player played their last card: a place at the top, or at the
-    /// bottom for a forbidden last card; the capital may fall.
-    fn climb_out(&mut self, seat: Seat, set: Set, spade_cut: bool, c: &Climbing) {
+    /// A player has no card left: a place at the top, or at the bottom
+    /// for a forbidden last card; the capital may fall.
+    fn climb_out(&mut self, seat: Seat, forbidden: bool, c: &Climbing) {
         self.holding.remove(seat);
         self.active -= 1;
-        let flipped = self.tb().reversed;
-        let forbidden = c.forbidden_finish
-            && (set.wilds() > 0
-                || set.count_at(if flipped { THREE } else { TWO }) > 0
-                || (c.eight_cut && set.count_at(EIGHT) > 0)
-                || spade_cut);
         if forbidden {
             self.events.push(Event::Effect(Effect::Fouled { seat }));
             self.climb_sink(seat);

@@ -92,6 +92,9 @@ impl Hand {
             Stage::Setup if self.rules.variant.is_suited() => self.climb_setup_decision(seat),
             Stage::Setup => self.setup_decision(seat),
             Stage::Play if seat == self.turn => Some(match self.top {
+                _ if self.table.is_some() && self.climb_owed_decision().is_some() => {
+                    self.climb_owed_decision().expect("owed")
+                }
                 None => Decision::Lead,
                 Some((by, top)) => Decision::Follow { top, by },
             }),
@@ -152,7 +155,10 @@ impl Hand {
                         f(Action::AnswerExchange(card))?;
                     }
                 }
-                Decision::Lead | Decision::Follow { .. } => {
+                Decision::Lead
+                | Decision::Follow { .. }
+                | Decision::Give { .. }
+                | Decision::Discard { .. } => {
                     unreachable!("play decisions are answered above")
                 }
             }

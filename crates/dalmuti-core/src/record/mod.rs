@@ -105,23 +105,45 @@ pub struct HandRecord {
 }
 
 /// One line of a hand's `plays`: `"Name: cards"`, `"Name: D D as 3"`,
-/// `"Name: 6 T wedgie Other"` or `"Name: pass"`.
+/// `"Name: 6 T wedgie Other"` or `"Name: pass"`; in President and
+/// Daifugō also `"Name: give 3C 4D"` (7-pass) and `"Name: discard 5H"`
+/// (10-discard).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayRecord {
     /// Who played or passed.
     pub player: String,
-    /// The set, or `None` for a pass.
+    /// The set, or `None` for a pass (or a line of cards given or
+    /// discarded).
     pub set: Option<Set>,
     /// The player the Twirling Wedgie names (Corporate Shuffle).
     pub wedgie: Option<String>,
+    /// Cards given to the next player or discarded after a play of 7s or
+    /// 10s (President and Daifugō; then `set` is `None`).
+    pub settled: Option<Settled>,
+}
+
+/// Cards a player gave or discarded after a play, in one line of a
+/// record.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Settled {
+    /// Given to the next player (7-pass): `"Name: give 3C 4D"`.
+    Give(Cards),
+    /// Discarded (10-discard): `"Name: discard 5H"`.
+    Discard(Cards),
 }
 
 impl std::fmt::Display for PlayRecord {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match (&self.set, &self.wedgie) {
-            (None, _) => write!(f, "{}: pass", self.player),
-            (Some(set), None) => write!(f, "{}: {set}", self.player),
-            (Some(set), Some(target)) => write!(f, "{}: {set} wedgie {target}", self.player),
+        match (&self.set, &self.wedgie, &self.settled) {
+            (_, _, Some(Settled::Give(cards))) => write!(f, "{}: give {cards}", self.player),
+            (_, _, Some(Settled::Discard(cards))) => {
+                write!(f, "{}: discard {cards}", self.player)
+            }
+            (None, _, None) => write!(f, "{}: pass", self.player),
+            (Some(set), None, None) => write!(f, "{}: {set}", self.player),
+            (Some(set), Some(target), None) => {
+                write!(f, "{}: {set} wedgie {target}", self.player)
+            }
         }
     }
 }

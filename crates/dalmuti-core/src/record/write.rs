@@ -2,7 +2,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{FORMAT, FORMAT_SUITED, HandRecord, PlayRecord, Record};
+use super::{FORMAT, FORMAT_SUITED, HandRecord, PlayRecord, Record, Settled};
+use crate::cards::Cards;
 use crate::event::Event;
 use crate::game::{Game, HandLog};
 use crate::rules::Rules;
@@ -182,24 +183,54 @@ fn hand_record(game: &Game, log: &HandLog) -> HandRecord {
                     })
                     .collect()
             }),
-        plays: hand
-            .events()
-            .iter()
-            .filter_map(|e| match *e {
-                Event::Played { seat, set } => Some(PlayRecord {
-                    player: name(seat),
-                    set: Some(set),
-                    wedgie: set.wedgie_target().map(name),
-                }),
-                Event::Passed { seat } => Some(PlayRecord {
-                    player: name(seat),
-                    set: None,
-                    wedgie: None,
-                }),
-                _ => None,
-            })
-            .collect(),
+        plays: plays(hand, &name),
     }
+}
+
+/// A hand's plays and passes, one line each; the cards a player gives or
+/// discards after a play, one line for those of a kind in a row.
+fn plays(hand: &crate::Hand, name: &impl Fn(Seat) -> String) -> Vec<PlayRecord> {
+    let mut out: Vec<PlayRecord> = Vec::new();
+    let line = |seat, set: Option<crate::Set>, settled| PlayRecord {
+        player: name(seat),
+        set,
+        wedgie: set.and_then(|s| s.wedgie_target()).map(name),
+        settled,
+    };
+    // The seat of the last line, when it gives or discards.
+    let mut settling: Option<Seat> = None;
+    for event in hand.events() {
+        match *event {
+            Event::Played { seat, set } => {
+                out.push(line(seat, Some(set), None));
+                settling = None;
+            }
+            Event::Passed { seat } => {
+                out.push(line(seat, None, None));
+                settling = None;
+            }
+            Event::Given { from, card, .. } => {
+                match (settling, out.last_mut().and_then(|l| l.settled.as_mut())) {
+                    (Some(s), Some(Settled::Give(cards))) if s == from => cards.add(card, 1),
+                    _ => {
+                        out.push(line(from, None, Some(Settled::Give(Cards::one(card)))));
+                        settling = Some(from);
+                    }
+                }
+            }
+            Event::Discarded { seat, card } => {
+                match (settling, out.last_mut().and_then(|l| l.settled.as_mut())) {
+                    (Some(s), Some(Settled::Discard(cards))) if s == seat => cards.add(card, 1),
+                    _ => {
+                        out.push(line(seat, None, Some(Settled::Discard(Cards::one(card)))));
+                        settling = Some(seat);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 fn hand_json(hand: &HandRecord) -> Value {

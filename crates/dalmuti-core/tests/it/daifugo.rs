@@ -338,7 +338,12 @@ fn the_exchange_takes_the_poors_best_cards_and_the_rich_give_any_back() {
 
 #[test]
 fn random_games_end_with_every_card_accounted_for() {
-    for preset in [Climbing::UECDA, Climbing::LOCAL, Climbing::PRESIDENT] {
+    for preset in [
+        Climbing::UECDA,
+        Climbing::LOCAL,
+        Climbing::LOCAL_ALL,
+        Climbing::PRESIDENT,
+    ] {
         for seed in 0..200u64 {
             let players = 3 + (seed as usize % 6);
             let rules = Rules {
@@ -366,7 +371,7 @@ fn random_games_end_with_every_card_accounted_for() {
                     .unwrap_or_else(|e| panic!("listed yet refused: {e}"));
                 steps += 1;
                 assert!(steps < 5000, "the game ends");
-                let mut all = Cards::EMPTY;
+                let mut all = hand.discarded();
                 for s in Seat::all(players) {
                     all.add_all(&hand.held(s));
                 }

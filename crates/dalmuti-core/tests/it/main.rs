@@ -2,6 +2,7 @@
 
 mod corporate;
 mod daifugo;
+mod house;
 mod pack_properties;
 mod properties;
 mod records;

@@ -1,7 +1,10 @@
 //! Property tests of President and Daifugō over random games: every option
-//! of the rule set at random, random table sizes, random actions. No card
-//! is made or lost; a play is accepted exactly when the engine lists it;
-//! a view shows no card its seat may not see.
+//! of the rule set at random (7-pass, 10-discard, same-rank skip and
+//! unbeatable 2s too), random table sizes, random actions. No card is made
+//! or lost; an action (a play, a card given or discarded) is accepted
+//! exactly when the engine lists it; a view shows no card its seat may not
+//! see, a card given on only to its giver and receiver, a discard only to
+//! its player.
 
 use dalmuti_core::{
     Action, Card, Cards, Climbing, DealRng, Event, FirstLead, Hand, Lock, Rules, Seat, Seed, Set,
@@ -38,6 +41,7 @@ fn climbing() -> impl Strategy<Value = Climbing> {
             prop_oneof![Just(0u8), Just(20u8), Just(6u8)],
             0u8..3,
         ),
+        (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
     )
         .prop_map(
             |(
@@ -45,6 +49,7 @@ fn climbing() -> impl Strategy<Value = Climbing> {
                 (eight, spade, lock, eleven, five),
                 (nine, two, miyako, forbidden, permanent),
                 (last_passes, lead_pass, stalemate, first),
+                (seven, ten, same_rank, unbeatable),
             )| Climbing {
                 jokers,
                 sequences,
@@ -58,6 +63,10 @@ fn climbing() -> impl Strategy<Value = Climbing> {
                 five_skip: five,
                 nine_reverse: nine,
                 two_clears: two,
+                seven_pass: seven,
+                ten_discard: ten,
+                same_rank_skip: same_rank,
+                unbeatable_twos: unbeatable,
                 miyako_ochi: miyako,
                 forbidden_finish: forbidden,
                 permanent_pass: permanent,
@@ -155,6 +164,15 @@ fn candidates(held: Cards, chooser: &mut Chooser) -> Vec<Action> {
             }
         }
     }
+    // Cards given or discarded (7-pass, 10-discard): some held, some not.
+    for card in held
+        .iter()
+        .take(4)
+        .chain(Card::pack().skip(chooser.below(40)).take(2))
+    {
+        out.push(Action::Give(card));
+        out.push(Action::Discard(card));
+    }
     // The exchange: some groups of the cards held, right and wrong sizes.
     let cards: Vec<Card> = held.iter().collect();
     for _ in 0..6 {
@@ -174,7 +192,7 @@ fn candidates(held: Cards, chooser: &mut Chooser) -> Vec<Action> {
 }
 
 fn total(hand: &Hand) -> Cards {
-    let mut all = Cards::EMPTY;
+    let mut all = hand.discarded();
     for seat in Seat::all(hand.players()) {
         all.add_all(&hand.held(seat));
     }
@@ -196,6 +214,20 @@ fn check_view(hand: &Hand, seat: Seat) -> Result<(), TestCaseError> {
     let mut known = view.cards().map_or(0, |c| c.pack_mask());
     if let Some(tax) = view.my_tax() {
         known |= tax.gift.pack_mask() | tax.tribute.pack_mask();
+    }
+    known |= view.my_discards().pack_mask();
+    for entry in view.log() {
+        if let dalmuti_core::Seen::Event(Event::Given { card, from, to }) = entry {
+            prop_assert!(
+                from == seat || to == seat,
+                "{seat} sees a card given by {from} to {to}"
+            );
+            known |= Cards::one(card).pack_mask();
+        }
+        if let dalmuti_core::Seen::Event(Event::Discarded { card, seat: by }) = entry {
+            prop_assert_eq!(by, seat, "a card another seat discarded");
+            known |= Cards::one(card).pack_mask();
+        }
     }
     for (_, set) in view.plays() {
         known |= set.cards().pack_mask() | set.jokers_stand_for().pack_mask();
@@ -296,7 +328,7 @@ proptest! {
                 others[seat].add(unseen.pop().unwrap(), 1);
             }
         }
-        prop_assert!(unseen.is_empty());
+        prop_assert_eq!(unseen.len() as u32, view.hidden_discards(), "the others' discards are left");
         let sample = view.sample(&others).unwrap();
         prop_assert!(sample.events().is_empty(), "no log: it holds the exchange's cards");
         prop_assert_eq!(sample.held(me), hand.held(me));

@@ -729,6 +729,13 @@ impl HandReader<'_> {
         if hand.stage() == Stage::Over {
             return Err(self.play_fault(j, "the hand is already over: no play may follow"));
         }
+        if let Some((kind, cards)) = what
+            .strip_prefix("give ")
+            .map(|c| ("give", c))
+            .or_else(|| what.strip_prefix("discard ").map(|c| ("discard", c)))
+        {
+            return self.read_settled(j, name, seat, kind, cards);
+        }
         // The rest after the word `wedgie` is the target's name.
         let (cards, wedgie) = match what.split_once(" wedgie ") {
             Some((cards, target)) => (cards, Some(target)),
@@ -789,6 +796,77 @@ impl HandReader<'_> {
             player: name.to_string(),
             set,
             wedgie: wedgie.map(str::to_string),
+            settled: None,
+        })
+    }
+
+    /// A line of cards given on (7-pass) or discarded (10-discard) after a
+    /// play: each card is one action of the player's.
+    fn read_settled(
+        &mut self,
+        j: usize,
+        name: &str,
+        seat: Seat,
+        kind: &str,
+        cards: &str,
+    ) -> Result<PlayRecord, ReadError> {
+        let who = show(name);
+        let cards: Cards = cards
+            .parse()
+            .map_err(|e: crate::BadCard| self.play_fault(j, e.to_string()))?;
+        if cards.is_empty() {
+            return Err(self.play_fault(j, format!("{who} {kind}s no card")));
+        }
+        let hand = self.game.hand();
+        let owed = hand.decision(seat);
+        let due = match (kind, owed) {
+            ("give", Some(Decision::Give { left, .. }))
+            | ("discard", Some(Decision::Discard { left })) => u32::from(left),
+            _ => {
+                return Err(self.play_fault(
+                    j,
+                    format!(
+                        "{who} has no card to {kind} now (a player {kind}s only after playing {})",
+                        if kind == "give" {
+                            "7s under the 7-pass"
+                        } else {
+                            "10s under the 10-discard"
+                        }
+                    ),
+                ));
+            }
+        };
+        if cards.len() > due {
+            return Err(self.play_fault(
+                j,
+                format!("{who} {kind}s {} cards, but owes {due}", cards.len()),
+            ));
+        }
+        for card in cards.iter() {
+            let action = if kind == "give" {
+                Action::Give(card)
+            } else {
+                Action::Discard(card)
+            };
+            self.game.apply(seat, action).map_err(|e| {
+                self.play_fault(
+                    j,
+                    match e.reason {
+                        Illegal::NotHeld(_) => format!("{who} does not hold {card} to {kind}"),
+                        r => format!("{who}: {r}"),
+                    },
+                )
+            })?;
+        }
+        Ok(PlayRecord {
+            player: name.to_string(),
+            set: None,
+            wedgie: None,
+            settled: Some(if kind == "give" {
+                super::super::Settled::Give(cards)
+            } else {
+                super::super::Settled::Discard(cards)
+            }),
         })
     }
 }

@@ -420,6 +420,8 @@ impl<'s> App<'s> {
             Decision::ExchangeOffer => self.offer_key(key.code),
             Decision::ExchangeAnswer { .. } => self.answer_key(key.code),
             Decision::Lead | Decision::Follow { .. } => self.play_key(key.code, &decision),
+            // Decisions of the pack's games, chosen from the legal list.
+            Decision::Give { .. } | Decision::Discard { .. } => self.pack_key(key.code),
         }
     }
 
@@ -584,6 +586,15 @@ impl<'s> App<'s> {
                 self.cursor = Some(card);
                 tr.t("hint.answer", &[("what", &what)])
             }
+            Action::Give(card) | Action::Discard(card) => {
+                self.pick_action(action);
+                let key = if matches!(action, Action::Give(_)) {
+                    "hint.give"
+                } else {
+                    "hint.discard"
+                };
+                tr.t(key, &[("what", &what), ("cards", &card.to_string())])
+            }
         };
         self.say(Tone::Hint, text);
     }
@@ -601,6 +612,9 @@ impl<'s> App<'s> {
             let (words, cards) = match *action {
                 Action::Play(set) => (tr.set_words(&set), set.to_string()),
                 Action::GiveTax(cards) => (tr.cards_words(&cards), cards.to_string()),
+                Action::Give(card) | Action::Discard(card) => {
+                    (tr.count_of(1, card), card.to_string())
+                }
                 Action::Pass => return Some(tr.t("hint.pass", &[])),
                 _ => return None,
             };
@@ -691,7 +705,7 @@ impl<'s> App<'s> {
                 ),
                 None => tr.t("sel.none", &[]),
             },
-            Decision::Ready => return None,
+            Decision::Ready | Decision::Give { .. } | Decision::Discard { .. } => return None,
         })
     }
 
@@ -702,6 +716,7 @@ impl<'s> App<'s> {
             return match legal.get(self.pick) {
                 Some(Action::Play(set)) => set.cards(),
                 Some(Action::GiveTax(cards)) => *cards,
+                Some(Action::Give(card) | Action::Discard(card)) => Cards::one(*card),
                 _ => Cards::EMPTY,
             };
         }

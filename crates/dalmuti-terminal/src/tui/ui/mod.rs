@@ -207,8 +207,11 @@ impl App<'_> {
                         k("p", "pass"),
                     ]
                 }
-                Some(Decision::Tax { .. }) => {
+                Some(Decision::Tax { .. } | Decision::Give { .. }) => {
                     vec![("←→", tr.t("tui.key.choose", &[])), k("Enter", "give")]
+                }
+                Some(Decision::Discard { .. }) => {
+                    vec![("←→", tr.t("tui.key.choose", &[])), k("Enter", "discard")]
                 }
                 _ => vec![("←→", tr.t("tui.key.choose", &[])), k("Enter", "play")],
             };
@@ -249,6 +252,8 @@ impl App<'_> {
             Some(Decision::ExchangeAnswer { .. }) => {
                 vec![k("←→", "card"), k("Enter", "give-back")]
             }
+            // The pack's games only, listed above.
+            Some(Decision::Give { .. } | Decision::Discard { .. }) => Vec::new(),
             Some(Decision::Lead) => vec![rank, k("↑↓", "how-many"), wild, k("Enter", "play")],
             Some(Decision::Follow { .. }) => vec![
                 rank,
@@ -819,6 +824,11 @@ fn prompt(app: &App, decision: &Decision) -> String {
         Decision::ExchangeAnswer { from } => {
             tr.t("tui.prompt.answer", &[("name", s.name_at(from))])
         }
+        Decision::Give { to, left } => tr.t(
+            "tui.prompt.give",
+            &[("name", s.name_at(to)), ("n", &left.to_string())],
+        ),
+        Decision::Discard { left } => tr.t("tui.prompt.discard", &[("n", &left.to_string())]),
     }
 }
 
