@@ -29,6 +29,9 @@
 //     table and offers to take it back, which it does; the phone, back
 //     later with its old key (in German), is told why, watches, and takes
 //     the seat back in turn.
+//   - A new recovery link: Ada asks for one; the old link is refused from
+//     then on, and the phone that held it says so on its next visit and
+//     forgets it; the new link makes another browser Ada.
 //
 // It exits 0 on success; on failure it prints what failed, takes
 // screenshots to e2e/out/ and exits 1. Environment as in e2e/lib.mjs.
@@ -273,6 +276,42 @@ async function run() {
     log(`  the phone, back with its old key: "${said}"; took the seat back, and the laptop was told`);
     await phone.context().close();
     delete pages.phone3;
+  });
+
+  await step('Ada makes a new recovery link: the old one stops working, and the phone that held it is told so', async () => {
+    const phone = await newPage('phone3', { width: 390, height: 844 });
+    await phone.goto(link);
+    await phone.locator(tid('player-you')).waitFor({ state: 'visible' });
+    await a.goto(base + '/#/');
+    a.once('dialog', dialog => dialog.accept());
+    await a.locator(tid('new-secret')).click();
+    const box = a.locator(tid('recovery'));
+    await box.waitFor({ state: 'visible' });
+    const fresh = await a.locator(tid('recovery-link')).inputValue();
+    if (!/\/#player=[0-9a-f]{32}$/.test(fresh) || fresh === link) fail(`the new link reads "${fresh}"`);
+    if (!(await box.textContent()).includes('old link no longer works')) fail(`the box reads "${await box.textContent()}"`);
+    await a.locator(tid('recovery-done')).click();
+    await a.reload();
+    await a.locator(tid('player-you')).waitFor({ state: 'visible' });
+    // The phone kept the old secret: on its next visit it is told, and
+    // forgets it.
+    await phone.reload();
+    const note = phone.locator(tid('player-note'));
+    await note.waitFor({ state: 'visible' });
+    if (!(await note.textContent()).includes('was replaced on another device')) fail(`the phone says "${await note.textContent()}"`);
+    await phone.locator(tid('keep-name')).waitFor({ state: 'visible' });
+    await phone.context().close();
+    delete pages.phone3;
+    // The old link is refused; the new one makes another browser Ada.
+    for (const [which, url, said] of [['old', link, 'recovery link'], ['new', fresh, 'Welcome back, Ada']]) {
+      const other = await newPage('phone4', { width: 390, height: 844 });
+      await other.goto(url);
+      const told = other.locator(tid('player-note'));
+      await told.waitFor({ state: 'visible' });
+      if (!(await told.textContent()).includes(said)) fail(`the ${which} link: "${await told.textContent()}"`);
+      await other.context().close();
+      delete pages.phone4;
+    }
   });
 
   await step('Ada\'s profile shows the rated game, her place and rating, with its replay', async () => {

@@ -94,7 +94,7 @@ class raw_env(AECEnv):
 
     `players`: 3 to 16 (3 to 8 in Corporate Shuffle). `rules`: a dict (or
     JSON text) of rule switches (docs/RULES.md), which keyword `switches`
-    extend: `raw_env(5, merchant_exchange=True, hands=3)`. `render_mode`:
+    extend: `raw_env(6, merchant_exchange=True, hands=3)`. `render_mode`:
     None or "ansi" (the spectator's view as text). `seed`: seeds the
     generator that deals games when `reset` is given no seed.
     """

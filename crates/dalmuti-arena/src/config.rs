@@ -70,6 +70,10 @@ pub struct SimArgs {
     pub first_deal_revolution: bool,
     /// Optional rule: the highest Merchant may trade a card blind.
     pub merchant_exchange: bool,
+    /// President and Daifugō: their options, a preset (uecda, local,
+    /// president) and `option=value`s, separated by commas
+    /// (`local,jokers=2`; RULES.md lists them).
+    pub house: Option<String>,
     /// Scoring in force at the table: none, standard or philanthropic (the
     /// report's points are always the standard ones).
     pub scoring: Option<String>,
@@ -89,6 +93,12 @@ pub struct SimArgs {
 /// How many independent hands a run plays when neither `--hands` nor
 /// `--games` is given.
 pub const DEFAULT_HANDS: u64 = 10_000;
+
+/// The most game records `--records` writes in one run: one file a game
+/// (a hand, for independent hands), a few kilobytes each, so 10,000 is tens
+/// of megabytes, enough to study or replay, and a mistyped `--hands 300000`
+/// cannot fill a disk with files nobody meant to keep.
+pub const MAX_RECORDS: u64 = 10_000;
 
 /// What a run plays.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -154,10 +164,17 @@ pub enum ConfigError {
     /// Not a game.
     #[error("--variant is dalmuti or corporate-shuffle, not {0:?}")]
     Variant(String),
-    /// Rules the game does not allow: a table size outside its range, or
-    /// the stripped deck in Corporate Shuffle.
+    /// Rules the game does not allow: a table size outside its range, the
+    /// stripped deck in Corporate Shuffle, or an optional rule that cannot
+    /// apply at the table (`Rules::idle_at`).
     #[error("{0}")]
     Rules(String),
+    /// `--records` would write more files than [`MAX_RECORDS`].
+    #[error(
+        "--records would write {0} game records, one file each; the most is {MAX_RECORDS}: play \
+         fewer --hands (or --games), or leave --records off"
+    )]
+    TooManyRecords(u64),
     /// `--bots` is empty or has an empty entry.
     #[error(
         "--bots needs one bot per player, separated by commas, e.g. --bots greedy,random,random"
@@ -337,6 +354,18 @@ impl SimConfig {
                 .parse()
                 .map_err(|_| ConfigError::Scoring(text.trim().to_string()))?,
         };
+        let climbing = match (&args.house, variant.is_suited()) {
+            (None, _) => None,
+            (Some(text), true) => Some(
+                dalmuti_core::Climbing::from_options(variant, text)
+                    .map_err(|e| ConfigError::Rules(format!("--house: {e}")))?,
+            ),
+            (Some(_), false) => {
+                return Err(ConfigError::Rules(
+                    "--house sets the rules of President and Daifugō only".into(),
+                ));
+            }
+        };
         let rules = Rules {
             variant,
             stripped_deck: args.stripped_deck,
@@ -348,6 +377,7 @@ impl SimConfig {
                 Mode::Games { hands_per_game, .. } => Some(hands_per_game),
             },
             join_and_leave: false,
+            climbing,
         };
         rules.check(players).map_err(|e| match e {
             BadRules::StrippedCorporate => ConfigError::Rules(
@@ -357,6 +387,14 @@ impl SimConfig {
             ),
             e => ConfigError::Rules(e.to_string()),
         })?;
+        // A rule that can never come into force at this table is refused
+        // rather than announced in the report and silently not played.
+        if let Some(idle) = rules.idle_at(players).first() {
+            return Err(ConfigError::Rules(format!(
+                "--{} cannot apply: {idle}",
+                idle.switch().replace('_', "-")
+            )));
+        }
 
         let (seed, seed_given) = match &args.seed {
             Some(text) => (parse_seed(text)?, true),
@@ -373,7 +411,7 @@ impl SimConfig {
             None if args.csv => (Format::Csv, None),
             None => (Format::Text, None),
         };
-        Ok(SimConfig {
+        let config = SimConfig {
             lineup,
             mode,
             duplicate: args.duplicate,
@@ -385,7 +423,11 @@ impl SimConfig {
             json_file,
             records: args.records,
             plot: args.plot,
-        })
+        };
+        if config.records.is_some() && config.record_count() > MAX_RECORDS {
+            return Err(ConfigError::TooManyRecords(config.record_count()));
+        }
+        Ok(config)
     }
 
     /// Players at the table.
@@ -503,6 +545,16 @@ impl SimConfig {
             words.push(rules.scoring.word().into());
         }
         words
+    }
+
+    /// The game records `--records` writes: one per game and rotation (an
+    /// independent hand is a game of one hand).
+    pub fn record_count(&self) -> u64 {
+        let games = match self.mode {
+            Mode::Hands { hands } => hands,
+            Mode::Games { games, .. } => games,
+        };
+        games * self.rotations() as u64
     }
 
     /// Hands played in all: deals × rotations.

@@ -117,7 +117,8 @@ mod stats;
 mod units;
 
 pub use config::{
-    ConfigError, DEFAULT_HANDS, Entry, Format, Mode, SimArgs, SimConfig, parse_seed, seed_text,
+    ConfigError, DEFAULT_HANDS, Entry, Format, MAX_RECORDS, Mode, SimArgs, SimConfig, parse_seed,
+    seed_text,
 };
 pub use ladder::{LadderConfig, LadderReport, bradley_terry, run_ladder};
 pub use play::Faults;

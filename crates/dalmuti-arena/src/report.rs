@@ -188,6 +188,8 @@ pub(crate) fn title_short(variant: Variant, i: usize, n: usize) -> String {
     let [greater, lesser, middle, peon, greater_peon] = match variant {
         Variant::Dalmuti => ["GD", "LD", "M", "LP", "GP"],
         Variant::CorporateShuffle => ["BB", "LB", "W", "SI", "JI"],
+        Variant::Daifugo => ["DF", "F", "H", "HM", "DH"],
+        Variant::President => ["P", "VP", "N", "VS", "S"],
     };
     match Seat::new(i).title(n) {
         Title::GreaterDalmuti => greater.into(),

@@ -44,6 +44,15 @@ pub enum SimError {
         /// Why.
         source: std::io::Error,
     },
+    /// The records' folder could not be made (its parent is missing, or
+    /// not writable).
+    #[error("cannot make the folder {} for --records: {source}", .path.display())]
+    RecordsFolder {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
     /// The worker threads could not be started.
     #[error("cannot start {threads} worker threads: {reason}")]
     Threads {
@@ -82,10 +91,14 @@ pub enum SimError {
 pub fn run(config: &SimConfig, progress: impl Fn(u64)) -> Result<SimReport, SimError> {
     let start = Instant::now();
     if let Some(dir) = config.records() {
-        std::fs::create_dir_all(dir).map_err(|source| SimError::Records {
-            path: dir.to_path_buf(),
-            source,
-        })?;
+        // The folder itself is made, never its parents: a mistyped path
+        // fails here rather than growing a tree of folders nobody meant.
+        if !dir.is_dir() {
+            std::fs::create_dir(dir).map_err(|source| SimError::RecordsFolder {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        }
     }
     let units = match config.mode() {
         Mode::Hands { hands } => hands.div_ceil(HANDS_PER_UNIT),

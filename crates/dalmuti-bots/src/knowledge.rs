@@ -310,7 +310,9 @@ mod tests {
 
     #[test]
     fn samples_keep_counts_own_cards_and_known_gifts() {
-        for variant in Variant::ALL {
+        // Knowledge is the Dalmuti decks' (the pack's games sample with
+        // `View::sample`).
+        for variant in Variant::ALL.into_iter().filter(|v| !v.is_suited()) {
             for seed in 0..20 {
                 let hand = taxed_hand(variant, seed, 12);
                 let view = View::new(&hand, Viewer::Seat(Seat::GREATER_DALMUTI));

@@ -221,6 +221,12 @@ impl Bot for LearnedBot {
     }
 
     fn decide(&mut self, view: &View<'_>, legal: &[Action]) -> Result<Action, BotFault> {
+        // President and Daifugō: the rules of thumb of the pack's games
+        // (a bot built by name plays them through `climb`; this keeps a
+        // bot made directly from playing them with Dalmuti's reckoning).
+        if view.variant().is_suited() {
+            return Ok(crate::climb::pack_choice(view, legal));
+        }
         let play = view.stage() == Stage::Play
             && matches!(
                 view.decision(),

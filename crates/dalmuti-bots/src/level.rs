@@ -237,6 +237,41 @@ impl fmt::Display for Level {
 mod tests {
     use super::*;
 
+    /// `60000` as the docs write it: `60,000`.
+    fn grouped(n: &str) -> String {
+        let mut out = String::new();
+        for (i, c) in n.chars().enumerate() {
+            if i > 0 && (n.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    }
+
+    #[test]
+    fn the_docs_give_the_search_levels_budgets() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        for doc in ["README.md", "docs/PROTOCOL.md"] {
+            let text = std::fs::read_to_string(root.join(doc)).unwrap();
+            for level in [Level::Hard, Level::Expert] {
+                let moves = level
+                    .spec_text()
+                    .strip_prefix("search:moves=")
+                    .expect("a budget of moves");
+                assert!(
+                    text.contains(moves) || text.contains(&grouped(moves)),
+                    "{doc} does not give {}'s budget, {moves} moves",
+                    level.name()
+                );
+            }
+            // The budgets before moves were counted (issue 41).
+            for old in ["iterations a decision", "1,000 iterations", "4,000"] {
+                assert!(!text.contains(old), "{doc} still says {old:?}");
+            }
+        }
+    }
+
     #[test]
     fn every_level_reads_back_and_builds() {
         for level in Level::ALL {

@@ -1,6 +1,8 @@
-//! Bots for *The Great Dalmuti* and its spinoff *Corporate Shuffle*: from a
-//! random player to a search bot. Every bot plays both games (the view says
-//! which: [`View::variant`]).
+//! Bots for *The Great Dalmuti* and its spinoff *Corporate Shuffle*, and
+//! for President and Daifugō: from a random player to a search bot. Every
+//! bot plays every game (the view says which: [`View::variant`]; the games
+//! of the 52-card pack are played by [`ClimbHeuristic`] and
+//! [`ClimbSearch`] behind the heuristic, learned, style and search bots).
 //!
 //! A [`Bot`] receives a seat's [`View`] and the legal actions, nothing else:
 //! the view keeps the hand private, so a bot cannot reach another seat's
@@ -41,6 +43,7 @@
 //! }
 //! ```
 
+pub mod climb;
 mod external;
 mod greedy;
 mod heuristic;
@@ -53,6 +56,7 @@ mod search;
 mod spec;
 mod style;
 
+pub use climb::{ClimbHeuristic, ClimbSearch};
 pub use external::ExternalBot;
 pub use greedy::GreedyBot;
 pub use heuristic::HeuristicBot;

@@ -68,15 +68,53 @@ pub struct BadSpec(pub String);
 impl BotSpec {
     /// Builds the bot, its randomness seeded by `seed`. An external bot's
     /// program is started here.
+    ///
+    /// Every bot plays every game: in President and Daifugō the heuristic,
+    /// the learned bot and the styles play by [`crate::climb`]'s rules of
+    /// thumb (each style its lean) and the search by its play-outs, with
+    /// the same budget.
     pub fn build(&self, seed: u64) -> Result<Box<dyn Bot>, BadSpec> {
+        use crate::climb::{ClimbHeuristic, ClimbSearch, Family, Lean};
+        let family = |own: Box<dyn Bot>, climbing: Box<dyn Bot>| -> Box<dyn Bot> {
+            Box::new(Family { own, climbing })
+        };
         Ok(match self {
             BotSpec::Random => Box::new(RandomBot::new(seed)),
             BotSpec::Greedy => Box::new(GreedyBot),
-            BotSpec::Heuristic => Box::new(HeuristicBot::new(seed)),
-            BotSpec::Learned => Box::new(LearnedBot::new(seed)),
-
-            BotSpec::Search(config) => Box::new(SearchBot::new(config.clone(), seed)),
-            BotSpec::Style(style) => Box::new(StyleBot::new(*style, seed)),
+            BotSpec::Heuristic => family(
+                Box::new(HeuristicBot::new(seed)),
+                Box::new(ClimbHeuristic::new(Lean::Balanced, seed)),
+            ),
+            BotSpec::Learned => family(
+                Box::new(LearnedBot::new(seed)),
+                Box::new(ClimbHeuristic::new(Lean::Balanced, seed)),
+            ),
+            BotSpec::Search(config) => {
+                // The same budget: its time, or as many play-outs as
+                // iterations (a play-out of every candidate each).
+                let playouts = match config.moves {
+                    Some(moves) => (moves / 2_000).clamp(8, 100_000) as u32,
+                    None => (config.iterations / 8).max(8),
+                };
+                family(
+                    Box::new(SearchBot::new(config.clone(), seed)),
+                    Box::new(ClimbSearch::new(config.time, playouts, seed)),
+                )
+            }
+            BotSpec::Style(style) => {
+                let lean = match style {
+                    crate::Style::Shedder => Lean::Shedder,
+                    crate::Style::Hoarder => Lean::Hoarder,
+                    crate::Style::Spender => Lean::Spender,
+                    crate::Style::Breaker => Lean::Breaker,
+                    crate::Style::Noisy => Lean::Noisy,
+                    crate::Style::Patient => Lean::Balanced,
+                };
+                family(
+                    Box::new(StyleBot::new(*style, seed)),
+                    Box::new(ClimbHeuristic::new(lean, seed)),
+                )
+            }
             BotSpec::Level(level) => level.build(seed)?,
             BotSpec::External { command, timeout } => {
                 Box::new(ExternalBot::spawn(command, *timeout)?)

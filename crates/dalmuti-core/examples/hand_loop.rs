@@ -5,11 +5,13 @@
 //! cargo build --profile bench -p dalmuti-core --example hand_loop
 //! target/release/examples/hand_loop 100000 5        # Dalmuti, 5 players
 //! target/release/examples/hand_loop 100000 5 cs     # Corporate Shuffle
+//! target/release/examples/hand_loop 100000 5 daifugo  # Daifugō with the exchange
+//! target/release/examples/hand_loop 100000 5 president
 //! ```
 
 use std::time::Instant;
 
-use dalmuti_core::{DealRng, Hand, Rules, Seed, Variant};
+use dalmuti_core::{DealRng, Hand, Rules, Seat, Seed, Variant};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -20,13 +22,21 @@ fn main() {
             variant: Variant::CorporateShuffle,
             ..Rules::default()
         },
+        Some("daifugo") => Rules::daifugo(),
+        Some("president") => Rules::president(),
         _ => Rules::default(),
     };
+    // President and Daifugō: a game after the first, so with the exchange.
+    let ranking: Vec<Seat> = Seat::all(players).rev().collect();
     let mut rng = DealRng::new(Seed::from(1));
     let start = Instant::now();
     let mut check = 0usize;
     for _ in 0..hands {
-        let mut hand = Hand::deal(rules, players, false, &mut rng);
+        let mut hand = if rules.variant.is_suited() {
+            Hand::deal_ranked(rules, players, Some(&ranking), &mut rng)
+        } else {
+            Hand::deal(rules, players, false, &mut rng)
+        };
         while let Some(seat) = hand.next_to_act() {
             let action = hand.worst_legal(seat).expect("a seat to act can act");
             hand.apply(seat, action).expect("legal");

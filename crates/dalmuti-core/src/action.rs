@@ -46,6 +46,23 @@ pub enum Decision {
         /// Who played it.
         by: Seat,
     },
+    /// 7-pass (7渡し): the player who just played 7s gives one card of
+    /// their choice to the next player, as many times as they played 7s.
+    /// One card at a time, so that the list of choices stays short (four
+    /// 7s from fourteen cards would be 1,001 sets to choose among).
+    Give {
+        /// The next player, who receives it.
+        to: Seat,
+        /// Cards still to give, this one included.
+        left: u8,
+    },
+    /// 10-discard (10捨て): the player who just played 10s discards one
+    /// card of their choice, out of play, as many times as they played
+    /// 10s.
+    Discard {
+        /// Cards still to discard, this one included.
+        left: u8,
+    },
 }
 
 /// A revolution that a player dealt both Jesters may call while the hand
@@ -83,6 +100,11 @@ pub enum Action {
     Play(Set),
     /// Pass.
     Pass,
+    /// Give this card to the next player: the answer to
+    /// [`Decision::Give`] (7-pass).
+    Give(Card),
+    /// Discard this card: the answer to [`Decision::Discard`] (10-discard).
+    Discard(Card),
 }
 
 impl fmt::Display for Action {
@@ -101,6 +123,8 @@ impl fmt::Display for Action {
                 None => write!(f, "play {set}"),
             },
             Action::Pass => f.write_str("pass"),
+            Action::Give(card) => write!(f, "give {card} to the next player"),
+            Action::Discard(card) => write!(f, "discard {card}"),
         }
     }
 }
@@ -109,8 +133,13 @@ impl fmt::Display for Action {
 /// up to 13 kinds of card has 91, 92 with a revolution to call; the richest
 /// lead, 27 cards with two Jesters, has under 90; a Corporate Shuffle lead
 /// of seven 6s, the Wedgie and both Dogberts at eight players, aimed at any
-/// of seven players, stays under 180).
-pub const MAX_ACTIONS: usize = 192;
+/// of seven players, stays under 180). The pack's games list more: every
+/// role of every Joker is its own play, so a Daifugō lead of 18 cards and a
+/// Joker at three players reached 188 over 3,000 deals, and 14 cards with
+/// two Jokers at four players 254 (`examples/legal_max.rs`); two Jokers at
+/// three players (615) are refused by [`crate::Rules::check`]. A list that
+/// would still overflow keeps its first, worst, actions.
+pub const MAX_ACTIONS: usize = 512;
 
 /// The legal actions of one decision, on the stack.
 pub type ActionList = ArrayVec<Action, MAX_ACTIONS>;
@@ -169,6 +198,20 @@ pub enum Illegal {
     /// A Wedgie naming someone in the play that ends the hand.
     #[error("this play ends the hand, so the Twirling Wedgie names no one")]
     WedgieEndsHand,
+    /// A play under a lock without the locked suits or rank.
+    #[error("{} is locked: {played} does not {}", .top, if *.suits { "have its suits" } else { "follow its rank" })]
+    Locked {
+        /// The set on the table.
+        top: Set,
+        /// The set that was tried.
+        played: Set,
+        /// Whether the suits (else the rank) were wrong.
+        suits: bool,
+    },
+    /// A play this game's rules do not have (a sequence where there are
+    /// none, more Jokers than the pack holds, a set of another game).
+    #[error("{0} is not a play of this game")]
+    NotOfThisGame(Set),
     /// A revolution called by someone not dealt both Jesters, or after
     /// their setup choice.
     #[error(
@@ -186,6 +229,8 @@ fn wrong_decision(d: &Decision) -> String {
         Decision::ExchangeAnswer { .. } => "to give a card back in the merchant exchange",
         Decision::Lead => "to lead a set",
         Decision::Follow { .. } => "to top the set on the table or pass",
+        Decision::Give { .. } => "to give a card to the next player (7-pass)",
+        Decision::Discard { .. } => "to discard a card (10-discard)",
     };
     format!("that is not the decision at hand: the player has {wanted}")
 }

@@ -119,12 +119,16 @@ impl Rank {
     }
 }
 
-/// One card of either deck: a numbered rank, a wild card (the Jester or a
-/// Dogbert), or one of Corporate Shuffle's three specials.
+/// One card of any deck of the engine: a numbered rank, a wild card (the
+/// Jester or a Dogbert), one of Corporate Shuffle's three specials, or a
+/// card of the 52-card pack (with its suit) or a Joker, for President and
+/// Daifugō (see [`crate::Suit`]).
 ///
 /// Cards are written as the tokens of game records: `1` to `12`, `J` for a
 /// Jester; `0` (Dogbert, World Ruler), `T` (Twirling Wedgie), `R` (Ratbert)
-/// and `D` (Dogbert) in Corporate Shuffle.
+/// and `D` (Dogbert) in Corporate Shuffle; in President and Daifugō a
+/// rank (`3` … `10`, `J`, `Q`, `K`, `A`, `2`) and a suit letter (`S` `H` `D`
+/// `C`), `10H` or `QS`, and `JK` for a Joker.
 ///
 /// ```
 /// use dalmuti_core::{Card, Rank, Variant};
@@ -175,15 +179,17 @@ impl Card {
 
     /// The card's slot: 0 the World Ruler, 1 to 12 the numbered cards, 13
     /// the Jester, 14 the Twirling Wedgie, 15 Ratbert, 16 the Dogbert. Also
-    /// the order in which hands are written.
+    /// the order in which hands are written. The cards of the 52-card pack
+    /// and the Joker are above all these ([`Card::is_suited`]): 32 + their
+    /// bit in [`crate::Cards::pack_mask`], the Joker 84.
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
-    /// Whether this is a wild card: a Jester or a Dogbert.
+    /// Whether this is a wild card: a Jester, a Dogbert or a Joker.
     pub const fn is_wild(self) -> bool {
-        self.0 == 13 || self.0 == 16
+        self.0 == 13 || self.0 == 16 || self.0 == crate::suit::JOKER_INDEX
     }
 
     /// Whether this is a Jester (Dalmuti's wild card).
@@ -232,17 +238,40 @@ impl Card {
 
     /// The name of the card itself; the numbers by Dalmuti's names.
     pub(crate) fn own_name(self) -> &'static str {
-        NAMES[self.0 as usize]
+        match NAMES.get(self.0 as usize) {
+            Some(name) => name,
+            None => crate::suit::suited_name(self),
+        }
     }
 
     /// The plural of [`Card::own_name`].
     pub(crate) fn own_plural(self) -> &'static str {
-        PLURALS[self.0 as usize]
+        match PLURALS.get(self.0 as usize) {
+            Some(name) => name,
+            None => crate::suit::suited_plural(self),
+        }
     }
 
-    /// The record token: `0`..`12`, `J`, `T`, `R` or `D`.
+    /// A card from its raw value (crate use: suited cards are built in
+    /// `suit.rs`).
+    #[inline]
+    pub(crate) const fn raw(value: u8) -> Card {
+        Card(value)
+    }
+
+    /// The raw value behind [`Card::index`].
+    #[inline]
+    pub(crate) const fn value_byte(self) -> u8 {
+        self.0
+    }
+
+    /// The record token: `0`..`12`, `J`, `T`, `R` or `D`; `3S` … `2C` and
+    /// `JK` for the 52-card pack and the Joker.
     pub fn token(self) -> &'static str {
-        TOKENS[self.0 as usize]
+        match TOKENS.get(self.0 as usize) {
+            Some(token) => token,
+            None => crate::suit::suited_token(self),
+        }
     }
 
     /// Every kind of card of both decks, in the order hands are written.
@@ -268,7 +297,8 @@ impl fmt::Display for Card {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "{token:?} is not a card (cards are 1 to 12 and J for a Jester; 0, 1 to 10, T, R and D in \
-     Corporate Shuffle)"
+     Corporate Shuffle; a rank 3 … 10, J, Q, K, A, 2 and a suit S, H, D, C (10H, QS) or JK for \
+     a Joker in President and Daifugō)"
 )]
 pub struct BadCard {
     /// The text that was read.
@@ -286,6 +316,9 @@ impl FromStr for Card {
             "R" => return Ok(Card::RATBERT),
             "D" => return Ok(Card::DOGBERT),
             _ => {}
+        }
+        if let Some(card) = crate::suit::parse_suited(s) {
+            return Ok(card);
         }
         // Only canonical numbers: "06" or "+6" are not tokens of the format.
         let canonical =

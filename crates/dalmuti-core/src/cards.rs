@@ -4,6 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::card::{BadCard, CARD_KINDS, Card};
+use crate::suit::{JOKER_BIT, PACK};
 
 /// Count slots, one per kind of card ([`Card::index`]).
 pub(crate) const SLOTS: usize = CARD_KINDS;
@@ -18,6 +19,22 @@ const TRIBUTE_ORDER: [Card; CARD_KINDS] = {
     let mut i = 0;
     while i < CARD_KINDS {
         cards[i] = Card::at(order[i]);
+        i += 1;
+    }
+    cards
+};
+
+/// The order of [`Cards::best`] for the pack: the Joker, then 2♠ 2♥ 2♦ 2♣,
+/// A♠ … down to 3♣.
+const SUITED_BEST: [Card; 53] = {
+    let mut cards = [Card::JOKER; 53];
+    let mut i = 1;
+    while i < 53 {
+        // i = 1 is 2♠ (place 13, suit 0), i = 52 is 3♣.
+        let k = i - 1;
+        let place = 13 - k / 4;
+        let suit = k % 4;
+        cards[i] = Card::from_suited_bit((4 * (place - 1) + suit) as u32);
         i += 1;
     }
     cards
@@ -44,15 +61,83 @@ const TRIBUTE_ORDER: [Card; CARD_KINDS] = {
 pub struct Cards {
     /// Slot `Card::index()` holds that card's count.
     counts: [u8; SLOTS],
+    /// The cards of the 52-card pack and the Jokers (President, Daifugō),
+    /// one bit each as [`crate::suit`] lays them out, little-endian: seven
+    /// bytes, so that `Cards` stays 24 bytes with the alignment of a byte
+    /// and Dalmuti's hands, copied at every deal, do not grow to 32. `n`
+    /// Jokers are the `n` lowest of bits 52 and 53.
+    suited: [u8; 7],
 }
+
+/// The two Joker bits of [`Cards::pack_mask`] (and the Jokers above it).
+const JOKERS: u64 = 0b11 << JOKER_BIT;
 
 impl Cards {
     /// No cards.
-    pub const EMPTY: Cards = Cards { counts: [0; SLOTS] };
+    pub const EMPTY: Cards = Cards {
+        counts: [0; SLOTS],
+        suited: [0; 7],
+    };
 
     /// Cards from raw counts (slot = `Card::index()`).
     pub(crate) const fn from_counts(counts: [u8; SLOTS]) -> Cards {
-        Cards { counts }
+        Cards {
+            counts,
+            suited: [0; 7],
+        }
+    }
+
+    /// Cards of the 52-card pack from their mask (bit `4 × (place − 1) +
+    /// suit`, see [`crate::Suit`]) and a number of Jokers (0 to 2).
+    ///
+    /// ```
+    /// use dalmuti_core::Cards;
+    /// let cards = Cards::from_pack(0b1_0001, 1);
+    /// assert_eq!(cards.to_string(), "3S 4S JK");
+    /// assert_eq!(cards.pack_mask(), 0b1_0001);
+    /// assert_eq!(cards.jokers(), 1);
+    /// ```
+    pub const fn from_pack(mask: u64, jokers: u8) -> Cards {
+        let joker_bits = match jokers {
+            0 => 0,
+            1 => 1 << JOKER_BIT,
+            _ => JOKERS,
+        };
+        let mut cards = Cards::EMPTY;
+        cards.set_suited((mask & PACK) | joker_bits);
+        cards
+    }
+
+    /// The suited mask: the pack's 52 bits and the Jokers' two.
+    #[inline]
+    pub(crate) const fn suited_bits(&self) -> u64 {
+        let b = self.suited;
+        u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], 0])
+    }
+
+    #[inline]
+    pub(crate) const fn set_suited(&mut self, bits: u64) {
+        let b = bits.to_le_bytes();
+        self.suited = [b[0], b[1], b[2], b[3], b[4], b[5], b[6]];
+    }
+
+    /// The cards of the 52-card pack held, one bit each (bit `4 × (place −
+    /// 1) + suit`); no Joker.
+    #[inline]
+    pub const fn pack_mask(&self) -> u64 {
+        self.suited_bits() & PACK
+    }
+
+    /// How many Jokers (President, Daifugō).
+    #[inline]
+    pub const fn jokers(&self) -> u8 {
+        ((self.suited_bits() >> JOKER_BIT) & 0b11).count_ones() as u8
+    }
+
+    /// Whether these are cards of the 52-card pack and Jokers only (and
+    /// at least one card): a hand of President or Daifugō.
+    pub fn is_suited(&self) -> bool {
+        self.suited_bits() != 0 && self.counts == [0; SLOTS]
     }
 
     /// One card.
@@ -65,6 +150,22 @@ impl Cards {
     /// How many of this card.
     #[inline]
     pub fn count(&self, card: Card) -> u8 {
+        if card.is_suited() {
+            if card.is_joker() {
+                self.jokers()
+            } else {
+                ((self.suited_bits() >> card.suited_bit()) & 1) as u8
+            }
+        } else {
+            self.counts[card.index()]
+        }
+    }
+
+    /// How many of a card of the other games (not of the pack): the play
+    /// path of Dalmuti and Corporate Shuffle, without the branch.
+    #[inline]
+    pub(crate) fn count_kind(&self, card: Card) -> u8 {
+        debug_assert!(!card.is_suited());
         self.counts[card.index()]
     }
 
@@ -95,21 +196,35 @@ impl Cards {
     /// The number of cards.
     #[inline]
     pub fn len(&self) -> u32 {
-        self.counts.iter().map(|&c| c as u32).sum()
+        self.counts.iter().map(|&c| c as u32).sum::<u32>() + self.suited_bits().count_ones()
     }
 
     /// Whether there are no cards.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.counts == [0; SLOTS]
+        self.counts == [0; SLOTS] && self.suited == [0; 7]
     }
 
     /// Adds `n` copies of `card`.
     ///
     /// # Panics
-    /// If a count would pass 255, far beyond any deck.
+    /// If a count would pass 255, far beyond any deck; for the pack, if a
+    /// card would be held twice or more than two Jokers.
     #[inline]
     pub fn add(&mut self, card: Card, n: u8) {
+        if card.is_suited() {
+            let bits = self.suited_bits();
+            if card.is_joker() {
+                let jokers = self.jokers() + n;
+                assert!(jokers <= 2, "more than two Jokers");
+                self.set_suited((bits & !JOKERS) | Cards::from_pack(0, jokers).suited_bits());
+            } else if n > 0 {
+                let bit = 1 << card.suited_bit();
+                assert!(n == 1 && bits & bit == 0, "a card of the pack held twice");
+                self.set_suited(bits | bit);
+            }
+            return;
+        }
         self.counts[card.index()] = self.counts[card.index()]
             .checked_add(n)
             .expect("card count overflow");
@@ -136,6 +251,17 @@ impl Cards {
     /// there are fewer.
     #[inline]
     pub fn remove(&mut self, card: Card, n: u8) -> bool {
+        if card.is_suited() {
+            if self.count(card) < n {
+                return false;
+            }
+            let gone = if card.is_joker() {
+                Cards::from_pack(0, n)
+            } else {
+                Cards::from_pack(u64::from(n > 0) << card.suited_bit(), 0)
+            };
+            return self.remove_all(&gone);
+        }
         let slot = &mut self.counts[card.index()];
         if *slot < n {
             return false;
@@ -152,6 +278,8 @@ impl Cards {
             .iter()
             .zip(&other.counts)
             .fold(true, |all, (a, b)| all & (a >= b))
+            & (other.pack_mask() & !self.pack_mask() == 0)
+            & (other.jokers() <= self.jokers())
     }
 
     /// Adds every card of `other`.
@@ -169,6 +297,13 @@ impl Cards {
         }
         assert!(!overflow, "card count overflow");
         self.counts = sum;
+        if other.suited != [0; 7] {
+            let (mine, theirs) = (self.pack_mask(), other.pack_mask());
+            assert!(mine & theirs == 0, "a card of the pack held twice");
+            let jokers = self.jokers() + other.jokers();
+            assert!(jokers <= 2, "more than two Jokers");
+            self.set_suited(Cards::from_pack(mine | theirs, jokers).suited_bits());
+        }
     }
 
     /// Removes every card of `other`; returns false and changes nothing if
@@ -180,6 +315,13 @@ impl Cards {
         for (a, b) in self.counts.iter_mut().zip(&other.counts) {
             *a = a.wrapping_sub(*b);
         }
+        if other.suited != [0; 7] {
+            let left = Cards::from_pack(
+                self.pack_mask() & !other.pack_mask(),
+                self.jokers() - other.jokers(),
+            );
+            self.suited = left.suited;
+        }
         true
     }
 
@@ -190,14 +332,30 @@ impl Cards {
         for i in 0..CARD_KINDS {
             out.counts[i] = self.counts[i].saturating_sub(other.counts[i]);
         }
+        out.set_suited(
+            Cards::from_pack(
+                self.pack_mask() & !other.pack_mask(),
+                self.jokers().saturating_sub(other.jokers()),
+            )
+            .suited_bits(),
+        );
         out
     }
 
-    /// Each kind present with its count, in the order of [`Card::index`].
+    /// Each kind present with its count, in the order of [`Card::index`]:
+    /// the cards of the pack from 3♠ up, then the Jokers.
     pub fn kinds(&self) -> impl Iterator<Item = (Card, u8)> + '_ {
+        let pack = self.pack_mask();
+        let jokers = self.jokers();
         Card::all()
-            .map(|card| (card, self.count(card)))
+            .map(|card| (card, self.counts[card.index()]))
             .filter(|&(_, n)| n > 0)
+            .chain(
+                (0..52u32)
+                    .filter(move |&b| pack >> b & 1 != 0)
+                    .map(|b| (Card::from_suited_bit(b), 1)),
+            )
+            .chain((jokers > 0).then_some((Card::JOKER, jokers)))
     }
 
     /// Every card, one item per copy, in the order of [`Card::index`].
@@ -210,13 +368,25 @@ impl Cards {
     /// pays in tax. In Dalmuti the lowest ranks, Jesters counting as the
     /// worst; in Corporate Shuffle the Dogberts first, then by value, the
     /// Wedgie before the 6s and Ratbert last (C4).
+    ///
+    /// Cards of the pack go as the UECda contest's server takes a poor
+    /// player's best cards (`external.c`, `trans_strong_card`): the Jokers,
+    /// then from the 2 down, spades, hearts, diamonds, clubs within a rank.
     pub fn best(&self, n: u32) -> Cards {
-        self.take_in(TRIBUTE_ORDER.iter().copied(), n)
+        let mut out = self.take_in(TRIBUTE_ORDER.iter().copied(), n);
+        let left = n - out.len().min(n);
+        if left > 0 && self.suited != [0; 7] {
+            out.add_all(&self.take_in(SUITED_BEST.iter().copied(), left));
+        }
+        out
     }
 
     /// The `n` worst cards: [`Cards::best`]'s order backwards (Jesters or
-    /// Ratbert first).
+    /// Ratbert first; the 3♣ first of the pack, Jokers last).
     pub fn worst(&self, n: u32) -> Cards {
+        if self.suited != [0; 7] {
+            return self.take_in(SUITED_BEST.iter().rev().copied(), n);
+        }
         self.take_in(TRIBUTE_ORDER.iter().rev().copied(), n)
     }
 
@@ -224,8 +394,13 @@ impl Cards {
         let mut out = Cards::EMPTY;
         let mut left = n;
         for card in order {
+            if left == 0 {
+                break;
+            }
             let take = (self.count(card) as u32).min(left);
-            out.add(card, take as u8);
+            if take > 0 {
+                out.add(card, take as u8);
+            }
             left -= take;
         }
         out
@@ -322,7 +497,12 @@ impl FromStr for Cards {
         }
         for token in s.split(' ') {
             let card: Card = token.parse()?;
-            if cards.count(card) == u8::MAX {
+            let full = match (card.is_suited(), card.is_joker()) {
+                (false, _) => u8::MAX,
+                (true, true) => 2,
+                (true, false) => 1,
+            };
+            if cards.count(card) == full {
                 return Err(BadCard {
                     token: token.to_string(),
                 });

@@ -66,6 +66,26 @@ const fn corporate_shuffle() -> Deck {
     laid_out(copies)
 }
 
+/// The 52-card pack and `jokers` Jokers, laid out 3♠ … 2♣ then the Jokers.
+const fn pack(jokers: u8) -> Deck {
+    let mut layout = [Card::JESTER; MAX_DECK];
+    let mut i = 0;
+    while i < 52 {
+        layout[i] = Card::from_suited_bit(i as u32);
+        i += 1;
+    }
+    let mut j = 0;
+    while j < jokers as usize {
+        layout[52 + j] = Card::JOKER;
+        j += 1;
+    }
+    Deck {
+        cards: Cards::from_pack(crate::suit::PACK, jokers),
+        layout,
+        len: 52 + jokers,
+    }
+}
+
 /// A deck of these counts, laid out in the order of [`Card::index`].
 const fn laid_out(copies: [u8; CARD_KINDS]) -> Deck {
     let mut counts = [0u8; crate::cards::SLOTS];
@@ -106,9 +126,21 @@ impl Deck {
     /// Dogberts. Never stripped (C1).
     pub const CORPORATE_SHUFFLE: Deck = corporate_shuffle();
 
+    /// The 52-card pack of President and Daifugō, with no Joker.
+    pub const PACK: Deck = pack(0);
+    /// The pack and one Joker: the UECda contest's 53 cards.
+    pub const PACK_AND_JOKER: Deck = pack(1);
+    /// The pack and two Jokers.
+    pub const PACK_AND_TWO_JOKERS: Deck = pack(2);
+
     /// The deck a hand of `players` players uses under `rules`.
     pub fn for_table(rules: &Rules, players: usize) -> Deck {
         match (rules.variant, rules.stripped_deck, players) {
+            (Variant::Daifugo | Variant::President, _, _) => match rules.climbing().jokers {
+                0 => Deck::PACK,
+                1 => Deck::PACK_AND_JOKER,
+                _ => Deck::PACK_AND_TWO_JOKERS,
+            },
             (Variant::CorporateShuffle, _, _) => Deck::CORPORATE_SHUFFLE,
             (Variant::Dalmuti, true, 4) => Deck::STRIPPED_FOR_FOUR,
             (Variant::Dalmuti, true, 5) => Deck::STRIPPED_FOR_FIVE,
@@ -118,7 +150,9 @@ impl Deck {
 
     /// The game this deck belongs to.
     pub fn variant(&self) -> Variant {
-        if self.cards.count(Card::DOGBERT) > 0 {
+        if self.cards.suited_bits() != 0 {
+            Variant::Daifugo
+        } else if self.cards.count(Card::DOGBERT) > 0 {
             Variant::CorporateShuffle
         } else {
             Variant::Dalmuti
@@ -151,6 +185,9 @@ impl Deck {
     /// Shuffles and deals to `players` seats, one card at a time clockwise
     /// starting with the Greater Dalmuti.
     pub fn deal(&self, players: usize, rng: &mut DealRng) -> PerSeat<Cards> {
+        if self.cards.suited_bits() != 0 {
+            return self.deal_pack(players, rng);
+        }
         let draws = (self.len as usize).saturating_sub(1);
         let mut block = [0; 4 * MAX_DECK];
         let block = &mut block[..4 * draws];
@@ -218,6 +255,14 @@ impl Deck {
         }
         hands[0].add_one(cards[0]);
         PerSeat::from_array(hands)
+    }
+
+    /// The deal of a pack (President, Daifugō): the same shuffle, then card
+    /// `i` of the shuffled pack to seat `i mod players`, as
+    /// [`deal_in_order`] deals.
+    fn deal_pack(&self, players: usize, rng: &mut DealRng) -> PerSeat<Cards> {
+        let cards = self.shuffled(rng);
+        deal_in_order(&cards, players)
     }
 
     /// How many cards seat `seat` is dealt at a table of `players`: the

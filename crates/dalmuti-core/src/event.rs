@@ -2,7 +2,7 @@
 
 use crate::card::Card;
 use crate::cards::Cards;
-use crate::seat::Seat;
+use crate::seat::{Seat, Seats};
 use crate::set::Set;
 
 /// One tax exchange between a Dalmuti and a Peon. Only these two seats may
@@ -95,4 +95,106 @@ pub enum Event {
     },
     /// Only one player holds cards: the hand is over.
     HandOver,
+    /// Something a play of President or Daifugō did to the table (it
+    /// follows the [`Event::Played`] that did it).
+    Effect(Effect),
+    /// 7-pass (7渡し): a card given to the next player after a play of
+    /// 7s. Secret but for the two of them: the others see who and to whom
+    /// ([`crate::Seen::Given`]).
+    Given {
+        /// Who gave it.
+        from: Seat,
+        /// Who received it.
+        to: Seat,
+        /// The card.
+        card: Card,
+    },
+    /// 10-discard (10捨て): a card discarded out of play after a play of
+    /// 10s. Secret but for its player: the others see who
+    /// ([`crate::Seen::Discarded`]).
+    Discarded {
+        /// Who discarded it.
+        seat: Seat,
+        /// The card.
+        card: Card,
+    },
+}
+
+/// What a play of President or Daifugō does to the table besides topping
+/// (RULES.md, Daifugō): every change the table shows as it happens.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Effect {
+    /// Four or more of a rank, or a sequence of five or more: the order
+    /// turns over for the rest of the game (革命). `reversed` is the order
+    /// now: 3 high when true.
+    Revolution {
+        /// Who played it.
+        seat: Seat,
+        /// Whether the order is now reversed.
+        reversed: bool,
+    },
+    /// A play holding an 8 cleared the table (8切り).
+    EightCut {
+        /// Who played it.
+        seat: Seat,
+    },
+    /// A play of 2s cleared the table (President's option).
+    TwoClears {
+        /// Who played it.
+        seat: Seat,
+    },
+    /// The 3♠ beat a lone Joker and cleared the table (スペ3返し).
+    SpadeThree {
+        /// Who played it.
+        seat: Seat,
+    },
+    /// A Jack turned the order over until the table clears (イレブンバック).
+    ElevenBack {
+        /// Who played it.
+        seat: Seat,
+        /// Whether the Jack's turn is now in force.
+        on: bool,
+    },
+    /// Two plays in a row locked the table (縛り): the suits, the ranks'
+    /// steps, or both.
+    Locked {
+        /// Every play must now have these suits (bit 0 spades … bit 3
+        /// clubs, bit 4 a Joker beyond the four), or 0 when only the ranks
+        /// are locked.
+        suits: u8,
+        /// Every set must now be the next rank.
+        number: bool,
+    },
+    /// 5s skipped these players (5スキップ).
+    Skipped {
+        /// Who played the 5s.
+        seat: Seat,
+        /// Who lost their turn.
+        skipped: Seats,
+    },
+    /// 9s turned the direction of play round (9リバース).
+    Reversed {
+        /// Who played them.
+        seat: Seat,
+        /// Whether play now goes clockwise (to higher seats).
+        clockwise: bool,
+    },
+    /// The top class did not go out first and fell to last place (都落ち).
+    Fell {
+        /// The fallen player.
+        seat: Seat,
+    },
+    /// A player went out with a forbidden last card (反則上がり) and is
+    /// placed at the bottom.
+    Fouled {
+        /// Who.
+        seat: Seat,
+    },
+    /// So many passes in a row that the game ended: those still holding
+    /// cards take the last places at random (each a [`Event::WentOut`]
+    /// that follows).
+    Stalemate {
+        /// Who was still holding cards.
+        left: Seats,
+    },
 }

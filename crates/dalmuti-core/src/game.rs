@@ -110,6 +110,9 @@ pub enum TableError {
     /// The cards given for a deal are not a valid deal.
     #[error(transparent)]
     BadDeal(#[from] BadDeal),
+    /// A seating that is not the table's (President, Daifugō).
+    #[error("{0}")]
+    Seating(String),
 }
 
 fn seats_words(seats: &[usize]) -> String {
@@ -200,6 +203,13 @@ impl Game {
         let players = names.len();
         check_count(players)?;
         rules.check(players)?;
+        if rules.variant.is_suited() {
+            // President and Daifugō: seats drawn at random (the contest's
+            // `tn_sekigae` before the first game), no card draw.
+            let mut seating = names;
+            rng.shuffle(&mut seating);
+            return Game::seated_without_deal(rules, seating, None, rng);
+        }
         let deck = Deck::for_table(&rules, players);
         let draw = draw_for_seats(players, deck, &mut rng);
         let seating: Vec<String> = draw.order.iter().map(|&p| names[p].clone()).collect();
@@ -224,6 +234,24 @@ impl Game {
         let mut game = Game::seated_without_deal(rules, seating, None, DealRng::new(seed))?;
         game.next_hand()?;
         Ok(game)
+    }
+
+    /// A new game with the first hand's seating given (seat 0 first), no
+    /// draw and no hand dealt yet: every hand is then dealt with
+    /// [`Game::next_hand`], [`Game::next_hand_from`] or, in President and
+    /// Daifugō, [`Game::next_hand_seated`]. For games another server seats
+    /// and deals (a UECda contest match) and that the engine referees.
+    ///
+    /// ```
+    /// use dalmuti_core::{Game, Rules, Seed};
+    /// let names = ["Ada", "Bo", "Cy", "Di", "Eve"].map(String::from).to_vec();
+    /// let mut game = Game::seated(Rules::daifugo(), names, Seed::from(1)).unwrap();
+    /// assert!(game.hands().is_empty());
+    /// game.next_hand().unwrap();
+    /// assert_eq!(game.name(game.hands()[0].dealt_seating[0]), "Ada");
+    /// ```
+    pub fn seated(rules: Rules, seating: Vec<String>, seed: Seed) -> Result<Game, TableError> {
+        Game::seated_without_deal(rules, seating, None, DealRng::new(seed))
     }
 
     /// A game seated but not yet dealt: the start of a replay. Draw rounds
@@ -303,6 +331,12 @@ impl Game {
         &self.current().hand
     }
 
+    /// The current hand, to change outside the rules (a replay's
+    /// stalemate places).
+    pub(crate) fn hand_mut(&mut self) -> &mut Hand {
+        &mut self.hands.last_mut().expect("a hand has been dealt").hand
+    }
+
     /// The player at a seat of play in the current hand.
     pub fn player_at(&self, seat: Seat) -> PlayerId {
         self.current().player_at(seat)
@@ -369,7 +403,11 @@ impl Game {
                 self.players[p.index()].total += points[seat];
             }
         }
-        self.next_seating = log.finishers().collect();
+        // President and Daifugō keep their seats (drawn again every so
+        // many games); Dalmuti reseats by the finishing order.
+        if !self.rules.variant.is_suited() {
+            self.next_seating = log.finishers().collect();
+        }
     }
 
     fn between_hands(&self) -> Result<(), TableError> {
@@ -427,9 +465,117 @@ impl Game {
         Ok(id)
     }
 
+    /// The number of the next game of a match of President or Daifugō
+    /// (1 for the first).
+    fn next_number(&self) -> usize {
+        self.hands.len() + 1
+    }
+
+    /// Whether the next game of President or Daifugō draws seats anew:
+    /// every `reseat_every` games from the fourth (the first was drawn with
+    /// the game; `external.c`, `tn_sekigae`: game `g` with `g % 3 == 1`).
+    pub fn reseats_next(&self) -> bool {
+        let every = self.rules.climbing().reseat_every as usize;
+        let g = self.next_number();
+        self.rules.variant.is_suited() && every > 0 && g > 1 && (g - 1) % every == 0
+    }
+
+    /// Whether the next game of President or Daifugō has classes (and so
+    /// the exchange): not the first, nor the first of each class cycle
+    /// (`daihu.c`: game `g` with `g % 100 == 1` deals from a random seat
+    /// and exchanges nothing).
+    pub fn ranked_next(&self) -> bool {
+        let cycle = self.rules.climbing().class_cycle as usize;
+        let g = self.next_number();
+        g > 1 && (cycle == 0 || (g - 1) % cycle != 0)
+    }
+
+    /// The last game's finishing order as seats of the next game's seating.
+    fn next_ranking(&self) -> Option<Vec<Seat>> {
+        if !self.ranked_next() {
+            return None;
+        }
+        let last = self.hands.last()?;
+        Some(
+            last.finishers()
+                .map(|p| {
+                    let i = self
+                        .next_seating
+                        .iter()
+                        .position(|&q| q == p)
+                        .expect("seated");
+                    Seat::new(i)
+                })
+                .collect(),
+        )
+    }
+
+    /// Draws seats anew before a game of President or Daifugō, from the
+    /// game's stream.
+    fn reseat(&mut self) {
+        if self.reseats_next() {
+            let mut seating = self.next_seating.clone();
+            self.rng.shuffle(&mut seating);
+            self.next_seating = seating;
+        }
+    }
+
+    /// Deals the next game of President or Daifugō from `rng` (the game's
+    /// stream or a hand's own seed).
+    fn deal_suited(&mut self, seed: Option<Seed>) -> Hand {
+        self.reseat();
+        let ranking = self.next_ranking();
+        let n = self.next_seating.len();
+        match seed {
+            Some(seed) => {
+                Hand::deal_ranked(self.rules, n, ranking.as_deref(), &mut DealRng::new(seed))
+            }
+            None => Hand::deal_ranked(self.rules, n, ranking.as_deref(), &mut self.rng),
+        }
+    }
+
+    /// Deals the next game of President or Daifugō from given cards with
+    /// the seats given (a replay): `seating` must be the players seated
+    /// now, drawn anew only where the rules draw seats again; a
+    /// stalemate's places come from `chance`.
+    pub fn next_hand_seated(
+        &mut self,
+        seating: &[PlayerId],
+        dealt: &[Cards],
+        chance: u64,
+    ) -> Result<(), TableError> {
+        self.check_can_deal()?;
+        let mut sorted = seating.to_vec();
+        sorted.sort();
+        let mut now = self.next_seating.clone();
+        now.sort();
+        if sorted != now {
+            return Err(TableError::Seating(
+                "the seating is not the players at the table".into(),
+            ));
+        }
+        if !self.reseats_next() && seating != self.next_seating.as_slice() {
+            return Err(TableError::Seating(
+                "seats are drawn again only every so many games; this game keeps the last seating"
+                    .into(),
+            ));
+        }
+        self.next_seating = seating.to_vec();
+        let ranking = self.next_ranking();
+        let hand =
+            Hand::from_deal_ranked(self.rules, seating.len(), ranking.as_deref(), dealt, chance)?;
+        self.push_hand(hand);
+        Ok(())
+    }
+
     /// Shuffles and deals the next hand.
     pub fn next_hand(&mut self) -> Result<(), TableError> {
         self.check_can_deal()?;
+        if self.rules.variant.is_suited() {
+            let hand = self.deal_suited(None);
+            self.push_hand(hand);
+            return Ok(());
+        }
         let hand = Hand::deal(
             self.rules,
             self.next_seating.len(),
@@ -446,6 +592,11 @@ impl Game {
     /// the deal.
     pub fn next_hand_from(&mut self, seed: Seed) -> Result<(), TableError> {
         self.check_can_deal()?;
+        if self.rules.variant.is_suited() {
+            let hand = self.deal_suited(Some(seed));
+            self.push_hand(hand);
+            return Ok(());
+        }
         let hand = Hand::deal(
             self.rules,
             self.next_seating.len(),
@@ -459,6 +610,10 @@ impl Game {
     /// Deals the next hand from given cards, seat by seat (a replay).
     pub fn next_hand_with(&mut self, dealt: &[Cards]) -> Result<(), TableError> {
         self.check_can_deal()?;
+        if self.rules.variant.is_suited() {
+            let seating = self.next_seating.clone();
+            return self.next_hand_seated(&seating, dealt, 0);
+        }
         let hand = Hand::from_deal(
             self.rules,
             self.next_seating.len(),

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::climbing::Climbing;
+use crate::deck::Deck;
 use crate::variant::Variant;
 
 /// Which optional rules are in force. `Rules::default()` is the basic game.
@@ -33,6 +35,12 @@ pub struct Rules {
     /// Whether players may join (as a Merchant, halfway down) and leave
     /// between hands.
     pub join_and_leave: bool,
+    /// The options of President and Daifugō; `None` for the variant's own
+    /// ([`Climbing::UECDA`] for Daifugō, [`Climbing::PRESIDENT`] for
+    /// President). Always `None` in Dalmuti and Corporate Shuffle, and then
+    /// not written, so their rules read and write as before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub climbing: Option<Climbing>,
 }
 
 impl Default for Rules {
@@ -45,11 +53,51 @@ impl Default for Rules {
             scoring: Scoring::None,
             hands: None,
             join_and_leave: true,
+            climbing: None,
         }
     }
 }
 
 impl Rules {
+    /// Daifugō as the UECda contest plays it: a match scored 5, 4, 3, 2, 1
+    /// points a game (the contest's `daihu.c`), nobody joining or leaving.
+    ///
+    /// ```
+    /// use dalmuti_core::{Rules, Scoring, Variant};
+    /// let rules = Rules::daifugo();
+    /// assert_eq!((rules.variant, rules.scoring), (Variant::Daifugo, Scoring::Places));
+    /// assert!(rules.climbing().eight_cut);
+    /// assert!(rules.check(5).is_ok());
+    /// ```
+    pub fn daifugo() -> Rules {
+        Rules {
+            variant: Variant::Daifugo,
+            scoring: Scoring::Places,
+            join_and_leave: false,
+            ..Rules::default()
+        }
+    }
+
+    /// President as pagat.com tells it, scored by places.
+    pub fn president() -> Rules {
+        Rules {
+            variant: Variant::President,
+            ..Rules::daifugo()
+        }
+    }
+
+    /// The options of President and Daifugō in force: the rule set's own,
+    /// or the variant's ([`Climbing::UECDA`] for Daifugō and, for the
+    /// other games, where nothing reads them).
+    #[inline]
+    pub fn climbing(&self) -> Climbing {
+        match (self.climbing, self.variant) {
+            (Some(c), _) => c,
+            (None, Variant::President) => Climbing::PRESIDENT,
+            (None, _) => Climbing::UECDA,
+        }
+    }
+
     /// Whether these rules can seat `players`, or why not: the variant's
     /// table sizes (3 to 16 for Dalmuti, 3 to 8 for Corporate Shuffle), and
     /// no stripped deck in Corporate Shuffle (C1).
@@ -73,7 +121,118 @@ impl Rules {
         if self.variant == Variant::CorporateShuffle && self.stripped_deck {
             return Err(BadRules::StrippedCorporate);
         }
+        if self.variant.is_suited() {
+            if self.stripped_deck || self.first_deal_revolution || self.merchant_exchange {
+                return Err(BadRules::DalmutiOnly(self.variant));
+            }
+            if self.join_and_leave {
+                return Err(BadRules::JoinSuited(self.variant));
+            }
+            if self.scoring == Scoring::Philanthropic {
+                return Err(BadRules::DalmutiOnly(self.variant));
+            }
+            let climbing = self.climbing();
+            climbing
+                .check()
+                .map_err(|why| BadRules::Climbing(why.to_string()))?;
+            if climbing.jokers == 2 && players < 4 {
+                // 18 cards and two Jokers make more plays than a decision
+                // lists (MAX_ACTIONS).
+                return Err(BadRules::Climbing(
+                    "two Jokers need four players or more".to_string(),
+                ));
+            }
+        } else if self.climbing.is_some() {
+            return Err(BadRules::ClimbingOutside(self.variant));
+        }
         Ok(())
+    }
+}
+
+impl Rules {
+    /// The fewest players for a merchant exchange: two Merchants (Workers),
+    /// so a Greater and a Lesser pair and two more (D7).
+    pub const MERCHANT_EXCHANGE_PLAYERS: usize = 6;
+
+    /// The optional rules switched on that can never come into force at a
+    /// table that always seats `players` (nobody joins or leaves): the
+    /// stripped deck away from 4 and 5 players (D12), the merchant exchange
+    /// below 6 or in a one-hand game without taxes (D7). A program that
+    /// seats a fixed table refuses them, so that what it announces is what
+    /// is played. (A table players join and leave may change size, and
+    /// with it the deck: the rules stay valid there.)
+    ///
+    /// ```
+    /// use dalmuti_core::{IdleRule, Rules};
+    /// let rules = Rules { stripped_deck: true, merchant_exchange: true, ..Rules::default() };
+    /// assert_eq!(rules.idle_at(5), [IdleRule::MerchantExchange { players: 5 }]);
+    /// assert_eq!(rules.idle_at(6), [IdleRule::StrippedDeck { players: 6 }]);
+    /// assert!(Rules::default().idle_at(7).is_empty());
+    /// ```
+    pub fn idle_at(&self, players: usize) -> Vec<IdleRule> {
+        let mut idle = Vec::new();
+        // Whether the deck changes is the deck's own rule, asked here
+        // rather than written again.
+        let plain = Rules {
+            stripped_deck: false,
+            ..*self
+        };
+        if self.stripped_deck
+            && self.variant == Variant::Dalmuti
+            && Deck::for_table(self, players) == Deck::for_table(&plain, players)
+        {
+            idle.push(IdleRule::StrippedDeck { players });
+        }
+        if self.merchant_exchange && players < Self::MERCHANT_EXCHANGE_PLAYERS {
+            idle.push(IdleRule::MerchantExchange { players });
+        } else if self.merchant_exchange && self.first_deal_revolution && self.hands == Some(1) {
+            idle.push(IdleRule::MerchantExchangeWithoutTaxes);
+        }
+        idle
+    }
+}
+
+/// An optional rule that cannot come into force at a table of a fixed size
+/// ([`Rules::idle_at`]), and why, in words a player reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IdleRule {
+    /// The stripped deck is only for 4 or 5 players.
+    #[error(
+        "the stripped deck is only for 4 or 5 players; at {players} the full 80-card deck is \
+         dealt (docs/RULES.md D12)"
+    )]
+    StrippedDeck {
+        /// The table's size.
+        players: usize,
+    },
+    /// The merchant exchange needs two Merchants.
+    #[error(
+        "the merchant exchange needs two Merchants (Workers), so 6 or more players, not \
+         {players} (docs/RULES.md D7)"
+    )]
+    MerchantExchange {
+        /// The table's size.
+        players: usize,
+    },
+    /// The merchant exchange comes with taxes, and a game of one hand under
+    /// the first-deal revolution has none.
+    #[error(
+        "the merchant exchange comes with taxes, and under the first-deal revolution a game \
+         of one hand has none (docs/RULES.md D7)"
+    )]
+    MerchantExchangeWithoutTaxes,
+}
+
+impl IdleRule {
+    /// The rule's switch, as a record names it: `stripped_deck` or
+    /// `merchant_exchange`.
+    pub fn switch(self) -> &'static str {
+        match self {
+            IdleRule::StrippedDeck { .. } => "stripped_deck",
+            IdleRule::MerchantExchange { .. } | IdleRule::MerchantExchangeWithoutTaxes => {
+                "merchant_exchange"
+            }
+        }
     }
 }
 
@@ -94,6 +253,23 @@ pub enum BadRules {
     /// Corporate Shuffle's deck is never stripped.
     #[error("Corporate Shuffle's 60-card deck is never stripped: stripped_deck must be false")]
     StrippedCorporate,
+    /// Dalmuti's optional rules (stripped deck, first-deal revolution,
+    /// merchant exchange, philanthropic scoring) in President or Daifugō.
+    #[error(
+        "{} has no stripped deck, first-deal revolution, merchant exchange or philanthropic \
+         scoring: those are Dalmuti's",
+        .0.words().game
+    )]
+    DalmutiOnly(Variant),
+    /// Joining and leaving between games of President or Daifugō.
+    #[error("{} is played as a match by the same players: join_and_leave must be false", .0.words().game)]
+    JoinSuited(Variant),
+    /// Options that make no game.
+    #[error("climbing options: {0}")]
+    Climbing(String),
+    /// President and Daifugō's options given to another game.
+    #[error("{} has no climbing options: they are President's and Daifugō's", .0.words().game)]
+    ClimbingOutside(Variant),
 }
 
 /// How hands are scored.
@@ -108,11 +284,15 @@ pub enum Scoring {
     /// Standard, plus a point to the Greater Dalmuti when the Greater Peon
     /// rises, and to the Lesser Dalmuti when the Lesser Peon rises.
     Philanthropic,
+    /// A point for every player, yourself included, who finished no better
+    /// than you: 5, 4, 3, 2, 1 at five players, as the UECda contest scores
+    /// its matches (`daihu.c`: `point += 5 - place`).
+    Places,
 }
 
 /// A word that is not a scoring.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("scoring is none, standard or philanthropic, not {0:?}")]
+#[error("scoring is none, standard, philanthropic or places, not {0:?}")]
 pub struct BadScoring(pub String);
 
 impl std::str::FromStr for Scoring {
@@ -130,18 +310,21 @@ impl std::str::FromStr for Scoring {
             "none" => Ok(Scoring::None),
             "standard" => Ok(Scoring::Standard),
             "philanthropic" => Ok(Scoring::Philanthropic),
+            "places" => Ok(Scoring::Places),
             _ => Err(BadScoring(s.to_string())),
         }
     }
 }
 
 impl Scoring {
-    /// The record's word for it: `none`, `standard` or `philanthropic`.
+    /// The record's word for it: `none`, `standard`, `philanthropic` or
+    /// `places`.
     pub fn word(self) -> &'static str {
         match self {
             Scoring::None => "none",
             Scoring::Standard => "standard",
             Scoring::Philanthropic => "philanthropic",
+            Scoring::Places => "places",
         }
     }
 }

@@ -260,6 +260,25 @@ impl Seats {
         Some(Seat(bits.trailing_zeros() as u8))
     }
 
+    /// The first seat counter-clockwise before `seat` that is in the set
+    /// (possibly `seat` itself, after a full turn), or `None` if empty.
+    ///
+    /// ```
+    /// use dalmuti_core::{Seat, Seats};
+    /// let s = Seats::first(4).without(Seats::only(Seat::new(2)));
+    /// assert_eq!(s.next_before(Seat::new(3)), Some(Seat::new(1)));
+    /// assert_eq!(s.next_before(Seat::new(0)), Some(Seat::new(3)));
+    /// ```
+    #[inline]
+    pub fn next_before(self, seat: Seat) -> Option<Seat> {
+        if self.0 == 0 {
+            return None;
+        }
+        let below = (self.0 as u32) & ((1u32 << seat.0) - 1);
+        let bits = if below != 0 { below } else { self.0 as u32 };
+        Some(Seat(31 - bits.leading_zeros() as u8))
+    }
+
     /// The lowest seat in the set.
     pub fn first_seat(self) -> Option<Seat> {
         (self.0 != 0).then(|| Seat(self.0.trailing_zeros() as u8))

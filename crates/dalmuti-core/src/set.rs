@@ -6,6 +6,9 @@ use crate::card::{Card, Rank};
 use crate::cards::Cards;
 use crate::seat::Seat;
 
+pub(crate) mod play;
+pub use play::SetKind;
+
 /// The rank of a set of Jesters alone: worse than a Peasant (12).
 pub const JESTERS_ALONE_RANK: u8 = 13;
 
@@ -50,6 +53,10 @@ const NO_TARGET: u8 = u8::MAX;
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
 pub struct Set {
+    // A play of the 52-card pack (President, Daifugō) uses the same six
+    // bytes (see `play.rs`): `face` says which kind (32 a set of one rank,
+    // 36 + suit a sequence, 40 a lone Joker) and `flags` is `SUITED`, so
+    // that the Wedgie's and the Dogberts' bits read as clear.
     /// What the set is worth (lower is better): 0 to 12, or 13 for
     /// Jesters alone.
     rank: u8,
@@ -151,6 +158,14 @@ impl Set {
     /// assert!("6 6".parse::<Set>().unwrap().with_target(Some(Seat::new(3))).is_err());
     /// ```
     pub fn with_target(self, target: Option<Seat>) -> Result<Set, NotASet> {
+        if self.is_suited() {
+            // A play of the pack names no one; its `target` byte holds
+            // where its Jokers stand.
+            return match target {
+                Some(_) => Err(NotASet::TargetWithoutWedgie),
+                None => Ok(self),
+            };
+        }
         match target {
             Some(_) if !self.holds_wedgie() => Err(NotASet::TargetWithoutWedgie),
             _ => Ok(Set {
@@ -180,6 +195,17 @@ impl Set {
     pub fn from_cards_as(cards: &Cards, declared: Option<u8>) -> Result<Set, NotASet> {
         if cards.is_empty() {
             return Err(NotASet::Empty);
+        }
+        if cards.suited_bits() != 0 {
+            if declared.is_some() {
+                return Err(NotASet::DeclaredNotAlone);
+            }
+            if !cards.is_suited() {
+                return Err(NotASet::NotAPlay(format!(
+                    "{cards} mixes cards of the pack with cards of another game"
+                )));
+            }
+            return Set::from_pack_cards(cards);
         }
         let mut deck = None;
         for (card, _) in cards.kinds() {
@@ -256,7 +282,7 @@ impl Set {
     /// The numbered rank it plays as, or `None` for Jesters alone, the
     /// World Ruler and Ratbert.
     pub const fn rank(&self) -> Option<Rank> {
-        if self.rank == 11 && self.face == 15 {
+        if (self.rank == 11 && self.face == 15) || self.is_suited() {
             return None;
         }
         Rank::new(self.rank)
@@ -264,9 +290,22 @@ impl Set {
 
     /// The card every card of this set counts as: its rank, the special it
     /// is, or the wild card for wild cards alone. A Wedgie counts as a 6.
+    /// For a play of the pack, its lowest natural card (the Joker for a
+    /// lone Joker).
     #[inline]
     pub fn face(&self) -> Card {
+        if self.is_suited() {
+            return self.first_natural();
+        }
         Card::at(self.face as usize)
+    }
+
+    /// [`Set::face`] of a set of Dalmuti or Corporate Shuffle, without the
+    /// branch: their play path.
+    #[inline]
+    pub(crate) fn kind_face(&self) -> Card {
+        // A set of these games has its face below 17 by construction.
+        Card::raw(self.face)
     }
 
     /// How many cards.
@@ -291,6 +330,18 @@ impl Set {
     /// Dogbert if it holds any, else a Jester.
     #[inline]
     pub fn wild(&self) -> Card {
+        if self.is_suited() {
+            Card::JOKER
+        } else if self.flags & DOGBERTS != 0 {
+            Card::DOGBERT
+        } else {
+            Card::JESTER
+        }
+    }
+
+    /// [`Set::wild`] of a set of Dalmuti or Corporate Shuffle.
+    #[inline]
+    pub(crate) fn kind_wild(&self) -> Card {
         if self.flags & DOGBERTS != 0 {
             Card::DOGBERT
         } else {
@@ -307,12 +358,12 @@ impl Set {
     /// Whom the Wedgie makes pass for the rest of the trick: `None` when the
     /// set has no Wedgie, or when its play ends the hand (C5).
     pub fn wedgie_target(&self) -> Option<Seat> {
-        (self.target != NO_TARGET).then(|| Seat::new(self.target as usize))
+        (self.target != NO_TARGET && !self.is_suited()).then(|| Seat::new(self.target as usize))
     }
 
     /// The value declared for a set of Dogberts alone.
     pub const fn declared(&self) -> Option<u8> {
-        if self.naturals == 0 && self.flags == DOGBERTS {
+        if self.naturals == 0 && self.flags == DOGBERTS && !self.is_suited() {
             Some(self.rank)
         } else {
             None
@@ -322,7 +373,7 @@ impl Set {
     /// Whether this is the World Ruler, which wins its trick at once.
     #[inline]
     pub const fn is_world_ruler(&self) -> bool {
-        self.rank == 0
+        self.rank == 0 && self.face == 0
     }
 
     /// Whether this is Ratbert.
@@ -340,6 +391,9 @@ impl Set {
 
     /// The cards it is made of.
     pub fn cards(&self) -> Cards {
+        if self.is_suited() {
+            return Cards::from_pack(self.natural_mask(), self.wilds);
+        }
         let mut cards = Cards::EMPTY;
         if self.naturals > 0 {
             cards.add(self.face(), self.naturals);
@@ -360,8 +414,14 @@ impl Set {
 }
 
 impl fmt::Display for Set {
-    /// The cards, and `as V` for Dogberts alone: the record's words.
+    /// The cards, and `as V` for Dogberts alone: the record's words. A play
+    /// of the pack: a set's cards then `as` the cards its Jokers stand for
+    /// (`9H JK as 9S`); a sequence's cards in order, each Joker where it
+    /// stands (`5H JK 7H`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_suited() {
+            return self.fmt_suited(f);
+        }
         fmt::Display::fmt(&self.cards(), f)?;
         if let Some(value) = self.declared() {
             write!(f, " as {value}")?;
@@ -416,13 +476,20 @@ pub enum NotASet {
     /// Words that are not `CARDS` or `CARDS as V`.
     #[error("{0:?} is not a set (cards, then `as V` for Dogberts alone)")]
     BadWords(String),
+    /// Cards of the pack that make no play.
+    #[error("{0}")]
+    NotAPlay(String),
 }
 
 impl std::str::FromStr for Set {
     type Err = NotASet;
 
-    /// Cards as record tokens, then `as V` for Dogberts alone.
+    /// Cards as record tokens, then `as V` for Dogberts alone; a play of
+    /// the pack as [`Set`]'s `Display` writes it.
     fn from_str(s: &str) -> Result<Set, NotASet> {
+        if play::looks_suited(s) {
+            return Set::parse_suited(s);
+        }
         match s.split_once(" as ") {
             Some((cards, value)) => {
                 let value = value

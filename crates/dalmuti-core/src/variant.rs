@@ -1,7 +1,9 @@
-//! The two games on this engine: *The Great Dalmuti* and its Dilbert
-//! spinoff, *Corporate Shuffle*. A variant is data (a deck, names, titles,
-//! words); the rules of play follow from the cards themselves, since each
-//! special card exists in one deck only.
+//! The games on this engine: *The Great Dalmuti* and its Dilbert spinoff,
+//! *Corporate Shuffle*, and the two games Dalmuti comes from, President and
+//! Daifugō, played with the 52-card pack. A variant is data (a deck, names,
+//! titles, words); the rules of play follow from the cards themselves and,
+//! for President and Daifugō, from the rule set's options
+//! ([`crate::Climbing`]).
 
 use std::ops::RangeInclusive;
 
@@ -30,6 +32,14 @@ pub enum Variant {
     /// Dogberts, and the World Ruler, the Twirling Wedgie and Ratbert
     /// (`../shared/specs/corporate-shuffle.md`, RULES.md C1–C7).
     CorporateShuffle,
+    /// Daifugō (大富豪, also Daihinmin), as the UECda computer contest plays
+    /// it unless house rules say otherwise: 52 cards and a Joker, sets and
+    /// same-suit sequences, revolution, 8-cut, the suit lock (RULES.md,
+    /// Daifugō).
+    Daifugo,
+    /// President as most Western players know it (pagat.com): 52 cards,
+    /// 2 high, sets of one rank, the exchange 2/1 (RULES.md, President).
+    President,
 }
 
 /// The words a variant uses for the same things.
@@ -53,6 +63,22 @@ const DALMUTI_WORDS: Words = Words {
     revolution: "revolution",
     wild: "Jester",
     wilds: "Jesters",
+};
+
+const DAIFUGO_WORDS: Words = Words {
+    game: "Daifugō",
+    taxes: "card exchange",
+    revolution: "revolution",
+    wild: "Joker",
+    wilds: "Jokers",
+};
+
+const PRESIDENT_WORDS: Words = Words {
+    game: "President",
+    taxes: "card exchange",
+    revolution: "revolution",
+    wild: "Joker",
+    wilds: "Jokers",
 };
 
 const CORPORATE_WORDS: Words = Words {
@@ -79,16 +105,32 @@ const OFFICE: [(&str, &str); 10] = [
 ];
 
 impl Variant {
-    /// Both variants.
-    pub const ALL: [Variant; 2] = [Variant::Dalmuti, Variant::CorporateShuffle];
+    /// The variants with their own deck of Dalmuti's family, then the games
+    /// of the 52-card pack.
+    pub const ALL: [Variant; 4] = [
+        Variant::Dalmuti,
+        Variant::CorporateShuffle,
+        Variant::Daifugo,
+        Variant::President,
+    ];
 
-    /// The word in records, rules and command lines: `dalmuti` or
-    /// `corporate-shuffle`.
+    /// The word in records, rules and command lines: `dalmuti`,
+    /// `corporate-shuffle`, `daifugo` or `president`.
     pub fn word(self) -> &'static str {
         match self {
             Variant::Dalmuti => "dalmuti",
             Variant::CorporateShuffle => "corporate-shuffle",
+            Variant::Daifugo => "daifugo",
+            Variant::President => "president",
         }
+    }
+
+    /// Whether the game is played with the 52-card pack (and Jokers):
+    /// President and Daifugō, whose plays the rule set's [`crate::Climbing`]
+    /// options govern.
+    #[inline]
+    pub const fn is_suited(self) -> bool {
+        matches!(self, Variant::Daifugo | Variant::President)
     }
 
     /// The variant's vocabulary.
@@ -96,15 +138,18 @@ impl Variant {
         match self {
             Variant::Dalmuti => &DALMUTI_WORDS,
             Variant::CorporateShuffle => &CORPORATE_WORDS,
+            Variant::Daifugo => &DAIFUGO_WORDS,
+            Variant::President => &PRESIDENT_WORDS,
         }
     }
 
     /// How many players may sit at a table: 3 to 16 for Dalmuti; 3 to 8 for
-    /// Corporate Shuffle (C2).
+    /// Corporate Shuffle (C2), President and Daifugō (the UECda contest
+    /// plays with five).
     pub fn players(self) -> RangeInclusive<usize> {
         match self {
             Variant::Dalmuti => MIN_PLAYERS..=MAX_PLAYERS,
-            Variant::CorporateShuffle => MIN_PLAYERS..=8,
+            _ => MIN_PLAYERS..=8,
         }
     }
 
@@ -113,13 +158,18 @@ impl Variant {
         match self {
             Variant::Dalmuti => Card::JESTER,
             Variant::CorporateShuffle => Card::DOGBERT,
+            Variant::Daifugo | Variant::President => Card::JOKER,
         }
     }
 
     /// Every kind of card in this variant's deck, in the order hands are
-    /// written (best first, specials after the numbers, wilds last).
+    /// written (best first, specials after the numbers, wilds last; for
+    /// President and Daifugō the pack from 3♠ up, then the Joker).
     pub fn kinds(self) -> impl DoubleEndedIterator<Item = Card> + Clone {
-        Card::all().filter(move |c| c.variant().is_none_or(|v| v == self))
+        let suited = self.is_suited();
+        Card::all()
+            .filter(move |c| !suited && c.variant().is_none_or(|v| v == self))
+            .chain(Card::pack().chain([Card::JOKER]).filter(move |_| suited))
     }
 
     /// The name printed on a card, e.g. "Earl Marshal" or "Vice President".
@@ -142,6 +192,20 @@ impl Variant {
     pub fn title_name(self, title: Title) -> &'static str {
         match self {
             Variant::Dalmuti => title.name(),
+            Variant::Daifugo => match title {
+                Title::GreaterDalmuti => "Daifugō",
+                Title::LesserDalmuti => "Fugō",
+                Title::Merchant { .. } => "Heimin",
+                Title::LesserPeon => "Hinmin",
+                Title::GreaterPeon => "Daihinmin",
+            },
+            Variant::President => match title {
+                Title::GreaterDalmuti => "President",
+                Title::LesserDalmuti => "Vice-President",
+                Title::Merchant { .. } => "Neutral",
+                Title::LesserPeon => "Vice-Scum",
+                Title::GreaterPeon => "Scum",
+            },
             Variant::CorporateShuffle => match title {
                 Title::GreaterDalmuti => "Big Boss",
                 Title::LesserDalmuti => "Little Boss",
@@ -155,17 +219,20 @@ impl Variant {
 
 /// A word that names no variant.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the variant is dalmuti or corporate-shuffle, not {0:?}")]
+#[error("the variant is dalmuti, corporate-shuffle, daifugo or president, not {0:?}")]
 pub struct BadVariant(pub String);
 
 impl std::str::FromStr for Variant {
     type Err = BadVariant;
 
-    /// `dalmuti` or `corporate-shuffle`, in any case, spaces around ignored.
+    /// `dalmuti`, `corporate-shuffle`, `daifugo` (or `daihinmin`) or
+    /// `president`, in any case, spaces around ignored.
     fn from_str(s: &str) -> Result<Variant, BadVariant> {
         match s.trim().to_ascii_lowercase().as_str() {
             "dalmuti" => Ok(Variant::Dalmuti),
             "corporate-shuffle" => Ok(Variant::CorporateShuffle),
+            "daifugo" | "daihinmin" => Ok(Variant::Daifugo),
+            "president" => Ok(Variant::President),
             _ => Err(BadVariant(s.chars().take(40).collect())),
         }
     }
@@ -181,12 +248,14 @@ impl std::fmt::Display for Variant {
 /// the card knows its rank, the game its names.
 impl Card {
     /// The only game whose deck holds this card, or `None` for the numbers
-    /// 1 to 10, which both decks hold.
+    /// 1 to 10, which both decks hold, and for the 52-card pack and its
+    /// Jokers, which President and Daifugō share.
     pub const fn variant(self) -> Option<Variant> {
         match self.index() {
             1..=10 => None,
             11..=13 => Some(Variant::Dalmuti),
-            _ => Some(Variant::CorporateShuffle),
+            0 | 14..=16 => Some(Variant::CorporateShuffle),
+            _ => None,
         }
     }
 

@@ -44,6 +44,18 @@ pub enum Seen {
         /// The other Merchant.
         partner: Seat,
     },
+    /// 7-pass: a card given between two other seats, face down.
+    Given {
+        /// Who gave it.
+        from: Seat,
+        /// Who received it.
+        to: Seat,
+    },
+    /// 10-discard: another seat discarded a card, face down.
+    Discarded {
+        /// Who discarded it.
+        seat: Seat,
+    },
 }
 
 /// A seat's (or a spectator's) view of a hand: its own cards, every seat's
@@ -134,9 +146,52 @@ impl<'a> View<'a> {
         self.hand.is_first()
     }
 
-    /// A seat's title this hand.
+    /// A seat's title this hand. In President and Daifugō it comes from
+    /// the seat's class (the last game's place), and everyone is a
+    /// commoner (Merchant's title: 平民, Neutral) in a game without
+    /// classes.
     pub fn title(&self, seat: Seat) -> Title {
-        seat.title(self.players())
+        let n = self.players();
+        if self.variant().is_suited() {
+            return match self.hand.class(seat) {
+                Some(class) => Seat::new(class).title(n),
+                None => Title::Merchant { class: 0 },
+            };
+        }
+        seat.title(n)
+    }
+
+    /// A seat's class this game in President and Daifugō (0 the top);
+    /// `None` in a game without classes and in the other games.
+    pub fn class(&self, seat: Seat) -> Option<usize> {
+        self.hand.class(seat)
+    }
+
+    /// Whether a revolution is in force (President, Daifugō): 3 high.
+    pub fn reversed(&self) -> bool {
+        self.hand.reversed()
+    }
+
+    /// Whether a Jack's 11-back is in force until the table clears.
+    pub fn eleven_back(&self) -> bool {
+        self.hand.eleven_back()
+    }
+
+    /// The lock: the suits every play must have (0 when free) and whether
+    /// each set must be the next rank.
+    pub fn lock(&self) -> (u8, bool) {
+        self.hand.lock()
+    }
+
+    /// Whether play goes to higher seats.
+    pub fn clockwise(&self) -> bool {
+        self.hand.clockwise()
+    }
+
+    /// Who has passed since the table last cleared (public: passes are
+    /// said aloud).
+    pub fn passed(&self) -> Seats {
+        self.hand.passed()
     }
 
     /// The phase of the hand.
@@ -288,9 +343,120 @@ impl<'a> View<'a> {
                         partner: t.partner,
                     }
                 }
+                Event::Given { from, to, .. }
+                    if me != Viewer::Seat(from) && me != Viewer::Seat(to) =>
+                {
+                    Seen::Given { from, to }
+                }
+                Event::Discarded { seat, .. } if me != Viewer::Seat(seat) => {
+                    Seen::Discarded { seat }
+                }
                 e => Seen::Event(e),
             })
         })
+    }
+
+    /// The cards of this game the viewer cannot see (President, Daifugō):
+    /// the deck less its own cards, every card played and the cards it
+    /// discarded (10-discard). Exchange cards and cards given on (7-pass)
+    /// are among them: where they are is for the viewer to remember; so are
+    /// the cards the others discarded ([`View::hidden_discards`] of them).
+    pub fn unseen(&self) -> Cards {
+        let mut unseen = self.deck().cards();
+        if let Some(mine) = self.cards() {
+            unseen.remove_all(&mine);
+        }
+        for (_, set) in self.plays() {
+            unseen.remove_all(&set.cards());
+        }
+        unseen.remove_all(&self.my_discards());
+        unseen
+    }
+
+    /// The cards the viewer discarded this game (10-discard).
+    pub fn my_discards(&self) -> Cards {
+        let mut mine = Cards::EMPTY;
+        for event in self.hand.events() {
+            if let Event::Discarded { seat, card } = *event
+                && self.is_me(seat)
+            {
+                mine.add(card, 1);
+            }
+        }
+        mine
+    }
+
+    /// How many cards the other players discarded this game (10-discard),
+    /// face down: among the [`View::unseen`] cards, but in no one's hand.
+    pub fn hidden_discards(&self) -> u32 {
+        self.hand
+            .events()
+            .iter()
+            .filter(|e| matches!(e, Event::Discarded { seat, .. } if !self.is_me(*seat)))
+            .count() as u32
+    }
+
+    /// The game as it would be if the other seats held `others` (indexed by
+    /// seat; the viewer's own entry is ignored): a position a search bot
+    /// may play out, President and Daifugō only. `others` must share out
+    /// [`View::unseen`], each seat its count of cards, but for as many as
+    /// the others discarded ([`View::hidden_discards`]), which the copy
+    /// takes to be the ones discarded; it holds nothing more than the
+    /// viewer may know.
+    ///
+    /// ```
+    /// use dalmuti_core::{DealRng, Hand, Rules, Seat, Seed, View, Viewer, PerSeat, Cards};
+    /// let hand = Hand::deal(Rules::daifugo(), 3, true, &mut DealRng::new(Seed::from(3)));
+    /// let view = View::new(&hand, Viewer::Seat(Seat::new(0)));
+    /// let mut others = PerSeat::<Cards>::default();
+    /// let unseen_cards = view.unseen();
+    /// let mut unseen = unseen_cards.iter();
+    /// for seat in [Seat::new(1), Seat::new(2)] {
+    ///     for _ in 0..view.card_count(seat) {
+    ///         others[seat].add(unseen.next().unwrap(), 1);
+    ///     }
+    /// }
+    /// let sample = view.sample(&others).unwrap();
+    /// assert_eq!(sample.held(Seat::new(0)), hand.held(Seat::new(0)));
+    /// assert!(sample.events().is_empty());
+    /// ```
+    pub fn sample(&self, others: &PerSeat<Cards>) -> Result<Hand, String> {
+        if !self.variant().is_suited() {
+            return Err("only President and Daifugō are sampled this way".into());
+        }
+        let me = self.seat();
+        let mut holdings = PerSeat::<Cards>::default();
+        let mut all = Cards::EMPTY;
+        for seat in Seat::all(self.players()) {
+            let cards = if Some(seat) == me {
+                self.hand.held(seat)
+            } else {
+                let cards = others[seat];
+                if cards.len() != self.card_count(seat) {
+                    return Err(format!(
+                        "{seat} holds {} cards, not {}",
+                        self.card_count(seat),
+                        cards.len()
+                    ));
+                }
+                if !cards.is_empty() && !cards.is_suited() {
+                    return Err(format!("{cards} are not cards of the pack"));
+                }
+                if all.pack_mask() & cards.pack_mask() != 0 || all.jokers() + cards.jokers() > 2 {
+                    return Err("a card given twice".into());
+                }
+                all.add_all(&cards);
+                cards
+            };
+            holdings[seat] = cards;
+        }
+        let unseen = self.unseen();
+        if !unseen.contains(&all) || unseen.len() - all.len() != self.hidden_discards() {
+            return Err(
+                "the cards given are not the unseen cards, less as many as were discarded".into(),
+            );
+        }
+        Ok(self.hand.with_holdings(&holdings))
     }
 
     /// Every set played so far this hand, in order, with who played it.
@@ -372,6 +538,19 @@ impl<'a> View<'a> {
             log: self.log().map(LogEntry::from).collect(),
             finish_order: self.finish_order().iter().map(|s| s.index()).collect(),
             scores: self.scores().map(<[u32]>::to_vec),
+            table: self.variant().is_suited().then(|| {
+                let (suits, number) = self.lock();
+                TableSnapshot {
+                    options: self.rules().climbing(),
+                    classes: Seat::all(n).map(|s| self.class(s)).collect(),
+                    reversed: self.reversed(),
+                    eleven_back: self.eleven_back(),
+                    lock: suit_letters(suits),
+                    lock_number: number,
+                    clockwise: self.clockwise(),
+                    passed: self.passed().iter().map(Seat::index).collect(),
+                }
+            }),
         }
     }
 }
@@ -422,6 +601,32 @@ pub struct ViewSnapshot {
     pub finish_order: Vec<usize>,
     /// Every seat's points so far, when the game is scored.
     pub scores: Option<Vec<u32>>,
+    /// The table of President and Daifugō (absent in the other games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableSnapshot>,
+}
+
+/// The table of President and Daifugō in a [`ViewSnapshot`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableSnapshot {
+    /// The rule set's options (`docs/RULES.md`).
+    pub options: crate::Climbing,
+    /// Each seat's class this game, 0 the top (`null` in a game without
+    /// classes).
+    pub classes: Vec<Option<usize>>,
+    /// A revolution is in force: 3 high.
+    pub reversed: bool,
+    /// A Jack's 11-back is in force until the table clears.
+    pub eleven_back: bool,
+    /// The locked suits as letters (`SH`; empty when free; `+` for a Joker
+    /// beyond the four suits).
+    pub lock: String,
+    /// Each set must be the next rank.
+    pub lock_number: bool,
+    /// Play goes to higher seats.
+    pub clockwise: bool,
+    /// Seats that have passed since the table last cleared.
+    pub passed: Vec<usize>,
 }
 
 /// One seat in a [`ViewSnapshot`].
@@ -522,6 +727,118 @@ pub enum LogEntry {
         seat: usize,
     },
     HandOver,
+    /// President and Daifugō: four of a kind or a long sequence turned the
+    /// order over (`reversed`: 3 high now).
+    Revolution {
+        seat: usize,
+        reversed: bool,
+    },
+    /// An 8 cleared the table.
+    EightCut {
+        seat: usize,
+    },
+    /// 2s cleared the table.
+    TwoClears {
+        seat: usize,
+    },
+    /// The 3♠ beat a lone Joker and cleared the table.
+    SpadeThree {
+        seat: usize,
+    },
+    /// A Jack turned the order over until the table clears (`on`), or back.
+    ElevenBack {
+        seat: usize,
+        on: bool,
+    },
+    /// The table is locked: these suits (letters, empty when only the rank
+    /// is locked; `+` for a Joker beyond the four suits), the next rank.
+    Locked {
+        suits: String,
+        number: bool,
+    },
+    /// 5s skipped these seats.
+    Skipped {
+        seat: usize,
+        skipped: Vec<usize>,
+    },
+    /// 9s turned the direction of play round.
+    Reversed {
+        seat: usize,
+        clockwise: bool,
+    },
+    /// The top class fell to last place (都落ち).
+    Fell {
+        seat: usize,
+    },
+    /// A forbidden last card put this seat at the bottom.
+    Fouled {
+        seat: usize,
+    },
+    /// Too many passes in a row ended the game; these seats took the last
+    /// places at random.
+    Stalemate {
+        left: Vec<usize>,
+    },
+    /// 7-pass: a card given to the next player; the card only for the two
+    /// of them.
+    Given {
+        from: usize,
+        to: usize,
+        card: Option<String>,
+    },
+    /// 10-discard: a card discarded; the card only for its player.
+    Discarded {
+        seat: usize,
+        card: Option<String>,
+    },
+}
+
+/// A suit mask in letters (`SH`), `+` for a Joker beyond the four suits.
+pub(crate) fn suit_letters(suits: u8) -> String {
+    let mut out: String = crate::Suit::ALL
+        .iter()
+        .filter(|s| suits >> s.index() & 1 != 0)
+        .map(|s| s.letter())
+        .collect();
+    if suits & 0x10 != 0 {
+        out.push('+');
+    }
+    out
+}
+
+impl From<crate::event::Effect> for LogEntry {
+    fn from(effect: crate::event::Effect) -> LogEntry {
+        use crate::event::Effect;
+        let seats = |s: Seats| s.iter().map(Seat::index).collect();
+        match effect {
+            Effect::Revolution { seat, reversed } => LogEntry::Revolution {
+                seat: seat.index(),
+                reversed,
+            },
+            Effect::EightCut { seat } => LogEntry::EightCut { seat: seat.index() },
+            Effect::TwoClears { seat } => LogEntry::TwoClears { seat: seat.index() },
+            Effect::SpadeThree { seat } => LogEntry::SpadeThree { seat: seat.index() },
+            Effect::ElevenBack { seat, on } => LogEntry::ElevenBack {
+                seat: seat.index(),
+                on,
+            },
+            Effect::Locked { suits, number } => LogEntry::Locked {
+                suits: suit_letters(suits),
+                number,
+            },
+            Effect::Skipped { seat, skipped } => LogEntry::Skipped {
+                seat: seat.index(),
+                skipped: seats(skipped),
+            },
+            Effect::Reversed { seat, clockwise } => LogEntry::Reversed {
+                seat: seat.index(),
+                clockwise,
+            },
+            Effect::Fell { seat } => LogEntry::Fell { seat: seat.index() },
+            Effect::Fouled { seat } => LogEntry::Fouled { seat: seat.index() },
+            Effect::Stalemate { left } => LogEntry::Stalemate { left: seats(left) },
+        }
+    }
 }
 
 fn is_dalmuti(variant: &Variant) -> bool {
@@ -547,6 +864,15 @@ impl From<Seen> for LogEntry {
                 partner: partner.index(),
                 offered: None,
                 returned: None,
+            },
+            Seen::Given { from, to } => LogEntry::Given {
+                from: from.index(),
+                to: to.index(),
+                card: None,
+            },
+            Seen::Discarded { seat } => LogEntry::Discarded {
+                seat: seat.index(),
+                card: None,
             },
             Seen::Event(e) => match e {
                 Event::RevolutionCalled { seat, greater } => LogEntry::RevolutionCalled {
@@ -588,6 +914,16 @@ impl From<Seen> for LogEntry {
                 },
                 Event::RatbertTaken { seat } => LogEntry::RatbertTaken { seat: seat.index() },
                 Event::HandOver => LogEntry::HandOver,
+                Event::Effect(effect) => LogEntry::from(effect),
+                Event::Given { from, to, card } => LogEntry::Given {
+                    from: from.index(),
+                    to: to.index(),
+                    card: Some(card.to_string()),
+                },
+                Event::Discarded { seat, card } => LogEntry::Discarded {
+                    seat: seat.index(),
+                    card: Some(card.to_string()),
+                },
             },
         }
     }

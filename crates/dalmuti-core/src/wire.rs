@@ -42,7 +42,7 @@ const UNIT_ACTIONS: [(&str, Action); 4] = [
 ];
 
 /// What every action looks like, for error messages.
-const ACTION_FORMS: &str = r#"an action is "pass", "ready", "call_revolution", "decline_exchange", {"play": CARDS} (with "wedgie": SEAT for a set with the Twirling Wedgie), {"give_tax": CARDS}, {"offer_exchange": {"partner": SEAT, "card": CARD}} or {"answer_exchange": CARD}"#;
+const ACTION_FORMS: &str = r#"an action is "pass", "ready", "call_revolution", "decline_exchange", {"play": CARDS} (with "wedgie": SEAT for a set with the Twirling Wedgie), {"give_tax": CARDS}, {"offer_exchange": {"partner": SEAT, "card": CARD}}, {"answer_exchange": CARD}, {"give": CARD} or {"discard": CARD}"#;
 
 /// An action as JSON:
 ///
@@ -51,6 +51,9 @@ const ACTION_FORMS: &str = r#"an action is "pass", "ready", "call_revolution", "
 /// | play a set | `{"play": "6 6 J"}` |
 /// | play Dogberts alone, declared as a value (Corporate Shuffle) | `{"play": "D D as 3"}` |
 /// | play a set with the Twirling Wedgie, naming its victim (Corporate Shuffle) | `{"play": "6 T", "wedgie": 3}` |
+/// | President, Daifugō: a set with a Joker standing for a suit | `{"play": "9H JK as 9S"}` |
+/// | President, Daifugō: a sequence, each Joker where it stands | `{"play": "5H JK 7H"}` |
+/// | President, Daifugō: a lone Joker | `{"play": "JK"}` |
 /// | pass | `"pass"` |
 /// | ready (for a holder of both Jesters: keep quiet) | `"ready"` |
 /// | call a revolution | `"call_revolution"` |
@@ -58,6 +61,8 @@ const ACTION_FORMS: &str = r#"an action is "pass", "ready", "call_revolution", "
 /// | offer a merchant exchange | `{"offer_exchange": {"partner": 3, "card": "7"}}` |
 /// | let the merchant exchange go | `"decline_exchange"` |
 /// | a card back in the exchange | `{"answer_exchange": "9"}` |
+/// | President, Daifugō: a card to the next player after 7s (7-pass) | `{"give": "3C"}` |
+/// | President, Daifugō: a card discarded after 10s (10-discard) | `{"discard": "4D"}` |
 ///
 /// Cards are record tokens (`1`…`12`, `J`; `0`, `1`…`10`, `T`, `R`, `D`
 /// in Corporate Shuffle), best first, wild cards last. A set with the
@@ -77,6 +82,8 @@ pub fn encode_action(action: &Action) -> Value {
         }),
         Action::DeclineExchange => json!("decline_exchange"),
         Action::AnswerExchange(card) => json!({ "answer_exchange": card.token() }),
+        Action::Give(card) => json!({ "give": card.token() }),
+        Action::Discard(card) => json!({ "discard": card.token() }),
     }
 }
 
@@ -91,7 +98,8 @@ pub fn decode_action(value: &Value) -> Result<Action, BadMessage> {
             .map(|&(_, a)| a)
             .ok_or_else(|| {
                 let hint = match name.as_str() {
-                    "play" | "give_tax" | "offer_exchange" | "answer_exchange" => {
+                    "play" | "give_tax" | "offer_exchange" | "answer_exchange" | "give"
+                    | "discard" => {
                         format!(" ({name:?} needs its cards: {{{name:?}: …}})")
                     }
                     _ => String::new(),
@@ -126,6 +134,8 @@ pub fn decode_action(value: &Value) -> Result<Action, BadMessage> {
                 "answer_exchange" => decode_card(arg)
                     .map(Action::AnswerExchange)
                     .map_err(context),
+                "give" => decode_card(arg).map(Action::Give).map_err(context),
+                "discard" => decode_card(arg).map(Action::Discard).map_err(context),
                 "offer_exchange" => {
                     let Value::Object(fields) = arg else {
                         return Err(context(BadMessage(format!(
@@ -243,6 +253,8 @@ pub fn truncate(text: &str, max: usize) -> String {
 /// | give a card back in the exchange | `{"kind": "exchange_answer", "from": 2}` |
 /// | lead a round | `{"kind": "lead"}` |
 /// | top the set on the table or pass | `{"kind": "follow", "top": "9 9", "by": 3}` |
+/// | give a card to the next player (7-pass) | `{"kind": "give", "to": 2, "left": 2}` |
+/// | discard a card (10-discard) | `{"kind": "discard", "left": 1}` |
 ///
 /// A set on the table that holds the Twirling Wedgie also names its victim
 /// (`"wedgie": 2`), as in the log.
@@ -261,6 +273,8 @@ pub fn encode_decision(decision: &Decision) -> Value {
             }),
             None => json!({ "kind": "follow", "top": top.to_string(), "by": by.index() }),
         },
+        Decision::Give { to, left } => json!({ "kind": "give", "to": to.index(), "left": left }),
+        Decision::Discard { left } => json!({ "kind": "discard", "left": left }),
     }
 }
 
@@ -277,14 +291,24 @@ pub fn decode_decision(value: &Value) -> Result<Decision, BadMessage> {
             .ok_or_else(|| BadMessage(format!("the decision has no {name:?}")))
     };
     let seat = |name: &str| field(name).and_then(decode_seat);
+    let small = |name: &str| {
+        field(name)?
+            .as_u64()
+            .and_then(|n| u8::try_from(n).ok())
+            .ok_or_else(|| BadMessage(format!("{name:?} must be a small number")))
+    };
     match map.get("kind").and_then(Value::as_str) {
         Some("ready") => Ok(Decision::Ready),
         Some("tax") => Ok(Decision::Tax {
             to: seat("to")?,
-            count: field("count")?
-                .as_u64()
-                .and_then(|n| u8::try_from(n).ok())
-                .ok_or_else(|| BadMessage(r#""count" must be a small number"#.into()))?,
+            count: small("count")?,
+        }),
+        Some("give") => Ok(Decision::Give {
+            to: seat("to")?,
+            left: small("left")?,
+        }),
+        Some("discard") => Ok(Decision::Discard {
+            left: small("left")?,
         }),
         Some("exchange_offer") => Ok(Decision::ExchangeOffer),
         Some("exchange_answer") => Ok(Decision::ExchangeAnswer {
@@ -307,7 +331,7 @@ pub fn decode_decision(value: &Value) -> Result<Decision, BadMessage> {
             })
         }
         _ => bad(format!(
-            "unknown decision kind in {}: expected ready, tax, exchange_offer, exchange_answer, lead or follow",
+            "unknown decision kind in {}: expected ready, tax, exchange_offer, exchange_answer, lead, follow, give or discard",
             show(value)
         )),
     }
@@ -324,6 +348,10 @@ pub fn describe_decision(decision: &Decision) -> String {
         }
         Decision::Lead => "lead a round".into(),
         Decision::Follow { top, by } => format!("top {top} (played by {by}) or pass"),
+        Decision::Give { to, left } => {
+            format!("give a card to {to} ({left} to give, after 7s)")
+        }
+        Decision::Discard { left } => format!("discard a card ({left} to discard, after 10s)"),
     }
 }
 

@@ -10,8 +10,8 @@ pub struct LoadtestArgs {
     /// The address of a running `dalmuti serve` to load; given more than
     /// once, the nodes sharing one PostgreSQL database, tables made on each
     /// in turn. Without it, the load test starts its own server (this
-    /// executable, `serve` on 127.0.0.1, a temporary database, no bot or
-    /// hand pauses) and stops it at the end.
+    /// executable, `serve` on 127.0.0.1, a temporary database, no bot,
+    /// hand or setup pauses) and stops it at the end.
     pub addr: Vec<SocketAddr>,
     /// Human seats to hold, each over its own WebSocket.
     pub seats: usize,

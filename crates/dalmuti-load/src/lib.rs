@@ -10,9 +10,9 @@
 //! made it, the one serving it). It creates `--seats / (players - bots)`
 //! private tables over the lobby API, connects every human seat over its own
 //! WebSocket (`docs/PROTOCOL.md`), starts the games and lets each client
-//! play a legal action whenever it is to act (decline a revolution or an
-//! exchange, give its worst cards as tax, lead its worst single card, pass
-//! when following), after a think time.
+//! play whenever it is to act, after a think time, one of the legal actions
+//! STATE lists (a pass or a declined exchange when it may, else the last
+//! listed): it knows no rule of any game.
 //!
 //! It measures the time from sending an `act` to receiving, at the same
 //! client, the `event` for that action (the next event number), and the
@@ -103,41 +103,22 @@ mod tests {
     use crate::server::parse_open_line;
 
     #[test]
-    fn chooses_legal_actions_from_the_decision_and_hand() {
-        let hand = "1 3 3 7 12 J J";
-        assert_eq!(
-            choose(&json!({"kind": "lead"}), hand),
-            Some(json!({"play": "12"}))
-        );
-        assert_eq!(
-            choose(&json!({"kind": "lead"}), "J J"),
-            Some(json!({"play": "J"}))
-        );
-        assert_eq!(
-            choose(&json!({"kind": "tax", "to": 4, "count": 2}), hand),
-            Some(json!({"give_tax": "7 12"}))
-        );
-        assert_eq!(
-            choose(&json!({"kind": "tax", "to": 4, "count": 2}), "5 J"),
-            Some(json!({"give_tax": "5 J"}))
-        );
-        assert_eq!(
-            choose(&json!({"kind": "follow", "top": "9", "by": 2}), hand),
-            Some(json!("pass"))
-        );
-        assert_eq!(
-            choose(
-                &json!({"kind": "answer_exchange", "from": 3, "card": 4}),
-                hand
-            ),
-            Some(json!({"answer_exchange": "12"}))
-        );
-        assert_eq!(
-            choose(&json!({"kind": "offer_exchange"}), hand),
-            Some(json!("decline_exchange"))
-        );
-        assert_eq!(choose(&json!({"kind": "dance"}), hand), None);
-        assert_eq!(choose(&json!({"kind": "lead"}), ""), None);
+    fn chooses_among_the_legal_actions_it_is_sent() {
+        let follow = [
+            json!({"play": "8 8 8"}),
+            json!({"play": "8 8 J"}),
+            json!("pass"),
+        ];
+        assert_eq!(choose(&follow), Some(json!("pass")));
+        let offer = [
+            json!("decline_exchange"),
+            json!({"offer_exchange": {"partner": 3, "card": "2"}}),
+        ];
+        assert_eq!(choose(&offer), Some(json!("decline_exchange")));
+        // Daifugō's plays too: whatever the engine lists, it may take.
+        let lead = [json!({"play": "9s 9h"}), json!({"play": "3c"})];
+        assert_eq!(choose(&lead), Some(json!({"play": "3c"})));
+        assert_eq!(choose(&[]), None);
     }
 
     #[test]

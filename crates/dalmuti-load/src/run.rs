@@ -380,18 +380,13 @@ pub(crate) struct Incoming {
 pub(crate) struct IncomingData {
     #[serde(default)]
     pub(crate) decision: Option<Value>,
+    /// The seat's legal actions now (with a decision).
     #[serde(default)]
-    pub(crate) view: Option<IncomingView>,
+    pub(crate) legal: Option<Vec<Value>>,
     #[serde(default)]
     pub(crate) e: Option<IncomingEvent>,
     #[serde(default)]
     pub(crate) reason: Option<String>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct IncomingView {
-    #[serde(default)]
-    pub(crate) hand: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -592,10 +587,9 @@ impl Client {
             return;
         }
         let Some(d) = msg.d.as_ref() else { return };
-        let hand = d.view.as_ref().and_then(|v| v.hand.as_deref());
-        match (&d.decision, hand) {
+        match (&d.decision, &d.legal) {
             // Saying ready is the table's to do, when the setup pause ends.
-            (Some(decision), Some(hand)) if !decision.is_null() && decision["kind"] != "ready" => {
+            (Some(decision), Some(legal)) if !decision.is_null() && decision["kind"] != "ready" => {
                 // One action in flight at a time: its event, or its error
                 // and resync, come first.
                 if seat.sent.is_some()
@@ -604,13 +598,13 @@ impl Client {
                 {
                     return;
                 }
-                match choose(decision, hand) {
+                match choose(legal) {
                     Some(action) => {
                         let when = tokio::time::Instant::now() + self.think_time();
                         seat.pending = Some((when, msg.v, action));
                     }
                     None => self.shared.error(format!(
-                        "{}: cannot choose for {decision} holding {hand:?}",
+                        "{}: no legal action listed for {decision}",
                         self.who()
                     )),
                 }

@@ -42,7 +42,17 @@ impl Server {
             .args(["--addr", "127.0.0.1:0"])
             .arg("--data")
             .arg(dir.join("server.sqlite"))
-            .args(["--bot-delay", "0", "--hand-pause", "0", "--grace", "3600"])
+            // No pause of any kind (the setup's look-at-your-cards pause
+            // too, which left the tables idle six seconds a hand).
+            .args([
+                "--bot-delay",
+                "0",
+                "--hand-pause",
+                "0",
+                "--setup-pause",
+                "0",
+            ])
+            .args(["--grace", "3600"])
             .args(["--max-connections", &(args.seats + 1000).to_string()])
             .args(["--max-tables", &(tables + 100).to_string()])
             // Every simulated client comes from this machine's address.

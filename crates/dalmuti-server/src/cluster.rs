@@ -24,8 +24,8 @@ use axum::response::{IntoResponse, Response};
 
 use crate::error::{ErrorBody, ServerError};
 use crate::ids::TableId;
+use crate::protocol::{Published, TableInfo};
 use crate::store::{Owner, PostgresStore, TableRow};
-use crate::table::{Published, TableInfo};
 
 /// The most tables a node takes over in one round (the rest wait for the
 /// next): a node that comes up beside a dead one does not stall on a

@@ -1,6 +1,9 @@
 //! One error enum for the whole server; [`crate::http`] maps each variant
 //! to an HTTP status, the WebSocket to an `error` message with its reason.
 
+use dalmuti_table::TableError;
+use dalmuti_table::protocol::{ErrorKind, ServerMsg};
+
 /// Why a request was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ServerError {
@@ -62,9 +65,19 @@ pub enum ServerError {
     /// A cap was reached.
     #[error("{0}")]
     Full(String),
-    /// Storage failed; nothing changed.
+    /// The server is sending or building as much of what was asked for
+    /// as it may (downloads of finished games): retry later.
+    #[error("{reason}")]
+    Busy {
+        /// What was refused and when to retry.
+        reason: String,
+        /// Seconds until a retry may succeed.
+        retry_after: u64,
+    },
+    /// Storage failed; nothing changed. The store's own error, kept as it
+    /// is: whether a node lost a table's lease, and what failed.
     #[error("{0}")]
-    Storage(String),
+    Storage(crate::store::StoreError),
     /// The table's task is gone.
     #[error("the table is closed")]
     Closed,
@@ -92,67 +105,60 @@ impl ServerError {
     ///
     /// ```
     /// use dalmuti_server::error::{IllegalMove, ServerError};
-    /// assert_eq!(ServerError::Stale { sent: 3, current: 4 }.kind(), "stale");
+    /// use dalmuti_server::protocol::ErrorKind;
+    /// assert_eq!(ServerError::Stale { sent: 3, current: 4 }.kind(), ErrorKind::Stale);
     /// let out = IllegalMove::NotInHand("Ada".into());
-    /// assert_eq!(ServerError::Illegal(out).kind(), "illegal");
+    /// assert_eq!(ServerError::Illegal(out).kind(), ErrorKind::Illegal);
     /// ```
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            ServerError::NoTable(_) => "no_table",
-            ServerError::NotFound(_) => "not_found",
-            ServerError::BadRequest(_) => "bad_request",
-            ServerError::BadToken => "bad_token",
-            ServerError::NoToken => "no_token",
-            ServerError::NotHost => "not_host",
-            ServerError::UnknownPlayer => "unknown_player",
-            ServerError::NoPlayer => "no_player",
-            ServerError::TooLarge(_) => "too_large",
-            ServerError::TooMany(_) => "too_many",
-            ServerError::RateLimited { .. } => "rate_limited",
-            ServerError::Conflict(_) => "conflict",
-            ServerError::Stale { .. } => "stale",
-            ServerError::Illegal(_) => "illegal",
-            ServerError::Full(_) => "full",
-            ServerError::Storage(_) => "storage",
-            ServerError::Closed => "closed",
-            ServerError::Moved { .. } => "moved",
-            ServerError::Draining => "draining",
+            ServerError::NoTable(_) => ErrorKind::NoTable,
+            ServerError::NotFound(_) => ErrorKind::NotFound,
+            ServerError::BadRequest(_) => ErrorKind::BadRequest,
+            ServerError::BadToken => ErrorKind::BadToken,
+            ServerError::NoToken => ErrorKind::NoToken,
+            ServerError::NotHost => ErrorKind::NotHost,
+            ServerError::UnknownPlayer => ErrorKind::UnknownPlayer,
+            ServerError::NoPlayer => ErrorKind::NoPlayer,
+            ServerError::TooLarge(_) => ErrorKind::TooLarge,
+            ServerError::TooMany(_) => ErrorKind::TooMany,
+            ServerError::RateLimited { .. } => ErrorKind::RateLimited,
+            ServerError::Conflict(_) => ErrorKind::Conflict,
+            ServerError::Stale { .. } => ErrorKind::Stale,
+            ServerError::Illegal(_) => ErrorKind::Illegal,
+            ServerError::Full(_) => ErrorKind::Full,
+            ServerError::Busy { .. } => ErrorKind::Busy,
+            ServerError::Storage(_) => ErrorKind::Storage,
+            ServerError::Closed => ErrorKind::Closed,
+            ServerError::Moved { .. } => ErrorKind::Moved,
+            ServerError::Draining => ErrorKind::Draining,
+        }
+    }
+
+    /// The `error` message that tells of it at event `v`.
+    pub fn to_msg(&self, v: u64) -> ServerMsg {
+        ServerMsg::error(v, self.kind(), self.to_string())
+    }
+}
+
+/// A table's refusal is the server's of the same kind and words.
+impl From<TableError> for ServerError {
+    fn from(e: TableError) -> ServerError {
+        match e {
+            TableError::BadRequest(m) => ServerError::BadRequest(m),
+            TableError::BadToken => ServerError::BadToken,
+            TableError::Conflict(m) => ServerError::Conflict(m),
+            TableError::Illegal(m) => ServerError::Illegal(m),
+            TableError::Storage(m) => ServerError::Storage(crate::store::StoreError::Failed(m)),
         }
     }
 }
 
-/// Why a move was refused as illegal: the engine's own refusal, as a
-/// value (the seat, the action, the reason), or a player out of the hand.
-///
-/// ```
-/// use dalmuti_core::{Action, Game, Rules, Seat, Seed};
-/// use dalmuti_server::error::{IllegalMove, ServerError};
-/// let names = vec!["Ann".to_string(), "Bo".into(), "Cy".into()];
-/// let mut game = Game::new(Rules::default(), names, Seed::from(1)).unwrap();
-/// let refused = game.apply(Seat::new(0), Action::Pass).unwrap_err();
-/// let e = ServerError::from(*refused);
-/// assert!(matches!(e, ServerError::Illegal(IllegalMove::Engine(i)) if i.action == Action::Pass));
-/// assert!(e.to_string().starts_with("illegal action: "));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum IllegalMove {
-    /// The engine refused it.
-    #[error(transparent)]
-    Engine(dalmuti_core::IllegalAction),
-    /// The player named sits out of the hand being played (a newcomer).
-    #[error("{0} is not in this hand")]
-    NotInHand(String),
-}
+pub use dalmuti_table::error::IllegalMove;
 
 impl From<dalmuti_core::IllegalAction> for ServerError {
     fn from(e: dalmuti_core::IllegalAction) -> ServerError {
         ServerError::Illegal(IllegalMove::Engine(e))
-    }
-}
-
-impl From<crate::store::StoreError> for ServerError {
-    fn from(e: crate::store::StoreError) -> ServerError {
-        ServerError::Storage(e.to_string())
     }
 }
 

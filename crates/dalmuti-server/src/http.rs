@@ -1,7 +1,7 @@
 //! The HTTP API, the WebSocket endpoint and the embedded client, as one
 //! axum [`Router`] (`docs/PROTOCOL.md`).
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::ws::WebSocketUpgrade;
@@ -22,8 +22,8 @@ use crate::store::TableRow;
 use crate::table::{TableHandle, TableInfo};
 use crate::token::SeatToken;
 
-/// The largest HTTP request body, in bytes.
-pub const MAX_BODY: usize = 16 * 1024;
+pub use crate::request::MAX_BODY;
+use crate::request::{address, body};
 /// The most tables a lobby list shows.
 const MAX_LISTED: usize = 200;
 
@@ -47,7 +47,9 @@ impl IntoResponse for ServerError {
                 StatusCode::TOO_MANY_REQUESTS
             }
             ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ServerError::Full(_) | ServerError::Draining => StatusCode::SERVICE_UNAVAILABLE,
+            ServerError::Full(_) | ServerError::Busy { .. } | ServerError::Draining => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ServerError::Storage(e) => {
                 // The client is told it failed; the operator, what failed.
                 tracing::error!(error = %e, "a request failed in the store");
@@ -68,7 +70,9 @@ impl IntoResponse for ServerError {
                 .headers_mut()
                 .insert(header::RETRY_AFTER, header::HeaderValue::from(1));
         }
-        if let ServerError::RateLimited { retry_after, .. } = self {
+        if let ServerError::RateLimited { retry_after, .. }
+        | ServerError::Busy { retry_after, .. } = self
+        {
             response
                 .headers_mut()
                 .insert(header::RETRY_AFTER, header::HeaderValue::from(retry_after));
@@ -117,23 +121,6 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(crate::cluster::redirect))
         .layer(axum::middleware::from_fn(crate::transfer::conditional))
         .layer(crate::transfer::compression())
-}
-
-/// A JSON body, or a 400 (413 if too large) that says what is wrong.
-pub(crate) fn body<T>(json: Result<Json<T>, JsonRejection>) -> Result<T, ServerError> {
-    json.map(|Json(t)| t).map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ServerError::TooLarge(format!("the body is over {MAX_BODY} bytes"))
-        } else {
-            ServerError::BadRequest(e.body_text())
-        }
-    })
-}
-
-/// The client's address; without one (a router called without a socket,
-/// in tests) every request counts as one unspecified client.
-pub(crate) fn address(client: Option<&axum::Extension<ConnectInfo<SocketAddr>>>) -> IpAddr {
-    client.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.0.ip())
 }
 
 /// The token of `Authorization: Bearer TOKEN`.
@@ -200,7 +187,7 @@ async fn create_table(
         id: TableId::new(),
         name: String::new(),
         seats: req.seats,
-        rules: serde_json::to_string(&rules).expect("rules serialize"),
+        rules,
         public: req.public.unwrap_or(true),
         turn_seconds: req.turn_seconds,
         spectator_chat: req.spectator_chat,
@@ -271,8 +258,15 @@ async fn list_tables(
         }
     }
     // The tables other nodes serve, as they last published them.
-    if let Some(cluster) = &state.ctx.cluster {
-        for info in cluster.lobby_elsewhere()? {
+    if let Some(cluster) = state.ctx.cluster.clone() {
+        let elsewhere = tokio::task::spawn_blocking(move || cluster.lobby_elsewhere())
+            .await
+            .map_err(|_| {
+                ServerError::Storage(crate::store::StoreError::Failed(
+                    "reading the other nodes' lobby stopped".into(),
+                ))
+            })??;
+        for info in elsewhere {
             let known = listed.iter().any(|l| l.id == info.id);
             if listed_now(&info) && !known {
                 listed.push(info);
@@ -283,10 +277,7 @@ async fn list_tables(
         // Games over but still live are the newest; then the records.
         listed.sort_by_key(|info| std::cmp::Reverse(info.v));
         let live: Vec<TableId> = listed.iter().map(|i| i.id.clone()).collect();
-        for summary in state.ctx.store.finished(MAX_LISTED)? {
-            let Ok(info) = serde_json::from_str::<TableInfo>(&summary) else {
-                continue;
-            };
+        for info in state.repo.finished(MAX_LISTED).await? {
             if !live.contains(&info.id) {
                 listed.push(info);
             }
@@ -327,7 +318,7 @@ async fn table_info(
     if let Some(info) = ask_live(&state, &id, async |t| t.info().await).await? {
         return Ok(Json(info));
     }
-    Ok(Json(records::find(&state.ctx, &id)?.1))
+    Ok(Json(records::summary(&state.ctx, &id).await?))
 }
 
 #[derive(Deserialize)]
@@ -484,14 +475,17 @@ async fn rematch(
     let table = match state.find(&id).await? {
         Some(table) => table,
         // A finished game kept in the store: its host may still ask.
-        None => records::revive(&state.ctx, &id).await?,
+        None => records::revive(&state.ctx, &state.archive, &id).await?,
     };
     state.creation.check(address(client.as_ref()))?;
     state.make_room().await?;
     let rematch = table.rematch(&token, state.ctx.clone()).await?;
     let status = match rematch.created {
         Some(handle) => {
-            state.lock().insert(rematch.id.clone(), handle);
+            // Made as the node drains: served by another node from now.
+            if let Err(handle) = state.list(rematch.id.clone(), handle) {
+                handle.hand_over(true).await;
+            }
             StatusCode::CREATED
         }
         None => StatusCode::OK,
@@ -510,7 +504,7 @@ async fn finished_tag(
 ) -> Result<Option<header::HeaderValue>, ServerError> {
     let info = match ask_live(state, id, async |t| t.info().await).await? {
         Some(info) => info,
-        None => records::find(&state.ctx, id)?.1,
+        None => records::summary(&state.ctx, id).await?,
     };
     if !info.over {
         return Ok(None);
@@ -519,15 +513,23 @@ async fn finished_tag(
     Ok(Some(crate::transfer::etag(name.as_bytes())))
 }
 
-/// Answers `what` of a game that is over with its ETag, from the
-/// archive, or a `304` when the client has it already; a `409` while the
-/// game goes on.
+/// Answers `what` of a game that is over, from the archive, with its
+/// ETag (a `304` when the client has it already); a `409` while the game
+/// goes on. A download from `client` is let in first, or refused with
+/// when to try again ([`records::Downloads`]); a kept answer is sent
+/// without reading the store.
 async fn finished_answer(
     state: &AppState,
     id: &TableId,
     what: records::Kept,
     asked: &HeaderMap,
+    client: IpAddr,
 ) -> Result<Response, ServerError> {
+    let archive = &state.archive;
+    let admitted = archive.admit(client)?;
+    if let Some(served) = archive.kept(&state.ctx, id, what) {
+        return Ok(served.response(asked, admitted));
+    }
     let name = match what {
         records::Kept::Record => "record",
         records::Kept::Replay => "replay",
@@ -541,23 +543,18 @@ async fn finished_answer(
     if crate::transfer::not_modified(asked, &tag) {
         return Ok(crate::transfer::unchanged(&tag));
     }
-    let served = state.ctx.archive.served(&state.ctx, id, what).await?;
-    let mut response = served.response(asked);
-    let headers = response.headers_mut();
-    headers.insert(header::ETAG, tag);
-    headers.insert(
-        header::CACHE_CONTROL,
-        header::HeaderValue::from_static("no-cache"),
-    );
-    Ok(response)
+    let served = archive.served(&state.ctx, id, what, tag).await?;
+    Ok(served.response(asked, admitted))
 }
 
 async fn record(
     State(state): State<AppState>,
     Path(id): Path<TableId>,
+    client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     asked: HeaderMap,
 ) -> Result<Response, ServerError> {
-    let mut response = finished_answer(&state, &id, records::Kept::Record, &asked).await?;
+    let client = address(client.as_ref());
+    let mut response = finished_answer(&state, &id, records::Kept::Record, &asked, client).await?;
     let disposition = format!("attachment; filename=\"dalmuti-{id}.json\"");
     if let Ok(disposition) = header::HeaderValue::from_str(&disposition) {
         response
@@ -570,9 +567,11 @@ async fn record(
 async fn replay(
     State(state): State<AppState>,
     Path(id): Path<TableId>,
+    client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     asked: HeaderMap,
 ) -> Result<Response, ServerError> {
-    finished_answer(&state, &id, records::Kept::Replay, &asked).await
+    let client = address(client.as_ref());
+    finished_answer(&state, &id, records::Kept::Replay, &asked, client).await
 }
 
 /// The deal commitments and the seeds revealed so far: from the table
@@ -580,6 +579,7 @@ async fn replay(
 async fn fairness(
     State(state): State<AppState>,
     Path(id): Path<TableId>,
+    client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     asked: HeaderMap,
 ) -> Result<Response, ServerError> {
     let live = ask_live(&state, &id, async |t| {
@@ -593,7 +593,10 @@ async fn fairness(
     .await?;
     match live.flatten() {
         Some(fairness) => Ok(Json(fairness).into_response()),
-        None => finished_answer(&state, &id, records::Kept::Fairness, &asked).await,
+        None => {
+            let client = address(client.as_ref());
+            finished_answer(&state, &id, records::Kept::Fairness, &asked, client).await
+        }
     }
 }
 async fn websocket(
@@ -606,16 +609,19 @@ async fn websocket(
     let table = match state.find(&id).await {
         Ok(Some(table)) => table,
         // A finished game: its final state, for this connection alone.
-        Ok(None) => records::revive(&state.ctx, &id).await?,
+        Ok(None) => records::revive(&state.ctx, &state.archive, &id).await?,
         // Another node serves it: the client is told where, in the
         // protocol (a browser's WebSocket does not follow redirects).
         Err(ServerError::Moved { url, node, .. }) => {
             return Ok(crate::ws::moved(
                 ws,
                 Some(crate::cluster::ws_url(&url, &id)),
-                &node,
+                Some(&node),
             ));
         }
+        // This node is stopping: another serves the table from now on,
+        // found by connecting again where the client first did.
+        Err(ServerError::Draining) => return Ok(crate::ws::moved(ws, None, None)),
         Err(e) => return Err(e),
     };
     let permit = state.connections.clone().try_acquire_owned().map_err(|_| {
@@ -636,7 +642,10 @@ async fn websocket(
         table,
         (permit, slot.map(|s| s.0)),
         settings,
-        state.closing.subscribe(),
+        crate::ws::Closing {
+            signal: state.closing.subscribe(),
+            moved: state.ctx.cluster.is_some(),
+        },
         address(client.as_ref()),
     ))
 }

@@ -55,26 +55,23 @@ pub mod accept;
 pub mod bots;
 pub mod cluster;
 pub mod error;
-pub mod fairness;
+pub use dalmuti_table::{fairness, ids, names, protocol, token};
 pub mod health;
 pub mod http;
-pub mod ids;
 pub mod limits;
 pub mod metrics;
-pub mod names;
 pub mod ops;
 pub mod players;
-pub mod protocol;
 pub mod queue;
 pub mod ratings;
 pub mod records;
 pub mod registry;
 mod rejection;
+pub mod request;
 pub mod rules;
 pub mod store;
 pub mod table;
 pub mod testing;
-pub mod token;
 pub mod transfer;
 pub mod web;
 pub mod ws;
@@ -124,6 +121,9 @@ pub struct Config {
     /// Names one client address may keep at once, then one every
     /// [`players::REGISTRATION_INTERVAL`] ([`players`]).
     pub player_burst: u32,
+    /// What downloads of finished games (records, replays, fairness
+    /// data) may cost, per address and in all ([`records::Downloads`]).
+    pub downloads: records::Downloads,
     /// How long a client has to send a request's headers (also how long
     /// an idle keep-alive connection stays open).
     pub header_timeout: Duration,
@@ -170,22 +170,22 @@ pub struct Config {
 /// The SQLite database of `config.data`, opened (and brought up to date).
 fn open_sqlite(config: &Config) -> Result<store::SqliteStore, ServerError> {
     store::SqliteStore::open(&config.data).map_err(|e| {
-        ServerError::Storage(format!(
+        ServerError::Storage(crate::store::StoreError::Failed(format!(
             "cannot open the database {}: {}",
             config.data.display(),
             e.message()
-        ))
+        )))
     })
 }
 
 /// The PostgreSQL database at `url`, opened (and brought up to date).
 fn open_postgres(config: &Config, url: &str) -> Result<store::PostgresStore, ServerError> {
     store::PostgresStore::open_with_ca(url, config.database_ca.as_deref()).map_err(|e| {
-        ServerError::Storage(format!(
+        ServerError::Storage(crate::store::StoreError::Failed(format!(
             "cannot open the database {}: {}",
             redact(url),
             e.message()
-        ))
+        )))
     })
 }
 
@@ -197,7 +197,7 @@ pub fn list_reports(config: &Config, limit: usize) -> Result<Vec<store::ReportRo
         None => open_sqlite(config)?.reports(limit),
         Some(url) => open_postgres(config, url)?.reports(limit),
     };
-    reports.map_err(|e| ServerError::Storage(e.to_string()))
+    reports.map_err(|e| ServerError::Storage(crate::store::StoreError::Failed(e.to_string())))
 }
 
 /// The machine's cores: the default number of bot decisions at once.
@@ -224,6 +224,7 @@ impl Default for Config {
             table_burst: 5,
             table_interval: Duration::from_secs(60),
             player_burst: players::REGISTRATION_BURST,
+            downloads: records::Downloads::default(),
             header_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
             hello_timeout: Duration::from_secs(10),
@@ -255,6 +256,12 @@ impl Config {
             max_per_address: 1000,
             table_burst: 1000,
             player_burst: 1000,
+            downloads: records::Downloads {
+                at_once: 1000,
+                per_address: 1000,
+                burst: 1000,
+                ..records::Downloads::default()
+            },
             ..Config::default()
         }
     }
@@ -280,6 +287,7 @@ impl Server {
         let Some(url) = &config.database_url else {
             let store = open_sqlite(&config)?;
             let state = http::AppState::open(Arc::new(store), config.clone())?;
+            tokio::spawn(queue::run(state.clone()));
             tracing::info!(
                 node = %state.node_name(),
                 database = "sqlite",
@@ -297,7 +305,11 @@ impl Server {
             .clone()
             .unwrap_or_else(|| cluster::default_public_url(addr));
         let cluster = cluster::Cluster::join(store.clone(), node, public_url, config.lease)
-            .map_err(|e| ServerError::Storage(format!("cannot join the other nodes: {e}")))?;
+            .map_err(|e| {
+                ServerError::Storage(crate::store::StoreError::Failed(format!(
+                    "cannot join the other nodes: {e}"
+                )))
+            })?;
         tracing::info!(
             node = %cluster.node,
             public_url = %cluster.public_url,
@@ -305,6 +317,7 @@ impl Server {
             "database open, joined the nodes"
         );
         let state = http::AppState::with_cluster(store, Some(Arc::new(cluster)), config.clone())?;
+        tokio::spawn(queue::run(state.clone()));
         Ok(Server { state, config })
     }
 
@@ -359,9 +372,11 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
-    let addr = listener
-        .local_addr()
-        .map_err(|e| ServerError::Storage(format!("the listening address: {e}")))?;
+    let addr = listener.local_addr().map_err(|e| {
+        ServerError::Storage(crate::store::StoreError::Failed(format!(
+            "the listening address: {e}"
+        )))
+    })?;
     Server::open(config, addr)?.run(listener, shutdown).await
 }
 

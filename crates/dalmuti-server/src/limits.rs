@@ -9,7 +9,7 @@
 //! usually holds whole.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, Ipv6Addr};
+use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -19,19 +19,53 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::error::ServerError;
 
-/// The key a client address is counted under: an IPv4 address itself
-/// (also when mapped into IPv6), an IPv6 address its /64 network.
-pub fn address_key(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V4(v4) => IpAddr::V4(v4),
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => {
-                let s = v6.segments();
-                IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
-            }
-        },
-    }
+pub use dalmuti_table::origin::address_key;
+
+// The limits of the players' home, one place for all of them.
+
+/// New identities an address may make at once, then one every
+/// [`REGISTRATION_INTERVAL`]: a name is kept for good, so a stranger
+/// must not reserve a dictionary of them.
+pub const REGISTRATION_BURST: u32 = 3;
+/// See [`REGISTRATION_BURST`].
+pub const REGISTRATION_INTERVAL: Duration = Duration::from_secs(600);
+
+/// The limit on new identities per address: `burst` at once (by default
+/// [`REGISTRATION_BURST`]).
+pub fn registrations(burst: u32) -> CreationLimit {
+    CreationLimit::new(burst, REGISTRATION_INTERVAL, "new players")
+}
+
+/// Times a player may take their seat back at one table at once, then
+/// one every [`RECLAIM_INTERVAL`]: each taking is an event in the table's
+/// log, and a loop of them must not flood it (issue 40).
+pub const RECLAIM_BURST: u32 = 5;
+/// See [`RECLAIM_BURST`].
+pub const RECLAIM_INTERVAL: Duration = Duration::from_secs(10);
+
+/// The limit on seats taken back, per table and player.
+pub fn reclaims() -> CreationLimit<(crate::ids::TableId, String)> {
+    CreationLimit::keyed(
+        RECLAIM_BURST,
+        RECLAIM_INTERVAL,
+        "seats taken back",
+        "at this table",
+    )
+}
+
+/// Play-now tables a player may ask for at once ([`crate::queue`])…
+pub const PLAYER_BURST: u32 = 3;
+/// …and then one per this interval (a game of five hands takes longer).
+pub const PLAYER_INTERVAL: Duration = Duration::from_secs(120);
+
+/// The limit on play-now tables per player, by their name's key.
+pub fn play_now() -> CreationLimit<String> {
+    CreationLimit::keyed(
+        PLAYER_BURST,
+        PLAYER_INTERVAL,
+        "play-now tables",
+        "under your name",
+    )
 }
 
 /// Counts what each address holds at once, up to a cap.

@@ -10,7 +10,6 @@
 
 use std::fmt;
 use std::net::SocketAddr;
-use std::time::Duration;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{ConnectInfo, State};
@@ -20,41 +19,14 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ServerError;
-use crate::limits::CreationLimit;
 use crate::names::PlayerName;
 use crate::registry::AppState;
 use crate::store::PlayerRow;
 use crate::token::{hash_token, token_matches};
 
-/// New identities an address may make at once, then one every
-/// [`REGISTRATION_INTERVAL`]: a name is kept for good, so a stranger
-/// must not reserve a dictionary of them.
-pub const REGISTRATION_BURST: u32 = 3;
-/// See [`REGISTRATION_BURST`].
-pub const REGISTRATION_INTERVAL: Duration = Duration::from_secs(600);
-
-/// The limit on new identities per address: `burst` at once (by default
-/// [`REGISTRATION_BURST`]).
-pub fn registration_limit(burst: u32) -> CreationLimit {
-    CreationLimit::new(burst, REGISTRATION_INTERVAL, "new players")
-}
-
-/// Times a player may take their seat back at one table at once, then
-/// one every [`RECLAIM_INTERVAL`]: each taking is an event in the table's
-/// log, and a loop of them must not flood it (issue 40).
-pub const RECLAIM_BURST: u32 = 5;
-/// See [`RECLAIM_BURST`].
-pub const RECLAIM_INTERVAL: Duration = Duration::from_secs(10);
-
-/// The limit on seats taken back, per table and player.
-pub fn reclaim_limit() -> CreationLimit<(crate::ids::TableId, String)> {
-    CreationLimit::keyed(
-        RECLAIM_BURST,
-        RECLAIM_INTERVAL,
-        "seats taken back",
-        "at this table",
-    )
-}
+pub use crate::limits::{
+    RECLAIM_BURST, RECLAIM_INTERVAL, REGISTRATION_BURST, REGISTRATION_INTERVAL,
+};
 
 /// A player's secret: 128 random bits as 32 hex digits. Whoever holds it
 /// is the player; the server keeps only its hash, and never prints it.
@@ -100,9 +72,13 @@ impl fmt::Debug for PlayerSecret {
     }
 }
 
-/// The form under which a name is kept unique: case folded, each
-/// character replaced by the one it is confusable with, so "Ann", "ANN"
-/// and "Аnn" (Cyrillic А) are one name.
+/// The key a player who keeps `name` now is known by for good (their
+/// seats, games and ratings): the name's look-alike form
+/// ([`crate::names::form`]), so "Ann", "ANN" and "Аnn" (Cyrillic А) are
+/// one name. It holds no colon, so it is never a bot level's key
+/// (`bot:hard`). A player who kept their name under an older rule keeps
+/// the key they were given ([`crate::store::PlayerRow::key`]); names are
+/// compared by their forms, whoever kept them when.
 ///
 /// ```
 /// use dalmuti_server::names::PlayerName;
@@ -110,20 +86,15 @@ impl fmt::Debug for PlayerSecret {
 /// let key = |n| name_key(&PlayerName::new(n).unwrap());
 /// assert_eq!(key("Ann"), key("ANN"));
 /// assert_eq!(key("Ann"), key("\u{410}nn"));
+/// assert_eq!(key("Alice"), key("AIice"));
 /// assert_ne!(key("Ann"), key("Anna"));
+/// assert!(!key("bot:hard").starts_with("bot:"));
 /// ```
 pub fn name_key(name: &PlayerName) -> String {
-    crate::names::folded(name)
+    crate::names::form(name)
 }
 
-/// A player who presented their secret.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Player {
-    /// Their name, as they chose it.
-    pub name: PlayerName,
-    /// The name's key ([`name_key`]).
-    pub key: String,
-}
+pub use crate::names::Player;
 
 /// The secret of `Authorization: Player SECRET`, if the header is that.
 fn presented(headers: &HeaderMap) -> Option<PlayerSecret> {
@@ -145,9 +116,7 @@ pub async fn from_headers(
     let Some(secret) = presented(headers) else {
         return Ok(None);
     };
-    let row = state
-        .store_call(move |store| store.player_by_secret(&secret.hash()))
-        .await?;
+    let row = state.repo.player_by_secret(secret.hash()).await?;
     match row {
         Some(row) => Ok(Some(Player {
             key: row.key,
@@ -164,9 +133,8 @@ pub async fn seat_name(
     player: Option<&Player>,
     asked: &str,
 ) -> Result<PlayerName, ServerError> {
-    let asked = crate::names::check_new_name(asked)?;
     if let Some(player) = player {
-        if name_key(&asked) != player.key {
+        if !crate::names::alike(asked, &player.name) {
             return Err(ServerError::BadRequest(format!(
                 "you are {:?} on this server: take seats under that name",
                 player.name.as_str()
@@ -174,8 +142,8 @@ pub async fn seat_name(
         }
         return Ok(player.name.clone());
     }
-    let key = name_key(&asked);
-    if let Some(owner) = state.store_call(move |store| store.player(&key)).await? {
+    let asked = crate::names::check_new_name(asked)?;
+    if let Some(owner) = state.repo.player_named(&asked).await? {
         return Err(ServerError::Conflict(format!(
             "{:?} is a player's kept name (or looks like {:?}): choose another, \
              or open your recovery link if it is yours",
@@ -187,12 +155,14 @@ pub async fn seat_name(
 }
 
 /// The routes: `POST /api/players` keeps a name, `GET /api/players/me`
-/// says whose secret the request presents, `GET /api/players/{name}` is a
-/// player's profile and `GET /api/leaderboard` the best ratings.
+/// says whose secret the request presents, `POST /api/players/me/secret`
+/// replaces it, `GET /api/players/{name}` is a player's profile and
+/// `GET /api/leaderboard` the best ratings.
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/players", post(register))
         .route("/api/players/me", get(me))
+        .route("/api/players/me/secret", post(new_secret))
         .route("/api/players/me/tables", get(my_tables))
         .route("/api/tables/{id}/seats/mine", post(reclaim))
         .route("/api/players/{name}", get(profile))
@@ -330,27 +300,18 @@ async fn profile(
     headers: HeaderMap,
 ) -> Result<Json<Profile>, ServerError> {
     let name = crate::names::check_name(&name)?;
-    let key = name_key(&name);
     // A wrong secret is no reason to refuse a public page: it is read as
     // anyone's.
     let asker = from_headers(&state, &headers).await.ok().flatten();
-    let mine = asker.is_some_and(|p| p.key == key);
-    let found = state
-        .store_call(move |store| {
-            let Some(player) = store.player(&key)? else {
-                return Ok(None);
-            };
-            let games = store.player_games(&key, COUNTED_GAMES)?;
-            let ratings = store.player_ratings(&key)?;
-            Ok(Some((player, games, ratings)))
-        })
-        .await?;
-    let Some((player, games, ratings)) = found else {
+    let Some(player) = state.repo.player_named(&name).await? else {
         return Err(ServerError::NotFound(format!(
             "no player has kept the name {:?} on this server",
             name.as_str()
         )));
     };
+    let games = state.repo.player_games(&player.key, COUNTED_GAMES).await?;
+    let ratings = state.repo.player_ratings(&player.key).await?;
+    let mine = asker.is_some_and(|p| p.key == player.key);
     let mut played: Vec<Played> = Vec::new();
     for g in &games {
         let i = match played.iter().position(|p| p.game == g.game) {
@@ -429,9 +390,7 @@ async fn leaderboard(
                 ))
             })?,
     };
-    let rows = state
-        .store_call(move |store| store.leaderboard(game, band, BOARD_ROWS))
-        .await?;
+    let rows = state.repo.leaderboard(game, band, BOARD_ROWS).await?;
     Ok(Json(Board {
         game,
         band,
@@ -464,14 +423,10 @@ async fn register(
     client: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     json: Result<Json<Register>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Registered>), ServerError> {
-    let req = crate::http::body(json)?;
+    let req = crate::request::body(json)?;
+    // Refused too: a bot's name, and "me" (`/api/players/me` answers
+    // who a secret is: no profile's path), [`crate::names::reserved`].
     let name = crate::names::check_new_name(&req.name)?;
-    if name.to_lowercase() == "me" {
-        // `/api/players/me` answers who a secret is: no profile's path.
-        return Err(ServerError::BadRequest(
-            "\"me\" is a word of the server's: choose another name".into(),
-        ));
-    }
     let key = name_key(&name);
     let taken = |owner: PlayerRow| {
         ServerError::Conflict(format!(
@@ -482,11 +437,12 @@ async fn register(
     };
     // A name found taken costs no new player of the address's share, so
     // a person may try a few; only a name kept counts.
-    let lookup = key.clone();
-    if let Some(owner) = state.store_call(move |store| store.player(&lookup)).await? {
+    if let Some(owner) = state.repo.player_named(&name).await? {
         return Err(taken(owner));
     }
-    state.players.check(crate::http::address(client.as_ref()))?;
+    state
+        .players
+        .check(crate::request::address(client.as_ref()))?;
     let secret = PlayerSecret::new();
     let row = PlayerRow {
         key,
@@ -495,16 +451,21 @@ async fn register(
         since: crate::table::talk::now_ms(),
     };
     // Taken meanwhile by someone else: the store keeps one of the two.
-    let lost = state
-        .store_call(move |store| {
-            Ok(match store.add_player(&row)? {
-                true => None,
-                false => store.player(&row.key)?,
-            })
-        })
-        .await?;
-    if let Some(owner) = lost {
-        return Err(taken(owner));
+    let kept = match state.repo.add_player(row).await? {
+        true => Ok(()),
+        false => Err(state.repo.player_named(&name).await?),
+    };
+    match kept {
+        Ok(()) => {}
+        Err(Some(owner)) => return Err(taken(owner)),
+        // Its key is an older player's, whose name is another (kept
+        // under an older rule of look-alikes).
+        Err(None) => {
+            return Err(ServerError::Conflict(format!(
+                "{:?} is taken: choose another name",
+                name.as_str()
+            )));
+        }
     }
     tracing::info!(player = %name, "a player kept a name");
     Ok((StatusCode::CREATED, Json(Registered { name, secret })))
@@ -517,15 +478,38 @@ async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Json<Me
     }
 }
 
+/// A new secret for the player who presents theirs: the old one is no
+/// one's from this moment (a secret that leaked, a recovery link sent to
+/// the wrong person). Of two changes with one secret at once, one only is
+/// made; the other is refused as the old secret is then no player's.
+async fn new_secret(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Json<Registered>, ServerError> {
+    let old = presented(&headers).ok_or(ServerError::NoPlayer)?;
+    let secret = PlayerSecret::new();
+    let (was, now) = (old.hash(), secret.hash());
+    let row = state
+        .repo
+        .player_by_secret(was)
+        .await?
+        .ok_or(ServerError::UnknownPlayer)?;
+    if !state.repo.change_secret(&row.key, was, now).await? {
+        return Err(ServerError::UnknownPlayer);
+    }
+    tracing::info!(player = %row.name, "a player changed their secret");
+    Ok(Json(Registered {
+        name: row.name,
+        secret,
+    }))
+}
+
 /// Remembers that `player` took a seat at table `id`, for their list of
 /// games (`GET /api/players/me/tables`). A failure costs the list a line, not the seat:
 /// it is logged for the operator.
 pub async fn remember_seat(state: &AppState, player: &Player, id: &crate::ids::TableId) {
-    let (key, table) = (player.key.clone(), id.clone());
     let at = crate::table::talk::now_ms();
-    let remembered = state
-        .store_call(move |store| store.add_player_table(&key, &table, at))
-        .await;
+    let remembered = state.repo.add_player_table(&player.key, id, at).await;
     if let Err(e) = remembered {
         tracing::error!(error = %e, "a player's seat was not added to their games");
     }
@@ -564,10 +548,7 @@ async fn my_tables(
     let player = from_headers(&state, &headers)
         .await?
         .ok_or(ServerError::NoPlayer)?;
-    let key = player.key.clone();
-    let seats = state
-        .store_call(move |store| store.player_tables(&key, MY_TABLES))
-        .await?;
+    let seats = state.repo.player_tables(&player.key, MY_TABLES).await?;
     let mut tables = Vec::new();
     for (id, joined_at) in seats {
         let live = match state.find(&id).await {
@@ -586,7 +567,11 @@ async fn my_tables(
                 let id = id.clone();
                 tokio::task::spawn_blocking(move || crate::records::find(&ctx, &id))
                     .await
-                    .map_err(|_| ServerError::Storage("reading a record failed".into()))?
+                    .map_err(|_| {
+                        ServerError::Storage(crate::store::StoreError::Failed(
+                            "reading a record failed".into(),
+                        ))
+                    })?
                     .ok()
                     .map(|(_, info)| info)
             }

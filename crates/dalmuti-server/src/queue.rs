@@ -37,7 +37,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ServerError;
 use crate::ids::TableId;
-use crate::limits::CreationLimit;
 use crate::players::{Player, from_headers};
 use crate::registry::AppState;
 use crate::store::{Enqueued, Seating, TableRow, Ticket};
@@ -61,20 +60,7 @@ const TURN_SECONDS: u32 = 30;
 /// A claim neither seated nor given back for this long was left by a node
 /// that stopped halfway: making a table takes milliseconds.
 pub const CLAIM_MS: u64 = 60_000;
-/// Play-now tables a player may ask for at once…
-pub const PLAYER_BURST: u32 = 3;
-/// …and then one per this interval (a game of five hands takes longer).
-pub const PLAYER_INTERVAL: Duration = Duration::from_secs(120);
-
-/// The limit on play-now tables per player, by their name's key.
-pub fn player_limit() -> CreationLimit<String> {
-    CreationLimit::keyed(
-        PLAYER_BURST,
-        PLAYER_INTERVAL,
-        "play-now tables",
-        "under your name",
-    )
-}
+pub use crate::limits::{PLAYER_BURST, PLAYER_INTERVAL};
 
 /// The most play-now tables a node with a cap of `max_tables` keeps at
 /// once: half of them (at least one), so the queue never fills the cap.
@@ -180,9 +166,7 @@ pub async fn run(state: AppState) {
 async fn round(state: &AppState) -> Result<(), ServerError> {
     settle(state).await?;
     let stale_before = now_ms().saturating_sub(STALE_MS);
-    let waiting = state
-        .store_call(move |store| store.waiting(stale_before))
-        .await?;
+    let waiting = state.repo.waiting(stale_before).await?;
     for m in matches(&waiting, now_ms()) {
         if made_here(state) >= room(state.config.max_tables) {
             // Full: the tickets wait (and say so) until tables end.
@@ -227,7 +211,7 @@ async fn seat(state: &AppState, m: Match) -> Result<(), ServerError> {
         id: TableId::new(),
         name: String::new(),
         seats: first.players,
-        rules: serde_json::to_string(&rules).expect("rules serialize"),
+        rules,
         public: true,
         turn_seconds: Some(TURN_SECONDS),
         spectator_chat: false,
@@ -243,26 +227,16 @@ async fn seat(state: &AppState, m: Match) -> Result<(), ServerError> {
         .unwrap_or_else(|e| e.into_inner())
         .push(handle.clone());
     let ids: Vec<String> = m.tickets.iter().map(|t| t.id.clone()).collect();
-    let table = id.clone();
-    let now = now_ms();
-    if !state
-        .store_call(move |store| store.claim_tickets(&ids, &table, now))
-        .await?
-    {
+    if !state.repo.claim_tickets(ids, &id, now_ms()).await? {
         // Another node claimed one of them: this table, empty, expires.
         return Ok(());
     }
-    let table = id.clone();
     if let Err(e) = make_whole(state, &handle, &id, &m, level).await {
         // Not started: it expires, and its players wait for another.
-        state
-            .store_call(move |store| store.release_claim(&table))
-            .await?;
+        state.repo.release_claim(&id).await?;
         return Err(e);
     }
-    let seated = state
-        .store_call(move |store| store.seat_claimed(&table))
-        .await?;
+    let seated = state.repo.seat_claimed(&id).await?;
     if seated < m.tickets.len() {
         tracing::warn!(table = %id, seated, "play now: a ticket was dropped while its table was made");
     }
@@ -301,9 +275,7 @@ async fn make_whole(
 /// another node serves is that node's to settle.
 async fn settle(state: &AppState) -> Result<(), ServerError> {
     let before = now_ms().saturating_sub(CLAIM_MS);
-    let stale = state
-        .store_call(move |store| store.stale_claims(before))
-        .await?;
+    let stale = state.repo.stale_claims(before).await?;
     for table in stale {
         let started = match state.find(&table).await {
             Ok(Some(handle)) => match handle.info().await {
@@ -315,16 +287,11 @@ async fn settle(state: &AppState) -> Result<(), ServerError> {
             Err(ServerError::Moved { .. }) | Err(ServerError::Draining) => continue,
             Err(e) => return Err(e),
         };
-        let id = table.clone();
         let (settled, how) = if started {
-            let n = state
-                .store_call(move |store| store.seat_claimed(&id))
-                .await?;
+            let n = state.repo.seat_claimed(&table).await?;
             (n, "seated at the table it started")
         } else {
-            let n = state
-                .store_call(move |store| store.release_claim(&id))
-                .await?;
+            let n = state.repo.release_claim(&table).await?;
             (n, "back in the queue")
         };
         tracing::warn!(table = %table, tickets = settled, "play now: a claim left halfway, {how}");
@@ -339,10 +306,10 @@ async fn bot_level(state: &AppState, m: &Match) -> Result<&'static str, ServerEr
         return Ok("normal");
     }
     let mean = m.tickets.iter().map(|t| t.mu).sum::<f64>() / m.tickets.len() as f64;
-    let game = m.tickets[0].game.clone();
     let band = crate::ratings::band(m.tickets[0].players);
     let rows = state
-        .store_call(move |store| store.leaderboard(&game, band, 100))
+        .repo
+        .leaderboard(&m.tickets[0].game, band, 100)
         .await?;
     let nearest = crate::bots::LEVELS
         .into_iter()
@@ -400,7 +367,7 @@ async fn ask(
     json: Result<Json<Ask>, axum::extract::rejection::JsonRejection>,
 ) -> Result<(StatusCode, Json<Standing>), ServerError> {
     let me = player(&state, &headers).await?;
-    let req = crate::http::body(json)?;
+    let req = crate::request::body(json)?;
     let game = match req.game.as_deref().unwrap_or("dalmuti") {
         game @ ("dalmuti" | "corporate-shuffle") => game.to_string(),
         other => {
@@ -424,19 +391,16 @@ async fn ask(
     }
     // Each ask may make a table: counted under the player's name, and
     // with the tables their address makes by hand.
-    let address = crate::http::address(client.as_ref());
+    let address = crate::request::address(client.as_ref());
     state.play_now.check_key(&me.key)?;
     state.creation.check(address)?;
-    let (key, band, rated_game) = (
-        me.key.clone(),
-        crate::ratings::band(req.players),
-        game.clone(),
-    );
+    let band = crate::ratings::band(req.players);
     let mu = state
-        .store_call(move |store| store.player_ratings(&key))
+        .repo
+        .player_ratings(&me.key)
         .await?
         .into_iter()
-        .find(|r| r.game == rated_game && r.band == band)
+        .find(|r| r.game == game && r.band == band)
         .map_or(crate::ratings::Rating::default().mu, |r| r.rating.mu);
     let ticket = Ticket {
         id: crate::ids::random_hex::<12>(),
@@ -450,10 +414,7 @@ async fn ask(
         from: Some(crate::ratings::origin(address)),
         seating: Seating::Waiting,
     };
-    match state
-        .store_call(move |store| store.enqueue(&ticket, QUEUE_CAP))
-        .await?
-    {
+    match state.repo.enqueue(ticket, QUEUE_CAP).await? {
         Enqueued::Waiting(ticket) => {
             let standing = standing(&state, ticket).await?;
             Ok((StatusCode::CREATED, Json(standing)))
@@ -475,9 +436,7 @@ async fn standing(state: &AppState, ticket: Ticket) -> Result<Standing, ServerEr
         });
     }
     let stale_before = now_ms().saturating_sub(STALE_MS);
-    let waiting = state
-        .store_call(move |store| store.waiting(stale_before))
-        .await?;
+    let waiting = state.repo.waiting(stale_before).await?;
     let same = waiting
         .iter()
         .filter(|t| t.game == ticket.game && t.players == ticket.players)
@@ -495,9 +454,7 @@ async fn poll(
     headers: HeaderMap,
 ) -> Result<Json<Standing>, ServerError> {
     let me = player(&state, &headers).await?;
-    let found = state
-        .store_call(move |store| store.poll_ticket(&id, &me.key, now_ms()))
-        .await?;
+    let found = state.repo.poll_ticket(&id, &me.key, now_ms()).await?;
     let ticket = found.ok_or_else(|| {
         ServerError::NotFound("no such ticket of yours: it was seated long ago, given up, or dropped for silence; ask again".into())
     })?;
@@ -509,9 +466,7 @@ async fn give_up(
     headers: HeaderMap,
 ) -> Result<StatusCode, ServerError> {
     let me = player(&state, &headers).await?;
-    state
-        .store_call(move |store| store.leave_queue(&me.key))
-        .await?;
+    state.repo.leave_queue(&me.key).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -524,6 +479,7 @@ mod tests {
     use crate::Config;
     use crate::store::Store;
     use crate::store::faulty::{Faulty, Ping};
+    use crate::table::state::Stored;
 
     fn ticket(name: &str, players: usize, wait_ms: u64) -> Ticket {
         Ticket {
@@ -550,7 +506,8 @@ mod tests {
         loop {
             let (id, key) = (t.id.clone(), t.key.clone());
             let found = state
-                .store_call(move |store| store.poll_ticket(&id, &key, now_ms()))
+                .repo
+                .poll_ticket(&id, &key, now_ms())
                 .await
                 .unwrap()
                 .expect("the ticket is kept");
@@ -572,6 +529,7 @@ mod tests {
         let store = Faulty::new(Ping::Works);
         let go = store.hold("start");
         let state = AppState::open(store.clone(), Config::for_tests()).unwrap();
+        tokio::spawn(run(state.clone()));
         let tickets: Vec<Ticket> = ["Ada", "Bo", "Cy"]
             .iter()
             .map(|n| ticket(n, 3, 60_000))
@@ -597,8 +555,11 @@ mod tests {
         // not yet (its actor waits for the write, so it is not asked).
         loop {
             let log = store.log(&table).unwrap();
-            let seats = log.iter().filter(|e| e.starts_with("{\"seat\"")).count();
-            assert!(!log.iter().any(|e| e.starts_with("{\"start\"")));
+            let seats = log
+                .iter()
+                .filter(|e| matches!(e, Stored::Seat { .. }))
+                .count();
+            assert!(!log.iter().any(|e| matches!(e, Stored::Start { .. })));
             if seats == 3 {
                 break;
             }
@@ -637,6 +598,7 @@ mod tests {
     async fn a_claim_left_halfway_is_settled_by_its_table() {
         let store = Faulty::new(Ping::Works);
         let state = AppState::open(store.clone(), Config::for_tests()).unwrap();
+        tokio::spawn(run(state.clone()));
         // Alone, waiting for people for five minutes: no match meanwhile.
         let (lost, found) = (ticket("Ada", 3, 300_000), ticket("Bo", 4, 300_000));
         store.enqueue(&lost, QUEUE_CAP).unwrap();
@@ -646,7 +608,7 @@ mod tests {
             id: TableId::new(),
             name: String::new(),
             seats: 4,
-            rules: serde_json::to_string(&dalmuti_core::Rules::default()).unwrap(),
+            rules: dalmuti_core::Rules::default(),
             public: true,
             turn_seconds: None,
             spectator_chat: false,

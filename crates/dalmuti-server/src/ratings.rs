@@ -13,116 +13,14 @@
 //! the levels stand on the players' scale. What this does against
 //! collusion and what it cannot is in `docs/PLAYERS.md`.
 
-use serde::ser::SerializeStruct;
-use serde::{Deserialize, Serialize, Serializer};
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 
-/// A rating: the skill's mean and its uncertainty. Written with whether
-/// it is still [provisional](Rating::provisional), so that every client
-/// marks the same ratings.
-///
-/// ```
-/// use dalmuti_server::ratings::Rating;
-/// let text = serde_json::to_string(&Rating::default()).unwrap();
-/// assert!(text.ends_with(r#","provisional":true}"#), "{text}");
-/// assert_eq!(serde_json::from_str::<Rating>(&text).unwrap(), Rating::default());
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
-pub struct Rating {
-    /// The mean (25 for a newcomer).
-    pub mu: f64,
-    /// The uncertainty (25/3 for a newcomer).
-    pub sigma: f64,
-}
+// The rating and its change cross the wire (the `rated` news, profiles),
+// so they live with the protocol's types.
+pub use dalmuti_table::rating::{PROVISIONAL_SIGMA, Rating, RatingChange};
 
-impl Default for Rating {
-    fn default() -> Rating {
-        let r = WengLinRating::new();
-        Rating {
-            mu: r.rating,
-            sigma: r.uncertainty,
-        }
-    }
-}
-
-impl Rating {
-    /// What the leaderboard ranks by: the mean less three uncertainties,
-    /// so a player with few games does not top it by luck.
-    ///
-    /// ```
-    /// use dalmuti_server::ratings::Rating;
-    /// assert_eq!(Rating::default().ordinal(), 0.0);
-    /// ```
-    pub fn ordinal(&self) -> f64 {
-        self.mu - 3.0 * self.sigma
-    }
-
-    /// Whether the rating is still a first guess: its uncertainty above
-    /// [`PROVISIONAL_SIGMA`] (a newcomer's is 25/3). Shown with a "?",
-    /// as lichess marks a provisional rating.
-    ///
-    /// ```
-    /// use dalmuti_server::ratings::Rating;
-    /// assert!(Rating::default().provisional());
-    /// assert!(!Rating { mu: 25.0, sigma: 4.0 }.provisional());
-    /// ```
-    pub fn provisional(&self) -> bool {
-        self.sigma > PROVISIONAL_SIGMA
-    }
-}
-
-/// The uncertainty above which a rating is [provisional](Rating::provisional):
-/// about the first ten rated games of a player at one table size (eight
-/// at five players, fifteen at three, where a game's places say less: the
-/// tests count them).
-pub const PROVISIONAL_SIGMA: f64 = 4.0;
-
-impl Serialize for Rating {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut r = serializer.serialize_struct("Rating", 3)?;
-        r.serialize_field("mu", &self.mu)?;
-        r.serialize_field("sigma", &self.sigma)?;
-        r.serialize_field("provisional", &self.provisional())?;
-        r.end()
-    }
-}
-
-/// How a game over moved one rated player (or bot level): the game over
-/// screen shows it (`rated` news, `docs/PROTOCOL.md`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RatingChange {
-    /// The player's name, or a bot's level (`normal`): copies of one
-    /// level at a table move its rating once.
-    pub name: String,
-    /// Whether a bot level.
-    pub bot: bool,
-    /// The rating before the game.
-    pub before: Rating,
-    /// The rating after it.
-    pub after: Rating,
-}
-
-/// Where a seat was taken from, as a rated game compares seats: a digest
-/// of the client's address as the server counts addresses
-/// ([`crate::limits::address_key`]: an IPv6 client by its /64), so that
-/// two seats taken from one place are known as such without the log
-/// keeping the address itself. 16 hex digits.
-///
-/// ```
-/// use dalmuti_server::ratings::origin;
-/// let home = origin("192.0.2.7".parse().unwrap());
-/// assert_eq!(home.len(), 16);
-/// assert_eq!(home, origin("::ffff:192.0.2.7".parse().unwrap()));
-/// assert_eq!(origin("2001:db8::1".parse().unwrap()), origin("2001:db8::2".parse().unwrap()));
-/// assert_ne!(home, origin("192.0.2.8".parse().unwrap()));
-/// ```
-pub fn origin(ip: std::net::IpAddr) -> String {
-    use sha2::Digest;
-    let key = crate::limits::address_key(ip);
-    let digest = sha2::Sha256::digest(format!("dalmuti seat origin {key}"));
-    crate::store::hex(&digest[..8])
-}
+pub use dalmuti_table::origin::origin;
 
 /// The band of table sizes a game of `players` is rated in: places at a
 /// table of three say something else than places at a table of twelve.
@@ -183,6 +81,19 @@ pub type RateFn = fn(&[Rating], &[usize]) -> Vec<Rating>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The newcomer's rating the wire's type starts at is the model's.
+    #[test]
+    fn a_newcomer_starts_at_the_models_first_guess() {
+        let model = WengLinRating::new();
+        assert_eq!(
+            Rating::default(),
+            Rating {
+                mu: model.rating,
+                sigma: model.uncertainty
+            }
+        );
+    }
 
     /// The model's worked example (Weng & Lin 2011, as OpenSkill's
     /// documentation gives it): two newcomers, one wins.

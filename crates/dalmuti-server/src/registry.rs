@@ -38,6 +38,10 @@ pub struct AppState {
     pub(crate) play_now_tables: Arc<Mutex<Vec<TableHandle>>>,
     /// Seats taken back per table and player ([`crate::players`]).
     pub(crate) reclaims: Arc<CreationLimit<(TableId, String)>>,
+    /// Finished games' answers, built once and kept ([`records`]).
+    pub(crate) archive: Arc<records::Archive>,
+    /// The store, as async code calls it: every handler's way to it.
+    pub(crate) repo: crate::store::Repository,
     /// Held while a table is created, from choosing its default name to
     /// listing it: two creations cannot both take a name. An async lock:
     /// the row's write in between runs on the blocking pool, and other
@@ -92,7 +96,6 @@ impl AppState {
                 finished: config.finished_linger,
                 max_finished: config.max_finished,
             }),
-            archive: Arc::default(),
             player_chat: Arc::new(crate::table::talk::player_chat_limit()),
         };
         let mut tables = HashMap::new();
@@ -110,10 +113,12 @@ impl AppState {
                 config.table_interval,
                 "new tables",
             )),
-            players: Arc::new(crate::players::registration_limit(config.player_burst)),
-            play_now: Arc::new(crate::queue::player_limit()),
+            players: Arc::new(crate::limits::registrations(config.player_burst)),
+            play_now: Arc::new(crate::limits::play_now()),
             play_now_tables: Arc::default(),
-            reclaims: Arc::new(crate::players::reclaim_limit()),
+            reclaims: Arc::new(crate::limits::reclaims()),
+            archive: Arc::new(records::Archive::new(config.downloads)),
+            repo: crate::store::Repository::new(store.clone()),
             creating: Arc::default(),
             adopting: Arc::default(),
             config: Arc::new(config),
@@ -124,7 +129,6 @@ impl AppState {
         if let Some(cluster) = cluster {
             tokio::spawn(keep(state.clone(), cluster));
         }
-        tokio::spawn(crate::queue::run(state.clone()));
         Ok(state)
     }
 
@@ -191,19 +195,6 @@ impl AppState {
         self.blocking(id, |state, id| state.find_now(id)).await
     }
 
-    /// Runs a store call of no table's (players, ratings, the queue) on
-    /// the blocking pool; its failure is a storage error.
-    pub(crate) async fn store_call<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&dyn Store) -> Result<T, crate::store::StoreError> + Send + 'static,
-    ) -> Result<T, ServerError> {
-        let store = self.ctx.store.clone();
-        tokio::task::spawn_blocking(move || f(store.as_ref()))
-            .await
-            .map_err(|_| ServerError::Storage("a store call stopped".into()))?
-            .map_err(|e| ServerError::Storage(e.to_string()))
-    }
-
     /// Makes a table of `row` (its name chosen after `player` when `name`
     /// is `None`) and lists it: the default name is chosen and the table
     /// listed under one lock, so two tables made at once cannot both take
@@ -248,7 +239,11 @@ impl AppState {
             tracing::dispatcher::with_default(&dispatch, || span.in_scope(|| f(&state, &owned)))
         })
         .await
-        .map_err(|_| ServerError::Storage(format!("looking table {id} up failed")))?
+        .map_err(|_| {
+            ServerError::Storage(crate::store::StoreError::Failed(format!(
+                "looking table {id} up failed"
+            )))
+        })?
     }
 
     /// [`AppState::find`] on this thread, which may wait for the store.
@@ -267,9 +262,6 @@ impl AppState {
         let Some(row) = self.ctx.store.live_table(id)? else {
             return Ok(None);
         };
-        if self.is_draining() {
-            return Err(ServerError::Draining);
-        }
         self.adopt(cluster, row).map(Some)
     }
 
@@ -287,6 +279,9 @@ impl AppState {
         if let Some(handle) = self.live(&row.id) {
             return Ok(handle);
         }
+        if self.is_draining() {
+            return Err(ServerError::Draining);
+        }
         if !cluster.take(&row.id)? {
             let owner = cluster.owner(&row.id)?;
             return Err(owner
@@ -301,15 +296,45 @@ impl AppState {
             .lease_changed(crate::metrics::LeaseChange::Acquired);
         tracing::info!(table = %id, node = %cluster.node, "table taken over");
         match table::load(self.ctx.clone(), row) {
-            Ok(handle) => {
-                self.lock().insert(id, handle.clone());
-                Ok(handle)
-            }
+            Ok(handle) => self.list_now(id, handle),
             Err(e) => {
                 let _ = cluster.release(&id);
                 Err(e)
             }
         }
+    }
+
+    /// Lists `handle` as live table `id`, unless the node began to drain
+    /// meanwhile: then it is handed over at once (its lease released, its
+    /// connections told it moved) and the request is refused as the node
+    /// is stopping. The drain takes the tables listed when it begins,
+    /// under the same lock: a table taken over or made while it ran was
+    /// left out, its lease kept until it expired, and its connections
+    /// closed without `moved` (issue 40, 1 of 42). Blocking: runs on the
+    /// blocking pool.
+    fn list_now(&self, id: TableId, handle: TableHandle) -> Result<TableHandle, ServerError> {
+        match self.list(id, handle) {
+            Ok(handle) => Ok(handle),
+            Err(handle) => {
+                tokio::runtime::Handle::current().block_on(handle.hand_over(true));
+                Err(ServerError::Draining)
+            }
+        }
+    }
+
+    /// Lists `handle` as live table `id`; gives it back if the node
+    /// drains (on several nodes), to be handed over.
+    pub(crate) fn list(
+        &self,
+        id: TableId,
+        handle: TableHandle,
+    ) -> Result<TableHandle, TableHandle> {
+        let mut tables = self.lock();
+        if self.ctx.cluster.is_some() && self.is_draining() {
+            return Err(handle);
+        }
+        tables.insert(id, handle.clone());
+        Ok(handle)
     }
 
     /// Writes new table `row` to the store, starts it and lists it, as one
@@ -319,10 +344,12 @@ impl AppState {
     /// Blocking: runs on the blocking pool.
     pub(crate) fn create_now(&self, row: TableRow) -> Result<TableHandle, ServerError> {
         let _adopting = self.adopting.lock().unwrap_or_else(|e| e.into_inner());
+        if self.ctx.cluster.is_some() && self.is_draining() {
+            return Err(ServerError::Draining);
+        }
         let id = row.id.clone();
         let handle = table::start(self.ctx.clone(), table::store_new(&self.ctx, row)?)?;
-        self.lock().insert(id, handle.clone());
-        Ok(handle)
+        self.list_now(id, handle)
     }
 
     /// This node's id and public address, if it is one of a cluster.
@@ -342,11 +369,17 @@ impl AppState {
     /// lease up, its connections told the table moved. On one node (no
     /// cluster) tables simply stop with the process.
     pub async fn drain(&self) {
-        self.set_draining(true);
         if self.ctx.cluster.is_none() {
+            self.set_draining(true);
             return;
         }
-        let handles: Vec<TableHandle> = self.lock().drain().map(|(_, h)| h).collect();
+        // Under the tables' lock: a table listed from now on is handed
+        // over by whoever lists it ([`AppState::list`]).
+        let handles: Vec<TableHandle> = {
+            let mut tables = self.lock();
+            self.set_draining(true);
+            tables.drain().map(|(_, h)| h).collect()
+        };
         futures_util::future::join_all(handles.iter().map(|h| h.hand_over(true))).await;
         // The node exits within milliseconds, before any scrape could read
         // `dalmuti_lease_changes_total{change="released"}`: the log says it.

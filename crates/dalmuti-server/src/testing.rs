@@ -60,12 +60,17 @@ pub fn check_told(url: &str, table: &str, told: &[Value], what: &str) {
         let log: Vec<Value> = store
             .log(&table)?
             .iter()
-            .map(|e| serde_json::from_str(e).unwrap())
+            .map(|e| serde_json::to_value(e).expect("an event serializes"))
             .collect();
         let news: HashMap<u64, Value> = store
             .talk(&table, TalkKind::News)?
             .into_iter()
-            .map(|(n, line)| (n, serde_json::from_str(&line).unwrap()))
+            .filter_map(|(n, line)| Some((n, line?)))
+            .map(|(n, line)| match line {
+                crate::protocol::TalkLine::News(news) => (n, serde_json::to_value(news)),
+                crate::protocol::TalkLine::Chat(chat) => (n, serde_json::to_value(chat)),
+            })
+            .map(|(n, value)| (n, value.expect("a line serializes")))
             .collect();
         Ok((log, news))
     })

@@ -7,20 +7,39 @@
 //! it is sent in.
 
 use axum::extract::Request;
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::http::{Extensions, HeaderMap, HeaderValue, Method, StatusCode, Version, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
+use tower_http::compression::predicate::{DefaultPredicate, Predicate};
 use tower_http::compression::{CompressionLayer, CompressionLevel};
 
 /// The compression layer: gzip and brotli, at a level that compresses a
 /// 1 MB replay in milliseconds (brotli's own default, 11, takes about a
-/// second of CPU for it).
-pub fn compression() -> CompressionLayer {
+/// second of CPU for it). A response marked [`Encoded`] is left as it is.
+pub fn compression() -> CompressionLayer<impl Predicate> {
     CompressionLayer::new()
         .no_deflate()
         .no_zstd()
         .quality(CompressionLevel::Precise(5))
+        .compress_when(DefaultPredicate::new().and(not_encoded as NotEncoded))
+}
+
+/// Marks a response whose body is already as the client asked for it (a
+/// finished game's answer, kept compressed in every encoding,
+/// [`crate::records`]): the compression layer, which would compress it
+/// again for each request, leaves it alone (issue 40: a replay of 18 MB
+/// asked for with `br` was compressed anew each time, on the threads the
+/// tables play on).
+#[derive(Clone, Copy, Debug)]
+pub struct Encoded;
+
+/// A predicate of the compression layer.
+type NotEncoded = fn(StatusCode, Version, &HeaderMap, &Extensions) -> bool;
+
+/// Whether a response is not [`Encoded`].
+fn not_encoded(_: StatusCode, _: Version, _: &HeaderMap, extensions: &Extensions) -> bool {
+    extensions.get::<Encoded>().is_none()
 }
 
 /// The ETag of some content: a weak tag from its SHA-256. The client's

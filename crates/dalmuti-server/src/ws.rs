@@ -42,6 +42,19 @@ pub(crate) struct Settings {
     pub idle_timeout: Duration,
 }
 
+/// How a connection learns that the server stops, and what it tells its
+/// client then.
+pub(crate) struct Closing {
+    /// True once the server stops.
+    pub signal: watch::Receiver<bool>,
+    /// Whether the client is told `moved` then, whatever its table: on
+    /// several nodes another serves every table of a node that stops (a
+    /// table it took over or made as it stopped, a finished game shown
+    /// from the store), so the client connects again; alone, the server
+    /// has nowhere to send it.
+    pub moved: bool,
+}
+
 /// Upgrades to a WebSocket on `table`. `held` is what the connection
 /// holds while it is open: its place among the server's connections and
 /// its address's.
@@ -50,7 +63,7 @@ pub(crate) fn accept(
     table: TableHandle,
     held: (OwnedSemaphorePermit, Option<ConnectionSlot>),
     settings: Settings,
-    closing: watch::Receiver<bool>,
+    closing: Closing,
     address: std::net::IpAddr,
 ) -> Response {
     let limit = RateLimit::new(settings.messages_per_second);
@@ -71,7 +84,8 @@ pub(crate) fn accept(
                 limit,
                 address,
                 name: None,
-                closing,
+                closing: closing.signal,
+                moved_on_close: closing.moved,
                 v: 0,
                 settings,
                 last_heard: now,
@@ -84,11 +98,11 @@ pub(crate) fn accept(
 }
 
 /// Upgrades to a WebSocket that says only `moved` and closes: the table is
-/// served elsewhere, at `url` (another node's, for table `id`), or, when
-/// None, wherever the client first connected (it was handed over and its
-/// new node is not known yet).
-pub(crate) fn moved(ws: WebSocketUpgrade, url: Option<String>, node: &str) -> Response {
-    let msg = moved_msg(url, Some(node));
+/// served elsewhere, at `url` (another node's, `node`, for table `id`),
+/// or, when None, wherever the client first connected (it was handed over
+/// and its new node is not known yet, or this node is stopping).
+pub(crate) fn moved(ws: WebSocketUpgrade, url: Option<String>, node: Option<&str>) -> Response {
+    let msg = moved_msg(url, node);
     ws.on_upgrade(move |mut socket| async move {
         let _ = socket.send(Message::Text(msg.to_text().into())).await;
         let _ = socket
@@ -185,6 +199,9 @@ struct Connection {
     /// A spectator's name for its chat lines, from `hello`.
     name: Option<PlayerName>,
     closing: watch::Receiver<bool>,
+    /// Whether the client is told `moved` when the server stops
+    /// ([`Closing::moved`]).
+    moved_on_close: bool,
     v: u64,
     settings: Settings,
     /// When the client last sent anything (a pong counts).
@@ -235,9 +252,10 @@ impl Connection {
                 Woke::Frame(Some(Ok(message))) => message,
                 Woke::Frame(_) => return None,
                 Woke::Closing => {
-                    // Its table was handed over as the node stopped: the
-                    // client is told to reconnect, whichever came first.
-                    if self.table.retired() == Some(table::Retire::Moved) {
+                    // Its table was handed over as the node stopped (or
+                    // another node serves it from now on): the client is
+                    // told to reconnect, whichever came first.
+                    if self.moved_on_close || self.table.retired() == Some(table::Retire::Moved) {
                         let _ = self.send(&moved_msg(None, None)).await;
                     }
                     self.close(1001, "the server is stopping").await;
@@ -288,7 +306,7 @@ impl Connection {
                     } else {
                         ServerError::TooMany(self.too_many())
                     };
-                    if !self.send(&ServerMsg::error(self.v, &error)).await {
+                    if !self.send(&error.to_msg(self.v)).await {
                         return None;
                     }
                 }
@@ -333,7 +351,7 @@ impl Connection {
                 Err(refused) => refused.reason,
             };
             if !self
-                .send(&ServerMsg::error(0, &ServerError::BadRequest(reason)))
+                .send(&(ServerError::BadRequest(reason)).to_msg(0))
                 .await
             {
                 return;
@@ -348,7 +366,7 @@ impl Connection {
                 return;
             }
             Err(e) => {
-                self.send(&ServerMsg::error(0, &e)).await;
+                self.send(&e.to_msg(0)).await;
                 self.close(1008, "no such seat").await;
                 return;
             }
@@ -417,6 +435,10 @@ impl Connection {
     async fn catch_up(&mut self, token: Option<&str>, feed: &mut Feed) -> bool {
         self.later.clear();
         let Ok(sub) = self.table.subscribe(token, 0).await else {
+            // Handed over while the client was behind: told so.
+            if self.table.retired().is_some() {
+                self.retired().await;
+            }
             return false;
         };
         if let Some(seat) = &sub.seat {
@@ -457,7 +479,10 @@ impl Connection {
         };
         if let ClientMsg::Chat(line) = &msg {
             let from = match token {
-                Some(token) => Speaker::Seat(SeatToken::from(token)),
+                Some(token) => Speaker::Seat {
+                    token: SeatToken::from(token),
+                    from: self.address,
+                },
                 None => Speaker::Spectator {
                     name: self.name.clone(),
                     from: self.address,
@@ -515,7 +540,7 @@ impl Connection {
         feed: &mut Feed,
     ) -> Next {
         if !action {
-            return if self.send(&ServerMsg::error(self.v, &error)).await {
+            return if self.send(&error.to_msg(self.v)).await {
                 Next::Go
             } else {
                 Next::Stop
@@ -526,7 +551,13 @@ impl Connection {
                 let refusal = (error, resync);
                 self.refused_by_table(refusal, token, feed).await
             }
-            Err(_) => Next::Stop,
+            Err(_) => {
+                // The table stopped (a drain): the client is told why.
+                if self.table.retired().is_some() {
+                    self.retired().await;
+                }
+                Next::Stop
+            }
         }
     }
 
@@ -567,10 +598,7 @@ impl Connection {
                 Err(_) => break,
             }
         }
-        if !self
-            .send(&ServerMsg::error(resync.v.max(self.v), &error))
-            .await
-        {
+        if !self.send(&error.to_msg(resync.v.max(self.v))).await {
             return Next::Stop;
         }
         if lagged {

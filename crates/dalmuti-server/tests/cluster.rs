@@ -451,6 +451,117 @@ async fn a_node_that_stops_hands_its_tables_over() {
     n2.stop().await;
 }
 
+/// The drain's race (issue 40: a draining node closed 1 connection of 42
+/// without `moved`): a table that a node takes over while it begins to
+/// drain (the request for it was on its way when the drain took the
+/// node's tables) is handed over too: its client is told `moved`, its
+/// lease is released at once (not held until it expires, the table
+/// stalled meanwhile), and another node serves it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_taken_over_as_the_node_drains_is_handed_over_too() {
+    let schema = schema();
+    let ttl = Duration::from_secs(60);
+    // A table no node serves, with no lease (so no node's rounds take it
+    // over before a lease's time): made on n0, which stops.
+    let n0 = node(&schema, "n0", ttl).await;
+    let (id, ada) = n0.create_table(json!({"player": "Ada", "seats": 3})).await;
+    n0.stop().await;
+    sql(&schema, |c| {
+        c.execute("DELETE FROM leases WHERE table_id = $1", &[&id])
+            .unwrap()
+    });
+    let n1 = node(&schema, "n1", ttl).await;
+    let n1_addr = n1.addr;
+
+    // The leases are locked as by a slow database: n1's taking of the
+    // table waits in the middle, past its check that it is not draining.
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    let (locked, is_locked) = std::sync::mpsc::channel::<()>();
+    let url = schema.url.clone();
+    let locker = std::thread::spawn(move || {
+        let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        let mut tx = client.transaction().unwrap();
+        tx.batch_execute("LOCK TABLE leases IN EXCLUSIVE MODE")
+            .unwrap();
+        locked.send(()).unwrap();
+        let _ = released.recv();
+        tx.rollback().unwrap();
+    });
+    is_locked.recv().unwrap();
+    let path = format!("/ws/{id}");
+    let hello = common::hello(Some(&ada), 0);
+    let client = tokio::spawn(async move {
+        let mut ws = Ws::try_connect(n1_addr, &path)
+            .await
+            .map_err(|(status, body)| format!("no WebSocket: {status} {body}"))?;
+        ws.send_json(&hello).await;
+        let mut told = Vec::new();
+        loop {
+            match ws.recv_within(WAIT).await {
+                Some(Some(common::Frame::Text(text))) => told.push(text),
+                Some(Some(common::Frame::Close(code, reason))) => {
+                    told.push(format!("close {code:?} {reason}"));
+                    return Ok::<_, String>(told);
+                }
+                Some(Some(_)) => {}
+                Some(None) => return Ok(told),
+                None => return Err(format!("nothing within {WAIT:?}: {told:?}")),
+            }
+        }
+    });
+    eventually(
+        "n1's taking of the table waits for the leases",
+        async || {
+            let waiting: i64 = sql(&schema, |c| {
+                c.query_one(
+                "SELECT count(*) FROM pg_locks WHERE relation = 'leases'::regclass AND NOT granted",
+                &[],
+            )
+            .unwrap()
+            .get(0)
+            });
+            (waiting > 0).then_some(())
+        },
+    )
+    .await;
+
+    // n1 drains (SIGTERM) while it takes the table; the database answers
+    // once the drain has begun.
+    let stopping = tokio::spawn(n1.stop());
+    eventually("n1 drains", async || {
+        let ready = tokio::time::timeout(Duration::from_secs(1), async {
+            let mut stream = tokio::net::TcpStream::connect(n1_addr).await.ok()?;
+            use tokio::io::{AsyncReadExt, AsyncWriteExt};
+            let request =
+                format!("GET /readyz HTTP/1.1\r\nHost: {n1_addr}\r\nConnection: close\r\n\r\n");
+            stream.write_all(request.as_bytes()).await.ok()?;
+            let mut answer = Vec::new();
+            stream.read_to_end(&mut answer).await.ok()?;
+            Some(String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 200"))
+        })
+        .await;
+        (ready != Ok(Some(true))).then_some(())
+    })
+    .await;
+    release.send(()).unwrap();
+    locker.join().unwrap();
+
+    let told = client.await.unwrap().unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        told.iter().any(|m| m.contains("\"t\":\"moved\"")),
+        "the client was not told the table moved: {told:?}"
+    );
+    stopping.await.unwrap();
+    if let Some((node, _, live)) = holder(&schema, &id) {
+        assert!(!live, "{node}'s lease released, not left to expire");
+    }
+    // Another node serves it at once.
+    let n2 = node(&schema, "n2", ttl).await;
+    let (_ws, answer) = n2.hello(&id, Some(&ada), 0).await;
+    assert!(has_state(&answer), "{answer}");
+    n2.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bots_and_the_turn_timer_go_on_after_a_takeover() {
     let schema = schema();

@@ -159,3 +159,101 @@ async fn a_player_who_kept_a_name_has_one_chat_limit_over_all_tables() {
     assert!(reason.contains("over all your tables"), "{reason}");
     server.stop().await;
 }
+
+/// A chat line is one line of plain text: escape sequences, carriage
+/// returns and line feeds are refused with where they are, and nothing
+/// of the line is kept (issue 40: they were kept and printed raw by
+/// `dalmuti serve --list-reports`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_refuses_control_characters_saying_where() {
+    let server = Server::start(|_| {}).await;
+    let (id, ada) = server
+        .create_table(json!({"player": "Ada", "seats": 3}))
+        .await;
+    let (mut ws, _) = server.hello(&id, Some(&ada), 0).await;
+    for (text, code, at) in [
+        ("\u{1b}[31mred", "U+001B", 1),
+        ("ok\nThu, 01 Jan 2026 forged report", "U+000A", 3),
+        ("a\rb", "U+000D", 2),
+        ("tab\there", "U+0009", 4),
+        ("x\u{202e}y", "U+202E", 2),
+        ("line\u{2028}two", "U+2028", 5),
+    ] {
+        ws.send_json(&chat(text)).await;
+        let refused = ws.recv_until(|m| m["t"] == json!("error")).await;
+        let reason = refused["d"]["reason"].as_str().unwrap();
+        assert!(
+            reason.contains(&format!("{code} at character {at}")),
+            "{text:?}: {reason}"
+        );
+        assert_eq!(refused["d"]["kind"], json!("bad_request"), "{refused}");
+    }
+    say(&mut ws, "plain é 👍").await;
+    ws.close().await;
+    let (_, first) = server.hello(&id, Some(&ada), 0).await;
+    assert_eq!(texts(&first["d"]["chat"]), ["plain é 👍"], "{first}");
+    server.stop().await;
+}
+
+/// The host's silence holds for the person, not the seat's name: Bo,
+/// silenced, leaves and comes back as "Bob" from the same address, and
+/// is still refused; so is a spectator there. The host and the seats at
+/// the table when Bo was silenced (Cy, at the same address in this test)
+/// chat on (issue 40).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silenced_player_who_comes_back_under_another_name_stays_silenced() {
+    let server = Server::start(|_| {}).await;
+    let (id, ada) = server
+        .create_table(json!({"player": "Ada", "seats": 4, "spectator_chat": true}))
+        .await;
+    let bo = server.take_seat(&id, "Bo").await;
+    let cy = server.take_seat(&id, "Cy").await;
+    let (mut ada_ws, _) = server.hello(&id, Some(&ada), 0).await;
+    let (mut bo_ws, _) = server.hello(&id, Some(&bo), 0).await;
+    let (mut cy_ws, _) = server.hello(&id, Some(&cy), 0).await;
+    say(&mut bo_ws, "spam").await;
+    let silence = format!("/api/tables/{id}/silence");
+    let (status, answer) = server
+        .http("POST", &silence, Some(&ada), Some(json!({"name": "Bo"})))
+        .await;
+    assert_eq!(status, 204, "{answer}");
+    bo_ws.close().await;
+    let seats = format!("/api/tables/{id}/seats");
+    let (status, answer) = server.http("DELETE", &seats, Some(&bo), None).await;
+    assert_eq!(status, 204, "{answer}");
+
+    // Back as Bob: seated, but not heard.
+    let bob = server.take_seat(&id, "Bob").await;
+    let (mut bob_ws, _) = server.hello(&id, Some(&bob), 0).await;
+    bob_ws.send_json(&chat("it's me again")).await;
+    let refused = bob_ws.recv_until(|m| m["t"] == json!("error")).await;
+    let reason = refused["d"]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("removed the chat of \"Bo\"") && reason.contains("address"),
+        "{reason}"
+    );
+    // Nor watching, under any name.
+    let mut watching = server.ws(&id).await;
+    watching
+        .send_json(&json!({"t": "hello", "v": 0, "d": {"name": "Someone"}}))
+        .await;
+    watching.recv_until(has_state).await;
+    watching.send_json(&chat("hi from the stands")).await;
+    let refused = watching.recv_until(|m| m["t"] == json!("error")).await;
+    assert_eq!(refused["d"]["kind"], json!("conflict"), "{refused}");
+
+    // The others chat on, through a restart too.
+    say(&mut ada_ws, "welcome").await;
+    say(&mut cy_ws, "thanks").await;
+    for ws in [ada_ws, cy_ws, bob_ws, watching] {
+        ws.close().await;
+    }
+    let server = server.restart(|_| {}).await;
+    let (mut bob_ws, _) = server.hello(&id, Some(&bob), 0).await;
+    bob_ws.send_json(&chat("after the restart")).await;
+    let refused = bob_ws.recv_until(|m| m["t"] == json!("error")).await;
+    assert_eq!(refused["d"]["kind"], json!("conflict"), "{refused}");
+    let (mut cy_ws, _) = server.hello(&id, Some(&cy), 0).await;
+    say(&mut cy_ws, "still here").await;
+    server.stop().await;
+}

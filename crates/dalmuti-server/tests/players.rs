@@ -261,10 +261,16 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
         .map(|r| (r["name"].as_str().unwrap(), r["bot"].as_bool().unwrap()))
         .collect();
     assert_eq!(who.len(), 2, "{rated}");
-    assert!(who.contains(&("Ada", false)) && who.contains(&("easy", true)), "{rated}");
+    assert!(
+        who.contains(&("Ada", false)) && who.contains(&("easy", true)),
+        "{rated}"
+    );
     for r in ratings {
         assert_eq!(r["before"]["mu"], 25.0, "{rated}");
-        assert_eq!(r["after"]["provisional"], true, "one game: a first guess: {rated}");
+        assert_eq!(
+            r["after"]["provisional"], true,
+            "one game: a first guess: {rated}"
+        );
         // A game always makes a rating surer (its mean stays put for the
         // middle place between two equals).
         assert!(
@@ -275,7 +281,10 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
     let seated: Vec<&Value> = news.iter().filter(|n| n["kind"] == "seat").collect();
     assert_eq!(seated[1]["bot_n"], 1, "{news:?}");
     assert_eq!(seated[2]["bot_n"], 2, "{news:?}");
-    assert!(seated[0].get("bot_n").is_none(), "a person has no number: {news:?}");
+    assert!(
+        seated[0].get("bot_n").is_none(),
+        "a person has no number: {news:?}"
+    );
 
     // A rated table seats nobody who kept no name: a seat nobody can be
     // held to would cancel the rating for everyone (issue 40).
@@ -389,7 +398,10 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
         json!({"player": "Ada", "n": 1}),
         "{profile}"
     );
-    assert!(recent[0].get("default_name").is_none(), "private: {profile}");
+    assert!(
+        recent[0].get("default_name").is_none(),
+        "private: {profile}"
+    );
     let told = ratings.iter().find(|r| r["name"] == "Ada").unwrap();
     assert_eq!(recent[1]["rating"], told["after"], "{profile}");
     let place = recent[1]["place"].as_u64().unwrap();
@@ -467,7 +479,10 @@ async fn until_news(server: &Server, id: &str, done: impl Fn(&Value) -> bool) ->
         let mut ws = server.ws(id).await;
         ws.send_json(&common::hello(None, 0)).await;
         let snapshot = ws.recv_json().await;
-        let news = snapshot["d"]["news"].as_array().cloned().unwrap_or_default();
+        let news = snapshot["d"]["news"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         if news.iter().any(&done) {
             return news;
         }
@@ -749,10 +764,25 @@ async fn taking_a_seat_back_in_a_loop_freezes_nobody() {
     ws.send_json(&hello(Some(&bo), 0)).await;
     server.start_game(&id, &host).await;
 
-    // Bo chooses at v; Ada takes her seat back; Bo's move arrives.
-    let state = ws
-        .recv_until(|m| has_state(m) && choose(&m["d"]).is_some())
-        .await;
+    // Bo chooses at v, on his turn of play (nobody else acts then: a tax
+    // given meanwhile would change the game); Ada takes her seat back;
+    // Bo's move arrives.
+    let mut answered = None;
+    let state = loop {
+        let m = ws
+            .recv_until(|m| has_state(m) && choose(&m["d"]).is_some())
+            .await;
+        if matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow")) {
+            break m;
+        }
+        // A decision before play (his tax): answered once, as asked.
+        if answered != m["v"].as_u64() {
+            answered = m["v"].as_u64();
+            let action = choose(&m["d"]).unwrap();
+            ws.send_json(&json!({"t": "act", "v": m["v"], "d": action}))
+                .await;
+        }
+    };
     let v = state["v"].as_u64().unwrap();
     let mine = format!("/api/tables/{id}/seats/mine");
     let (status, back) = as_player(&server, "POST", &mine, Some(&ada), None).await;

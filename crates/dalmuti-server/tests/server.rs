@@ -244,7 +244,7 @@ fn row(seats: usize, rules: Value, turn_seconds: Option<u32>) -> TableRow {
         id: dalmuti_server::ids::TableId::new(),
         name: "test".into(),
         seats,
-        rules: rules.to_string(),
+        rules: serde_json::from_value(rules).expect("rules"),
         public: true,
         turn_seconds,
         ..TableRow::default()
@@ -775,8 +775,7 @@ async fn bots_stored_with_old_specs_still_load_and_play_at_the_offered_levels() 
             player: None,
             from: None,
         };
-        let text = serde_json::to_string(&event).unwrap();
-        store.append(&table.id, v as u64 + 1, &text).unwrap();
+        store.append(&table.id, v as u64 + 1, &event).unwrap();
     }
     let state = AppState::open(store, Config::for_tests()).unwrap();
     let handle = state.table(&table.id).await.expect("the table loaded");
@@ -1687,7 +1686,13 @@ async fn a_table_keeps_the_last_fifty_chat_lines_and_says_hello_with_them() {
     assert_eq!(first.data()["news"].as_array().unwrap().len(), 4);
     // A wrong token says nothing.
     let e = table
-        .chat(Speaker::Seat("nobody".into()), "hi")
+        .chat(
+            Speaker::Seat {
+                token: "nobody".into(),
+                from: [127, 0, 0, 1].into(),
+            },
+            "hi",
+        )
         .await
         .unwrap_err();
     assert_eq!(e, ServerError::BadToken);
@@ -1801,7 +1806,10 @@ async fn a_game_through_the_router(app: &axum::Router, state: &AppState) -> (Str
     let mut feed = sub.feed;
     table
         .chat(
-            Speaker::Seat(token.as_str().into()),
+            Speaker::Seat {
+                token: token.as_str().into(),
+                from: [127, 0, 0, 1].into(),
+            },
             "my hand is all Jesters",
         )
         .await

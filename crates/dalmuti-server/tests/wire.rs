@@ -80,10 +80,14 @@ async fn play(rules: Value, bots: &[&str]) -> Heard {
     let file = server
         .sqlite_file()
         .expect("the server keeps an SQLite file");
+    // The log as the store writes it.
     let log = SqliteStore::open(&file)
         .unwrap()
         .log(&id.as_str().into())
-        .unwrap();
+        .unwrap()
+        .iter()
+        .map(|e| serde_json::to_string(e).unwrap())
+        .collect();
     Heard {
         log,
         seat,

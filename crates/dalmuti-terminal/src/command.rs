@@ -1,7 +1,7 @@
 //! The commands a player types in the plain line mode, read
 //! case-insensitively.
 
-use dalmuti_core::{Card, Cards, Variant};
+use dalmuti_core::{Card, Cards, Set, Variant};
 
 use crate::tr::Tr;
 
@@ -10,6 +10,9 @@ use crate::tr::Tr;
 /// these make a set is the caller's to check, with the game's words.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Play {
+    /// The play itself, for President and Daifugō, whose Jokers say what
+    /// they stand for (`9H JK as 9S`, `5H JK 7H`).
+    pub suited: Option<Set>,
     /// The cards.
     pub cards: Cards,
     /// The value after `as`.
@@ -109,6 +112,7 @@ pub fn parse(line: &str, tr: Tr) -> Result<Command, String> {
                 let example = match tr.variant() {
                     Variant::Dalmuti => "12 12",
                     Variant::CorporateShuffle => "10 10",
+                    Variant::Daifugo | Variant::President => "3C 4D",
                 };
                 return Err(tr.t("cmd.give-which", &[("example", example)]));
             }
@@ -120,6 +124,11 @@ pub fn parse(line: &str, tr: Tr) -> Result<Command, String> {
                 card: one_card(card, tr)?,
             }),
             _ => Err(tr.t("cmd.offer-needs", &[])),
+        },
+        // 10-discard: the card to discard (cards alone do as well).
+        "discard" => match rest {
+            [] => Err(tr.t("cmd.answer-needs", &[])),
+            _ => play(rest, tr).map(Command::Cards),
         },
         "answer" => match rest {
             [card] => Ok(Command::Answer(one_card(card, tr)?)),
@@ -154,6 +163,7 @@ fn example(variant: Variant) -> &'static str {
     match variant {
         Variant::Dalmuti => "6 6 J",
         Variant::CorporateShuffle => "6 6 D",
+        Variant::Daifugo | Variant::President => "9H JK as 9S",
     }
 }
 
@@ -171,8 +181,34 @@ fn deck_words(tr: Tr) -> String {
     tr.v("deck", &args)
 }
 
+/// A card of the pack as typed: `9h`, `10♥`, `jk` or `joker`.
+fn suited_token(word: &str) -> String {
+    let lower = word.to_lowercase();
+    if lower == "jk" || lower == "joker" || lower == "jokers" || lower == "🃏" {
+        return "JK".into();
+    }
+    lower
+        .replace('♠', "s")
+        .replace('♥', "h")
+        .replace('♦', "d")
+        .replace('♣', "c")
+        .to_uppercase()
+}
+
 fn one_card(word: &str, tr: Tr) -> Result<Card, String> {
     let variant = tr.variant();
+    if variant.is_suited() {
+        return suited_token(word)
+            .parse::<Card>()
+            .ok()
+            .filter(|c| c.is_suited())
+            .ok_or_else(|| {
+                tr.t(
+                    "cmd.not-a-card",
+                    &[("word", &shorten(word)), ("deck", &tr.t("pack.cards", &[]))],
+                )
+            });
+    }
     let token = match word {
         "j" | "jester" | "jesters" => "J",
         "d" | "dogbert" | "dogberts" => "D",
@@ -203,6 +239,31 @@ fn one_card(word: &str, tr: Tr) -> Result<Card, String> {
 
 /// A play: cards, then `as VALUE`, then `wedgie NAME`, each optional.
 fn play(words: &[String], tr: Tr) -> Result<Play, String> {
+    if tr.variant().is_suited() {
+        // The words are the play as the record writes it: each card, and
+        // `as` the cards its Jokers stand for in a set.
+        let mut tokens = Vec::with_capacity(words.len());
+        for word in words {
+            if word.eq_ignore_ascii_case("as") {
+                tokens.push("as".to_string());
+            } else {
+                tokens.push(one_card(word, tr)?.token().to_string());
+            }
+        }
+        let text = tokens.join(" ");
+        let set: Set = text.parse().map_err(|e: dalmuti_core::NotASet| {
+            tr.t(
+                "not-a-set.pack",
+                &[("cards", &text), ("why", &e.to_string())],
+            )
+        })?;
+        return Ok(Play {
+            suited: Some(set),
+            cards: set.cards(),
+            value: None,
+            target: None,
+        });
+    }
     let (words, target) = match words.iter().position(|w| w == "wedgie") {
         Some(at) => {
             let name = words[at + 1..].join(" ");
@@ -231,6 +292,7 @@ fn play(words: &[String], tr: Tr) -> Result<Play, String> {
         return Err(tr.t("cmd.play-which", &[("example", example(tr.variant()))]));
     }
     Ok(Play {
+        suited: None,
         cards: cards(words, tr)?,
         value,
         target,
@@ -277,6 +339,7 @@ mod tests {
 
     fn plain(s: &str) -> Play {
         Play {
+            suited: None,
             cards: c(s),
             value: None,
             target: None,
@@ -328,6 +391,7 @@ mod tests {
         assert_eq!(
             cs("play D d as 3"),
             Ok(Command::Play(Play {
+                suited: None,
                 cards: c("D D"),
                 value: Some(3),
                 target: None
@@ -336,6 +400,7 @@ mod tests {
         assert_eq!(
             cs("6 T wedgie Wally"),
             Ok(Command::Cards(Play {
+                suited: None,
                 cards: c("6 T"),
                 value: None,
                 target: Some("wally".into())
@@ -348,6 +413,7 @@ mod tests {
         assert_eq!(
             cs("play D as 0"),
             Ok(Command::Play(Play {
+                suited: None,
                 cards: c("D"),
                 value: Some(0),
                 target: None

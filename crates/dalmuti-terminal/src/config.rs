@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use dalmuti_bots::BotSpec;
-use dalmuti_core::{BadRules, Rules, Scoring, Seed, Variant};
+use dalmuti_core::{BadRules, IdleRule, Rules, Scoring, Seed, Variant};
 use dalmuti_i18n::Lang;
 
 /// The bots' names, in the order they are given out: the rulebook's
@@ -53,8 +53,12 @@ pub struct PlayArgs {
     /// Optional rule: the highest Merchant (Worker) may trade a card blind
     /// with another Merchant (6 or more players).
     pub merchant_exchange: bool,
-    /// Scoring: none, standard or philanthropic.
+    /// Scoring: none, standard or philanthropic (places in President and
+    /// Daifugō).
     pub scoring: String,
+    /// President and Daifugō: a preset (uecda, local, president) and
+    /// OPTION=VALUE, separated by commas (docs/RULES.md).
+    pub house: Option<String>,
     /// The number of hands the game lasts [default: play until you quit].
     pub hands: Option<u32>,
     /// The bots' delay between actions, in milliseconds, when the output is
@@ -83,6 +87,7 @@ impl Default for PlayArgs {
             first_deal_revolution: false,
             merchant_exchange: false,
             scoring: "none".into(),
+            house: None,
             hands: None,
             speed: 600,
             plain: false,
@@ -123,7 +128,7 @@ pub struct Config {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     /// Not a variant.
-    #[error("--variant is dalmuti or corporate-shuffle, not {0:?}")]
+    #[error("--variant is dalmuti, corporate-shuffle, daifugo or president, not {0:?}")]
     Variant(String),
     /// Too few or too many players for the variant.
     #[error("{} seats {} to {} players, you included, not {players}", .variant.words().game, .variant.players().start(), .variant.players().end())]
@@ -136,6 +141,9 @@ pub enum ConfigError {
     /// The stripped deck asked for a game that has none.
     #[error("--stripped-deck is not for Corporate Shuffle: its 60-card deck is never stripped")]
     StrippedDeck,
+    /// Rules that make no game of President or Daifugō.
+    #[error("{0}")]
+    Rules(String),
     /// The lineup does not fit the table.
     #[error("--players {players} needs {} bots (or one bot for all), but --bots lists {bots}", players - 1)]
     BotCount {
@@ -157,6 +165,9 @@ pub enum ConfigError {
     /// An empty, too long or unprintable name.
     #[error("--name must be 1 to {MAX_NAME} printable characters, not {0:?}")]
     Name(String),
+    /// An optional rule that can never come into force at this table.
+    #[error("--{flag} cannot apply: {0}", flag = .0.switch().replace('_', "-"))]
+    IdleRule(IdleRule),
     /// Not a scoring.
     #[error("--scoring is none, standard or philanthropic, not {0:?}")]
     Scoring(String),
@@ -223,6 +234,23 @@ impl Config {
             .scoring
             .parse()
             .map_err(|_| ConfigError::Scoring(args.scoring.clone()))?;
+        let climbing = match (&args.house, variant.is_suited()) {
+            (None, _) => None,
+            (Some(text), true) => Some(
+                dalmuti_core::Climbing::from_options(variant, text)
+                    .map_err(|e| ConfigError::Rules(format!("--house: {e}")))?,
+            ),
+            (Some(_), false) => {
+                return Err(ConfigError::Rules(
+                    "--house sets the rules of President and Daifugō only".into(),
+                ));
+            }
+        };
+        // President and Daifugō are scored by places unless told otherwise.
+        let scoring = match (variant.is_suited(), scoring) {
+            (true, Scoring::None) => Scoring::Places,
+            (_, s) => s,
+        };
         let rules = Rules {
             variant,
             stripped_deck: args.stripped_deck,
@@ -231,13 +259,20 @@ impl Config {
             scoring,
             hands: args.hands,
             join_and_leave: false,
+            climbing,
         };
         // The table's size and the deck are checked here, before any bot
         // is read, so the message names the real fault.
         rules.check(players).map_err(|e| match e {
             BadRules::Players { variant, players } => ConfigError::Players { variant, players },
             BadRules::StrippedCorporate => ConfigError::StrippedDeck,
+            e => ConfigError::Rules(e.to_string()),
         })?;
+        // Announced as "Rules: stripped deck" and then not played would
+        // mislead: a rule that cannot apply at this table is refused.
+        if let Some(&idle) = rules.idle_at(players).first() {
+            return Err(ConfigError::IdleRule(idle));
+        }
         if specs.len() != 1 && specs.len() != players - 1 {
             return Err(ConfigError::BotCount {
                 players,
@@ -257,7 +292,7 @@ impl Config {
             parsed = vec![parsed[0].clone(); players - 1];
         }
         let pool: &[&str] = match variant {
-            Variant::Dalmuti => &BOT_NAMES,
+            Variant::Dalmuti | Variant::Daifugo | Variant::President => &BOT_NAMES,
             Variant::CorporateShuffle => &OFFICE_NAMES,
         };
         let names = pool
@@ -322,6 +357,7 @@ mod tests {
             first_deal_revolution: false,
             merchant_exchange: false,
             scoring: "none".into(),
+            house: None,
             hands: None,
             speed: 0,
             plain: true,
@@ -477,7 +513,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             err.to_string(),
-            "--variant is dalmuti or corporate-shuffle, not \"dilbert\""
+            "--variant is dalmuti, corporate-shuffle, daifugo or president, not \"dilbert\""
         );
     }
 }

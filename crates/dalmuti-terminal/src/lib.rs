@@ -86,10 +86,15 @@ pub fn run_play(args: &PlayArgs) -> Result<Played, PlayError> {
             Ok(path) => path,
             Err(error) => return Err(PlayError::Save { error, interrupted }),
         };
-        let said = tr.t("game-saved", &[("path", &saved.display().to_string())]);
+        let path = saved.display().to_string();
+        let replay = format!("{} replay {}", this_program(), shell_word(&path));
+        let said = tr.t("game-saved", &[("path", &path), ("replay", &replay)]);
         (Some(saved), said)
     } else {
-        (None, tr.t("game-not-saved", &[]))
+        (
+            None,
+            tr.t("game-not-saved", &[("seed", session.seed_text())]),
+        )
     };
     let mut out = stdout.lock();
     // A reader that went away (`| head`) is no reason to lose the game, nor
@@ -97,4 +102,47 @@ pub fn run_play(args: &PlayArgs) -> Result<Played, PlayError> {
     let _ = writeln!(out, "{said}");
     let _ = out.flush();
     Ok(Played { saved, interrupted })
+}
+
+/// How to run this program again, for the saved game's line: `dalmuti`
+/// when that name on the `PATH` is this program, else its own path
+/// (`target/release/dalmuti` for someone who has only `cargo run`),
+/// relative to the current folder when it lies below it.
+fn this_program() -> String {
+    let Ok(exe) = std::env::current_exe().and_then(std::fs::canonicalize) else {
+        return "dalmuti".into();
+    };
+    let on_path = std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths)
+            .any(|dir| std::fs::canonicalize(dir.join("dalmuti")).is_ok_and(|found| found == exe))
+    });
+    if on_path {
+        return "dalmuti".into();
+    }
+    let here = std::env::current_dir().and_then(std::fs::canonicalize);
+    let shown = match here {
+        Ok(here) => exe.strip_prefix(&here).map_or(exe.clone(), PathBuf::from),
+        Err(_) => exe.clone(),
+    };
+    let shown = shown.display().to_string();
+    // A bare name would be looked up on the PATH, not found here.
+    if shown.contains('/') {
+        shell_word(&shown)
+    } else {
+        shell_word(&format!("./{shown}"))
+    }
+}
+
+/// `text` as one word of a shell command: quoted when it holds anything
+/// but letters, digits and `/._-+:,=@%`.
+fn shell_word(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:,=@%".contains(c));
+    if plain {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
 }

@@ -85,6 +85,10 @@ impl Teller<'_> {
                 Seen::MerchantExchanged { offerer, partner } => {
                     self.say("log.exchange.hidden", offerer, &self.args(&[partner], &[]))
                 }
+                Seen::Given { from, to } => {
+                    self.say("log.give.hidden", from, &self.args(&[to], &[]))
+                }
+                Seen::Discarded { seat } => self.say("log.discard.hidden", seat, &[]),
                 Seen::Event(event) => {
                     let line = self.event(event, leading, previous.as_ref());
                     match event {
@@ -164,6 +168,71 @@ impl Teller<'_> {
     fn count(&self, key: &str, n: u32, args: &[(String, String)]) -> String {
         let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         self.tr.n(key, n.into(), &args)
+    }
+
+    /// What a play of President or Daifugō did to the table.
+    fn effect(&self, effect: dalmuti_core::Effect) -> String {
+        use dalmuti_core::Effect;
+        let tr = self.tr;
+        let word = |key: &str| tr.v(&format!("word.{key}"), &[]);
+        match effect {
+            Effect::Revolution { seat, reversed } => {
+                let key = if reversed {
+                    "log.effect.revolution"
+                } else {
+                    "log.effect.revolution-back"
+                };
+                self.say(key, seat, &self.args(&[], &[("word", word("revolution"))]))
+            }
+            Effect::EightCut { seat } => self.say(
+                "log.effect.eight-cut",
+                seat,
+                &self.args(&[], &[("word", word("eight-cut"))]),
+            ),
+            Effect::TwoClears { seat } => self.say("log.effect.two-clears", seat, &[]),
+            Effect::SpadeThree { seat } => self.say(
+                "log.effect.spade-three",
+                seat,
+                &self.args(&[], &[("word", word("spade-three"))]),
+            ),
+            Effect::ElevenBack { seat, on } => {
+                let key = if on {
+                    "log.effect.eleven-back"
+                } else {
+                    "log.effect.eleven-back-off"
+                };
+                self.say(key, seat, &self.args(&[], &[("word", word("eleven-back"))]))
+            }
+            Effect::Locked { suits, number } => {
+                let symbols: String = dalmuti_core::Suit::ALL
+                    .iter()
+                    .filter(|s| suits >> s.index() & 1 != 0)
+                    .map(|s| s.symbol())
+                    .collect();
+                let key = match (suits != 0, number) {
+                    (true, true) => "log.effect.locked-both",
+                    (true, false) => "log.effect.locked",
+                    _ => "log.effect.locked-number",
+                };
+                tr.t(key, &[("suits", &symbols), ("word", &word("lock"))])
+            }
+            Effect::Skipped { seat, skipped } => {
+                let names: Vec<String> = skipped.iter().map(|s| self.who(s)).collect();
+                self.say(
+                    "log.effect.skipped",
+                    seat,
+                    &self.args(&[], &[("skipped", tr.list(&names, "list.and"))]),
+                )
+            }
+            Effect::Reversed { seat, .. } => self.say("log.effect.reversed", seat, &[]),
+            Effect::Fell { seat } => self.say(
+                "log.effect.fell",
+                seat,
+                &self.args(&[], &[("word", word("miyako-ochi"))]),
+            ),
+            Effect::Fouled { seat } => self.say("log.effect.fouled", seat, &[]),
+            Effect::Stalemate { .. } => tr.t("log.effect.stalemate", &[]),
+        }
     }
 
     /// A set and what its special card does.
@@ -317,7 +386,22 @@ impl Teller<'_> {
                 }
             }
             Event::RatbertTaken { seat } => self.say("log.ratbert", seat, &[]),
+            Event::Given { from, to, card }
+                if self.everything || self.is_me(from) || self.is_me(to) =>
+            {
+                let args = self.args(&[to], &[("card", tr.count_of(1, card))]);
+                self.say("log.give.shown", from, &args)
+            }
+            Event::Given { from, to, .. } => {
+                self.say("log.give.hidden", from, &self.args(&[to], &[]))
+            }
+            Event::Discarded { seat, card } if self.everything || self.is_me(seat) => {
+                let args = self.args(&[], &[("card", tr.count_of(1, card))]);
+                self.say("log.discard.shown", seat, &args)
+            }
+            Event::Discarded { seat, .. } => self.say("log.discard.hidden", seat, &[]),
             Event::HandOver => tr.t("log.hand-over", &[]),
+            Event::Effect(effect) => self.effect(effect),
         }
     }
 }

@@ -195,7 +195,12 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         let s = &*self.session;
         let tr = s.tr();
         let mut lines = vec![String::new(), format!("== {} ==", hand_number(s))];
-        lines.extend(self.table_lines(&say(tr, "plain.table", &[])));
+        let table_key = if tr.variant().is_suited() {
+            "plain.table.pack"
+        } else {
+            "plain.table"
+        };
+        lines.extend(self.table_lines(&say(tr, table_key, &[])));
         self.seating = self.current_seating();
         let view = s.view();
         if view.is_first_hand() && view.rules().first_deal_revolution {
@@ -299,7 +304,12 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         match command {
             Command::Hand => self.say(words::hand_line(self.session))?,
             Command::Table => {
-                for line in self.table_lines(&say(self.tr(), "plain.table", &[])) {
+                let table_key = if self.tr().variant().is_suited() {
+                    "plain.table.pack"
+                } else {
+                    "plain.table"
+                };
+                for line in self.table_lines(&say(self.tr(), table_key, &[])) {
                     self.say(line)?;
                 }
             }
@@ -476,10 +486,15 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
                 _ if play.value.is_some() || play.target.is_some() => return Err(wrong()),
                 Decision::Tax { .. } => Action::GiveTax(play.cards),
                 Decision::ExchangeAnswer { .. } => Action::AnswerExchange(single(&play.cards, tr)?),
+                Decision::Give { .. } => Action::Give(single(&play.cards, tr)?),
+                Decision::Discard { .. } => Action::Discard(single(&play.cards, tr)?),
                 _ => return Err(wrong()),
             },
             Command::Play(play) => Action::Play(self.set(&play)?),
-            Command::Give(cards) => Action::GiveTax(cards),
+            Command::Give(cards) => match decision {
+                Decision::Give { .. } => Action::Give(single(&cards, tr)?),
+                _ => Action::GiveTax(cards),
+            },
             Command::Pass => Action::Pass,
             Command::Revolution => {
                 if self.session.revolution_offer().is_none() {
@@ -506,7 +521,10 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         let wanted = match action {
             Action::Play(set) => set.cards(),
             Action::GiveTax(cards) => cards,
-            Action::OfferExchange { card, .. } | Action::AnswerExchange(card) => Cards::one(card),
+            Action::OfferExchange { card, .. }
+            | Action::AnswerExchange(card)
+            | Action::Give(card)
+            | Action::Discard(card) => Cards::one(card),
             _ => Cards::EMPTY,
         };
         let held = self.session.my_cards();
@@ -520,6 +538,9 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
     /// not one.
     fn set(&self, play: &Play) -> Result<Set, String> {
         let tr = self.tr();
+        if let Some(set) = play.suited {
+            return Ok(set);
+        }
         let set = Set::from_cards_as(&play.cards, play.value)
             .map_err(|e| words::not_a_set(&play.cards, &e, tr))?;
         let Some(typed) = &play.target else {
@@ -611,6 +632,8 @@ fn fits(decision: &Decision, action: &Action) -> bool {
             | (Decision::ExchangeAnswer { .. }, Action::AnswerExchange(_))
             | (Decision::Lead, Action::Play(_))
             | (Decision::Follow { .. }, Action::Play(_) | Action::Pass)
+            | (Decision::Give { .. }, Action::Give(_))
+            | (Decision::Discard { .. }, Action::Discard(_))
     )
 }
 
@@ -667,6 +690,7 @@ mod tests {
             first_deal_revolution: false,
             merchant_exchange: false,
             scoring: "standard".into(),
+            house: None,
             hands: Some(1),
             speed: 0,
             plain: true,

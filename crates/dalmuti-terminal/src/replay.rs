@@ -39,10 +39,17 @@ pub fn game(game: &Game, tr: Tr) -> Vec<String> {
             let draws: Vec<String> = round
                 .iter()
                 .map(|&(p, card)| {
-                    tr.t(
-                        "draw.other",
-                        &[("name", &name(players[p])), ("card", &tr.count_of(1, card))],
-                    )
+                    let card = tr.count_of(1, card);
+                    // The reader draws in the second person ("you draw"),
+                    // as in the game itself.
+                    if reader(game) == Some(players[p]) {
+                        tr.t("draw.you", &[("card", &card)])
+                    } else {
+                        tr.t(
+                            "draw.other",
+                            &[("name", &name(players[p])), ("card", &card)],
+                        )
+                    }
                 })
                 .collect();
             let key = if i == 0 { "draw.first" } else { "draw.again" };
@@ -118,7 +125,14 @@ fn hand(game: &Game, tr: Tr, index: usize, log: &HandLog, totals: &mut [u32]) ->
         .iter()
         .enumerate()
         .map(|(i, &p)| {
-            let title = tr.title(Seat::new(i).title(n));
+            // President and Daifugō: the class from the last game, not the
+            // seat (everyone a commoner in a game without classes).
+            let title = match (game.rules().variant.is_suited(), hand.class(Seat::new(i))) {
+                (true, Some(class)) => Seat::new(class).title(n),
+                (true, None) => dalmuti_core::Title::Merchant { class: 0 },
+                (false, _) => Seat::new(i).title(n),
+            };
+            let title = tr.title(title);
             tr.t("replay.seat", &[("name", &name(p)), ("title", &title)])
         })
         .collect();
@@ -229,5 +243,25 @@ mod tests {
         // In Korean the reader is 당신 ("you"), not the English word.
         let ko = super::game(&game, Tr::new(Lang::Ko, game.rules().variant)).join("\n");
         assert!(!ko.contains("You"), "{ko}");
+    }
+
+    #[test]
+    fn the_player_called_you_draws_in_the_second_person_in_every_language() {
+        let game = played(["Ada", "You", "Bo", "Cy"]);
+        assert!(game.draw().is_some(), "a game of four draws for seats");
+        for (lang, you_draw, slip) in [
+            (Lang::En, "you draw ", "You draws"),
+            (Lang::De, "du ziehst ", "You zieht"),
+            (Lang::Es, "tú sacas ", "You saca"),
+            (Lang::Ja, "あなた：", "You："),
+            (Lang::Ko, "나: ", "You: "),
+        ] {
+            let told = super::game(&game, Tr::new(lang, game.rules().variant));
+            let draw = &told[1];
+            assert!(draw.contains(you_draw), "{lang:?}: {draw}");
+            assert!(!draw.contains(slip), "{lang:?}: {draw}");
+            // The others draw in the third person.
+            assert!(draw.contains("Ada"), "{lang:?}: {draw}");
+        }
     }
 }

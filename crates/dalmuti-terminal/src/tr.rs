@@ -72,13 +72,20 @@ impl Tr {
         format!("{}.card.{card}", self.variant.word())
     }
 
-    /// One card's name: "Knight".
+    /// One card's name: "Knight"; a card of the pack by its rank and suit
+    /// symbol, "Q♠", the same in every language.
     pub fn card(self, card: Card) -> String {
+        if card.is_suited() && !card.is_joker() {
+            return pack_card(card);
+        }
         self.n(&self.card_key(card), 1, &[])
     }
 
     /// Several cards' name: "Knights".
     pub fn cards(self, card: Card) -> String {
+        if card.is_suited() && !card.is_joker() {
+            return pack_card(card);
+        }
         self.n(&self.card_key(card), 2, &[])
     }
 
@@ -145,15 +152,28 @@ impl Tr {
     /// `n` of a card in words: "a Mason", "four Stonecutters", "the
     /// Twirling Wedgie".
     pub fn count_of(self, n: u32, card: Card) -> String {
+        if card.is_suited() && !card.is_joker() {
+            return pack_card(card);
+        }
+        // A department (Marketing, Sales) is counted as cards of it: "two
+        // Marketing cards", never "two Marketing".
+        let counted = format!("{}.counted.{card}", self.variant.word());
+        let counted = self.cat.has_own(&counted).then_some(counted);
         if n != 1 {
-            let names = self.cards(card);
+            let names = match &counted {
+                Some(key) => self.n(key, 2, &[]),
+                None => self.cards(card),
+            };
             return self.n(
                 "count.many",
                 n.into(),
                 &[("number", &self.number(n)), ("names", &names)],
             );
         }
-        let name = self.card(card);
+        let name = match &counted {
+            Some(key) => self.n(key, 1, &[]),
+            None => self.card(card),
+        };
         if [Card::TWIRLING_WEDGIE, Card::RATBERT, Card::WORLD_RULER].contains(&card) {
             return self.t(&format!("count.one.{card}"), &[("name", &name)]);
         }
@@ -164,6 +184,30 @@ impl Tr {
     /// A set in words: "three Knights (one a Jester)", "two Dogberts as 3s
     /// (Consultants)".
     pub fn set_words(self, set: &Set) -> String {
+        if set.is_suited() {
+            // The play as written, each card by its suit's symbol and each
+            // Joker by name; a set's Jokers with what they stand for.
+            let joker = self.card(Card::JOKER);
+            let text = set.to_string();
+            let (cards, stand) = match text.split_once(" as ") {
+                Some((c, s)) => (c.to_string(), Some(s.to_string())),
+                None => (text, None),
+            };
+            let symbols = |t: &str| -> Vec<String> {
+                t.split(' ')
+                    .map(|tok| match tok.parse::<Card>() {
+                        Ok(c) if c.is_joker() => joker.clone(),
+                        Ok(c) => pack_card(c),
+                        Err(_) => tok.to_string(),
+                    })
+                    .collect()
+            };
+            let mut out = symbols(&cards).join(" ");
+            if let Some(stand) = stand {
+                out.push_str(&format!(" (= {})", symbols(&stand).join(" ")));
+            }
+            return out;
+        }
         if set.holds_wedgie() {
             return self.cards_words(&set.cards());
         }
@@ -203,6 +247,13 @@ impl Tr {
 
     /// A group of cards in words: "an Archbishop and a Baroness".
     pub fn cards_words(self, cards: &Cards) -> String {
+        if cards.is_suited() {
+            let parts: Vec<String> = cards.iter().map(|c| self.card(c)).collect();
+            if parts.is_empty() {
+                return self.t("nothing", &[]);
+            }
+            return parts.join(" ");
+        }
         let parts: Vec<String> = cards
             .kinds()
             .map(|(c, n)| self.count_of(u32::from(n), c))
@@ -240,6 +291,16 @@ impl Tr {
     }
 }
 
+/// A card of the pack as people read it: its rank and suit symbol, "10♥".
+pub fn pack_card(card: Card) -> String {
+    match (card.place(), card.suit()) {
+        (Some(place), Some(suit)) => {
+            format!("{}{}", dalmuti_core::place_word(place), suit.symbol())
+        }
+        _ => card.token().to_string(),
+    }
+}
+
 /// The first letter in upper case (a no-op for scripts without case).
 pub fn capitalize(text: &str) -> String {
     let mut chars = text.chars();
@@ -247,4 +308,36 @@ pub fn capitalize(text: &str) -> String {
         .next()
         .map(|c| c.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(value: usize) -> Card {
+        Card::from_index(value).unwrap()
+    }
+
+    #[test]
+    fn departments_are_counted_as_cards_of_them() {
+        let en = Tr::new(Lang::En, Variant::CorporateShuffle);
+        assert_eq!(en.count_of(1, card(9)), "a Marketing card");
+        assert_eq!(en.count_of(2, card(9)), "two Marketing cards");
+        assert_eq!(en.count_of(1, card(6)), "an Accounting card");
+        assert_eq!(en.count_of(3, card(5)), "three Human Resources cards");
+        assert_eq!(en.count_of(1, card(8)), "a Sales card");
+        let set: Set = "9 9".parse().unwrap();
+        assert_eq!(en.set_words(&set), "two Marketing cards");
+        // A person's title counts as it is; so does Dalmuti's deck.
+        assert_eq!(en.count_of(2, card(10)), "two Engineers");
+        assert_eq!(en.count_of(1, card(7)), "a Manager");
+        let dalmuti = Tr::new(Lang::En, Variant::Dalmuti);
+        assert_eq!(dalmuti.count_of(2, card(9)), "two Cooks");
+        // The card's own name stays on the hand's chips.
+        assert_eq!(en.card(card(9)), "Marketing");
+        let de = Tr::new(Lang::De, Variant::CorporateShuffle);
+        assert!(de.count_of(2, card(9)).ends_with(" Marketingkarten"));
+        let es = Tr::new(Lang::Es, Variant::CorporateShuffle);
+        assert!(es.count_of(2, card(8)).ends_with(" cartas de Ventas"));
+    }
 }

@@ -56,8 +56,8 @@ pub fn title(title: Title, tr: Tr, merchant_exchange: bool) -> String {
 /// are understood in either game).
 pub fn revolution_command(variant: Variant) -> &'static str {
     match variant {
-        Variant::Dalmuti => "revolution",
         Variant::CorporateShuffle => "takeover",
+        _ => "revolution",
     }
 }
 
@@ -184,6 +184,8 @@ pub fn command(session: &Session, action: &Action) -> String {
             None => format!("play {set}"),
         },
         Action::Pass => "pass".to_string(),
+        Action::Give(card) => format!("give {card}"),
+        Action::Discard(card) => format!("discard {card}"),
     }
 }
 
@@ -243,6 +245,7 @@ pub fn action(session: &Session, action: &Action) -> String {
         Action::AnswerExchange(card) => tr.count_of(1, *card),
         Action::Play(set) => play_words(session, set),
         Action::Pass => tr.t("action.pass", &[]),
+        Action::Give(card) | Action::Discard(card) => tr.count_of(1, *card),
     }
 }
 
@@ -334,6 +337,11 @@ fn explain_decision(session: &Session, decision: &Decision) -> String {
             say(tr, "explain.answer", &[("name", session.name_at(from))])
         }
         Decision::Lead => tr.t("explain.lead", &[]),
+        Decision::Give { to, left } => tr.t(
+            "explain.give",
+            &[("name", session.name_at(to)), ("n", &left.to_string())],
+        ),
+        Decision::Discard { left } => tr.t("explain.discard", &[("n", &left.to_string())]),
         Decision::Follow { top, by } => {
             let words = vocabulary(tr);
             let mut args: Vec<(&str, &str)> = words.iter().map(|(k, v)| (*k, v.as_str())).collect();
@@ -342,6 +350,8 @@ fn explain_decision(session: &Session, decision: &Decision) -> String {
             args.extend([("set", set.as_str()), ("n", size.as_str())]);
             let key = if nothing_tops(session) {
                 "explain.follow.nothing"
+            } else if session.variant().is_suited() {
+                "explain.follow.pack"
             } else if top.size() == 1 {
                 "explain.follow.one"
             } else {
@@ -395,6 +405,11 @@ pub fn prompt(session: &Session, decision: &Decision) -> String {
             tr.t("prompt.answer", &[("name", session.name_at(from))])
         }
         Decision::Lead => tr.t("prompt.lead", &[("forms", &play_forms(session))]),
+        Decision::Give { to, left } => tr.t(
+            "prompt.give",
+            &[("name", session.name_at(to)), ("n", &left.to_string())],
+        ),
+        Decision::Discard { left } => tr.t("prompt.discard", &[("n", &left.to_string())]),
         Decision::Follow { top, .. } => tr.t(
             "prompt.follow",
             &[
@@ -417,6 +432,8 @@ fn keyword(decision: &Decision, session: &Session) -> &'static str {
         Decision::ExchangeAnswer { .. } => "answer",
         Decision::Lead => "lead",
         Decision::Follow { .. } => "follow",
+        Decision::Give { .. } => "give",
+        Decision::Discard { .. } => "discard",
     }
 }
 
@@ -443,6 +460,8 @@ fn task(decision: &Decision, tr: Tr) -> String {
         Decision::ExchangeAnswer { .. } => "task.answer",
         Decision::Lead => "task.lead",
         Decision::Follow { .. } => "task.follow",
+        Decision::Give { .. } => "task.give",
+        Decision::Discard { .. } => "task.discard",
     };
     say(tr, key, &[("gift", &tr.v("gift", &[]))])
 }
@@ -497,6 +516,7 @@ pub fn not_a_set(cards: &Cards, why: &NotASet, tr: Tr) -> String {
         NotASet::TooLarge | NotASet::BadCard(_) | NotASet::BadWords(_) => {
             ("not-a-set.too-large".to_string(), args(&[]))
         }
+        NotASet::NotAPlay(why) => ("not-a-set.pack".to_string(), args(&[("why", why.clone())])),
     };
     let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
     say(tr, &key, &args)
@@ -572,6 +592,22 @@ pub fn refusal(session: &Session, reason: &Illegal) -> String {
                 ("seat", &seat_number(*seat).to_string()),
             ],
         ),
+        Illegal::Locked { top, played, suits } => tr.t(
+            if *suits {
+                "refusal.locked"
+            } else {
+                "refusal.locked-number"
+            },
+            &[
+                ("played", &tr.set_words(played)),
+                ("top", &tr.set_words(top)),
+                ("word", &tr.v("word.lock", &[])),
+            ],
+        ),
+        Illegal::NotOfThisGame(set) => tr.t(
+            "refusal.not-of-this-game",
+            &[("played", &set.to_string()), ("game", &tr.game())],
+        ),
     }
 }
 
@@ -590,6 +626,30 @@ pub fn optional_rules(rules: &dalmuti_core::Rules, tr: Tr) -> Vec<String> {
     }
     if rules.scoring != dalmuti_core::Scoring::None {
         options.push(tr.t(&format!("rules.scoring.{}", rules.scoring.word()), &[]));
+    }
+    if rules.variant.is_suited() {
+        // The options that change play, by the words players use.
+        let c = rules.climbing();
+        let word = |key: &str| tr.v(&format!("word.{key}"), &[]);
+        for (on, key) in [
+            (c.sequences, "sequence"),
+            (c.revolution, "revolution"),
+            (c.eight_cut, "eight-cut"),
+            (c.lock != dalmuti_core::Lock::Off, "lock"),
+            (c.spade_three, "spade-three"),
+            (c.eleven_back, "eleven-back"),
+            (c.miyako_ochi, "miyako-ochi"),
+            (c.five_skip, "five-skip"),
+            (c.nine_reverse, "nine-reverse"),
+            (c.forbidden_finish, "forbidden-finish"),
+        ] {
+            if on {
+                options.push(word(key));
+            }
+        }
+        if c.jokers > 0 {
+            options.push(tr.count_of(c.jokers.into(), dalmuti_core::Card::JOKER));
+        }
     }
     options
 }

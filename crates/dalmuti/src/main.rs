@@ -4,6 +4,7 @@ mod loadtest;
 mod play;
 mod serve;
 mod sim;
+mod uecda;
 mod verify;
 
 use std::io::{Read, Write};
@@ -67,12 +68,14 @@ enum Command {
     /// commands are typed as lines: play 6 6 J, play D D as 3, play 6 T
     /// wedgie Wally, pass, revolution (takeover), no, give 10 10, offer 4 7,
     /// decline, answer 9, hint, legal, hand, table, log, score, help, quit.
-    /// On quit (or at the end)
-    /// the game is saved as a record in $XDG_DATA_HOME/dalmuti/games (or
-    /// ~/.local/share/dalmuti/games) and its path printed.
+    /// On quit (or at the end) a game in which you made a move is saved as
+    /// a record in $XDG_DATA_HOME/dalmuti/games (or
+    /// ~/.local/share/dalmuti/games), and its path printed with the command
+    /// that tells it; quit before your first move and nothing is saved (the
+    /// seed is printed, to deal the same game again).
     ///
-    /// Exit status: 0 played and saved, 1 the game could not start or be
-    /// saved, 2 bad arguments.
+    /// Exit status: 0 played (and saved, if you moved), 1 the game could
+    /// not start or be saved, 2 bad arguments.
     Play(play::PlayCli),
     /// Serve the multiplayer game: the browser client at /, the lobby API
     /// under /api, a WebSocket per table (docs/PROTOCOL.md).
@@ -94,6 +97,10 @@ enum Command {
     /// WebSockets and report the connected seats held and the time from an
     /// action to its broadcast (docs/PERFORMANCE.md).
     Loadtest(loadtest::LoadtestCli),
+    /// The UECda contest's protocol both ways: contest programs on our
+    /// server (serve), our bots on a contest server (join). See
+    /// docs/UECDA.md.
+    Uecda(uecda::UecdaCli),
 }
 
 fn main() -> ExitCode {
@@ -106,6 +113,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run_serve(args),
         Command::Verify(args) => verify::run_verify(args),
         Command::Loadtest(args) => loadtest::run_loadtest(args),
+        Command::Uecda(args) => uecda::run_uecda(args),
     }
 }
 

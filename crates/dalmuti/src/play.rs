@@ -8,9 +8,10 @@ use dalmuti_terminal::PlayError;
 /// `dalmuti play`'s arguments as typed.
 #[derive(clap::Args, Clone, Debug)]
 pub struct PlayCli {
-    /// The game: dalmuti (The Great Dalmuti) or corporate-shuffle
+    /// The game: dalmuti (The Great Dalmuti), corporate-shuffle
     /// (Dilbert's Corporate Shuffle: 60 cards, office titles, Dogberts and
-    /// three special cards; 3 to 8 players).
+    /// three special cards; 3 to 8 players), daifugo (大富豪 as the UECda
+    /// contest plays it) or president (pagat.com's rules).
     #[arg(long, value_name = "VARIANT", default_value = "dalmuti")]
     pub variant: String,
 
@@ -50,9 +51,16 @@ pub struct PlayCli {
     #[arg(long)]
     pub merchant_exchange: bool,
 
-    /// Scoring: none, standard or philanthropic.
+    /// Scoring: none, standard or philanthropic (places, 5 to 1 at five
+    /// players, in President and Daifugō).
     #[arg(long, value_name = "SCORING", default_value = "none")]
     pub scoring: String,
+
+    /// President and Daifugō: a preset (uecda, local, president) and
+    /// OPTION=VALUE, separated by commas, e.g. `local,jokers=2` or
+    /// `eleven_back=on,lock=strict` (docs/RULES.md lists them).
+    #[arg(long, value_name = "RULES")]
+    pub house: Option<String>,
 
     /// The number of hands the game lasts [default: play until you quit].
     #[arg(long, value_name = "H")]
@@ -87,6 +95,7 @@ impl From<PlayCli> for dalmuti_terminal::PlayArgs {
             first_deal_revolution: cli.first_deal_revolution,
             merchant_exchange: cli.merchant_exchange,
             scoring: cli.scoring,
+            house: cli.house,
             hands: cli.hands,
             speed: cli.speed,
             plain: cli.plain,

@@ -1,6 +1,6 @@
 //! `dalmuti serve`: the multiplayer server, thin over `dalmuti-server`.
 
-use dalmuti_server::protocol::ChatLine;
+use dalmuti_server::protocol::{ChatLine, printable};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -63,6 +63,15 @@ pub struct ServeArgs {
     /// minutes): a kept name is for good, so strangers may not hoard them.
     #[arg(long, default_value_t = Config::default().player_burst)]
     pub names_per_address: u32,
+    /// Downloads of finished games (records, replays) one client address
+    /// is sent at once; it may ask for 20 at once, then 2 a second.
+    #[arg(long, default_value_t = Config::default().downloads.per_address)]
+    pub downloads_per_address: usize,
+    /// Downloads of finished games sent at once over every address: past
+    /// it the server answers 503 with a Retry-After, so that its tables
+    /// play on.
+    #[arg(long, default_value_t = Config::default().downloads.at_once)]
+    pub max_downloads: usize,
     /// On PostgreSQL, this node's id among the nodes sharing the database
     /// (1 to 64 letters, digits, '-', '_' or '.'). Default: the host's
     /// name and the port. Give each node its own.
@@ -117,14 +126,12 @@ pub enum LogFormat {
 /// Starts writing logs to standard error in `format`, filtered by
 /// $RUST_LOG (default `info`). A $RUST_LOG that does not parse is said,
 /// not ignored silently, and `info` is used.
-fn start_logs(format: LogFormat) {
+pub(crate) fn start_logs(format: LogFormat) {
     use tracing_subscriber::EnvFilter;
     let filter = match std::env::var("RUST_LOG") {
         Ok(wanted) if !wanted.trim().is_empty() => {
             EnvFilter::try_new(&wanted).unwrap_or_else(|e| {
-                eprintln!(
-                    "dalmuti serve: RUST_LOG={wanted:?} does not parse ({e}): logging at info"
-                );
+                eprintln!("dalmuti: RUST_LOG={wanted:?} does not parse ({e}): logging at info");
                 EnvFilter::new("info")
             })
         }
@@ -232,6 +239,11 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
         max_per_address: args.max_per_address.max(1),
         table_burst: args.tables_per_address.max(1),
         player_burst: args.names_per_address.max(1),
+        downloads: dalmuti_server::records::Downloads {
+            per_address: args.downloads_per_address.max(1),
+            at_once: args.max_downloads.max(1),
+            ..Config::default().downloads
+        },
         node_id: args.node_id,
         public_url: args.public_url,
         lease: Duration::from_secs(args.lease_seconds.clamp(1, 3600)),
@@ -300,7 +312,10 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
 const LISTED_REPORTS: usize = 200;
 
 /// `--list-reports`: the reported chat lines, one block each, on
-/// standard output.
+/// standard output. Every field a player wrote is printed escaped
+/// ([`printable`]): a line kept with an escape sequence or a line feed
+/// (before chat refused them) cannot colour the terminal nor forge a
+/// report of its own.
 fn print_reports(config: &Config) -> ExitCode {
     let reports = match dalmuti_server::list_reports(config, LISTED_REPORTS) {
         Ok(r) => r,
@@ -326,15 +341,17 @@ fn print_reports(config: &Config) -> ExitCode {
         let why = if r.why.is_empty() {
             String::new()
         } else {
-            format!(": {}", r.why)
+            format!(": {}", printable(&r.why))
         };
         println!(
-            "{} table {} ({}), line {}, reported by {}{why}\n  {said_by}: {text}",
+            "{} table {} ({}), line {}, reported by {}{why}\n  {}: {}",
             httpdate::fmt_http_date(when),
-            r.table,
-            r.table_name,
+            printable(&r.table),
+            printable(&r.table_name),
             r.n,
-            r.reporter,
+            printable(&r.reporter),
+            printable(&said_by),
+            printable(&text),
         );
     }
     ExitCode::SUCCESS

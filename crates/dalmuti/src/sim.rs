@@ -113,6 +113,12 @@ pub struct SimCli {
     #[arg(long)]
     pub merchant_exchange: bool,
 
+    /// President and Daifugō: their options, a preset (uecda, local,
+    /// president) and OPTION=VALUE, separated by commas, e.g.
+    /// `local,jokers=2` or `eleven_back=on,lock=strict` (docs/RULES.md).
+    #[arg(long, value_name = "RULES")]
+    pub house: Option<String>,
+
     /// Scoring in force at the table: none, standard or philanthropic (the
     /// report's points are always the standard ones).
     #[arg(long, value_name = "SCORING")]
@@ -128,7 +134,8 @@ pub struct SimCli {
     pub csv: bool,
 
     /// Write every game (every independent hand, as a one-hand game) as a
-    /// game record into this directory.
+    /// game record into this folder, made if missing (its parent must
+    /// exist); at most 10,000 records a run.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
 
@@ -157,6 +164,7 @@ impl From<SimCli> for dalmuti_arena::SimArgs {
             stripped_deck: cli.stripped_deck,
             first_deal_revolution: cli.first_deal_revolution,
             merchant_exchange: cli.merchant_exchange,
+            house: cli.house,
             scoring: cli.scoring,
             json: cli.json,
             csv: cli.csv,
@@ -190,6 +198,18 @@ pub fn run_sim(cli: SimCli) -> ExitCode {
             "seed {} (repeat this run with --seed {})",
             config.seed_text(),
             config.seed_text()
+        );
+    }
+    if let Err(e) = check_outputs(&[("--json", config.json_file()), ("--plot", config.plot())]) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    if let Some(dir) = config.records() {
+        // Said before the run, so a mistyped folder shows at once.
+        eprintln!(
+            "writing {} game records into {}",
+            config.record_count(),
+            shown_path(dir)
         );
     }
     let machine = config.format() != Format::Text;
@@ -239,6 +259,10 @@ fn ladder(args: SimArgs) -> ExitCode {
             config.command()
         );
     }
+    if let Err(e) = check_outputs(&[("--json", config.json_file()), ("--plot", config.plot())]) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     let result = with_progress(config.total_hands(), config.json_on_stdout(), |progress| {
         run_ladder(&config, progress)
     });
@@ -284,6 +308,10 @@ fn pool(args: SimArgs) -> ExitCode {
             config.command()
         );
     }
+    if let Err(e) = check_outputs(&[("--json", config.json_file())]) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     let result = with_progress(config.total_hands(), config.json_on_stdout(), |progress| {
         run_pool(&config, progress)
     });
@@ -304,6 +332,49 @@ fn pool(args: SimArgs) -> ExitCode {
     } else {
         print(&report.to_text())
     }
+}
+
+/// Checks, before anything is played, that each output file named can be
+/// written: a run of hours must not end in "cannot write". A file that was
+/// not there is not left behind; one that was is not touched until the
+/// report is written.
+fn check_outputs(files: &[(&str, Option<&Path>)]) -> Result<(), String> {
+    for &(flag, path) in files {
+        let Some(path) = path else { continue };
+        let cannot = |why: String| format!("cannot write {flag} {}: {why}", path.display());
+        if path.is_dir() {
+            return Err(cannot("it is a folder".into()));
+        }
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if !parent.is_dir() {
+            return Err(cannot(format!(
+                "the folder {} does not exist",
+                parent.display()
+            )));
+        }
+        let existed = path.exists();
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| cannot(e.to_string()))?;
+        if !existed {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+    Ok(())
+}
+
+/// A path as the user can find it: absolute when it can be made so.
+fn shown_path(path: &Path) -> String {
+    std::path::absolute(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .display()
+        .to_string()
 }
 
 /// Writes a report's JSON to `path`, or says why it cannot.

@@ -11,12 +11,17 @@ fn dalmuti(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// An example of the shared spec (`../shared/specs/examples` beside the
+/// checkout), or a failure that says where the shared folder belongs.
 fn spec(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/specs/examples")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
+    let examples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/specs/examples");
+    assert!(
+        examples.is_dir(),
+        "the shared specs are missing: {} is not a folder; the project's shared folder must \
+         sit beside this checkout (see docs/DEVELOPING.md)",
+        examples.display()
+    );
+    examples.join(name).to_string_lossy().into_owned()
 }
 
 fn stdout(o: &Output) -> String {

@@ -157,7 +157,7 @@ fn saved_path(transcript: &[String]) -> PathBuf {
         .rev()
         .find_map(|l| l.strip_prefix("Game saved: "))
         .unwrap_or_else(|| panic!("no saved game in:\n{}", transcript.join("\n")));
-    PathBuf::from(line.rsplit_once(" (").map_or(line, |(path, _)| path))
+    PathBuf::from(line)
 }
 
 /// `dalmuti check` on a file: its exit code and output.
@@ -519,7 +519,66 @@ fn quitting_or_closing_the_input_mid_hand_saves_the_game() {
     }
 }
 
-/// Quitting before any move keeps nothing, and says so.
+/// The saved game's line gives a command that tells the game, whether or
+/// not `dalmuti` is installed on the PATH.
+#[test]
+fn the_saved_game_line_gives_a_command_that_replays_it() {
+    let data = data_dir("replay-command");
+    let bin = data.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_dalmuti"), bin.join("dalmuti")).unwrap();
+    for (path, installed) in [("/usr/bin:/bin", false), (bin.to_str().unwrap(), true)] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+            .args(["play", "--seed", "5", "--speed", "0"])
+            .env("XDG_DATA_HOME", &data)
+            .env("DALMUTI_LANG", "en")
+            .env("PATH", path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"pass\nquit\n")
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<String> = text.lines().map(String::from).collect();
+        let saved = saved_path(&lines);
+        let command = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("To read it hand by hand: "))
+            .unwrap_or_else(|| panic!("no replay command in:\n{text}"));
+        let words: Vec<&str> = command.split_whitespace().collect();
+        assert_eq!(words[1..], ["replay", saved.to_str().unwrap()], "{command}");
+        if installed {
+            assert_eq!(words[0], "dalmuti", "{command}");
+        } else {
+            // Not installed: the program's own path, which runs as it is.
+            assert!(words[0].ends_with("/dalmuti"), "{command}");
+        }
+        let told = Command::new(if installed {
+            bin.join("dalmuti")
+        } else {
+            words[0].into()
+        })
+        .args(&words[1..])
+        .env("DALMUTI_LANG", "en")
+        .output()
+        .unwrap();
+        assert!(told.status.success(), "{command}");
+        assert!(
+            String::from_utf8_lossy(&told.stdout).contains("Hand 1"),
+            "{command}"
+        );
+    }
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
+/// Quitting before any move keeps nothing, and says so, with the seed that
+/// deals the same game again.
 #[test]
 fn quitting_before_any_move_saves_no_record() {
     for input in ["quit\n", "hint\nlegal\nhand\nquit\n", ""] {
@@ -528,7 +587,7 @@ fn quitting_before_any_move_saves_no_record() {
         let text = String::from_utf8(out.stdout).unwrap();
         assert_eq!(out.status.code(), Some(0), "{text}");
         assert!(
-            text.contains("No move was made: no record saved."),
+            text.contains("No move was made: no record saved (this deal again: --seed 5)."),
             "{text}"
         );
         assert!(!text.contains("Game saved"), "{text}");
@@ -601,6 +660,54 @@ fn bad_options_are_refused_with_status_2() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // An optional rule that cannot apply at the table is refused, not
+    // announced and then left out of the game.
+    for (args, said) in [
+        (
+            &["--stripped-deck", "--players", "7"][..],
+            "error: --stripped-deck cannot apply: the stripped deck is only for 4 or 5 players; \
+             at 7 the full 80-card deck is dealt (docs/RULES.md D12)",
+        ),
+        (
+            &["--merchant-exchange"],
+            "error: --merchant-exchange cannot apply: the merchant exchange needs two Merchants \
+             (Workers), so 6 or more players, not 5 (docs/RULES.md D7)",
+        ),
+        (
+            &[
+                "--merchant-exchange",
+                "--first-deal-revolution",
+                "--hands",
+                "1",
+                "--players",
+                "6",
+            ],
+            "error: --merchant-exchange cannot apply: the merchant exchange comes with taxes, \
+             and under the first-deal revolution a game of one hand has none (docs/RULES.md D7)",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+            .args(["play", "--plain"])
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr).trim(), said);
+    }
+    // Where they do apply, they are played.
+    for args in [
+        &["--stripped-deck", "--players", "4"][..],
+        &["--merchant-exchange", "--players", "6"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_dalmuti"))
+            .args(["play", "--plain", "--speed", "0"])
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+    }
 }
 
 /// Plays a game to its end by the hints alone. The prompts' keywords and

@@ -364,6 +364,23 @@ fn the_operator_lists_the_reported_lines_without_serving() {
             at: 1_764_331_200_000,
         })
         .unwrap();
+    // A line kept before chat refused control characters: a colour
+    // code, and a line feed that forges a report of its own (issue 40).
+    let forged = "\u{1b}[31mred\u{1b}[0m\nThu, 01 Jan 2026 00:00:00 GMT table t9 (X), line 1, reported by Ann";
+    store
+        .add_report(&ReportRow {
+            table: "t2".into(),
+            table_name: "Saturday".into(),
+            n: 3,
+            line: serde_json::to_string(&json!({
+                "n": 3, "at": 0, "from": "Cy", "spectator": false, "text": forged
+            }))
+            .unwrap(),
+            reporter: "Di\r".into(),
+            why: "spam\u{1b}[2J".into(),
+            at: 1_764_331_300_000,
+        })
+        .unwrap();
     drop(store);
     let shown = list();
     assert!(
@@ -372,5 +389,27 @@ fn the_operator_lists_the_reported_lines_without_serving() {
     );
     assert!(shown.contains("Bo: you lose"), "{shown}");
     assert!(shown.contains("2025"), "a date a person reads: {shown}");
+    assert!(
+        !shown.contains('\u{1b}') && !shown.contains('\r'),
+        "nothing acts on the terminal: {shown:?}"
+    );
+    assert!(
+        shown.contains("Cy: \\u{1b}[31mred\\u{1b}[0m\\nThu, 01 Jan 2026"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("reported by Di\\r: spam\\u{1b}[2J"),
+        "{shown}"
+    );
+    // A report's first line starts at the margin, its chat line below it
+    // is indented: the forged "report" stays inside Cy's line.
+    assert_eq!(
+        shown
+            .lines()
+            .filter(|l| !l.starts_with(' ') && l.contains("reported by"))
+            .count(),
+        2,
+        "one line per report, none forged: {shown}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -509,6 +509,132 @@ fn json_with_a_file_writes_it_and_prints_the_table() {
 }
 
 #[test]
+fn output_files_that_cannot_be_written_are_refused_before_playing() {
+    let dir = scratch("outputs");
+    let missing = dir.join("no-such-folder");
+    let lineup = "--players 3 --hands 40 --bots greedy,random,random --seed 2";
+    for (flag, file) in [("--json", "report.json"), ("--plot", "report.svg")] {
+        let path = missing.join(file);
+        let out = dalmuti(&format!("sim {lineup}"), &[flag, path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{flag}: {}", stderr(&out));
+        assert_eq!(
+            stderr(&out).trim(),
+            format!(
+                "error: cannot write {flag} {}: the folder {} does not exist",
+                path.display(),
+                missing.display()
+            )
+        );
+        // Nothing was played: no table, no report.
+        assert_eq!(stdout(&out), "");
+        assert!(!missing.exists());
+    }
+    // A folder where the file should be; a ladder and a pool check too.
+    for run in [
+        lineup.to_string(),
+        "--ladder greedy,random --players 3 --hands 4 --seed 2".into(),
+        "--pool heuristic --pools greedy --players 3 --hands 4 --seed 2".into(),
+    ] {
+        let out = dalmuti(&format!("sim {run}"), &["--json", dir.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{run}: {}", stderr(&out));
+        assert!(stderr(&out).contains("it is a folder"), "{}", stderr(&out));
+    }
+    // A file that was not there is not left behind by the check.
+    let fine = dir.join("fine.json");
+    sim(lineup, &["--json", fine.to_str().unwrap()]);
+    assert!(fine.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn records_say_where_they_go_and_are_bounded() {
+    let dir = scratch("records-bound");
+    let records = dir.join("records");
+    let out = sim(
+        "--players 3 --hands 5 --bots greedy --seed 2",
+        &["--records", records.to_str().unwrap()],
+    );
+    assert!(
+        stderr(&out).contains(&format!(
+            "writing 5 game records into {}",
+            records.display()
+        )),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_dir(&records).unwrap().count(), 5);
+    // A mistyped path grows no tree of folders.
+    let typo = dir.join("recrods/2025/run");
+    let out = dalmuti(
+        "sim --players 3 --hands 5 --bots greedy --seed 2",
+        &["--records", typo.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot make the folder"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.join("recrods").exists());
+    // More records than the bound: refused before a file is written.
+    let out = dalmuti(
+        "sim --players 3 --hands 20000 --bots greedy --seed 2",
+        &["--records", records.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out)
+            .contains("--records would write 20000 game records, one file each; the most is 10000"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_dir(&records).unwrap().count(), 5);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn rules_that_cannot_apply_are_refused() {
+    for (line, said) in [
+        (
+            "--players 7 --bots greedy --stripped-deck",
+            "error: --stripped-deck cannot apply: the stripped deck is only for 4 or 5 players; \
+             at 7 the full 80-card deck is dealt (docs/RULES.md D12)",
+        ),
+        (
+            "--players 5 --bots greedy --merchant-exchange",
+            "error: --merchant-exchange cannot apply: the merchant exchange needs two Merchants \
+             (Workers), so 6 or more players, not 5 (docs/RULES.md D7)",
+        ),
+        (
+            "--players 6 --bots greedy --merchant-exchange --first-deal-revolution",
+            "error: --merchant-exchange cannot apply: the merchant exchange comes with taxes, \
+             and under the first-deal revolution a game of one hand has none (docs/RULES.md D7)",
+        ),
+        (
+            "--ladder greedy,random --players 4 --merchant-exchange",
+            "error: --merchant-exchange cannot apply: the merchant exchange needs two Merchants \
+             (Workers), so 6 or more players, not 4 (docs/RULES.md D7)",
+        ),
+    ] {
+        let out = dalmuti(&format!("sim --hands 3 {line}"), &[]);
+        assert_eq!(out.status.code(), Some(2), "{line}: {}", stderr(&out));
+        assert_eq!(stderr(&out).trim(), said, "{line}");
+    }
+    // Where they apply they are played, and the report says so.
+    for line in [
+        "--players 4 --bots greedy --stripped-deck",
+        "--players 6 --bots greedy --merchant-exchange",
+        "--players 6 --bots greedy --games 1 --hands-per-game 2 --merchant-exchange \
+         --first-deal-revolution",
+    ] {
+        let report = json(&format!("--seed 1 {line}"));
+        assert!(report["rules"].to_string().contains("true"), "{line}");
+    }
+    let report = json("--seed 1 --hands 3 --players 4 --bots greedy --stripped-deck");
+    assert_eq!(report["rules"]["stripped_deck"], true);
+}
+
+#[test]
 fn a_pool_run_prints_one_table_and_its_command_repeats_it() {
     // A Python bot among the pools: anyone's bot goes in a pool by its
     // command, as on the ladder.

@@ -307,7 +307,7 @@ mod tests {
         let c = ladder(
             "random,cmd:python3 it's.py",
             SimArgs {
-                players: Some(4),
+                players: Some(6),
                 hands: Some(30),
                 variant: Some("corporate-shuffle".into()),
                 merchant_exchange: true,
@@ -319,7 +319,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             c.command(),
-            r"dalmuti sim --ladder 'random,cmd:python3 it'\''s.py' --players 4 --hands 30 --seed 9 --variant corporate-shuffle --merchant-exchange --scoring standard"
+            r"dalmuti sim --ladder 'random,cmd:python3 it'\''s.py' --players 6 --hands 30 --seed 9 --variant corporate-shuffle --merchant-exchange --scoring standard"
         );
     }
 }

@@ -180,7 +180,9 @@ pub(super) fn sets_to_play(cards: Cards, top: Option<Set>, variant: Variant) -> 
         }
     };
     match variant {
-        Variant::Dalmuti => {
+        // President and Daifugō never come here: their plays are
+        // chosen in climb.rs.
+        Variant::Dalmuti | Variant::Daifugo | Variant::President => {
             for (rank, copies) in groups(cards) {
                 let rank = Rank::new(rank).expect("1..=12");
                 for naturals in 1..=copies {

@@ -162,6 +162,12 @@ impl Bot for HeuristicBot {
     }
 
     fn decide(&mut self, view: &View<'_>, legal: &[Action]) -> Result<Action, BotFault> {
+        // President and Daifugō: the rules of thumb of the pack's games
+        // (a bot built by name plays them through `climb`; this keeps a
+        // bot made directly from playing them with Dalmuti's reckoning).
+        if view.variant().is_suited() {
+            return Ok(crate::climb::pack_choice(view, legal));
+        }
         if let Some(offer) = view.revolution_offer()
             && calls_revolution(view, offer.greater)
         {
@@ -173,7 +179,8 @@ impl Bot for HeuristicBot {
             Some(Decision::ExchangeOffer) => exchange_offer(hand_of(view), legal),
             Some(Decision::ExchangeAnswer { .. }) => exchange_answer(hand_of(view), legal),
             Some(Decision::Lead | Decision::Follow { .. }) => self.play(view, legal),
-            None => None,
+            // Decisions of the pack's games, answered above.
+            Some(Decision::Give { .. } | Decision::Discard { .. }) | None => None,
         };
         // Whatever happens, answer with one of the legal actions.
         Ok(chosen.filter(|a| legal.contains(a)).unwrap_or(legal[0]))
@@ -283,7 +290,7 @@ fn groups(cards: Cards) -> impl Iterator<Item = (u8, u8)> {
 /// nor Ratbert, which are played alone.
 fn takes_wilds(variant: Variant, value: u8) -> bool {
     match variant {
-        Variant::Dalmuti => (1..=12).contains(&value),
+        Variant::Dalmuti | Variant::Daifugo | Variant::President => (1..=12).contains(&value),
         Variant::CorporateShuffle => DECLARED_VALUES.contains(&value),
     }
 }
@@ -308,7 +315,7 @@ fn group_set(cards: Cards, value: u8) -> Option<Set> {
 /// (value 13), or Dogberts declared as 1.
 fn wilds_alone(variant: Variant, n: u8) -> Option<Set> {
     match variant {
-        Variant::Dalmuti => Set::jesters_alone(n),
+        Variant::Dalmuti | Variant::Daifugo | Variant::President => Set::jesters_alone(n),
         Variant::CorporateShuffle => Set::dogberts_as(n, *DECLARED_VALUES.start()),
     }
 }
@@ -450,7 +457,9 @@ fn largest_sets(variant: Variant, may_hold: Cards) -> [u8; LANES] {
     let natural = VALUE_CARDS.map(|card| may_hold.count(card));
     let mut sets = [0u8; LANES];
     match variant {
-        Variant::Dalmuti => {
+        // President and Daifugō never come here: their plays are
+        // chosen in climb.rs.
+        Variant::Dalmuti | Variant::Daifugo | Variant::President => {
             for v in 1..=12 {
                 sets[v] = with_wilds(natural[v]);
             }

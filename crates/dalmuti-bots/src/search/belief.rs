@@ -340,7 +340,8 @@ mod tests {
     fn the_others_kinds_are_told_apart_by_what_they_do() {
         // The deals' weights are tempered (`TEMPER`), so no kind is ever
         // quite certain.
-        for variant in Variant::ALL {
+        // The belief is Dalmuti's and Corporate Shuffle's search's.
+        for variant in Variant::ALL.into_iter().filter(|v| !v.is_suited()) {
             let greedy = kinds_found(variant, "greedy", 8);
             assert!(greedy[1] > 0.7, "{variant}: greedy bots seen as {greedy:?}");
             // The heuristic at the table knows more than its model (taxes,

@@ -147,7 +147,13 @@ impl SetupSearch {
                         .filter(|a| legal.contains(a)),
                 );
             }
-            Some(Decision::Lead | Decision::Follow { .. }) | None => return Vec::new(),
+            Some(
+                Decision::Lead
+                | Decision::Follow { .. }
+                | Decision::Give { .. }
+                | Decision::Discard { .. },
+            )
+            | None => return Vec::new(),
         }
         candidates
     }

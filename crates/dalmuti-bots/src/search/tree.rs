@@ -241,8 +241,9 @@ mod tests {
 
     #[test]
     fn nodes_stay_small() {
-        // The node limit in worker.rs counts on it.
-        assert!(std::mem::size_of::<Node>() <= 48);
+        // The node limit in worker.rs counts on it (an action holds a
+        // group of cards: 24 bytes since the pack's cards joined them).
+        assert!(std::mem::size_of::<Node>() <= 56);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::tree::{NodeId, ROOT, Step, Tree};
 use crate::BotRng;
 use crate::knowledge::Knowledge;
 
-/// The most nodes one tree may hold (48 bytes each, so 100 MB): far more than
+/// The most nodes one tree may hold (56 bytes each, so 117 MB): far more than
 /// any iteration budget needs, a bound for long time limits.
 const MAX_NODES: usize = 1 << 21;
 

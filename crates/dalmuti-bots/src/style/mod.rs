@@ -159,6 +159,12 @@ impl Bot for StyleBot {
     }
 
     fn decide(&mut self, view: &View<'_>, legal: &[Action]) -> Result<Action, BotFault> {
+        // President and Daifugō: the rules of thumb of the pack's games
+        // (a bot built by name plays them through `climb`; this keeps a
+        // bot made directly from playing them with Dalmuti's reckoning).
+        if view.variant().is_suited() {
+            return Ok(crate::climb::pack_choice(view, legal));
+        }
         if self.style == Style::Noisy && self.rng.random_ratio(1, NOISE_ONE_IN) {
             return Ok(legal[self.rng.random_range(0..legal.len())]);
         }

@@ -93,6 +93,7 @@ fn it_plays_whole_games_legally_under_every_rule_switch() {
             scoring: Scoring::Philanthropic,
             hands: Some(3),
             join_and_leave: true,
+            climbing: None,
         },
     ];
     let mixed = ["heuristic", "greedy", "random", "heuristic"];

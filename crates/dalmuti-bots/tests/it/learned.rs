@@ -11,11 +11,20 @@ use crate::heuristic::five_at_play;
 #[test]
 fn the_learned_bot_plays_whole_games_of_both_games_legally() {
     for variant in Variant::ALL {
-        let rules = Rules {
-            variant,
-            merchant_exchange: true,
-            hands: Some(3),
-            ..Rules::default()
+        // President and Daifugō too: their own rules, no merchant exchange.
+        let rules = if variant.is_suited() {
+            Rules {
+                variant,
+                hands: Some(3),
+                ..Rules::daifugo()
+            }
+        } else {
+            Rules {
+                variant,
+                merchant_exchange: true,
+                hands: Some(3),
+                ..Rules::default()
+            }
         };
         for players in [3, 5, 8] {
             let mut lineup = vec!["learned"; players];

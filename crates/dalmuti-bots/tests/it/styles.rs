@@ -22,11 +22,20 @@ fn decides(style: Style, hand: &Hand) -> Action {
 #[test]
 fn every_style_plays_whole_games_of_both_games_legally() {
     for variant in Variant::ALL {
-        let rules = Rules {
-            variant,
-            merchant_exchange: true,
-            hands: Some(4),
-            ..Rules::default()
+        // President and Daifugō too: their own rules, no merchant exchange.
+        let rules = if variant.is_suited() {
+            Rules {
+                variant,
+                hands: Some(4),
+                ..Rules::daifugo()
+            }
+        } else {
+            Rules {
+                variant,
+                merchant_exchange: true,
+                hands: Some(4),
+                ..Rules::default()
+            }
         };
         for players in [3, 5, 8] {
             let lineup: Vec<&str> = (0..players)

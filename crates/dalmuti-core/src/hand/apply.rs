@@ -14,6 +14,9 @@ impl Hand {
     // optimisation (`dalmuti sim`: a quarter of a greedy hand's time).
     #[inline(always)]
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<(), Box<IllegalAction>> {
+        if self.rules.variant.is_suited() {
+            return self.apply_climbing(seat, action);
+        }
         let done = if self.stage == Stage::Play && seat == self.turn {
             match action {
                 Action::Play(set) => self.play(seat, set),
@@ -26,6 +29,16 @@ impl Hand {
         // The error is boxed so that the result of a legal action fits in a
         // register: refusals are rare, legal actions are the hot path.
         done.map_err(|reason| refused(seat, action, reason))
+    }
+
+    // President and Daifugō, out of Dalmuti's play path.
+    #[inline(never)]
+    fn apply_climbing(&mut self, seat: Seat, action: Action) -> Result<(), Box<IllegalAction>> {
+        if seat.index() >= self.players() {
+            return Err(refused(seat, action, Illegal::NotToAct));
+        }
+        self.climb_apply(seat, action)
+            .map_err(|reason| refused(seat, action, reason))
     }
 
     #[cold]
@@ -211,9 +224,9 @@ impl Hand {
         let held = &self.held[seat];
         // Without naturals, the face is the wild card itself: the second
         // test is then the first again, and removing no naturals is free.
-        let has = held.count(set.wild()) >= set.wilds()
-            && held.count(set.face()) >= set.naturals()
-            && (!set.holds_wedgie() || held.count(Card::TWIRLING_WEDGIE) > 0);
+        let has = held.count_kind(set.kind_wild()) >= set.wilds()
+            && held.count_kind(set.kind_face()) >= set.naturals()
+            && (!set.holds_wedgie() || held.count_kind(Card::TWIRLING_WEDGIE) > 0);
         if !has {
             return Err(Illegal::NotHeld(set.cards().missing_from(held)));
         }
@@ -221,9 +234,10 @@ impl Hand {
             self.check_wedgie(seat, set)?;
         }
         let held = &mut self.held[seat];
-        self.masks[seat].take(set.face(), held.count(set.face()), set.naturals());
-        held.take(set.face(), set.naturals());
-        held.take(set.wild(), set.wilds());
+        let face = set.kind_face();
+        self.masks[seat].take(face, held.count_kind(face), set.naturals());
+        held.take(face, set.naturals());
+        held.take(set.kind_wild(), set.wilds());
         if set.holds_wedgie() {
             held.take(Card::TWIRLING_WEDGIE, 1);
         }

@@ -10,6 +10,13 @@ impl Hand {
     pub fn to_act(&self) -> Seats {
         let mut seats = Seats::NONE;
         match self.stage {
+            Stage::Setup if self.rules.variant.is_suited() => {
+                for seat in Seat::all(self.players()) {
+                    if self.climb_setup_decision(seat).is_some() {
+                        seats.insert(seat);
+                    }
+                }
+            }
             Stage::Setup => {
                 seats = Seats::first(self.players()).without(self.chosen);
                 if let Exchange::AwaitingAnswer { partner, .. } = self.exchange
@@ -82,8 +89,12 @@ impl Hand {
             return None;
         }
         match self.stage {
+            Stage::Setup if self.rules.variant.is_suited() => self.climb_setup_decision(seat),
             Stage::Setup => self.setup_decision(seat),
             Stage::Play if seat == self.turn => Some(match self.top {
+                _ if self.table.is_some() && self.climb_owed_decision().is_some() => {
+                    self.climb_owed_decision().expect("owed")
+                }
                 None => Decision::Lead,
                 Some((by, top)) => Decision::Follow { top, by },
             }),
@@ -99,6 +110,10 @@ impl Hand {
     /// setup choice. So the first action is what a player who sheds bad
     /// cards would do, found without building the whole list.
     pub fn for_each_legal(&self, seat: Seat, mut f: impl FnMut(Action) -> ControlFlow<()>) {
+        if self.rules.variant.is_suited() {
+            let _ = self.climb_for_each_legal(seat, &mut f);
+            return;
+        }
         let held = self.held[seat];
         // The play phase first: it is the hot path of every simulation.
         if self.stage == Stage::Play && seat == self.turn {
@@ -140,7 +155,10 @@ impl Hand {
                         f(Action::AnswerExchange(card))?;
                     }
                 }
-                Decision::Lead | Decision::Follow { .. } => {
+                Decision::Lead
+                | Decision::Follow { .. }
+                | Decision::Give { .. }
+                | Decision::Discard { .. } => {
                     unreachable!("play decisions are answered above")
                 }
             }
@@ -155,9 +173,9 @@ impl Hand {
     /// worst first as in [`Hand::for_each_legal`].
     pub fn legal_actions(&self, seat: Seat) -> ActionList {
         let mut list = ActionList::new();
-        self.for_each_legal(seat, |a| {
-            list.push(a);
-            ControlFlow::Continue(())
+        self.for_each_legal(seat, |a| match list.try_push(a) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(_) => ControlFlow::Break(()),
         });
         list
     }
@@ -165,7 +183,10 @@ impl Hand {
     /// The first legal action of `seat` in [`Hand::for_each_legal`] order:
     /// its worst set (or pass when it cannot play), its worst cards in tax,
     /// no revolution and no merchant exchange.
-    #[inline]
+    // Always inlined: the play loops of simulations call it at every
+    // decision, and the compiler's own measure left it out of line once
+    // the hand learned the games of the pack.
+    #[inline(always)]
     pub fn worst_legal(&self, seat: Seat) -> Option<Action> {
         // In play, compute it directly from rank masks: no loop, few branches
         // (a property test checks it equals the first of `for_each_legal`).
@@ -183,6 +204,14 @@ impl Hand {
                 }
             });
         }
+        self.first_legal(seat)
+    }
+
+    /// The first of [`Hand::for_each_legal`], out of line so that
+    /// [`Hand::worst_legal`]'s Dalmuti path stays small enough to inline
+    /// into a play loop.
+    #[inline(never)]
+    fn first_legal(&self, seat: Seat) -> Option<Action> {
         let mut first = None;
         self.for_each_legal(seat, |a| {
             first = Some(a);
@@ -286,8 +315,8 @@ pub(super) fn for_each_gift(
     f: &mut impl FnMut(Action) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let order: &[usize] = match variant {
-        Variant::Dalmuti => &DALMUTI_GIFTS,
         Variant::CorporateShuffle => &CORPORATE_GIFTS,
+        _ => &DALMUTI_GIFTS,
     };
     let order = order.iter().copied();
     for (i, a) in order.clone().enumerate() {

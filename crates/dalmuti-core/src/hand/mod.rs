@@ -16,7 +16,10 @@ use crate::set::{DECLARED_VALUES, Set};
 use crate::variant::Variant;
 
 mod apply;
+mod climb;
 mod legal;
+
+pub(crate) use climb::Table;
 
 /// The phase of a hand.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -52,6 +55,9 @@ enum Gift {
     Pending,
     Chosen(Cards),
     Paid(TaxPayment),
+    /// President and Daifugō: the poor's tribute is with the rich, who is
+    /// still to give back cards of their choice.
+    Returning(TaxPayment),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -217,6 +223,9 @@ pub struct Hand {
     ratbert: RatbertTrick,
     finish: ArrayVec<Seat, MAX_PLAYERS>,
     events: Vec<Event>,
+    /// The table of President and Daifugō; none in the other games (boxed:
+    /// Dalmuti's hands are copied whole at every deal and search step).
+    table: Option<Box<Table>>,
 }
 
 impl Hand {
@@ -226,6 +235,9 @@ impl Hand {
     /// # Panics
     /// If `players` is not 3 to 16.
     pub fn deal(rules: Rules, players: usize, first: bool, rng: &mut DealRng) -> Hand {
+        if rules.variant.is_suited() {
+            return Hand::deal_ranked(rules, players, None, rng);
+        }
         assert!(
             rules.variant.players().contains(&players),
             "a hand of {} needs {:?} players",
@@ -244,6 +256,9 @@ impl Hand {
         first: bool,
         dealt: &[Cards],
     ) -> Result<Hand, BadDeal> {
+        if rules.variant.is_suited() {
+            return Hand::from_deal_ranked(rules, players, None, dealt, 0);
+        }
         if !rules.variant.players().contains(&players) || dealt.len() != players {
             return Err(BadDeal::Players(dealt.len()));
         }
@@ -380,6 +395,11 @@ impl Hand {
             ratbert: RatbertTrick::Absent,
             finish,
             events: Vec::with_capacity(128),
+            table: position
+                .rules
+                .variant
+                .is_suited()
+                .then(|| Box::new(Table::new(players))),
         })
     }
 
@@ -413,6 +433,7 @@ impl Hand {
             ratbert: RatbertTrick::Absent,
             finish: ArrayVec::new(),
             events: Vec::with_capacity(log_capacity(players)),
+            table: None,
         };
         // Taxes are due unless this is the first hand under the first-deal
         // revolution; a revolution called during setup cancels them.
@@ -421,7 +442,7 @@ impl Hand {
             if players >= 4 {
                 hand.lesser_tax = Gift::Pending;
             }
-            if rules.merchant_exchange && players >= 6 {
+            if rules.merchant_exchange && players >= Rules::MERCHANT_EXCHANGE_PLAYERS {
                 hand.exchange = Exchange::AwaitingOffer;
             }
         }
@@ -555,7 +576,7 @@ impl Hand {
         .into_iter()
         .filter_map(|(seat, g)| match g {
             Gift::Chosen(gift) => Some((seat, gift)),
-            Gift::Paid(p) => Some((seat, p.gift)),
+            Gift::Paid(p) => Some((p.dalmuti, p.gift)),
             _ => None,
         })
     }
@@ -637,8 +658,9 @@ impl Hand {
         }
         let n = self.players();
         let mut points = PerSeat::<u32>::default();
+        let bonus = u32::from(self.rules.scoring == Scoring::Places);
         for (place, &seat) in self.finish.iter().enumerate() {
-            points[seat] = (n - 1 - place) as u32;
+            points[seat] = (n - 1 - place) as u32 + bonus;
         }
         if self.rules.scoring == Scoring::Philanthropic {
             let place = |s: Seat| self.place(s).expect("hand over");

@@ -1,7 +1,11 @@
 //! Game records, format `dalmuti-record/1` (`shared/specs/game-record.md`):
 //! one JSON document with the rules, the seating draw and every hand's deal,
 //! revolution, taxes, exchange and plays. Omniscient: for replays, analysis
-//! and tests, never for a player during play.
+//! and tests, never for a player during play. President and Daifugō are
+//! recorded as `dalmuti-record/2` (`docs/RECORDS.md`): the pack's cards
+//! (`10H`, `JK`), plays with Jokers standing for cards (`9H JK as 9S`,
+//! `5H JK 7H`), the rule set's options (`rules.climbing`), a game's new
+//! seating and a stalemate's places.
 //!
 //! - [`check`] reads a record, replays it under the rules and reports what
 //!   `dalmuti check` prints, or the first fault with its hand and play.
@@ -32,8 +36,15 @@ use crate::cards::Cards;
 use crate::rules::Rules;
 use crate::set::Set;
 
-/// The value of a record's `format` field.
+/// The value of a record's `format` field for Dalmuti and Corporate
+/// Shuffle.
 pub const FORMAT: &str = "dalmuti-record/1";
+
+/// The value of a record's `format` field for the games of the 52-card
+/// pack, President and Daifugō (`docs/RECORDS.md`): version 1 with the
+/// pack's card tokens, sequences, the rule set's options (`climbing`), the
+/// seats drawn again (`seating` in a hand) and a stalemate's places.
+pub const FORMAT_SUITED: &str = "dalmuti-record/2";
 
 /// A seating draw as recorded: rounds of (name, card).
 pub type DrawRecord = Vec<Vec<(String, Card)>>;
@@ -85,26 +96,54 @@ pub struct HandRecord {
     /// exactly; once a set is played everyone was ready, and it is left
     /// out).
     pub ready: Vec<String>,
+    /// President and Daifugō (format 2): the seats drawn again before this
+    /// game, first seat first.
+    pub seating: Option<Vec<String>>,
+    /// President and Daifugō: the players still holding cards when too many
+    /// passes in a row ended the game, in the places drawn for them.
+    pub stalemate: Option<Vec<String>>,
 }
 
 /// One line of a hand's `plays`: `"Name: cards"`, `"Name: D D as 3"`,
-/// `"Name: 6 T wedgie Other"` or `"Name: pass"`.
+/// `"Name: 6 T wedgie Other"` or `"Name: pass"`; in President and
+/// Daifugō also `"Name: give 3C 4D"` (7-pass) and `"Name: discard 5H"`
+/// (10-discard).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayRecord {
     /// Who played or passed.
     pub player: String,
-    /// The set, or `None` for a pass.
+    /// The set, or `None` for a pass (or a line of cards given or
+    /// discarded).
     pub set: Option<Set>,
     /// The player the Twirling Wedgie names (Corporate Shuffle).
     pub wedgie: Option<String>,
+    /// Cards given to the next player or discarded after a play of 7s or
+    /// 10s (President and Daifugō; then `set` is `None`).
+    pub settled: Option<Settled>,
+}
+
+/// Cards a player gave or discarded after a play, in one line of a
+/// record.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Settled {
+    /// Given to the next player (7-pass): `"Name: give 3C 4D"`.
+    Give(Cards),
+    /// Discarded (10-discard): `"Name: discard 5H"`.
+    Discard(Cards),
 }
 
 impl std::fmt::Display for PlayRecord {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match (&self.set, &self.wedgie) {
-            (None, _) => write!(f, "{}: pass", self.player),
-            (Some(set), None) => write!(f, "{}: {set}", self.player),
-            (Some(set), Some(target)) => write!(f, "{}: {set} wedgie {target}", self.player),
+        match (&self.set, &self.wedgie, &self.settled) {
+            (_, _, Some(Settled::Give(cards))) => write!(f, "{}: give {cards}", self.player),
+            (_, _, Some(Settled::Discard(cards))) => {
+                write!(f, "{}: discard {cards}", self.player)
+            }
+            (None, _, None) => write!(f, "{}: pass", self.player),
+            (Some(set), None, None) => write!(f, "{}: {set}", self.player),
+            (Some(set), Some(target), None) => {
+                write!(f, "{}: {set} wedgie {target}", self.player)
+            }
         }
     }
 }

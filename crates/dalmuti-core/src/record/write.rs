@@ -2,7 +2,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{FORMAT, HandRecord, PlayRecord, Record};
+use super::{FORMAT, FORMAT_SUITED, HandRecord, PlayRecord, Record, Settled};
+use crate::cards::Cards;
 use crate::event::Event;
 use crate::game::{Game, HandLog};
 use crate::rules::Rules;
@@ -40,7 +41,18 @@ impl Record {
             hands: game
                 .hands()
                 .iter()
-                .map(|log| hand_record(game, log))
+                .enumerate()
+                .map(|(i, log)| {
+                    let mut record = hand_record(game, log);
+                    if game.rules().variant.is_suited() && i > 0 {
+                        let before = &game.hands()[i - 1].dealt_seating;
+                        if *before != log.dealt_seating {
+                            record.seating =
+                                Some(log.dealt_seating.iter().map(|&p| name(p)).collect());
+                        }
+                    }
+                    record
+                })
                 .collect(),
         }
     }
@@ -48,7 +60,12 @@ impl Record {
     /// The record as a JSON value, fields in the order of the format's page.
     pub fn to_json(&self) -> Value {
         let mut doc = Map::new();
-        doc.insert("format".into(), json!(FORMAT));
+        let format = if self.rules.variant.is_suited() {
+            FORMAT_SUITED
+        } else {
+            FORMAT
+        };
+        doc.insert("format".into(), json!(format));
         doc.insert("rules".into(), rules_json(&self.rules));
         if let Some(draw) = &self.draw {
             let rounds = draw
@@ -77,19 +94,27 @@ impl Record {
 fn rules_json(rules: &Rules) -> Value {
     let mut r = Map::new();
     r.insert("variant".into(), json!(rules.variant.word()));
-    r.insert("stripped_deck".into(), json!(rules.stripped_deck));
-    r.insert(
-        "first_deal_revolution".into(),
-        json!(rules.first_deal_revolution),
-    );
-    r.insert("merchant_exchange".into(), json!(rules.merchant_exchange));
+    if !rules.variant.is_suited() {
+        r.insert("stripped_deck".into(), json!(rules.stripped_deck));
+        r.insert(
+            "first_deal_revolution".into(),
+            json!(rules.first_deal_revolution),
+        );
+        r.insert("merchant_exchange".into(), json!(rules.merchant_exchange));
+    }
     r.insert("scoring".into(), json!(rules.scoring.word()));
     // The project's own fields, which other readers ignore.
     if let Some(h) = rules.hands {
         r.insert("hands".into(), json!(h));
     }
-    if !rules.join_and_leave {
+    if !rules.join_and_leave && !rules.variant.is_suited() {
         r.insert("join_and_leave".into(), json!(false));
+    }
+    if rules.variant.is_suited() {
+        r.insert(
+            "climbing".into(),
+            serde_json::to_value(rules.climbing()).expect("options serialize"),
+        );
     }
     Value::Object(r)
 }
@@ -144,24 +169,68 @@ fn hand_record(game: &Game, log: &HandLog) -> HandRecord {
         } else {
             hand.said_ready().iter().map(name).collect()
         },
-        plays: hand
+        seating: None,
+        stalemate: hand
             .events()
             .iter()
-            .filter_map(|e| match *e {
-                Event::Played { seat, set } => Some(PlayRecord {
-                    player: name(seat),
-                    set: Some(set),
-                    wedgie: set.wedgie_target().map(name),
-                }),
-                Event::Passed { seat } => Some(PlayRecord {
-                    player: name(seat),
-                    set: None,
-                    wedgie: None,
-                }),
-                _ => None,
-            })
-            .collect(),
+            .position(|e| matches!(e, Event::Effect(crate::event::Effect::Stalemate { .. })))
+            .map(|at| {
+                hand.events()[at..]
+                    .iter()
+                    .filter_map(|e| match *e {
+                        Event::WentOut { seat, .. } => Some(name(seat)),
+                        _ => None,
+                    })
+                    .collect()
+            }),
+        plays: plays(hand, &name),
     }
+}
+
+/// A hand's plays and passes, one line each; the cards a player gives or
+/// discards after a play, one line for those of a kind in a row.
+fn plays(hand: &crate::Hand, name: &impl Fn(Seat) -> String) -> Vec<PlayRecord> {
+    let mut out: Vec<PlayRecord> = Vec::new();
+    let line = |seat, set: Option<crate::Set>, settled| PlayRecord {
+        player: name(seat),
+        set,
+        wedgie: set.and_then(|s| s.wedgie_target()).map(name),
+        settled,
+    };
+    // The seat of the last line, when it gives or discards.
+    let mut settling: Option<Seat> = None;
+    for event in hand.events() {
+        match *event {
+            Event::Played { seat, set } => {
+                out.push(line(seat, Some(set), None));
+                settling = None;
+            }
+            Event::Passed { seat } => {
+                out.push(line(seat, None, None));
+                settling = None;
+            }
+            Event::Given { from, card, .. } => {
+                match (settling, out.last_mut().and_then(|l| l.settled.as_mut())) {
+                    (Some(s), Some(Settled::Give(cards))) if s == from => cards.add(card, 1),
+                    _ => {
+                        out.push(line(from, None, Some(Settled::Give(Cards::one(card)))));
+                        settling = Some(from);
+                    }
+                }
+            }
+            Event::Discarded { seat, card } => {
+                match (settling, out.last_mut().and_then(|l| l.settled.as_mut())) {
+                    (Some(s), Some(Settled::Discard(cards))) if s == seat => cards.add(card, 1),
+                    _ => {
+                        out.push(line(seat, None, Some(Settled::Discard(Cards::one(card)))));
+                        settling = Some(seat);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 fn hand_json(hand: &HandRecord) -> Value {
@@ -176,6 +245,9 @@ fn hand_json(hand: &HandRecord) -> Value {
             .map(|(n, s)| json!({"name": n, "seat": s}))
             .collect();
         h.insert("join".into(), Value::Array(joins));
+    }
+    if let Some(seating) = &hand.seating {
+        h.insert("seating".into(), json!(seating));
     }
     let cards = |pairs: &[(String, crate::Cards)]| {
         Value::Object(
@@ -217,6 +289,9 @@ fn hand_json(hand: &HandRecord) -> Value {
             "merchant_offer".into(),
             json!({"from": from, "to": to, "card": card.token()}),
         );
+    }
+    if let Some(order) = &hand.stalemate {
+        h.insert("stalemate".into(), json!(order));
     }
     let plays = hand.plays.iter().map(|p| json!(p.to_string())).collect();
     h.insert("plays".into(), Value::Array(plays));

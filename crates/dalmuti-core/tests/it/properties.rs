@@ -96,6 +96,7 @@ fn rules() -> impl Strategy<Value = Rules> {
                     scoring,
                     hands: Some(hands),
                     join_and_leave: open,
+                    climbing: None,
                 }
             },
         )

@@ -7,8 +7,26 @@ use dalmuti_core::record::{Checked, Fault, Record, check};
 use dalmuti_core::{Action, Game, Rules, Scoring, Seat, Seed};
 use serde_json::{Value, json};
 
+/// The shared spec's examples: `../shared/specs/examples` beside the
+/// checkout. Missing, the test says where they belong instead of failing
+/// with a bare "No such file or directory".
 fn spec_examples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/specs/examples")
+    let checkout = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let shared = checkout
+        .canonicalize()
+        .unwrap_or(checkout)
+        .with_file_name("shared");
+    let examples = shared.join("specs/examples");
+    assert!(
+        examples.is_dir(),
+        "the shared specs are missing: {} is not a folder. The record tests read the \
+         game-record spec's examples from the project's shared folder, which must sit beside \
+         this checkout as {} (with specs/game-record.md and specs/examples/ in it), as CI has \
+         it: see docs/DEVELOPING.md",
+        examples.display(),
+        shared.display()
+    );
+    examples
 }
 
 fn example(name: &str) -> Value {

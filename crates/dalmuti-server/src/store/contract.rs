@@ -9,20 +9,67 @@ pub fn row(id: &str, public: bool) -> TableRow {
         id: id.into(),
         name: id.into(),
         seats: 3,
-        rules: "{}".into(),
+        rules: dalmuti_core::Rules::default(),
         public,
         turn_seconds: None,
         ..TableRow::default()
     }
 }
 
+/// Line `n` of `kind` at `table`, of which the table keeps `keep`.
 pub fn line(table: &str, n: u64, kind: TalkKind, keep: usize) -> TalkRow {
     TalkRow {
         table: table.into(),
-        n,
-        kind,
-        line: format!("{{\"n\":{n}}}"),
+        line: talk(n, kind),
         keep,
+    }
+}
+
+/// Line `n` of chat (it says `n`) or news (the game's hand `n`).
+pub fn talk(n: u64, kind: TalkKind) -> crate::protocol::TalkLine {
+    match kind {
+        TalkKind::Chat => crate::protocol::TalkLine::Chat(crate::protocol::ChatLine {
+            n,
+            at: n,
+            from: None,
+            spectator: true,
+            text: n.to_string(),
+        }),
+        TalkKind::News => crate::protocol::TalkLine::News(crate::protocol::NewsLine {
+            n,
+            at: n,
+            news: crate::protocol::News::Hand { hand: n as usize },
+        }),
+    }
+}
+
+/// An event for the log's tests (the store keeps events whatever they
+/// say): player `n` will leave.
+pub fn event(n: u64) -> Stored {
+    Stored::Leaving {
+        name: crate::names::PlayerName::new(&format!("player {n}")).unwrap(),
+    }
+}
+
+/// Table `id`'s lobby summary.
+pub fn summary(id: &str) -> TableInfo {
+    TableInfo {
+        id: id.into(),
+        name: id.into(),
+        default_name: None,
+        seats: 3,
+        taken: Vec::new(),
+        bots: Vec::new(),
+        started: true,
+        over: true,
+        public: true,
+        variant: dalmuti_core::Variant::Dalmuti,
+        hand: 1,
+        v: 9,
+        finished_at: Some(1),
+        winner: None,
+        idle: false,
+        age: std::time::Duration::ZERO,
     }
 }
 
@@ -30,7 +77,7 @@ fn append(table: &str, v: u64) -> Append {
     Append {
         table: table.into(),
         v,
-        event: format!("{{\"v\":{v}}}"),
+        event: event(v),
     }
 }
 
@@ -41,7 +88,10 @@ pub fn log_is_append_only(store: &dyn Store) {
         id: "t1".into(),
         name: "Friday".into(),
         seats: 4,
-        rules: "{\"scoring\":\"x\"}".into(),
+        rules: dalmuti_core::Rules {
+            hands: Some(7),
+            ..dalmuti_core::Rules::default()
+        },
         public: false,
         turn_seconds: Some(60),
         ..TableRow::default()
@@ -49,33 +99,36 @@ pub fn log_is_append_only(store: &dyn Store) {
     store.create_table(&t).unwrap();
     assert_eq!(store.tables().unwrap(), vec![t.clone()]);
     assert!(store.create_table(&t).is_err(), "one id, one table");
-    store.append(&"t1".into(), 1, "{\"a\":1}").unwrap();
-    let twice = store.append(&"t1".into(), 1, "{}").unwrap_err();
+    store.append(&"t1".into(), 1, &event(1)).unwrap();
+    let twice = store.append(&"t1".into(), 1, &event(1)).unwrap_err();
     assert!(
         twice.message().contains("t1"),
         "the error names the table: {twice}"
     );
-    let gap = store.append(&"t1".into(), 3, "{}").unwrap_err();
+    let gap = store.append(&"t1".into(), 3, &event(3)).unwrap_err();
     assert!(
         gap.message().contains("t1"),
         "the error names the table: {gap}"
     );
-    assert!(store.append(&"t1".into(), 0, "{}").is_err(), "no event 0");
-    store.append(&"t1".into(), 2, "{}").unwrap();
-    assert_eq!(store.log(&"t1".into()).unwrap(), ["{\"a\":1}", "{}"]);
     assert!(
-        store.append(&"nowhere".into(), 1, "{}").is_err(),
+        store.append(&"t1".into(), 0, &event(0)).is_err(),
+        "no event 0"
+    );
+    store.append(&"t1".into(), 2, &event(2)).unwrap();
+    assert_eq!(store.log(&"t1".into()).unwrap(), [event(1), event(2)]);
+    assert!(
+        store.append(&"nowhere".into(), 1, &event(1)).is_err(),
         "no such table"
     );
     assert!(store.log(&"nowhere".into()).unwrap().is_empty());
     // Finished: no longer live, its log kept, its summary kept (a private
     // table's is not listed).
-    store.finish(&"t1".into(), "{\"id\":\"t1\"}", 10).unwrap();
+    store.finish(&"t1".into(), &summary("t1"), 10).unwrap();
     assert_eq!(store.tables().unwrap(), vec![]);
     assert_eq!(store.log(&"t1".into()).unwrap().len(), 2);
-    assert_eq!(store.finished(10).unwrap(), Vec::<String>::new(), "private");
-    let (back, summary) = store.finished_table(&"t1".into()).unwrap().unwrap();
-    assert_eq!((back, summary.as_str()), (t, "{\"id\":\"t1\"}"));
+    assert_eq!(store.finished(10).unwrap(), [], "private");
+    let (back, kept) = store.finished_table(&"t1".into()).unwrap().unwrap();
+    assert_eq!((back, kept), (t, summary("t1")));
     assert!(store.finished_table(&"nowhere".into()).unwrap().is_none());
 }
 
@@ -88,8 +141,8 @@ pub fn batches_are_all_or_none(store: &dyn Store) {
     store
         .append_batch(&[append("a", 1), append("b", 1), append("a", 2)])
         .unwrap();
-    assert_eq!(store.log(&"a".into()).unwrap(), ["{\"v\":1}", "{\"v\":2}"]);
-    assert_eq!(store.log(&"b".into()).unwrap(), ["{\"v\":1}"]);
+    assert_eq!(store.log(&"a".into()).unwrap(), [event(1), event(2)]);
+    assert_eq!(store.log(&"b".into()).unwrap(), [event(1)]);
     assert!(
         store
             .append_batch(&[append("a", 3), append("b", 3)])
@@ -119,12 +172,12 @@ pub fn finished_tables_are_kept_up_to_a_bound(store: &dyn Store) {
     for id in ["a", "b", "c"] {
         store.create_table(&row(id, true)).unwrap();
         let id = &TableId::from(id);
-        store.append(id, 1, "{}").unwrap();
+        store.append(id, 1, &event(1)).unwrap();
         store.add_talk(&[line(id, 1, TalkKind::Chat, 50)]).unwrap();
-        store.finish(id, &format!("\"{id}\""), 2).unwrap();
+        store.finish(id, &summary(id), 2).unwrap();
     }
-    assert_eq!(store.finished(10).unwrap(), ["\"c\"", "\"b\""]);
-    assert_eq!(store.finished(1).unwrap(), ["\"c\""]);
+    assert_eq!(store.finished(10).unwrap(), [summary("c"), summary("b")]);
+    assert_eq!(store.finished(1).unwrap(), [summary("c")]);
     assert!(
         store.finished_table(&"a".into()).unwrap().is_none(),
         "pruned"
@@ -136,13 +189,13 @@ pub fn finished_tables_are_kept_up_to_a_bound(store: &dyn Store) {
     );
     assert_eq!(store.log(&"b".into()).unwrap().len(), 1, "b is kept whole");
     store.create_table(&row("d", true)).unwrap();
-    store.append(&"d".into(), 1, "{}").unwrap();
+    store.append(&"d".into(), 1, &event(1)).unwrap();
     store.delete(&"d".into()).unwrap();
     assert!(store.tables().unwrap().is_empty());
     assert!(store.log(&"d".into()).unwrap().is_empty());
     // A deleted table's id may be used again, from event 1.
     store.create_table(&row("d", true)).unwrap();
-    store.append(&"d".into(), 1, "{}").unwrap();
+    store.append(&"d".into(), 1, &event(1)).unwrap();
     store.delete(&"d".into()).unwrap();
     // Numbers are not reused after a delete: the order stays.
     store.create_table(&row("e", true)).unwrap();
@@ -162,10 +215,10 @@ pub fn talk_is_kept_up_to_a_bound(store: &dyn Store) {
     let chat = store.talk(&"t".into(), TalkKind::Chat).unwrap();
     assert_eq!(chat.len(), 50);
     assert_eq!((chat[0].0, chat[49].0), (11, 60), "the newest fifty");
-    assert_eq!(chat[49].1, "{\"n\":60}");
+    assert_eq!(chat[49].1, Some(talk(60, TalkKind::Chat)));
     assert_eq!(
         store.talk(&"t".into(), TalkKind::News).unwrap(),
-        [(61, "{\"n\":61}".to_string())],
+        [(61, Some(talk(61, TalkKind::News)))],
         "news apart"
     );
     assert!(
@@ -197,7 +250,7 @@ pub fn live_tables_are_found_by_id(store: &dyn Store) {
     store.create_table(&row("t", true)).unwrap();
     assert_eq!(store.live_table(&"t".into()).unwrap(), Some(row("t", true)));
     assert_eq!(store.live_table(&"unknown".into()).unwrap(), None);
-    store.finish(&"t".into(), "\"t\"", 10).unwrap();
+    store.finish(&"t".into(), &summary("t"), 10).unwrap();
     assert_eq!(store.live_table(&"t".into()).unwrap(), None);
 }
 
@@ -206,35 +259,117 @@ pub fn live_tables_are_found_by_id(store: &dyn Store) {
 pub fn a_working_database_answers_a_ping(store: &dyn Store) {
     store.ping().unwrap();
     store.create_table(&row("p", true)).unwrap();
-    store.append(&"p".into(), 1, "{}").unwrap();
+    store.append(&"p".into(), 1, &event(1)).unwrap();
     store.ping().unwrap();
 }
 
-/// A name's key is kept once: a second player under the same key is
-/// refused and changes nothing; a player is found by its secret's hash and
-/// by its key, as stored.
+/// A name's key is kept once, and so is its look-alike form: a second
+/// player under the same key, or under a name that looks like a kept one,
+/// is refused and changes nothing; a player is found by its secret's hash
+/// and by its name or any name like it, the exact name first.
 pub fn a_name_is_kept_once_and_found_by_its_secret(store: &dyn Store) {
+    let player = |key: &str, name: &str, secret: u8| PlayerRow {
+        key: key.into(),
+        name: crate::names::PlayerName::new(name).unwrap(),
+        secret_hash: [secret; 32],
+        since: 1_700_000_000_000,
+    };
+    let ann = player("ann", "Ann", 7);
+    assert!(store.add_player(&ann).unwrap());
+    assert!(
+        !store.add_player(&player("ann", "Bob", 8)).unwrap(),
+        "one key, one player"
+    );
+    assert!(
+        !store.add_player(&player("other", "ANN", 9)).unwrap(),
+        "one look-alike form, one player"
+    );
+    assert_eq!(store.player_named("Ann").unwrap(), Some(ann.clone()));
+    assert_eq!(
+        store.player_named("\u{410}NN").unwrap(),
+        Some(ann.clone()),
+        "found by a look-alike"
+    );
+    assert_eq!(store.player_by_secret(&[7; 32]).unwrap(), Some(ann));
+    for refused in [8, 9] {
+        assert_eq!(
+            store.player_by_secret(&[refused; 32]).unwrap(),
+            None,
+            "the refused one was not kept"
+        );
+    }
+    assert_eq!(store.player_named("Bob").unwrap(), None);
+}
+
+/// A player's secret is changed only by whoever holds it: the old one is
+/// no one's from then on, and a second change with the old one fails.
+pub fn a_secret_is_changed_once_and_the_old_one_is_no_ones(store: &dyn Store) {
     let ann = PlayerRow {
         key: "ann".into(),
         name: crate::names::PlayerName::new("Ann").unwrap(),
-        secret_hash: [7; 32],
-        since: 1_700_000_000_000,
+        secret_hash: [1; 32],
+        since: 1,
     };
-    assert!(store.add_player(&ann).unwrap());
-    let other = PlayerRow {
-        name: crate::names::PlayerName::new("ANN").unwrap(),
-        secret_hash: [8; 32],
-        ..ann.clone()
-    };
-    assert!(!store.add_player(&other).unwrap(), "one key, one player");
-    assert_eq!(store.player("ann").unwrap(), Some(ann.clone()));
-    assert_eq!(store.player_by_secret(&[7; 32]).unwrap(), Some(ann));
-    assert_eq!(
-        store.player_by_secret(&[8; 32]).unwrap(),
-        None,
-        "the refused one was not kept"
+    store.add_player(&ann).unwrap();
+    assert!(!store.change_secret("ann", &[9; 32], &[2; 32]).unwrap());
+    assert!(!store.change_secret("bo", &[1; 32], &[2; 32]).unwrap());
+    assert!(store.change_secret("ann", &[1; 32], &[2; 32]).unwrap());
+    assert_eq!(store.player_by_secret(&[1; 32]).unwrap(), None);
+    let now = store.player_by_secret(&[2; 32]).unwrap().unwrap();
+    assert_eq!((now.key.as_str(), now.name.as_str()), ("ann", "Ann"));
+    assert!(
+        !store.change_secret("ann", &[1; 32], &[3; 32]).unwrap(),
+        "the old secret changes nothing any more"
     );
-    assert_eq!(store.player("bo").unwrap(), None);
+    assert_eq!(store.player_by_secret(&[3; 32]).unwrap(), None);
+}
+
+/// Players as a database of the schema before look-alike forms kept them
+/// (SQL both databases read): "Alice" first, then "AIice" (a capital I,
+/// which the old rule let through), and "bot:hard", a person keyed as
+/// the hard bot level, sharing its rating row.
+pub const PLAYERS_BEFORE_FORMS: &str = "
+    INSERT INTO players (key, name, secret, since) VALUES
+        ('alice', 'Alice', '0101010101010101010101010101010101010101010101010101010101010101', 1),
+        ('aiice', 'AIice', '0202020202020202020202020202020202020202020202020202020202020202', 2),
+        ('bot:hard', 'bot:hard', '0303030303030303030303030303030303030303030303030303030303030303', 3);
+    INSERT INTO player_games
+        (key, table_id, table_name, at, game, players, place, rated, mu, sigma)
+        VALUES ('bot:hard', 'g', 'G', 5, 'dalmuti', 3, 1, TRUE, 26.0, 8.0);
+    INSERT INTO player_tables (key, table_id, at) VALUES ('bot:hard', 'g', 4);
+    INSERT INTO ratings (key, name, bot, game, band, mu, sigma, games)
+        VALUES ('bot:hard', 'bot:hard', FALSE, 'dalmuti', '3-4', 26.0, 8.0, 9);
+";
+
+/// After the migration of [`PLAYERS_BEFORE_FORMS`]: every player keeps
+/// their name and secret; the oldest of look-alikes holds the form, so no
+/// new look-alike of theirs is kept, and each is still found by their
+/// exact name; the person keyed as a bot level is moved out of the bots'
+/// keys with their games and tables, and the bot level's rating row is a
+/// bot's again.
+pub fn players_kept_before_forms_are_migrated(store: &dyn Store) {
+    let named = |name: &str| store.player_named(name).unwrap().map(|p| p.key);
+    assert_eq!(named("Alice").as_deref(), Some("alice"));
+    assert_eq!(named("ALICE").as_deref(), Some("alice"), "the oldest");
+    assert_eq!(named("AIice").as_deref(), Some("aiice"), "its exact name");
+    let late = PlayerRow {
+        key: crate::names::form("ALlCE"),
+        name: crate::names::PlayerName::new("ALlCE").unwrap(),
+        secret_hash: [4; 32],
+        since: 10,
+    };
+    assert!(!store.add_player(&late).unwrap(), "a look-alike of Alice");
+    assert_eq!(named("bot:hard").as_deref(), Some("person:bot:hard"));
+    assert_eq!(
+        store.player_by_secret(&[3; 32]).unwrap().unwrap().key,
+        "person:bot:hard"
+    );
+    assert_eq!(store.player_games("person:bot:hard", 10).unwrap().len(), 1);
+    assert_eq!(store.player_tables("person:bot:hard", 10).unwrap().len(), 1);
+    assert!(store.player_games("bot:hard", 10).unwrap().is_empty());
+    let bot = store.player_ratings("bot:hard").unwrap();
+    assert_eq!(bot.len(), 1);
+    assert_eq!((bot[0].name.as_str(), bot[0].bot), ("hard", true));
 }
 
 /// A game over goes into each keyed person's history once, whoever tells
@@ -442,7 +577,12 @@ pub fn reports_are_kept_once_and_a_silence_removes_lines(store: &dyn Store) {
             line("t", 3, TalkKind::News, 50),
         ])
         .unwrap();
-    let bo = crate::names::PlayerName::new("Bo").unwrap();
+    let bo = Silenced {
+        name: crate::names::PlayerName::new("Bo").unwrap(),
+        player: Some("bo".into()),
+        from: vec![Silenced::mark(&"t".into(), "192.0.2.1".parse().unwrap())],
+        spared: vec![crate::names::PlayerName::new("Ann").unwrap()],
+    };
     store
         .silence(&"t".into(), std::slice::from_ref(&bo), &[2, 3])
         .unwrap();

@@ -9,6 +9,8 @@ use super::{
     Append, Enqueued, FinishedGame, PlayerGame, PlayerRow, RatingRow, ReportRow, SqliteStore,
     Store, StoreError, TableId, TableRow, TalkKind, TalkRow, Ticket,
 };
+use crate::protocol::{TableInfo, TalkLine};
+use crate::table::state::Stored;
 
 /// How a [`Faulty`] store answers its ping.
 pub(crate) enum Ping {
@@ -52,10 +54,10 @@ impl Faulty {
     }
 
     /// Waits here if `event` is of the kind held.
-    fn wait_if_held(&self, event: &str) {
+    fn wait_if_held(&self, event: &Stored) {
         let held = self.held.lock().unwrap();
         if let Some((kind, gate)) = &*held
-            && event.starts_with(&format!("{{\"{kind}\""))
+            && super::columns::event_text(event).starts_with(&format!("{{\"{kind}\""))
         {
             let _ = gate.recv();
         }
@@ -85,19 +87,19 @@ impl Store for Faulty {
     fn live_table(&self, id: &TableId) -> Result<Option<TableRow>, StoreError> {
         self.inner.live_table(id)
     }
-    fn finished_table(&self, id: &TableId) -> Result<Option<(TableRow, String)>, StoreError> {
+    fn finished_table(&self, id: &TableId) -> Result<Option<(TableRow, TableInfo)>, StoreError> {
         self.inner.finished_table(id)
     }
-    fn finished(&self, limit: usize) -> Result<Vec<String>, StoreError> {
+    fn finished(&self, limit: usize) -> Result<Vec<TableInfo>, StoreError> {
         self.inner.finished(limit)
     }
-    fn finish(&self, id: &TableId, summary: &str, keep: usize) -> Result<(), StoreError> {
+    fn finish(&self, id: &TableId, summary: &TableInfo, keep: usize) -> Result<(), StoreError> {
         self.inner.finish(id, summary, keep)
     }
     fn delete(&self, id: &TableId) -> Result<(), StoreError> {
         self.inner.delete(id)
     }
-    fn append(&self, table: &TableId, v: u64, event: &str) -> Result<(), StoreError> {
+    fn append(&self, table: &TableId, v: u64, event: &Stored) -> Result<(), StoreError> {
         self.up()?;
         self.wait_if_held(event);
         self.inner.append(table, v, event)
@@ -109,7 +111,7 @@ impl Store for Faulty {
         }
         self.inner.append_batch(events)
     }
-    fn log(&self, table: &TableId) -> Result<Vec<String>, StoreError> {
+    fn log(&self, table: &TableId) -> Result<Vec<Stored>, StoreError> {
         self.up()?;
         self.inner.log(table)
     }
@@ -117,7 +119,11 @@ impl Store for Faulty {
         self.up()?;
         self.inner.add_talk(lines)
     }
-    fn talk(&self, table: &TableId, kind: TalkKind) -> Result<Vec<(u64, String)>, StoreError> {
+    fn talk(
+        &self,
+        table: &TableId,
+        kind: TalkKind,
+    ) -> Result<Vec<(u64, Option<TalkLine>)>, StoreError> {
         self.inner.talk(table, kind)
     }
     fn set_spectator_chat(&self, table: &TableId, allowed: bool) -> Result<(), StoreError> {
@@ -180,7 +186,7 @@ impl Store for Faulty {
     fn silence(
         &self,
         table: &TableId,
-        silenced: &[crate::names::PlayerName],
+        silenced: &[crate::store::Silenced],
         remove: &[u64],
     ) -> Result<(), StoreError> {
         self.inner.silence(table, silenced, remove)
@@ -197,8 +203,11 @@ impl Store for Faulty {
     fn player_by_secret(&self, hash: &[u8; 32]) -> Result<Option<PlayerRow>, StoreError> {
         self.inner.player_by_secret(hash)
     }
-    fn player(&self, key: &str) -> Result<Option<PlayerRow>, StoreError> {
-        self.inner.player(key)
+    fn player_named(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
+        self.inner.player_named(name)
+    }
+    fn change_secret(&self, key: &str, old: &[u8; 32], new: &[u8; 32]) -> Result<bool, StoreError> {
+        self.inner.change_secret(key, old, new)
     }
     fn ping(&self) -> Result<(), StoreError> {
         self.pings.fetch_add(1, Ordering::SeqCst);

@@ -198,7 +198,7 @@ impl Actor {
         let id = self.state.row.id.clone();
         let stored = match why {
             Retire::Finished => {
-                let summary = serde_json::to_string(&self.info()).expect("info serializes");
+                let summary = self.info();
                 self.blocking(move |store, metrics| {
                     metrics.time(StoreOp::Finish, || {
                         store.finish(&id, &summary, lifetimes.max_finished)

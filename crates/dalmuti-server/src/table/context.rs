@@ -1,5 +1,5 @@
 //! What a table needs from the server: its store, writer, timings, bot
-//! budget, lifetimes, cluster, metrics and archive.
+//! budget, lifetimes, cluster and metrics.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,7 +29,6 @@ pub struct Context {
     /// The node's metrics (`/metrics`), shared by every table.
     pub metrics: Metrics,
     /// Finished games' records and replays, built once and kept.
-    pub archive: Arc<crate::records::Archive>,
     /// The chat limit of each player who kept a name, over every table of
     /// the node ([`super::talk::player_chat_limit`]).
     pub player_chat: Arc<governor::DefaultKeyedRateLimiter<String>>,
@@ -48,7 +47,6 @@ impl Context {
             lifetimes: None,
             cluster: None,
             metrics,
-            archive: Arc::default(),
             player_chat: Arc::new(super::talk::player_chat_limit()),
         }
     }

@@ -46,10 +46,7 @@ pub struct TableHandle {
 }
 
 pub(crate) fn closed() -> Refusal {
-    (
-        ServerError::Closed,
-        ServerMsg::error(0, &ServerError::Closed),
-    )
+    (ServerError::Closed, (ServerError::Closed).to_msg(0))
 }
 
 impl TableHandle {
@@ -129,7 +126,7 @@ impl TableHandle {
 
     /// `player` takes back the seat they took here, on another device:
     /// a new token for it; the old one plays it no more.
-    pub async fn reclaim(&self, player: &crate::players::Player) -> Result<SeatToken, ServerError> {
+    pub async fn reclaim(&self, player: &crate::names::Player) -> Result<SeatToken, ServerError> {
         let player = player.key.clone();
         self.ask(|r| Command::Reclaim(Reclaim { player, reply: r }))
             .await
@@ -139,7 +136,7 @@ impl TableHandle {
     /// the seat carries the player's key, in the log too.
     pub async fn join_as(
         &self,
-        player: &crate::players::Player,
+        player: &crate::names::Player,
         from: Option<String>,
     ) -> Result<SeatToken, ServerError> {
         let (name, key) = (player.name.clone(), player.key.clone());

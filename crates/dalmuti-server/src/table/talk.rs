@@ -6,7 +6,8 @@
 //! each client words it in its own language. Chat and news share one
 //! count per table, `n`, so a client can tell which lines it has seen.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
 
 use crate::ids::TableId;
 use crate::names::PlayerName;
@@ -23,7 +24,13 @@ pub struct Talk {
     chat: VecDeque<ChatLine>,
     news: VecDeque<NewsLine>,
     next: u64,
+    /// Where each seat chatted from (the last few addresses): what a
+    /// silence holds beside the seat's name ([`crate::store::Silenced`]).
+    heard_from: HashMap<PlayerName, VecDeque<IpAddr>>,
 }
+
+/// Addresses remembered per seat.
+const HEARD_FROM: usize = 4;
 
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> u64 {
@@ -43,11 +50,7 @@ impl Talk {
             for (n, line) in store.talk(id, kind)? {
                 // A line that does not read is skipped, not fatal: it is
                 // only talk.
-                let line = match kind {
-                    TalkKind::Chat => serde_json::from_str(&line).map(TalkLine::Chat),
-                    TalkKind::News => serde_json::from_str(&line).map(TalkLine::News),
-                };
-                if let Ok(line) = line {
+                if let Some(line) = line {
                     talk.remember(line);
                 }
                 talk.next = talk.next.max(n + 1);
@@ -92,9 +95,7 @@ impl Talk {
     pub fn row(table: &TableId, line: &TalkLine) -> TalkRow {
         TalkRow {
             table: table.clone(),
-            n: line.n(),
-            kind: line.kind(),
-            line: line.to_text(),
+            line: line.clone(),
             keep: KEPT,
         }
     }
@@ -126,6 +127,26 @@ impl Talk {
         gone
     }
 
+    /// Seat `name` chatted from `from`.
+    pub fn heard(&mut self, name: &PlayerName, from: IpAddr) {
+        let from = crate::limits::address_key(from);
+        let heard = self.heard_from.entry(name.clone()).or_default();
+        if !heard.contains(&from) {
+            heard.push_back(from);
+            if heard.len() > HEARD_FROM {
+                heard.pop_front();
+            }
+        }
+    }
+
+    /// The addresses seat `name` chatted from, as of now.
+    pub fn heard_from(&self, name: &PlayerName) -> Vec<IpAddr> {
+        self.heard_from
+            .get(name)
+            .map(|h| h.iter().copied().collect())
+            .unwrap_or_default()
+    }
+
     /// The kept chat line numbered `n`, if it is still kept.
     pub fn kept_chat_line(&self, n: u64) -> Option<&ChatLine> {
         self.chat.iter().find(|l| l.n == n)
@@ -143,17 +164,22 @@ impl Talk {
 }
 
 /// Who says a chat line: a seat by its token, or a spectator with the
-/// name it gave (if any) and the address it connected from.
+/// name it gave (if any); each with the address it connected from.
 #[derive(Clone, Debug)]
 pub enum Speaker {
-    /// A seat's token.
-    Seat(SeatToken),
+    /// A seat, by its token.
+    Seat {
+        /// The seat's token.
+        token: SeatToken,
+        /// Where it connected from.
+        from: IpAddr,
+    },
     /// A spectator, the name it gave in `hello` and its address.
     Spectator {
         /// The name it gave in `hello`, if any.
         name: Option<PlayerName>,
         /// Where it connected from.
-        from: std::net::IpAddr,
+        from: IpAddr,
     },
 }
 

@@ -159,9 +159,9 @@ impl Actor {
             if e.is_fenced() && self.ctx.cluster.is_some() {
                 self.lost_lease();
             }
-            return Err(ServerError::Storage(
+            return Err(ServerError::Storage(crate::store::StoreError::Failed(
                 "the line could not be kept: say it again".into(),
-            ));
+            )));
         }
         let told = match line.clone() {
             TalkLine::Chat(line) => Told::Chat(line),
@@ -189,12 +189,12 @@ impl Actor {
             Stored::Act { player, .. } => Some(player.clone()),
             _ => None,
         };
-        let text = serde_json::to_string(&event).expect("an event serializes");
+        let written = event.clone();
         let committed = self.state.v();
         // Applied first to check it; undone below if the store refuses it.
         self.state.apply(event)?;
         let v = self.state.v();
-        if let Err(e) = self.ctx.writer.append(&self.state.row.id, v, text).await {
+        if let Err(e) = self.ctx.writer.append(&self.state.row.id, v, written).await {
             return Err(self.refused_write(committed, e).await);
         }
         if let Some(player) = &acted {
@@ -346,7 +346,7 @@ impl Actor {
     pub(super) fn resync(&self, error: &ServerError, who: Option<usize>) -> ServerMsg {
         let state = StateMsg {
             error: Some(error.to_string()),
-            error_kind: Some(error.kind().to_string()),
+            error_kind: Some(error.kind()),
             ..self.state.state(who, &self.live()).into()
         };
         ServerMsg {

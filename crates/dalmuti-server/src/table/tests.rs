@@ -23,7 +23,7 @@ fn row(seats: usize) -> TableRow {
         id: "t".into(),
         name: "t".into(),
         seats,
-        rules: "{}".into(),
+        rules: dalmuti_core::Rules::default(),
         public: true,
         ..TableRow::default()
     }
@@ -98,7 +98,13 @@ async fn with_the_database_down_nothing_uncommitted_is_told() {
     assert_eq!(resync.data()["view"], before.data()["view"]);
     assert_eq!(resync.data()["decision"], before.data()["decision"]);
     let said = table
-        .chat(Speaker::Seat(token.clone()), "hello?")
+        .chat(
+            Speaker::Seat {
+                token: token.clone(),
+                from: [127, 0, 0, 1].into(),
+            },
+            "hello?",
+        )
         .await
         .unwrap_err();
     assert!(said.to_string().contains("could not be kept"), "{said}");
@@ -121,7 +127,16 @@ async fn with_the_database_down_nothing_uncommitted_is_told() {
         before.v + 1
     );
     assert_eq!(store.log(&"t".into()).unwrap().len() as u64, before.v + 1);
-    table.chat(Speaker::Seat(token), "back").await.unwrap();
+    table
+        .chat(
+            Speaker::Seat {
+                token,
+                from: [127, 0, 0, 1].into(),
+            },
+            "back",
+        )
+        .await
+        .unwrap();
     let line = loop {
         let msg = feed.recv().await.unwrap().to_msg();
         if msg.t() == "chat" {
@@ -145,7 +160,10 @@ async fn chat_is_bounded_per_seat_and_per_spectator_address() {
     let table = create(Context::new(store, timings()), row).unwrap();
     let ada = table.join("Ada", None).await.unwrap();
     let bob = table.join("Bob", None).await.unwrap();
-    let seat = |token: &str| Speaker::Seat(SeatToken::from(token));
+    let seat = |token: &str| Speaker::Seat {
+        token: SeatToken::from(token),
+        from: [127, 0, 0, 1].into(),
+    };
     for i in 0..CHAT_BURST {
         table.chat(seat(&ada), &format!("line {i}")).await.unwrap();
     }

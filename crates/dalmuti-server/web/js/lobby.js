@@ -6,7 +6,7 @@
 import { $, el, show, setError, announce } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
 import { api } from './api.js';
-import { me, secret, keepName, recoveryLink } from './player.js';
+import { me, secret, keepName, newSecret, recoveryLink } from './player.js';
 import { profileHref } from './profile.js';
 import { store } from './storage.js';
 import { nav, T } from './state.js';
@@ -60,6 +60,32 @@ async function onKeepName() {
     setError(errorNode, e.message);
   } finally {
     $('keep-name').disabled = false;
+  }
+}
+
+/**
+ * A new recovery link, once the player says so: the old one stops
+ * working everywhere (a link that leaked, a device lost), and the new one
+ * is shown once, as when the name was kept.
+ */
+async function onNewSecret() {
+  const player = me();
+  if (!player || !window.confirm(t('web.players.new-link-confirm', { name: player.name }))) return;
+  const errorNode = $('player-error');
+  setError(errorNode, '');
+  $('new-secret').disabled = true;
+  try {
+    const changed = await newSecret();
+    renderPlayer();
+    $('recovery-body').textContent = t('web.players.new-link-body', { name: changed.name });
+    $('recovery-link').value = recoveryLink(changed);
+    show($('recovery'), true);
+    $('recovery-link').focus();
+    $('recovery-link').select();
+  } catch (e) {
+    setError(errorNode, e.message);
+  } finally {
+    $('new-secret').disabled = false;
   }
 }
 
@@ -360,6 +386,7 @@ export function setUpLobby() {
     window.addEventListener(change, () => { if (nav.route.view === 'lobby') loadLobby(); });
   }
   $('keep-name').addEventListener('click', onKeepName);
+  $('new-secret').addEventListener('click', onNewSecret);
   $('recovery-copy').addEventListener('click', onCopyRecovery);
   $('recovery-done').addEventListener('click', onRecoveryDone);
   $('quick-bots').addEventListener('click', onQuickBots);

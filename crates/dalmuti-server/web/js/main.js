@@ -27,7 +27,7 @@ import { setViews } from './views.js';
 import { showLobby, loadLobby, onVariantChange, onCreate, setUpLobby, setUpInviteShare } from './lobby.js';
 import { showReplay, renderFrame, setUpReplay, stopAutoplay } from './replay.js';
 import { showPlayersView, setUpPlayers } from './profile.js';
-import { recover } from './player.js';
+import { recover, stillKnown } from './player.js';
 import { setUpQueue, renderQueue } from './queue.js';
 import { onKeydown, toggleHelp } from './keyboard.js';
 import { restartTour } from './tour.js';
@@ -164,11 +164,19 @@ async function init() {
 async function recoverPlayer() {
   try {
     const player = await recover();
-    if (player) announceLater(t('web.players.recovered', { name: player.name }));
+    if (player) {
+      announceLater(t('web.players.recovered', { name: player.name }));
+      return;
+    }
   } catch (e) {
     history.replaceState(null, '', location.pathname + '#/');
     announceLater(e.message);
+    return;
   }
+  // A secret replaced on another device (a new recovery link) is no
+  // one's: this browser forgets it and says so.
+  const replaced = await stillKnown();
+  if (replaced) announceLater(t('web.players.replaced', { name: replaced }));
 }
 
 /** Shows `text` in the lobby's player box once the lobby is up. */

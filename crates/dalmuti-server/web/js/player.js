@@ -37,6 +37,38 @@ export async function keepName(name) {
   return kept;
 }
 
+/**
+ * A new secret for this player (docs/PROTOCOL.md, Players): the old one,
+ * and every recovery link and browser that holds it, stops working at
+ * once. Resolves to `{ name, secret }`, kept here.
+ */
+export async function newSecret() {
+  const player = me();
+  const changed = await api('POST', '/api/players/me/secret', undefined, undefined, player.secret);
+  keep(changed);
+  return changed;
+}
+
+/**
+ * Whether the server still knows this browser's secret: if it was
+ * replaced on another device, the player is forgotten here and their
+ * name answered (for the lobby to say so); null otherwise, also when no
+ * server answers.
+ */
+export async function stillKnown() {
+  const player = me();
+  if (!player) return null;
+  try {
+    await api('GET', '/api/players/me', undefined, undefined, player.secret);
+  } catch (e) {
+    if (e.status === 403) {
+      store.drop(KEY);
+      return player.name;
+    }
+  }
+  return null;
+}
+
 /** The link that makes another browser this player. */
 export function recoveryLink(player) {
   return location.origin + '/#player=' + player.secret;

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::time::Instant;
 
-use dalmuti_bots::{Bot, BotFault, HeuristicBot, fallback};
+use dalmuti_bots::{Bot, BotFault, HeuristicBot, Level, fallback};
 use dalmuti_core::{
     Action, ActionList, Cards, Decision, Event, Game, IllegalAction, PlayerId, Revolution,
     RevolutionOffer, Rules, Seat, Seen, Set, TableError, Title, Variant, View, Viewer,
@@ -33,6 +33,13 @@ use super::config::Config;
 use super::save::{self, SaveError};
 use crate::narrate;
 use crate::tr::Tr;
+
+mod notes;
+use notes::{Note, NoteWhat};
+
+/// The level whose bot gives the human's hints (`h`, `hint`): the help
+/// names it, so that a hint reads as "what a normal bot would do".
+pub const HINT_LEVEL: Level = Level::Normal;
 
 /// One bot at the table.
 struct SeatedBot {
@@ -264,6 +271,8 @@ pub struct Session {
     /// Whether the human has made a move: a game quit before it is not
     /// worth a record.
     moved: bool,
+    /// The log's lines that no event tells, with where they fell.
+    notes: Vec<Note>,
 }
 
 impl Session {
@@ -304,6 +313,7 @@ impl Session {
             told: 0,
             lang: config.lang,
             moved: false,
+            notes: Vec::new(),
         };
         session.ready_when_nothing_to_choose();
         Ok(session)
@@ -776,17 +786,20 @@ impl Session {
         self.game
             .apply(seat, action)
             .expect("the engine accepts its own legal actions");
-        let name = self.name(player).to_string();
         let mut lines = Vec::new();
         if let Some(f) = &fault {
-            lines.push(self.tr().t("bot.failed", &[("name", &name), ("fault", f)]));
+            lines.push(self.note(NoteWhat::BotFault {
+                player,
+                fault: f.clone(),
+            }));
         }
         let news = self.take_news();
         if news.is_empty() && lines.is_empty() && action == Action::Ready {
             return None;
         }
         if news.is_empty() {
-            lines.push(self.secret_choice(&name, decision, action));
+            let choice = self.bot_choice(player, decision, action);
+            lines.push(self.note(choice));
         }
         lines.extend(news);
         Some(Step {
@@ -796,21 +809,6 @@ impl Session {
             lines,
             fault,
         })
-    }
-
-    /// A note for a bot's choice that shows nothing yet in the log.
-    fn secret_choice(&self, name: &str, decision: Decision, action: Action) -> String {
-        let tr = self.tr();
-        let taxes = tr.taxes();
-        let merchant = tr.merchant();
-        let args = [("name", name), ("taxes", &taxes), ("merchant", &merchant)];
-        let (key, other) = match (decision, action) {
-            (Decision::Tax { to, .. }, _) => (format!("{}.secret.tax", self.variant().word()), to),
-            (_, Action::OfferExchange { partner, .. }) => ("secret.offer".to_string(), partner),
-            (Decision::ExchangeAnswer { from, .. }, _) => ("secret.answer".to_string(), from),
-            _ => return tr.t("secret.decided", &args),
-        };
-        self.about(&key, other, &args)
     }
 
     /// Seats `bot` in place of `player`'s (not while that bot thinks):
@@ -823,11 +821,31 @@ impl Session {
     }
 
     /// The human's action, or why it is refused (nothing changes then).
+    /// A secret choice that shows nothing yet in the log is kept as a note
+    /// ([`Session::my_note`]).
     pub fn act(&mut self, action: Action) -> Result<(), Box<IllegalAction>> {
         let seat = self.my_seat();
+        let decision = self.decision();
         self.game.apply(seat, action)?;
         self.moved = true;
+        if let Some(mine) = decision.and_then(|d| self.my_choice(d, action))
+            && self.log().len() == self.told
+        {
+            self.note(NoteWhat::Mine(mine));
+        }
         Ok(())
+    }
+
+    /// The note for the human's last move, when it was a secret choice
+    /// that the log does not tell yet (a tax gift, an offer, a card given
+    /// back): what the full-screen log shows for it.
+    pub fn my_note(&self) -> Option<String> {
+        let hand = self.hand_number().saturating_sub(1);
+        self.notes
+            .last()
+            .filter(|n| n.hand == hand && n.at == self.told)
+            .filter(|n| matches!(n.what, NoteWhat::Mine(_)))
+            .map(|n| self.note_text(n))
     }
 
     /// Whether the human has made a move yet (saying ready for them when
@@ -836,7 +854,7 @@ impl Session {
         self.moved
     }
 
-    /// What the heuristic bot would do in the human's place, from the
+    /// What a bot of [`HINT_LEVEL`] would do in the human's place, from the
     /// human's view only.
     pub fn hint(&self) -> Option<Action> {
         let view = self.view();
@@ -844,7 +862,7 @@ impl Session {
         if legal.is_empty() {
             return None;
         }
-        let mut bot = HeuristicBot::new(0);
+        let mut bot = HINT_LEVEL.build(0).expect("the hint's level builds");
         Some(match bot.decide(&view, &legal) {
             Ok(a) if legal.contains(&a) => a,
             _ => fallback(&legal),
@@ -869,7 +887,8 @@ impl Session {
 
     /// Hand `index` (from 0; the current one is the last) as the human
     /// saw it (of the current hand, what [`Session::take_news`] handed
-    /// out), told in the session's language now: what the full-screen
+    /// out, with the notes of secret choices and bots' faults where they
+    /// fell), told in the session's language now: what the full-screen
     /// game tells again when the language changes.
     pub fn hand_told(&self, index: usize) -> Vec<String> {
         let Some(log) = self.game.hands().get(index) else {
@@ -886,7 +905,7 @@ impl Session {
         if index + 1 == self.game.hands().len() {
             told.truncate(self.told);
         }
-        told
+        self.with_notes(index, told)
     }
 
     /// The cards the human was dealt in hand `index` (from 0), if they

@@ -15,8 +15,10 @@ pub(crate) fn config_of(variant: &str, seed: u64, players: usize) -> Config {
         seed: Some(seed.to_string()),
         stripped_deck: false,
         first_deal_revolution: false,
-        merchant_exchange: true,
+        // The exchange wherever it can apply (6 or more players).
+        merchant_exchange: players >= 6,
         scoring: "standard".into(),
+        house: None,
         hands: Some(3),
         speed: 0,
         plain: true,
@@ -200,4 +202,40 @@ fn with_nothing_that_tops_the_advice_says_pass() {
         }
     }
     assert!(checked >= 3, "only {checked} such decisions in 40 games");
+}
+
+/// The hint is what a bot of one level would do, and every help that
+/// describes it names that level, in every language: not the bot's
+/// inner name, which no player is offered.
+#[test]
+fn the_hint_is_described_by_the_level_that_gives_it() {
+    assert_eq!(HINT_LEVEL.spec_text(), "heuristic");
+    for lang in Lang::ALL {
+        for variant in Variant::ALL {
+            let tr = Tr::new(lang, variant);
+            let level = tr.t(&format!("level.{}", HINT_LEVEL.name()), &[]);
+            let keys = tr.v("help.keys", &[]);
+            let commands = tr.v("help.commands", &[]);
+            let lines = [
+                keys.lines().find(|l| l.starts_with("h ::")).unwrap(),
+                commands.lines().find(|l| l.starts_with("hint ")).unwrap(),
+                &tr.t("tui.key-hint", &[]),
+            ];
+            for line in lines {
+                assert!(
+                    line.contains(&level),
+                    "{lang:?}: {line:?} does not name {level:?}"
+                );
+                for inner in [
+                    "heuristic",
+                    "Heuristik",
+                    "heurístic",
+                    "ヒューリスティック",
+                    "휴리스틱",
+                ] {
+                    assert!(!line.contains(inner), "{lang:?}: {line:?}");
+                }
+            }
+        }
+    }
 }

@@ -39,6 +39,7 @@ fn config_of(variant: &str, seed: u64, players: usize, exchange: bool, hands: u3
         first_deal_revolution: false,
         merchant_exchange: exchange,
         scoring: "standard".into(),
+        house: None,
         hands: Some(hands),
         speed: 0,
         plain: false,
@@ -201,6 +202,173 @@ fn the_tax_dialog() {
     assert_snapshot!(term.backend());
 }
 
+/// The screen's rows as text, one string a row.
+fn rows(term: &Terminal<TestBackend>) -> Vec<String> {
+    let buf = term.backend().buffer();
+    (0..buf.area.height)
+        .map(|y| (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect())
+        .collect()
+}
+
+#[test]
+fn a_dialog_dims_the_table_and_the_log_behind_it() {
+    let seed = seed_where(5, false, |d| matches!(d, Decision::Tax { count: 2, .. }));
+    for theme in [
+        THEME,
+        Theme {
+            color: false,
+            emoji: false,
+        },
+    ] {
+        let mut s = session(seed, 5, false, 3);
+        let mut app = app(&mut s);
+        app.theme = theme;
+        let term = screen(&app, 80, 24);
+        let rows = rows(&term);
+        let buf = term.backend().buffer();
+        let dim = |x: u16, y: usize| {
+            let cell = &buf[(x, y as u16)];
+            if theme.color {
+                cell.fg == Color::DarkGray && !cell.modifier.contains(Modifier::BOLD)
+            } else {
+                cell.modifier.contains(Modifier::DIM)
+            }
+        };
+        let top = rows.iter().position(|r| r.contains("┌ Taxes")).unwrap();
+        let bottom = top
+            + rows[top..]
+                .iter()
+                .position(|r| r.trim_start().starts_with('└'))
+                .unwrap();
+        let hand = rows
+            .iter()
+            .position(|r| r.starts_with("┌ Your hand"))
+            .unwrap();
+        // Above and below the box, the table and the log are dimmed, the
+        // cut log lines with them.
+        assert!(bottom + 1 < hand && top > 1, "{rows:#?}");
+        for y in (1..top).chain(bottom + 1..hand) {
+            for x in 0..80 {
+                assert!(
+                    dim(x, y),
+                    "row {y}, column {x} is not dimmed: {:?}",
+                    rows[y]
+                );
+            }
+        }
+        // The box is not, nor your hand below it.
+        let words = rows[top + 1].find("Taxes:").unwrap() as u16;
+        assert!(!dim(words, top + 1), "{:?}", rows[top + 1]);
+        assert!(!dim(2, hand + 1), "{:?}", rows[hand + 1]);
+    }
+}
+
+#[test]
+fn the_tax_gift_says_nothing_chosen_and_the_hand_counts_what_stays() {
+    let seed = seed_where(5, false, |d| matches!(d, Decision::Tax { count: 2, .. }));
+    let mut s = session(seed, 5, false, 3);
+    let mut app = app(&mut s);
+    let text = text_of(&app);
+    assert!(
+        text.contains("Your gift: nothing chosen yet, 0 of 2."),
+        "{text}"
+    );
+    assert!(text.contains("nothing chosen yet, 0 of 2"), "{text}");
+    assert!(!text.contains("[]"), "{text}");
+    // The worst kind goes into the gift: its chip counts one fewer.
+    let (worst, held) = *app.kinds().last().unwrap();
+    let name = app.session().tr().card(worst);
+    let chip = |n: u8| format!("{} {name} ×{n}", worst.token());
+    assert!(text_of(&app).contains(&chip(held)), "{}", text_of(&app));
+    press(&mut app, KeyCode::End);
+    press(&mut app, KeyCode::Up);
+    assert_eq!(app.picked.count(worst), 1);
+    let text = text_of(&app);
+    assert!(text.contains(&chip(held - 1)), "{text}");
+    assert!(!text.contains(&chip(held)), "{text}");
+    assert!(text.contains("1 of 2 chosen"), "{text}");
+    // Taken back, it is counted in the hand again.
+    press(&mut app, KeyCode::Down);
+    assert!(text_of(&app).contains(&chip(held)), "{}", text_of(&app));
+}
+
+#[test]
+fn the_set_proposed_keeps_the_jesters_when_a_set_without_one_tops() {
+    // Deals where you follow, a set with a Jester and one without both
+    // top, and the worst rank that tops needs the Jester.
+    let mut met = 0;
+    for seed in 0..400 {
+        let mut s = session(seed, 5, false, 1);
+        let mut app = app(&mut s);
+        if !play_to(&mut app, |a| {
+            matches!(a.session().decision(), Some(Decision::Follow { .. }))
+                && a.session().my_cards().wilds() > 0
+        }) {
+            continue;
+        }
+        let plays: Vec<dalmuti_core::Set> = app
+            .session()
+            .legal()
+            .iter()
+            .filter_map(|a| match a {
+                Action::Play(set) => Some(*set),
+                _ => None,
+            })
+            .collect();
+        let plain = plays.iter().any(|p| p.wilds() == 0);
+        if !plain || plays.first().is_none_or(|p| p.wilds() == 0) {
+            continue;
+        }
+        met += 1;
+        assert_eq!(
+            app.selected_cards().wilds(),
+            0,
+            "seed {seed}: {:?} proposed while {:?} tops without a Jester",
+            app.selected_cards(),
+            plays.iter().find(|p| p.wilds() == 0)
+        );
+        if met == 3 {
+            break;
+        }
+    }
+    assert!(met > 0, "no deal where a Jester could be spent needlessly");
+}
+
+#[test]
+fn at_80_by_24_the_log_is_wide_enough_to_read_and_the_prompt_keeps_its_indent() {
+    for (lang, players) in [(Lang::En, 5), (Lang::De, 5), (Lang::En, 12)] {
+        let mut s = in_lang(lang, session(2, players, false, 3));
+        let mut app = app(&mut s);
+        play_until(&mut app, following);
+        let term = screen(&app, 80, 24);
+        let rows = rows(&term);
+        // The log's box: from its corner on the second row to the end.
+        let log = rows[1].rfind('┌').unwrap();
+        let width = rows[1][log..].chars().count();
+        assert!(
+            width >= 40,
+            "{lang:?}: the log is {width} columns:\n{}",
+            rows.join("\n")
+        );
+        // Without the titles' column, the crown and the hat mark the seats.
+        if players == 5 {
+            let text = rows.join("\n");
+            assert!(text.contains('👑') && text.contains('👒'), "{text}");
+        }
+    }
+    // A prompt too long for its line wraps one column in, as it starts.
+    let mut s = session(1, 5, false, 3);
+    let mut app = app(&mut s);
+    play_until(&mut app, following);
+    let rows = rows(&screen(&app, 40, 24));
+    let at = rows.iter().position(|r| r.starts_with(" Top ")).unwrap();
+    assert!(
+        rows[at + 1].starts_with(' ') && !rows[at + 1].starts_with("  "),
+        "{:?}",
+        &rows[at..]
+    );
+}
+
 #[test]
 fn the_merchant_exchange_dialog() {
     let seed = seed_where(6, true, |d| *d == Decision::ExchangeOffer);
@@ -276,7 +444,7 @@ fn without_colour_only_text_styles() {
 
 #[test]
 fn any_size_renders_without_panicking() {
-    let mut s = session(1, 5, true, 3);
+    let mut s = session(1, 5, false, 3);
     let mut app = app(&mut s);
     for (w, h) in [(1, 1), (20, 5), (40, 12), (80, 24), (200, 60)] {
         screen(&app, w, h);
@@ -976,15 +1144,16 @@ fn l_tells_the_whole_log_again_in_the_new_language() {
     play_until(&mut app, |a| {
         a.session().hand_number() == 2 && a.session().decision().is_some()
     });
-    // Notices that a bot has made its secret setup choice are not told
-    // again: the choice itself is, once the setup is over.
-    let story = |log: &[String]| -> Vec<String> {
-        log.iter()
-            .filter(|l| !l.contains(" has chosen "))
-            .cloned()
-            .collect()
-    };
+    // Notices of secret setup choices (a bot's tax gift chosen, your own)
+    // are part of the story, and are told again with the rest.
+    let story = |log: &[String]| -> Vec<String> { log.to_vec() };
     let english = story(app.log());
+    assert!(
+        english
+            .iter()
+            .any(|l| l.contains(" has chosen the tax gift") || l.starts_with("You will give")),
+        "{english:#?}"
+    );
     press(&mut app, KeyCode::Char('L'));
     assert_eq!(app.session().lang(), Lang::Ko);
     let korean = app.log().to_vec();

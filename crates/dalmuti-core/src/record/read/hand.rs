@@ -64,6 +64,7 @@ impl HandReader<'_> {
         let mut out = HandRecord::default();
         self.read_table_changes(obj, &mut out)?;
         self.read_deal(obj, &mut out)?;
+        let stalemate = self.read_stalemate(optional(obj, "stalemate"), &mut out)?;
 
         let plays = match obj.get("plays") {
             Some(Value::Array(p)) => p.as_slice(),
@@ -101,6 +102,7 @@ impl HandReader<'_> {
         for (j, entry) in plays.iter().enumerate() {
             out.plays.push(self.read_play(j, entry)?);
         }
+        self.check_stalemate(stalemate.as_deref())?;
         if !self.last && self.game.hand().stage() != Stage::Over {
             return Err(self.fault("the hand stops before its end, but another hand follows"));
         }
@@ -153,11 +155,86 @@ impl HandReader<'_> {
         Ok(())
     }
 
+    /// The places of a stalemate (President, Daifugō), given to the hand
+    /// before its plays so that the replay deals them out alike.
+    fn read_stalemate(
+        &mut self,
+        value: Option<&Value>,
+        out: &mut HandRecord,
+    ) -> Result<Option<Vec<Seat>>, ReadError> {
+        let Some(value) = value else {
+            return Ok(None);
+        };
+        if !self.game.rules().variant.is_suited() {
+            return Err(self.fault("stalemate is for President and Daifugō only"));
+        }
+        let names = value
+            .as_array()
+            .ok_or_else(|| self.fault("stalemate should be an array of names"))?;
+        let mut seats = Vec::with_capacity(names.len());
+        let mut listed = Vec::with_capacity(names.len());
+        for name in names {
+            let name = name
+                .as_str()
+                .ok_or_else(|| self.fault("stalemate should be an array of names"))?;
+            let seat = self.seat(name).map_err(|m| self.fault(m))?;
+            if seats.contains(&seat) {
+                return Err(self.fault(format!("{} is twice in the stalemate", show(name))));
+            }
+            seats.push(seat);
+            listed.push(name.to_string());
+        }
+        self.game.hand_mut().set_stalemate_places(&seats);
+        out.stalemate = Some(listed);
+        Ok(Some(seats))
+    }
+
+    /// A game that ended in a stalemate gives its places as recorded.
+    fn check_stalemate(&self, given: Option<&[Seat]>) -> Result<(), ReadError> {
+        let hand = self.game.hand();
+        let at = hand.events().iter().position(|e| {
+            matches!(
+                e,
+                crate::Event::Effect(crate::event::Effect::Stalemate { .. })
+            )
+        });
+        match (at, given) {
+            (None, None) => Ok(()),
+            (None, Some(_)) => Err(self.fault(
+                "the record gives a stalemate's places, but its plays never pass so many times in a row",
+            )),
+            (Some(_), None) => Err(self.fault(
+                "the game ended in a stalemate: the record must give the places drawn (stalemate)",
+            )),
+            (Some(at), Some(given)) => {
+                let drawn: Vec<Seat> = hand.events()[at..]
+                    .iter()
+                    .filter_map(|e| match *e {
+                        crate::Event::WentOut { seat, .. } => Some(seat),
+                        _ => None,
+                    })
+                    .collect();
+                if drawn == given {
+                    Ok(())
+                } else {
+                    let names: Vec<String> = drawn.iter().map(|&s| self.name(s)).collect();
+                    Err(self.fault(format!(
+                        "the stalemate should list exactly those still holding cards: {}",
+                        names.join(", ")
+                    )))
+                }
+            }
+        }
+    }
+
     fn read_deal(
         &mut self,
         obj: &Map<String, Value>,
         out: &mut HandRecord,
     ) -> Result<(), ReadError> {
+        if self.game.rules().variant.is_suited() {
+            return self.read_suited_deal(obj, out);
+        }
         let deal = match optional(obj, "deal") {
             Some(Value::Object(d)) => d,
             Some(v) => {
@@ -200,6 +277,92 @@ impl HandReader<'_> {
         self.game
             .next_hand_with(&dealt)
             .map_err(|e| self.table_error(e))
+    }
+
+    /// A game of President or Daifugō: the seats drawn again (`seating`,
+    /// when they were), then the deal in seat order.
+    fn read_suited_deal(
+        &mut self,
+        obj: &Map<String, Value>,
+        out: &mut HandRecord,
+    ) -> Result<(), ReadError> {
+        let seating: Vec<crate::game::PlayerId> = match optional(obj, "seating") {
+            None => self.game.next_seating().to_vec(),
+            Some(Value::Array(names)) => {
+                let mut ids = Vec::with_capacity(names.len());
+                let mut listed = Vec::with_capacity(names.len());
+                for name in names {
+                    let name = name
+                        .as_str()
+                        .ok_or_else(|| self.fault("seating should be an array of names"))?;
+                    let id = self
+                        .game
+                        .player_named(name)
+                        .ok_or_else(|| self.fault(format!("{} is not at the table", show(name))))?;
+                    ids.push(id);
+                    listed.push(name.to_string());
+                }
+                out.seating = Some(listed);
+                ids
+            }
+            Some(v) => {
+                return Err(self.fault(format!(
+                    "seating should be an array of names, not {}",
+                    kind(v)
+                )));
+            }
+        };
+        let deal = match optional(obj, "deal") {
+            Some(Value::Object(d)) => d,
+            Some(v) => {
+                return Err(self.fault(format!(
+                    "deal should be an object of name: cards, not {}",
+                    kind(v)
+                )));
+            }
+            None => return Err(self.fault("the hand has no deal")),
+        };
+        let seated: Vec<String> = seating
+            .iter()
+            .map(|&p| self.game.name(p).to_string())
+            .collect();
+        if let Some(stranger) = deal.keys().find(|k| !seated.contains(k)) {
+            return Err(self.fault(format!(
+                "the deal gives cards to {}, who is not seated in this game",
+                show(stranger)
+            )));
+        }
+        let mut dealt = Vec::with_capacity(seated.len());
+        for name in &seated {
+            let cards = match deal.get(name) {
+                Some(Value::String(s)) => s
+                    .parse::<Cards>()
+                    .map_err(|e| self.fault(format!("the deal of {}: {e}", show(name))))?,
+                Some(_) => {
+                    return Err(self.fault(format!(
+                        "the deal of {} should be a string of cards",
+                        show(name)
+                    )));
+                }
+                None => return Err(self.fault(format!("the deal has no cards for {}", show(name)))),
+            };
+            dealt.push(cards);
+            out.deal.push((name.clone(), cards));
+        }
+        self.game
+            .next_hand_seated(&seating, &dealt, 0)
+            .map_err(|e| match e {
+                TableError::BadDeal(BadDeal::Share {
+                    seat,
+                    expected,
+                    got,
+                }) => self.fault(format!(
+                    "{} should be dealt {expected} cards, not {got} (the deal starts at the top class, \
+                     or anywhere in a game without classes)",
+                    show(&seated[seat.index()])
+                )),
+                e => self.fault(e.to_string()),
+            })
     }
 
     /// The project's `declined` field: decisions declined, written so that
@@ -405,7 +568,14 @@ impl HandReader<'_> {
                     cards.len()
                 )));
             }
-            if !self.game.hand().dealt(seat).contains(&cards) {
+            let suited = self.game.rules().variant.is_suited();
+            if suited && !self.game.hand().held(seat).contains(&cards) {
+                return Err(self.fault(format!(
+                    "{} does not hold {cards} after the exchange's tribute, so cannot give it back",
+                    show(name)
+                )));
+            }
+            if !suited && !self.game.hand().dealt(seat).contains(&cards) {
                 return Err(self.fault(format!(
                     "{} was not dealt {cards}, so cannot give it in tax",
                     show(name)
@@ -559,6 +729,13 @@ impl HandReader<'_> {
         if hand.stage() == Stage::Over {
             return Err(self.play_fault(j, "the hand is already over: no play may follow"));
         }
+        if let Some((kind, cards)) = what
+            .strip_prefix("give ")
+            .map(|c| ("give", c))
+            .or_else(|| what.strip_prefix("discard ").map(|c| ("discard", c)))
+        {
+            return self.read_settled(j, name, seat, kind, cards);
+        }
         // The rest after the word `wedgie` is the target's name.
         let (cards, wedgie) = match what.split_once(" wedgie ") {
             Some((cards, target)) => (cards, Some(target)),
@@ -619,6 +796,77 @@ impl HandReader<'_> {
             player: name.to_string(),
             set,
             wedgie: wedgie.map(str::to_string),
+            settled: None,
+        })
+    }
+
+    /// A line of cards given on (7-pass) or discarded (10-discard) after a
+    /// play: each card is one action of the player's.
+    fn read_settled(
+        &mut self,
+        j: usize,
+        name: &str,
+        seat: Seat,
+        kind: &str,
+        cards: &str,
+    ) -> Result<PlayRecord, ReadError> {
+        let who = show(name);
+        let cards: Cards = cards
+            .parse()
+            .map_err(|e: crate::BadCard| self.play_fault(j, e.to_string()))?;
+        if cards.is_empty() {
+            return Err(self.play_fault(j, format!("{who} {kind}s no card")));
+        }
+        let hand = self.game.hand();
+        let owed = hand.decision(seat);
+        let due = match (kind, owed) {
+            ("give", Some(Decision::Give { left, .. }))
+            | ("discard", Some(Decision::Discard { left })) => u32::from(left),
+            _ => {
+                return Err(self.play_fault(
+                    j,
+                    format!(
+                        "{who} has no card to {kind} now (a player {kind}s only after playing {})",
+                        if kind == "give" {
+                            "7s under the 7-pass"
+                        } else {
+                            "10s under the 10-discard"
+                        }
+                    ),
+                ));
+            }
+        };
+        if cards.len() > due {
+            return Err(self.play_fault(
+                j,
+                format!("{who} {kind}s {} cards, but owes {due}", cards.len()),
+            ));
+        }
+        for card in cards.iter() {
+            let action = if kind == "give" {
+                Action::Give(card)
+            } else {
+                Action::Discard(card)
+            };
+            self.game.apply(seat, action).map_err(|e| {
+                self.play_fault(
+                    j,
+                    match e.reason {
+                        Illegal::NotHeld(_) => format!("{who} does not hold {card} to {kind}"),
+                        r => format!("{who}: {r}"),
+                    },
+                )
+            })?;
+        }
+        Ok(PlayRecord {
+            player: name.to_string(),
+            set: None,
+            wedgie: None,
+            settled: Some(if kind == "give" {
+                super::super::Settled::Give(cards)
+            } else {
+                super::super::Settled::Discard(cards)
+            }),
         })
     }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{DrawRecord, FORMAT, HandRecord, PlayRecord, Record};
+use super::{DrawRecord, FORMAT, FORMAT_SUITED, HandRecord, PlayRecord, Record};
 use crate::action::{Action, Decision, Illegal};
 use crate::card::Card;
 use crate::cards::Cards;
@@ -239,11 +239,12 @@ fn read_value(value: &Value, rng: DealRng) -> Result<Read, ReadError> {
             kind(value)
         )));
     };
-    match doc.get("format") {
-        Some(Value::String(f)) if f == FORMAT => {}
+    let suited_format = match doc.get("format") {
+        Some(Value::String(f)) if f == FORMAT => false,
+        Some(Value::String(f)) if f == FORMAT_SUITED => true,
         Some(Value::String(f)) => {
             return Err(ReadError::Unreadable(format!(
-                "format is {}, not {FORMAT}",
+                "format is {}, not {FORMAT} (or {FORMAT_SUITED} for President and Daifugō)",
                 show(f)
             )));
         }
@@ -258,8 +259,18 @@ fn read_value(value: &Value, rng: DealRng) -> Result<Read, ReadError> {
                 "no format field (expected {FORMAT})"
             )));
         }
-    }
+    };
     let rules = read_rules(optional(doc, "rules"))?;
+    if rules.variant.is_suited() != suited_format {
+        return Err(top(if suited_format {
+            format!(
+                "{FORMAT_SUITED} is for President and Daifugō; {} is recorded as {FORMAT}",
+                rules.variant
+            )
+        } else {
+            format!("{} is recorded as {FORMAT_SUITED}", rules.variant)
+        }));
+    }
     let seating = read_seating(doc.get("seating"))?;
     let draw = read_draw(optional(doc, "draw"), &rules, &seating)?;
     let hands = match doc.get("hands") {
@@ -354,10 +365,12 @@ fn read_rules(value: Option<&Value>) -> Result<Rules, ReadError> {
         match v.as_str() {
             Some("dalmuti") => {}
             Some("corporate-shuffle") => rules.variant = crate::Variant::CorporateShuffle,
+            Some("daifugo") => rules = Rules::daifugo(),
+            Some("president") => rules = Rules::president(),
             Some(other) => {
                 return Err(top(format!(
-                    "rules.variant is {}; this version of the format knows dalmuti and \
-                     corporate-shuffle",
+                    "rules.variant is {}; the format knows dalmuti, corporate-shuffle, \
+                     daifugo and president",
                     show(other)
                 )));
             }
@@ -396,12 +409,41 @@ fn read_rules(value: Option<&Value>) -> Result<Rules, ReadError> {
             Some("none") => Scoring::None,
             Some("standard") => Scoring::Standard,
             Some("philanthropic") => Scoring::Philanthropic,
+            Some("places") => Scoring::Places,
             _ => {
                 return Err(top(
-                    "rules.scoring should be \"none\", \"standard\" or \"philanthropic\"",
+                    "rules.scoring should be \"none\", \"standard\", \"philanthropic\" or \"places\"",
                 ));
             }
         };
+    }
+    if let Some(v) = optional(obj, "climbing") {
+        if !rules.variant.is_suited() {
+            return Err(top("rules.climbing is for President and Daifugō only"));
+        }
+        // Options left out keep the variant's own.
+        let mut options = serde_json::to_value(rules.climbing()).expect("options serialize");
+        let Value::Object(given) = v else {
+            return Err(top(format!(
+                "rules.climbing should be an object, not {}",
+                kind(v)
+            )));
+        };
+        for (key, value) in given {
+            match options.get_mut(key) {
+                Some(slot) => *slot = value.clone(),
+                None => {
+                    return Err(top(format!(
+                        "rules.climbing has no option {}: the options are {}",
+                        show(key),
+                        crate::Climbing::names()
+                    )));
+                }
+            }
+        }
+        let climbing: crate::Climbing =
+            serde_json::from_value(options).map_err(|e| top(format!("rules.climbing: {e}")))?;
+        rules.climbing = Some(climbing);
     }
     if let Some(v) = optional(obj, "hands") {
         match v.as_u64().and_then(|h| u32::try_from(h).ok()) {

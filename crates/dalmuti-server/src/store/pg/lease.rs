@@ -29,7 +29,7 @@ impl PostgresStore {
             for e in ordered {
                 tables.push(e.table.clone());
                 numbers.push(bigint(e.v, "event number")?);
-                texts.push(e.event.clone());
+                texts.push(crate::store::columns::event_text(&e.event));
                 epochs.push(epoch.or_else(|| held.get(&e.table).copied()));
             }
         }

@@ -253,7 +253,7 @@ impl PostgresStore {
                     &[&secs, &limit, &node, &held],
                 )
                 .map_err(failed(what))?;
-            Ok(rows.iter().map(row).collect())
+            rows.iter().map(row).collect()
         })
     }
 
@@ -329,7 +329,7 @@ mod tests {
             id: id.into(),
             name: id.into(),
             seats: 4,
-            rules: "{}".into(),
+            rules: dalmuti_core::Rules::default(),
             public,
             ..TableRow::default()
         }
@@ -382,9 +382,12 @@ mod tests {
             epoch: taken.epoch - 1,
             ..taken.clone()
         });
-        let stale = a.append(&"held".into(), 1, "{}").unwrap_err();
+        let stale = a
+            .append(&"held".into(), 1, &crate::store::contract::event(1))
+            .unwrap_err();
         assert!(stale.is_fenced(), "{stale}");
-        b.append(&"held".into(), 1, "{}").unwrap();
+        b.append(&"held".into(), 1, &crate::store::contract::event(1))
+            .unwrap();
         // Renewal keeps what is still held and reports what was lost.
         assert!(b.renew_held(LONG).unwrap().is_empty());
         assert_eq!(a.renew_held(LONG).unwrap(), ["held"]);
@@ -417,7 +420,8 @@ mod tests {
         a.publish_lobby(&[("open".into(), None)]).unwrap();
         assert!(b.lobby_elsewhere("b").unwrap().is_empty());
         // A finished table leaves the lobby with its lease.
-        b.finish(&"mine".into(), "\"done\"", 10).unwrap();
+        b.finish(&"mine".into(), &crate::store::contract::summary("mine"), 10)
+            .unwrap();
         assert!(a.lobby_elsewhere("a").unwrap().is_empty());
         assert_eq!(b.owner(&"mine".into()).unwrap(), None);
     }
@@ -445,7 +449,7 @@ mod tests {
                 .map(|id| crate::store::Append {
                     table: id.clone(),
                     v,
-                    event: "{}".into(),
+                    event: crate::store::contract::event(1),
                 })
                 .collect();
             store

@@ -28,7 +28,11 @@ use super::*;
 /// whether a table is rated, the seats whose chat its host removed,
 /// reported chat lines, and the players waiting for a table (`queue`).
 ///
-/// 5 (issue 40, as SQLite's version 4): a ticket is `claimed` for a table
+/// 5: each player's name's look-alike form, filled in as SQLite's
+/// version 4 ([`crate::store::alike_forms`]), and players keyed as a
+/// bot level moved out of the bots' keys.
+///
+/// 6 (issue 40, as SQLite's version 5): a ticket is `claimed` for a table
 /// before it is `seated` there, with where its player asked from
 /// (`origin`), and each game of a player's history says
 /// whether its table was `public`.
@@ -211,6 +215,15 @@ CREATE TABLE queue (
 ALTER TABLE tables ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE tables ADD COLUMN silenced TEXT NOT NULL DEFAULT '[]';
 ", "
+ALTER TABLE players ADD COLUMN alike TEXT;
+CREATE UNIQUE INDEX players_alike ON players (alike);
+CREATE INDEX players_name ON players (name);
+UPDATE player_games SET key = 'person:' || key WHERE key LIKE 'bot:%';
+UPDATE player_tables SET key = 'person:' || key WHERE key LIKE 'bot:%';
+DELETE FROM queue WHERE key LIKE 'bot:%';
+UPDATE players SET key = 'person:' || key WHERE key LIKE 'bot:%';
+UPDATE ratings SET name = substr(key, 5), bot = TRUE WHERE key LIKE 'bot:%';
+", "
 ALTER TABLE queue ADD COLUMN claimed BIGINT;
 ALTER TABLE queue ADD COLUMN seated BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE queue ADD COLUMN origin TEXT;
@@ -219,6 +232,10 @@ ALTER TABLE player_games ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE;
 UPDATE player_games SET public = COALESCE(
     (SELECT public FROM tables WHERE tables.id = player_games.table_id), FALSE);
 "];
+
+/// The schema version whose players get their look-alike forms filled in
+/// in the same transaction.
+const ALIKE_STEP: i32 = 5;
 
 /// The advisory lock nodes take to migrate one at a time (any number
 /// unlikely to be used by another program on the same database).
@@ -257,6 +274,21 @@ pub(super) fn migrate(client: &mut Client) -> Result<(), StoreError> {
             continue;
         }
         tx.batch_execute(step).map_err(failed(&what))?;
+        if version == ALIKE_STEP {
+            let players = tx
+                .query("SELECT key, name FROM players ORDER BY since, key", &[])
+                .map_err(failed(&what))?
+                .iter()
+                .map(|r| (r.get(0), r.get(1)))
+                .collect();
+            for (key, alike) in crate::store::columns::alike_forms(players) {
+                tx.execute(
+                    "UPDATE players SET alike = $1 WHERE key = $2",
+                    &[&alike, &key],
+                )
+                .map_err(failed(&what))?;
+            }
+        }
         tx.execute(
             "INSERT INTO schema_version (version) VALUES ($1)",
             &[&version],

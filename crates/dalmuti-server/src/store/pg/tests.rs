@@ -1,5 +1,6 @@
 use super::schema::MIGRATIONS;
 use super::*;
+use crate::store::contract::{event, summary};
 
 fn schema() -> TestSchema {
     TestSchema::new().unwrap_or_else(|e| panic!("{e}"))
@@ -18,7 +19,7 @@ fn table(id: &str) -> TableRow {
         id: id.into(),
         name: id.into(),
         seats: 4,
-        rules: "{}".into(),
+        rules: dalmuti_core::Rules::default(),
         public: true,
         ..TableRow::default()
     }
@@ -29,7 +30,7 @@ fn migrations_are_recorded_applied_once_and_a_newer_schema_is_refused() {
     let schema = schema();
     let store = schema.store().unwrap();
     store.create_table(&table("t")).unwrap();
-    store.append(&"t".into(), 1, "{}").unwrap();
+    store.append(&"t".into(), 1, &event(1)).unwrap();
     drop(store);
     // Opening again keeps the data and applies nothing twice.
     let store = schema.store().unwrap();
@@ -63,19 +64,19 @@ fn a_database_of_the_first_schema_is_brought_up_to_date_with_its_data() {
              {}
              INSERT INTO schema_version VALUES (1);
              INSERT INTO tables (id, name, seats, rules, public) VALUES ('old', 'Old', 4, '{{}}', TRUE);
-             INSERT INTO log (table_id, v, event) VALUES ('old', 1, '{{}}');",
+             INSERT INTO log (table_id, v, event) VALUES ('old', 1, '{{\"leaving\":{{\"name\":\"player 1\"}}}}');",
             MIGRATIONS[0]
         ))
         .unwrap();
     let store = schema.store().unwrap();
     assert_eq!(store.tables().unwrap()[0].id, "old");
-    store.append(&"old".into(), 2, "[]").unwrap();
-    assert_eq!(store.log(&"old".into()).unwrap(), ["{}", "[]"]);
+    store.append(&"old".into(), 2, &event(2)).unwrap();
+    assert_eq!(store.log(&"old".into()).unwrap(), [event(1), event(2)]);
     let lease = store
         .acquire_lease(&"old".into(), "n", Duration::from_secs(60))
         .unwrap()
         .unwrap();
-    store.append_leased(&lease, &[event("old", 3)]).unwrap();
+    store.append_leased(&lease, &[append_of("old", 3)]).unwrap();
     let newest: i32 = client
         .query_one("SELECT MAX(version) FROM schema_version", &[])
         .unwrap()
@@ -83,12 +84,32 @@ fn a_database_of_the_first_schema_is_brought_up_to_date_with_its_data() {
     assert_eq!(newest, MIGRATIONS.len() as i32);
 }
 
+/// Players kept under the rule of look-alikes before schema version 5
+/// keep their names; the version's forms hold from then on.
+#[test]
+fn players_kept_before_forms_are_migrated() {
+    let schema = schema();
+    let mut client = raw(&schema);
+    client
+        .batch_execute(&format!(
+            "CREATE TABLE schema_version (version INTEGER PRIMARY KEY);
+             {}
+             INSERT INTO schema_version VALUES (1), (2), (3), (4);
+             {}",
+            MIGRATIONS[..4].join("\n"),
+            crate::store::contract::PLAYERS_BEFORE_FORMS
+        ))
+        .unwrap();
+    let store = schema.store().unwrap();
+    crate::store::contract::players_kept_before_forms_are_migrated(&store);
+}
+
 #[test]
 fn the_database_itself_refuses_gaps_and_changes_to_the_log() {
     let schema = schema();
     let store = schema.store().unwrap();
     store.create_table(&table("t")).unwrap();
-    store.append(&"t".into(), 1, "{}").unwrap();
+    store.append(&"t".into(), 1, &event(1)).unwrap();
     // Another program on the same database is held to the same rules.
     let mut client = raw(&schema);
     let gap = client
@@ -111,7 +132,7 @@ fn the_database_itself_refuses_gaps_and_changes_to_the_log() {
             .execute("INSERT INTO log VALUES ('nowhere', 1, '{}')", &[])
             .is_err()
     );
-    assert_eq!(store.log(&"t".into()).unwrap(), ["{}"]);
+    assert_eq!(store.log(&"t".into()).unwrap(), [event(1)]);
 }
 
 #[test]
@@ -129,11 +150,7 @@ fn writers_racing_on_one_table_never_leave_a_gap_or_a_duplicate() {
             .map(|(i, store)| {
                 s.spawn(move || {
                     (1..=40u64)
-                        .filter(|&v| {
-                            store
-                                .append(&"t".into(), v, &format!("{{\"by\":{i}}}"))
-                                .is_ok()
-                        })
+                        .filter(|&v| store.append(&"t".into(), v, &event(i as u64)).is_ok())
                         .count()
                 })
             })
@@ -168,10 +185,10 @@ fn the_store_works_from_inside_the_tokio_runtime() {
     let log = runtime.block_on(async move {
         let store = PostgresStore::open(&url).unwrap();
         store.create_table(&table("t")).unwrap();
-        store.append(&"t".into(), 1, "{}").unwrap();
+        store.append(&"t".into(), 1, &event(1)).unwrap();
         store.log(&"t".into()).unwrap()
     });
-    assert_eq!(log, ["{}"]);
+    assert_eq!(log, [event(1)]);
 }
 
 #[test]
@@ -188,11 +205,11 @@ fn a_database_that_cannot_be_reached_fails_open_saying_so() {
     assert!(e.message().contains("the database address"), "{e}");
 }
 
-fn event(table: &str, v: u64) -> Append {
+fn append_of(table: &str, v: u64) -> Append {
     Append {
         table: table.into(),
         v,
-        event: format!("{{\"v\":{v}}}"),
+        event: event(v),
     }
 }
 
@@ -216,7 +233,7 @@ fn a_lease_fences_the_log_in_the_database() {
     let store = schema.store().unwrap();
     let long = Duration::from_secs(60);
     store.create_table(&table("t")).unwrap();
-    store.append(&"t".into(), 1, "{}").unwrap();
+    store.append(&"t".into(), 1, &event(1)).unwrap();
     let a = store
         .acquire_lease(&"t".into(), "node-a", long)
         .unwrap()
@@ -226,11 +243,11 @@ fn a_lease_fences_the_log_in_the_database() {
         None,
         "held"
     );
-    let refused = store.append(&"t".into(), 2, "{}").unwrap_err();
+    let refused = store.append(&"t".into(), 2, &event(2)).unwrap_err();
     assert!(refused.message().contains("lease is at epoch"), "{refused}");
-    store.append_leased(&a, &[event("t", 2)]).unwrap();
+    store.append_leased(&a, &[append_of("t", 2)]).unwrap();
     assert!(
-        store.append_leased(&a, &[event("u", 1)]).is_err(),
+        store.append_leased(&a, &[append_of("u", 1)]).is_err(),
         "another table's event under this lease"
     );
     // The same node taking it again (a restart) fences its former self.
@@ -239,14 +256,14 @@ fn a_lease_fences_the_log_in_the_database() {
         .unwrap()
         .unwrap();
     assert!(a2.epoch > a.epoch);
-    let stale = store.append_leased(&a, &[event("t", 3)]).unwrap_err();
+    let stale = store.append_leased(&a, &[append_of("t", 3)]).unwrap_err();
     assert!(stale.message().contains("lease is at epoch"), "{stale}");
     assert!(
         !store.renew_lease(&a, long).unwrap(),
         "a lost lease is not renewed"
     );
     assert!(store.renew_lease(&a2, long).unwrap());
-    store.append_leased(&a2, &[event("t", 3)]).unwrap();
+    store.append_leased(&a2, &[append_of("t", 3)]).unwrap();
     // Released: another node takes it at once, the old epoch writes
     // nothing more.
     store.release_lease(&a2).unwrap();
@@ -255,9 +272,9 @@ fn a_lease_fences_the_log_in_the_database() {
         .unwrap()
         .unwrap();
     assert!(b.epoch > a2.epoch);
-    assert!(store.append_leased(&a2, &[event("t", 4)]).is_err());
+    assert!(store.append_leased(&a2, &[append_of("t", 4)]).is_err());
     store
-        .append_leased(&b, &[event("t", 4), event("t", 5)])
+        .append_leased(&b, &[append_of("t", 4), append_of("t", 5)])
         .unwrap();
     let (ea, ea2, eb) = (a.epoch as i64, a2.epoch as i64, b.epoch as i64);
     assert_eq!(
@@ -277,7 +294,7 @@ fn a_lease_fences_the_log_in_the_database() {
         ..b.clone()
     };
     let e = store
-        .append_leased(&wrong, &[event("free", 1)])
+        .append_leased(&wrong, &[append_of("free", 1)])
         .unwrap_err();
     assert!(e.message().contains("has no lease"), "{e}");
     // Deleting is fenced too: only the lease's holder may.
@@ -299,28 +316,28 @@ fn an_expired_lease_writes_nothing_and_another_node_takes_the_table() {
         .acquire_lease(&"t".into(), "node-a", short)
         .unwrap()
         .unwrap();
-    store.append_leased(&a, &[event("t", 1)]).unwrap();
+    store.append_leased(&a, &[append_of("t", 1)]).unwrap();
     assert_eq!(
         store.acquire_lease(&"t".into(), "node-b", short).unwrap(),
         None
     );
     std::thread::sleep(Duration::from_millis(250));
-    let e = store.append_leased(&a, &[event("t", 2)]).unwrap_err();
+    let e = store.append_leased(&a, &[append_of("t", 2)]).unwrap_err();
     assert!(e.message().contains("(expired)"), "{e}");
     assert!(!store.renew_lease(&a, short).unwrap(), "expired: lost");
     let b = store
         .acquire_lease(&"t".into(), "node-b", Duration::from_secs(60))
         .unwrap()
         .expect("an expired lease is free");
-    store.append_leased(&b, &[event("t", 2)]).unwrap();
-    assert!(store.append_leased(&a, &[event("t", 3)]).is_err());
+    store.append_leased(&b, &[append_of("t", 2)]).unwrap();
+    assert!(store.append_leased(&a, &[append_of("t", 3)]).is_err());
     // Finishing is fenced: not under the lost lease, but under the
     // holder's, and the table's lease goes with it.
     store.hold(&a);
-    let e = store.finish(&"t".into(), "\"t\"", 0).unwrap_err();
+    let e = store.finish(&"t".into(), &summary("t"), 0).unwrap_err();
     assert!(e.is_fenced(), "{e}");
     store.hold(&b);
-    store.finish(&"t".into(), "\"t\"", 0).unwrap();
+    store.finish(&"t".into(), &summary("t"), 0).unwrap();
     assert!(
         store.finished_table(&"t".into()).unwrap().is_none(),
         "pruned"
@@ -392,7 +409,7 @@ fn nodes_stealing_a_lease_never_both_write_the_log() {
                             // numbering alone cannot tell two writers
                             // apart, only the fence can.
                             let v = store.log(&"t".into()).unwrap().len() as u64 + 1;
-                            match store.append_leased(&lease, &[event("t", v)]) {
+                            match store.append_leased(&lease, &[append_of("t", v)]) {
                                 Ok(()) => written += 1,
                                 Err(_) => refused += 1,
                             }

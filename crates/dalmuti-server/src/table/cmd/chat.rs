@@ -5,7 +5,7 @@ use crate::error::ServerError;
 use crate::names::PlayerName;
 use crate::protocol::News;
 use crate::protocol::StateKind;
-use crate::store::ReportRow;
+use crate::store::{ReportRow, Silenced};
 use crate::table::Reply;
 use crate::table::actor::Actor;
 use crate::table::talk::{CHAT_BURST, PLAYER_CHAT_BURST, Speaker, Voice};
@@ -76,15 +76,17 @@ impl Report {
 impl Actor {
     async fn chat(&mut self, from: Speaker, text: &str) -> Result<(), ServerError> {
         let (name, spectator, voice) = match from {
-            Speaker::Seat(token) => {
+            Speaker::Seat { token, from } => {
                 let i = self.state.seat_of_token(&token)?;
                 let seat = &self.state.seats[i];
                 let name = seat.name.clone();
-                if self.state.row.silenced.contains(&name) {
+                if self.state.row.silenced.iter().any(|s| s.name == name) {
                     return Err(ServerError::Conflict(
                         "the host removed your chat at this table".into(),
                     ));
                 }
+                self.check_not_silenced(Some(&name), seat.player.as_deref(), from)?;
+                self.talk.heard(&name, from);
                 if let Some(key) = &seat.player
                     && self.ctx.player_chat.check_key(key).is_err()
                 {
@@ -101,6 +103,7 @@ impl Actor {
                         "spectators may not chat at this table (the host may allow it)".into(),
                     ));
                 }
+                self.check_not_silenced(None, None, from)?;
                 if let Some(n) = &name
                     && self.name_like(n).is_some()
                 {
@@ -108,13 +111,23 @@ impl Actor {
                         "{n:?} is a seat's name at this table, or looks like one: a spectator says hello with another"
                     )));
                 }
+                // Nor a bot's ([`crate::names::reserved`]).
+                if let Some(n) = &name
+                    && let Some(why) = crate::names::reserved(n)
+                {
+                    return Err(ServerError::Conflict(format!(
+                        "{n:?} is not a name a spectator may chat under: {why}"
+                    )));
+                }
                 // Nor a name a player kept on this server ([`crate::players`]).
                 if let Some(n) = &name {
-                    let key = crate::players::name_key(n);
+                    let lookup = n.clone();
                     let kept = self
-                        .blocking(move |store, _| store.player(&key))
+                        .blocking(move |store, _| store.player_named(&lookup))
                         .await
-                        .map_err(|e| ServerError::Storage(e.to_string()))?;
+                        .map_err(|e| {
+                            ServerError::Storage(crate::store::StoreError::Failed(e.to_string()))
+                        })?;
                     if kept.is_some() {
                         return Err(ServerError::Conflict(format!(
                             "{n:?} is a player's kept name, or looks like one: a spectator says hello with another"
@@ -156,6 +169,40 @@ impl Actor {
     }
 }
 
+impl Actor {
+    /// Refuses the chat of the person behind a silenced seat under
+    /// another name, or watching: the player who kept the silenced name
+    /// (`player`, a seat's key), or a newcomer or spectator at an address
+    /// it chatted from (`seat`: the seat's name; the host and the seats
+    /// there when it was silenced are spared the address).
+    fn check_not_silenced(
+        &self,
+        seat: Option<&PlayerName>,
+        player: Option<&str>,
+        from: std::net::IpAddr,
+    ) -> Result<(), ServerError> {
+        let silenced = &self.state.row.silenced;
+        if silenced.is_empty() {
+            return Ok(());
+        }
+        let host = self.state.host().map(|i| &self.state.seats[i].name);
+        let mark = Silenced::mark(&self.state.row.id, from);
+        let held = silenced.iter().find(|s| {
+            let by_key = player.is_some() && s.player.as_deref() == player;
+            let spared = seat.is_some_and(|n| Some(n) == host || s.spared.contains(n));
+            by_key || (!spared && s.from.contains(&mark))
+        });
+        match held {
+            Some(s) => Err(ServerError::Conflict(format!(
+                "the host removed the chat of {:?} at this table, and it holds for whoever \
+                 held that seat: no chat from that player or their address here",
+                s.name.as_str()
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
 /// The longest reason a report keeps.
 const MAX_WHY: usize = 200;
 
@@ -174,11 +221,22 @@ impl Actor {
         if self.state.host() == Some(i) {
             return Err(ServerError::BadRequest("the host's own chat stays".into()));
         }
-        if self.state.row.silenced.contains(name) {
+        if self.state.row.silenced.iter().any(|s| &s.name == name) {
             return Ok(());
         }
         let mut silenced = self.state.row.silenced.clone();
-        silenced.push(name.clone());
+        let table = &self.state.row.id;
+        silenced.push(Silenced {
+            name: name.clone(),
+            player: self.state.seats[i].player.clone(),
+            from: (self.talk.heard_from(name).into_iter())
+                .map(|ip| Silenced::mark(table, ip))
+                .collect(),
+            spared: (self.state.seats.iter())
+                .filter(|s| &s.name != name && s.bot.is_none())
+                .map(|s| s.name.clone())
+                .collect(),
+        });
         let mut talk = self.talk.clone();
         let gone = talk.forget_seat_lines(name);
         let (id, names, lines) = (self.state.row.id.clone(), silenced.clone(), gone);

@@ -65,6 +65,7 @@ impl Actor {
         let i = self
             .state
             .seat_of_token(token)
+            .map_err(ServerError::from)
             .map_err(|e| (e.clone(), self.resync(&e, None)))?;
         if !self.state.is_current(v) {
             let e = ServerError::Stale {

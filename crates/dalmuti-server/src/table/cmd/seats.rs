@@ -90,7 +90,7 @@ impl Leave {
                 let name = actor.state.seats[i].name.clone();
                 actor.remove(&name, false).await
             }
-            Err(e) => Err(e),
+            Err(e) => Err(e.into()),
         };
         let _ = self.reply.send(result);
     }
@@ -171,11 +171,12 @@ impl Actor {
         let name = seat.name.clone();
         let token = SeatToken::new();
         let hash = state::hash_hex(&token.hash());
-        let v = self.commit(Stored::Rekey {
-            name: name.clone(),
-            hash,
-        })
-        .await?;
+        let v = self
+            .commit(Stored::Rekey {
+                name: name.clone(),
+                hash,
+            })
+            .await?;
         self.tell_taken(&name, v);
         Ok(token)
     }
@@ -279,6 +280,7 @@ impl Actor {
         let i = self
             .state
             .seat_of_token(token)
+            .map_err(ServerError::from)
             .map_err(|e| (e.clone(), self.resync(&e, None)))?;
         if !self.state.is_current(v) {
             let e = ServerError::Stale {

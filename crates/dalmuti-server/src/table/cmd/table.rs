@@ -68,8 +68,8 @@ impl Query {
     pub(super) fn apply(self, actor: &mut Actor) {
         let state = &actor.state;
         match self {
-            Query::Record(reply) => drop(reply.send(state.record())),
-            Query::Replay(reply) => drop(reply.send(state.replay())),
+            Query::Record(reply) => drop(reply.send(state.record().map_err(Into::into))),
+            Query::Replay(reply) => drop(reply.send(state.replay().map_err(Into::into))),
             Query::Fairness(reply) => drop(reply.send(Ok(state.fairness()))),
         }
     }
@@ -188,9 +188,11 @@ fn make_rematch(
     if let Some(cluster) = &ctx.cluster
         && !cluster.take(&new.row.id)?
     {
-        return Err(ServerError::Storage(format!(
-            "the rematch's table {} was taken by another node",
-            new.row.id
+        return Err(ServerError::Storage(crate::store::StoreError::Failed(
+            format!(
+                "the rematch's table {} was taken by another node",
+                new.row.id
+            ),
         )));
     }
     // Atomic in the store: a finished game may be served by more than
@@ -232,8 +234,7 @@ pub(super) fn create_with(
     }
     store.create_table(&state.row)?;
     for (i, event) in events.iter().enumerate() {
-        let text = serde_json::to_string(event).expect("an event serializes");
-        if let Err(e) = store.append(&state.row.id, i as u64 + 1, &text) {
+        if let Err(e) = store.append(&state.row.id, i as u64 + 1, event) {
             let _ = store.delete(&state.row.id);
             return Err(e.into());
         }

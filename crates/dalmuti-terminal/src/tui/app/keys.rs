@@ -4,6 +4,47 @@
 use super::*;
 
 impl App<'_> {
+    /// President and Daifugō: ←/→ go through the legal actions (passing
+    /// aside), Enter takes the one shown, p passes.
+    pub(in crate::tui) fn pack_key(&mut self, code: KeyCode) {
+        let legal = self.session.legal();
+        let choices: Vec<usize> = (0..legal.len())
+            .filter(|&i| legal[i] != Action::Pass)
+            .collect();
+        let at = choices.iter().position(|&i| i == self.pick).unwrap_or(0);
+        match code {
+            KeyCode::Left | KeyCode::Up if !choices.is_empty() => {
+                self.pick = choices[(at + choices.len() - 1) % choices.len()];
+            }
+            KeyCode::Right | KeyCode::Down if !choices.is_empty() => {
+                self.pick = choices[(at + 1) % choices.len()];
+            }
+            KeyCode::Home if !choices.is_empty() => self.pick = choices[0],
+            KeyCode::End if !choices.is_empty() => self.pick = choices[choices.len() - 1],
+            KeyCode::Enter => match choices.get(at) {
+                Some(&i) if choices.contains(&self.pick) => {
+                    let action = legal[i];
+                    self.act(action);
+                }
+                _ => {
+                    let text = self.tr().t("hint.pass", &[]);
+                    self.say(Tone::Note, text);
+                }
+            },
+            KeyCode::Char('p' | 'P') if legal.contains(&Action::Pass) => {
+                self.act(Action::Pass);
+            }
+            _ => {}
+        }
+    }
+
+    /// Chooses `action` among the legal ones (a hint).
+    pub(in crate::tui) fn pick_action(&mut self, action: Action) {
+        if let Some(i) = self.session.legal().iter().position(|&a| a == action) {
+            self.pick = i;
+        }
+    }
+
     /// Left and right: the kind under the cursor. Returns whether it moved.
     pub(in crate::tui) fn move_cursor(&mut self, code: KeyCode) -> bool {
         let kinds = self.kinds();

@@ -128,6 +128,9 @@ pub struct App<'s> {
     pub(super) partner: Option<Seat>,
     /// The decision the selection was made for.
     decision: Option<Decision>,
+    /// President and Daifugō: which of the legal actions is chosen (their
+    /// plays are picked from the list: a Joker's role is part of a play).
+    pub(super) pick: usize,
     /// The final standings are on screen.
     pub(super) standings: bool,
     quit: bool,
@@ -156,6 +159,7 @@ impl<'s> App<'s> {
             picked: Cards::EMPTY,
             partner: None,
             decision: None,
+            pick: 0,
             standings: false,
             quit: false,
         };
@@ -302,9 +306,8 @@ impl<'s> App<'s> {
     }
 
     /// The whole log told again in the session's language (after `L`):
-    /// every hand as the human saw it. Notices of secret setup choices
-    /// made (a bot's, the human's own) are not repeated: the game tells
-    /// those choices themselves once the setup is over.
+    /// every hand as the human saw it, the notes of secret setup choices
+    /// (a bot's, the human's own) and of bots' faults where they fell.
     fn tell_again(&mut self) {
         self.log.clear();
         self.intro();
@@ -407,12 +410,18 @@ impl<'s> App<'s> {
             self.act(Action::CallRevolution);
             return;
         }
+        if self.variant().is_suited() {
+            self.pack_key(key.code);
+            return;
+        }
         match decision {
             Decision::Ready => self.revolution_key(key.code),
             Decision::Tax { count, .. } => self.tax_key(key.code, count),
             Decision::ExchangeOffer => self.offer_key(key.code),
             Decision::ExchangeAnswer { .. } => self.answer_key(key.code),
             Decision::Lead | Decision::Follow { .. } => self.play_key(key.code, &decision),
+            // Decisions of the pack's games, chosen from the legal list.
+            Decision::Give { .. } | Decision::Discard { .. } => self.pack_key(key.code),
         }
     }
 
@@ -500,7 +509,6 @@ impl<'s> App<'s> {
     /// Makes the human's move, or says why the engine refuses it (and
     /// nothing changes).
     fn act(&mut self, action: Action) -> bool {
-        let decision = self.decision;
         if let Err(e) = self.session.act(action) {
             let text = words::refusal(self.session, &e.reason);
             self.say(Tone::Refusal, text);
@@ -509,41 +517,10 @@ impl<'s> App<'s> {
         self.message = None;
         self.scroll = 0;
         let news = self.session.take_news();
-        if news.is_empty() {
-            let tr = self.tr();
-            let done = tr.v("setup-done", &[]);
-            let note = match (decision, action) {
-                (Some(Decision::Tax { to, .. }), Action::GiveTax(cards)) => tr.t(
-                    "tui.note.tax",
-                    &[
-                        ("words", &tr.cards_words(&cards)),
-                        ("cards", &cards.to_string()),
-                        ("name", self.session.name_at(to)),
-                        ("done", &done),
-                    ],
-                ),
-                (_, Action::OfferExchange { partner, card }) => say(
-                    tr,
-                    "tui.note.offer",
-                    &[
-                        ("card", &tr.count_of(1, card)),
-                        ("token", &card.to_string()),
-                        ("name", self.session.name_at(partner)),
-                    ],
-                ),
-                (_, Action::AnswerExchange(card)) => tr.t(
-                    "tui.note.answer",
-                    &[
-                        ("card", &tr.count_of(1, card)),
-                        ("token", &card.to_string()),
-                        ("done", &done),
-                    ],
-                ),
-                _ => String::new(),
-            };
-            if !note.is_empty() {
-                self.log.push(note);
-            }
+        if news.is_empty()
+            && let Some(note) = self.session.my_note()
+        {
+            self.log.push(note);
         }
         self.log.extend(news);
         self.next_bot = Instant::now() + self.delay;
@@ -563,6 +540,24 @@ impl<'s> App<'s> {
             Action::Ready => say(tr, "hint.ready", &[]),
             Action::Pass => tr.t("hint.pass", &[]),
             Action::DeclineExchange => say(tr, "hint.decline", &[]),
+            Action::Play(set) if self.variant().is_suited() => {
+                self.pick_action(action);
+                tr.t(
+                    "hint.play",
+                    &[
+                        ("what", &what),
+                        ("set", &set.to_string()),
+                        ("then", &tr.t("hint.then.enter", &[])),
+                    ],
+                )
+            }
+            Action::GiveTax(cards) if self.variant().is_suited() => {
+                self.pick_action(action);
+                tr.t(
+                    "hint.give",
+                    &[("what", &what), ("cards", &cards.to_string())],
+                )
+            }
             Action::Play(set) => {
                 self.select_set(&set);
                 let then = if set.wedgie_target().is_some() || set.declared().is_some() {
@@ -591,6 +586,15 @@ impl<'s> App<'s> {
                 self.cursor = Some(card);
                 tr.t("hint.answer", &[("what", &what)])
             }
+            Action::Give(card) | Action::Discard(card) => {
+                self.pick_action(action);
+                let key = if matches!(action, Action::Give(_)) {
+                    "hint.give"
+                } else {
+                    "hint.discard"
+                };
+                tr.t(key, &[("what", &what), ("cards", &card.to_string())])
+            }
         };
         self.say(Tone::Hint, text);
     }
@@ -602,6 +606,27 @@ impl<'s> App<'s> {
         let decision = self.decision?;
         let s = &*self.session;
         let tr = self.tr();
+        if self.variant().is_suited() {
+            let legal = s.legal();
+            let action = legal.get(self.pick.min(legal.len().saturating_sub(1)))?;
+            let (words, cards) = match *action {
+                Action::Play(set) => (tr.set_words(&set), set.to_string()),
+                Action::GiveTax(cards) => (tr.cards_words(&cards), cards.to_string()),
+                Action::Give(card) | Action::Discard(card) => {
+                    (tr.count_of(1, card), card.to_string())
+                }
+                Action::Pass => return Some(tr.t("hint.pass", &[])),
+                _ => return None,
+            };
+            return Some(tr.t(
+                "sel.set",
+                &[
+                    ("words", &words),
+                    ("cards", &cards),
+                    ("then", &tr.t("sel.plays", &[])),
+                ],
+            ));
+        }
         Some(match decision {
             Decision::Lead | Decision::Follow { .. } => {
                 let cards = self.selected_cards();
@@ -643,6 +668,10 @@ impl<'s> App<'s> {
                     ],
                 )
             }
+            Decision::Tax { to, count } if self.picked.is_empty() => tr.t(
+                "sel.gift.none",
+                &[("name", s.name_at(to)), ("n", &count.to_string())],
+            ),
             Decision::Tax { to, count } => tr.t(
                 "sel.gift",
                 &[
@@ -676,12 +705,21 @@ impl<'s> App<'s> {
                 ),
                 None => tr.t("sel.none", &[]),
             },
-            Decision::Ready => return None,
+            Decision::Ready | Decision::Give { .. } | Decision::Discard { .. } => return None,
         })
     }
 
     /// The cards of your hand that the selection uses, by kind.
     pub(super) fn chosen(&self) -> Cards {
+        if self.variant().is_suited() {
+            let legal = self.session.legal();
+            return match legal.get(self.pick) {
+                Some(Action::Play(set)) => set.cards(),
+                Some(Action::GiveTax(cards)) => *cards,
+                Some(Action::Give(card) | Action::Discard(card)) => Cards::one(*card),
+                _ => Cards::EMPTY,
+            };
+        }
         match self.decision {
             Some(Decision::Lead | Decision::Follow { .. }) => self.selected_cards(),
             Some(Decision::Tax { .. }) => self.picked,

@@ -25,9 +25,17 @@ impl App<'_> {
     }
 
     /// A selection that suits a new decision: for a follow, the worst rank
-    /// that could top, already the right size; for a lead, all of your
-    /// worst numbered rank.
+    /// that could top, already the right size, without a wild card (or the
+    /// Twirling Wedgie) when any set without one tops, so that Enter never
+    /// spends one unasked; for a lead, all of your worst numbered rank.
     pub(in crate::tui) fn fresh_selection(&mut self) {
+        // President and Daifugō: the first legal action that is not a pass.
+        self.pick = self
+            .session
+            .legal()
+            .iter()
+            .position(|&a| a != Action::Pass)
+            .unwrap_or(0);
         self.picked = Cards::EMPTY;
         self.wilds = 0;
         self.wedgie = false;
@@ -37,10 +45,16 @@ impl App<'_> {
         self.partner = None;
         match self.decision {
             Some(Decision::Follow { .. }) => {
-                let first = self.session.legal().iter().find_map(|a| match a {
-                    Action::Play(set) => Some(*set),
-                    _ => None,
-                });
+                let legal = self.session.legal();
+                let plays: Vec<Set> = legal
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::Play(set) => Some(*set),
+                        _ => None,
+                    })
+                    .collect();
+                let plain = |set: &&Set| set.wilds() == 0 && !set.holds_wedgie();
+                let first = plays.iter().find(plain).or(plays.first()).copied();
                 match first {
                     Some(set) => self.select_set(&set),
                     None => {

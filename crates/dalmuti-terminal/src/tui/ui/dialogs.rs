@@ -50,6 +50,9 @@ impl App<'_> {
         let x = area.x + (area.width - width) / 2;
         let y = area.y + (area.height - height) / 2;
         let rect = Rect::new(x, y, width, height);
+        // What the box stands over is dimmed, so the eye goes to the box and
+        // log lines cut by it above and below read as background.
+        self.dim(area, buf);
         // The whole band the box stands in, not the box alone: cut log
         // lines on either side read as nonsense ("herdess, Cherise draws").
         Clear.render(Rect::new(area.x, y, area.width, height), buf);
@@ -67,6 +70,25 @@ impl App<'_> {
             ..inner
         };
         Paragraph::new(lines).render(inner, buf);
+    }
+
+    /// Dims everything drawn in `area`: grey without bold or reverse, or
+    /// the terminal's own dim without colours.
+    pub(super) fn dim(&self, area: Rect, buf: &mut Buffer) {
+        let area = area.intersection(buf.area);
+        for y in area.top()..area.bottom() {
+            for x in area.left()..area.right() {
+                let Some(cell) = buf.cell_mut((x, y)) else {
+                    continue;
+                };
+                if self.theme.color {
+                    cell.modifier = Modifier::empty();
+                    cell.set_fg(Color::DarkGray);
+                } else {
+                    cell.modifier = Modifier::DIM;
+                }
+            }
+        }
     }
 
     pub(super) fn revolution_dialog(&self, area: Rect, buf: &mut Buffer) {
@@ -108,20 +130,22 @@ impl App<'_> {
         let tr = s.tr();
         let mut lines = Self::para(area, words::explain(s, &decision));
         lines.push(Line::from(""));
+        let gift = if self.picked.is_empty() {
+            tr.t("tui.gift.none", &[("n", &count.to_string())])
+        } else {
+            tr.t(
+                "tui.gift",
+                &[
+                    ("words", &tr.cards_words(&self.picked)),
+                    ("cards", &self.picked.to_string()),
+                    ("chosen", &self.picked.len().to_string()),
+                    ("n", &count.to_string()),
+                ],
+            )
+        };
         lines.extend(Self::para(
             area,
-            Line::styled(
-                tr.t(
-                    "tui.gift",
-                    &[
-                        ("words", &tr.cards_words(&self.picked)),
-                        ("cards", &self.picked.to_string()),
-                        ("chosen", &self.picked.len().to_string()),
-                        ("n", &count.to_string()),
-                    ],
-                ),
-                Style::new().add_modifier(Modifier::BOLD),
-            ),
+            Line::styled(gift, Style::new().add_modifier(Modifier::BOLD)),
         ));
         lines.extend(Self::key_lines(
             area,

@@ -12,7 +12,7 @@
 
 use std::time::Duration;
 
-use dalmuti_core::{Card, Decision, Event, Seat, Seen, Stage, Title, Variant};
+use dalmuti_core::{Action, Card, Cards, Decision, Event, Seat, Seen, Stage, Title, Variant};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -26,6 +26,10 @@ use crate::words::{self, say};
 
 mod between_hands;
 mod dialogs;
+
+/// The narrowest log worth reading beside the table, in columns: below it
+/// the table gives up its titles' column.
+const MIN_LOG_WIDTH: u16 = 40;
 
 impl Theme {
     fn fg(self, color: Color) -> Style {
@@ -186,6 +190,39 @@ impl App<'_> {
                 k("q", "quit"),
             ];
         }
+        if variant.is_suited() {
+            // Plays of the pack are chosen from the legal list.
+            let mut keys = match self.session.decision() {
+                None => {
+                    return vec![
+                        k("PgUp/PgDn", "log"),
+                        k("?", "help"),
+                        k("q", "quit-and-save"),
+                    ];
+                }
+                Some(Decision::Follow { .. }) => {
+                    vec![
+                        ("←→", tr.t("tui.key.choose", &[])),
+                        k("Enter", "play"),
+                        k("p", "pass"),
+                    ]
+                }
+                Some(Decision::Tax { .. } | Decision::Give { .. }) => {
+                    vec![("←→", tr.t("tui.key.choose", &[])), k("Enter", "give")]
+                }
+                Some(Decision::Discard { .. }) => {
+                    vec![("←→", tr.t("tui.key.choose", &[])), k("Enter", "discard")]
+                }
+                _ => vec![("←→", tr.t("tui.key.choose", &[])), k("Enter", "play")],
+            };
+            if self.session.legal().contains(&Action::Pass)
+                && !keys.iter().any(|(key, _)| *key == "p")
+            {
+                keys.push(k("p", "pass"));
+            }
+            keys.extend(common);
+            return keys;
+        }
         let rank = ("←→", tr.v("rank", &[]));
         // t matters only to join the Wedgie to 6s you hold.
         let held = self.session.my_cards();
@@ -215,6 +252,8 @@ impl App<'_> {
             Some(Decision::ExchangeAnswer { .. }) => {
                 vec![k("←→", "card"), k("Enter", "give-back")]
             }
+            // The pack's games only, listed above.
+            Some(Decision::Give { .. } | Decision::Discard { .. }) => Vec::new(),
             Some(Decision::Lead) => vec![rank, k("↑↓", "how-many"), wild, k("Enter", "play")],
             Some(Decision::Follow { .. }) => vec![
                 rank,
@@ -250,10 +289,14 @@ impl App<'_> {
             Constraint::Length(3),
         ])
         .areas(area);
-        let table_width = self.table_width().min(top.width.saturating_sub(24));
+        // The titles' column goes first when the log would be too narrow to
+        // read (80 columns): the seat numbers keep the order, and the hand's
+        // end, the dialogs and the help name the titles.
+        let titles = top.width >= self.table_width(true) + MIN_LOG_WIDTH;
+        let table_width = self.table_width(titles).min(top.width.saturating_sub(24));
         let [table, log] =
             Layout::horizontal([Constraint::Length(table_width), Constraint::Min(0)]).areas(top);
-        self.table_panel(table, buf);
+        self.table_panel(table, titles, buf);
         self.log_panel(log, buf);
         self.hand_panel(hand, buf);
         self.now_panel(now, buf);
@@ -269,18 +312,15 @@ impl App<'_> {
         }
     }
 
-    /// The seat rows' headings: marker, seat, name, title, cards, state,
-    /// points.
-    fn column_headings(&self) -> Vec<String> {
+    /// The seat rows' headings: marker, seat, name, title (unless
+    /// `titles` is false), cards, state, points.
+    fn column_headings(&self, titles: bool) -> Vec<String> {
         let tr = self.session.tr();
-        let mut header = vec![
-            String::new(),
-            "#".to_string(),
-            tr.t("tui.col.name", &[]),
-            tr.t("tui.col.title", &[]),
-            tr.t("tui.col.cards", &[]),
-            String::new(),
-        ];
+        let mut header = vec![String::new(), "#".to_string(), tr.t("tui.col.name", &[])];
+        if titles {
+            header.push(tr.t("tui.col.title", &[]));
+        }
+        header.extend([tr.t("tui.col.cards", &[]), String::new()]);
         if self.session.rules().scoring != dalmuti_core::Scoring::None {
             header.push(tr.t("tui.col.points", &[]));
         }
@@ -289,17 +329,18 @@ impl App<'_> {
 
     /// The seat rows' columns' widths, in terminal columns (Korean and
     /// Japanese letters take two).
-    fn columns(&self) -> Vec<u16> {
+    fn columns(&self, titles: bool) -> Vec<u16> {
         let s = &*self.session;
         let exchange = s.rules().merchant_exchange;
         let tr = s.tr();
         let table = s.table();
         let name = table
             .iter()
-            .map(|i| width(&display_name(&i.name, i.is_me, tr)))
+            .map(|i| width(&self.seat_name(i, titles)))
             .max()
             .unwrap_or(4)
-            .clamp(4, 14) as u16;
+            // Room for the crown or straw hat after it without titles.
+            .clamp(4, if titles { 14 } else { 17 }) as u16;
         let title = table
             .iter()
             .map(|i| width(&self.theme.title(i.title, tr, exchange)))
@@ -315,19 +356,23 @@ impl App<'_> {
         .max()
         .unwrap_or(6)
         .clamp(6, 12) as u16;
-        let mut widths = vec![1, 2, name, title, 5, state];
+        let mut widths = vec![1, 2, name];
+        if titles {
+            widths.push(title);
+        }
+        widths.extend([5, state]);
         if s.rules().scoring != dalmuti_core::Scoring::None {
             widths.push(3);
         }
         // A heading wider than its column widens it (German "Karten").
-        for (w, heading) in widths.iter_mut().zip(self.column_headings()) {
+        for (w, heading) in widths.iter_mut().zip(self.column_headings(titles)) {
             *w = (*w).max(width(&heading) as u16);
         }
         widths
     }
 
-    fn table_width(&self) -> u16 {
-        let columns = self.columns();
+    fn table_width(&self, titles: bool) -> u16 {
+        let columns = self.columns(titles);
         columns.iter().sum::<u16>() + columns.len() as u16 - 1 + 2
     }
 
@@ -336,6 +381,11 @@ impl App<'_> {
         let view = self.session.view();
         if view.stage() != Stage::Play {
             return None;
+        }
+        // President and Daifugō: who leads is the turn (a 3's holder, or
+        // whoever the table cleared to).
+        if view.variant().is_suited() {
+            return view.turn();
         }
         let mut leader = Seat::new(0);
         for entry in view.log() {
@@ -346,7 +396,20 @@ impl App<'_> {
         Some(leader)
     }
 
-    fn table_panel(&self, area: Rect, buf: &mut Buffer) {
+    /// A seat's name as the table shows it: yours marked; without the
+    /// titles' column, the crown and the straw hat follow the name.
+    fn seat_name(&self, info: &crate::session::SeatInfo, titles: bool) -> String {
+        let tr = self.session.tr();
+        let name = display_name(&info.name, info.is_me, tr);
+        let symbol = match (tr.variant(), info.title, self.theme.emoji, titles) {
+            (Variant::Dalmuti, Title::GreaterDalmuti, true, false) => " 👑",
+            (Variant::Dalmuti, Title::GreaterPeon, true, false) => " 👒",
+            _ => "",
+        };
+        format!("{name}{symbol}")
+    }
+
+    fn table_panel(&self, area: Rect, titles: bool, buf: &mut Buffer) {
         let s = &*self.session;
         let theme = self.theme;
         let exchange = s.rules().merchant_exchange;
@@ -390,19 +453,27 @@ impl App<'_> {
                     Cell::from(
                         Line::from(words::seat_number(info.seat).to_string()).right_aligned(),
                     ),
-                    Cell::from(display_name(&info.name, info.is_me, tr)),
-                    Cell::from(theme.title(info.title, tr, exchange)),
+                    Cell::from(self.seat_name(info, titles)),
+                ];
+                if titles {
+                    cells.push(Cell::from(theme.title(info.title, tr, exchange)));
+                }
+                cells.extend([
                     Cell::from(Line::from(info.cards.to_string()).right_aligned()),
                     Cell::from(state),
-                ];
+                ]);
                 if let Some(total) = info.total {
                     cells.push(Cell::from(Line::from(total.to_string()).right_aligned()));
                 }
                 Row::new(cells).style(style)
             })
             .collect();
-        let header = self.column_headings();
-        let widths: Vec<Constraint> = self.columns().into_iter().map(Constraint::Length).collect();
+        let header = self.column_headings(titles);
+        let widths: Vec<Constraint> = self
+            .columns(titles)
+            .into_iter()
+            .map(Constraint::Length)
+            .collect();
         let info = self.table_lines(area.width.saturating_sub(2));
         let inner = Block::bordered().inner(area);
         let [seats, below] =
@@ -591,7 +662,14 @@ impl App<'_> {
         let mut lines = Vec::new();
         let mut line: Vec<Span> = Vec::new();
         let mut used = 0usize;
+        // While a tax gift is chosen, a chip counts what stays in the hand:
+        // the cards put in the gift are the gift's, shown under the hand.
+        let gift = match decision {
+            Some(Decision::Tax { .. }) => self.picked,
+            _ => Cards::EMPTY,
+        };
         for (card, n) in self.kinds() {
+            let n = n - gift.count(card);
             let text = format!(" {} {} ×{n} ", card.token(), self.session.tr().card(card));
             let w = Span::raw(text.as_str()).width();
             if used > 0 && used + 1 + w > width as usize {
@@ -670,18 +748,27 @@ impl App<'_> {
             ));
         let inner = block.inner(area);
         block.render(area, buf);
-        let mut lines = vec![Line::from(format!(" {prompt}"))];
+        // Each sentence one column in from the edge, its wrapped lines too.
+        let width = (inner.width as usize).saturating_sub(1);
+        let indented = |line: Line<'static>| -> Vec<Line<'static>> {
+            wrap_line(line, width, 0)
+                .into_iter()
+                .map(|mut l| {
+                    l.spans.insert(0, Span::raw(" "));
+                    l
+                })
+                .collect()
+        };
+        let mut lines = indented(Line::from(prompt));
         if let Some(m) = &self.message {
             let style = match m.tone {
                 Tone::Refusal => self.theme.fg(Color::Red).add_modifier(Modifier::BOLD),
                 Tone::Hint => self.theme.fg(Color::Green),
                 Tone::Note => Style::new(),
             };
-            lines.push(Line::styled(format!(" {}", m.text), style));
+            lines.extend(indented(Line::styled(m.text.clone(), style)));
         }
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .render(inner, buf);
+        Paragraph::new(lines).render(inner, buf);
     }
 }
 
@@ -705,8 +792,13 @@ fn prompt(app: &App, decision: &Decision) -> String {
         Decision::Follow { top, by } => {
             let set = tr.set_words(&top);
             let cards = tr.n("tui.n-cards", top.size().into(), &[]);
+            let key = if s.variant().is_suited() {
+                "tui.prompt.follow.pack"
+            } else {
+                "tui.prompt.follow"
+            };
             s.about(
-                "tui.prompt.follow",
+                key,
                 by,
                 &[
                     ("set", &set),
@@ -732,6 +824,11 @@ fn prompt(app: &App, decision: &Decision) -> String {
         Decision::ExchangeAnswer { from } => {
             tr.t("tui.prompt.answer", &[("name", s.name_at(from))])
         }
+        Decision::Give { to, left } => tr.t(
+            "tui.prompt.give",
+            &[("name", s.name_at(to)), ("n", &left.to_string())],
+        ),
+        Decision::Discard { left } => tr.t("tui.prompt.discard", &[("n", &left.to_string())]),
     }
 }
 

@@ -1,0 +1,405 @@
+//! Bots for President and Daifugō: rules of thumb over the pack's plays,
+//! and a search that plays each choice out over samples of the cards it
+//! cannot see. Every bot of the crate plays these games through them (the
+//! view says which game: [`View::variant`]).
+
+use std::time::{Duration, Instant};
+
+use dalmuti_core::{
+    Action, Card, Cards, Decision, PerSeat, Seat, Set, SetKind, Stage, TOP_PLACE, View,
+};
+use rand::Rng;
+use rand::seq::SliceRandom;
+
+use crate::{Bot, BotFault, BotRng, bot_rng};
+
+/// How a climbing bot leans: the heuristic's weights, or a style to
+/// measure against.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Lean {
+    /// Sheds weak groups, keeps Jokers and 2s for the end, breaks no group.
+    Balanced,
+    /// Plays the most cards it can, whatever they are.
+    Shedder,
+    /// Passes unless the play is cheap; keeps strength.
+    Hoarder,
+    /// Spends its best cards early.
+    Spender,
+    /// Breaks groups freely.
+    Breaker,
+    /// Balanced, with one decision in five at random.
+    Noisy,
+}
+
+/// Rules of thumb for President and Daifugō.
+#[derive(Clone, Debug)]
+pub struct ClimbHeuristic {
+    lean: Lean,
+    rng: BotRng,
+}
+
+impl ClimbHeuristic {
+    pub(crate) fn new(lean: Lean, seed: u64) -> ClimbHeuristic {
+        ClimbHeuristic {
+            lean,
+            rng: bot_rng(seed),
+        }
+    }
+
+    pub(crate) fn reseed(&mut self, seed: u64) {
+        self.rng = bot_rng(seed);
+    }
+
+    /// The action the rules of thumb choose.
+    pub(crate) fn choose(&mut self, view: &View<'_>, legal: &[Action]) -> Action {
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        if self.lean == Lean::Noisy && self.rng.random_range(0..5) == 0 {
+            return legal[self.rng.random_range(0..legal.len())];
+        }
+        let held = view.cards().unwrap_or_default();
+        let order_flipped = view.reversed() != view.eleven_back();
+        let mut best = legal[0];
+        let mut best_score = f64::NEG_INFINITY;
+        for &action in legal {
+            let score = score(action, &held, order_flipped, view, self.lean);
+            if score > best_score {
+                best_score = score;
+                best = action;
+            }
+        }
+        best
+    }
+}
+
+/// How strong a place is in the order now: 0 the weakest (3, or 2 under a
+/// revolution) to 12 the strongest.
+fn strength(place: u8, flipped: bool) -> f64 {
+    let p = f64::from(place.clamp(1, TOP_PLACE) - 1);
+    if flipped { 12.0 - p } else { p }
+}
+
+/// How many cards of the same place each held card has beside it, and
+/// how many in a run of its suit: what a play breaks.
+fn groups(held: &Cards) -> (u32, u32) {
+    let mask = held.pack_mask();
+    let mut pairs = 0;
+    for place in 0..13 {
+        let n = ((mask >> (4 * place)) & 0xF).count_ones();
+        if n >= 2 {
+            pairs += n;
+        }
+    }
+    let mut runs = 0;
+    for suit in 0..4 {
+        let mut len = 0;
+        for place in 0..13 {
+            if mask >> (4 * place + suit) & 1 != 0 {
+                len += 1;
+            } else {
+                if len >= 3 {
+                    runs += len;
+                }
+                len = 0;
+            }
+        }
+        if len >= 3 {
+            runs += len;
+        }
+    }
+    (pairs, runs)
+}
+
+/// The worth of an action to the rules of thumb: higher is better.
+fn score(action: Action, held: &Cards, flipped: bool, view: &View<'_>, lean: Lean) -> f64 {
+    match action {
+        Action::Pass => {
+            let left = held.len() as f64;
+            match lean {
+                Lean::Hoarder => 1.5,
+                Lean::Shedder | Lean::Spender => -2.0,
+                _ => {
+                    // Passing costs a little more with fewer cards left.
+                    -0.2 * (10.0 - left.min(10.0)) - if view.top().is_none() { 50.0 } else { 0.0 }
+                }
+            }
+        }
+        Action::GiveTax(cards) => {
+            // Give back the weakest cards that break no group.
+            let mut after = *held;
+            after.remove_all(&cards);
+            let (pairs, runs) = groups(&after);
+            let weakness: f64 = cards
+                .iter()
+                .map(|c| match c.place() {
+                    Some(p) => 12.0 - strength(p, false),
+                    None => -30.0,
+                })
+                .sum();
+            weakness + 0.6 * f64::from(pairs + runs)
+        }
+        Action::Play(set) => play_score(set, held, flipped, view, lean),
+        _ => 0.0,
+    }
+}
+
+fn play_score(set: Set, held: &Cards, flipped: bool, view: &View<'_>, lean: Lean) -> f64 {
+    let size = f64::from(set.size());
+    let left = held.len() as f64 - size;
+    if left == 0.0 {
+        return 1000.0;
+    }
+    let (low, high) = set.places();
+    let power = match set.kind() {
+        SetKind::LoneJoker => 14.0,
+        _ => (strength(low, flipped) + strength(high.min(TOP_PLACE), flipped)) / 2.0,
+    };
+    let jokers = f64::from(set.wilds());
+    let mut after = *held;
+    after.remove_all(&set.cards());
+    let (pairs_before, runs_before) = groups(held);
+    let (pairs_after, runs_after) = groups(&after);
+    let broken =
+        f64::from((pairs_before + runs_before).saturating_sub(pairs_after + runs_after)) - size;
+    let broken = broken.max(0.0);
+    // A revolution helps a hand of weak cards.
+    let reversing = match set.kind() {
+        SetKind::OfRank => set.size() >= 4,
+        SetKind::Sequence => set.size() >= 5,
+        _ => false,
+    } && view.rules().climbing().revolution;
+    let tilt = if reversing {
+        let weak = after
+            .iter()
+            .filter_map(|c| c.place())
+            .map(|p| 6.0 - strength(p, flipped))
+            .sum::<f64>();
+        weak * 0.5
+    } else {
+        0.0
+    };
+    // A clear keeps the lead: worth more with cards to follow up.
+    let clears = view.rules().climbing().eight_cut && set.count_at(6) > 0;
+    let lead_bonus = if clears { 2.0 } else { 0.0 };
+    let leading = view.top().is_none();
+    match lean {
+        Lean::Shedder => 3.0 * size - 0.3 * power,
+        Lean::Spender => size + 0.3 * power,
+        Lean::Breaker => 2.0 * size - power - 3.0 * jokers,
+        Lean::Hoarder => size - 1.2 * power - 6.0 * jokers - if leading { 0.0 } else { 2.0 },
+        Lean::Balanced | Lean::Noisy => {
+            let endgame = left <= 3.0;
+            let cost = if endgame { 0.3 } else { 1.0 };
+            5.0 + 3.0 * size - cost * (0.6 * power + 6.0 * jokers + 2.0 * broken)
+                + lead_bonus
+                + tilt
+                - if card_is_two(set) && !endgame {
+                    3.0
+                } else {
+                    0.0
+                }
+        }
+    }
+}
+
+fn card_is_two(set: Set) -> bool {
+    set.kind() == SetKind::OfRank && set.rank_number() == TOP_PLACE
+}
+
+impl Bot for ClimbHeuristic {
+    fn name(&self) -> &str {
+        "heuristic"
+    }
+
+    fn decide(&mut self, view: &View<'_>, legal: &[Action]) -> Result<Action, BotFault> {
+        Ok(self.choose(view, legal))
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        ClimbHeuristic::reseed(self, seed);
+    }
+}
+
+/// A search for President and Daifugō: each candidate action is played
+/// out over samples of the cards the seat cannot see, every seat then
+/// shedding its worst cards; the action with the best mean place wins.
+#[derive(Clone, Debug)]
+pub struct ClimbSearch {
+    /// Thinking time per decision.
+    time: Option<Duration>,
+    /// Play-outs per decision when no time is given.
+    playouts: u32,
+    rng: BotRng,
+    heuristic: ClimbHeuristic,
+}
+
+impl ClimbSearch {
+    pub(crate) fn new(time: Option<Duration>, playouts: u32, seed: u64) -> ClimbSearch {
+        ClimbSearch {
+            time,
+            playouts: playouts.max(8),
+            rng: bot_rng(seed),
+            heuristic: ClimbHeuristic::new(Lean::Balanced, seed ^ 0x5eed),
+        }
+    }
+
+    pub(crate) fn reseed(&mut self, seed: u64) {
+        self.rng = bot_rng(seed);
+        self.heuristic.reseed(seed ^ 0x5eed);
+    }
+
+    /// A sample of the other seats' cards, the unseen cards dealt out by
+    /// count, the exchange's cards where the seat knows them to be.
+    fn sample_others(&mut self, view: &View<'_>) -> PerSeat<Cards> {
+        let me = view.seat();
+        let mut unseen: Vec<Card> = view.unseen().iter().collect();
+        let mut others = PerSeat::<Cards>::default();
+        // Cards this seat gave back in the exchange stay with the poor
+        // player until played.
+        if let Some(tax) = view.my_tax()
+            && Some(tax.dalmuti) == me
+        {
+            for card in tax.gift.iter() {
+                if let Some(at) = unseen.iter().position(|&c| c == card)
+                    && (others[tax.peon].len() as usize) < view.card_count(tax.peon) as usize
+                {
+                    unseen.swap_remove(at);
+                    others[tax.peon].add(card, 1);
+                }
+            }
+        }
+        unseen.shuffle(&mut self.rng);
+        let mut cards = unseen.into_iter();
+        for seat in Seat::all(view.players()) {
+            if Some(seat) == me {
+                continue;
+            }
+            while others[seat].len() < view.card_count(seat) {
+                match cards.next() {
+                    Some(card) => others[seat].add(card, 1),
+                    None => break,
+                }
+            }
+        }
+        others
+    }
+
+    fn search(&mut self, view: &View<'_>, legal: &[Action]) -> Action {
+        let Some(me) = view.seat() else {
+            return legal[0];
+        };
+        // The heuristic's choice first: ties go to it, and with little time
+        // it is what is played.
+        let hint = self.heuristic.choose(view, legal);
+        let mut candidates: Vec<Action> = vec![hint];
+        candidates.extend(legal.iter().copied().filter(|&a| a != hint));
+        candidates.truncate(24);
+        let mut totals = vec![0.0f64; candidates.len()];
+        let mut counts = vec![0u32; candidates.len()];
+        let start = Instant::now();
+        let mut round = 0u32;
+        loop {
+            let others = self.sample_others(view);
+            let Ok(sample) = view.sample(&others) else {
+                break;
+            };
+            for (i, &action) in candidates.iter().enumerate() {
+                let mut hand = sample.clone();
+                if hand.apply(me, action).is_err() {
+                    continue;
+                }
+                while hand.stage() != Stage::Over && hand.place(me).is_none() {
+                    let Some(seat) = hand.next_to_act() else {
+                        break;
+                    };
+                    let Some(next) = hand.worst_legal(seat) else {
+                        break;
+                    };
+                    if hand.apply(seat, next).is_err() {
+                        break;
+                    }
+                }
+                let place = hand.place(me).unwrap_or(view.players() - 1);
+                totals[i] += place as f64;
+                counts[i] += 1;
+            }
+            round += 1;
+            let done = match self.time {
+                Some(t) => start.elapsed() >= t,
+                None => round >= self.playouts,
+            };
+            if done {
+                break;
+            }
+        }
+        let mut best = 0;
+        for i in 1..candidates.len() {
+            if counts[i] == 0 {
+                continue;
+            }
+            let mean = totals[i] / f64::from(counts[i]);
+            let best_mean = totals[best] / f64::from(counts[best].max(1));
+            if mean < best_mean - 1e-9 {
+                best = i;
+            }
+        }
+        candidates[best]
+    }
+}
+
+impl Bot for ClimbSearch {
+    fn name(&self) -> &str {
+        "search"
+    }
+
+    fn decide(&mut self, view: &View<'_>, legal: &[Action]) -> Result<Action, BotFault> {
+        if legal.len() == 1 {
+            return Ok(legal[0]);
+        }
+        Ok(match view.decision() {
+            Some(Decision::Lead | Decision::Follow { .. }) => self.search(view, legal),
+            _ => self.heuristic.choose(view, legal),
+        })
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        ClimbSearch::reseed(self, seed);
+    }
+}
+
+/// The rules of thumb's choice, for bots of Dalmuti made directly (not by
+/// name) that are handed a game of the pack.
+pub(crate) fn pack_choice(view: &View<'_>, legal: &[Action]) -> Action {
+    ClimbHeuristic::new(Lean::Balanced, 0).choose(view, legal)
+}
+
+/// A bot of the crate for every game: its own play in Dalmuti and
+/// Corporate Shuffle, `climbing` in President and Daifugō.
+pub(crate) struct Family {
+    pub(crate) own: Box<dyn Bot>,
+    pub(crate) climbing: Box<dyn Bot>,
+}
+
+impl Bot for Family {
+    fn name(&self) -> &str {
+        self.own.name()
+    }
+
+    fn decide(&mut self, view: &View<'_>, legal: &[Action]) -> Result<Action, BotFault> {
+        if view.variant().is_suited() {
+            self.climbing.decide(view, legal)
+        } else {
+            self.own.decide(view, legal)
+        }
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        self.own.reseed(seed);
+        self.climbing.reseed(seed);
+    }
+
+    fn plays_first_legal(&self) -> bool {
+        false
+    }
+}

@@ -1,0 +1,6 @@
+//! The crate's integration tests: one binary (`autotests = false`).
+
+mod garbage;
+mod loopback;
+mod reference;
+mod replay;
