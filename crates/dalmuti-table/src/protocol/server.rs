@@ -201,8 +201,8 @@ pub struct Moved {
 /// that gets it plays the seat no more, and closes next.
 ///
 /// ```
-/// use dalmuti_server::names::PlayerName;
-/// use dalmuti_server::protocol::{ServerMsg, Taken, Told};
+/// use dalmuti_table::names::PlayerName;
+/// use dalmuti_table::protocol::{ServerMsg, Taken, Told};
 /// let taken = Taken { name: PlayerName::new("Ada").unwrap(), reason: "taken back".into() };
 /// let msg = ServerMsg { v: 7, told: Told::Taken(taken) };
 /// assert_eq!(msg.to_text(), r#"{"t":"taken","v":7,"d":{"name":"Ada","reason":"taken back"}}"#);
