@@ -38,7 +38,7 @@ struct RulesRequest {
 }
 
 /// Dalmuti's own switches as the request gave them, by field name.
-fn r_flags(r: &RulesRequest) -> [(&'static str, Option<bool>); 3] {
+fn dalmuti_flags(r: &RulesRequest) -> [(&'static str, Option<bool>); 3] {
     [
         ("stripped_deck", r.stripped_deck),
         ("first_deal_revolution", r.first_deal_revolution),
@@ -59,7 +59,9 @@ pub fn check_hands(field: &str, hands: u32) -> Result<u32, ServerError> {
 /// The rules of a new table from the request's `rules` as it was sent
 /// (absent or null: the defaults) and its top-level `hands`. Read from its
 /// text, so that a field given twice is refused (issue 24, S6). Server
-/// tables let players come and go between hands unless told not to.
+/// tables let players come and go between hands unless told not to;
+/// President and Daifugō are a match by the same players, scored by places
+/// ([`Rules::daifugo`]).
 pub fn from_request(rules: Option<&RawValue>, hands: Option<u32>) -> Result<Rules, ServerError> {
     let text = rules.map_or("null", |r| r.get().trim());
     let given: Option<RulesRequest> = if text == "null" {
@@ -88,12 +90,13 @@ pub fn from_request(rules: Option<&RawValue>, hands: Option<u32>) -> Result<Rule
         Variant::Daifugo => Rules::daifugo(),
         Variant::President => Rules::president(),
         _ => Rules {
+            variant,
             join_and_leave: true,
             ..Rules::default()
         },
     };
     if let Some(r) = given {
-        crate::climbing::dalmuti_only(&r_flags(&r), variant)?;
+        crate::climbing::dalmuti_only(&dalmuti_flags(&r), variant)?;
         out.climbing = crate::climbing::read(text, variant, r.preset.as_deref(), r.climbing)?;
         out.stripped_deck = r.stripped_deck.unwrap_or(out.stripped_deck);
         out.first_deal_revolution = r.first_deal_revolution.unwrap_or(out.first_deal_revolution);

@@ -312,6 +312,7 @@ fn assert_leaks_are_caught(game: &Game) {
 async fn whole_games_of_daifugo_and_president_end_check_verify_and_hide_every_card() {
     let server = Server::start(|_| {}).await;
     let (mut gives, mut discards, mut exchanges) = (0, 0, 0);
+    let (mut sequences, mut jokers_in_sets) = (0, 0);
     for (humans, bots, hands, rules) in [
         // The contest's Daifugō: sequences, Jokers, revolution, 8-cut,
         // the lock, the exchange of the rich and the poor.
@@ -360,6 +361,17 @@ async fn whole_games_of_daifugo_and_president_end_check_verify_and_hide_every_ca
             .flat_map(|h| h["plays"].as_array().unwrap())
             .filter_map(Value::as_str)
             .collect();
+        for line in &lines {
+            let (_, play) = line.split_once(": ").unwrap();
+            let cards = cards_in(play);
+            let ranks: HashSet<&str> = cards
+                .iter()
+                .filter(|c| *c != "JK")
+                .map(|c| &c[..c.len() - 1])
+                .collect();
+            sequences += usize::from(ranks.len() > 1);
+            jokers_in_sets += usize::from(cards.len() > 1 && cards.iter().any(|c| c == "JK"));
+        }
         gives += lines.iter().filter(|l| l.contains(": give ")).count();
         discards += lines.iter().filter(|l| l.contains(": discard ")).count();
         // After the first game the rich and the poor exchange cards.
@@ -377,10 +389,15 @@ async fn whole_games_of_daifugo_and_president_end_check_verify_and_hide_every_ca
             "{name} was never asked"
         );
     }
-    // The cards that change hands face down were there to be hidden.
+    // The cards that change hands face down were there to be hidden, and
+    // the people played sequences and Jokers in sets among the legal.
     assert!(
         gives > 0 && discards > 0 && exchanges > 0,
         "{gives} gives, {discards} discards, {exchanges} exchanges"
+    );
+    assert!(
+        sequences > 0 && jokers_in_sets > 0,
+        "{sequences} sequences, {jokers_in_sets} sets with a Joker"
     );
     server.stop().await;
 }
@@ -473,16 +490,41 @@ async fn play_now_offers_daifugo_and_president() {
                 .contains("players: 3 to 8"),
             "{refused}"
         );
-    }
-    let (status, refused) = server
-        .http(
+        let (status, refused) = as_player(
+            &server,
             "POST",
             "/api/queue",
-            None,
+            Some(&secret),
             Some(json!({"players": 4, "wait": 0, "game": "uno"})),
         )
         .await;
-    assert!(status == 400 || status == 401, "{refused}");
+        assert_eq!(status, 400, "{refused}");
+        assert!(
+            refused["error"]
+                .as_str()
+                .unwrap()
+                .contains("daifugo or president"),
+            "{refused}"
+        );
+    }
+    // Each game has its own leaderboard.
+    for game in ["daifugo", "president"] {
+        let path = format!("/api/leaderboard?game={game}&band=3-4");
+        let (status, board) = server.http("GET", &path, None, None).await;
+        assert_eq!(status, 200, "{board}");
+        assert_eq!(board["game"], game, "{board}");
+    }
+    let (status, refused) = server
+        .http("GET", "/api/leaderboard?game=uno", None, None)
+        .await;
+    assert_eq!(status, 400, "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("daifugo or president"),
+        "{refused}"
+    );
     server.stop().await;
 }
 
