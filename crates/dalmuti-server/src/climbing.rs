@@ -43,12 +43,13 @@ struct Given {
 /// `preset` and its `climbing` as read: `None` for the variant's own.
 ///
 /// ```
-/// use dalmuti_core::Variant;
+/// use dalmuti_core::{Climbing, Variant};
 /// use dalmuti_server::climbing::read;
 /// let text = r#"{"variant": "daifugo", "preset": "local", "climbing": {"jokers": 2}}"#;
-/// let local = dalmuti_core::Climbing::LOCAL;
-/// let c = read(text, Variant::Daifugo, Some("local"), Some(local)).unwrap().unwrap();
-/// assert!(c.eleven_back && c.jokers == 2);
+/// // `rules.climbing` as the request's reader read it: the rest defaulted.
+/// let parsed: Climbing = serde_json::from_str(r#"{"jokers": 2}"#).unwrap();
+/// let c = read(text, Variant::Daifugo, Some("local"), Some(parsed)).unwrap().unwrap();
+/// assert_eq!(c, Climbing { jokers: 2, ..Climbing::LOCAL });
 /// assert!(read("{}", Variant::Dalmuti, Some("local"), None).is_err());
 /// ```
 pub fn read(
