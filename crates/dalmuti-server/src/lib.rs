@@ -56,7 +56,6 @@ pub mod bots;
 pub mod cluster;
 pub mod error;
 pub use dalmuti_table::{fairness, ids, names, protocol, token};
-pub mod climbing;
 pub mod health;
 pub mod http;
 pub mod limits;

@@ -7,13 +7,15 @@
 //! The variant (`dalmuti`, `corporate-shuffle`, `daifugo` or `president`) is
 //! chosen here, once, when the table is created: [`check_table`] then says
 //! whether its rules can seat the table. President and Daifugō's options
-//! are read in [`crate::climbing`].
+//! are read in [`climbing`].
 
 use dalmuti_core::{Rules, Scoring, Variant};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::error::ServerError;
+
+pub mod climbing;
 
 /// The most hands a served game may last.
 pub const MAX_HANDS: u32 = 1000;
@@ -30,7 +32,7 @@ struct RulesRequest {
     hands: Option<u32>,
     join_and_leave: Option<bool>,
     /// President and Daifugō's options: read strictly here, then over the
-    /// variant's own in [`crate::climbing`].
+    /// variant's own in [`climbing`].
     climbing: Option<dalmuti_core::Climbing>,
     /// A named set of President and Daifugō's options (`uecda`, `local`,
     /// `local_all`, `president`) the `climbing` fields change.
@@ -96,8 +98,8 @@ pub fn from_request(rules: Option<&RawValue>, hands: Option<u32>) -> Result<Rule
         },
     };
     if let Some(r) = given {
-        crate::climbing::dalmuti_only(&dalmuti_flags(&r), variant)?;
-        out.climbing = crate::climbing::read(text, variant, r.preset.as_deref(), r.climbing)?;
+        climbing::dalmuti_only(&dalmuti_flags(&r), variant)?;
+        out.climbing = climbing::read(text, variant, r.preset.as_deref(), r.climbing)?;
         out.stripped_deck = r.stripped_deck.unwrap_or(out.stripped_deck);
         out.first_deal_revolution = r.first_deal_revolution.unwrap_or(out.first_deal_revolution);
         out.merchant_exchange = r.merchant_exchange.unwrap_or(out.merchant_exchange);

@@ -3,7 +3,7 @@
 //! change the preset's (or the variant's own) and nothing else, and a value
 //! out of range is refused naming its field.
 //!
-//! [`crate::rules`] has already read `rules.climbing` as a
+//! [`super`] (the rules) has already read `rules.climbing` as a
 //! [`Climbing`] (its unknown fields, wrong types and repeated fields
 //! refused by name); here its given fields are laid over the base the
 //! variant or the preset chooses.
@@ -12,8 +12,8 @@ use dalmuti_core::{Climbing, Rules, Variant};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use super::MAX_HANDS;
 use crate::error::ServerError;
-use crate::rules::MAX_HANDS;
 
 /// Refuses Dalmuti's own switches (`stripped_deck`, `first_deal_revolution`,
 /// `merchant_exchange`) turned on at a table of President or Daifugō, by
@@ -44,7 +44,7 @@ struct Given {
 ///
 /// ```
 /// use dalmuti_core::{Climbing, Variant};
-/// use dalmuti_server::climbing::read;
+/// use dalmuti_server::rules::climbing::read;
 /// let text = r#"{"variant": "daifugo", "preset": "local", "climbing": {"jokers": 2}}"#;
 /// // `rules.climbing` as the request's reader read it: the rest defaulted.
 /// let parsed: Climbing = serde_json::from_str(r#"{"jokers": 2}"#).unwrap();
@@ -149,8 +149,8 @@ fn check(c: &Climbing) -> Result<(), ServerError> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{check_table, from_request};
     use crate::error::ServerError;
-    use crate::rules::{check_table, from_request};
     use dalmuti_core::{Climbing, Lock, Scoring, Variant};
     use serde_json::{Value, json, value::RawValue};
 
