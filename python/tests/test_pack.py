@@ -234,3 +234,26 @@ def test_a_game_records_and_checks():
     record = game.record()
     assert record["format"] == "dalmuti-record/2"
     assert dalmuti.check(record)["valid"] is True
+
+
+def test_the_numbering_is_fixed():
+    """The documented sizes and numbers (python/README.md): a policy
+    trained on the numbering keeps its meaning."""
+    daifugo = dalmuti.ActionSpace(5, rules({"variant": "daifugo"}))
+    president = dalmuti.ActionSpace(5, rules({"variant": "president"}))
+    assert daifugo.n == 4037
+    assert dalmuti.ActionSpace(5, rules({"variant": "daifugo", "climbing": "local_all"})).n == 4047
+    assert president.n == 1574
+    assert dalmuti.ActionSpace(5, rules({"variant": "president", "climbing": {"jokers": 2}})).n == 2305
+    assert dalmuti.ActionSpace(8, rules({"variant": "president"})).n == president.n
+    for space, action, number in [
+        (daifugo, "pass", 0),
+        (daifugo, {"give_tax": "3S"}, 1),
+        (daifugo, {"give_tax": "3H"}, 2),
+        (daifugo, {"play": "3S"}, 1432),
+        (daifugo, {"play": "JK"}, 4036),
+        (president, {"play": "3S"}, 1379),
+        (president, {"play": "2S 2H 2D 2C"}, 1573),
+    ]:
+        assert space.index(json.dumps(action)) == number, action
+    assert _dalmuti.observation_size(5, rules({"variant": "daifugo"})) == 333
