@@ -106,6 +106,7 @@
 //! rotation 0 unless duplicate.
 
 mod config;
+mod error;
 pub mod ladder;
 mod play;
 mod plot;
@@ -120,12 +121,13 @@ pub use config::{
     ConfigError, DEFAULT_HANDS, Entry, Format, MAX_RECORDS, Mode, SimArgs, SimConfig, parse_seed,
     seed_text,
 };
+pub use error::SimError;
 pub use ladder::{LadderConfig, LadderReport, bradley_terry, run_ladder};
 pub use play::Faults;
 pub use plot::{PlotError, plot_ladder_svg, plot_svg};
 pub use pool::{PoolConfig, PoolReport, run_pool};
 pub use report::{BotReport, Matrix, RulesReport, SimReport, Timing, title_name};
-pub use run::{HANDS_PER_UNIT, SimError, run};
+pub use run::{HANDS_PER_UNIT, run};
 
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,7 @@
 //! The runner: work units on a thread pool, folded in unit order.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, TryRecvError};
 use std::time::{Duration, Instant};
@@ -12,6 +12,7 @@ use dalmuti_core::record::Record;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating};
 
 use crate::config::{Mode, SimConfig};
+use crate::error::SimError;
 use crate::play::{GameTable, Players, Seating, Series, Table};
 use crate::report::SimReport;
 use crate::seeds::{SeedStream, Stream, bot_seed, build_seed, seating};
@@ -24,44 +25,6 @@ pub const HANDS_PER_UNIT: u64 = 64;
 
 /// How often the calling thread looks for finished work units.
 const POLL: Duration = Duration::from_millis(2);
-
-/// Why a run stopped.
-#[derive(Debug, thiserror::Error)]
-pub enum SimError {
-    /// A bot could not be built (an external program that does not start).
-    #[error("cannot start the bot {label}: {reason}")]
-    Bot {
-        /// Its label in the lineup.
-        label: String,
-        /// Why.
-        reason: String,
-    },
-    /// A game record could not be written.
-    #[error("cannot write the game record {}: {source}", .path.display())]
-    Records {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// The records' folder could not be made (its parent is missing, or
-    /// not writable).
-    #[error("cannot make the folder {} for --records: {source}", .path.display())]
-    RecordsFolder {
-        /// The folder.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// The worker threads could not be started.
-    #[error("cannot start {threads} worker threads: {reason}")]
-    Threads {
-        /// How many were asked for.
-        threads: usize,
-        /// Why.
-        reason: String,
-    },
-}
 
 /// Plays the run `config` describes and reports on it. `progress` is called
 /// on the calling thread with the number of hands played so far, as work

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::ThreadPool;
 use rayon::prelude::*;
 
-use crate::run::SimError;
+use crate::error::SimError;
 
 /// A pool of `threads` worker threads named `dalmuti-{name}-N`, or why it
 /// could not be started.

@@ -3,6 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+pub(crate) mod suit;
+
 /// How many distinct kinds of card there are in both decks: the World
 /// Ruler (0), the twelve ranks, the Jester, the Twirling Wedgie, Ratbert and
 /// the Dogbert. Each kind has its own record token, so cards read and write
@@ -189,7 +191,7 @@ impl Card {
 
     /// Whether this is a wild card: a Jester, a Dogbert or a Joker.
     pub const fn is_wild(self) -> bool {
-        self.0 == 13 || self.0 == 16 || self.0 == crate::suit::JOKER_INDEX
+        self.0 == 13 || self.0 == 16 || self.0 == crate::card::suit::JOKER_INDEX
     }
 
     /// Whether this is a Jester (Dalmuti's wild card).
@@ -240,7 +242,7 @@ impl Card {
     pub(crate) fn own_name(self) -> &'static str {
         match NAMES.get(self.0 as usize) {
             Some(name) => name,
-            None => crate::suit::suited_name(self),
+            None => crate::card::suit::suited_name(self),
         }
     }
 
@@ -248,7 +250,7 @@ impl Card {
     pub(crate) fn own_plural(self) -> &'static str {
         match PLURALS.get(self.0 as usize) {
             Some(name) => name,
-            None => crate::suit::suited_plural(self),
+            None => crate::card::suit::suited_plural(self),
         }
     }
 
@@ -270,7 +272,7 @@ impl Card {
     pub fn token(self) -> &'static str {
         match TOKENS.get(self.0 as usize) {
             Some(token) => token,
-            None => crate::suit::suited_token(self),
+            None => crate::card::suit::suited_token(self),
         }
     }
 
@@ -317,7 +319,7 @@ impl FromStr for Card {
             "D" => return Ok(Card::DOGBERT),
             _ => {}
         }
-        if let Some(card) = crate::suit::parse_suited(s) {
+        if let Some(card) = crate::card::suit::parse_suited(s) {
             return Ok(card);
         }
         // Only canonical numbers: "06" or "+6" are not tokens of the format.

@@ -3,8 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::card::suit::{JOKER_BIT, PACK};
 use crate::card::{BadCard, CARD_KINDS, Card};
-use crate::suit::{JOKER_BIT, PACK};
 
 /// Count slots, one per kind of card ([`Card::index`]).
 pub(crate) const SLOTS: usize = CARD_KINDS;
@@ -62,7 +62,7 @@ pub struct Cards {
     /// Slot `Card::index()` holds that card's count.
     counts: [u8; SLOTS],
     /// The cards of the 52-card pack and the Jokers (President, Daifugō),
-    /// one bit each as [`crate::suit`] lays them out, little-endian: seven
+    /// one bit each as [`crate::card::suit`] lays them out, little-endian: seven
     /// bytes, so that `Cards` stays 24 bytes with the alignment of a byte
     /// and Dalmuti's hands, copied at every deal, do not grow to 32. `n`
     /// Jokers are the `n` lowest of bits 52 and 53.

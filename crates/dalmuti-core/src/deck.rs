@@ -80,7 +80,7 @@ const fn pack(jokers: u8) -> Deck {
         j += 1;
     }
     Deck {
-        cards: Cards::from_pack(crate::suit::PACK, jokers),
+        cards: Cards::from_pack(crate::card::suit::PACK, jokers),
         layout,
         len: 52 + jokers,
     }

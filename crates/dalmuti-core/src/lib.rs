@@ -47,12 +47,13 @@ mod draw;
 mod event;
 mod game;
 mod hand;
+mod idle;
 pub mod record;
 mod rng;
 mod rules;
 mod seat;
 mod set;
-mod suit;
+
 mod variant;
 mod view;
 pub mod wire;
@@ -60,6 +61,7 @@ pub mod wire;
 pub use action::{
     Action, ActionList, Decision, Illegal, IllegalAction, MAX_ACTIONS, RevolutionOffer,
 };
+pub use card::suit::{ABOVE_TWO, Suit, TOP_PLACE, place_word};
 pub use card::{BadCard, CARD_KINDS, Card, Rank};
 pub use cards::Cards;
 pub use climbing::{Climbing, FirstLead, Lock};
@@ -68,11 +70,11 @@ pub use draw::{BadDraw, DrawRound, SeatingDraw, check_draw, draw_for_seats};
 pub use event::{Effect, Event, MerchantTrade, TaxPayment};
 pub use game::{Game, HandLog, PlayerId, TableError, join_seats};
 pub use hand::{BadDeal, BadPosition, Hand, PlayPosition, Revolution, Stage};
+pub use idle::IdleRule;
 pub use rng::{BadSeed, DealRng, Seed};
-pub use rules::{BadRules, BadScoring, IdleRule, Rules, Scoring};
+pub use rules::{BadRules, BadScoring, Rules, Scoring};
 pub use seat::{MAX_PLAYERS, MIN_PLAYERS, PerSeat, Seat, Seats, Title};
 pub use set::{DECLARED_VALUES, JESTERS_ALONE_RANK, NotASet, Set, SetKind};
-pub use suit::{ABOVE_TWO, Suit, TOP_PLACE, place_word};
 pub use variant::{BadVariant, Variant, Words};
 pub use view::{
     ExchangeSnapshot, LogEntry, OfferSnapshot, RevolutionSnapshot, SeatSnapshot, Seen,

@@ -84,6 +84,34 @@ impl std::fmt::Display for Seed {
     }
 }
 
+/// A seed on the wire and in stored logs: its 64 hex digits, as a string.
+///
+/// ```
+/// use dalmuti_core::Seed;
+/// let json = serde_json::to_string(&Seed::from(7)).unwrap();
+/// assert_eq!(json, format!("\"07{}\"", "0".repeat(62)));
+/// assert_eq!(serde_json::from_str::<Seed>(&json).unwrap(), Seed::from(7));
+/// let bad = serde_json::from_str::<Seed>("\"7\"").unwrap_err();
+/// assert!(bad.to_string().contains("a seed is 64 hexadecimal digits"), "{bad}");
+/// ```
+impl serde::Serialize for Seed {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Seed {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Seed, D::Error> {
+        let text = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+        text.parse().map_err(|e: BadSeed| {
+            serde::de::Error::custom(format!(
+                "{}: {e}",
+                crate::wire::truncate(&format!("{text:?}"), 80)
+            ))
+        })
+    }
+}
+
 /// A seed that is not 64 hex digits (nor, for [`Seed::from_text`], a
 /// number).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

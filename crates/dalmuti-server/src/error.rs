@@ -192,3 +192,9 @@ impl ErrorBody {
         serde_json::to_string(self).expect("an error body serializes")
     }
 }
+
+impl From<crate::store::StoreError> for ServerError {
+    fn from(e: crate::store::StoreError) -> ServerError {
+        ServerError::Storage(e)
+    }
+}

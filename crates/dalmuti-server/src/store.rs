@@ -29,8 +29,8 @@ pub use writer::Writer;
 
 pub use crate::ids::TableId;
 use crate::protocol::{TableInfo, TalkLine};
-use crate::table::state::Stored;
 pub use dalmuti_table::row::{Silenced, TableRow, TalkKind};
+use dalmuti_table::state::Stored;
 
 /// A storage failure, saying what was being done and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -66,12 +66,6 @@ impl StoreError {
         match self {
             StoreError::Fenced(m) | StoreError::Failed(m) => m,
         }
-    }
-}
-
-impl From<StoreError> for crate::error::ServerError {
-    fn from(e: StoreError) -> crate::error::ServerError {
-        crate::error::ServerError::Storage(e)
     }
 }
 

@@ -55,12 +55,12 @@ pub enum Stored {
     /// The start: the players draw for seats from `draw_seed`.
     Start {
         /// The draw's seed (public).
-        draw_seed: String,
+        draw_seed: Seed,
     },
     /// A hand dealt from `seed` (secret until the hand is over).
     Deal {
         /// The hand's seed.
-        seed: String,
+        seed: Seed,
         /// When it was dealt, in milliseconds since the Unix epoch: a node
         /// that takes the table over during the setup pause gives it only
         /// what is left of it (absent in logs written before it was kept).
@@ -436,9 +436,7 @@ impl TableState {
                         self.seats.len()
                     )));
                 }
-                let seed: Seed = draw_seed
-                    .parse()
-                    .map_err(|_| TableError::Storage("start: bad seed".into()))?;
+                let seed = *draw_seed;
                 let names = self.seats.iter().map(|s| s.name.to_string()).collect();
                 let game = Game::drawn(self.rules, names, seed)
                     .map_err(|e| TableError::Conflict(e.to_string()))?;
@@ -446,9 +444,7 @@ impl TableState {
                 self.draw_seed = Some(seed);
             }
             Stored::Deal { seed, .. } => {
-                let seed: Seed = seed
-                    .parse()
-                    .map_err(|_| TableError::Storage("deal: bad seed".into()))?;
+                let seed = *seed;
                 let game = self
                     .game
                     .as_mut()
@@ -600,7 +596,7 @@ impl TableState {
                             None => g.players().map(|p| PlayerName::seated(g.name(p))).collect(),
                         });
                 Described::Start {
-                    draw_seed: draw_seed.clone(),
+                    draw_seed: *draw_seed,
                     seating,
                 }
             }

@@ -16,6 +16,7 @@
 pub mod command;
 pub mod config;
 pub mod narrate;
+pub mod phrase;
 pub mod plain;
 pub mod replay;
 pub mod save;

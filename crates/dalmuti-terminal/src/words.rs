@@ -5,8 +5,9 @@
 
 use dalmuti_core::{Action, Card, Cards, Decision, Illegal, NotASet, Seat, Set, Title, Variant};
 
+pub use crate::phrase::{say, say_n, shown_name, vocabulary, you_mark};
 use crate::session::{SeatInfo, Session};
-use crate::tr::{Tr, capitalize};
+use crate::tr::Tr;
 
 /// A hand grouped by rank, best first, with names and the tokens to type:
 /// `"a Dalmuti [1], two Earl Marshals [3 3], a Jester [J]"`.
@@ -64,25 +65,6 @@ pub fn revolution_command(variant: Variant) -> &'static str {
 /// A seat as people count it, from 1.
 pub fn seat_number(seat: Seat) -> usize {
     seat.index() + 1
-}
-
-/// A player's name as shown: the human's default name, "You", in the
-/// language spoken ("Du", "나").
-pub fn shown_name(name: &str, is_me: bool, tr: Tr) -> String {
-    if is_me && name.eq_ignore_ascii_case("you") {
-        capitalize(&tr.you())
-    } else {
-        name.to_string()
-    }
-}
-
-/// " (you)" after the human's name, unless the name says it already.
-pub fn you_mark(name: &str, is_me: bool, tr: Tr) -> String {
-    if is_me && !name.eq_ignore_ascii_case("you") && name != tr.you() {
-        tr.t("you.mark", &[])
-    } else {
-        String::new()
-    }
 }
 
 /// One seat of the table on one line: "2. Anton, Lesser Dalmuti: 14 cards".
@@ -187,43 +169,6 @@ pub fn command(session: &Session, action: &Action) -> String {
         Action::Give(card) => format!("give {card}"),
         Action::Discard(card) => format!("discard {card}"),
     }
-}
-
-/// The variant's words as placeholders: `{taxes}`, `{Taxes}`,
-/// `{revolution}`, `{wild}`, `{wilds}`, `{merchant}`, `{exchange}`,
-/// `{Exchange}`, `{top}`, `{peon}`, `{rank}`, `{wedgie}`.
-pub fn vocabulary(tr: Tr) -> Vec<(&'static str, String)> {
-    vec![
-        ("taxes", tr.taxes()),
-        ("Taxes", capitalize(&tr.taxes())),
-        ("revolution", tr.revolution()),
-        ("Revolution", capitalize(&tr.revolution())),
-        ("wild", tr.wild()),
-        ("wilds", tr.wilds()),
-        ("merchant", tr.merchant()),
-        ("exchange", tr.exchange()),
-        ("Exchange", capitalize(&tr.exchange())),
-        ("top", tr.top_title()),
-        ("peon", tr.title(Title::GreaterPeon)),
-        ("rank", tr.v("rank", &[])),
-        ("wedgie", tr.card(Card::TWIRLING_WEDGIE)),
-    ]
-}
-
-/// The message `key` with the variant's words and `args` filled in.
-pub fn say(tr: Tr, key: &str, args: &[(&str, &str)]) -> String {
-    let words = vocabulary(tr);
-    let mut all: Vec<(&str, &str)> = args.to_vec();
-    all.extend(words.iter().map(|(k, v)| (*k, v.as_str())));
-    tr.t(key, &all)
-}
-
-/// [`say`] in the form for `n`.
-pub fn say_n(tr: Tr, key: &str, n: u64, args: &[(&str, &str)]) -> String {
-    let words = vocabulary(tr);
-    let mut all: Vec<(&str, &str)> = args.to_vec();
-    all.extend(words.iter().map(|(k, v)| (*k, v.as_str())));
-    tr.n(key, n, &all)
 }
 
 /// An action in words, as a hint explains it: "three Knights (one a

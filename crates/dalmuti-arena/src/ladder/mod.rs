@@ -93,7 +93,7 @@ pub use config::{LADDER_DEFAULT_DEALS, LadderConfig};
 pub use fit::{BOOTSTRAP_SAMPLES, PRIOR_WINS, bradley_terry};
 pub use report::{LADDER_FORMAT, LadderBot, LadderReport, Method, PairMatrix};
 
-use crate::run::SimError;
+use crate::error::SimError;
 
 /// Plays the ladder `config` describes and reports on it. `progress` is
 /// called, from any thread, with the hands played so far.

@@ -5,8 +5,9 @@ use dalmuti_bots::Bot;
 use dalmuti_core::MAX_PLAYERS;
 
 use super::LadderConfig;
+use crate::error::SimError;
 use crate::play::{Faults, Players, Series};
-use crate::run::{HANDS_PER_UNIT, SimError};
+use crate::run::HANDS_PER_UNIT;
 use crate::seeds::{SeedStream, Stream, bot_seed, build_seed};
 use crate::units::play_units;
 

@@ -60,7 +60,7 @@ use std::time::Instant;
 pub use config::{DEFAULT_BASELINE, DEFAULT_POOLS, POOL_DEFAULT_DEALS, PoolConfig};
 pub use report::{POOL_FORMAT, Place, PoolReport, PoolRow};
 
-use crate::run::SimError;
+use crate::error::SimError;
 
 /// Plays the pool run `config` describes and reports on it. `progress` is
 /// called, from any thread, with the hands played so far.

@@ -5,8 +5,8 @@ use dalmuti_bots::{Bot, BotSpec};
 use dalmuti_core::MAX_PLAYERS;
 
 use super::PoolConfig;
+use crate::error::SimError;
 use crate::play::{Faults, Players, Series};
-use crate::run::SimError;
 use crate::seeds::{SeedStream, Stream, bot_seed, build_seed};
 use crate::units::play_units;
 

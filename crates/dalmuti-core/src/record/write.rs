@@ -1,9 +1,12 @@
 //! Writing records: any game the engine plays, as `dalmuti-record/1`.
 
-use serde_json::{Map, Value, json};
+use serde::{Serialize, Serializer};
+use serde_json::Value;
 
 use super::{FORMAT, FORMAT_SUITED, HandRecord, PlayRecord, Record, Settled};
+use crate::card::Card;
 use crate::cards::Cards;
+use crate::climbing::Climbing;
 use crate::event::Event;
 use crate::game::{Game, HandLog};
 use crate::rules::Rules;
@@ -59,64 +62,178 @@ impl Record {
 
     /// The record as a JSON value, fields in the order of the format's page.
     pub fn to_json(&self) -> Value {
-        let mut doc = Map::new();
-        let format = if self.rules.variant.is_suited() {
-            FORMAT_SUITED
-        } else {
-            FORMAT
-        };
-        doc.insert("format".into(), json!(format));
-        doc.insert("rules".into(), rules_json(&self.rules));
-        if let Some(draw) = &self.draw {
-            let rounds = draw
-                .iter()
-                .map(|r| {
-                    Value::Object(
-                        r.iter()
-                            .map(|(n, c)| (n.clone(), json!(c.token())))
-                            .collect(),
-                    )
-                })
-                .collect();
-            doc.insert("draw".into(), Value::Array(rounds));
-        }
-        doc.insert("seating".into(), json!(self.seating));
-        doc.insert("hands".into(), self.hands.iter().map(hand_json).collect());
-        Value::Object(doc)
+        serde_json::to_value(self).expect("a record always serializes")
     }
 
     /// The record as pretty-printed JSON text.
     pub fn to_json_string(&self) -> String {
-        serde_json::to_string_pretty(&self.to_json()).expect("a JSON value always prints")
+        serde_json::to_string_pretty(self).expect("a record always serializes")
     }
 }
 
-fn rules_json(rules: &Rules) -> Value {
-    let mut r = Map::new();
-    r.insert("variant".into(), json!(rules.variant.word()));
-    if !rules.variant.is_suited() {
-        r.insert("stripped_deck".into(), json!(rules.stripped_deck));
-        r.insert(
-            "first_deal_revolution".into(),
-            json!(rules.first_deal_revolution),
-        );
-        r.insert("merchant_exchange".into(), json!(rules.merchant_exchange));
+/// The record's one JSON form (docs/RECORDS.md), through the document's
+/// own types below: what is written is what these types say, in the
+/// format's order, with the fields a game did not use left out.
+impl Serialize for Record {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        RecordDoc {
+            format: if self.rules.variant.is_suited() {
+                FORMAT_SUITED
+            } else {
+                FORMAT
+            },
+            rules: RulesDoc::of(&self.rules),
+            draw: self
+                .draw
+                .as_ref()
+                .map(|rounds| rounds.iter().map(|r| ByName(r)).collect()),
+            seating: &self.seating,
+            hands: self.hands.iter().map(HandDoc::of).collect(),
+        }
+        .serialize(serializer)
     }
-    r.insert("scoring".into(), json!(rules.scoring.word()));
+}
+
+/// The document's top level.
+#[derive(Serialize)]
+struct RecordDoc<'a> {
+    format: &'static str,
+    rules: RulesDoc,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    draw: Option<Vec<ByName<'a, Card>>>,
+    seating: &'a [String],
+    hands: Vec<HandDoc<'a>>,
+}
+
+/// The rules as a record writes them: Dalmuti's switches for the games
+/// that have them, the climbing games' options for theirs.
+#[derive(Serialize)]
+struct RulesDoc {
+    variant: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stripped_deck: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_deal_revolution: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    merchant_exchange: Option<bool>,
+    scoring: &'static str,
     // The project's own fields, which other readers ignore.
-    if let Some(h) = rules.hands {
-        r.insert("hands".into(), json!(h));
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hands: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    join_and_leave: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    climbing: Option<Climbing>,
+}
+
+impl RulesDoc {
+    fn of(rules: &Rules) -> RulesDoc {
+        let dalmuti = !rules.variant.is_suited();
+        RulesDoc {
+            variant: rules.variant.word(),
+            stripped_deck: dalmuti.then_some(rules.stripped_deck),
+            first_deal_revolution: dalmuti.then_some(rules.first_deal_revolution),
+            merchant_exchange: dalmuti.then_some(rules.merchant_exchange),
+            scoring: rules.scoring.word(),
+            hands: rules.hands,
+            // Written only when off: on is every reader's default.
+            join_and_leave: (dalmuti && !rules.join_and_leave).then_some(false),
+            climbing: (!dalmuti).then(|| rules.climbing()),
+        }
     }
-    if !rules.join_and_leave && !rules.variant.is_suited() {
-        r.insert("join_and_leave".into(), json!(false));
+}
+
+/// A hand as a record writes it.
+#[derive(Serialize)]
+struct HandDoc<'a> {
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    leave: &'a [String],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    join: Vec<Join<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seating: Option<&'a [String]>,
+    deal: ByName<'a, Cards>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    revolution: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tax: Option<ByName<'a, Cards>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    merchant_exchange: Option<ByName<'a, Card>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    declined: Vec<&'static str>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    ready: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    merchant_offer: Option<Offer<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stalemate: Option<&'a [String]>,
+    /// Each line as its text ([`PlayRecord`]'s `Display`).
+    plays: Vec<String>,
+}
+
+impl<'a> HandDoc<'a> {
+    fn of(hand: &'a HandRecord) -> HandDoc<'a> {
+        let mut declined = Vec::new();
+        if hand.declined_revolution {
+            declined.push("revolution");
+        }
+        if hand.declined_exchange {
+            declined.push("merchant_exchange");
+        }
+        HandDoc {
+            leave: &hand.leave,
+            join: hand
+                .join
+                .iter()
+                .map(|(name, seat)| Join { name, seat: *seat })
+                .collect(),
+            seating: hand.seating.as_deref(),
+            deal: ByName(&hand.deal),
+            revolution: hand.revolution.as_deref(),
+            tax: hand.tax.as_deref().map(ByName),
+            merchant_exchange: hand.merchant_exchange.as_ref().map(|x| ByName(x)),
+            declined,
+            ready: &hand.ready,
+            merchant_offer: hand.merchant_offer.as_ref().map(|(from, to, card)| Offer {
+                from,
+                to,
+                card: card.token(),
+            }),
+            stalemate: hand.stalemate.as_deref(),
+            plays: hand.plays.iter().map(ToString::to_string).collect(),
+        }
     }
-    if rules.variant.is_suited() {
-        r.insert(
-            "climbing".into(),
-            serde_json::to_value(rules.climbing()).expect("options serialize"),
-        );
+}
+
+/// A player who joined before a hand, and their seat.
+#[derive(Serialize)]
+struct Join<'a> {
+    name: &'a str,
+    seat: usize,
+}
+
+/// A merchant exchange offered and not yet answered.
+#[derive(Serialize)]
+struct Offer<'a> {
+    from: &'a str,
+    to: &'a str,
+    card: &'static str,
+}
+
+/// What each player holds or gave, as one object keyed by name in the
+/// order given: a card by its token, cards as their text.
+struct ByName<'a, T>(&'a [(String, T)]);
+
+impl Serialize for ByName<'_, Card> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(name, card)| (name, card.token())))
     }
-    Value::Object(r)
+}
+
+impl Serialize for ByName<'_, Cards> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(name, cards)| (name, cards.to_string())))
+    }
 }
 
 fn hand_record(game: &Game, log: &HandLog) -> HandRecord {
@@ -231,69 +348,4 @@ fn plays(hand: &crate::Hand, name: &impl Fn(Seat) -> String) -> Vec<PlayRecord> 
         }
     }
     out
-}
-
-fn hand_json(hand: &HandRecord) -> Value {
-    let mut h = Map::new();
-    if !hand.leave.is_empty() {
-        h.insert("leave".into(), json!(hand.leave));
-    }
-    if !hand.join.is_empty() {
-        let joins = hand
-            .join
-            .iter()
-            .map(|(n, s)| json!({"name": n, "seat": s}))
-            .collect();
-        h.insert("join".into(), Value::Array(joins));
-    }
-    if let Some(seating) = &hand.seating {
-        h.insert("seating".into(), json!(seating));
-    }
-    let cards = |pairs: &[(String, crate::Cards)]| {
-        Value::Object(
-            pairs
-                .iter()
-                .map(|(n, c)| (n.clone(), json!(c.to_string())))
-                .collect(),
-        )
-    };
-    h.insert("deal".into(), cards(&hand.deal));
-    if let Some(r) = &hand.revolution {
-        h.insert("revolution".into(), json!(r));
-    }
-    if let Some(t) = &hand.tax {
-        h.insert("tax".into(), cards(t));
-    }
-    if let Some(x) = &hand.merchant_exchange {
-        let o = x
-            .iter()
-            .map(|(n, c)| (n.clone(), json!(c.token())))
-            .collect();
-        h.insert("merchant_exchange".into(), Value::Object(o));
-    }
-    let mut declined = Vec::new();
-    if hand.declined_revolution {
-        declined.push("revolution");
-    }
-    if hand.declined_exchange {
-        declined.push("merchant_exchange");
-    }
-    if !declined.is_empty() {
-        h.insert("declined".into(), json!(declined));
-    }
-    if !hand.ready.is_empty() {
-        h.insert("ready".into(), json!(hand.ready));
-    }
-    if let Some((from, to, card)) = &hand.merchant_offer {
-        h.insert(
-            "merchant_offer".into(),
-            json!({"from": from, "to": to, "card": card.token()}),
-        );
-    }
-    if let Some(order) = &hand.stalemate {
-        h.insert("stalemate".into(), json!(order));
-    }
-    let plays = hand.plays.iter().map(|p| json!(p.to_string())).collect();
-    h.insert("plays".into(), Value::Array(plays));
-    Value::Object(h)
 }

@@ -14,8 +14,8 @@ use std::fmt;
 
 use super::{NotASet, Set};
 use crate::card::Card;
+use crate::card::suit::{ABOVE_TWO, Suit, TOP_PLACE};
 use crate::cards::Cards;
-use crate::suit::{ABOVE_TWO, Suit, TOP_PLACE};
 
 /// `flags` of every play of the pack.
 pub(super) const SUITED: u8 = 0x80;

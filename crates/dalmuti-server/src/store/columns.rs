@@ -118,7 +118,7 @@ pub(crate) fn rules_from(table: &str, text: &str) -> Result<dalmuti_core::Rules,
 }
 
 /// An event as the log keeps it.
-pub(crate) fn event_text(event: &crate::table::state::Stored) -> String {
+pub(crate) fn event_text(event: &dalmuti_table::state::Stored) -> String {
     serde_json::to_string(event).expect("an event serializes")
 }
 
@@ -127,7 +127,7 @@ pub(crate) fn event_from(
     table: &TableId,
     v: usize,
     text: &str,
-) -> Result<crate::table::state::Stored, StoreError> {
+) -> Result<dalmuti_table::state::Stored, StoreError> {
     serde_json::from_str(text).map_err(|e| {
         StoreError::Failed(format!(
             "event {} of table {table} does not read: {e}",

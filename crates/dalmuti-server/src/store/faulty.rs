@@ -10,7 +10,7 @@ use super::{
     Store, StoreError, TableId, TableRow, TalkKind, TalkRow, Ticket,
 };
 use crate::protocol::{TableInfo, TalkLine};
-use crate::table::state::Stored;
+use dalmuti_table::state::Stored;
 
 /// How a [`Faulty`] store answers its ping.
 pub(crate) enum Ping {

@@ -35,7 +35,7 @@ use super::{
     TableId, TableRow, TalkKind, TalkRow, Ticket, hex,
 };
 use crate::protocol::{TableInfo, TalkLine};
-use crate::table::state::Stored;
+use dalmuti_table::state::Stored;
 
 mod lease;
 mod nodes;

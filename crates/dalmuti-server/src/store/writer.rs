@@ -3,7 +3,7 @@
 
 use super::{Append, Store, StoreError, TableId, TalkRow};
 use crate::metrics::{Metrics, StoreOp};
-use crate::table::state::Stored;
+use dalmuti_table::state::Stored;
 
 /// Writes events and chat and news lines for every table from one
 /// thread, many per transaction: under load, tables that act at the same

@@ -372,7 +372,7 @@ impl Actor {
         let seed = self.next_seed();
         let _ = self
             .commit(Stored::Deal {
-                seed: seed.to_string(),
+                seed,
                 at: Some(talk::now_ms()),
             })
             .await;

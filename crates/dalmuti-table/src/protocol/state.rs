@@ -236,7 +236,7 @@ pub enum Described {
     /// The start, with the draw's seed and the seating it gave.
     Start {
         /// The draw's seed (public).
-        draw_seed: String,
+        draw_seed: dalmuti_core::Seed,
         /// The players in seating order.
         seating: Vec<PlayerName>,
     },

@@ -19,10 +19,10 @@
 //!    [`Session::next_hand`] unless [`Session::is_game_over`].
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::sync::mpsc::{self, TryRecvError};
 use std::time::Instant;
 
-use dalmuti_bots::{Bot, BotFault, HeuristicBot, Level, fallback};
+use dalmuti_bots::{BotFault, HeuristicBot, Level, fallback};
 use dalmuti_core::{
     Action, ActionList, Cards, Decision, Event, Game, IllegalAction, PlayerId, Revolution,
     RevolutionOffer, Rules, Seat, Seen, Set, TableError, Title, Variant, View, Viewer,
@@ -35,84 +35,13 @@ use crate::narrate;
 use crate::tr::Tr;
 
 mod notes;
+mod worker;
 use notes::{Note, NoteWhat};
+use worker::{Answer, Job, Pending, SeatedBot, Worker};
 
 /// The level whose bot gives the human's hints (`h`, `hint`): the help
 /// names it, so that a hint reads as "what a normal bot would do".
 pub const HINT_LEVEL: Level = Level::Normal;
-
-/// One bot at the table.
-struct SeatedBot {
-    player: PlayerId,
-    /// The bot; `None` while it thinks on the worker thread, which holds
-    /// it until it answers.
-    bot: Option<Box<dyn Bot>>,
-    spec: String,
-    seed: u64,
-}
-
-/// A decision handed to the worker thread: the bot, and a copy of the game
-/// from which it sees its own seat's view, nothing more.
-struct Job {
-    bot: Box<dyn Bot>,
-    game: Game,
-    seat: Seat,
-}
-
-/// The worker's answer, with the bot handed back.
-struct Answer {
-    bot: Box<dyn Bot>,
-    decided: Result<Action, BotFault>,
-}
-
-/// The thread bots think on, so that the screen is never held by a long
-/// search. One decision at a time, like a table. Nobody waits for it to
-/// end: when the session goes (the player quits), its queue closes and the
-/// thread ends after the decision in hand, or with the program.
-struct Worker {
-    jobs: Sender<Job>,
-    answers: Receiver<Answer>,
-}
-
-impl Worker {
-    /// A new worker thread, or `None` if the system has no thread to give
-    /// (then bots decide on the caller's thread, as in plain mode).
-    fn start() -> Option<Worker> {
-        let (jobs, job_rx) = mpsc::channel::<Job>();
-        let (answer_tx, answers) = mpsc::channel();
-        std::thread::Builder::new()
-            .name("dalmuti-bot".into())
-            .spawn(move || {
-                for Job {
-                    mut bot,
-                    game,
-                    seat,
-                } in job_rx
-                {
-                    let view = game.view(Viewer::Seat(seat));
-                    let legal = view.legal_actions();
-                    let decided = bot.decide(&view, &legal);
-                    if answer_tx.send(Answer { bot, decided }).is_err() {
-                        return;
-                    }
-                }
-            })
-            .ok()?;
-        Some(Worker { jobs, answers })
-    }
-}
-
-/// A bot's decision in progress on the worker thread.
-struct Pending {
-    player: PlayerId,
-    seat: Seat,
-    decision: Decision,
-    /// The hand it was asked in.
-    hand: usize,
-    since: Instant,
-    /// Its answer, once the worker gave it.
-    answer: Option<Answer>,
-}
 
 /// Who is thinking now, as the human may know it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -814,7 +743,7 @@ impl Session {
     /// Seats `bot` in place of `player`'s (not while that bot thinks):
     /// tests put slow or scripted bots at the table this way.
     #[cfg(test)]
-    pub(crate) fn seat_bot(&mut self, player: PlayerId, bot: Box<dyn Bot>) {
+    pub(crate) fn seat_bot(&mut self, player: PlayerId, bot: Box<dyn dalmuti_bots::Bot>) {
         if let Some(seated) = self.bots.iter_mut().find(|b| b.player == player) {
             seated.bot = Some(bot);
         }
@@ -976,7 +905,7 @@ impl Session {
                 .game
                 .next_seating()
                 .iter()
-                .map(|&p| crate::words::shown_name(self.name(p), p == self.me, self.tr()))
+                .map(|&p| crate::phrase::shown_name(self.name(p), p == self.me, self.tr()))
                 .collect(),
             game_over: self.is_game_over(),
         })

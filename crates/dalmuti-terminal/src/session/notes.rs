@@ -7,7 +7,7 @@
 use dalmuti_core::{Action, Card, Cards, Decision, PlayerId, Seat};
 
 use super::Session;
-use crate::words::say;
+use crate::phrase::say;
 
 /// A line of the log that the hand's events do not tell.
 #[derive(Clone, Debug)]

@@ -46,14 +46,11 @@ impl Actor {
         self.check_host(token)?;
         self.test_seed = seed;
         let draw_seed = seed.unwrap_or_else(Seed::from_entropy);
-        self.commit(Stored::Start {
-            draw_seed: draw_seed.to_string(),
-        })
-        .await?;
+        self.commit(Stored::Start { draw_seed }).await?;
         tracing::info!(seats = self.state.seats.len(), "game started");
         let seed = self.next_seed();
         self.commit(Stored::Deal {
-            seed: seed.to_string(),
+            seed,
             at: Some(talk::now_ms()),
         })
         .await?;
