@@ -19,7 +19,8 @@
 //! assert_eq!(encode_action(&dogberts).to_string(), r#"{"play":"D D as 3"}"#);
 //! ```
 
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use crate::{Action, Card, Cards, Decision, MAX_PLAYERS, Seat, Set};
 
@@ -68,22 +69,62 @@ const ACTION_FORMS: &str = r#"an action is "pass", "ready", "call_revolution", "
 /// in Corporate Shuffle), best first, wild cards last. A set with the
 /// Wedgie names no victim only when its play ends the hand.
 pub fn encode_action(action: &Action) -> Value {
-    match *action {
-        Action::Play(set) => match set.wedgie_target() {
-            Some(victim) => json!({ "play": set.to_string(), "wedgie": victim.index() }),
-            None => json!({ "play": set.to_string() }),
-        },
-        Action::Pass => json!("pass"),
-        Action::Ready => json!("ready"),
-        Action::CallRevolution => json!("call_revolution"),
-        Action::GiveTax(cards) => json!({ "give_tax": cards.to_string() }),
-        Action::OfferExchange { partner, card } => json!({
-            "offer_exchange": { "partner": partner.index(), "card": card.token() }
-        }),
-        Action::DeclineExchange => json!("decline_exchange"),
-        Action::AnswerExchange(card) => json!({ "answer_exchange": card.token() }),
-        Action::Give(card) => json!({ "give": card.token() }),
-        Action::Discard(card) => json!({ "discard": card.token() }),
+    serde_json::to_value(Wire(*action)).expect("an action always serializes")
+}
+
+/// An action as the wire writes it ([`encode_action`]'s table): a play is
+/// an object of its cards and, with the Twirling Wedgie, its victim;
+/// every other action is serde's external tagging of [`Named`].
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ActionOut {
+    Play {
+        play: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        wedgie: Option<usize>,
+    },
+    Named(Named),
+}
+
+/// The actions but a play, by their wire names: `"pass"`,
+/// `{"give_tax": "10 10"}`, `{"offer_exchange": {"partner": 3, "card": "7"}}`.
+#[derive(Serialize)]
+#[serde(rename_all = "snake_case")]
+enum Named {
+    Pass,
+    Ready,
+    CallRevolution,
+    DeclineExchange,
+    GiveTax(String),
+    OfferExchange { partner: usize, card: &'static str },
+    AnswerExchange(&'static str),
+    Give(&'static str),
+    Discard(&'static str),
+}
+
+impl From<Action> for ActionOut {
+    fn from(action: Action) -> ActionOut {
+        let named = match action {
+            Action::Play(set) => {
+                return ActionOut::Play {
+                    play: set.to_string(),
+                    wedgie: set.wedgie_target().map(Seat::index),
+                };
+            }
+            Action::Pass => Named::Pass,
+            Action::Ready => Named::Ready,
+            Action::CallRevolution => Named::CallRevolution,
+            Action::DeclineExchange => Named::DeclineExchange,
+            Action::GiveTax(cards) => Named::GiveTax(cards.to_string()),
+            Action::OfferExchange { partner, card } => Named::OfferExchange {
+                partner: partner.index(),
+                card: card.token(),
+            },
+            Action::AnswerExchange(card) => Named::AnswerExchange(card.token()),
+            Action::Give(card) => Named::Give(card.token()),
+            Action::Discard(card) => Named::Discard(card.token()),
+        };
+        ActionOut::Named(named)
     }
 }
 
@@ -259,82 +300,122 @@ pub fn truncate(text: &str, max: usize) -> String {
 /// A set on the table that holds the Twirling Wedgie also names its victim
 /// (`"wedgie": 2`), as in the log.
 pub fn encode_decision(decision: &Decision) -> Value {
-    match *decision {
-        Decision::Ready => json!({ "kind": "ready" }),
-        Decision::Tax { to, count } => json!({ "kind": "tax", "to": to.index(), "count": count }),
-        Decision::ExchangeOffer => json!({ "kind": "exchange_offer" }),
-        Decision::ExchangeAnswer { from } => {
-            json!({ "kind": "exchange_answer", "from": from.index() })
+    serde_json::to_value(Wire(*decision)).expect("a decision always serializes")
+}
+
+/// A decision as the wire writes and reads it, tagged by `kind`
+/// ([`encode_decision`]'s table). Seats are numbers from 0; a seat out of
+/// range or a set that is not one is refused when it becomes a
+/// [`Decision`].
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum DecisionWire {
+    Ready,
+    Tax {
+        to: usize,
+        count: u8,
+    },
+    ExchangeOffer,
+    ExchangeAnswer {
+        from: usize,
+    },
+    Lead,
+    Follow {
+        top: String,
+        by: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        wedgie: Option<usize>,
+    },
+    Give {
+        to: usize,
+        left: u8,
+    },
+    Discard {
+        left: u8,
+    },
+}
+
+impl From<Decision> for DecisionWire {
+    fn from(decision: Decision) -> DecisionWire {
+        match decision {
+            Decision::Ready => DecisionWire::Ready,
+            Decision::Tax { to, count } => DecisionWire::Tax {
+                to: to.index(),
+                count,
+            },
+            Decision::ExchangeOffer => DecisionWire::ExchangeOffer,
+            Decision::ExchangeAnswer { from } => {
+                DecisionWire::ExchangeAnswer { from: from.index() }
+            }
+            Decision::Lead => DecisionWire::Lead,
+            Decision::Follow { top, by } => DecisionWire::Follow {
+                top: top.to_string(),
+                by: by.index(),
+                wedgie: top.wedgie_target().map(Seat::index),
+            },
+            Decision::Give { to, left } => DecisionWire::Give {
+                to: to.index(),
+                left,
+            },
+            Decision::Discard { left } => DecisionWire::Discard { left },
         }
-        Decision::Lead => json!({ "kind": "lead" }),
-        Decision::Follow { top, by } => match top.wedgie_target() {
-            Some(victim) => json!({
-                "kind": "follow", "top": top.to_string(), "by": by.index(), "wedgie": victim.index()
-            }),
-            None => json!({ "kind": "follow", "top": top.to_string(), "by": by.index() }),
-        },
-        Decision::Give { to, left } => json!({ "kind": "give", "to": to.index(), "left": left }),
-        Decision::Discard { left } => json!({ "kind": "discard", "left": left }),
+    }
+}
+
+impl TryFrom<DecisionWire> for Decision {
+    type Error = BadMessage;
+
+    fn try_from(wire: DecisionWire) -> Result<Decision, BadMessage> {
+        let seat = |name: &str, n: usize| {
+            if n < MAX_PLAYERS {
+                Ok(Seat::new(n))
+            } else {
+                bad(format!(
+                    "{name:?}: expected a seat number (0 to {}), not {n}",
+                    MAX_PLAYERS - 1
+                ))
+            }
+        };
+        Ok(match wire {
+            DecisionWire::Ready => Decision::Ready,
+            DecisionWire::Tax { to, count } => Decision::Tax {
+                to: seat("to", to)?,
+                count,
+            },
+            DecisionWire::ExchangeOffer => Decision::ExchangeOffer,
+            DecisionWire::ExchangeAnswer { from } => Decision::ExchangeAnswer {
+                from: seat("from", from)?,
+            },
+            DecisionWire::Lead => Decision::Lead,
+            DecisionWire::Follow { top, by, wedgie } => {
+                let top: Set = top
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .parse()
+                    .map_err(|e: crate::NotASet| BadMessage(format!("\"top\": {e}")))?;
+                let victim = wedgie.map(|n| seat("wedgie", n)).transpose()?;
+                Decision::Follow {
+                    top: top
+                        .with_target(victim)
+                        .map_err(|e| BadMessage(format!("\"top\": {e}")))?,
+                    by: seat("by", by)?,
+                }
+            }
+            DecisionWire::Give { to, left } => Decision::Give {
+                to: seat("to", to)?,
+                left,
+            },
+            DecisionWire::Discard { left } => Decision::Discard { left },
+        })
     }
 }
 
 /// Reads a decision written as in [`encode_decision`].
 pub fn decode_decision(value: &Value) -> Result<Decision, BadMessage> {
-    let Value::Object(map) = value else {
-        return bad(format!(
-            r#"a decision is an object {{"kind": …}}, not {}"#,
-            show(value)
-        ));
-    };
-    let field = |name: &str| {
-        map.get(name)
-            .ok_or_else(|| BadMessage(format!("the decision has no {name:?}")))
-    };
-    let seat = |name: &str| field(name).and_then(decode_seat);
-    let small = |name: &str| {
-        field(name)?
-            .as_u64()
-            .and_then(|n| u8::try_from(n).ok())
-            .ok_or_else(|| BadMessage(format!("{name:?} must be a small number")))
-    };
-    match map.get("kind").and_then(Value::as_str) {
-        Some("ready") => Ok(Decision::Ready),
-        Some("tax") => Ok(Decision::Tax {
-            to: seat("to")?,
-            count: small("count")?,
-        }),
-        Some("give") => Ok(Decision::Give {
-            to: seat("to")?,
-            left: small("left")?,
-        }),
-        Some("discard") => Ok(Decision::Discard {
-            left: small("left")?,
-        }),
-        Some("exchange_offer") => Ok(Decision::ExchangeOffer),
-        Some("exchange_answer") => Ok(Decision::ExchangeAnswer {
-            from: seat("from")?,
-        }),
-        Some("lead") => Ok(Decision::Lead),
-        Some("follow") => {
-            let top: Set = cards_text(field("top")?)?
-                .parse()
-                .map_err(|e: crate::NotASet| BadMessage(e.to_string()))?;
-            let victim = match map.get("wedgie") {
-                None | Some(Value::Null) => None,
-                Some(_) => Some(seat("wedgie")?),
-            };
-            Ok(Decision::Follow {
-                top: top
-                    .with_target(victim)
-                    .map_err(|e| BadMessage(e.to_string()))?,
-                by: seat("by")?,
-            })
-        }
-        _ => bad(format!(
-            "unknown decision kind in {}: expected ready, tax, exchange_offer, exchange_answer, lead, follow, give or discard",
-            show(value)
-        )),
-    }
+    serde_json::from_value::<Wire<Decision>>(value.clone())
+        .map(|Wire(decision)| decision)
+        .map_err(|e| BadMessage(format!("{}: {e}", show(value))))
 }
 
 /// A decision in words, for messages: `lead a round`, `top 9 9 or pass`…
@@ -379,7 +460,7 @@ pub mod action {
 
     /// Writes `action` as [`super::encode_action`] does.
     pub fn serialize<S: Serializer>(action: &Action, serializer: S) -> Result<S::Ok, S::Error> {
-        super::encode_action(action).serialize(serializer)
+        super::ActionOut::from(*action).serialize(serializer)
     }
 
     /// Reads an action as [`super::decode_action`] does; what is wrong
@@ -422,14 +503,14 @@ impl<'de> serde::Deserialize<'de> for Wire<Action> {
 
 impl serde::Serialize for Wire<Decision> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        encode_decision(&self.0).serialize(serializer)
+        DecisionWire::from(self.0).serialize(serializer)
     }
 }
 
 impl<'de> serde::Deserialize<'de> for Wire<Decision> {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = <Value as serde::Deserialize>::deserialize(deserializer)?;
-        decode_decision(&value)
+        let wire = DecisionWire::deserialize(deserializer)?;
+        Decision::try_from(wire)
             .map(Wire)
             .map_err(serde::de::Error::custom)
     }

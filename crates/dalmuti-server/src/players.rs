@@ -362,9 +362,11 @@ async fn leaderboard(
     let game = match query.game.as_deref().unwrap_or("dalmuti") {
         "dalmuti" => "dalmuti",
         "corporate-shuffle" => "corporate-shuffle",
+        "daifugo" => "daifugo",
+        "president" => "president",
         other => {
             return Err(ServerError::BadRequest(format!(
-                "game: dalmuti or corporate-shuffle, not {other:?}"
+                "game: dalmuti, corporate-shuffle, daifugo or president, not {other:?}"
             )));
         }
     };

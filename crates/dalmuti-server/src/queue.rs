@@ -196,15 +196,21 @@ fn made_here(state: &AppState) -> usize {
 /// that could not be made gives its tickets back.
 async fn seat(state: &AppState, m: Match) -> Result<(), ServerError> {
     let first = &m.tickets[0];
-    let variant = match first.game.as_str() {
-        "corporate-shuffle" => dalmuti_core::Variant::CorporateShuffle,
-        _ => dalmuti_core::Variant::Dalmuti,
-    };
-    let rules = dalmuti_core::Rules {
-        variant,
-        hands: Some(HANDS),
-        scoring: dalmuti_core::Scoring::Standard,
-        ..dalmuti_core::Rules::default()
+    let rules = match first.game.parse::<dalmuti_core::Variant>() {
+        // A short match of the variant's own rules, scored by places.
+        Ok(variant @ (dalmuti_core::Variant::Daifugo | dalmuti_core::Variant::President)) => {
+            dalmuti_core::Rules {
+                variant,
+                hands: Some(HANDS),
+                ..dalmuti_core::Rules::daifugo()
+            }
+        }
+        variant => dalmuti_core::Rules {
+            variant: variant.unwrap_or_default(),
+            hands: Some(HANDS),
+            scoring: dalmuti_core::Scoring::Standard,
+            ..dalmuti_core::Rules::default()
+        },
     };
     let level = bot_level(state, &m).await?;
     let row = TableRow {
@@ -369,14 +375,14 @@ async fn ask(
     let me = player(&state, &headers).await?;
     let req = crate::request::body(json)?;
     let game = match req.game.as_deref().unwrap_or("dalmuti") {
-        game @ ("dalmuti" | "corporate-shuffle") => game.to_string(),
+        game @ ("dalmuti" | "corporate-shuffle" | "daifugo" | "president") => game.to_string(),
         other => {
             return Err(ServerError::BadRequest(format!(
-                "game: dalmuti or corporate-shuffle, not {other:?}"
+                "game: dalmuti, corporate-shuffle, daifugo or president, not {other:?}"
             )));
         }
     };
-    let most = if game == "corporate-shuffle" { 8 } else { 16 };
+    let most = if game == "dalmuti" { 16 } else { 8 };
     if !(3..=most).contains(&req.players) {
         return Err(ServerError::BadRequest(format!(
             "players: 3 to {most} in {game}"

@@ -4,15 +4,18 @@
 //! may carry fields it does not know), so the server reads a request's
 //! `rules` through its own mirror of the fields it offers, which refuses
 //! unknown fields and values out of range and names the field at fault.
-//! The variant (`dalmuti` or `corporate-shuffle`) is chosen here, once, when
-//! the table is created: [`check_table`] then says whether its rules can seat
-//! the table.
+//! The variant (`dalmuti`, `corporate-shuffle`, `daifugo` or `president`) is
+//! chosen here, once, when the table is created: [`check_table`] then says
+//! whether its rules can seat the table. President and Daifugō's options
+//! are read in [`climbing`].
 
 use dalmuti_core::{Rules, Scoring, Variant};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::error::ServerError;
+
+pub mod climbing;
 
 /// The most hands a served game may last.
 pub const MAX_HANDS: u32 = 1000;
@@ -28,6 +31,21 @@ struct RulesRequest {
     scoring: Option<Scoring>,
     hands: Option<u32>,
     join_and_leave: Option<bool>,
+    /// President and Daifugō's options: read strictly here, then over the
+    /// variant's own in [`climbing`].
+    climbing: Option<dalmuti_core::Climbing>,
+    /// A named set of President and Daifugō's options (`uecda`, `local`,
+    /// `local_all`, `president`) the `climbing` fields change.
+    preset: Option<String>,
+}
+
+/// Dalmuti's own switches as the request gave them, by field name.
+fn dalmuti_flags(r: &RulesRequest) -> [(&'static str, Option<bool>); 3] {
+    [
+        ("stripped_deck", r.stripped_deck),
+        ("first_deal_revolution", r.first_deal_revolution),
+        ("merchant_exchange", r.merchant_exchange),
+    ]
 }
 
 /// A number of hands, checked: 1 to [`MAX_HANDS`].
@@ -43,10 +61,12 @@ pub fn check_hands(field: &str, hands: u32) -> Result<u32, ServerError> {
 /// The rules of a new table from the request's `rules` as it was sent
 /// (absent or null: the defaults) and its top-level `hands`. Read from its
 /// text, so that a field given twice is refused (issue 24, S6). Server
-/// tables let players come and go between hands unless told not to.
+/// tables let players come and go between hands unless told not to;
+/// President and Daifugō are a match by the same players, scored by places
+/// ([`Rules::daifugo`]).
 pub fn from_request(rules: Option<&RawValue>, hands: Option<u32>) -> Result<Rules, ServerError> {
     let text = rules.map_or("null", |r| r.get().trim());
-    let given = if text == "null" {
+    let given: Option<RulesRequest> = if text == "null" {
         None
     } else if text.starts_with('{') {
         let mut json = serde_json::Deserializer::from_str(text);
@@ -66,12 +86,20 @@ pub fn from_request(rules: Option<&RawValue>, hands: Option<u32>) -> Result<Rule
             "rules: an object, e.g. {\"scoring\": \"standard\"}".into(),
         ));
     };
-    let mut out = Rules {
-        join_and_leave: true,
-        ..Rules::default()
+    let variant = given.as_ref().and_then(|r| r.variant).unwrap_or_default();
+    let mut out = match variant {
+        // A match by the same players, scored by places.
+        Variant::Daifugo => Rules::daifugo(),
+        Variant::President => Rules::president(),
+        _ => Rules {
+            variant,
+            join_and_leave: true,
+            ..Rules::default()
+        },
     };
     if let Some(r) = given {
-        out.variant = r.variant.unwrap_or(out.variant);
+        climbing::dalmuti_only(&dalmuti_flags(&r), variant)?;
+        out.climbing = climbing::read(text, variant, r.preset.as_deref(), r.climbing)?;
         out.stripped_deck = r.stripped_deck.unwrap_or(out.stripped_deck);
         out.first_deal_revolution = r.first_deal_revolution.unwrap_or(out.first_deal_revolution);
         out.merchant_exchange = r.merchant_exchange.unwrap_or(out.merchant_exchange);

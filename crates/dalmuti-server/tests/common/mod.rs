@@ -618,12 +618,37 @@ pub fn choose(state: &Value) -> Option<Value> {
     let legal = legal
         .and_then(Value::as_array)
         .unwrap_or_else(|| panic!("a decision without its legal actions: {state}"));
+    if state["rules"]["variant"]
+        .as_str()
+        .is_some_and(|v| matches!(v, "daifugo" | "president"))
+    {
+        return choose_among(legal, state, decision);
+    }
     let chosen = choose_by_the_rules(state, decision)?;
     assert!(
         legal.contains(&chosen),
         "{chosen} is not among the legal actions {legal:?} of {decision}"
     );
     Some(chosen)
+}
+
+/// President and Daifugō: one of the `legal` actions as a person picks it,
+/// no rule read here; which one varies with the hand and the choices, so
+/// whole games meet sets, Jokers, sequences and passes. None for `ready`.
+fn choose_among(legal: &[Value], state: &Value, decision: &Value) -> Option<Value> {
+    if decision["kind"] == json!("ready") || legal.is_empty() {
+        return None;
+    }
+    let held = state["view"]["hand"]
+        .as_str()
+        .map_or(0, |h| h.split_whitespace().count());
+    // Pass now and then, play mostly: a game ends either way.
+    let plays: Vec<&Value> = legal.iter().filter(|a| **a != json!("pass")).collect();
+    let stir = held * 31 + legal.len() * 7 + state["hand"].as_u64().unwrap_or(0) as usize;
+    if plays.is_empty() || stir % 5 == 0 {
+        return Some(legal[stir % legal.len()].clone());
+    }
+    Some(plays[stir % plays.len()].clone())
 }
 
 fn choose_by_the_rules(state: &Value, decision: &Value) -> Option<Value> {

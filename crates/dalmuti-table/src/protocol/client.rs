@@ -215,9 +215,18 @@ impl ClientMsg {
                         "act: \"v\", the event number the action was chosen at, is required".into(),
                     )
                 })?;
-                check_card_counts(d).map_err(|e| refuse(format!("act: {e}")))?;
-                let Wire(action) = serde_json::from_str(d.map_or("null", RawValue::get))
-                    .map_err(|e| refuse(format!("act: {}", without_position(&e))))?;
+                // One read of the action; its size is checked on what was
+                // read, and only a refusal counts what was sent, so that an
+                // oversized play is refused for its size (the engine would
+                // only say the cards are not held, or not a set).
+                let read = serde_json::from_str(d.map_or("null", RawValue::get));
+                let Wire(action) = read.map_err(|e| {
+                    let reason = check_card_counts(d)
+                        .err()
+                        .unwrap_or_else(|| without_position(&e));
+                    refuse(format!("act: {reason}"))
+                })?;
+                check_action_size(&action).map_err(|e| refuse(format!("act: {e}")))?;
                 Ok(ClientMsg::Act { v, action })
             }
             Kind::Place => {
@@ -264,8 +273,29 @@ fn without_position(error: &serde_json::Error) -> String {
     text.split(" at line ").next().unwrap_or(&text).to_string()
 }
 
-/// Refuses a play or tax gift with more cards than any can hold, before
-/// the cards are read: the engine would only say the cards are not held.
+/// Refuses a play or tax gift read with more cards than any can hold.
+fn check_action_size(action: &Action) -> Result<(), String> {
+    match *action {
+        Action::Play(set) if usize::from(set.size()) > MAX_PLAY => {
+            Err(too_many_in_play(set.size().into()))
+        }
+        Action::GiveTax(cards) if cards.len() as usize > MAX_TAX => {
+            Err(too_many_in_tax(cards.len() as usize))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn too_many_in_play(n: usize) -> String {
+    format!("a play has at most {MAX_PLAY} cards (one rank and the two Jesters), not {n}")
+}
+
+fn too_many_in_tax(n: usize) -> String {
+    format!("a tax gift has at most {MAX_TAX} cards, not {n}")
+}
+
+/// Counts the cards of a play or tax gift that could not be read: too
+/// many is the first thing wrong with it.
 fn check_card_counts(d: Option<&RawValue>) -> Result<(), String> {
     // Anything else is refused when the action is read.
     let Some(sent) = d.and_then(|d| serde_json::from_str::<CardsSent>(d.get()).ok()) else {
@@ -278,12 +308,10 @@ fn check_card_counts(d: Option<&RawValue>) -> Result<(), String> {
             .map(|cards| cards.split_whitespace().take_while(|t| *t != "as").count())
     };
     if let Some(n) = count(&sent.play).filter(|&n| n > MAX_PLAY) {
-        return Err(format!(
-            "a play has at most {MAX_PLAY} cards (one rank and the two Jesters), not {n}"
-        ));
+        return Err(too_many_in_play(n));
     }
     if let Some(n) = count(&sent.give_tax).filter(|&n| n > MAX_TAX) {
-        return Err(format!("a tax gift has at most {MAX_TAX} cards, not {n}"));
+        return Err(too_many_in_tax(n));
     }
     Ok(())
 }
@@ -434,6 +462,25 @@ mod tests {
         let text = format!(r#"{{"t":"act","v":7,"d":{{"play":"{many}"}}}}"#);
         let reason = ClientMsg::parse(&text).unwrap_err().reason;
         assert!(reason.contains("at most 14 cards"), "{reason}");
+        // Too many for any play, though they read as one set: refused
+        // for their number all the same, and a play of 14 is read.
+        for (n, refused) in [(20, true), (14, false)] {
+            let cards = vec!["5"; n].join(" ");
+            let text = format!(r#"{{"t":"act","v":7,"d":{{"play":"{cards}"}}}}"#);
+            match ClientMsg::parse(&text) {
+                Err(e) => {
+                    assert!(refused, "{n} cards: {}", e.reason);
+                    assert!(
+                        e.reason.contains(&format!(
+                            "at most 14 cards (one rank and the two Jesters), not {n}"
+                        )),
+                        "{}",
+                        e.reason
+                    );
+                }
+                Ok(msg) => assert!(!refused && msg.is_action(), "{n} cards were read"),
+            }
+        }
         let text = r#"{"t":"act","v":7,"d":{"give_tax":"1 2 3"}}"#;
         let reason = ClientMsg::parse(text).unwrap_err().reason;
         assert!(reason.contains("at most 2 cards"), "{reason}");

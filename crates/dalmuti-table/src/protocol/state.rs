@@ -289,11 +289,15 @@ pub enum Seen {
 }
 
 impl Seen {
-    /// `action` as a seat other than its chooser may know it: tax gifts
-    /// and exchange cards without their cards.
+    /// `action` as a seat other than its chooser may know it: tax gifts,
+    /// exchange cards, and the cards given on after 7s or discarded after
+    /// 10s (President and Daifugō, which go face down) without their
+    /// cards.
     pub fn to_others(action: Action) -> Seen {
         match action {
             Action::GiveTax(_) => Seen::Hidden(HiddenAction::GiveTax(())),
+            Action::Give(_) => Seen::Hidden(HiddenAction::Give(())),
+            Action::Discard(_) => Seen::Hidden(HiddenAction::Discard(())),
             Action::AnswerExchange(_) => Seen::Hidden(HiddenAction::AnswerExchange(())),
             Action::OfferExchange { partner, .. } => Seen::Hidden(HiddenAction::OfferExchange {
                 partner: partner.index(),
@@ -320,6 +324,10 @@ pub enum HiddenAction {
     },
     /// A card given back in the merchant exchange.
     AnswerExchange(()),
+    /// A card given to the next player after 7s (7-pass).
+    Give(()),
+    /// A card discarded after 10s (10-discard).
+    Discard(()),
 }
 
 /// A finished game step by step, as everyone may now see it.
