@@ -56,10 +56,13 @@ def rules_json(rules: Optional[Mapping[str, Any]] = None, **switches: Any) -> st
     """Rule switches as the JSON text the native module takes.
 
     `rules` and keyword switches are merged; names are those of docs/RULES.md:
-    `variant` ("dalmuti" or "corporate-shuffle"), `stripped_deck`,
-    `first_deal_revolution`, `merchant_exchange`, `scoring` ("none",
-    "standard", "philanthropic"), `hands` (the game's length),
-    `join_and_leave`. An unknown name raises ValueError when used.
+    `variant` ("dalmuti", "corporate-shuffle", "president" or "daifugo"),
+    `stripped_deck`, `first_deal_revolution`, `merchant_exchange`, `scoring`
+    ("none", "standard", "philanthropic", "places"), `hands` (the game's
+    length), `join_and_leave`; for President and Daifugō `climbing`, their
+    options as a dict (`{"jokers": 2, "seven_pass": True}`) or as
+    `dalmuti play --house` takes them (`"local_all"`, `"uecda,jokers=2"`).
+    An unknown name raises ValueError when used.
     """
     merged = dict(rules or {})
     merged.update(switches)
@@ -74,10 +77,11 @@ def check(record: Union[str, Mapping[str, Any]]) -> dict:
     return json.loads(_dalmuti.check(text))
 
 
-def observation_layout(players: int) -> list:
+def observation_layout(players: int, rules: Optional[Mapping[str, Any]] = None, **switches: Any) -> list:
     """The fields of an observation at a table of `players`, in order, as
-    `(name, start, length)`; see python/README.md for what each holds."""
-    return _dalmuti.observation_layout(players)
+    `(name, start, length)`; see python/README.md for what each holds.
+    President and Daifugō (`variant="daifugo"`) have fields of their own."""
+    return _dalmuti.observation_layout(players, rules_json(rules, **switches))
 
 
 def _encode(action: Action) -> str:

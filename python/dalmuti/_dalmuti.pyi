@@ -18,10 +18,11 @@ CARD_KINDS: int
 def check(record: str) -> str:
     """The verdict of `dalmuti check --json` on a record's text, as JSON text."""
 
-def observation_size(players: int) -> int:
-    """The length of an observation at a table of `players`."""
+def observation_size(players: int, rules: str = "{}") -> int:
+    """The length of an observation at a table of `players` under `rules`
+    (JSON text; Dalmuti's when none: President and Daifugō have their own)."""
 
-def observation_layout(players: int) -> list[tuple[str, int, int]]:
+def observation_layout(players: int, rules: str = "{}") -> list[tuple[str, int, int]]:
     """The observation's fields: (name, start, length), in order."""
 
 def observe_snapshot(view: str, decision: Optional[str]) -> npt.NDArray[np.float32]:

@@ -46,13 +46,16 @@ def observation_box(players: int, rules_json: str, rules: dict) -> spaces.Box:
     without scoring)."""
     table = _dalmuti.Table(players, 0, rules_json)
     deck = sum(s["cards"] for s in json.loads(table.view())["seats"])
-    size = _dalmuti.observation_size(players)
+    size = _dalmuti.observation_size(players, rules_json)
     high = np.full(size, float(deck), np.float32)
-    for name, start, length in _dalmuti.observation_layout(players):
+    for name, start, length in _dalmuti.observation_layout(players, rules_json):
         if name == "scores":
             high[start:start + length] = players * hands_of(rules)
     return spaces.Box(np.zeros(size, np.float32), high, dtype=np.float32)
 
 
 def is_scored(rules: dict) -> bool:
-    return rules.get("scoring") not in (None, "none", False)
+    """Whether rewards are a hand's points: with standard or philanthropic
+    scoring. Scoring by places (President's and Daifugō's own) is rewarded
+    by places, as an unscored game is (its points say nothing more)."""
+    return rules.get("scoring") not in (None, "none", "places", False)

@@ -89,10 +89,13 @@ def env(players: int = 5, rules: Any = None, render_mode: Optional[str] = None,
 
 
 class raw_env(AECEnv):
-    """The Great Dalmuti (or Corporate Shuffle, `variant="corporate-shuffle"`)
-    as a PettingZoo AEC environment (module docstring for the details).
+    """The Great Dalmuti (or Corporate Shuffle, `variant="corporate-shuffle"`;
+    President, `variant="president"`; Daifugō, `variant="daifugo"`, with
+    their options in `climbing`) as a PettingZoo AEC environment (module
+    docstring for the details).
 
-    `players`: 3 to 16 (3 to 8 in Corporate Shuffle). `rules`: a dict (or
+    `players`: 3 to 16 (3 to 8 in Corporate Shuffle, President and
+    Daifugō). `rules`: a dict (or
     JSON text) of rule switches (docs/RULES.md), which keyword `switches`
     extend: `raw_env(6, merchant_exchange=True, hands=3)`. `render_mode`:
     None or "ansi" (the spectator's view as text). `seed`: seeds the

@@ -97,9 +97,11 @@ class _BatchConfig:
 
 
 class DalmutiEnv(_BatchConfig, gymnasium.Env):
-    """The Great Dalmuti (or Corporate Shuffle, `variant="corporate-shuffle"`)
-    for one learning player, player `learner`, against `opponents` (one bot
-    spec for all, or one per other player in player order).
+    """The Great Dalmuti (or Corporate Shuffle, `variant="corporate-shuffle"`;
+    President, `variant="president"`; Daifugō, `variant="daifugo"`, with
+    their options in `climbing`) for one learning player, player `learner`,
+    against `opponents` (one bot spec for all, or one per other player in
+    player order).
 
     Observation: a float32 vector (`dalmuti.observation_layout(players)`).
     Action: an index of the fixed action space (`self.space`, an
@@ -215,3 +217,9 @@ class DalmutiVectorEnv(_BatchConfig, VectorEnv):
 
 
 gymnasium.register(id="Dalmuti-v0", entry_point="dalmuti.gym:DalmutiEnv")
+# President and Daifugō: the same environment with the variant's rules
+# (more options through `rules={"climbing": ...}`).
+gymnasium.register(id="President-v0", entry_point="dalmuti.gym:DalmutiEnv",
+                   kwargs={"variant": "president"})
+gymnasium.register(id="Daifugo-v0", entry_point="dalmuti.gym:DalmutiEnv",
+                   kwargs={"variant": "daifugo"})

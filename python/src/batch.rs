@@ -4,13 +4,13 @@
 //! seat.
 
 use dalmuti_bots::{Bot, fallback};
-use dalmuti_core::{Action, ActionList, Game, PlayerId, Rules, Seat, Seed, Stage, Viewer};
+use dalmuti_core::{Action, ActionList, Game, PlayerId, Rules, Scoring, Seat, Seed, Stage, Viewer};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-use crate::observe::{self, Seen};
+use crate::observe;
 use crate::rules::parse_rules;
 use crate::space::ActionSpace;
 
@@ -144,7 +144,7 @@ impl Slot {
     fn write(&self, space: &ActionSpace, obs: &mut [f32], mask: &mut [i8]) {
         let me = self.learner_seat();
         let view = self.game.view(Viewer::Seat(me));
-        Seen::from_view(&view).expect("a seat's view").encode(obs);
+        observe::encode_view(&view, obs);
         // Every legal action has a number: the space lists them all, and
         // the tests check it at every decision.
         let _ = space.mask(&self.legal, mask);
@@ -152,11 +152,15 @@ impl Slot {
 }
 
 /// The learning player's reward for a finished hand: its points when the
-/// game is scored, else 1 for first out down to -1 for last.
+/// game is scored (standard or philanthropic), else 1 for first out down
+/// to -1 for last. Scoring by places (President's and Daifugō's own) is
+/// rewarded by places too: its points say nothing more than the place.
 fn reward(game: &Game, seat: Seat) -> f32 {
     let hand = game.hand();
     let n = hand.players();
-    if let Some(points) = hand.points() {
+    if game.rules().scoring != Scoring::Places
+        && let Some(points) = hand.points()
+    {
         return points[seat] as f32;
     }
     let place = hand
@@ -175,7 +179,10 @@ impl Batch {
     }
 
     fn arrays<'py>(&mut self, py: Python<'py>) -> PyResult<Arrays<'py>> {
-        let (d, a) = (observe::size(self.players), self.space.len());
+        let (d, a) = (
+            observe::size_for(&self.rules, self.players),
+            self.space.len(),
+        );
         let space = self.space.clone();
         let slots = self.slots();
         let rows = slots.len();
@@ -250,7 +257,7 @@ impl Batch {
 
     #[getter]
     fn observation_size(&self) -> usize {
-        observe::size(self.players)
+        observe::size_for(&self.rules, self.players)
     }
 
     #[getter]

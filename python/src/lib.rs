@@ -8,6 +8,7 @@
 mod batch;
 mod bot;
 mod observe;
+mod observe_pack;
 mod rules;
 mod space;
 mod table;
@@ -76,21 +77,26 @@ fn check(record: &str) -> String {
     dalmuti_core::record::check(record).to_json().to_string()
 }
 
+/// The length of an observation at a table of `players` under `rules`
+/// (Dalmuti's when none are given).
 #[pyfunction]
-fn observation_size(players: usize) -> usize {
-    observe::size(players)
+#[pyo3(signature = (players, rules = "{}"))]
+fn observation_size(players: usize, rules: &str) -> PyResult<usize> {
+    Ok(observe::size_for(&rules::parse_rules(rules)?, players))
 }
 
 #[pyfunction]
-fn observation_layout(players: usize) -> Vec<(&'static str, usize, usize)> {
+#[pyo3(signature = (players, rules = "{}"))]
+fn observation_layout(players: usize, rules: &str) -> PyResult<Vec<(&'static str, usize, usize)>> {
+    let rules = rules::parse_rules(rules)?;
     let mut start = 0;
-    observe::layout(players)
+    Ok(observe::layout_for(&rules, players)
         .into_iter()
         .map(|(name, len)| {
             start += len;
             (name, start - len, len)
         })
-        .collect()
+        .collect())
 }
 
 /// The observation of a protocol view (JSON text) and its decision.
@@ -116,9 +122,7 @@ fn observe_snapshot<'py>(
         }
         None => None,
     };
-    let seen = observe::Seen::from_snapshot(&snapshot, decision).map_err(bad)?;
-    let mut out = vec![0.0; observe::size(seen.players)];
-    seen.encode(&mut out);
+    let out = observe::encode_snapshot(&snapshot, decision).map_err(bad)?;
     Ok(PyArray1::from_vec(py, out))
 }
 

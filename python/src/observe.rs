@@ -31,6 +31,51 @@ pub fn size(players: usize) -> usize {
     layout(players).iter().map(|(_, len)| len).sum()
 }
 
+/// The fields of an observation under `rules`: Dalmuti's and Corporate
+/// Shuffle's, or President's and Daifugō's (`observe_pack`).
+pub fn layout_for(rules: &dalmuti_core::Rules, players: usize) -> Vec<(&'static str, usize)> {
+    if rules.variant.is_suited() {
+        crate::observe_pack::layout(players)
+    } else {
+        layout(players)
+    }
+}
+
+pub fn size_for(rules: &dalmuti_core::Rules, players: usize) -> usize {
+    layout_for(rules, players).iter().map(|(_, len)| len).sum()
+}
+
+/// The observation of a seat's view into `out` (of [`size_for`] its
+/// rules), whichever the game.
+pub fn encode_view(view: &View<'_>, out: &mut [f32]) {
+    if view.variant().is_suited() {
+        crate::observe_pack::PackSeen::from_view(view)
+            .expect("a seat's view")
+            .encode(out);
+    } else {
+        Seen::from_view(view).expect("a seat's view").encode(out);
+    }
+}
+
+/// The observation of a protocol view and its decision, whichever the
+/// game, or what is wrong with them.
+pub fn encode_snapshot(
+    view: &ViewSnapshot,
+    decision: Option<Decision>,
+) -> Result<Vec<f32>, String> {
+    if view.variant.is_suited() {
+        let seen = crate::observe_pack::PackSeen::from_snapshot(view, decision)?;
+        let mut out = vec![0.0; crate::observe_pack::size(seen.players)];
+        seen.encode(&mut out);
+        Ok(out)
+    } else {
+        let seen = Seen::from_snapshot(view, decision)?;
+        let mut out = vec![0.0; size(seen.players)];
+        seen.encode(&mut out);
+        Ok(out)
+    }
+}
+
 /// Everything an observation is made of, as the observer knows it.
 pub struct Seen {
     pub players: usize,
@@ -182,7 +227,12 @@ impl Seen {
         }
         let decision = field(6);
         let tax_count = field(1);
-        if let Some(d) = self.decision {
+        // Give and Discard are the pack's games' decisions, observed by
+        // `observe_pack`: never asked here.
+        if let Some(d) = self
+            .decision
+            .filter(|d| !matches!(d, Decision::Give { .. } | Decision::Discard { .. }))
+        {
             let kind = match d {
                 Decision::Ready => 0,
                 Decision::Tax { count, .. } => {
@@ -192,7 +242,7 @@ impl Seen {
                 Decision::ExchangeOffer => 2,
                 Decision::ExchangeAnswer { .. } => 3,
                 Decision::Lead => 4,
-                Decision::Follow { .. } => 5,
+                Decision::Follow { .. } | Decision::Give { .. } | Decision::Discard { .. } => 5,
             };
             out[decision + kind] = 1.0;
         }

@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 
-use dalmuti_core::{Action, Card, Cards, DECLARED_VALUES, Deck, Rank, Rules, Seat, Set};
+use dalmuti_core::{
+    ABOVE_TWO, Action, Card, Cards, DECLARED_VALUES, Deck, Rank, Rules, Seat, Set, Suit, TOP_PLACE,
+};
 
 /// The numbering (documented in python/README.md): 0 pass, 1 ready, 2 call
 /// a revolution, 3 decline the exchange; then the tax gifts (for each card
@@ -22,6 +24,9 @@ pub struct ActionSpace {
 
 impl ActionSpace {
     pub fn new(rules: &Rules, players: usize) -> ActionSpace {
+        if rules.variant.is_suited() {
+            return ActionSpace::numbered(pack_actions(rules, players));
+        }
         let deck = Deck::for_table(rules, players).cards();
         let kinds: Vec<Card> = deck.kinds().map(|(card, _)| card).collect();
         let held = |card: Card| deck.count(card);
@@ -51,6 +56,10 @@ impl ActionSpace {
         }
         actions.extend(kinds.iter().map(|&card| Action::AnswerExchange(card)));
         push_sets(&mut actions, &deck, players);
+        ActionSpace::numbered(actions)
+    }
+
+    fn numbered(actions: Vec<Action>) -> ActionSpace {
         let numbers = actions
             .iter()
             .enumerate()
@@ -136,4 +145,91 @@ fn push_sets(actions: &mut Vec<Action>, deck: &Cards, players: usize) {
     for wilds in 1..=jesters {
         push(Set::jesters_alone(wilds));
     }
+}
+
+/// Every action of President and Daifugō under `rules` (documented in
+/// python/README.md, "The actions of President and Daifugō"): 0 pass; the
+/// cards a rich player gives back (one card, then two, by the slots of the
+/// observation: the 52 cards from `3S` up, then the Joker); a card given
+/// on (7-pass), a card discarded (10-discard), each by slot; then the
+/// plays: sets of one rank (by place from the 3, by the suits of their
+/// natural cards as a 4-bit number, by the suits their Jokers stand for,
+/// then Jokers beyond the four suits), sequences (by suit, lowest place,
+/// length, then where their Jokers stand, as a number of bits from the
+/// lowest place) and the lone Joker. Only what the rules allow is
+/// numbered: no sequence without `sequences`, no place beyond the 3 or
+/// the 2 without `joker_beyond_ends`, no more Jokers than the pack holds.
+fn pack_actions(rules: &Rules, players: usize) -> Vec<Action> {
+    let climbing = rules.climbing();
+    let jokers = climbing.jokers;
+    let deck = Deck::for_table(rules, players).cards();
+    // The pack's cards in slot order, the Joker last.
+    let mut cards: Vec<Card> = (0..52u8)
+        .filter_map(|i| {
+            let suit = Suit::from_index(usize::from(i % 4))?;
+            Card::suited(i / 4 + 1, suit)
+        })
+        .collect();
+    if deck.jokers() > 0 {
+        cards.push(Card::JOKER);
+    }
+    let mut actions = vec![Action::Pass];
+    // The exchange: one card or two (two Jokers when the pack has them).
+    if climbing.exchange {
+        actions.extend(cards.iter().map(|&c| Action::GiveTax(Cards::one(c))));
+        for (i, &a) in cards.iter().enumerate() {
+            for &b in &cards[i..] {
+                if a == b && deck.count(a) < 2 {
+                    continue;
+                }
+                let mut two = Cards::one(a);
+                two.add(b, 1);
+                actions.push(Action::GiveTax(two));
+            }
+        }
+    }
+    if climbing.seven_pass {
+        actions.extend(cards.iter().map(|&c| Action::Give(c)));
+    }
+    if climbing.ten_discard {
+        actions.extend(cards.iter().map(|&c| Action::Discard(c)));
+    }
+    for place in 1..=TOP_PLACE {
+        for naturals in 1u8..16 {
+            for joker_suits in 0u8..16 {
+                for extra in 0..=2u8 {
+                    if let Some(set) = Set::of_rank(place, naturals, joker_suits, extra)
+                        && set.wilds() <= jokers
+                    {
+                        actions.push(Action::Play(set));
+                    }
+                }
+            }
+        }
+    }
+    if climbing.sequences {
+        let (lowest, highest) = if climbing.joker_beyond_ends {
+            (0, ABOVE_TWO)
+        } else {
+            (1, TOP_PLACE)
+        };
+        for suit in Suit::ALL {
+            for low in lowest..=highest {
+                for len in 3..=highest + 1 - low {
+                    for at in 0u16..(1 << len) {
+                        if at.count_ones() as u8 > jokers {
+                            continue;
+                        }
+                        if let Some(set) = Set::sequence(suit, low, len, at) {
+                            actions.push(Action::Play(set));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if jokers > 0 {
+        actions.push(Action::Play(Set::LONE_JOKER));
+    }
+    actions
 }

@@ -8,7 +8,7 @@ use numpy::PyArray1;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::observe::{self, Seen};
+use crate::observe;
 use crate::rules::{parse_rules, rules_json};
 use crate::space::ActionSpace;
 
@@ -90,7 +90,7 @@ impl Table {
     /// The observation of `seat` into `out`.
     pub fn observe_into(&self, seat: Seat, out: &mut [f32]) {
         let view = self.game.view(Viewer::Seat(seat));
-        Seen::from_view(&view).expect("a seat's view").encode(out);
+        observe::encode_view(&view, out);
     }
 
     /// The action mask of `seat` into `out`.
@@ -221,7 +221,7 @@ impl Table {
         seat: usize,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let seat = self.seat(seat)?;
-        let mut out = vec![0.0; observe::size(self.players())];
+        let mut out = vec![0.0; observe::size_for(self.game.rules(), self.players())];
         self.observe_into(seat, &mut out);
         Ok(PyArray1::from_vec(py, out))
     }

@@ -14,18 +14,25 @@ use rand::seq::SliceRandom;
 use crate::{Bot, BotFault, BotRng, bot_rng};
 
 /// How a climbing bot leans: the heuristic's weights, or a style to
-/// measure against.
+/// measure against. Each style plays the games of the pack the way its
+/// name says and leads whenever it must (none passes a lead it could
+/// make, even where the rules let a leader pass), so that each is an
+/// opponent to measure against, not a player who gives up.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Lean {
     /// Sheds weak groups, keeps Jokers and 2s for the end, breaks no group.
     Balanced,
-    /// Plays the most cards it can, whatever they are.
+    /// Races: plays whenever it can, the most cards first.
     Shedder,
-    /// Passes unless the play is cheap; keeps strength.
+    /// Follows only with weak cards and keeps its strong ones (A, 2,
+    /// Jokers, the top of the order under a revolution) for its last
+    /// few cards.
     Hoarder,
-    /// Spends its best cards early.
+    /// The heuristic, but spends its Jokers and strongest cards as soon as
+    /// it can.
     Spender,
-    /// Breaks groups freely.
+    /// Leads single cards and tops with the cheapest cards, breaking
+    /// groups.
     Breaker,
     /// Balanced, with one decision in five at random.
     Noisy,
@@ -116,12 +123,16 @@ fn score(action: Action, held: &Cards, flipped: bool, view: &View<'_>, lean: Lea
     match action {
         Action::Pass => {
             let left = held.len() as f64;
+            // Nobody passes a lead it could make.
+            let leading = if view.top().is_none() { 50.0 } else { 0.0 };
             match lean {
-                Lean::Hoarder => 1.5,
-                Lean::Shedder | Lean::Spender => -2.0,
+                Lean::Hoarder if left <= 4.0 => -20.0 - leading,
+                Lean::Hoarder => 2.0 - leading,
+                Lean::Shedder => -2.0 - leading,
+                Lean::Breaker => -1.0 - leading,
                 _ => {
                     // Passing costs a little more with fewer cards left.
-                    -0.2 * (10.0 - left.min(10.0)) - if view.top().is_none() { 50.0 } else { 0.0 }
+                    -0.2 * (10.0 - left.min(10.0)) - leading
                 }
             }
         }
@@ -140,6 +151,18 @@ fn score(action: Action, held: &Cards, flipped: bool, view: &View<'_>, lean: Lea
             weakness + 0.6 * f64::from(pairs + runs)
         }
         Action::Play(set) => play_score(set, held, flipped, view, lean),
+        // 7-pass, 10-discard: the weakest card in the order now that
+        // breaks no group (every style alike).
+        Action::Give(card) | Action::Discard(card) => {
+            let mut after = *held;
+            after.remove(card, 1);
+            let (pairs, runs) = groups(&after);
+            let weakness = match card.place() {
+                Some(p) => 12.0 - strength(p, flipped),
+                None => -30.0,
+            };
+            weakness + 0.6 * f64::from(pairs + runs)
+        }
         _ => 0.0,
     }
 }
@@ -183,23 +206,40 @@ fn play_score(set: Set, held: &Cards, flipped: bool, view: &View<'_>, lean: Lean
     let clears = view.rules().climbing().eight_cut && set.count_at(6) > 0;
     let lead_bonus = if clears { 2.0 } else { 0.0 };
     let leading = view.top().is_none();
+    let endgame = left <= 3.0;
+    let balanced = || {
+        let cost = if endgame { 0.3 } else { 1.0 };
+        5.0 + 3.0 * size - cost * (0.6 * power + 6.0 * jokers + 2.0 * broken) + lead_bonus + tilt
+            - if card_is_two(set) && !endgame {
+                3.0
+            } else {
+                0.0
+            }
+    };
     match lean {
         Lean::Shedder => 3.0 * size - 0.3 * power,
-        Lean::Spender => size + 0.3 * power,
-        Lean::Breaker => 2.0 * size - power - 3.0 * jokers,
-        Lean::Hoarder => size - 1.2 * power - 6.0 * jokers - if leading { 0.0 } else { 2.0 },
-        Lean::Balanced | Lean::Noisy => {
-            let endgame = left <= 3.0;
-            let cost = if endgame { 0.3 } else { 1.0 };
-            5.0 + 3.0 * size - cost * (0.6 * power + 6.0 * jokers + 2.0 * broken)
-                + lead_bonus
-                + tilt
-                - if card_is_two(set) && !endgame {
-                    3.0
-                } else {
-                    0.0
-                }
+        // Its strongest cards and Jokers first, else as the heuristic.
+        Lean::Spender => balanced() + 0.9 * power + 9.0 * jokers,
+        // Single cards when it leads, the cheapest topping when it
+        // follows, whatever groups break.
+        Lean::Breaker => {
+            let singles = if leading { 3.0 * (size - 1.0) } else { 0.0 };
+            6.0 - 0.6 * power - 4.0 * jokers - singles
         }
+        // Weak groups, largest first; strong cards only among its last.
+        Lean::Hoarder => {
+            let strong = if power >= 9.0 || jokers > 0.0 {
+                12.0
+            } else {
+                0.0
+            };
+            10.0 + size
+                - 1.5 * power
+                - 8.0 * jokers
+                - 3.0 * broken
+                - if held.len() <= 4 { 0.0 } else { strong }
+        }
+        Lean::Balanced | Lean::Noisy => balanced(),
     }
 }
 

@@ -29,6 +29,13 @@
 //! (`noisy`) and 0.28 at the mixed tables (each ±0.07; docs/PERFORMANCE.md,
 //! "Against every style", has the commands and the other table sizes).
 //!
+//! In President and Daifugō the same levels play by the rules of thumb and
+//! the play-outs of [`crate::ClimbSearch`]: `hard` and `expert` lead
+//! `normal` by 0.18 to 0.31 places at mixed tables of the styles and
+//! `expert` leads `hard`; but `normal` there is only as strong as `easy`
+//! (level in Daifugō, 0.14 behind in President): docs/PERFORMANCE.md,
+//! "The levels in President and Daifugō".
+//!
 //! ```
 //! use dalmuti_bots::{BotSpec, Level};
 //! let hard: Level = "hard".parse().unwrap();

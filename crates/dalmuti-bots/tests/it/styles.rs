@@ -130,3 +130,45 @@ fn the_noisy_bot_strays_from_the_heuristic_about_one_time_in_five() {
         "strayed {strayed} of {decisions}"
     );
 }
+
+/// Under the contest's Daifugō rules a leader may pass (DF18); a style
+/// is an opponent to measure against, so none gives up a lead it could
+/// make (the noisy one aside, one decision in five at random), nor does
+/// the heuristic.
+#[test]
+fn no_style_passes_a_lead_in_daifugo() {
+    let rules = Rules {
+        hands: Some(3),
+        ..Rules::daifugo()
+    };
+    assert!(
+        rules.climbing().lead_may_pass,
+        "the test needs a pass to refuse"
+    );
+    let lineup = ["shedder", "hoarder", "spender", "breaker", "heuristic"];
+    let mut leads = 0;
+    for seed in 0..6u64 {
+        let names = (0..5).map(|i| format!("P{i}")).collect();
+        let mut game = dalmuti_core::Game::new(rules, names, seed.into()).unwrap();
+        let mut bots = crate::basic::bots_for(&lineup, seed);
+        for h in 0..3 {
+            if h > 0 {
+                game.next_hand().unwrap();
+            }
+            while let Some(seat) = game.hand().next_to_act() {
+                let player = game.player_at(seat).index();
+                let view = game.view(Viewer::Seat(seat));
+                let legal = view.legal_actions();
+                let action = bots[player].decide(&view, &legal).unwrap();
+                if view.decision() == Some(dalmuti_core::Decision::Lead)
+                    && legal.contains(&Action::Pass)
+                {
+                    assert_ne!(action, Action::Pass, "{} passed a lead", lineup[player]);
+                    leads += 1;
+                }
+                game.apply(seat, action).unwrap();
+            }
+        }
+    }
+    assert!(leads > 100, "only {leads} leads");
+}
