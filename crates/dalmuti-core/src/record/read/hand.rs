@@ -227,14 +227,16 @@ impl HandReader<'_> {
         }
     }
 
-    fn read_deal(
-        &mut self,
+    /// The hand's `deal`: the cards of each of `seated`, in their order,
+    /// and no one else's (`whose` says where they sit: this "hand" or this
+    /// "game"), also written to `out`.
+    fn read_dealt(
+        &self,
         obj: &Map<String, Value>,
+        seated: &[String],
+        whose: &str,
         out: &mut HandRecord,
-    ) -> Result<(), ReadError> {
-        if self.game.rules().variant.is_suited() {
-            return self.read_suited_deal(obj, out);
-        }
+    ) -> Result<Vec<Cards>, ReadError> {
         let deal = match optional(obj, "deal") {
             Some(Value::Object(d)) => d,
             Some(v) => {
@@ -245,20 +247,14 @@ impl HandReader<'_> {
             }
             None => return Err(self.fault("the hand has no deal")),
         };
-        let seated: Vec<String> = self
-            .game
-            .next_seating()
-            .iter()
-            .map(|&p| self.game.name(p).to_string())
-            .collect();
         if let Some(stranger) = deal.keys().find(|k| !seated.contains(k)) {
             return Err(self.fault(format!(
-                "the deal gives cards to {}, who is not seated in this hand",
+                "the deal gives cards to {}, who is not seated in this {whose}",
                 show(stranger)
             )));
         }
         let mut dealt = Vec::with_capacity(seated.len());
-        for name in &seated {
+        for name in seated {
             let cards = match deal.get(name) {
                 Some(Value::String(s)) => s
                     .parse::<Cards>()
@@ -274,6 +270,24 @@ impl HandReader<'_> {
             dealt.push(cards);
             out.deal.push((name.clone(), cards));
         }
+        Ok(dealt)
+    }
+
+    fn read_deal(
+        &mut self,
+        obj: &Map<String, Value>,
+        out: &mut HandRecord,
+    ) -> Result<(), ReadError> {
+        if self.game.rules().variant.is_suited() {
+            return self.read_suited_deal(obj, out);
+        }
+        let seated: Vec<String> = self
+            .game
+            .next_seating()
+            .iter()
+            .map(|&p| self.game.name(p).to_string())
+            .collect();
+        let dealt = self.read_dealt(obj, &seated, "hand", out)?;
         self.game
             .next_hand_with(&dealt)
             .map_err(|e| self.table_error(e))
@@ -312,43 +326,11 @@ impl HandReader<'_> {
                 )));
             }
         };
-        let deal = match optional(obj, "deal") {
-            Some(Value::Object(d)) => d,
-            Some(v) => {
-                return Err(self.fault(format!(
-                    "deal should be an object of name: cards, not {}",
-                    kind(v)
-                )));
-            }
-            None => return Err(self.fault("the hand has no deal")),
-        };
         let seated: Vec<String> = seating
             .iter()
             .map(|&p| self.game.name(p).to_string())
             .collect();
-        if let Some(stranger) = deal.keys().find(|k| !seated.contains(k)) {
-            return Err(self.fault(format!(
-                "the deal gives cards to {}, who is not seated in this game",
-                show(stranger)
-            )));
-        }
-        let mut dealt = Vec::with_capacity(seated.len());
-        for name in &seated {
-            let cards = match deal.get(name) {
-                Some(Value::String(s)) => s
-                    .parse::<Cards>()
-                    .map_err(|e| self.fault(format!("the deal of {}: {e}", show(name))))?,
-                Some(_) => {
-                    return Err(self.fault(format!(
-                        "the deal of {} should be a string of cards",
-                        show(name)
-                    )));
-                }
-                None => return Err(self.fault(format!("the deal has no cards for {}", show(name)))),
-            };
-            dealt.push(cards);
-            out.deal.push((name.clone(), cards));
-        }
+        let dealt = self.read_dealt(obj, &seated, "game", out)?;
         self.game
             .next_hand_seated(&seating, &dealt, 0)
             .map_err(|e| match e {
