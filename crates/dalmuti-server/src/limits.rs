@@ -185,8 +185,7 @@ impl<K: std::hash::Hash + Eq + Clone> CreationLimit<K> {
             self.limiter.retain_recent();
         }
         self.limiter.check_key(key).map_err(|not_until| {
-            let wait = not_until.wait_time_from(DefaultClock::default().now());
-            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            let seconds = retry_seconds(not_until.wait_time_from(DefaultClock::default().now()));
             ServerError::RateLimited {
                 reason: format!(
                     "too many {} {}: try again in {seconds} s",
@@ -198,9 +197,26 @@ impl<K: std::hash::Hash + Eq + Clone> CreationLimit<K> {
     }
 }
 
+/// The whole seconds a refused client is told to wait for `wait`: rounded
+/// up, and at least one. The wait is measured after the refusal, so on a
+/// loaded machine the moment may already have passed (a `Retry-After: 0`
+/// was sent, issue 40): zero would tell a client to ask again at once.
+fn retry_seconds(wait: Duration) -> u64 {
+    (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refusal_asks_for_at_least_a_second_rounded_up() {
+        assert_eq!(retry_seconds(Duration::ZERO), 1);
+        assert_eq!(retry_seconds(Duration::from_millis(1)), 1);
+        assert_eq!(retry_seconds(Duration::from_secs(1)), 1);
+        assert_eq!(retry_seconds(Duration::from_millis(1200)), 2);
+        assert_eq!(retry_seconds(Duration::from_secs(60)), 60);
+    }
 
     #[test]
     fn an_address_holds_at_most_its_share_and_gets_it_back() {

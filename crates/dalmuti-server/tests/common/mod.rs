@@ -262,17 +262,26 @@ pub async fn raw_http_head_from(
     };
     // The server may answer (413) before reading everything: a failed
     // write is then not the test's concern, the answer is.
-    let _ = stream.write_all(request).await;
+    let sent = stream.write_all(request).await;
+    let asked = std::time::Instant::now();
     let mut answer = Vec::new();
-    let _ = tokio::time::timeout(WAIT, stream.read_to_end(&mut answer))
+    let read = tokio::time::timeout(WAIT, stream.read_to_end(&mut answer))
         .await
         .expect("an HTTP answer");
     let text = String::from_utf8_lossy(&answer);
+    // How the connection ended says whose fault a missing answer is: a
+    // reset, a close after a timeout of the server's, or a lost write.
     let status = text
         .split_whitespace()
         .nth(1)
         .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("not an HTTP answer: {text:?}"));
+        .unwrap_or_else(|| {
+            panic!(
+                "not an HTTP answer: {text:?} (sending: {sent:?}; reading: {read:?}, \
+                 {:?} after the request)",
+                asked.elapsed()
+            )
+        });
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
     let body = if head
         .to_ascii_lowercase()
