@@ -47,24 +47,34 @@ pub(crate) struct Actor {
     pub(super) ctx: Context,
     /// What is live of each seat, by seat name.
     pub(super) occupants: HashMap<PlayerName, Occupant>,
-    pub(super) spectators: broadcast::Sender<Arc<Outgoing>>,
-    pub(super) thinking: bool,
+    /// The table's timers and moments.
+    pub(super) clocks: Clocks,
+    /// The bots' side: who is thinking and what they chose.
+    pub(super) bots: BotRoom,
+    /// What the table says beyond each seat's feed.
+    pub(super) feeds: Feeds,
+    pub(super) retired: Arc<OnceLock<Retire>>,
+    /// This table in the node's metrics, if it is one of its live tables
+    /// ([`Actor::counted`]); dropped with the actor.
+    pub(super) gauge: Option<LiveTable>,
+    /// When the action being handled reached the actor: its broadcast
+    /// is timed from then (`dalmuti_action_broadcast_seconds`).
+    pub(super) arrived: Option<std::time::Instant>,
+}
+
+/// The table's timers and moments: what its loop waits for next
+/// ([`Actor::next_wake`](super::clock)) and how old and idle it is.
+pub(crate) struct Clocks {
+    /// When the next bot (or stand-in) is due to think.
     pub(super) bot_at: Option<Instant>,
     /// When the current hand's setup pause ends, and whether the people
     /// still to say ready have been made ready since.
     pub(super) setup_until: Option<Instant>,
     pub(super) setup_readied: bool,
-    /// Bots' setup choices made during the setup pause, told only when it
-    /// ends, all together: how long a bot thought (longer, dealt both
-    /// Jesters) is nobody's to see (issue 24, S8). By seat name: the
-    /// action and whether a stand-in chose it.
-    pub(super) held: Vec<(PlayerName, Action, bool)>,
+    /// When the next hand is dealt.
     pub(super) deal_at: Option<Instant>,
+    /// A finished hand's placement, shown until then.
     pub(super) place: Option<(Placement, Instant)>,
-    /// Tests: deal seeds follow from this seed instead of the OS.
-    pub(super) test_seed: Option<Seed>,
-    pub(super) bot_tx: mpsc::Sender<BotDone>,
-    pub(super) bot_rx: mpsc::Receiver<BotDone>,
     /// When the table was created or loaded.
     pub(super) born: Instant,
     /// Since when no human seat has had a connection.
@@ -73,21 +83,66 @@ pub(crate) struct Actor {
     pub(super) over_since: Option<Instant>,
     /// The same, in milliseconds since the Unix epoch.
     pub(super) finished_at: Option<u64>,
+    /// A failed retirement is tried again then.
+    pub(super) retry_retire: Option<Instant>,
+}
+
+impl Clocks {
+    fn new(now: Instant) -> Clocks {
+        Clocks {
+            bot_at: None,
+            setup_until: None,
+            setup_readied: false,
+            deal_at: None,
+            place: None,
+            born: now,
+            idle_since: now,
+            over_since: None,
+            finished_at: None,
+            retry_retire: None,
+        }
+    }
+}
+
+/// The bots' side of the table: one thinks at a time, on the blocking
+/// pool, and its answer comes back on `rx`.
+pub(crate) struct BotRoom {
+    /// A bot is thinking now.
+    pub(super) thinking: bool,
+    /// Bots' setup choices made during the setup pause, told only when it
+    /// ends, all together: how long a bot thought (longer, dealt both
+    /// Jesters) is nobody's to see (issue 24, S8). By seat name: the
+    /// action and whether a stand-in chose it.
+    pub(super) held: Vec<(PlayerName, Action, bool)>,
+    /// Tests: deal seeds follow from this seed instead of the OS.
+    pub(super) test_seed: Option<Seed>,
+    pub(super) tx: mpsc::Sender<BotDone>,
+    pub(super) rx: mpsc::Receiver<BotDone>,
+}
+
+impl BotRoom {
+    fn new() -> BotRoom {
+        let (tx, rx) = mpsc::channel(4);
+        BotRoom {
+            thinking: false,
+            held: Vec::new(),
+            test_seed: None,
+            tx,
+            rx,
+        }
+    }
+}
+
+/// What the table says beyond each seat's own feed: the spectators'
+/// feed, chat and news.
+pub(crate) struct Feeds {
+    pub(super) spectators: broadcast::Sender<Arc<Outgoing>>,
     /// The last lines of chat and news.
     pub(super) talk: Talk,
     pub(super) chat_limit: governor::DefaultKeyedRateLimiter<Voice>,
     /// People back from away, for the news once their subscription is
     /// answered.
     pub(super) back: Vec<PlayerName>,
-    /// A failed retirement is tried again then.
-    pub(super) retry_retire: Option<Instant>,
-    pub(super) retired: Arc<OnceLock<Retire>>,
-    /// This table in the node's metrics, if it is one of its live tables
-    /// ([`Actor::counted`]); dropped with the actor.
-    pub(super) gauge: Option<LiveTable>,
-    /// When the action being handled reached the actor: its broadcast
-    /// is timed from then (`dalmuti_action_broadcast_seconds`).
-    pub(super) arrived: Option<std::time::Instant>,
 }
 
 /// A bot's answer, back from the blocking pool.
@@ -111,32 +166,20 @@ impl Actor {
     }
 
     pub(super) fn new(ctx: Context, state: TableState) -> Result<Actor, ServerError> {
-        let (bot_tx, bot_rx) = mpsc::channel(4);
         let now = Instant::now();
         let talk = Talk::load(ctx.store.as_ref(), &state.row.id)?;
         let mut actor = Actor {
-            talk,
-            chat_limit: chat_limit(),
-            finished_at: None,
-            back: Vec::new(),
             ctx,
             occupants: HashMap::new(),
-            spectators: broadcast::channel(CHANNEL).0,
-            thinking: false,
-            bot_at: None,
-            setup_until: None,
-            setup_readied: false,
-            held: Vec::new(),
-            deal_at: None,
-            place: None,
-            test_seed: None,
-            bot_tx,
-            bot_rx,
+            clocks: Clocks::new(now),
+            bots: BotRoom::new(),
+            feeds: Feeds {
+                spectators: broadcast::channel(CHANNEL).0,
+                talk,
+                chat_limit: chat_limit(),
+                back: Vec::new(),
+            },
             state,
-            born: now,
-            idle_since: now,
-            over_since: None,
-            retry_retire: None,
             retired: Arc::new(OnceLock::new()),
             gauge: None,
             arrived: None,
@@ -207,13 +250,13 @@ impl Actor {
         };
         self.state = state;
         self.count_seats();
-        self.thinking = false;
-        self.bot_at = None;
-        self.setup_until = None;
-        self.held.clear();
+        self.bots.thinking = false;
+        self.clocks.bot_at = None;
+        self.clocks.setup_until = None;
+        self.bots.held.clear();
         self.resume_setup(Instant::now());
-        self.deal_at = None;
-        self.place = None;
+        self.clocks.deal_at = None;
+        self.clocks.place = None;
         for occupant in self.occupants.values_mut() {
             occupant.turn_since = None;
         }
@@ -272,7 +315,7 @@ impl Actor {
 
     /// Whether the setup pause is still running: nobody says ready yet.
     pub(super) fn looking_at_cards(&self, now: Instant) -> bool {
-        self.setup_until.is_some_and(|until| now < until)
+        self.clocks.setup_until.is_some_and(|until| now < until)
     }
 
     pub(super) fn check_host(&self, token: &str) -> Result<(), ServerError> {
@@ -303,13 +346,14 @@ impl Actor {
             variant: state.rules.variant,
             hand: state.game.as_ref().map_or(0, |g| g.hands().len()),
             v: state.v(),
-            finished_at: self.finished_at,
+            finished_at: self.clocks.finished_at,
             winner: self
+                .clocks
                 .finished_at
                 .and_then(|_| state.standings().first().map(|w| PlayerName::seated(w))),
             idle: !self.any_human_connected()
-                && self.idle_since.elapsed() >= self.ctx.timings.listed_idle,
-            age: self.born.elapsed(),
+                && self.clocks.idle_since.elapsed() >= self.ctx.timings.listed_idle,
+            age: self.clocks.born.elapsed(),
         }
     }
 }

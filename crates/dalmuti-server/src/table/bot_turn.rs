@@ -33,9 +33,9 @@ impl Actor {
             .game
             .clone()
             .expect("a seat of play means a game");
-        let done = self.bot_tx.clone();
+        let done = self.bots.tx.clone();
         let budget = self.ctx.budget.clone();
-        self.thinking = true;
+        self.bots.thinking = true;
         // The bot thinks on another thread: its logs name the table too.
         let span = tracing::Span::current();
         let thinking = span.clone();
@@ -93,7 +93,7 @@ impl Actor {
 
     pub(super) async fn bot_done(&mut self, done: BotDone) {
         let arrived = std::time::Instant::now();
-        self.thinking = false;
+        self.bots.thinking = false;
         let Some(i) = self.state.seat_named(&done.name) else {
             return;
         };
@@ -113,7 +113,7 @@ impl Actor {
             }
         }
         if still_due && self.state.in_setup() && self.looking_at_cards(Instant::now()) {
-            self.held.push((done.name, done.action, done.stand_in));
+            self.bots.held.push((done.name, done.action, done.stand_in));
         } else if still_due {
             self.arrived = Some(arrived);
             let _ = self
@@ -130,7 +130,7 @@ impl Actor {
     /// order; one the setup no longer takes (a revolution was called
     /// meanwhile) is dropped, and its bot decides again.
     pub(super) async fn release_held(&mut self) {
-        let mut held = std::mem::take(&mut self.held);
+        let mut held = std::mem::take(&mut self.bots.held);
         held.sort_by_key(|(name, ..)| {
             self.state
                 .seat_named(name)

@@ -33,7 +33,7 @@ impl Actor {
             if self.to_say_ready(i) && (looking || seat.bot.is_none()) {
                 return None;
             }
-            if self.held.iter().any(|(name, ..)| *name == seat.name) {
+            if self.bots.held.iter().any(|(name, ..)| *name == seat.name) {
                 return None;
             }
             if seat.bot.is_some() {
@@ -76,13 +76,13 @@ impl Actor {
     /// Sets the timers the state calls for.
     pub(super) fn schedule(&mut self) {
         let now = Instant::now();
-        if self.over_since.is_none() && self.state.is_over() {
-            self.over_since = Some(now);
-            self.finished_at = Some(talk::now_ms());
+        if self.clocks.over_since.is_none() && self.state.is_over() {
+            self.clocks.over_since = Some(now);
+            self.clocks.finished_at = Some(talk::now_ms());
         }
         self.update_turns(now);
         self.schedule_setup(now);
-        if !self.thinking && self.bot_at.is_none() {
+        if !self.bots.thinking && self.clocks.bot_at.is_none() {
             if let Some((i, stand_in)) = self.bot_due(now) {
                 // A turn timer's move is played at once; bots take their
                 // time so people can follow, but saying ready shows nothing
@@ -90,7 +90,7 @@ impl Actor {
                 let timed_out = stand_in
                     && !self.state.seats[i].leaving
                     && !self.away(&self.state.seats[i].name);
-                self.bot_at = Some(if timed_out || self.to_say_ready(i) {
+                self.clocks.bot_at = Some(if timed_out || self.to_say_ready(i) {
                     now
                 } else {
                     now + self.ctx.timings.bot_delay
@@ -104,11 +104,11 @@ impl Actor {
     /// restart, from now: people are given the time again).
     pub(super) fn schedule_setup(&mut self, now: Instant) {
         if !self.state.in_setup() {
-            self.setup_until = None;
-            self.held.clear();
-        } else if self.setup_until.is_none() {
-            self.setup_until = Some(now + self.ctx.timings.setup_pause);
-            self.setup_readied = false;
+            self.clocks.setup_until = None;
+            self.bots.held.clear();
+        } else if self.clocks.setup_until.is_none() {
+            self.clocks.setup_until = Some(now + self.ctx.timings.setup_pause);
+            self.clocks.setup_readied = false;
         }
     }
 
@@ -130,8 +130,8 @@ impl Actor {
             .timings
             .setup_pause
             .saturating_sub(Duration::from_millis(gone));
-        self.setup_until = Some(now + left);
-        self.setup_readied = false;
+        self.clocks.setup_until = Some(now + left);
+        self.clocks.setup_readied = false;
     }
 
     /// When a hand is over and another is due, the next deal comes after
@@ -139,9 +139,9 @@ impl Actor {
     /// everyone sees the countdown).
     pub(super) fn schedule_deal(&mut self, now: Instant) {
         if !self.state.deal_due() {
-            self.deal_at = None;
-        } else if self.deal_at.is_none() && self.place.is_none() {
-            self.deal_at = Some(now + self.ctx.timings.hand_pause);
+            self.clocks.deal_at = None;
+        } else if self.clocks.deal_at.is_none() && self.clocks.place.is_none() {
+            self.clocks.deal_at = Some(now + self.ctx.timings.hand_pause);
         }
     }
 
@@ -164,13 +164,16 @@ impl Actor {
             .filter_map(|o| Some(o.turn_since? + turn?));
         // Once: then the people are ready, and the bots' turns are their
         // own timer.
-        let setup = self.setup_until.filter(|_| !self.setup_readied);
+        let setup = self
+            .clocks
+            .setup_until
+            .filter(|_| !self.clocks.setup_readied);
         graces
             .chain(turns)
             .chain(setup)
-            .chain(self.bot_at)
-            .chain(self.deal_at)
-            .chain(self.place.as_ref().map(|p| p.1))
+            .chain(self.clocks.bot_at)
+            .chain(self.clocks.deal_at)
+            .chain(self.clocks.place.as_ref().map(|p| p.1))
             .chain(self.retire_due().map(|(at, _)| at))
             .min()
     }
@@ -179,14 +182,14 @@ impl Actor {
     pub(super) fn retire_due(&self) -> Option<(Instant, Retire)> {
         let lifetimes = self.ctx.lifetimes.as_ref()?;
         let facts = expiry::Facts {
-            born: self.born,
+            born: self.clocks.born,
             started: self.state.game.is_some(),
-            over_since: self.over_since,
+            over_since: self.clocks.over_since,
             humans_connected: self.any_human_connected(),
-            idle_since: self.idle_since,
+            idle_since: self.clocks.idle_since,
         };
         let (at, why) = expiry::due(lifetimes, &facts)?;
-        Some((self.retry_retire.map_or(at, |r| r.max(at)), why))
+        Some((self.clocks.retry_retire.map_or(at, |r| r.max(at)), why))
     }
 
     /// Leaves memory: a finished game is kept in the store as a record,
@@ -233,7 +236,7 @@ impl Actor {
                     retire = ?why,
                     "retiring the table failed in the store: trying again in a minute"
                 );
-                self.retry_retire = Some(Instant::now() + Duration::from_secs(60));
+                self.clocks.retry_retire = Some(Instant::now() + Duration::from_secs(60));
             }
         }
     }
@@ -267,27 +270,27 @@ impl Actor {
                 }
             }
         }
-        if !self.setup_readied && self.setup_until.is_some_and(|t| now >= t) {
-            self.setup_readied = true;
+        if !self.clocks.setup_readied && self.clocks.setup_until.is_some_and(|t| now >= t) {
+            self.clocks.setup_readied = true;
             self.release_held().await;
             self.everyone_ready().await;
         }
-        if self.bot_at.is_some_and(|t| now >= t) {
-            self.bot_at = None;
+        if self.clocks.bot_at.is_some_and(|t| now >= t) {
+            self.clocks.bot_at = None;
             self.start_bot(now);
         }
-        if self.place.as_ref().is_some_and(|p| now >= p.1) {
-            let (placement, _) = self.place.take().expect("checked");
+        if self.clocks.place.as_ref().is_some_and(|p| now >= p.1) {
+            let (placement, _) = self.clocks.place.take().expect("checked");
             let _ = self
                 .commit(Stored::Join {
                     name: placement.newcomer,
                     seat: placement.seats[0],
                 })
                 .await;
-            self.deal_at = Some(now);
+            self.clocks.deal_at = Some(now);
         }
-        if self.deal_at.is_some_and(|t| now >= t) {
-            self.deal_at = None;
+        if self.clocks.deal_at.is_some_and(|t| now >= t) {
+            self.clocks.deal_at = None;
             self.between_hands().await;
         }
     }
@@ -319,7 +322,7 @@ impl Actor {
     /// Leaves, joins (asking the Greater Dalmuti where a newcomer sits
     /// when two seats qualify), then the next deal.
     pub(super) async fn between_hands(&mut self) {
-        if !self.state.deal_due() || self.place.is_some() {
+        if !self.state.deal_due() || self.clocks.place.is_some() {
             return;
         }
         let leaving: Vec<PlayerName> = self
@@ -356,7 +359,7 @@ impl Actor {
                     newcomer: newcomer.name,
                     seats,
                 };
-                self.place = Some((placement, Instant::now() + self.ctx.timings.grace));
+                self.clocks.place = Some((placement, Instant::now() + self.ctx.timings.grace));
                 self.broadcast(StateKind::Presence, None);
                 return;
             }
@@ -379,7 +382,7 @@ impl Actor {
     }
 
     pub(super) fn next_seed(&self) -> Seed {
-        match self.test_seed {
+        match self.bots.test_seed {
             Some(base) => {
                 let mut hasher = Sha256::new();
                 hasher.update(base.0);

@@ -441,7 +441,7 @@ pub(crate) fn spawn(mut actor: Actor) -> TableHandle {
                         Some(command) => Wake::Command(command),
                         None => return,
                     },
-                    Some(done) = actor.bot_rx.recv() => Wake::Bot(done),
+                    Some(done) = actor.bots.rx.recv() => Wake::Bot(done),
                     _ = sleep_until(wake) => Wake::Timer,
                 };
                 let step = AssertUnwindSafe(async {

@@ -143,7 +143,7 @@ impl Actor {
     /// Keeps a news line and sends it to everyone. News the store could
     /// not keep is not said (the log already holds what it tells of).
     pub(super) async fn news(&mut self, news: News) {
-        let line = self.talk.news_line(news);
+        let line = self.feeds.talk.news_line(news);
         let _ = self.say(line).await;
     }
 
@@ -167,7 +167,7 @@ impl Actor {
             TalkLine::Chat(line) => Told::Chat(line),
             TalkLine::News(line) => Told::News(line),
         };
-        self.talk.remember(line);
+        self.feeds.talk.remember(line);
         let msg = Arc::new(Outgoing::from(&ServerMsg {
             v: self.state.v(),
             told,
@@ -175,7 +175,7 @@ impl Actor {
         for feed in self.occupants.values().filter_map(|o| o.feed.as_ref()) {
             let _ = feed.send(msg.clone());
         }
-        let _ = self.spectators.send(msg);
+        let _ = self.feeds.spectators.send(msg);
         Ok(())
     }
 
@@ -301,13 +301,15 @@ impl Actor {
                 })
                 .collect(),
             setup_ms: self
+                .clocks
                 .setup_until
                 .filter(|_| self.state.in_setup())
                 .map(|t| t.saturating_duration_since(now).as_millis() as u64),
             next_deal_ms: self
+                .clocks
                 .deal_at
                 .map(|t| t.saturating_duration_since(now).as_millis() as u64),
-            place: self.place.as_ref().map(|p| p.0.clone()),
+            place: self.clocks.place.as_ref().map(|p| p.0.clone()),
         }
     }
 
@@ -338,8 +340,8 @@ impl Actor {
             }
             let _ = feed.send(told(Some(i)));
         }
-        if self.spectators.receiver_count() > 0 {
-            let _ = self.spectators.send(told(None));
+        if self.feeds.spectators.receiver_count() > 0 {
+            let _ = self.feeds.spectators.send(told(None));
         }
     }
 

@@ -7,7 +7,7 @@ use crate::protocol::News;
 use crate::protocol::StateKind;
 use crate::store::{ReportRow, Silenced};
 use crate::table::Reply;
-use crate::table::actor::Actor;
+use crate::table::actor::{Actor, Feeds};
 use crate::table::talk::{CHAT_BURST, PLAYER_CHAT_BURST, Speaker, Voice};
 use crate::token::SeatToken;
 
@@ -73,6 +73,22 @@ impl Report {
     }
 }
 
+impl Feeds {
+    /// Counts a line from `voice`, or refuses it past the voice's rate.
+    fn admit_line(&mut self, voice: &Voice) -> Result<(), ServerError> {
+        if self.chat_limit.check_key(voice).is_err() {
+            return Err(ServerError::TooMany(format!(
+                "too many chat lines: at most {CHAT_BURST} at once, then one a second"
+            )));
+        }
+        // Spectators who stopped talking are forgotten.
+        if self.chat_limit.len() > 256 {
+            self.chat_limit.retain_recent();
+        }
+        Ok(())
+    }
+}
+
 impl Actor {
     async fn chat(&mut self, from: Speaker, text: &str) -> Result<(), ServerError> {
         let (name, spectator, voice) = match from {
@@ -86,7 +102,7 @@ impl Actor {
                     ));
                 }
                 self.check_not_silenced(Some(&name), seat.player.as_deref(), from)?;
-                self.talk.heard(&name, from);
+                self.feeds.talk.heard(&name, from);
                 if let Some(key) = &seat.player
                     && self.ctx.player_chat.check_key(key).is_err()
                 {
@@ -141,16 +157,8 @@ impl Actor {
                 )
             }
         };
-        if self.chat_limit.check_key(&voice).is_err() {
-            return Err(ServerError::TooMany(format!(
-                "too many chat lines: at most {CHAT_BURST} at once, then one a second"
-            )));
-        }
-        // Spectators who stopped talking are forgotten.
-        if self.chat_limit.len() > 256 {
-            self.chat_limit.retain_recent();
-        }
-        let line = self.talk.chat_line(name.as_ref(), spectator, text);
+        self.feeds.admit_line(&voice)?;
+        let line = self.feeds.talk.chat_line(name.as_ref(), spectator, text);
         self.say(line).await
     }
 
@@ -229,7 +237,7 @@ impl Actor {
         silenced.push(Silenced {
             name: name.clone(),
             player: self.state.seats[i].player.clone(),
-            from: (self.talk.heard_from(name).into_iter())
+            from: (self.feeds.talk.heard_from(name).into_iter())
                 .map(|ip| Silenced::mark(table, ip))
                 .collect(),
             spared: (self.state.seats.iter())
@@ -237,12 +245,12 @@ impl Actor {
                 .map(|s| s.name.clone())
                 .collect(),
         });
-        let mut talk = self.talk.clone();
+        let mut talk = self.feeds.talk.clone();
         let gone = talk.forget_seat_lines(name);
         let (id, names, lines) = (self.state.row.id.clone(), silenced.clone(), gone);
         self.blocking(move |store, _| store.silence(&id, &names, &lines))
             .await?;
-        self.talk = talk;
+        self.feeds.talk = talk;
         self.state.row.silenced = silenced;
         self.broadcast(StateKind::Presence, None);
         self.news(News::ChatRemoved { name: name.clone() }).await;
@@ -252,7 +260,7 @@ impl Actor {
     async fn report(&mut self, token: &str, n: u64, why: String) -> Result<(), ServerError> {
         let i = self.state.seat_of_token(token)?;
         let reporter = self.state.seats[i].name.clone();
-        let line = self.talk.kept_chat_line(n).ok_or_else(|| {
+        let line = self.feeds.talk.kept_chat_line(n).ok_or_else(|| {
             ServerError::NotFound(format!("no chat line {n} is kept at this table"))
         })?;
         if !line.spectator && line.from.as_ref() == Some(&reporter) {

@@ -26,7 +26,7 @@ impl Subscribe {
         let _ = self
             .reply
             .send(actor.subscribe(self.token.as_deref(), self.v).await);
-        for name in std::mem::take(&mut actor.back) {
+        for name in std::mem::take(&mut actor.feeds.back) {
             actor.news(News::Back { name }).await;
         }
     }
@@ -60,7 +60,7 @@ impl Unsubscribe {
             if occupant.connections == 0 {
                 occupant.gone_since = Some(Instant::now());
                 if !actor.any_human_connected() {
-                    actor.idle_since = Instant::now();
+                    actor.clocks.idle_since = Instant::now();
                 }
                 actor.broadcast(StateKind::Presence, None);
             }
@@ -111,11 +111,11 @@ impl Actor {
                 // Everyone sees them connected (and no longer away).
                 self.broadcast(StateKind::Presence, None);
                 if back && self.state.game.is_some() {
-                    self.back.push(name);
+                    self.feeds.back.push(name);
                 }
                 feed
             }
-            None => self.spectators.subscribe(),
+            None => self.feeds.spectators.subscribe(),
         };
         let current = self.state.v();
         let live = self.live();
@@ -131,8 +131,8 @@ impl Actor {
                     })
                     .collect()
             }),
-            chat: Some(self.talk.chat()),
-            news: Some(self.talk.news()),
+            chat: Some(self.feeds.talk.chat()),
+            news: Some(self.feeds.talk.news()),
             ..self.state.state(who, &live).into()
         };
         let kind = if catching_up {

@@ -44,7 +44,7 @@ impl Act {
 impl Actor {
     async fn start(&mut self, token: &str, seed: Option<Seed>) -> Result<(), ServerError> {
         self.check_host(token)?;
-        self.test_seed = seed;
+        self.bots.test_seed = seed;
         let draw_seed = seed.unwrap_or_else(Seed::from_entropy);
         self.commit(Stored::Start { draw_seed }).await?;
         tracing::info!(seats = self.state.seats.len(), "game started");

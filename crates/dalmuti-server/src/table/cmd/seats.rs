@@ -289,7 +289,7 @@ impl Actor {
             };
             return Err(self.refusal(e, i));
         }
-        let Some((placement, _)) = self.place.as_ref().filter(|p| p.0.chooser == i) else {
+        let Some((placement, _)) = self.clocks.place.as_ref().filter(|p| p.0.chooser == i) else {
             let e = ServerError::Conflict("you have no newcomer to place".into());
             return Err(self.refusal(e, i));
         };
@@ -300,14 +300,14 @@ impl Actor {
             ));
             return Err(self.refusal(e, i));
         }
-        self.place = None;
+        self.clocks.place = None;
         let result = self
             .commit(Stored::Join {
                 name: name.clone(),
                 seat,
             })
             .await;
-        self.deal_at = Some(Instant::now());
+        self.clocks.deal_at = Some(Instant::now());
         match result {
             Ok(v) => Ok(v),
             Err(e) => Err(self.refusal(e, i)),

@@ -116,7 +116,7 @@ impl Evict {
     pub(super) async fn apply(self, actor: &mut Actor) {
         let unattended = actor.state.game.is_none()
             && !actor.any_human_connected()
-            && actor.idle_since.elapsed() >= actor.ctx.timings.listed_idle;
+            && actor.clocks.idle_since.elapsed() >= actor.ctx.timings.listed_idle;
         if unattended {
             tracing::info!("evicted to make room: unstarted, nobody here");
             actor.retire(Retire::Expired).await;
