@@ -48,9 +48,10 @@ pub enum ServerError {
         /// Seconds until a retry may succeed.
         retry_after: u64,
     },
-    /// The request conflicts with the table's state (started, full…).
+    /// The request conflicts with what the server holds (a name taken,
+    /// a game not over, chat removed…).
     #[error("{0}")]
-    Conflict(String),
+    Conflict(Conflict),
     /// The action was chosen at an older event number.
     #[error("stale action: chosen at event {sent}, the table is at event {current}")]
     Stale {
@@ -96,6 +97,130 @@ pub enum ServerError {
     /// another node will serve the table.
     #[error("this server node is stopping: retry in a moment")]
     Draining,
+}
+
+/// Why a request conflicts with what the server holds: one kind per
+/// refusal, its words written once (a client tells them apart by
+/// [`ErrorKind::Conflict`] and a person reads the words).
+///
+/// ```
+/// use dalmuti_server::error::{Conflict, ServerError};
+/// let e = ServerError::Conflict(Conflict::NameTaken { name: "Ada".into() });
+/// assert_eq!(e.to_string(), "\"Ada\" is taken: choose another name");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Conflict {
+    /// A new player asked for a name a player kept, or one like it.
+    #[error(
+        "{asked:?} is a player's kept name (or looks like {kept:?}): choose another, \
+         or open your recovery link if it is yours"
+    )]
+    KeptName {
+        /// The name asked for.
+        asked: String,
+        /// The kept name it is, or looks like.
+        kept: String,
+    },
+    /// A name to keep looks like one kept already.
+    #[error("{name:?} is taken (or looks like {kept:?}, which is): choose another name")]
+    NameLike {
+        /// The name asked for.
+        name: String,
+        /// The kept name it looks like.
+        kept: String,
+    },
+    /// A name to keep is kept already.
+    #[error("{name:?} is taken: choose another name")]
+    NameTaken {
+        /// The name asked for.
+        name: String,
+    },
+    /// A change asked of a table whose game is over.
+    #[error("the game at table {table} is over: its record is at /api/tables/{table}/record")]
+    GameOver {
+        /// The table.
+        table: String,
+    },
+    /// A finished game's answer asked for while it goes on.
+    #[error("the {what} is given once the game is over")]
+    NotOverYet {
+        /// What was asked for ("record", "replay", "fairness").
+        what: &'static str,
+    },
+    /// The table moved to another node while this was asked.
+    #[error("{}", crate::table::Retire::Moved.reason())]
+    Moved,
+    /// A guest asked for a seat at a rated table.
+    #[error(
+        "this table is rated: only players who kept a name sit here \
+         (keep one on the home page), or watch"
+    )]
+    RatedNeedsName,
+    /// A seat's name too like one taken at the table.
+    #[error("the name {name:?} is too like {taken:?}, taken at this table")]
+    NameTooLike {
+        /// The name asked for.
+        name: String,
+        /// The seat's name it looks like.
+        taken: String,
+    },
+    /// A seat placing a newcomer it has not got.
+    #[error("you have no newcomer to place")]
+    NoNewcomer,
+    /// `ready` said during the look-at-your-cards pause.
+    #[error(
+        "no need to say ready: everyone is made ready together when the \
+         look-at-your-cards pause ends (setup_ms)"
+    )]
+    ReadyComesItself,
+    /// A seat whose chat the host removed.
+    #[error("the host removed your chat at this table")]
+    ChatRemoved,
+    /// A spectator's line where the host has not let them chat.
+    #[error("spectators may not chat at this table (the host may allow it)")]
+    SpectatorsQuiet,
+    /// A spectator chatting under a seat's name, or one like it.
+    #[error(
+        "{name:?} is a seat's name at this table, or looks like one: a spectator says hello \
+         with another"
+    )]
+    SpectatorAsSeat {
+        /// The name the spectator gave.
+        name: String,
+    },
+    /// A spectator chatting under a name nobody may chat under.
+    #[error("{name:?} is not a name a spectator may chat under: {why}")]
+    SpectatorNameReserved {
+        /// The name the spectator gave.
+        name: String,
+        /// Why it is reserved.
+        why: String,
+    },
+    /// A spectator chatting under a player's kept name.
+    #[error(
+        "{name:?} is a player's kept name, or looks like one: a spectator says hello with \
+         another"
+    )]
+    SpectatorAsPlayer {
+        /// The name the spectator gave.
+        name: String,
+    },
+    /// Chat from whoever held a seat the host silenced.
+    #[error(
+        "the host removed the chat of {seat:?} at this table, and it holds for whoever \
+         held that seat: no chat from that player or their address here"
+    )]
+    ChatHeld {
+        /// The silenced seat.
+        seat: String,
+    },
+    /// A rematch asked for before the game is over.
+    #[error("a rematch is asked for once the game is over")]
+    RematchTooSoon,
+    /// The table's own refusal (a seat taken, a game started…), in its
+    /// words ([`TableError::Conflict`]).
+    #[error("{0}")]
+    Table(String),
 }
 
 impl ServerError {
@@ -147,7 +272,7 @@ impl From<TableError> for ServerError {
         match e {
             TableError::BadRequest(m) => ServerError::BadRequest(m),
             TableError::BadToken => ServerError::BadToken,
-            TableError::Conflict(m) => ServerError::Conflict(m),
+            TableError::Conflict(m) => ServerError::Conflict(Conflict::Table(m)),
             TableError::Illegal(m) => ServerError::Illegal(m),
             TableError::Storage(m) => ServerError::Storage(crate::store::StoreError::Failed(m)),
         }

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::registry::AppState;
 
-use crate::error::ServerError;
+use crate::error::{Conflict, ServerError};
 use crate::ids::TableId;
 use crate::names::PlayerName;
 use crate::records;
@@ -536,9 +536,7 @@ async fn finished_answer(
         records::Kept::Fairness => "fairness",
     };
     let Some(tag) = finished_tag(state, id, name).await? else {
-        return Err(ServerError::Conflict(format!(
-            "the {name} is given once the game is over"
-        )));
+        return Err(ServerError::Conflict(Conflict::NotOverYet { what: name }));
     };
     if crate::transfer::not_modified(asked, &tag) {
         return Ok(crate::transfer::unchanged(&tag));

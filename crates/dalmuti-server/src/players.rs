@@ -18,7 +18,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
-use crate::error::ServerError;
+use crate::error::{Conflict, ServerError};
 use crate::names::PlayerName;
 use crate::registry::AppState;
 use crate::store::PlayerRow;
@@ -144,12 +144,10 @@ pub async fn seat_name(
     }
     let asked = crate::names::check_new_name(asked)?;
     if let Some(owner) = state.repo.player_named(&asked).await? {
-        return Err(ServerError::Conflict(format!(
-            "{:?} is a player's kept name (or looks like {:?}): choose another, \
-             or open your recovery link if it is yours",
-            asked.as_str(),
-            owner.name.as_str()
-        )));
+        return Err(ServerError::Conflict(Conflict::KeptName {
+            asked: asked.to_string(),
+            kept: owner.name.to_string(),
+        }));
     }
     Ok(asked)
 }
@@ -431,11 +429,10 @@ async fn register(
     let name = crate::names::check_new_name(&req.name)?;
     let key = name_key(&name);
     let taken = |owner: PlayerRow| {
-        ServerError::Conflict(format!(
-            "{:?} is taken (or looks like {:?}, which is): choose another name",
-            name.as_str(),
-            owner.name.as_str()
-        ))
+        ServerError::Conflict(Conflict::NameLike {
+            name: name.to_string(),
+            kept: owner.name.to_string(),
+        })
     };
     // A name found taken costs no new player of the address's share, so
     // a person may try a few; only a name kept counts.
@@ -463,10 +460,9 @@ async fn register(
         // Its key is an older player's, whose name is another (kept
         // under an older rule of look-alikes).
         Err(None) => {
-            return Err(ServerError::Conflict(format!(
-                "{:?} is taken: choose another name",
-                name.as_str()
-            )));
+            return Err(ServerError::Conflict(Conflict::NameTaken {
+                name: name.to_string(),
+            }));
         }
     }
     tracing::info!(player = %name, "a player kept a name");

@@ -32,7 +32,7 @@ use axum::response::{IntoResponse, Response};
 use lru::LruCache;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::error::ServerError;
+use crate::error::{Conflict, ServerError};
 use crate::ids::TableId;
 use crate::limits::{CreationLimit, PerAddress, Slot};
 use crate::metrics::StoreOp;
@@ -102,9 +102,9 @@ pub async fn revive(
 
 /// Requests that change a table are refused once its game is over.
 pub fn over(id: &TableId) -> ServerError {
-    ServerError::Conflict(format!(
-        "the game at table {id} is over: its record is at /api/tables/{id}/record"
-    ))
+    ServerError::Conflict(Conflict::GameOver {
+        table: id.to_string(),
+    })
 }
 
 /// What is served of a game that is over.
@@ -511,7 +511,9 @@ impl Archive {
                 Kept::Replay => Served::new(&state.replay()?, tag),
                 Kept::Fairness if state.is_over() => Served::new(&state.fairness(), tag),
                 Kept::Fairness => {
-                    return Err(ServerError::Conflict("the game is not over".into()));
+                    return Err(ServerError::Conflict(Conflict::NotOverYet {
+                        what: "fairness",
+                    }));
                 }
             };
             Ok::<_, ServerError>(Arc::new(served))

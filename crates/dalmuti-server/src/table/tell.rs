@@ -13,7 +13,7 @@ use super::expiry::Retire;
 use super::replay::replay_log;
 use super::state::{self, Live, Stored, TableState};
 use super::talk::Talk;
-use crate::error::ServerError;
+use crate::error::{Conflict, ServerError};
 use crate::metrics::{LeaseChange, StoreOp};
 use crate::names::PlayerName;
 use crate::protocol::News;
@@ -237,7 +237,7 @@ impl Actor {
             if let Ok(state) = TableState::replayed(row, ours) {
                 self.state = state;
             }
-            return ServerError::Conflict(Retire::Moved.reason().into());
+            return ServerError::Conflict(Conflict::Moved);
         }
         tracing::error!(v = committed + 1, error = %e, "writing an event failed: the table goes back to its log");
         // A write that failed may still have landed (the database answered

@@ -1,7 +1,7 @@
 //! Chat: lines from seats and (if the host lets them) spectators,
 //! bounded per voice.
 
-use crate::error::ServerError;
+use crate::error::{Conflict, ServerError};
 use crate::names::PlayerName;
 use crate::protocol::News;
 use crate::protocol::StateKind;
@@ -97,9 +97,7 @@ impl Actor {
                 let seat = &self.state.seats[i];
                 let name = seat.name.clone();
                 if self.state.row.silenced.iter().any(|s| s.name == name) {
-                    return Err(ServerError::Conflict(
-                        "the host removed your chat at this table".into(),
-                    ));
+                    return Err(ServerError::Conflict(Conflict::ChatRemoved));
                 }
                 self.check_not_silenced(Some(&name), seat.player.as_deref(), from)?;
                 self.feeds.talk.heard(&name, from);
@@ -115,25 +113,24 @@ impl Actor {
             }
             Speaker::Spectator { name, from } => {
                 if !self.state.row.spectator_chat {
-                    return Err(ServerError::Conflict(
-                        "spectators may not chat at this table (the host may allow it)".into(),
-                    ));
+                    return Err(ServerError::Conflict(Conflict::SpectatorsQuiet));
                 }
                 self.check_not_silenced(None, None, from)?;
                 if let Some(n) = &name
                     && self.name_like(n).is_some()
                 {
-                    return Err(ServerError::Conflict(format!(
-                        "{n:?} is a seat's name at this table, or looks like one: a spectator says hello with another"
-                    )));
+                    return Err(ServerError::Conflict(Conflict::SpectatorAsSeat {
+                        name: n.to_string(),
+                    }));
                 }
                 // Nor a bot's ([`crate::names::reserved`]).
                 if let Some(n) = &name
                     && let Some(why) = crate::names::reserved(n)
                 {
-                    return Err(ServerError::Conflict(format!(
-                        "{n:?} is not a name a spectator may chat under: {why}"
-                    )));
+                    return Err(ServerError::Conflict(Conflict::SpectatorNameReserved {
+                        name: n.to_string(),
+                        why: why.to_string(),
+                    }));
                 }
                 // Nor a name a player kept on this server ([`crate::players`]).
                 if let Some(n) = &name {
@@ -145,9 +142,9 @@ impl Actor {
                             ServerError::Storage(crate::store::StoreError::Failed(e.to_string()))
                         })?;
                     if kept.is_some() {
-                        return Err(ServerError::Conflict(format!(
-                            "{n:?} is a player's kept name, or looks like one: a spectator says hello with another"
-                        )));
+                        return Err(ServerError::Conflict(Conflict::SpectatorAsPlayer {
+                            name: n.to_string(),
+                        }));
                     }
                 }
                 (
@@ -201,11 +198,9 @@ impl Actor {
             by_key || (!spared && s.from.contains(&mark))
         });
         match held {
-            Some(s) => Err(ServerError::Conflict(format!(
-                "the host removed the chat of {:?} at this table, and it holds for whoever \
-                 held that seat: no chat from that player or their address here",
-                s.name.as_str()
-            ))),
+            Some(s) => Err(ServerError::Conflict(Conflict::ChatHeld {
+                seat: s.name.to_string(),
+            })),
             None => Ok(()),
         }
     }

@@ -4,12 +4,11 @@
 use tokio::sync::{broadcast, oneshot};
 use tokio::time::Instant;
 
-use crate::error::ServerError;
+use crate::error::{Conflict, ServerError};
 use crate::names::PlayerName;
 use crate::protocol::News;
 use crate::protocol::{Missed, ServerMsg, StateKind, StateMsg, Told};
 use crate::table::actor::Actor;
-use crate::table::expiry::Retire;
 use crate::table::{CATCHUP, CHANNEL};
 use crate::table::{Reply, Subscription};
 use crate::token::SeatToken;
@@ -95,7 +94,7 @@ impl Actor {
         {
             tracing::warn!(v, "a client saw more than this node: the lease was lost");
             self.lost_lease();
-            return Err(ServerError::Conflict(Retire::Moved.reason().into()));
+            return Err(ServerError::Conflict(Conflict::Moved));
         }
         let feed = match who {
             Some(i) => {

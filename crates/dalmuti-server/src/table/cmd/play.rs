@@ -2,7 +2,7 @@
 
 use dalmuti_core::{Action, Seed};
 
-use crate::error::ServerError;
+use crate::error::{Conflict, ServerError};
 use crate::table::actor::Actor;
 use crate::table::state::Stored;
 use crate::table::talk;
@@ -74,11 +74,7 @@ impl Actor {
         if action == Action::Ready {
             // Everyone is made ready together when the pause ends: a
             // person saying it early would be the only one to.
-            let e = ServerError::Conflict(
-                "no need to say ready: everyone is made ready together when the \
-                 look-at-your-cards pause ends (setup_ms)"
-                    .into(),
-            );
+            let e = ServerError::Conflict(Conflict::ReadyComesItself);
             return Err(self.refusal(e, i));
         }
         let event = Stored::Act {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use tokio::time::Instant;
 
 use crate::bots;
-use crate::error::ServerError;
+use crate::error::{Conflict, ServerError};
 use crate::names::{self, PlayerName};
 use crate::protocol::{Outgoing, ServerMsg, Taken, Told};
 use crate::table::actor::Actor;
@@ -125,17 +125,14 @@ impl Actor {
         // A seat nobody can be held to would cancel the rating for all,
         // or be a free rating for whoever sits beside it.
         if self.state.row.rated && player.is_none() {
-            return Err(ServerError::Conflict(
-                "this table is rated: only players who kept a name sit here \
-                 (keep one on the home page), or watch"
-                    .into(),
-            ));
+            return Err(ServerError::Conflict(Conflict::RatedNeedsName));
         }
         // The same name exactly: the log's own refusal says so.
         if let Some(taken) = self.name_like(name).filter(|t| t != name.as_str()) {
-            return Err(ServerError::Conflict(format!(
-                "the name {name:?} is too like {taken:?}, taken at this table"
-            )));
+            return Err(ServerError::Conflict(Conflict::NameTooLike {
+                name: name.to_string(),
+                taken: taken.to_string(),
+            }));
         }
         let token = SeatToken::new();
         let hash = Some(state::hash_hex(&token.hash()));
@@ -290,7 +287,7 @@ impl Actor {
             return Err(self.refusal(e, i));
         }
         let Some((placement, _)) = self.clocks.place.as_ref().filter(|p| p.0.chooser == i) else {
-            let e = ServerError::Conflict("you have no newcomer to place".into());
+            let e = ServerError::Conflict(Conflict::NoNewcomer);
             return Err(self.refusal(e, i));
         };
         if placement.newcomer != *name || !placement.seats.contains(&seat) {

@@ -3,7 +3,7 @@
 
 use tokio::sync::oneshot;
 
-use crate::error::ServerError;
+use crate::error::{Conflict, ServerError};
 use crate::fairness::{FairRecord, Fairness};
 use crate::ids::TableId;
 use crate::metrics::LeaseChange;
@@ -132,9 +132,7 @@ impl Actor {
     async fn rematch(&mut self, token: &str, ctx: Context) -> Result<RematchMade, ServerError> {
         self.check_host(token)?;
         if !self.state.is_over() {
-            return Err(ServerError::Conflict(
-                "a rematch is asked for once the game is over".into(),
-            ));
+            return Err(ServerError::Conflict(Conflict::RematchTooSoon));
         }
         if let Some(id) = &self.state.row.rematch {
             return Ok(RematchMade {
