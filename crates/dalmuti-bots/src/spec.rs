@@ -65,6 +65,10 @@ pub enum BotSpec {
 #[error("{0}")]
 pub struct BadSpec(pub String);
 
+/// The heuristic's greedy play-outs of each candidate per decision in
+/// President and Daifugō.
+const HEURISTIC_PLAYOUTS: u32 = 8;
+
 impl BotSpec {
     /// Builds the bot, its randomness seeded by `seed`. An external bot's
     /// program is started here.
@@ -81,9 +85,14 @@ impl BotSpec {
         Ok(match self {
             BotSpec::Random => Box::new(RandomBot::new(seed)),
             BotSpec::Greedy => Box::new(GreedyBot),
+            // In President and Daifugō the rules of thumb alone played no
+            // better than greedy (`easy`), so the heuristic looks a little
+            // ahead there: a few greedy play-outs of each candidate, a
+            // tenth of `hard`'s (docs/PERFORMANCE.md, "The levels in
+            // President and Daifugō").
             BotSpec::Heuristic => family(
                 Box::new(HeuristicBot::new(seed)),
-                Box::new(ClimbHeuristic::new(Lean::Balanced, seed)),
+                Box::new(ClimbSearch::new(None, HEURISTIC_PLAYOUTS, seed)),
             ),
             BotSpec::Learned => family(
                 Box::new(LearnedBot::new(seed)),
