@@ -190,7 +190,7 @@ impl Table {
         let seat = self.seat(seat)?;
         let value: serde_json::Value = serde_json::from_str(action)
             .map_err(|e| PyValueError::new_err(format!("action {action:?} is not JSON: {e}")))?;
-        let action = decode_action(&value).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let action = decode_action(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
         self.play(seat, action)
     }
 

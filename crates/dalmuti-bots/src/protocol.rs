@@ -422,11 +422,11 @@ mod tests {
     #[test]
     fn cards_may_come_in_any_order_and_spacing() {
         assert_eq!(
-            decode_action(&json!({"play": " J  6 6 "})),
+            decode_action(json!({"play": " J  6 6 "})),
             Ok(Action::Play("6 6 J".parse().unwrap()))
         );
         assert_eq!(
-            decode_action(&json!({"give_tax": "10\t9"})),
+            decode_action(json!({"give_tax": "10\t9"})),
             Ok(Action::GiveTax("9 10".parse().unwrap()))
         );
     }
@@ -574,8 +574,8 @@ mod tests {
             .to_string(),
             r#"{"kind":"tax","to":4,"count":2}"#
         );
-        assert!(decode_decision(&json!({"kind": "dance"})).is_err());
-        assert!(decode_decision(&json!({"kind": "tax", "to": 99, "count": 1})).is_err());
+        assert!(decode_decision(json!({"kind": "dance"})).is_err());
+        assert!(decode_decision(json!({"kind": "tax", "to": 99, "count": 1})).is_err());
     }
 
     #[test]
