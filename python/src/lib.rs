@@ -74,7 +74,7 @@ impl PySpace {
 /// The verdict of `dalmuti check --json` on a record, as JSON text.
 #[pyfunction]
 fn check(record: &str) -> String {
-    dalmuti_core::record::check(record).to_json().to_string()
+    dalmuti_core::record::check(record).to_json()
 }
 
 /// The length of an observation at a table of `players` under `rules`
