@@ -183,7 +183,7 @@ impl Table {
     fn legal(&self, seat: usize) -> PyResult<String> {
         let view = self.game.view(Viewer::Seat(self.seat(seat)?));
         let legal: Vec<_> = view.legal_actions().iter().map(encode_action).collect();
-        Ok(serde_json::Value::Array(legal).to_string())
+        Ok(serde_json::to_string(&legal).expect("actions serialize"))
     }
 
     fn apply(&mut self, seat: usize, action: &str) -> PyResult<()> {

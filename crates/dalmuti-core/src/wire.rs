@@ -19,9 +19,9 @@
 //! assert_eq!(encode_action(&dogberts).to_string(), r#"{"play":"D D as 3"}"#);
 //! ```
 
+use indexmap::IndexMap;
 use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 mod met;
 
@@ -73,8 +73,10 @@ const ACTION_FORMS: &str = r#"an action is "pass", "ready", "call_revolution", "
 /// Cards are record tokens (`1`…`12`, `J`; `0`, `1`…`10`, `T`, `R`, `D`
 /// in Corporate Shuffle), best first, wild cards last. A set with the
 /// Wedgie names no victim only when its play ends the hand.
-pub fn encode_action(action: &Action) -> Value {
-    serde_json::to_value(Wire(*action)).expect("an action always serializes")
+///
+/// It serializes as the table says, and `Display` writes its JSON text.
+pub fn encode_action(action: &Action) -> Wire<Action> {
+    Wire(*action)
 }
 
 /// An action as the wire writes it ([`encode_action`]'s table): a play is
@@ -167,7 +169,7 @@ fn read_action(met: &Met) -> Result<Action, BadMessage> {
             read_play(met, fields)
         }
         Met::Fields(fields) => {
-            let [(key, arg)] = fields.as_slice() else {
+            let (1, Some((key, arg))) = (fields.len(), fields.first()) else {
                 return bad(format!(
                     "{} is not an action: an action object has exactly one key (\"play\" may \
                      add \"wedgie\"); {ACTION_FORMS}",
@@ -221,9 +223,9 @@ fn read_action(met: &Met) -> Result<Action, BadMessage> {
 
 /// A `play` action: its cards (with `as V` for Dogberts alone), and the
 /// Wedgie's victim in `"wedgie"` when the set holds the Wedgie.
-fn read_play(met: &Met, fields: &[(String, Met)]) -> Result<Action, BadMessage> {
+fn read_play(met: &Met, fields: &IndexMap<String, Met>) -> Result<Action, BadMessage> {
     let context = |e: BadMessage| BadMessage(format!(r#"{{"play": …}}: {e}"#));
-    if let Some((other, _)) = fields.iter().find(|(k, _)| k != "play" && k != "wedgie") {
+    if let Some(other) = fields.keys().find(|k| *k != "play" && *k != "wedgie") {
         if other == "as" {
             return Err(context(BadMessage(
                 r#"a declared value is written with the cards: {"play": "D D as 3"}"#.into(),
@@ -316,8 +318,10 @@ pub fn truncate(text: &str, max: usize) -> String {
 ///
 /// A set on the table that holds the Twirling Wedgie also names its victim
 /// (`"wedgie": 2`), as in the log.
-pub fn encode_decision(decision: &Decision) -> Value {
-    serde_json::to_value(Wire(*decision)).expect("a decision always serializes")
+///
+/// It serializes as the table says, and `Display` writes its JSON text.
+pub fn encode_decision(decision: &Decision) -> Wire<Decision> {
+    Wire(*decision)
 }
 
 /// A decision as the wire writes and reads it, tagged by `kind`
@@ -531,6 +535,16 @@ impl serde::Serialize for Wire<Action> {
 impl<'de> serde::Deserialize<'de> for Wire<Action> {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         action::deserialize(deserializer).map(Wire)
+    }
+}
+
+/// The JSON text of an action or a decision in its wire form.
+impl<T> std::fmt::Display for Wire<T>
+where
+    Wire<T>: Serialize,
+{
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&serde_json::to_string(self).map_err(|_| std::fmt::Error)?)
     }
 }
 

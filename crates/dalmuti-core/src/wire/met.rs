@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 
+use indexmap::IndexMap;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
@@ -19,7 +20,7 @@ pub(super) enum Met<'de> {
     Null,
     /// An object's fields in order; a key given twice keeps its first
     /// place and its last value, as `serde_json` reads it.
-    Fields(Vec<(String, Met<'de>)>),
+    Fields(IndexMap<String, Met<'de>>),
     /// Anything else (`true`, `-1`, `2.5`, an array), as its text: shown,
     /// never read.
     Other(String),
@@ -51,7 +52,7 @@ impl Met<'_> {
     /// An object's field.
     pub(super) fn get(&self, key: &str) -> Option<&Self> {
         match self {
-            Met::Fields(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            Met::Fields(fields) => fields.get(key),
             _ => None,
         }
     }
@@ -128,12 +129,9 @@ impl<'de> Visitor<'de> for MetVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Met<'de>, A::Error> {
-        let mut fields: Vec<(String, Met)> = Vec::new();
+        let mut fields = IndexMap::new();
         while let Some((key, value)) = map.next_entry::<String, Met>()? {
-            match fields.iter_mut().find(|(k, _)| *k == key) {
-                Some(field) => field.1 = value,
-                None => fields.push((key, value)),
-            }
+            fields.insert(key, value);
         }
         Ok(Met::Fields(fields))
     }

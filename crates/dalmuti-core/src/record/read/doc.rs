@@ -13,6 +13,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::num::NonZeroU32;
 
+use indexmap::IndexMap;
 use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -115,31 +116,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
 /// An object keyed by player name (a deal, a tax, a round of the draw),
 /// its entries in the order written; a name given twice keeps its first
 /// place and its last value.
-pub(super) struct Names<T>(pub Vec<(String, T)>);
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Names<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Names<T>, D::Error> {
-        struct NamesVisitor<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for NamesVisitor<T> {
-            type Value = Names<T>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an object of player name: value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Names<T>, A::Error> {
-                let mut entries: Vec<(String, T)> =
-                    Vec::with_capacity(map.size_hint().unwrap_or(0));
-                while let Some((name, value)) = map.next_entry::<String, T>()? {
-                    match entries.iter_mut().find(|(n, _)| *n == name) {
-                        Some(entry) => entry.1 = value,
-                        None => entries.push((name, value)),
-                    }
-                }
-                Ok(Names(entries))
-            }
-        }
-        deserializer.deserialize_map(NamesVisitor(PhantomData))
-    }
-}
+pub(super) type Names<T> = IndexMap<String, T>;
 
 /// One entry of a hand's `plays`: its text, or what it was instead of a
 /// string (refused when the reader comes to it, in its turn).

@@ -210,10 +210,10 @@ impl HandReader<'_> {
         whose: &str,
         out: &mut HandRecord,
     ) -> Result<Vec<Cards>, ReadError> {
-        let Some(Names(deal)) = deal else {
+        let Some(deal) = deal else {
             return Err(self.fault("the hand has no deal"));
         };
-        if let Some((stranger, _)) = deal.iter().find(|(k, _)| !seated.contains(k)) {
+        if let Some(stranger) = deal.keys().find(|k| !seated.contains(k)) {
             return Err(self.fault(format!(
                 "the deal gives cards to {}, who is not seated in this {whose}",
                 show(stranger)
@@ -221,7 +221,7 @@ impl HandReader<'_> {
         }
         let mut dealt = Vec::with_capacity(seated.len());
         for name in seated {
-            let Some((_, text)) = deal.iter().find(|(k, _)| k == name) else {
+            let Some(text) = deal.get(name) else {
                 return Err(self.fault(format!("the deal has no cards for {}", show(name))));
             };
             let cards = text
@@ -437,7 +437,7 @@ impl HandReader<'_> {
                 .to_act()
                 .iter()
                 .any(|s| matches!(hand.decision(s), Some(Decision::Tax { .. })));
-        let Some(Names(gifts)) = gifts else {
+        let Some(gifts) = gifts else {
             if due && more {
                 return Err(self.fault("taxes are collected this hand, but the record has no tax"));
             }
@@ -525,7 +525,7 @@ impl HandReader<'_> {
         if out.declined_exchange && !awaiting {
             return Err(self.fault("no merchant exchange could be offered, so none was declined"));
         }
-        let Some(Names(entries)) = sides_given else {
+        let Some(entries) = sides_given else {
             if awaiting && more {
                 self.game
                     .apply(offerer, Action::DeclineExchange)

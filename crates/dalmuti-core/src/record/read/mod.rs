@@ -402,7 +402,7 @@ fn read_draw(
     };
     let mut named = Vec::with_capacity(rounds.len());
     let mut indexed = Vec::with_capacity(rounds.len());
-    for (r, Names(cards)) in rounds.into_iter().enumerate() {
+    for (r, cards) in rounds.into_iter().enumerate() {
         let mut named_round = Vec::with_capacity(cards.len());
         let mut indexed_round = Vec::with_capacity(cards.len());
         for (name, card) in cards {
