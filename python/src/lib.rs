@@ -60,7 +60,7 @@ impl PySpace {
     fn index(&self, action: &str) -> PyResult<usize> {
         let value: serde_json::Value = serde_json::from_str(action)
             .map_err(|e| PyValueError::new_err(format!("action {action:?} is not JSON: {e}")))?;
-        let action = decode_action(&value).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let action = decode_action(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
         self.0.number(&action).ok_or_else(|| {
             PyValueError::new_err(format!("{action} is not an action at this table"))
         })
@@ -74,7 +74,7 @@ impl PySpace {
 /// The verdict of `dalmuti check --json` on a record, as JSON text.
 #[pyfunction]
 fn check(record: &str) -> String {
-    dalmuti_core::record::check(record).to_json().to_string()
+    dalmuti_core::record::check(record).to_json()
 }
 
 /// The length of an observation at a table of `players` under `rules`
@@ -117,7 +117,7 @@ fn observe_snapshot<'py>(
             if value.is_null() {
                 None
             } else {
-                Some(decode_decision(&value).map_err(|e| bad(e.to_string()))?)
+                Some(decode_decision(value).map_err(|e| bad(e.to_string()))?)
             }
         }
         None => None,

@@ -183,14 +183,14 @@ impl Table {
     fn legal(&self, seat: usize) -> PyResult<String> {
         let view = self.game.view(Viewer::Seat(self.seat(seat)?));
         let legal: Vec<_> = view.legal_actions().iter().map(encode_action).collect();
-        Ok(serde_json::Value::Array(legal).to_string())
+        Ok(serde_json::to_string(&legal).expect("actions serialize"))
     }
 
     fn apply(&mut self, seat: usize, action: &str) -> PyResult<()> {
         let seat = self.seat(seat)?;
         let value: serde_json::Value = serde_json::from_str(action)
             .map_err(|e| PyValueError::new_err(format!("action {action:?} is not JSON: {e}")))?;
-        let action = decode_action(&value).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let action = decode_action(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
         self.play(seat, action)
     }
 

@@ -309,6 +309,40 @@ impl Climbing {
         Ok(())
     }
 
+    /// These options with those a record gives put over them (its
+    /// `rules.climbing`: JSON text of an object of option: value); an
+    /// option left out keeps its value here, and an unknown one is
+    /// refused.
+    ///
+    /// ```
+    /// use dalmuti_core::{Climbing, Lock};
+    /// let c = Climbing::PRESIDENT.over(r#"{"lock": "suit", "jokers": 2}"#).unwrap();
+    /// assert_eq!((c.lock, c.jokers), (Lock::Suit, 2));
+    /// assert_eq!(c.sequences, Climbing::PRESIDENT.sequences);
+    /// assert!(Climbing::UECDA.over(r#"{"colour": "on"}"#).is_err());
+    /// assert!(Climbing::UECDA.over(r#"{"jokers": "two"}"#).is_err());
+    /// ```
+    // The record's options and a command line's (`set`) are data named by
+    // a person, read through the options' own serde form: one list of
+    // their names and types, the struct's.
+    pub fn over(self, given: &str) -> Result<Climbing, String> {
+        let mut options = serde_json::to_value(self).expect("options serialize");
+        let given: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(given).map_err(|e| crate::wire::without_position(&e))?;
+        for (key, value) in given {
+            match options.get_mut(&key) {
+                Some(slot) => *slot = value,
+                None => {
+                    return Err(format!(
+                        "no option {key:?}: the options are {}",
+                        Climbing::names()
+                    ));
+                }
+            }
+        }
+        serde_json::from_value(options).map_err(|e| e.to_string())
+    }
+
     /// Options as a person types them: a preset (`uecda`, `local`,
     /// `local_all`, `president`) and `option=value`s, separated by commas, over the
     /// variant's own options.

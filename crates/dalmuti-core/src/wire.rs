@@ -19,8 +19,13 @@
 //! assert_eq!(encode_action(&dogberts).to_string(), r#"{"play":"D D as 3"}"#);
 //! ```
 
+use indexmap::IndexMap;
+use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+
+mod met;
+
+use met::Met;
 
 use crate::{Action, Card, Cards, Decision, MAX_PLAYERS, Seat, Set};
 
@@ -68,8 +73,10 @@ const ACTION_FORMS: &str = r#"an action is "pass", "ready", "call_revolution", "
 /// Cards are record tokens (`1`…`12`, `J`; `0`, `1`…`10`, `T`, `R`, `D`
 /// in Corporate Shuffle), best first, wild cards last. A set with the
 /// Wedgie names no victim only when its play ends the hand.
-pub fn encode_action(action: &Action) -> Value {
-    serde_json::to_value(Wire(*action)).expect("an action always serializes")
+///
+/// It serializes as the table says, and `Display` writes its JSON text.
+pub fn encode_action(action: &Action) -> Wire<Action> {
+    Wire(*action)
 }
 
 /// An action as the wire writes it ([`encode_action`]'s table): a play is
@@ -130,15 +137,23 @@ impl From<Action> for ActionOut {
 
 /// Reads an action written as in [`encode_action`], or says what is wrong
 /// with it. Cards may come in any order and with any white space between
-/// them (`"J 6  6"` is `"6 6 J"`).
-pub fn decode_action(value: &Value) -> Result<Action, BadMessage> {
-    match value {
-        Value::String(name) => UNIT_ACTIONS
+/// them (`"J 6  6"` is `"6 6 J"`). `input` is any serde deserializer: a
+/// `&serde_json::Value` a caller holds, or a `serde_json::Deserializer`
+/// over text.
+pub fn decode_action<'de, D: Deserializer<'de>>(input: D) -> Result<Action, BadMessage> {
+    let met = Met::deserialize(input).map_err(|e| BadMessage(e.to_string()))?;
+    read_action(&met)
+}
+
+/// An action read from what was met: [`decode_action`]'s rules.
+fn read_action(met: &Met) -> Result<Action, BadMessage> {
+    match met {
+        Met::Text(name) => UNIT_ACTIONS
             .iter()
             .find(|(n, _)| n == name)
             .map(|&(_, a)| a)
             .ok_or_else(|| {
-                let hint = match name.as_str() {
+                let hint = match name.as_ref() {
                     "play" | "give_tax" | "offer_exchange" | "answer_exchange" | "give"
                     | "discard" => {
                         format!(" ({name:?} needs its cards: {{{name:?}: …}})")
@@ -147,22 +162,23 @@ pub fn decode_action(value: &Value) -> Result<Action, BadMessage> {
                 };
                 BadMessage(format!(
                     "unknown action {}{hint}: {ACTION_FORMS}",
-                    show(value)
+                    met.shown()
                 ))
             }),
-        Value::Object(map) if map.contains_key("play") && map.len() > 1 => decode_play(map),
-        Value::Object(map) => {
-            let mut entries = map.iter();
-            let (Some((key, arg)), None) = (entries.next(), entries.next()) else {
+        Met::Fields(fields) if met.get("play").is_some() && fields.len() > 1 => {
+            read_play(met, fields)
+        }
+        Met::Fields(fields) => {
+            let (1, Some((key, arg))) = (fields.len(), fields.first()) else {
                 return bad(format!(
                     "{} is not an action: an action object has exactly one key (\"play\" may \
                      add \"wedgie\"); {ACTION_FORMS}",
-                    show(value)
+                    met.shown()
                 ));
             };
             let context = |e: BadMessage| BadMessage(format!("{{{key:?}: …}}: {e}"));
             match key.as_str() {
-                "play" => decode_play(map),
+                "play" => read_play(met, fields),
                 "wedgie" | "as" => bad(format!(
                     r#"{key:?} goes with the cards it is for: {{"play": "6 T", "wedgie": 3}}, {{"play": "D D as 3"}}"#
                 )),
@@ -172,46 +188,44 @@ pub fn decode_action(value: &Value) -> Result<Action, BadMessage> {
                         .map(Action::GiveTax)
                         .map_err(|e| context(BadMessage(e.to_string())))
                 }
-                "answer_exchange" => decode_card(arg)
-                    .map(Action::AnswerExchange)
-                    .map_err(context),
-                "give" => decode_card(arg).map(Action::Give).map_err(context),
-                "discard" => decode_card(arg).map(Action::Discard).map_err(context),
+                "answer_exchange" => read_card(arg).map(Action::AnswerExchange).map_err(context),
+                "give" => read_card(arg).map(Action::Give).map_err(context),
+                "discard" => read_card(arg).map(Action::Discard).map_err(context),
                 "offer_exchange" => {
-                    let Value::Object(fields) = arg else {
+                    if !matches!(arg, Met::Fields(_)) {
                         return Err(context(BadMessage(format!(
                             r#"expected {{"partner": SEAT, "card": CARD}}, not {}"#,
-                            show(arg)
+                            arg.shown()
                         ))));
-                    };
-                    let partner = fields
+                    }
+                    let partner = arg
                         .get("partner")
                         .ok_or_else(|| BadMessage(r#"missing "partner" (a seat number)"#.into()))
-                        .and_then(decode_seat)
+                        .and_then(read_seat)
                         .map_err(context)?;
-                    let card = fields
+                    let card = arg
                         .get("card")
                         .ok_or_else(|| BadMessage(r#"missing "card" (a card token)"#.into()))
-                        .and_then(decode_card)
+                        .and_then(read_card)
                         .map_err(context)?;
                     Ok(Action::OfferExchange { partner, card })
                 }
                 "pass" | "ready" | "call_revolution" | "decline_exchange" => bad(format!(
                     r#"{key:?} takes nothing: write it as the string "{key}", not {}"#,
-                    show(value)
+                    met.shown()
                 )),
                 _ => bad(format!("unknown action {key:?}: {ACTION_FORMS}")),
             }
         }
-        _ => bad(format!("{} is not an action: {ACTION_FORMS}", show(value))),
+        _ => bad(format!("{} is not an action: {ACTION_FORMS}", met.shown())),
     }
 }
 
 /// A `play` action: its cards (with `as V` for Dogberts alone), and the
 /// Wedgie's victim in `"wedgie"` when the set holds the Wedgie.
-fn decode_play(map: &Map<String, Value>) -> Result<Action, BadMessage> {
+fn read_play(met: &Met, fields: &IndexMap<String, Met>) -> Result<Action, BadMessage> {
     let context = |e: BadMessage| BadMessage(format!(r#"{{"play": …}}: {e}"#));
-    if let Some(other) = map.keys().find(|k| *k != "play" && *k != "wedgie") {
+    if let Some(other) = fields.keys().find(|k| *k != "play" && *k != "wedgie") {
         if other == "as" {
             return Err(context(BadMessage(
                 r#"a declared value is written with the cards: {"play": "D D as 3"}"#.into(),
@@ -220,17 +234,21 @@ fn decode_play(map: &Map<String, Value>) -> Result<Action, BadMessage> {
         return bad(format!(
             "{} is not an action: an action object has exactly one key (\"play\" may add \
              \"wedgie\"), not {other:?}; {ACTION_FORMS}",
-            show(&Value::Object(map.clone()))
+            met.shown()
         ));
     }
-    let text = cards_text(&map["play"]).map_err(context)?;
+    let Some(cards) = met.get("play") else {
+        return bad(format!("{} is not a play", met.shown()));
+    };
+    let text = cards_text(cards).map_err(context)?;
     let set = text
         .parse::<Set>()
         .map_err(|e| context(BadMessage(e.to_string())))?;
-    let victim = match map.get("wedgie") {
-        None | Some(Value::Null) => None,
+    let victim = match met.get("wedgie") {
+        None => None,
+        Some(Met::Null) => None,
         Some(seat) => {
-            Some(decode_seat(seat).map_err(|e| context(BadMessage(format!(r#""wedgie": {e}"#))))?)
+            Some(read_seat(seat).map_err(|e| context(BadMessage(format!(r#""wedgie": {e}"#))))?)
         }
     };
     set.with_target(victim)
@@ -240,40 +258,41 @@ fn decode_play(map: &Map<String, Value>) -> Result<Action, BadMessage> {
 
 /// The cards of a `play` or `give_tax`: a string of tokens, normalized to
 /// single spaces.
-fn cards_text(value: &Value) -> Result<String, BadMessage> {
-    match value {
-        Value::String(s) => Ok(s.split_whitespace().collect::<Vec<_>>().join(" ")),
-        other => bad(format!(
+fn cards_text(met: &Met) -> Result<String, BadMessage> {
+    match met {
+        Met::Text(s) => Ok(s.split_whitespace().collect::<Vec<_>>().join(" ")),
+        _ => bad(format!(
             r#"expected a string of cards such as "6 6 J", not {}"#,
-            show(other)
+            met.shown()
         )),
     }
 }
 
-fn decode_card(value: &Value) -> Result<Card, BadMessage> {
-    match value {
-        Value::String(s) => s.trim().parse().map_err(|e| BadMessage(format!("{e}"))),
-        other => bad(format!(
+fn read_card(met: &Met) -> Result<Card, BadMessage> {
+    match met {
+        Met::Text(s) => s.trim().parse().map_err(|e| BadMessage(format!("{e}"))),
+        _ => bad(format!(
             r#"expected one card such as "7" or "J", not {}"#,
-            show(other)
+            met.shown()
         )),
     }
 }
 
-fn decode_seat(value: &Value) -> Result<Seat, BadMessage> {
-    match value.as_u64() {
-        Some(n) if n < MAX_PLAYERS as u64 => Ok(Seat::new(n as usize)),
+fn read_seat(met: &Met) -> Result<Seat, BadMessage> {
+    match *met {
+        Met::Whole(n) if n < MAX_PLAYERS as u64 => Ok(Seat::new(n as usize)),
         _ => bad(format!(
             "expected a seat number (0 to {}), not {}",
             MAX_PLAYERS - 1,
-            show(value)
+            met.shown()
         )),
     }
 }
 
-/// A JSON value for an error message, cut short if long.
-pub fn show(value: &Value) -> String {
-    truncate(&value.to_string(), 80)
+/// A JSON value for an error message, cut short if long: what a sender
+/// sent, shown back to it.
+pub fn show(value: &impl Serialize) -> String {
+    truncate(&serde_json::to_string(value).unwrap_or_default(), 80)
 }
 
 /// `text` cut to at most `max` characters, with `…` when cut.
@@ -299,8 +318,10 @@ pub fn truncate(text: &str, max: usize) -> String {
 ///
 /// A set on the table that holds the Twirling Wedgie also names its victim
 /// (`"wedgie": 2`), as in the log.
-pub fn encode_decision(decision: &Decision) -> Value {
-    serde_json::to_value(Wire(*decision)).expect("a decision always serializes")
+///
+/// It serializes as the table says, and `Display` writes its JSON text.
+pub fn encode_decision(decision: &Decision) -> Wire<Decision> {
+    Wire(*decision)
 }
 
 /// A decision as the wire writes and reads it, tagged by `kind`
@@ -411,11 +432,28 @@ impl TryFrom<DecisionWire> for Decision {
     }
 }
 
-/// Reads a decision written as in [`encode_decision`].
-pub fn decode_decision(value: &Value) -> Result<Decision, BadMessage> {
-    serde_json::from_value::<Wire<Decision>>(value.clone())
+/// Reads a decision written as in [`encode_decision`], from any serde
+/// deserializer (as [`decode_action`]); what is wrong with it is said
+/// after the decision as it was sent.
+pub fn decode_decision<'de, D: Deserializer<'de>>(input: D) -> Result<Decision, BadMessage> {
+    let met = Met::deserialize(input).map_err(|e| BadMessage(e.to_string()))?;
+    // Read again from its own text: serde's words for what is wrong with
+    // it, without a place in that text (it is the caller's value, not a
+    // line the caller sent).
+    serde_json::from_str::<Wire<Decision>>(&met.text())
         .map(|Wire(decision)| decision)
-        .map_err(|e| BadMessage(format!("{}: {e}", show(value))))
+        .map_err(|e| BadMessage(format!("{}: {}", met.shown(), without_position(&e))))
+}
+
+/// A `serde_json` error's words without the line and column it adds for
+/// a text: for errors in a part of a text, whose place is said otherwise.
+pub(crate) fn without_position(error: &serde_json::Error) -> String {
+    let words = error.to_string();
+    let place = format!(" at line {} column {}", error.line(), error.column());
+    match words.strip_suffix(&place) {
+        Some(words) => words.to_string(),
+        None => words,
+    }
 }
 
 /// A decision in words, for messages: `lead a round`, `top 9 9 or pass`…
@@ -454,7 +492,6 @@ pub fn describe_decision(decision: &Decision) -> String {
 /// ```
 pub mod action {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    use serde_json::Value;
 
     use crate::Action;
 
@@ -466,8 +503,8 @@ pub mod action {
     /// Reads an action as [`super::decode_action`] does; what is wrong
     /// with it is the error.
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Action, D::Error> {
-        let value = Value::deserialize(deserializer)?;
-        super::decode_action(&value).map_err(serde::de::Error::custom)
+        let met = super::Met::deserialize(deserializer)?;
+        super::read_action(&met).map_err(serde::de::Error::custom)
     }
 }
 
@@ -498,6 +535,16 @@ impl serde::Serialize for Wire<Action> {
 impl<'de> serde::Deserialize<'de> for Wire<Action> {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         action::deserialize(deserializer).map(Wire)
+    }
+}
+
+/// The JSON text of an action or a decision in its wire form.
+impl<T> std::fmt::Display for Wire<T>
+where
+    Wire<T>: Serialize,
+{
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&serde_json::to_string(self).map_err(|_| std::fmt::Error)?)
     }
 }
 

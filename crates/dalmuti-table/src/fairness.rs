@@ -52,9 +52,9 @@ pub struct Fairness {
 /// and `dalmuti verify` checks.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FairRecord {
-    /// The record, as the engine writes it.
+    /// The record, written as the engine writes it.
     #[serde(flatten)]
-    pub record: serde_json::Value,
+    pub record: dalmuti_core::record::Record,
     /// The deals' commitments and seeds.
     pub fairness: Fairness,
 }

@@ -866,7 +866,7 @@ impl TableState {
             TableError::Conflict("the record is given once the game is over".into())
         })?;
         Ok(FairRecord {
-            record: dalmuti_core::record::Record::from_game(game).to_json(),
+            record: dalmuti_core::record::Record::from_game(game),
             fairness: self.fairness(),
         })
     }

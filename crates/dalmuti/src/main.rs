@@ -140,7 +140,7 @@ fn run_check(file: &PathBuf, json: bool) -> ExitCode {
         Err(e) => Checked::Unreadable(e),
     };
     let lines = if json {
-        vec![verdict.to_json().to_string()]
+        vec![verdict.to_json()]
     } else {
         match &verdict {
             Checked::Valid(report) => {

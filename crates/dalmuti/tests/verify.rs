@@ -98,7 +98,7 @@ fn play_with(
         }
     }
     assert!(game.is_over());
-    let mut doc = Record::from_game(&game).to_json();
+    let mut doc = serde_json::to_value(Record::from_game(&game)).unwrap();
     doc["fairness"] = serde_json::to_value(&fairness).unwrap();
     Played { doc, fairness }
 }

@@ -1,7 +1,6 @@
 //! Writing records: any game the engine plays, as `dalmuti-record/1`.
 
 use serde::{Serialize, Serializer};
-use serde_json::Value;
 
 use super::{FORMAT, FORMAT_SUITED, HandRecord, PlayRecord, Record, Settled};
 use crate::card::Card;
@@ -58,11 +57,6 @@ impl Record {
                 })
                 .collect(),
         }
-    }
-
-    /// The record as a JSON value, fields in the order of the format's page.
-    pub fn to_json(&self) -> Value {
-        serde_json::to_value(self).expect("a record always serializes")
     }
 
     /// The record as pretty-printed JSON text.

@@ -7,3 +7,4 @@ mod pack_properties;
 mod properties;
 mod records;
 mod rules;
+mod wire;

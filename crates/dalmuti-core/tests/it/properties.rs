@@ -1935,7 +1935,7 @@ proptest! {
         damage in any::<u64>(),
     ) {
         let game = played_game(&setup, stop);
-        let mut doc = Record::from_game(&game).to_json();
+        let mut doc = serde_json::to_value(Record::from_game(&game)).expect("serializes");
         let names: Vec<String> = game.players().map(|p| game.name(p).to_string()).collect();
         let mut rng = Chooser::new(damage);
         for _ in 0..changes {

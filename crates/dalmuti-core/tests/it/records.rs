@@ -47,7 +47,7 @@ fn spec_examples_check_as_expected() {
         }
         let text = std::fs::read_to_string(&path).unwrap();
         let verdict = check(&text);
-        let mut got = verdict.to_json();
+        let mut got: Value = serde_json::from_str(&verdict.to_json()).unwrap();
         let expected_path = path.with_file_name(name.replace(".json", ".expected.json"));
         let mut expected: Value =
             serde_json::from_str(&std::fs::read_to_string(expected_path).unwrap()).unwrap();
@@ -88,9 +88,77 @@ fn unreadable_records_exit_with_two() {
         "{}",
         r#"{"format": "pgn"}"#,
         r#"{"format": 1}"#,
+        // The format is looked at before any other part.
+        r#"{"seating": 5, "format": "pgn"}"#,
+        // Not JSON, though a part before the text breaks off is malformed.
+        r#"{"format": "dalmuti-record/1", "seating": 5, "hands": [}"#,
     ] {
         assert_eq!(check(text).exit_code(), 2, "{text:?}");
     }
+    let malformed = check(r#"{"format": "dalmuti-record/1", "seating": 5, "hands": []}"#);
+    assert_eq!(malformed.exit_code(), 1, "{malformed:?}");
+}
+
+/// A part of the wrong shape is a fault where it lies: in its hand, with
+/// its path in the words.
+#[test]
+fn parts_of_the_wrong_shape_say_where_they_are() {
+    let base = example("five-players-three-hands.json");
+    let with = |f: &dyn Fn(&mut Value)| {
+        let mut v = base.clone();
+        f(&mut v);
+        v
+    };
+    assert_fault(
+        &with(&|v| v["seating"][2] = json!(5)),
+        None,
+        None,
+        "seating[2]: invalid type: integer `5`, expected a string",
+    );
+    // An array is not read as the fields in order.
+    assert_fault(
+        &with(&|v| v["rules"] = json!(["dalmuti", false])),
+        None,
+        None,
+        "rules: invalid type: sequence, expected an object",
+    );
+    assert_fault(
+        &with(&|v| v["rules"]["hands"] = json!(0)),
+        None,
+        None,
+        "rules.hands",
+    );
+    assert_fault(
+        &with(&|v| v["hands"][1]["deal"]["Dana"] = json!(5)),
+        Some(1),
+        None,
+        "deal.Dana: invalid type: integer `5`, expected a string",
+    );
+    assert_fault(
+        &with(&|v| v["hands"][2]["join"] = json!([{"name": "Eve"}])),
+        Some(2),
+        None,
+        "join[0]: missing field `seat`",
+    );
+    assert_fault(
+        &with(&|v| v["hands"][0]["declined"] = json!(["tax"])),
+        Some(0),
+        None,
+        "declined[0]: unknown variant `tax`",
+    );
+    assert_fault(
+        &with(&|v| v["hands"][1] = json!(["deal"])),
+        Some(1),
+        None,
+        "expected an object",
+    );
+    // A play that is not a string is refused in its turn.
+    assert_fault(
+        &with(&|v| v["hands"][0]["plays"][7] = json!({"Amity": "5"})),
+        Some(0),
+        Some(7),
+        "a play should be a string",
+    );
 }
 
 #[test]
@@ -348,6 +416,11 @@ fn the_first_fault_is_the_one_reported() {
     v["hands"][1]["deal"] = json!({});
     let f = fault(&v);
     assert_eq!((f.hand, f.play), (Some(0), Some(3)));
+    // A hand of the wrong shape after it, and a play that is not a string.
+    v["hands"][0]["plays"][40] = json!(7);
+    v["hands"][1] = json!(5);
+    let f = fault(&v);
+    assert_eq!((f.hand, f.play), (Some(0), Some(3)));
 }
 
 #[test]
@@ -377,7 +450,7 @@ fn a_game_saved_while_set_up_keeps_who_said_ready() {
     for seat in [Seat::new(4), Seat::new(2)] {
         game.apply(seat, Action::Ready).unwrap();
     }
-    let record = Record::from_game(&game).to_json();
+    let record = serde_json::to_value(Record::from_game(&game)).unwrap();
     let ready = &record["hands"][0]["ready"];
     assert_eq!(
         ready,

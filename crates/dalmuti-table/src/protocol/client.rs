@@ -418,7 +418,8 @@ mod tests {
         // What goes out is what comes in.
         for d in [r#"{"play":"6 T","wedgie":2}"#, r#"{"play":"D D as 3"}"#] {
             let action =
-                dalmuti_core::wire::decode_action(&serde_json::from_str(d).unwrap()).unwrap();
+                dalmuti_core::wire::decode_action(&mut serde_json::Deserializer::from_str(d))
+                    .unwrap();
             assert_eq!(dalmuti_core::wire::encode_action(&action).to_string(), d);
         }
     }

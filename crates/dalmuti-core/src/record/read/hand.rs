@@ -1,6 +1,7 @@
 //! One hand of a record read into the game: its deal, setup and plays,
 //! each checked by the engine as it is applied.
 
+use super::doc::{Declined, HandIn, JoinIn, Line, OfferIn};
 use super::*;
 
 /// Reads one hand into the game.
@@ -57,50 +58,51 @@ impl HandReader<'_> {
         self.fault(message)
     }
 
-    pub(super) fn read(mut self, value: &Value) -> Result<HandRecord, ReadError> {
-        let Value::Object(obj) = value else {
-            return Err(self.fault(format!("a hand should be an object, not {}", kind(value))));
-        };
+    /// Reads the hand from its text in the record.
+    pub(super) fn read(mut self, text: &str) -> Result<HandRecord, ReadError> {
+        let Obj(hand) = doc::read_part::<Obj<HandIn>>(text)
+            .map_err(|(path, words)| self.fault(at(&path, &words)))?;
         let mut out = HandRecord::default();
-        self.read_table_changes(obj, &mut out)?;
-        self.read_deal(obj, &mut out)?;
-        let stalemate = self.read_stalemate(optional(obj, "stalemate"), &mut out)?;
+        self.read_table_changes(hand.leave, hand.join, &mut out)?;
+        self.read_deal(hand.seating, hand.deal, &mut out)?;
+        let stalemate = self.read_stalemate(hand.stalemate, &mut out)?;
 
-        let plays = match obj.get("plays") {
-            Some(Value::Array(p)) => p.as_slice(),
-            Some(v) => return Err(self.fault(format!("plays should be an array, not {}", kind(v)))),
-            None if self.last => &[],
+        let plays = match hand.plays {
+            Some(plays) => plays,
+            None if self.last => Vec::new(),
             None => return Err(self.fault("the hand has no plays")),
         };
-        let tax = optional(obj, "tax");
-        let exchange = optional(obj, "merchant_exchange");
-        let offer = optional(obj, "merchant_offer");
-        self.read_declined(optional(obj, "declined"), &mut out)?;
+        self.read_declined(hand.declined, &mut out)?;
         // A hand saved in progress may stop while it is set up; otherwise
         // every setup choice was made: a missing revolution was declined, a
         // missing exchange let go, and everyone else said ready.
         let setup_over = !plays.is_empty() || !self.last;
-        self.read_revolution(optional(obj, "revolution"), &mut out)?;
+        self.read_revolution(hand.revolution, &mut out)?;
         // The setup choices are simultaneous: one may be recorded while
         // another is still being made.
-        self.read_tax(tax, setup_over, &mut out)?;
-        if let Some(offer) = offer {
-            if exchange.is_some() || out.declined_exchange {
+        self.read_tax(hand.tax, setup_over, &mut out)?;
+        if let Some(Obj(offer)) = hand.merchant_offer {
+            if hand.merchant_exchange.is_some() || out.declined_exchange {
                 return Err(self.fault("merchant_offer is only for an exchange still unanswered"));
             }
             self.read_offer(offer, &mut out)?;
         } else {
-            self.read_exchange(exchange, out.declined_exchange || setup_over, &mut out)?;
+            self.read_exchange(
+                hand.merchant_exchange,
+                out.declined_exchange || setup_over,
+                &mut out,
+            )?;
         }
-        self.say_ready(optional(obj, "ready"), setup_over, &mut out)?;
+        self.say_ready(hand.ready, setup_over, &mut out)?;
         if !plays.is_empty()
             && self.game.hand().stage() != Stage::Play
             && self.game.hand().stage() != Stage::Over
         {
             return Err(self.fault("plays begin before the taxes are settled"));
         }
-        for (j, entry) in plays.iter().enumerate() {
-            out.plays.push(self.read_play(j, entry)?);
+        out.plays.reserve(plays.len());
+        for (j, line) in plays.iter().enumerate() {
+            out.plays.push(self.read_play(j, line)?);
         }
         self.check_stalemate(stalemate.as_deref())?;
         if !self.last && self.game.hand().stage() != Stage::Over {
@@ -111,46 +113,25 @@ impl HandReader<'_> {
 
     fn read_table_changes(
         &mut self,
-        obj: &Map<String, Value>,
+        leave: Option<Vec<String>>,
+        join: Option<Vec<Obj<JoinIn>>>,
         out: &mut HandRecord,
     ) -> Result<(), ReadError> {
-        let leave = optional(obj, "leave");
-        let join = optional(obj, "join");
         if self.index == 0 && (leave.is_some() || join.is_some()) {
             return Err(self.fault(
                 "no one can leave or join before the first hand: the seating says who plays it",
             ));
         }
-        if let Some(v) = leave {
-            let Value::Array(names) = v else {
-                return Err(self.fault("leave should be an array of names"));
-            };
-            for name in names {
-                let name = name
-                    .as_str()
-                    .ok_or_else(|| self.fault("leave should be an array of names"))?;
-                self.game.leave(name).map_err(|e| self.table_error(e))?;
-                out.leave.push(name.to_string());
-            }
+        for name in leave.unwrap_or_default() {
+            self.game.leave(&name).map_err(|e| self.table_error(e))?;
+            out.leave.push(name);
         }
-        if let Some(v) = join {
-            let Value::Array(items) = v else {
-                return Err(self.fault("join should be an array of {\"name\", \"seat\"} objects"));
-            };
-            for item in items {
-                let name = item.get("name").and_then(Value::as_str);
-                let seat = item.get("seat").and_then(Value::as_u64);
-                let (Some(name), Some(seat)) = (name, seat) else {
-                    return Err(
-                        self.fault("each join should be an object with a name and a 0-based seat")
-                    );
-                };
-                let seat = usize::try_from(seat).unwrap_or(usize::MAX);
-                self.game
-                    .join(name, seat)
-                    .map_err(|e| self.table_error(e))?;
-                out.join.push((name.to_string(), seat));
-            }
+        for Obj(JoinIn { name, seat }) in join.unwrap_or_default() {
+            let seat = usize::try_from(seat).unwrap_or(usize::MAX);
+            self.game
+                .join(&name, seat)
+                .map_err(|e| self.table_error(e))?;
+            out.join.push((name, seat));
         }
         Ok(())
     }
@@ -159,33 +140,25 @@ impl HandReader<'_> {
     /// before its plays so that the replay deals them out alike.
     fn read_stalemate(
         &mut self,
-        value: Option<&Value>,
+        names: Option<Vec<String>>,
         out: &mut HandRecord,
     ) -> Result<Option<Vec<Seat>>, ReadError> {
-        let Some(value) = value else {
+        let Some(names) = names else {
             return Ok(None);
         };
         if !self.game.rules().variant.is_suited() {
             return Err(self.fault("stalemate is for President and Daifugō only"));
         }
-        let names = value
-            .as_array()
-            .ok_or_else(|| self.fault("stalemate should be an array of names"))?;
         let mut seats = Vec::with_capacity(names.len());
-        let mut listed = Vec::with_capacity(names.len());
-        for name in names {
-            let name = name
-                .as_str()
-                .ok_or_else(|| self.fault("stalemate should be an array of names"))?;
+        for name in &names {
             let seat = self.seat(name).map_err(|m| self.fault(m))?;
             if seats.contains(&seat) {
                 return Err(self.fault(format!("{} is twice in the stalemate", show(name))));
             }
             seats.push(seat);
-            listed.push(name.to_string());
         }
         self.game.hand_mut().set_stalemate_places(&seats);
-        out.stalemate = Some(listed);
+        out.stalemate = Some(names);
         Ok(Some(seats))
     }
 
@@ -232,20 +205,13 @@ impl HandReader<'_> {
     /// "game"), also written to `out`.
     fn read_dealt(
         &self,
-        obj: &Map<String, Value>,
+        deal: Option<Names<String>>,
         seated: &[String],
         whose: &str,
         out: &mut HandRecord,
     ) -> Result<Vec<Cards>, ReadError> {
-        let deal = match optional(obj, "deal") {
-            Some(Value::Object(d)) => d,
-            Some(v) => {
-                return Err(self.fault(format!(
-                    "deal should be an object of name: cards, not {}",
-                    kind(v)
-                )));
-            }
-            None => return Err(self.fault("the hand has no deal")),
+        let Some(deal) = deal else {
+            return Err(self.fault("the hand has no deal"));
         };
         if let Some(stranger) = deal.keys().find(|k| !seated.contains(k)) {
             return Err(self.fault(format!(
@@ -255,18 +221,12 @@ impl HandReader<'_> {
         }
         let mut dealt = Vec::with_capacity(seated.len());
         for name in seated {
-            let cards = match deal.get(name) {
-                Some(Value::String(s)) => s
-                    .parse::<Cards>()
-                    .map_err(|e| self.fault(format!("the deal of {}: {e}", show(name))))?,
-                Some(_) => {
-                    return Err(self.fault(format!(
-                        "the deal of {} should be a string of cards",
-                        show(name)
-                    )));
-                }
-                None => return Err(self.fault(format!("the deal has no cards for {}", show(name)))),
+            let Some(text) = deal.get(name) else {
+                return Err(self.fault(format!("the deal has no cards for {}", show(name))));
             };
+            let cards = text
+                .parse::<Cards>()
+                .map_err(|e| self.fault(format!("the deal of {}: {e}", show(name))))?;
             dealt.push(cards);
             out.deal.push((name.clone(), cards));
         }
@@ -275,11 +235,12 @@ impl HandReader<'_> {
 
     fn read_deal(
         &mut self,
-        obj: &Map<String, Value>,
+        seating: Option<Vec<String>>,
+        deal: Option<Names<String>>,
         out: &mut HandRecord,
     ) -> Result<(), ReadError> {
         if self.game.rules().variant.is_suited() {
-            return self.read_suited_deal(obj, out);
+            return self.read_suited_deal(seating, deal, out);
         }
         let seated: Vec<String> = self
             .game
@@ -287,7 +248,7 @@ impl HandReader<'_> {
             .iter()
             .map(|&p| self.game.name(p).to_string())
             .collect();
-        let dealt = self.read_dealt(obj, &seated, "hand", out)?;
+        let dealt = self.read_dealt(deal, &seated, "hand", out)?;
         self.game
             .next_hand_with(&dealt)
             .map_err(|e| self.table_error(e))
@@ -297,40 +258,30 @@ impl HandReader<'_> {
     /// when they were), then the deal in seat order.
     fn read_suited_deal(
         &mut self,
-        obj: &Map<String, Value>,
+        listed: Option<Vec<String>>,
+        deal: Option<Names<String>>,
         out: &mut HandRecord,
     ) -> Result<(), ReadError> {
-        let seating: Vec<crate::game::PlayerId> = match optional(obj, "seating") {
+        let seating: Vec<crate::game::PlayerId> = match listed {
             None => self.game.next_seating().to_vec(),
-            Some(Value::Array(names)) => {
+            Some(names) => {
                 let mut ids = Vec::with_capacity(names.len());
-                let mut listed = Vec::with_capacity(names.len());
-                for name in names {
-                    let name = name
-                        .as_str()
-                        .ok_or_else(|| self.fault("seating should be an array of names"))?;
+                for name in &names {
                     let id = self
                         .game
                         .player_named(name)
                         .ok_or_else(|| self.fault(format!("{} is not at the table", show(name))))?;
                     ids.push(id);
-                    listed.push(name.to_string());
                 }
-                out.seating = Some(listed);
+                out.seating = Some(names);
                 ids
-            }
-            Some(v) => {
-                return Err(self.fault(format!(
-                    "seating should be an array of names, not {}",
-                    kind(v)
-                )));
             }
         };
         let seated: Vec<String> = seating
             .iter()
             .map(|&p| self.game.name(p).to_string())
             .collect();
-        let dealt = self.read_dealt(obj, &seated, "game", out)?;
+        let dealt = self.read_dealt(deal, &seated, "game", out)?;
         self.game
             .next_hand_seated(&seating, &dealt, 0)
             .map_err(|e| match e {
@@ -351,24 +302,13 @@ impl HandReader<'_> {
     /// a game saved right after one replays exactly.
     fn read_declined(
         &mut self,
-        value: Option<&Value>,
+        declined: Option<Vec<Declined>>,
         out: &mut HandRecord,
     ) -> Result<(), ReadError> {
-        let Some(value) = value else {
-            return Ok(());
-        };
-        let words = value.as_array().ok_or_else(|| {
-            self.fault("declined should be an array of \"revolution\" or \"merchant_exchange\"")
-        })?;
-        for word in words {
-            match word.as_str() {
-                Some("revolution") => out.declined_revolution = true,
-                Some("merchant_exchange") => out.declined_exchange = true,
-                _ => {
-                    return Err(
-                        self.fault("declined lists only \"revolution\" and \"merchant_exchange\"")
-                    );
-                }
+        for word in declined.unwrap_or_default() {
+            match word {
+                Declined::Revolution => out.declined_revolution = true,
+                Declined::MerchantExchange => out.declined_exchange = true,
             }
         }
         if out.declined_revolution && self.game.hand().revolution_holder().is_none() {
@@ -383,30 +323,25 @@ impl HandReader<'_> {
     /// over.
     fn say_ready(
         &mut self,
-        listed: Option<&Value>,
+        listed: Option<Vec<String>>,
         setup_over: bool,
         out: &mut HandRecord,
     ) -> Result<(), ReadError> {
-        if let Some(listed) = listed {
-            let names = listed
-                .as_array()
-                .ok_or_else(|| self.fault("ready should be an array of names"))?;
+        if let Some(names) = listed {
             for name in names {
-                let name = name
-                    .as_str()
-                    .ok_or_else(|| self.fault("ready should be an array of names"))?;
-                let seat = self.seat(name).map_err(|m| self.fault(m))?;
-                out.ready.push(name.to_string());
+                let seat = self.seat(&name).map_err(|m| self.fault(m))?;
                 if self.game.hand().said_ready().contains(seat) {
                     // Already, as the partner of the merchant exchange.
+                    out.ready.push(name);
                     continue;
                 }
                 if self.game.hand().decision(seat) != Some(Decision::Ready) {
                     return Err(self.fault(format!(
                         "{} has no reason to say ready: only players without another setup choice do, once",
-                        show(name)
+                        show(&name)
                     )));
                 }
+                out.ready.push(name);
                 self.ready(seat)?;
             }
         }
@@ -443,16 +378,14 @@ impl HandReader<'_> {
             .map_err(|e| self.fault(e.reason.to_string()))
     }
 
-    fn read_offer(&mut self, value: &Value, out: &mut HandRecord) -> Result<(), ReadError> {
+    fn read_offer(&mut self, offer: OfferIn, out: &mut HandRecord) -> Result<(), ReadError> {
         let offerer = Seat::new(2);
         if self.game.hand().decision(offerer) != Some(Decision::ExchangeOffer) {
             return Err(self.fault("no merchant exchange can be offered in this hand"));
         }
-        let field = |k: &str| value.get(k).and_then(Value::as_str);
-        let (Some(from), Some(to), Some(card)) = (field("from"), field("to"), field("card")) else {
-            return Err(self.fault("merchant_offer should have from, to and card"));
-        };
-        let card = read_card(card).map_err(|e| self.fault(format!("merchant_offer card: {e}")))?;
+        let OfferIn { from, to, card } = offer;
+        let (from, to) = (from.as_str(), to.as_str());
+        let card = read_card(&card).map_err(|e| self.fault(format!("merchant_offer card: {e}")))?;
         if self.seat(from).ok() != Some(offerer) {
             return Err(self.fault(format!(
                 "the highest Merchant, {}, makes the merchant offer",
@@ -469,35 +402,32 @@ impl HandReader<'_> {
 
     fn read_revolution(
         &mut self,
-        value: Option<&Value>,
+        caller: Option<String>,
         out: &mut HandRecord,
     ) -> Result<(), ReadError> {
-        if value.is_some() && out.declined_revolution {
+        if caller.is_some() && out.declined_revolution {
             return Err(self.fault("a revolution cannot be both called and declined"));
         }
-        let Some(value) = value else {
+        let Some(name) = caller else {
             return Ok(());
         };
-        let name = value.as_str().ok_or_else(|| {
-            self.fault("revolution should be the name of the player who called it")
-        })?;
-        let seat = self.seat(name).map_err(|m| self.fault(m))?;
+        let seat = self.seat(&name).map_err(|m| self.fault(m))?;
         if self.game.hand().revolution_offer(seat).is_none() {
             return Err(self.fault(format!(
                 "{} was not dealt both Jesters, so cannot call a revolution",
-                show(name)
+                show(&name)
             )));
         }
         self.game
             .apply(seat, Action::CallRevolution)
             .map_err(|e| self.fault(e.reason.to_string()))?;
-        out.revolution = Some(name.to_string());
+        out.revolution = Some(name);
         Ok(())
     }
 
     fn read_tax(
         &mut self,
-        value: Option<&Value>,
+        gifts: Option<Names<String>>,
         more: bool,
         out: &mut HandRecord,
     ) -> Result<(), ReadError> {
@@ -507,7 +437,7 @@ impl HandReader<'_> {
                 .to_act()
                 .iter()
                 .any(|s| matches!(hand.decision(s), Some(Decision::Tax { .. })));
-        let Some(value) = value else {
+        let Some(gifts) = gifts else {
             if due && more {
                 return Err(self.fault("taxes are collected this hand, but the record has no tax"));
             }
@@ -523,30 +453,22 @@ impl HandReader<'_> {
             };
             return Err(self.fault(why));
         }
-        let Value::Object(gifts) = value else {
-            return Err(self.fault("tax should be an object of Dalmuti name: cards"));
-        };
         let mut paid = Vec::with_capacity(2);
         for (name, cards) in gifts {
-            let seat = self.seat(name).map_err(|m| self.fault(m))?;
+            let seat = self.seat(&name).map_err(|m| self.fault(m))?;
             let Some(Decision::Tax { count, .. }) = self.game.hand().decision(seat) else {
                 return Err(self.fault(format!(
                     "{} is not a Dalmuti of this hand, so gives no tax",
-                    show(name)
+                    show(&name)
                 )));
             };
             let cards: Cards = cards
-                .as_str()
-                .ok_or_else(|| format!("the tax of {} should be a string of cards", show(name)))
-                .and_then(|s| {
-                    s.parse()
-                        .map_err(|e| format!("the tax of {}: {e}", show(name)))
-                })
-                .map_err(|m| self.fault(m))?;
+                .parse()
+                .map_err(|e| self.fault(format!("the tax of {}: {e}", show(&name))))?;
             if cards.len() != u32::from(count) {
                 return Err(self.fault(format!(
                     "{} must give exactly {count} card(s) in tax, not {}",
-                    show(name),
+                    show(&name),
                     cards.len()
                 )));
             }
@@ -554,16 +476,16 @@ impl HandReader<'_> {
             if suited && !self.game.hand().held(seat).contains(&cards) {
                 return Err(self.fault(format!(
                     "{} does not hold {cards} after the exchange's tribute, so cannot give it back",
-                    show(name)
+                    show(&name)
                 )));
             }
             if !suited && !self.game.hand().dealt(seat).contains(&cards) {
                 return Err(self.fault(format!(
                     "{} was not dealt {cards}, so cannot give it in tax",
-                    show(name)
+                    show(&name)
                 )));
             }
-            paid.push((seat, name.clone(), cards));
+            paid.push((seat, name, cards));
         }
         // Simultaneous gifts: the engine settles them in a fixed order once
         // all are chosen, so the order they are applied in does not matter.
@@ -591,19 +513,19 @@ impl HandReader<'_> {
 
     fn read_exchange(
         &mut self,
-        value: Option<&Value>,
+        sides_given: Option<Names<String>>,
         more: bool,
         out: &mut HandRecord,
     ) -> Result<(), ReadError> {
         let offerer = Seat::new(2);
         let awaiting = self.game.hand().decision(offerer) == Some(Decision::ExchangeOffer);
-        if out.declined_exchange && value.is_some() {
+        if out.declined_exchange && sides_given.is_some() {
             return Err(self.fault("a merchant exchange cannot be both made and declined"));
         }
         if out.declined_exchange && !awaiting {
             return Err(self.fault("no merchant exchange could be offered, so none was declined"));
         }
-        let Some(value) = value else {
+        let Some(entries) = sides_given else {
             if awaiting && more {
                 self.game
                     .apply(offerer, Action::DeclineExchange)
@@ -622,25 +544,17 @@ impl HandReader<'_> {
             };
             return Err(self.fault(why));
         }
-        let entries = match value {
-            Value::Object(o) if o.len() == 2 => o,
-            _ => {
-                return Err(self.fault(
-                    "merchant_exchange should name exactly two players and the card each gives",
-                ));
-            }
-        };
+        if entries.len() != 2 {
+            return Err(self.fault(
+                "merchant_exchange should name exactly two players and the card each gives",
+            ));
+        }
         let mut sides = Vec::with_capacity(2);
         for (name, card) in entries {
-            let seat = self.seat(name).map_err(|m| self.fault(m))?;
-            let card = card
-                .as_str()
-                .ok_or_else(|| format!("{}'s exchange card should be a card token", show(name)))
-                .and_then(|t| {
-                    read_card(t).map_err(|e| format!("{}'s exchange card: {e}", show(name)))
-                })
-                .map_err(|m| self.fault(m))?;
-            sides.push((seat, name.clone(), card));
+            let seat = self.seat(&name).map_err(|m| self.fault(m))?;
+            let card = read_card(&card)
+                .map_err(|e| self.fault(format!("{}'s exchange card: {e}", show(&name))))?;
+            sides.push((seat, name, card));
         }
         sides.sort_by_key(|s| s.0);
         let [
@@ -686,14 +600,17 @@ impl HandReader<'_> {
         Ok(())
     }
 
-    fn read_play(&mut self, j: usize, entry: &Value) -> Result<PlayRecord, ReadError> {
+    fn read_play(&mut self, j: usize, line: &Line) -> Result<PlayRecord, ReadError> {
         let bad = || {
             self.play_fault(
                 j,
                 "a play should be a string \"Name: cards\" or \"Name: pass\"",
             )
         };
-        let text = entry.as_str().ok_or_else(bad)?;
+        let Line(Ok(text)) = line else {
+            return Err(bad());
+        };
+        let text: &str = text;
         // A name may contain ": ", and so may a Wedgie's target after the
         // cards: the player is the longest seated name before a ": ", or
         // failing that the text before the last one.

@@ -1,8 +1,6 @@
 //! Reading and checking records: replay every hand through the engine and
 //! stop at the first fault, with its hand and play.
 
-use serde_json::{Map, Value, json};
-
 use super::{DrawRecord, FORMAT, FORMAT_SUITED, HandRecord, PlayRecord, Record};
 use crate::action::{Action, Decision, Illegal};
 use crate::card::Card;
@@ -12,12 +10,15 @@ use crate::draw::check_draw;
 use crate::game::{Game, TableError};
 use crate::hand::{BadDeal, Stage};
 use crate::rng::{DealRng, Seed};
-use crate::rules::{Rules, Scoring};
+use crate::rules::Rules;
 use crate::seat::Seat;
 use crate::set::Set;
 
+mod doc;
 mod hand;
+mod verdict;
 
+use doc::{Doc, Kind, Names, Obj, RulesIn, Top};
 use hand::HandReader;
 
 /// The first fault of an invalid record: where it is and what is wrong.
@@ -88,44 +89,9 @@ impl Checked {
         }
     }
 
-    /// The JSON object `dalmuti check --json` prints.
-    pub fn to_json(&self) -> Value {
-        let scores = |s: &[(String, u32)]| {
-            Value::Object(s.iter().map(|(n, p)| (n.clone(), json!(p))).collect())
-        };
-        match self {
-            Checked::Valid(r) => {
-                let mut out = Map::new();
-                out.insert("valid".into(), json!(true));
-                let hands = r
-                    .hands
-                    .iter()
-                    .map(|h| {
-                        let mut o = Map::new();
-                        o.insert("finished".into(), json!(h.finished));
-                        o.insert("revolution".into(), json!(h.revolution));
-                        o.insert("finish_order".into(), json!(h.finish_order));
-                        if let Some(s) = &h.scores {
-                            o.insert("scores".into(), scores(s));
-                        }
-                        Value::Object(o)
-                    })
-                    .collect();
-                out.insert("hands".into(), Value::Array(hands));
-                if let Some(s) = &r.seating {
-                    out.insert("seating".into(), json!(s));
-                }
-                if let Some(t) = &r.totals {
-                    out.insert("totals".into(), scores(t));
-                }
-                Value::Object(out)
-            }
-            Checked::Invalid(f) => json!({
-                "valid": false,
-                "error": {"hand": f.hand, "play": f.play, "message": f.message},
-            }),
-            Checked::Unreadable(m) => json!({"valid": false, "unreadable": m}),
-        }
+    /// The JSON object `dalmuti check --json` prints, as one line.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a verdict always serializes")
     }
 }
 
@@ -141,7 +107,7 @@ impl Checked {
 /// assert_eq!((fault.hand, fault.play), (None, None));
 /// ```
 pub fn check(text: &str) -> Checked {
-    match read_text(text) {
+    match read_text(text, DealRng::new(Seed::from(0))) {
         Ok(read) => Checked::Valid(read.report),
         Err(ReadError::Unreadable(m)) => Checked::Unreadable(m),
         Err(ReadError::Invalid(f)) => Checked::Invalid(f),
@@ -162,13 +128,14 @@ pub enum ReadError {
 impl Record {
     /// Reads and checks a record.
     pub fn parse(text: &str) -> Result<Record, ReadError> {
-        read_text(text).map(|r| r.record)
+        read_text(text, DealRng::new(Seed::from(0))).map(|r| r.record)
     }
 
     /// Replays the record into the game it describes (with a stream seeded
     /// by `seed` for any hands dealt after it).
     pub fn replay(&self, seed: Seed) -> Result<Game, Fault> {
-        match read_value(&self.to_json(), DealRng::new(seed)) {
+        let text = serde_json::to_string(self).expect("a record always serializes");
+        match read_text(&text, DealRng::new(seed)) {
             Ok(read) => Ok(read.game),
             Err(ReadError::Invalid(f)) => Err(f),
             Err(ReadError::Unreadable(m)) => Err(Fault {
@@ -186,10 +153,60 @@ pub(super) struct Read {
     pub report: Report,
 }
 
-fn read_text(text: &str) -> Result<Read, ReadError> {
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| ReadError::Unreadable(format!("not JSON: {e}")))?;
-    read_value(&value, DealRng::new(Seed::from(0)))
+/// Reads a record's text: its document typed by serde, then every part
+/// checked and replayed through the engine.
+fn read_text(text: &str, rng: DealRng) -> Result<Read, ReadError> {
+    match doc::read_part::<Obj<Doc>>(text) {
+        Ok(Obj(doc)) => read_doc(doc, rng),
+        Err((path, words)) => Err(unread(text, &path, &words)),
+    }
+}
+
+/// Why a text serde could not read as a record's document is refused:
+/// not JSON, not a record of this format (both unreadable), or a record
+/// with a part of the wrong shape (a fault, where it lies).
+fn unread(text: &str, path: &str, words: &str) -> ReadError {
+    match serde_json::from_str::<Top>(text) {
+        Err(e) => ReadError::Unreadable(format!("not JSON: {e}")),
+        Ok(Top::Not(kind)) => {
+            ReadError::Unreadable(format!("a record is a JSON object, not {kind}"))
+        }
+        Ok(Top::Object { format }) => match suited_format(format.as_ref().map(|f| match f {
+            Ok(f) => Ok(f.as_str()),
+            Err(kind) => Err(*kind),
+        })) {
+            Err(unreadable) => unreadable,
+            Ok(_) => top(at(path, words)),
+        },
+    }
+}
+
+/// A fault's words with the path of the part it is in, when there is one.
+fn at(path: &str, words: &str) -> String {
+    if path.is_empty() {
+        words.to_string()
+    } else {
+        format!("{path}: {words}")
+    }
+}
+
+/// Whether the record's `format` is that of the climbing games (or that
+/// of Dalmuti), or why it is not a record this reader reads.
+fn suited_format(format: Option<Result<&str, Kind>>) -> Result<bool, ReadError> {
+    match format {
+        Some(Ok(FORMAT)) => Ok(false),
+        Some(Ok(FORMAT_SUITED)) => Ok(true),
+        Some(Ok(f)) => Err(ReadError::Unreadable(format!(
+            "format is {}, not {FORMAT} (or {FORMAT_SUITED} for President and Daifugō)",
+            show(f)
+        ))),
+        Some(Err(kind)) => Err(ReadError::Unreadable(format!(
+            "format should be the string {FORMAT}, not {kind}"
+        ))),
+        None => Err(ReadError::Unreadable(format!(
+            "no format field (expected {FORMAT})"
+        ))),
+    }
 }
 
 /// A fault outside every hand.
@@ -216,51 +233,9 @@ fn show(name: &str) -> String {
     }
 }
 
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// A field that may be left out (or null).
-fn optional<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
-    obj.get(key).filter(|v| !v.is_null())
-}
-
-fn read_value(value: &Value, rng: DealRng) -> Result<Read, ReadError> {
-    let Value::Object(doc) = value else {
-        return Err(ReadError::Unreadable(format!(
-            "a record is a JSON object, not {}",
-            kind(value)
-        )));
-    };
-    let suited_format = match doc.get("format") {
-        Some(Value::String(f)) if f == FORMAT => false,
-        Some(Value::String(f)) if f == FORMAT_SUITED => true,
-        Some(Value::String(f)) => {
-            return Err(ReadError::Unreadable(format!(
-                "format is {}, not {FORMAT} (or {FORMAT_SUITED} for President and Daifugō)",
-                show(f)
-            )));
-        }
-        Some(v) => {
-            return Err(ReadError::Unreadable(format!(
-                "format should be the string {FORMAT}, not {}",
-                kind(v)
-            )));
-        }
-        None => {
-            return Err(ReadError::Unreadable(format!(
-                "no format field (expected {FORMAT})"
-            )));
-        }
-    };
-    let rules = read_rules(optional(doc, "rules"))?;
+fn read_doc(doc: Doc, rng: DealRng) -> Result<Read, ReadError> {
+    let suited_format = suited_format(doc.format.as_deref().map(Ok))?;
+    let rules = read_rules(doc.rules.map(|Obj(r)| r))?;
     if rules.variant.is_suited() != suited_format {
         return Err(top(if suited_format {
             format!(
@@ -271,12 +246,10 @@ fn read_value(value: &Value, rng: DealRng) -> Result<Read, ReadError> {
             format!("{} is recorded as {FORMAT_SUITED}", rules.variant)
         }));
     }
-    let seating = read_seating(doc.get("seating"))?;
-    let draw = read_draw(optional(doc, "draw"), &rules, &seating)?;
-    let hands = match doc.get("hands") {
-        Some(Value::Array(h)) => h,
-        Some(v) => return Err(top(format!("hands should be an array, not {}", kind(v)))),
-        None => return Err(top("the record has no hands field")),
+    let seating = read_seating(doc.seating)?;
+    let draw = read_draw(doc.draw, &rules, &seating)?;
+    let Some(hands) = doc.hands else {
+        return Err(top("the record has no hands field"));
     };
     let draw_rounds = draw.as_ref().map(|rounds| {
         rounds
@@ -304,7 +277,7 @@ fn read_value(value: &Value, rng: DealRng) -> Result<Read, ReadError> {
             index: i,
             last,
         }
-        .read(h)?;
+        .read(h.get())?;
         reports.push(hand_report(&game));
         record.hands.push(hand);
     }
@@ -350,130 +323,60 @@ fn hand_report(game: &Game) -> HandReport {
     }
 }
 
-fn read_rules(value: Option<&Value>) -> Result<Rules, ReadError> {
+fn read_rules(given: Option<RulesIn>) -> Result<Rules, ReadError> {
     let mut rules = Rules::default();
-    let Some(value) = value else {
+    let Some(given) = given else {
         return Ok(rules);
     };
-    let Value::Object(obj) = value else {
-        return Err(top(format!(
-            "rules should be an object, not {}",
-            kind(value)
-        )));
-    };
-    if let Some(v) = optional(obj, "variant") {
-        match v.as_str() {
-            Some("dalmuti") => {}
-            Some("corporate-shuffle") => rules.variant = crate::Variant::CorporateShuffle,
-            Some("daifugo") => rules = Rules::daifugo(),
-            Some("president") => rules = Rules::president(),
-            Some(other) => {
-                return Err(top(format!(
-                    "rules.variant is {}; the format knows dalmuti, corporate-shuffle, \
-                     daifugo and president",
-                    show(other)
-                )));
-            }
-            None => {
-                return Err(top(format!(
-                    "rules.variant should be a string, not {}",
-                    kind(v)
-                )));
-            }
-        }
+    match given.variant {
+        None | Some(crate::Variant::Dalmuti) => {}
+        Some(crate::Variant::CorporateShuffle) => rules.variant = crate::Variant::CorporateShuffle,
+        Some(crate::Variant::Daifugo) => rules = Rules::daifugo(),
+        Some(crate::Variant::President) => rules = Rules::president(),
     }
-    let flag = |key: &str| -> Result<Option<bool>, ReadError> {
-        match optional(obj, key) {
-            None => Ok(None),
-            Some(Value::Bool(b)) => Ok(Some(*b)),
-            Some(v) => Err(top(format!(
-                "rules.{key} should be true or false, not {}",
-                kind(v)
-            ))),
-        }
-    };
-    if let Some(b) = flag("stripped_deck")? {
+    if let Some(b) = given.stripped_deck {
         rules.stripped_deck = b;
     }
-    if let Some(b) = flag("first_deal_revolution")? {
+    if let Some(b) = given.first_deal_revolution {
         rules.first_deal_revolution = b;
     }
-    if let Some(b) = flag("merchant_exchange")? {
+    if let Some(b) = given.merchant_exchange {
         rules.merchant_exchange = b;
     }
-    if let Some(b) = flag("join_and_leave")? {
+    if let Some(b) = given.join_and_leave {
         rules.join_and_leave = b;
     }
-    if let Some(v) = optional(obj, "scoring") {
-        rules.scoring = match v.as_str() {
-            Some("none") => Scoring::None,
-            Some("standard") => Scoring::Standard,
-            Some("philanthropic") => Scoring::Philanthropic,
-            Some("places") => Scoring::Places,
-            _ => {
-                return Err(top(
-                    "rules.scoring should be \"none\", \"standard\", \"philanthropic\" or \"places\"",
-                ));
-            }
-        };
+    if let Some(scoring) = given.scoring {
+        rules.scoring = scoring;
     }
-    if let Some(v) = optional(obj, "climbing") {
+    if let Some(options) = given.climbing {
         if !rules.variant.is_suited() {
             return Err(top("rules.climbing is for President and Daifugō only"));
         }
         // Options left out keep the variant's own.
-        let mut options = serde_json::to_value(rules.climbing()).expect("options serialize");
-        let Value::Object(given) = v else {
-            return Err(top(format!(
-                "rules.climbing should be an object, not {}",
-                kind(v)
-            )));
-        };
-        for (key, value) in given {
-            match options.get_mut(key) {
-                Some(slot) => *slot = value.clone(),
-                None => {
-                    return Err(top(format!(
-                        "rules.climbing has no option {}: the options are {}",
-                        show(key),
-                        crate::Climbing::names()
-                    )));
-                }
-            }
-        }
-        let climbing: crate::Climbing =
-            serde_json::from_value(options).map_err(|e| top(format!("rules.climbing: {e}")))?;
+        let climbing = rules
+            .climbing()
+            .over(options.get())
+            .map_err(|e| top(format!("rules.climbing: {e}")))?;
         rules.climbing = Some(climbing);
     }
-    if let Some(v) = optional(obj, "hands") {
-        match v.as_u64().and_then(|h| u32::try_from(h).ok()) {
-            Some(h) if h > 0 => rules.hands = Some(h),
-            _ => return Err(top("rules.hands should be a positive whole number")),
-        }
+    if let Some(hands) = given.hands {
+        rules.hands = Some(hands.get());
     }
     Ok(rules)
 }
 
-fn read_seating(value: Option<&Value>) -> Result<Vec<String>, ReadError> {
-    let Some(value) = value else {
+fn read_seating(names: Option<Vec<String>>) -> Result<Vec<String>, ReadError> {
+    let Some(names) = names else {
         return Err(top("the record has no seating"));
     };
-    let Value::Array(items) = value else {
-        return Err(top(format!(
-            "seating should be an array of names, not {}",
-            kind(value)
-        )));
-    };
-    let mut names = Vec::with_capacity(items.len().min(16));
-    for (i, item) in items.iter().enumerate() {
-        match item {
-            Value::String(s) if !s.is_empty() => {
-                if names.contains(s) {
-                    return Err(top(format!("{} appears twice in the seating", show(s))));
-                }
-                names.push(s.clone());
-            }
-            _ => return Err(top(format!("seating[{i}] should be a non-empty name"))),
+    let mut seen = std::collections::HashSet::with_capacity(names.len());
+    for (i, name) in names.iter().enumerate() {
+        if name.is_empty() {
+            return Err(top(format!("seating[{i}] should be a non-empty name")));
+        }
+        if !seen.insert(name) {
+            return Err(top(format!("{} appears twice in the seating", show(name))));
         }
     }
     if !(3..=16).contains(&names.len()) {
@@ -490,44 +393,28 @@ fn read_card(text: &str) -> Result<Card, String> {
 }
 
 fn read_draw(
-    value: Option<&Value>,
+    rounds: Option<Vec<Names<String>>>,
     rules: &Rules,
     seating: &[String],
 ) -> Result<Option<DrawRecord>, ReadError> {
-    let Some(value) = value else {
+    let Some(rounds) = rounds else {
         return Ok(None);
     };
-    let Value::Array(rounds) = value else {
-        return Err(top(format!(
-            "draw should be an array of rounds, not {}",
-            kind(value)
-        )));
-    };
-    let mut named = Vec::with_capacity(rounds.len().min(80));
-    let mut indexed = Vec::with_capacity(rounds.len().min(80));
-    for (r, round) in rounds.iter().enumerate() {
-        let Value::Object(cards) = round else {
-            return Err(top(format!(
-                "draw round {r} should be an object of name: card"
-            )));
-        };
+    let mut named = Vec::with_capacity(rounds.len());
+    let mut indexed = Vec::with_capacity(rounds.len());
+    for (r, cards) in rounds.into_iter().enumerate() {
         let mut named_round = Vec::with_capacity(cards.len());
         let mut indexed_round = Vec::with_capacity(cards.len());
         for (name, card) in cards {
-            let Some(p) = seating.iter().position(|s| s == name) else {
+            let Some(p) = seating.iter().position(|s| *s == name) else {
                 return Err(top(format!(
                     "{} draws in round {r} but is not in the seating",
-                    show(name)
+                    show(&name)
                 )));
             };
-            let card = card
-                .as_str()
-                .ok_or_else(|| format!("{}'s draw in round {r} should be a card token", show(name)))
-                .and_then(|t| {
-                    read_card(t).map_err(|e| format!("{}'s draw in round {r}: {e}", show(name)))
-                })
-                .map_err(top)?;
-            named_round.push((name.clone(), card));
+            let card = read_card(&card)
+                .map_err(|e| top(format!("{}'s draw in round {r}: {e}", show(&name))))?;
+            named_round.push((name, card));
             indexed_round.push((p, card));
         }
         named.push(named_round);
