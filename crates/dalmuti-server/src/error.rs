@@ -99,6 +99,10 @@ pub enum ServerError {
     Draining,
 }
 
+/// What a client is told when its table moves to another node, refused
+/// or closed ([`Conflict::Moved`], the table's retirement).
+pub const MOVED: &str = "this table moved to another server node: reconnect";
+
 /// Why a request conflicts with what the server holds: one kind per
 /// refusal, its words written once (a client tells them apart by
 /// [`ErrorKind::Conflict`] and a person reads the words).
@@ -148,7 +152,7 @@ pub enum Conflict {
         what: &'static str,
     },
     /// The table moved to another node while this was asked.
-    #[error("{}", crate::table::Retire::Moved.reason())]
+    #[error("{MOVED}")]
     Moved,
     /// A guest asked for a seat at a rated table.
     #[error(

@@ -40,7 +40,7 @@ impl Retire {
         match self {
             Retire::Expired => "this table expired: it was not played",
             Retire::Finished => "the game is over",
-            Retire::Moved => "this table moved to another server node: reconnect",
+            Retire::Moved => crate::error::MOVED,
         }
     }
 }
