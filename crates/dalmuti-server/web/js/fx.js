@@ -7,7 +7,7 @@
 import { $, el, announce } from './dom.js';
 import { t } from './i18n.js';
 import { T, shownPlayer } from './state.js';
-import { logWords } from './words.js';
+import { logWords, TABLE_EVENTS } from './words.js';
 
 const reduced = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -110,17 +110,24 @@ export function afterRender(oldPile) {
   const who = seat => shownPlayer(seat);
   let played = null;
   let won = null;
+  let moment = null;
   for (const entry of added) {
     if (entry.event === 'played') played = entry;
     else if (entry.event === 'round_won') won = entry;
     else if (entry.event === 'revolution_called') banner(logWords(entry, who), 'revolution');
+    // President and Daifugō: a revolution, an 8-cut, a lock… shown as it happens.
+    else if (TABLE_EVENTS.has(entry.event)) moment = entry;
+  }
+  if (moment && fresh) {
+    banner(logWords(moment, who), 'table ' + moment.event);
+    announce(logWords(moment, who));
   }
   if (won) {
     sweep(oldPile, won.seat);
     banner(logWords(won, who), 'round');
   }
-  // Cards on the pile again: the moment is over.
-  if (vw.top) clearBanners();
+  // Cards on the pile again: the moment is over (not one a play made just now).
+  if (vw.top && !(moment && fresh)) clearBanners();
   if (played && vw.top && vw.top[0] === played.seat) slideIn(played.seat);
   // Taxes: what I gave and got, once they are settled.
   const tax = vw.my_tax;
