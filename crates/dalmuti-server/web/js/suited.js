@@ -231,9 +231,11 @@ export function renderTableState() {
   if (!node) return;
   const vw = view();
   const tb = vw && vw.table;
-  if (!tb || vw.stage !== 'play') { node.replaceChildren(); node.hidden = true; return; }
+  // A row of its own, as tall with no mark in it: nothing under it moves when a mark comes.
+  node.hidden = !tb;
+  if (!tb || vw.stage !== 'play') { node.replaceChildren(); node.dataset.key = ''; shownMarks = new Set(); return; }
   const marks = [];
-  const mark = (kind, icon, text) => marks.push(el('li', { class: 'ts ts-' + kind, 'data-testid': 'table-mark', dataset: { mark: kind } },
+  const mark = (kind, icon, text) => marks.push(el('li', { class: 'ts ts-' + kind + (shownMarks.has(kind) ? '' : ' new'), 'data-testid': 'table-mark', dataset: { mark: kind } },
     el('span', { class: 'ts-icon', 'aria-hidden': 'true' }, icon), ' ', text));
   if (tb.reversed) mark('revolution', '\u21C5', t('web.suited.state.revolution', { word: gameWord('word.revolution') }));
   if (tb.eleven_back) mark('eleven-back', '\u21BA', t('web.suited.state.eleven-back', { word: gameWord('word.eleven-back') }));
@@ -242,9 +244,15 @@ export function renderTableState() {
     const key = tb.lock && tb.lock_number ? 'web.suited.state.lock-both' : tb.lock_number ? 'web.suited.state.lock-number' : 'web.suited.state.lock';
     mark('lock', '\uD83D\uDD12\uFE0E', t(key, args));
   }
-  if (tb.options && tb.options.nine_reverse) {
-    mark('direction', tb.clockwise ? '\u21BB' : '\u21BA', t(tb.clockwise ? 'web.suited.state.clockwise' : 'web.suited.state.anticlockwise'));
+  // 9-reverse: only a direction turned round is news.
+  if (tb.options && tb.options.nine_reverse && !tb.clockwise) mark('direction', '\u21BA', t('web.suited.state.anticlockwise'));
+  const key = marks.map(m => m.dataset.mark + ':' + m.textContent).join('|');
+  if (key !== node.dataset.key) {
+    node.dataset.key = key;
+    node.replaceChildren(...marks);
   }
-  node.hidden = !marks.length;
-  node.replaceChildren(...marks);
+  shownMarks = new Set(marks.map(m => m.dataset.mark));
 }
+
+/** The marks on the board now: a mark not among them comes in drawn new. */
+let shownMarks = new Set();

@@ -98,6 +98,11 @@ export function suitedShort(token) {
   return p.joker ? suitedName(token) : p.rank + SUITS[p.suit];
 }
 
+/** Cards as the page writes them: the pack's short ("3♦ 5♥"), the other games' tokens as they are ("1 3 3"). */
+export function cardsText(cards) {
+  return isSuited() && cards ? parseCards(cards).map(suitedShort).join(' ') : cards;
+}
+
 /**
  * A play of the pack short: "9♥ 9♠", "9♥ Joker (as 9♠)", a sequence from
  * its lowest place "5♥ Joker 7♥" (docs/PROTOCOL.md: the engine writes
@@ -309,7 +314,7 @@ export function actionWords(action, players, name) {
       return t(k('play'), Object.assign(args, { set: setWords(action.play) }));
     }
     if ('give_tax' in action) {
-      if (action.give_tax) return t(vk('tax-cards'), Object.assign(args, { cards: action.give_tax }));
+      if (action.give_tax) return t(vk('tax-cards'), Object.assign(args, { cards: cardsText(action.give_tax) }));
       return t(vk('tax'), args);
     }
     if ('offer_exchange' in action) {
@@ -390,7 +395,7 @@ export function logWords(entry, who) {
       // Only the holder ever sees this entry.
       return t('web.log.revolution-declined', { name: who(entry.seat), wilds: cardWord(V().wild, 2) });
     case 'tax_paid': {
-      const args = { dalmuti: who(entry.dalmuti), peon: who(entry.peon), gift: entry.gift || '?', tribute: entry.tribute || '?' };
+      const args = { dalmuti: who(entry.dalmuti), peon: who(entry.peon), gift: cardsText(entry.gift) || '?', tribute: cardsText(entry.tribute) || '?' };
       return vtn(entry.gift || entry.tribute ? 'log.tax-detail' : 'log.tax', entry.cards, args);
     }
     case 'merchant_exchange': {
