@@ -211,7 +211,9 @@ function suitedTaxDialog(d) {
   const cards = suitedHandKeys();
   const keys = new Set(cards.map(c => c.key));
   T.tax = T.tax.filter(k => keys.has(k));
-  const received = new Set(parseCards(view().my_tax && view().my_tax.received));
+  // What the poor's best brought: in the hand now, not in it as dealt.
+  const got = view().my_tax && view().my_tax.received ? view().my_tax.received : newCards(T.state.dealt, view().hand);
+  const received = new Set(parseCards(got));
   const buttons = cards.map(c => {
     const chosen = T.tax.includes(c.key);
     const isNew = received.has(c.token);
@@ -227,7 +229,6 @@ function suitedTaxDialog(d) {
   const chosenTokens = cards.filter(c => T.tax.includes(c.key)).map(c => c.token);
   const gift = legal('give_tax').find(a => sameCards(a.give_tax) === sameCards(chosenTokens));
   const ready = chosenTokens.length === d.count && !!gift;
-  const got = view().my_tax && view().my_tax.received;
   return [capitalized(gameWord('exchange')), el('div', {},
     el('p', {}, tn('web.suited.exchange.text', d.count, { name: shownPlayer(d.to) })),
     got ? el('p', { class: 'muted', 'data-testid': 'exchange-got' }, t('web.suited.exchange.got', { name: shownPlayer(d.to), cards: suitedSetShort(got) })) : null,
@@ -237,6 +238,18 @@ function suitedTaxDialog(d) {
       disabled: !ready || T.pending, onclick: () => { T.tax = []; sendAct(gift); },
     }, ready ? t('web.suited.exchange.give', { cards: suitedSetShort(gift.give_tax), name: shownPlayer(d.to) })
       : t('web.tax.give-count', { chosen: chosenTokens.length, count: d.count }))))];
+}
+
+/** The cards of `now` beyond those of `before` (card strings), as a card string. */
+function newCards(before, now) {
+  const left = new Map();
+  for (const c of parseCards(before)) left.set(c, (left.get(c) || 0) + 1);
+  const out = [];
+  for (const c of parseCards(now)) {
+    const n = left.get(c) || 0;
+    if (n) left.set(c, n - 1); else out.push(c);
+  }
+  return before ? out.join(' ') : '';
 }
 
 /** My hand's cards with keys (a second Joker is `JK#1`). */
