@@ -13,6 +13,7 @@ import { send, sendAct } from './connection.js';
 import { views } from './views.js';
 import { renderTour } from './tour.js';
 import { renderActions, declarableValues, wedgieTargets, playAsked, fresh } from './hand.js';
+import { handCards } from './suited.js';
 
 let decisionDomKey = '';
 
@@ -208,7 +209,7 @@ function taxDialog(d) {
  * the legal action of exactly those cards.
  */
 function suitedTaxDialog(d) {
-  const cards = suitedHandKeys();
+  const cards = handCards();
   const keys = new Set(cards.map(c => c.key));
   T.tax = T.tax.filter(k => keys.has(k));
   // What the poor's best brought: in the hand now, not in it as dealt.
@@ -252,15 +253,6 @@ function newCards(before, now) {
   return before ? out.join(' ') : '';
 }
 
-/** My hand's cards with keys (a second Joker is `JK#1`). */
-function suitedHandKeys() {
-  const seen = new Map();
-  return parseCards(view().hand).map(token => {
-    const k = seen.get(token) || 0;
-    seen.set(token, k + 1);
-    return { token, key: token + '#' + k };
-  });
-}
 
 /**
  * 7-pass and 10-discard: after a play of 7s (10s), one card of my choice
@@ -272,7 +264,7 @@ function oneCardDialog(d) {
   const actions = legal(kind);
   const allowed = new Set(actions.map(a => a[kind]));
   if (T.answer != null && !allowed.has(T.answer)) T.answer = null;
-  const buttons = suitedHandKeys().filter(c => allowed.has(c.token) && c.key.endsWith('#0')).map(c => {
+  const buttons = handCards().filter(c => allowed.has(c.token) && c.key.endsWith('#0')).map(c => {
     const chosen = T.answer === c.token;
     return suitedFace(c.token, 'card one pick' + (chosen ? ' chosen' : ''), 'button', {
       type: 'button', 'aria-pressed': chosen ? 'true' : 'false', 'data-testid': kind + '-card',

@@ -15,15 +15,20 @@ import { sendAct } from './connection.js';
 /** The most plays listed under the hand at once (the rest: choose a card more). */
 const MOST_SHOWN = 8;
 
-/** The cards of my hand as the view gives them, each with a key (a second Joker is `JK#1`). */
-export function handCards() {
-  const vw = view();
+/** Cards (a card string) each with a key of its own (a second Joker is `JK#1`). */
+export function keyedCards(cards) {
   const seen = new Map();
-  return parseCards(vw && vw.hand).map(token => {
+  return parseCards(cards).map(token => {
     const k = seen.get(token) || 0;
     seen.set(token, k + 1);
     return { token, key: token + '#' + k };
   });
+}
+
+/** The cards of my hand as the view gives them, keyed ([`keyedCards`]). */
+export function handCards() {
+  const vw = view();
+  return keyedCards(vw && vw.hand);
 }
 
 /** The tokens of the cards chosen, in the hand's order. */
