@@ -418,7 +418,8 @@ async function run() {
         }
         await page.locator(tid('create-climbing')).screenshot({ path: path.join(outDir, `climbing-${label}-form.png`) });
         if (lang === 'en') await checkAxe(page, `${label}: the lobby form with President's house rules`);
-        await createAndStart(page, base, { game: 'daifugo', seats: 5, hands: 1, preset: 'local', name: 'Ada' });
+        // Phones at three seats: the longest hands (18 cards) in the hand sheet.
+        await createAndStart(page, base, { game: 'daifugo', seats: sizeName === 'phone' ? 3 : 5, hands: 1, preset: 'local', name: 'Ada' });
         // The first-hand tour of the pack's games, in this language, step by step.
         await page.locator(tid('tour')).waitFor({ state: 'visible', timeout: 15_000 });
         const steps = [];
@@ -438,7 +439,11 @@ async function run() {
           await checkFaces(page, label);
           // A card tapped: the plays listed stay on the page, inside its width.
           const first = page.locator('#hand button.card[data-top="true"]').first();
-          if (await first.count()) await first.click();
+          if (await first.count()) {
+            await first.click();
+            // The plays that hold it, listed to tap, and Play: on screen without scrolling the sheet.
+            await onScreen(page, `${label}: a card tapped`, ['[data-testid="suggestion"]', '[data-testid="play"]', '[data-testid="pass"]']);
+          }
         }
         const titles = await page.locator(tid('seat')).allInnerTexts();
         const classWords = ['greater-dalmuti', 'lesser-dalmuti', 'merchant', 'lesser-peon', 'greater-peon'].map(k => game[`daifugo.title.${k}`]);
