@@ -330,6 +330,26 @@ async function playHand(page, hand, label) {
   return seen;
 }
 
+/** Words broken across lines under `selector` ("Daihinmi / n"; a break at a hyphen is a break between words). */
+async function brokenWords(page, selector) {
+  return page.evaluate(sel => {
+    const out = [];
+    for (const root of document.querySelectorAll(sel)) {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const m of node.textContent.matchAll(/[^\s-]+/g)) {
+          const range = document.createRange();
+          range.setStart(node, m.index);
+          range.setEnd(node, m.index + m[0].length);
+          const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+          if (tops.size > 1) out.push(m[0]);
+        }
+      }
+    }
+    return out;
+  }, selector);
+}
+
 /** The log's and news's lines for the table's moments, in words (no event's raw name). */
 async function checkLogWords(page, label) {
   const raw = await page.evaluate(() => [...document.querySelectorAll('[data-testid="log"] li, [data-testid="chat"] li')]
@@ -359,7 +379,7 @@ async function run() {
   const games = [
     { game: 'president', size: LAPTOP, sizeName: 'laptop', hands: 2, seats: 4 },
     { game: 'daifugo', size: PHONE, sizeName: 'phone', hands: 2, seats: 4, preset: 'local_all' },
-    { game: 'daifugo', size: LAPTOP, sizeName: 'laptop', hands: 1, seats: 5, preset: 'uecda' },
+    { game: 'daifugo', size: LAPTOP, sizeName: 'laptop', hands: 1, seats: 5, preset: 'uecda', watch: true },
     { game: 'president', size: PHONE, sizeName: 'phone', hands: 1, seats: 5 },
   ];
   const dialogs = new Set();
@@ -368,11 +388,35 @@ async function run() {
     await step(`${g.game} at ${g.size.width}×${g.size.height}: ${g.hands} hand(s) played by clicking`, async () => {
       const page = await newPage(label, g.size);
       const id = await createAndStart(page, base, g);
+      // Someone watching: the pack's cards on the pile, no hand, no choice.
+      let watcher = null;
+      let watched = null;
+      if (g.watch) {
+        watcher = await newPage(`${label}-watcher`, g.size);
+        await watcher.goto(`${base}/#/t/${encodeURIComponent(id)}`);
+        watched = watcher.waitForFunction(() => !!document.querySelector('#pile .card.suited'), null, { timeout: 90_000, polling: 100 });
+      }
       for (let hand = 1; hand <= g.hands; hand++) {
         const seen = await playHand(page, hand, label);
+        // The hand's result: the new titles whole ("Daihinmin", never "Daihinmi / n").
+        await page.locator(`${tid('hand-result')}[data-hand="${hand}"]`).waitFor({ state: 'visible', timeout: 15_000 });
+        const broken = await brokenWords(page, '[data-testid="hand-result"] td');
+        if (broken.length) fail(`${label}: words broken in the hand's result: ${broken.join(', ')}`);
         if (!seen.plays) fail(`${label}: hand ${hand} ended with no play of mine`);
         for (const d of seen.dialogs) dialogs.add(d);
         log(`  ${label} hand ${hand}: ${seen.plays} plays, ${seen.passes} passes, dialogs [${seen.dialogs}], marks seen [${[...seen.marks]}]`);
+      }
+      if (watcher) {
+        await watched;
+        const cards = await watcher.locator('#hand button.card').count();
+        if (cards) fail(`${label}: someone watching is shown ${cards} cards of a hand`);
+        const seats = await watcher.locator(tid('seat')).count();
+        if (seats !== g.seats) fail(`${label}: someone watching sees ${seats} seats, not ${g.seats}`);
+        const keys = await untranslated(watcher);
+        if (keys.length) fail(`${label}: untranslated keys on the watcher's page: ${keys.join(', ')}`);
+        await watcher.screenshot({ path: path.join(outDir, `climbing-${label}-watcher.png`) });
+        await watcher.context().close();
+        delete pages[`${label}-watcher`];
       }
       await checkLogWords(page, label);
       const keys = await untranslated(page);
