@@ -13,11 +13,17 @@
 // button) are on screen without scrolling; every legal play can be chosen
 // by its cards and no other play can (the page filters STATE's `legal`,
 // it works out no rule); the table's marks (revolution, 11-back, lock)
-// say what the view's table says; each card's face is drawn whole. Then a
-// pass in each of the five languages, at both sizes: the lobby form's
-// house rules in the game's own words, a table at its first turn with no
-// untranslated key, no word cut, nothing wider than the screen, Play and
-// Pass on screen. Screenshots are left in e2e/out/climbing-*.png.
+// say what the view's table says; each card's face is drawn whole; axe-core
+// finds nothing. After each hand its result breaks no word; after each game
+// its replay shows the pack's cards; someone watching a Daifugō table sees
+// the pile and no hand. The deals follow from a seed (SEED below), so the
+// exchange, 7-pass and 10-discard dialogs all come up. Then a pass in each
+// of the five languages, at both sizes: the lobby form's house rules in the
+// game's own words, the first-hand tour step by step, a table at its first
+// turn with no untranslated key, nothing wider than the screen, a tapped
+// card's plays, Play and Pass on screen (phones at three seats, 18 cards).
+// Screenshots are left in e2e/out/climbing-*.png. E2E_CLIMBING_PARTS=games
+// (or languages) runs one part.
 //
 // Environment: as e2e/play.mjs (DALMUTI_BIN, CHROMIUM, E2E_WEB_DIR).
 
