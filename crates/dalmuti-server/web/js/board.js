@@ -8,6 +8,7 @@ import { T, view, playerName, shownPlayer, shownName, lobbyEntry, asked, revolut
 import {
   V, gameWord, setWords, ordinal, titleWithIcon, titleKey, list, cardWord, vtn, capitalized, titleText, middleTitle,
 } from './words.js';
+import { renderTableState } from './suited.js';
 
 /** Seats that passed since the set on the table. */
 function passedSeats(vw) {
@@ -206,6 +207,7 @@ export function renderPile() {
       el('p', { class: 'pile-text', 'data-testid': 'pile-text' }, (words[vw.stage] ? words[vw.stage]() : '') + extra));
   }
   fitHeight(pile.querySelector('.pile-text'));
+  renderTableState();
 }
 
 /** A phone's width, where the board is a column and its words keep two lines. */
@@ -303,6 +305,8 @@ export function decisionPrompt(d) {
       return t('web.prompt.offer', { exchange: capitalized(gameWord('exchange')), title: titleText(middleTitle()) });
     case 'answer_exchange':
     case 'exchange_answer': return t('web.prompt.answer', { name: shownPlayer(d.from) });
+    case 'give': return tn('web.suited.give.prompt', d.left, { name: shownPlayer(d.to) });
+    case 'discard': return tn('web.suited.discard.prompt', d.left);
     default: return t('web.prompt.other');
   }
 }

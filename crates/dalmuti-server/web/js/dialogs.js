@@ -2,17 +2,18 @@
 // merchant exchange, a Corporate Shuffle play's question (whom the Wedgie
 // makes pass, what Dogberts alone are), where a newcomer sits.
 
-import { $, el, show, replaceKeepingFocus, faceParts, fitNames } from './dom.js';
+import { $, el, show, replaceKeepingFocus, faceParts, fitNames, suitedFace } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
 import { T, view, decisionOf, playerName, shownPlayer, shownName, lobbyEntry, countOf, revolutionOffer, legal } from './state.js';
 import {
   V, parseCards, sameCards, setWords, cardName, cardWord, groupHand, gameWord, vt, capitalized, middleTitle, titleText,
-  placeTitle,
+  placeTitle, isSuited, suitedShort, suitedSetShort,
 } from './words.js';
 import { send, sendAct } from './connection.js';
 import { views } from './views.js';
 import { renderTour } from './tour.js';
 import { renderActions, declarableValues, wedgieTargets, playAsked, fresh } from './hand.js';
+import { handCards } from './suited.js';
 
 let decisionDomKey = '';
 
@@ -28,7 +29,8 @@ export function renderDecision() {
     [title, body] = askDialog(T.ask);
   } else if (d) {
     if (d.kind === 'ready') [title, body] = revolutionDialog();
-    else if (d.kind === 'tax') [title, body] = taxDialog(d);
+    else if (d.kind === 'tax') [title, body] = isSuited() ? suitedTaxDialog(d) : taxDialog(d);
+    else if (d.kind === 'give' || d.kind === 'discard') [title, body] = oneCardDialog(d);
     else if (d.kind === 'offer_exchange' || d.kind === 'exchange_offer') [title, body] = offerDialog(d);
     else if (d.kind === 'answer_exchange' || d.kind === 'exchange_answer') [title, body] = answerDialog(d);
   }
@@ -38,7 +40,7 @@ export function renderDecision() {
   if (wasHidden === !!body) renderTour();
   $('game-main').classList.toggle('dialog-open', !!body);
   // Taxes and the exchange show the hand in the dialog: not twice.
-  const handInside = !!body && !!d && !T.ask && !s.place && /tax|exchange/.test(d.kind);
+  const handInside = !!body && !!d && !T.ask && !s.place && /tax|exchange|give|discard/.test(d.kind);
   $('dock').classList.toggle('hand-in-dialog', handInside);
   if (!body) { box.dataset.kind = ''; return; }
   box.dataset.kind = s.place ? 'place' : T.ask ? T.ask.kind : d.kind;
@@ -198,6 +200,89 @@ function taxDialog(d) {
       disabled: !ready || T.pending, onclick: () => sendAct(gift),
     }, ready ? t('web.tax.give', { cards: gift.give_tax }) : t('web.tax.give-count', { chosen: T.tax.length, count: d.count }))),
     revolutionInstead())];
+}
+
+/**
+ * President and Daifugō's exchange, the rich's side: the poor's best cards
+ * were taken for them (they are in the hand now, marked new); the rich
+ * choose which cards to give back, one tap a card. The gift is sent as
+ * the legal action of exactly those cards.
+ */
+function suitedTaxDialog(d) {
+  const cards = handCards();
+  const keys = new Set(cards.map(c => c.key));
+  T.tax = T.tax.filter(k => keys.has(k));
+  // What the poor's best brought: in the hand now, not in it as dealt.
+  const got = view().my_tax && view().my_tax.received ? view().my_tax.received : newCards(T.state.dealt, view().hand);
+  const received = new Set(parseCards(got));
+  const buttons = cards.map(c => {
+    const chosen = T.tax.includes(c.key);
+    const isNew = received.has(c.token);
+    return suitedFace(c.token, 'card one pick' + (chosen ? ' chosen' : '') + (isNew ? ' fresh' : ''), 'button', {
+      type: 'button', 'aria-pressed': chosen ? 'true' : 'false', 'data-testid': 'tax-card',
+      dataset: { key: 'tax-' + c.key, card: c.token, chosen: String(chosen) },
+      onclick: () => {
+        T.tax = chosen ? T.tax.filter(k => k !== c.key) : [...T.tax, c.key].slice(-d.count);
+        renderDecision();
+      },
+    });
+  });
+  const chosenTokens = cards.filter(c => T.tax.includes(c.key)).map(c => c.token);
+  const gift = legal('give_tax').find(a => sameCards(a.give_tax) === sameCards(chosenTokens));
+  const ready = chosenTokens.length === d.count && !!gift;
+  return [capitalized(gameWord('exchange')), el('div', {},
+    el('p', {}, tn('web.suited.exchange.text', d.count, { name: shownPlayer(d.to) })),
+    got ? el('p', { class: 'muted', 'data-testid': 'exchange-got' }, t('web.suited.exchange.got', { name: shownPlayer(d.to), cards: suitedSetShort(got) })) : null,
+    el('div', { class: 'pick-row hand suited-hand', role: 'group', 'aria-label': t('web.tax.cards'), 'data-testid': 'tax-hand' }, buttons),
+    buttonRow(el('button', {
+      type: 'button', class: 'primary', 'data-testid': 'give-tax', dataset: { key: 'tax-give' },
+      disabled: !ready || T.pending, onclick: () => { T.tax = []; sendAct(gift); },
+    }, ready ? t('web.suited.exchange.give', { cards: suitedSetShort(gift.give_tax), name: shownPlayer(d.to) })
+      : t('web.tax.give-count', { chosen: chosenTokens.length, count: d.count }))))];
+}
+
+/** The cards of `now` beyond those of `before` (card strings), as a card string. */
+function newCards(before, now) {
+  const left = new Map();
+  for (const c of parseCards(before)) left.set(c, (left.get(c) || 0) + 1);
+  const out = [];
+  for (const c of parseCards(now)) {
+    const n = left.get(c) || 0;
+    if (n) left.set(c, n - 1); else out.push(c);
+  }
+  return before ? out.join(' ') : '';
+}
+
+
+/**
+ * 7-pass and 10-discard: after a play of 7s (10s), one card of my choice
+ * to the next player (out of play), one at a time, `left` to go. The
+ * cards offered are the legal actions' own.
+ */
+function oneCardDialog(d) {
+  const kind = d.kind;
+  const actions = legal(kind);
+  const allowed = new Set(actions.map(a => a[kind]));
+  if (T.answer != null && !allowed.has(T.answer)) T.answer = null;
+  const buttons = handCards().filter(c => allowed.has(c.token) && c.key.endsWith('#0')).map(c => {
+    const chosen = T.answer === c.token;
+    return suitedFace(c.token, 'card one pick' + (chosen ? ' chosen' : ''), 'button', {
+      type: 'button', 'aria-pressed': chosen ? 'true' : 'false', 'data-testid': kind + '-card',
+      dataset: { key: kind + '-' + c.token, card: c.token },
+      onclick: () => { T.answer = chosen ? null : c.token; renderDecision(); },
+    });
+  });
+  const action = actions.find(a => a[kind] === T.answer);
+  const args = { name: d.to != null ? shownPlayer(d.to) : '', n: d.left };
+  const word = gameWord(kind === 'give' ? 'word.seven-pass' : 'word.ten-discard');
+  return [capitalized(word), el('div', {},
+    el('p', {}, tn('web.suited.' + kind + '.text', d.left, args)),
+    el('div', { class: 'pick-row hand suited-hand', role: 'group', 'aria-label': t('web.suited.' + kind + '.cards'), 'data-testid': kind + '-hand' }, buttons),
+    buttonRow(el('button', {
+      type: 'button', class: 'primary', 'data-testid': kind + '-send', dataset: { key: kind + '-send' },
+      disabled: !action || T.pending, onclick: () => { T.answer = null; sendAct(action); },
+    }, action ? t('web.suited.' + kind + '.send', Object.assign({ card: suitedShort(action[kind]) }, args))
+      : t('web.suited.' + kind + '.choose'))))];
 }
 
 function distinctRankButtons(selected, onPick, testid) {

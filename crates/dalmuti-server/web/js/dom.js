@@ -1,6 +1,6 @@
 // Small DOM helpers, and the live region for screen readers.
 
-import { cardName, parseCards, game } from './words.js';
+import { cardName, parseCards, game, isSuited, suitedParts, SUITS } from './words.js';
 import { i18n } from './i18n.js';
 
 export const $ = id => document.getElementById(id);
@@ -65,13 +65,33 @@ export function emblem(token) {
 
 /** A small card face (not interactive): the number and the emblem; its name as a tooltip and for screen readers. */
 export function cardFace(token, extraClass) {
+  if (isSuited()) return suitedFace(token, 'card mini' + (extraClass ? ' ' + extraClass : ''));
   return el('span', { class: 'card mini r' + token + (extraClass ? ' ' + extraClass : ''), title: cardName(token) },
     el('span', { class: 'card-rank', 'aria-hidden': 'true' }, token),
     el('span', { class: 'card-emblem', 'aria-hidden': 'true' }, emblem(token)),
     el('span', { class: 'sr-only' }, cardName(token) + ' (' + token + ')'));
 }
 
+/**
+ * A card of the 52-card pack (President, Daifugō): the rank, the suit's
+ * shape and its letter, coloured as the four-colour pack colours them
+ * (spades black, hearts red, diamonds blue, clubs green): never the colour
+ * alone, so a colour-blind player tells suits by shape and letter. A
+ * Joker is a star and its word. `cls` the element's classes.
+ */
+export function suitedFace(token, cls, tag = 'span', attrs = {}) {
+  const p = suitedParts(token) || { rank: String(token), suit: null };
+  const name = cardName(token);
+  const suit = p.joker ? 'joker' : p.suit ? 's-' + p.suit : '';
+  return el(tag, Object.assign({ class: cls + ' suited ' + suit, title: name }, attrs),
+    el('span', { class: 'card-rank', 'aria-hidden': 'true' }, p.joker ? '\u2605' : p.rank),
+    el('span', { class: 'card-suit', 'aria-hidden': 'true' }, p.joker ? 'JK' : (SUITS[p.suit] || '') + '\uFE0E'),
+    el('span', { class: 'card-letter', 'aria-hidden': 'true' }, p.joker ? '' : p.suit),
+    el('span', { class: 'sr-only' }, name));
+}
+
 export function cardFaces(set) {
+  if (isSuited()) return suitedSetFaces(set);
   return el('span', { class: 'cards' }, parseCards(set).map(token => cardFace(token)));
 }
 
@@ -80,10 +100,26 @@ export function cardFaces(set) {
  * then the Jester), so four cards fit a seat's bubble on a phone.
  */
 export function cardFacesCounted(set) {
+  if (isSuited()) return suitedSetFaces(set);
   const counts = new Map();
   for (const token of parseCards(set)) counts.set(token, (counts.get(token) || 0) + 1);
   return el('span', { class: 'cards counted' }, [...counts].map(([token, n]) =>
     el('span', { class: 'counted-card' }, cardFace(token), n > 1 ? el('span', { class: 'times' }, '×' + n) : null)));
+}
+
+/**
+ * A play of the pack as faces, with what a Joker stands for after it
+ * ("9♥ ★ → 9♠"), so the table shows the set a lock or the next play
+ * goes by.
+ */
+export function suitedSetFaces(set) {
+  const [cards, as] = String(set).split(' as ');
+  const faces = parseCards(cards).map(token => suitedFace(token, 'card mini'));
+  if (as != null && as.trim()) {
+    faces.push(el('span', { class: 'joker-as', 'aria-hidden': 'true' }, '\u2192'),
+      ...parseCards(as).map(token => suitedFace(token, 'card mini as-card')));
+  }
+  return el('span', { class: 'cards suited-set' }, faces);
 }
 
 /** Japanese text: kana and kanji, where no space says where a word ends. */

@@ -7,7 +7,7 @@
 import { $, el, announce } from './dom.js';
 import { t } from './i18n.js';
 import { T, shownPlayer } from './state.js';
-import { logWords } from './words.js';
+import { logWords, TABLE_EVENTS, cardsText } from './words.js';
 
 const reduced = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -110,10 +110,21 @@ export function afterRender(oldPile) {
   const who = seat => shownPlayer(seat);
   let played = null;
   let won = null;
+  let moment = null;
   for (const entry of added) {
     if (entry.event === 'played') played = entry;
     else if (entry.event === 'round_won') won = entry;
     else if (entry.event === 'revolution_called') banner(logWords(entry, who), 'revolution');
+    // President and Daifugō: a revolution, an 8-cut, a lock… shown as it happens.
+    else if (TABLE_EVENTS.has(entry.event)) moment = entry;
+  }
+  // A moment that cleared the table (an 8-cut, 3♠ over the Joker, the
+  // capital falling…) takes the empty pile's place; one with cards still
+  // on it (a lock, 11-back, a revolution) is its mark beside the pile,
+  // drawn new (js/suited.js): the set to beat stays in sight.
+  if (moment && fresh) {
+    if (!vw.top) banner(logWords(moment, who), 'table ' + moment.event);
+    announce(logWords(moment, who));
   }
   if (won) {
     sweep(oldPile, won.seat);
@@ -127,7 +138,7 @@ export function afterRender(oldPile) {
   const taxKey = tax ? s.hand + ':' + tax.gave + ':' + tax.received : null;
   if (tax && fresh && taxKey !== seen.myTax) {
     const nothing = t('web.log.nothing');
-    const text = t('web.banner.tax', { gave: tax.gave || nothing, got: tax.received || nothing });
+    const text = t('web.banner.tax', { gave: cardsText(tax.gave) || nothing, got: cardsText(tax.received) || nothing });
     banner(text, 'tax');
     announce(text);
   }

@@ -6,7 +6,8 @@
 import { $, el, replaceKeepingFocus, faceParts, fitNames } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
 import { T, view, decision, decisionOf, handGroups, countOf, noSelection, legal } from './state.js';
-import { V, parseCards, sameCards, setWords, cardName, cardWord } from './words.js';
+import { V, parseCards, sameCards, setWords, cardName, cardWord, isSuited } from './words.js';
+import { renderSuitedHand, renderSuitedActions, onSuitedPlay, keepPickSane } from './suited.js';
 import { sendAct } from './connection.js';
 import { views } from './views.js';
 
@@ -42,6 +43,7 @@ function aloneOnly(rank) {
 
 export function keepSelectionSane() {
   const sel = T.sel;
+  if (isSuited()) { keepPickSane(); return; }
   if (sel.rank != null) {
     const c = countOf(sel.rank);
     if (c === 0) { sel.rank = null; sel.n = 0; } else sel.n = Math.min(Math.max(sel.n, 1), c);
@@ -123,6 +125,7 @@ function fitTo(need) {
 }
 
 export function clickGroup(rank) {
+  if (isSuited()) return;
   const sel = T.sel;
   const count = countOf(rank);
   if (!count) return;
@@ -152,6 +155,7 @@ export function clickGroup(rank) {
 }
 
 export function adjustSelection(delta) {
+  if (isSuited()) return;
   const sel = T.sel;
   if (sel.rank != null) {
     sel.n = Math.min(Math.max(sel.n + delta, 1), countOf(sel.rank));
@@ -163,6 +167,7 @@ export function adjustSelection(delta) {
 }
 
 export function adjustJesters(delta) {
+  if (isSuited()) return;
   T.sel.j = Math.min(Math.max(T.sel.j + delta, 0), countOf(V().wild));
   renderHand();
   renderActions();
@@ -201,6 +206,8 @@ window.addEventListener('resize', () => { fitNames($('hand')); fitNames($('decis
 if (document.fonts) document.fonts.ready.then(() => { fitNames($('hand')); fitNames($('decision-body')); });
 
 export function renderHand() {
+  if (isSuited()) { renderSuitedHand(); return; }
+  $('hand').classList.remove('suited-hand');
   const groups = handGroups();
   const sel = T.sel;
   const d = decision();
@@ -242,6 +249,10 @@ export function renderHand() {
 }
 
 export function renderActions() {
+  if (isSuited()) { renderSuitedActions(); return; }
+  $('sel-less').hidden = false;
+  $('sel-more').hidden = false;
+  if ($('suggest')) $('suggest').hidden = true;
   const s = T.state;
   const d = s && s.decision;
   const playing = d && (d.kind === 'lead' || d.kind === 'follow');
@@ -280,6 +291,7 @@ export function wedgieTargets() {
 }
 
 export function onPlay() {
+  if (isSuited()) { onSuitedPlay(); return; }
   if ($('play-btn').disabled) return;
   const cards = selectionCards();
   const plays = playsOf(cards);

@@ -45,7 +45,7 @@ export function onKeydown(event) {
   }
   const inHand = $('hand').contains(event.target);
   if (inHand && ['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(key)) {
-    const buttons = [...$('hand').querySelectorAll('button.group')];
+    const buttons = [...$('hand').querySelectorAll('button.group, button.card.one')];
     const at = buttons.indexOf(event.target);
     let next = at;
     if (key === 'ArrowLeft') next = Math.max(0, at - 1);

@@ -10,7 +10,7 @@ import { me, secret, keepName, newSecret, recoveryLink } from './player.js';
 import { profileHref } from './profile.js';
 import { store } from './storage.js';
 import { nav, T } from './state.js';
-import { VARIANTS, gameName, capitalized, tableName, botWords, list } from './words.js';
+import { VARIANTS, gameName, capitalized, tableName, botWords, list, isSuited } from './words.js';
 import { showTurnInIcon } from './fx.js';
 
 export function showLobby() {
@@ -243,18 +243,105 @@ function tableItem(info, finished) {
     link);
 }
 
+/**
+ * The house rules the form offers for President and Daifugō, each a field
+ * of `rules.climbing` (docs/PROTOCOL.md) and the game's word for it (the
+ * catalogue's `<game>.word.<word>`), the games that offer it.
+ */
+const TOGGLES = [
+  ['sequences', 'sequence'], ['revolution', 'revolution'], ['eight_cut', 'eight-cut'], ['eleven_back', 'eleven-back'],
+  ['miyako_ochi', 'miyako-ochi'], ['forbidden_finish', 'forbidden-finish'], ['five_skip', 'five-skip'],
+  ['seven_pass', 'seven-pass'], ['nine_reverse', 'nine-reverse'], ['ten_discard', 'ten-discard'],
+  ['two_clears', 'two-clears'], ['unbeatable_twos', 'unbeatable-twos'], ['same_rank_skip', 'same-rank-skip'],
+];
+
+/**
+ * What each preset turns on of the options the form shows (the engine's
+ * Climbing::UECDA, LOCAL, LOCAL_ALL and PRESIDENT, docs/RULES.md): the
+ * form starts from them, and sends every option shown, so the table plays
+ * what the form says.
+ */
+const OFF = Object.fromEntries(TOGGLES.map(([field]) => [field, false]));
+const UECDA = Object.assign({}, OFF, { jokers: 1, lock: 'suit', sequences: true, revolution: true, eight_cut: true });
+const LOCAL = Object.assign({}, UECDA, { eleven_back: true, miyako_ochi: true, forbidden_finish: true, five_skip: true, nine_reverse: true });
+const PRESETS = {
+  uecda: UECDA,
+  local: LOCAL,
+  local_all: Object.assign({}, LOCAL, { seven_pass: true, ten_discard: true }),
+  president: Object.assign({}, OFF, { jokers: 0, lock: 'off' }),
+};
+
+/** The preset the form starts from for the game chosen. */
+function presetName(variant) {
+  return variant === 'president' ? 'president' : $('c-preset').value;
+}
+
+/** Sets the house rules' fields to a preset's. */
+function applyPreset() {
+  const variant = $('c-variant').value;
+  const preset = PRESETS[presetName(variant)] || UECDA;
+  $('c-jokers').value = String(preset.jokers);
+  $('c-lock').value = preset.lock;
+  for (const [field] of TOGGLES) {
+    const box = $('c-opt-' + field);
+    if (box) box.checked = !!preset[field];
+  }
+}
+
+/** The house rules' checkboxes, labelled in the words of the game chosen. */
+function renderToggles(variant) {
+  const box = $('c-toggles');
+  const checked = Object.fromEntries([...box.querySelectorAll('input')].map(i => [i.dataset.option, i.checked]));
+  box.replaceChildren(...TOGGLES.map(([field, word]) => el('label', { class: 'check' },
+    el('input', { type: 'checkbox', id: 'c-opt-' + field, dataset: { option: field }, 'data-testid': 'create-option' }),
+    ' ', el('span', {}, capitalized(t(variant + '.word.' + word))))));
+  for (const [field, on] of Object.entries(checked)) if ($('c-opt-' + field)) $('c-opt-' + field).checked = on;
+  $('c-jokers-label').textContent = capitalized(tn(variant + '.card.JK', 2));
+  $('c-lock-label').textContent = capitalized(t(variant + '.word.lock'));
+}
+
+/** The options the form sends for President or Daifugō: every one shown. */
+function climbingRules(variant) {
+  const climbing = { jokers: Number($('c-jokers').value), lock: $('c-lock').value };
+  for (const [field] of TOGGLES) climbing[field] = $('c-opt-' + field).checked;
+  // Options that need sequences go with them.
+  if (!climbing.sequences) Object.assign(climbing, { sequence_revolution: false, joker_beyond_ends: false });
+  const rules = { variant, climbing };
+  if (variant === 'daifugo') rules.preset = $('c-preset').value;
+  return rules;
+}
+
+let formVariant = null;
+
+/** Another preset chosen: the house rules' fields become its. */
+export function onPresetChange() {
+  applyPreset();
+}
+
 /** The lobby form follows the game chosen: its table sizes, its optional rules. */
 export function onVariantChange() {
   const variant = $('c-variant').value;
-  const corporate = variant === 'corporate-shuffle';
+  const suited = isSuited(variant);
+  const corporate = variant === 'corporate-shuffle' || suited;
+  show($('c-climbing'), suited);
+  show($('c-dalmuti-rules'), !suited);
+  show($('c-scoring-field'), !suited);
+  show($('c-preset-field'), variant === 'daifugo');
+  if (suited) {
+    renderToggles(variant);
+    if (formVariant !== variant) applyPreset();
+  }
+  formVariant = variant;
+  if (!suited) {
+    $('c-fdr-text').textContent = t('web.create.first-deal', { revolution: t(variant + '.revolution') });
+    $('c-merchant-text').textContent = capitalized(t(variant + '.exchange'));
+  }
   const most = corporate ? 8 : 16;
   $('c-seats').max = String(most);
   $('c-seats-label').textContent = t('web.create.seats', { most });
   if (Number($('c-seats').value) > most) $('c-seats').value = String(most);
   $('c-stripped').disabled = corporate;
   if (corporate) $('c-stripped').checked = false;
-  $('c-fdr-text').textContent = t('web.create.first-deal', { revolution: t(variant + '.revolution') });
-  $('c-merchant-text').textContent = capitalized(t(variant + '.exchange'));
 }
 
 export async function onCreate(event) {
@@ -265,7 +352,7 @@ export async function onCreate(event) {
   const player = $('c-player').value.trim();
   const seats = Number($('c-seats').value);
   const game = $('c-variant').value;
-  const most = game === 'corporate-shuffle' ? 8 : 16;
+  const most = game === 'corporate-shuffle' || isSuited(game) ? 8 : 16;
   if (!player) return setError(errorNode, t('web.create.need-name'));
   if (!(seats >= 3 && seats <= most)) {
     return setError(errorNode, t('web.create.bad-seats', { game: gameName(game), most }));
@@ -274,7 +361,8 @@ export async function onCreate(event) {
   // default names distinct ("Ada's table", "Ada's table 2").
   const body = {
     player, seats,
-    rules: {
+    // President and Daifugō: their own options, a match scored by places.
+    rules: isSuited(game) ? climbingRules(game) : {
       variant: game,
       // Corporate Shuffle's deck is never stripped.
       stripped_deck: game !== 'corporate-shuffle' && $('c-stripped').checked,

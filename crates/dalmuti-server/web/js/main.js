@@ -24,7 +24,7 @@ import { adjustSelection, onPlay, onPass, keepSelectionSane, renderActions, mark
 import { renderDecision } from './dialogs.js';
 import { renderOffline } from './panels.js';
 import { setViews } from './views.js';
-import { showLobby, loadLobby, onVariantChange, onCreate, setUpLobby, setUpInviteShare } from './lobby.js';
+import { showLobby, loadLobby, onVariantChange, onPresetChange, onCreate, setUpLobby, setUpInviteShare } from './lobby.js';
 import { showReplay, renderFrame, setUpReplay, stopAutoplay } from './replay.js';
 import { showPlayersView, setUpPlayers } from './profile.js';
 import { recover, stillKnown } from './player.js';
@@ -122,6 +122,7 @@ async function init() {
   onVariantChange();
   $('create-form').addEventListener('submit', onCreate);
   $('c-variant').addEventListener('change', onVariantChange);
+  $('c-preset').addEventListener('change', onPresetChange);
   $('lobby-refresh').addEventListener('click', loadLobby);
   $('join-form').addEventListener('submit', onJoin);
   $('add-bot').addEventListener('click', onAddBot);

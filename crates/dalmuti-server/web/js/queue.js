@@ -66,7 +66,8 @@ async function onFind() {
   const waitS = Number($('queue-wait').value);
   $('queue-find').disabled = true;
   try {
-    const standing = await api('POST', '/api/queue', { players, wait: waitS }, undefined, player.secret);
+    const game = $('queue-game').value;
+    const standing = await api('POST', '/api/queue', { players, wait: waitS, game }, undefined, player.secret);
     ticket = standing.ticket;
     show($('queue-cancel'), true);
     say(standing, players, waitS);

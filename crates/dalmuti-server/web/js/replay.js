@@ -5,7 +5,7 @@ import { $, el, show, setError, cardFace, cardFaces } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
 import { api } from './api.js';
 import { R, nav, shownName, learnBot } from './state.js';
-import { setVariant, setWords, eventWords, parseCards, ordinal, titleWithIcon, titleKey, tableName } from './words.js';
+import { setVariant, setWords, eventWords, parseCards, ordinal, titleWithIcon, titleKey, tableName, cardsText } from './words.js';
 import { showTurnInIcon } from './fx.js';
 
 /** Autoplay: a step a second at 1×; `speed` multiplies. */
@@ -95,7 +95,7 @@ export function renderFrame(i) {
       el('div', { class: 's-title' }, titleWithIcon(titleKey(seat))),
       el('div', { class: 's-name' }, seatWords(players, s), flag ? el('span', { class: 's-flag' }, ' · ' + flag) : null),
       el('div', { class: 's-meta' }, tn('web.cards', cards.length)),
-      el('div', { class: 'r-hand', role: 'group', 'aria-label': t('web.replay.hand', { name: seatWords(players, s), cards: hands[s] || t('web.replay.no-cards') }) },
+      el('div', { class: 'r-hand', role: 'group', 'aria-label': t('web.replay.hand', { name: seatWords(players, s), cards: cardsText(hands[s]) || t('web.replay.no-cards') }) },
         cards.map(c => cardFace(c)))));
   }
   $('r-seats').replaceChildren(...items);

@@ -45,7 +45,7 @@ export function renderResult() {
       el('th', { scope: 'col' }, t('web.result.new-title')), r.scored ? el('th', { scope: 'col' }, t('web.result.total')) : null)),
     el('tbody', {}, r.rows.map(row => el('tr', {},
       el('td', {}, ordinal(row.place)), el('td', {}, shownName(row.name)),
-      el('td', {}, titleWithIcon(row.title)), r.scored ? el('td', {}, row.total == null ? '' : String(row.total)) : null))));
+      el('td', { class: 'r-title' }, titleWithIcon(row.title)), r.scored ? el('td', {}, row.total == null ? '' : String(row.total)) : null))));
   $('result-body').replaceChildren(table,
     el('p', { id: 'next-deal', class: 'next-deal', 'data-testid': 'next-deal' }));
 }

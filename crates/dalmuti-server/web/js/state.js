@@ -12,10 +12,12 @@ export const nav = { route: { view: null } };
 /**
  * The set being chosen: `n` cards of `rank` (a number, or the World Ruler
  * `0` or Ratbert `R`, each played alone), the Twirling Wedgie if `t` (a 6),
- * and `j` wild cards (Jesters or Dogberts).
+ * and `j` wild cards (Jesters or Dogberts). In President and Daifugō
+ * (js/suited.js) `pick` the keys of the cards chosen one by one and `play`
+ * the legal play chosen among those holding them.
  */
 export function noSelection() {
-  return { rank: null, n: 0, j: 0, t: 0 };
+  return { rank: null, n: 0, j: 0, t: 0, pick: [], play: null };
 }
 
 /** The table on screen. */

@@ -12,7 +12,7 @@ import { api } from './api.js';
 import { secret } from './player.js';
 import { store } from './storage.js';
 import { T, nav, noSelection, view, decision, asked, playerName, shownPlayer, shownName, myLobby, myToken, isHost } from './state.js';
-import { isCorporate, gameName, gameWord, middleTitle, titleText, botName, list, logWords, vt, tableName } from './words.js';
+import { isCorporate, gameName, gameWord, middleTitle, titleText, botName, list, logWords, vt, tableName, cardsText } from './words.js';
 import { connect, closeSocket, reconnectNow, setNotice, addNews } from './connection.js';
 import { renderHand, renderActions } from './hand.js';
 import { renderDecision } from './dialogs.js';
@@ -404,7 +404,7 @@ function renderLog() {
   const nothing = t('web.log.nothing');
   if (vw.my_tax) {
     items.unshift(el('li', { class: 'log-mine' }, vt('log.my-tax', {
-      name: shownPlayer(vw.my_tax.with), gave: vw.my_tax.gave || nothing, got: vw.my_tax.received || nothing,
+      name: shownPlayer(vw.my_tax.with), gave: cardsText(vw.my_tax.gave) || nothing, got: cardsText(vw.my_tax.received) || nothing,
     })));
   }
   if (vw.my_trade) {
@@ -413,7 +413,7 @@ function renderLog() {
       gave: vw.my_trade.gave || nothing, got: vw.my_trade.received || nothing,
     })));
   }
-  if (T.state.dealt) items.unshift(el('li', { class: 'log-mine' }, t('web.log.dealt', { cards: T.state.dealt })));
+  if (T.state.dealt) items.unshift(el('li', { class: 'log-mine' }, t('web.log.dealt', { cards: cardsText(T.state.dealt) })));
   items.unshift(el('li', { class: 'log-head' }, t('web.log.head', { hand: T.state.hand })));
   logList.replaceChildren(...items);
   logList.scrollTop = logList.scrollHeight;

@@ -11,6 +11,7 @@ import { $, el, show, replaceKeepingFocus } from './dom.js';
 import { t } from './i18n.js';
 import { store } from './storage.js';
 import { T } from './state.js';
+import { gameWord, placeTitle, isSuited } from './words.js';
 
 /** Where a finished tour is remembered, per game. */
 const doneKey = variant => (variant === 'dalmuti' ? 'dalmuti.tour' : 'dalmuti.tour.' + variant);
@@ -18,8 +19,22 @@ const doneKey = variant => (variant === 'dalmuti' ? 'dalmuti.tour' : 'dalmuti.to
 const STEPS = {
   dalmuti: ['web.tour.best', 'web.tour.play', 'web.tour.jesters', 'web.tour.taxes'],
   'corporate-shuffle': ['web.tour.cs-best', 'web.tour.cs-play', 'web.tour.cs-dogberts', 'web.tour.cs-specials', 'web.tour.cs-taxes'],
+  // The 52-card pack's games: the order, choosing a play, the table's marks, the exchange.
+  daifugo: ['web.tour.pack-best', 'web.tour.pack-play', 'web.tour.pack-marks', 'web.tour.pack-exchange'],
+  president: ['web.tour.pack-best', 'web.tour.pack-play', 'web.tour.pack-marks', 'web.tour.pack-exchange'],
 };
-const TAXES = { dalmuti: 'web.tour.taxes', 'corporate-shuffle': 'web.tour.cs-taxes' };
+const TAXES = {
+  dalmuti: 'web.tour.taxes', 'corporate-shuffle': 'web.tour.cs-taxes', daifugo: 'web.tour.pack-exchange', president: 'web.tour.pack-exchange',
+};
+
+/** The game's own words a step may name (the pack's games: 革命, 縛り…). */
+function stepWords() {
+  const word = w => gameWord('word.' + w);
+  return {
+    revolution: word('revolution'), lock: word('lock'), eleven: word('eleven-back'), sequence: word('sequence'),
+    exchange: gameWord('exchange'), first: placeTitle(0), last: placeTitle(4),
+  };
+}
 /** The tour shown: its step, the game and the order of its steps (chosen when it opens). */
 const tour = { step: 0, asked: false, variant: null, order: null };
 const wide = window.matchMedia('(min-width: 900px)');
@@ -95,7 +110,7 @@ export function renderTour() {
   box.dataset.topic = steps[tour.step];
   replaceKeepingFocus(box, [
     el('h2', { id: 'tour-title' }, t('web.tour.title', { step: tour.step + 1, steps: steps.length })),
-    el('p', { 'data-testid': 'tour-text' }, t(steps[tour.step])),
+    el('p', { 'data-testid': 'tour-text' }, t(steps[tour.step], isSuited() ? stepWords() : undefined)),
     el('div', { class: 'button-row' },
       el('button', {
         type: 'button', class: 'primary small', 'data-testid': 'tour-next', dataset: { key: 'tour-next' },

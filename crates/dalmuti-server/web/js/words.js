@@ -17,6 +17,18 @@ export const VARIANTS = {
     wild: 'D',
     titles: ['Big Boss', 'Little Boss', 'Worker', 'Senior Intern', 'Junior Intern'],
   },
+  // The games of the 52-card pack (docs/PROTOCOL.md, President and
+  // Daifugō): cards are a rank and a suit letter (`10H`), `JK` a Joker.
+  daifugo: {
+    wild: 'JK',
+    suited: true,
+    titles: ['Daifugō', 'Fugō', 'Heimin', 'Hinmin', 'Daihinmin'],
+  },
+  president: {
+    wild: 'JK',
+    suited: true,
+    titles: ['President', 'Vice-President', 'Neutral', 'Vice-Scum', 'Scum'],
+  },
 };
 // The titles' keys, best first (the engine's, VIEW seats' `title_key`, and
 // the catalogue's `<variant>.title.<key>`).
@@ -24,6 +36,8 @@ const TITLE_KEYS = ['greater-dalmuti', 'lesser-dalmuti', 'merchant', 'lesser-peo
 const TITLE_ICONS = {
   dalmuti: { 'greater-dalmuti': '👑', 'lesser-dalmuti': '🎩', merchant: '⚖️', 'lesser-peon': '🧺', 'greater-peon': '👒' },
   'corporate-shuffle': { 'greater-dalmuti': '💼', 'lesser-dalmuti': '👔', merchant: '🖥️', 'lesser-peon': '☕', 'greater-peon': '📎' },
+  daifugo: { 'greater-dalmuti': '👑', 'lesser-dalmuti': '💰', merchant: '🏠', 'lesser-peon': '🍂', 'greater-peon': '🥀' },
+  president: { 'greater-dalmuti': '🏛️', 'lesser-dalmuti': '🎖️', merchant: '⚖️', 'lesser-peon': '🧹', 'greater-peon': '🗑️' },
 };
 /** The bot levels a host may seat, weakest first (the server's LEVELS). */
 export const BOT_LEVELS = ['easy', 'normal', 'hard', 'expert'];
@@ -44,6 +58,61 @@ export function V() {
 
 export function isCorporate() {
   return game.variant === 'corporate-shuffle';
+}
+
+/** Whether the game on screen is played with the 52-card pack (President, Daifugō). */
+export function isSuited(variant) {
+  const own = VARIANTS[variant || game.variant];
+  return !!(own && own.suited);
+}
+
+// ------------------------------------------------------ the 52-card pack
+
+/** The suits by their letter in a token: the shape drawn, and the class that colours it (four-colour pack). */
+export const SUITS = { S: '\u2660', H: '\u2665', D: '\u2666', C: '\u2663' };
+
+/** A card of the pack as its parts: {rank: '10', suit: 'H'}, or {joker: true} for `JK`; null if not one. */
+export function suitedParts(token) {
+  if (token === 'JK') return { joker: true, rank: 'JK', suit: null };
+  const m = /^(10|[2-9JQKA])([SHDC])$/.exec(String(token));
+  return m ? { rank: m[1], suit: m[2] } : null;
+}
+
+/** A rank of the pack in words ("Queen", "10"). */
+export function rankWord(rank) {
+  return /^[JQKA]$/.test(rank) ? t('web.suited.rank.' + rank) : rank;
+}
+
+/** A card of the pack in words: "Queen of hearts", "Joker". */
+export function suitedName(token) {
+  const p = suitedParts(token);
+  if (!p) return t('web.card.unknown', { token });
+  if (p.joker) return tn((isSuited() ? game.variant : 'daifugo') + '.card.JK', 1);
+  return t('web.suited.card', { rank: rankWord(p.rank), suit: t('web.suited.suit.' + p.suit) });
+}
+
+/** A card of the pack short, as on its corner: "Q♥", "10♦"; a Joker by its word. */
+export function suitedShort(token) {
+  const p = suitedParts(token);
+  if (!p) return String(token);
+  return p.joker ? suitedName(token) : p.rank + SUITS[p.suit];
+}
+
+/** Cards as the page writes them: the pack's short ("3♦ 5♥"), the other games' tokens as they are ("1 3 3"). */
+export function cardsText(cards) {
+  return isSuited() && cards ? parseCards(cards).map(suitedShort).join(' ') : cards;
+}
+
+/**
+ * A play of the pack short: "9♥ 9♠", "9♥ Joker (as 9♠)", a sequence from
+ * its lowest place "5♥ Joker 7♥" (docs/PROTOCOL.md: the engine writes
+ * what a Joker stands for after ` as `).
+ */
+export function suitedSetShort(set) {
+  const [cards, as] = String(set).split(' as ');
+  const shown = parseCards(cards).map(suitedShort).join(' ');
+  if (as == null || !as.trim()) return shown;
+  return t('web.suited.joker-as', { cards: shown, as: parseCards(as).map(suitedShort).join(' ') });
 }
 
 /** A word of the game on screen from the catalogue's game part: gameWord('revolution'). */
@@ -131,6 +200,7 @@ function sortKey(token) {
 }
 
 function cardKey(token) {
+  if (isSuited() && token !== 'JK') return null;
   const own = game.variant + '.card.' + token;
   if (t(own) !== own) return own;
   const dalmuti = 'dalmuti.card.' + token;
@@ -139,6 +209,7 @@ function cardKey(token) {
 
 /** A card's name, for `n` of them (1 by default): "Knight", "Knights". */
 export function cardWord(token, n) {
+  if (isSuited() && suitedParts(token) && token !== 'JK') return suitedName(token);
   const key = cardKey(token);
   return key ? tn(key, n == null ? 1 : n) : t('web.card.unknown', { token });
 }
@@ -155,6 +226,7 @@ export function setWords(set) {
   const cards = parseCards(set);
   if (cards.length === 0) return t('web.set.nothing');
   const n = cards.length;
+  if (isSuited()) return suitedSetShort(set);
   // The cards in brackets keep together on a line: "(4 4)", never "(4 / 4)".
   const shown = String(set).trim().replace(/ /g, '\u00a0');
   const declared = declaredValue(set);
@@ -242,7 +314,7 @@ export function actionWords(action, players, name) {
       return t(k('play'), Object.assign(args, { set: setWords(action.play) }));
     }
     if ('give_tax' in action) {
-      if (action.give_tax) return t(vk('tax-cards'), Object.assign(args, { cards: action.give_tax }));
+      if (action.give_tax) return t(vk('tax-cards'), Object.assign(args, { cards: cardsText(action.give_tax) }));
       return t(vk('tax'), args);
     }
     if ('offer_exchange' in action) {
@@ -253,6 +325,13 @@ export function actionWords(action, players, name) {
       return o.card
         ? t(k('offer-card'), Object.assign(args, { card: cardName(o.card), partner }))
         : t(k('offer'), Object.assign(args, { partner }));
+    }
+    // 7-pass and 10-discard: the card only for who may see it (null for the others).
+    if ('give' in action) {
+      return action.give ? t(k('give-card'), Object.assign(args, { card: suitedShort(action.give) })) : t(k('give'), args);
+    }
+    if ('discard' in action) {
+      return action.discard ? t(k('discard-card'), Object.assign(args, { card: suitedShort(action.discard) })) : t(k('discard'), args);
     }
     if ('answer_exchange' in action) {
       return action.answer_exchange
@@ -291,9 +370,17 @@ export function eventWords(e, players, shown = name => name) {
   }
 }
 
-/** Whether a log entry is one of Corporate Shuffle's specials at work: news worth a line of its own. */
+/**
+ * What President and Daifugō's plays do to the table, as the log tells it
+ * (docs/PROTOCOL.md): each a moment shown on the board and a news line.
+ */
+export const TABLE_EVENTS = new Set(['revolution', 'eight_cut', 'two_clears', 'spade_three', 'eleven_back', 'locked',
+  'skipped', 'reversed', 'fell', 'fouled', 'stalemate', 'given', 'discarded']);
+
+/** Whether a log entry is a special at work (Corporate Shuffle's cards, a table event of the pack's games): news worth a line of its own. */
 export function isSpecial(entry) {
   if (entry.event === 'ratbert_taken') return true;
+  if (TABLE_EVENTS.has(entry.event) && entry.event !== 'given' && entry.event !== 'discarded') return true;
   if (entry.event !== 'played') return false;
   return entry.wedgie != null || parseCards(entry.set).includes('0');
 }
@@ -308,7 +395,7 @@ export function logWords(entry, who) {
       // Only the holder ever sees this entry.
       return t('web.log.revolution-declined', { name: who(entry.seat), wilds: cardWord(V().wild, 2) });
     case 'tax_paid': {
-      const args = { dalmuti: who(entry.dalmuti), peon: who(entry.peon), gift: entry.gift || '?', tribute: entry.tribute || '?' };
+      const args = { dalmuti: who(entry.dalmuti), peon: who(entry.peon), gift: cardsText(entry.gift) || '?', tribute: cardsText(entry.tribute) || '?' };
       return vtn(entry.gift || entry.tribute ? 'log.tax-detail' : 'log.tax', entry.cards, args);
     }
     case 'merchant_exchange': {
@@ -334,8 +421,45 @@ export function logWords(entry, who) {
       return vt('log.round-won', { name: who(entry.seat), leader: who(entry.leader) });
     case 'ratbert_taken': return t('web.log.ratbert', { name: who(entry.seat), card: cardName('R') });
     case 'hand_over': return t('web.log.hand-over');
+    // President and Daifugō: what a play did to the table, in the words its players use.
+    case 'revolution':
+      return t(entry.reversed ? 'web.suited.log.revolution' : 'web.suited.log.revolution-back',
+        { name: who(entry.seat), word: gameWord('word.revolution') });
+    case 'eight_cut': return t('web.suited.log.eight-cut', { name: who(entry.seat), word: gameWord('word.eight-cut') });
+    case 'two_clears': return t('web.suited.log.two-clears', { name: who(entry.seat) });
+    case 'spade_three': return t('web.suited.log.spade-three', { name: who(entry.seat), word: gameWord('word.spade-three') });
+    case 'eleven_back':
+      return t(entry.on ? 'web.suited.log.eleven-back' : 'web.suited.log.eleven-back-off',
+        { name: who(entry.seat), word: gameWord('word.eleven-back') });
+    case 'locked': return lockWords(entry.suits, entry.number);
+    case 'skipped': return t('web.suited.log.skipped', { name: who(entry.seat), names: list((entry.skipped || []).map(who)) });
+    case 'reversed':
+      return t(entry.clockwise ? 'web.suited.log.reversed' : 'web.suited.log.reversed-back', { name: who(entry.seat) });
+    case 'fell': return t('web.suited.log.fell', { name: who(entry.seat), word: gameWord('word.miyako-ochi') });
+    case 'fouled': return t('web.suited.log.fouled', { name: who(entry.seat), word: gameWord('word.forbidden-finish') });
+    case 'stalemate': return t('web.suited.log.stalemate', { names: list((entry.left || []).map(who)) });
+    case 'given':
+      return entry.card
+        ? t('web.suited.log.given-card', { name: who(entry.from), to: who(entry.to), card: suitedShort(entry.card) })
+        : t('web.suited.log.given', { name: who(entry.from), to: who(entry.to) });
+    case 'discarded':
+      return entry.card
+        ? t('web.suited.log.discarded-card', { name: who(entry.seat), card: suitedShort(entry.card) })
+        : t('web.suited.log.discarded', { name: who(entry.seat) });
     default: return entry.event;
   }
+}
+
+/** The suits a lock holds, short ("♠♥"; `+` a Joker beyond the four). */
+export function lockSuits(letters) {
+  return [...String(letters || '')].map(c => SUITS[c] || (c === '+' ? '+' : c)).join('');
+}
+
+/** A lock in words: its suits, its ranks' steps, or both. */
+export function lockWords(suits, number) {
+  const args = { word: gameWord('word.lock'), suits: lockSuits(suits) };
+  if (suits && number) return t('web.suited.log.locked-both', args);
+  return t(number ? 'web.suited.log.locked-number' : 'web.suited.log.locked', args);
 }
 
 export function capitalized(text) {
