@@ -3,7 +3,9 @@
 //! cannot see. Every bot of the crate plays these games through them (the
 //! view says which game: [`View::variant`]).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 use dalmuti_core::{
     Action, Card, Cards, Decision, PerSeat, Seat, Set, SetKind, Stage, TOP_PLACE, View,

@@ -49,7 +49,9 @@ mod tree;
 mod worker;
 
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 use dalmuti_core::{Action, Decision, Stage, View};
 use rand::RngCore;

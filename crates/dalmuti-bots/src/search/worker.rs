@@ -1,8 +1,8 @@
 //! One thread's search: its own generator and tree, iterations until its
 //! budget is spent, and the root statistics it found.
 
+use crate::clock::Instant;
 use std::ops::ControlFlow;
-use std::time::Instant;
 
 use dalmuti_core::{Action, Hand, PerSeat, Seat, Set};
 
