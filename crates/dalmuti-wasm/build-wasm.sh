@@ -42,8 +42,13 @@ if ! [[ -x $bindgen ]] || [[ $("$bindgen" --version) != "wasm-bindgen $bindgen_v
         cargo install --quiet wasm-bindgen-cli --version "$bindgen_version" --root "$tools"
 fi
 
+# The bytes depend on the compiler and the linker: say which (a new
+# rustc-web from Debian, or a new stable rustup's rust-lld, is a rebuild
+# to commit).
+echo "compiler: $("${RUSTC:-rustc}" --version); linker: ${CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER:-the default}; $("$bindgen" --version)"
+
 registry=${CARGO_HOME:-$HOME/.cargo}/registry
-std_src=$("$RUSTC" --print sysroot)/lib/rustlib/src/rust
+std_src=$("${RUSTC:-rustc}" --print sysroot)/lib/rustlib/src/rust
 remap=(
     "--remap-path-prefix=$root=/dalmuti"
     "--remap-path-prefix=$registry=/cargo/registry"
@@ -69,7 +74,8 @@ if $check; then
         for f in "$built"/*; do
             cmp "$f" "$out/$(basename "$f")" >&2 || true
         done
-        echo "run 'bash crates/dalmuti-wasm/build-wasm.sh' and commit $out" >&2
+        echo "run 'bash crates/dalmuti-wasm/build-wasm.sh' and commit $out (the compiler" \
+            "and linker above are part of what it is built from: docs/DEVELOPING.md)" >&2
         exit 1
     fi
     echo "$out is what its source builds"
