@@ -94,7 +94,7 @@ async function run() {
   });
 
   await step('a game against bots starts on this device, saying so plainly', async () => {
-    await page.locator(tid('quick-name')).fill('Ada');
+    await page.locator(tid('offline-name')).fill('Ada');
     await page.locator(tid('offline-play')).click();
     await page.waitForURL(/#\/t\/[0-9a-f]+$/, { timeout: 15_000 });
     await page.waitForFunction(() => {

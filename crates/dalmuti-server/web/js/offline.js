@@ -154,18 +154,24 @@ function renderOffer() {
   const panel = $('lobby-offline');
   if (!panel || $('offline-play')) return;
   const levels = ['easy', 'normal', 'hard', 'expert'];
+  const name = el('input', { id: 'offline-name', maxlength: '32', autocomplete: 'nickname', 'data-testid': 'offline-name' });
+  name.value = store.name();
   const level = el('select', { id: 'offline-level', 'data-testid': 'offline-level' },
     ...levels.map(l => el('option', { value: l, selected: l === 'normal' ? '' : undefined }, l)));
   const error = el('p', { id: 'offline-error', class: 'error', role: 'alert', hidden: '' });
   const button = el('button', { type: 'button', id: 'offline-play', class: 'primary', 'data-testid': 'offline-play' });
-  const label = el('label', { for: 'offline-level', id: 'offline-level-label' });
   const note = el('p', { id: 'offline-note', class: 'muted' });
-  panel.append(el('div', { class: 'offline-offer', 'data-testid': 'offline-offer' }, note, label, level, button, error));
+  panel.append(el('div', { class: 'offline-offer', 'data-testid': 'offline-offer' }, note,
+    el('div', { class: 'field-row' },
+      el('div', { class: 'field' }, el('label', { for: 'offline-name', id: 'offline-name-label' }), name),
+      el('div', { class: 'field' }, el('label', { for: 'offline-level', id: 'offline-level-label' }), level)),
+    el('div', { class: 'quick-buttons' }, button), error));
   button.addEventListener('click', async () => {
     setError(error, '');
-    const name = ($('q-player') && $('q-player').value.trim()) || store.name() || t('web.offline-game.you');
+    const player = name.value.trim() || t('web.offline-game.you');
     try {
-      const id = await startOffline(withOverrides({ name, seats: 5, level: level.value, rules: { hands: 5, scoring: 'standard' } }));
+      store.setName(player);
+      const id = await startOffline(withOverrides({ name: player, seats: 5, level: level.value, rules: { hands: 5, scoring: 'standard' } }));
       location.hash = '#/t/' + encodeURIComponent(id);
     } catch (e) {
       setError(error, t('web.create.failed', { reason: e.message }));
@@ -178,6 +184,7 @@ function renderOfferWords() {
   if (!$('offline-play')) return;
   $('offline-note').textContent = t('web.offline-game.offer');
   $('offline-level-label').textContent = t('web.offline-game.level');
+  $('offline-name-label').textContent = t('web.html.your-name');
   $('offline-play').textContent = t('web.offline-game.play');
   for (const option of $('offline-level').options) option.textContent = t('web.bot.' + option.value);
 }
