@@ -21,6 +21,7 @@ use dalmuti_table::row::TableRow;
 use dalmuti_table::state::{Live, Stored, TableState, hash_hex};
 use dalmuti_table::token::SeatToken;
 use serde::{Deserialize, Serialize};
+use std::time::Duration;
 
 /// How long things take at an offline table, in milliseconds: the
 /// server's own pauses by default (`dalmuti serve`'s `--bot-delay`,
@@ -629,10 +630,18 @@ impl Table {
     }
 }
 
-/// A level's bot from its stored spec, seeded by `seed`; the heuristic
-/// if the level's spec does not build (a mistake the bots' tests catch).
+/// The most a bot thinks over one decision in the browser: the levels'
+/// budgets of moves are the server's, so a bot plays as strongly as it
+/// does online wherever the device spends them sooner; a slow phone plays
+/// a little weaker rather than keep its player waiting
+/// (docs/PERFORMANCE.md, "The offline engine").
+pub const THINKING_CAP: Duration = Duration::from_millis(300);
+
+/// A level's bot from its stored spec, seeded by `seed`, its thinking
+/// capped ([`THINKING_CAP`]); the heuristic if the level's spec does not
+/// build (a mistake the bots' tests catch).
 fn build(spec: &str, seed: u64) -> Box<dyn Bot> {
     Level::from_stored(spec)
-        .build(seed)
+        .build_capped(seed, THINKING_CAP)
         .unwrap_or_else(|_| Box::new(HeuristicBot::new(seed)))
 }
