@@ -89,6 +89,10 @@ async function run() {
     await page.locator(tid('lobby-offline')).waitFor({ state: 'visible', timeout: 30_000 });
     const offer = page.locator(tid('offline-offer'));
     await offer.waitFor({ state: 'visible' });
+    await page.screenshot({ path: path.join(outDir, 'offline-bots-offer-1366.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: path.join(outDir, 'offline-bots-offer-390.png') });
+    await page.setViewportSize({ width: 1366, height: 768 });
     const text = (await offer.innerText()).replace(/\s+/g, ' ');
     if (!text.includes(en['web.offline-game.offer'])) fail(`the offer says "${text}"`);
   });
@@ -106,6 +110,16 @@ async function run() {
     if ((await banner.textContent()) !== en['web.offline-game.banner']) fail(`the banner says "${await banner.textContent()}"`);
     const lobby = await page.evaluate(() => window.dalmutiClient.table.state.lobby.map(s => s.bot || 'person'));
     if (lobby.filter(b => b === 'person').length !== 1 || lobby.length !== 5) fail(`the table's seats: ${lobby.join(', ')}`);
+  });
+
+  await step('the word that the game is offline fits a laptop and a phone', async () => {
+    for (const [w, h] of [[1366, 768], [390, 844]]) {
+      await page.setViewportSize({ width: w, height: h });
+      const box = await page.locator(tid('offline-game')).boundingBox();
+      if (!box || box.x < 0 || box.x + box.width > w + 0.5) fail(`the offline banner spills at ${w}×${h}: ${JSON.stringify(box)}`);
+      await page.screenshot({ path: path.join(outDir, `offline-bots-table-${w}.png`) });
+    }
+    await page.setViewportSize({ width: 1366, height: 768 });
   });
 
   await step('a whole hand played by clicking, the page reloaded in the middle', async () => {

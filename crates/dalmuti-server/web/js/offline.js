@@ -130,9 +130,11 @@ function renderBanner() {
   const offline = m && isOffline(decodeURIComponent(m[1]));
   let node = $('offline-game');
   if (!node && offline) {
-    node = el('p', { id: 'offline-game', class: 'offline-banner offline-game', role: 'status', 'data-testid': 'offline-game' });
-    const view = $('view-table');
-    view.insertBefore(node, view.firstElementChild ? view.firstElementChild.nextSibling : null);
+    // In the page's flow, above the table: a plain statement, not the
+    // alarm the lost connection's banner is (it floats over the header).
+    node = el('p', { id: 'offline-game', class: 'offline-game muted', role: 'status', 'data-testid': 'offline-game',
+      style: 'margin: 0 0 0.5rem; padding: 0.4rem 0.75rem; border: 1px solid currentColor; border-radius: 0.5rem' });
+    $('view-table').prepend(node);
   }
   if (!node) return;
   node.textContent = offline ? t('web.offline-game.banner') : '';
