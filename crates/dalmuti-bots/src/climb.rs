@@ -3,7 +3,9 @@
 //! cannot see. Every bot of the crate plays these games through them (the
 //! view says which game: [`View::variant`]).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 use dalmuti_core::{
     Action, Card, Cards, Decision, PerSeat, Seat, Set, SetKind, Stage, TOP_PLACE, View,
@@ -272,6 +274,8 @@ pub struct ClimbSearch {
     playouts: u32,
     rng: BotRng,
     heuristic: ClimbHeuristic,
+    /// The most a decision may take, whatever the budget.
+    cap: Option<Duration>,
 }
 
 impl ClimbSearch {
@@ -281,7 +285,15 @@ impl ClimbSearch {
             playouts: playouts.max(8),
             rng: bot_rng(seed),
             heuristic: ClimbHeuristic::new(Lean::Balanced, seed ^ 0x5eed),
+            cap: None,
         }
+    }
+
+    /// The same search, thinking at most `cap` a decision whatever its
+    /// budget (as [`crate::SearchBot::capped`]).
+    pub(crate) fn capped(mut self, cap: Duration) -> ClimbSearch {
+        self.cap = Some(cap);
+        self
     }
 
     pub(crate) fn reseed(&mut self, seed: u64) {
@@ -365,10 +377,12 @@ impl ClimbSearch {
                 counts[i] += 1;
             }
             round += 1;
-            let done = match self.time {
-                Some(t) => start.elapsed() >= t,
-                None => round >= self.playouts,
-            };
+            let capped = self.cap.is_some_and(|cap| start.elapsed() >= cap);
+            let done = capped
+                || match self.time {
+                    Some(t) => start.elapsed() >= t,
+                    None => round >= self.playouts,
+                };
             if done {
                 break;
             }

@@ -134,6 +134,24 @@ impl Level {
         self.spec()?.build(seed)
     }
 
+    /// Builds the level's bot thinking at most `cap` a decision
+    /// ([`BotSpec::build_capped`]): the browser's offline engine, on a
+    /// phone, caps `hard` and `expert` so that no move keeps the player
+    /// waiting (docs/PERFORMANCE.md, "The offline engine").
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let bot = dalmuti_bots::Level::Expert.build_capped(7, Duration::from_millis(300)).unwrap();
+    /// assert_eq!(bot.name(), "search");
+    /// ```
+    pub fn build_capped(
+        self,
+        seed: u64,
+        cap: std::time::Duration,
+    ) -> Result<Box<dyn Bot>, BadSpec> {
+        self.spec()?.build_capped(seed, Some(cap))
+    }
+
     /// The level a player or a client asked for by name: one of the four,
     /// or one of the names bots had before there were levels, which older
     /// clients still send: `random` and `greedy` are `easy`, `heuristic`

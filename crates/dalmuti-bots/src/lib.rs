@@ -44,6 +44,7 @@
 //! ```
 
 pub mod climb;
+mod clock;
 mod external;
 mod greedy;
 mod heuristic;

@@ -78,6 +78,17 @@ impl BotSpec {
     /// thumb (each style its lean) and the search by its play-outs, with
     /// the same budget.
     pub fn build(&self, seed: u64) -> Result<Box<dyn Bot>, BadSpec> {
+        self.build_capped(seed, None)
+    }
+
+    /// Builds the bot as [`BotSpec::build`] does, a search thinking at
+    /// most `cap` a decision whatever its budget ([`SearchBot::capped`]):
+    /// for a slow device. Other bots think no longer than a move anyway.
+    pub fn build_capped(
+        &self,
+        seed: u64,
+        cap: Option<std::time::Duration>,
+    ) -> Result<Box<dyn Bot>, BadSpec> {
         use crate::climb::{ClimbHeuristic, ClimbSearch, Family, Lean};
         let family = |own: Box<dyn Bot>, climbing: Box<dyn Bot>| -> Box<dyn Bot> {
             Box::new(Family { own, climbing })
@@ -106,8 +117,14 @@ impl BotSpec {
                     None => (config.iterations / 8).max(8),
                 };
                 family(
-                    Box::new(SearchBot::new(config.clone(), seed)),
-                    Box::new(ClimbSearch::new(config.time, playouts, seed)),
+                    Box::new(match cap {
+                        Some(cap) => SearchBot::new(config.clone(), seed).capped(cap),
+                        None => SearchBot::new(config.clone(), seed),
+                    }),
+                    Box::new(match cap {
+                        Some(cap) => ClimbSearch::new(config.time, playouts, seed).capped(cap),
+                        None => ClimbSearch::new(config.time, playouts, seed),
+                    }),
                 )
             }
             BotSpec::Style(style) => {

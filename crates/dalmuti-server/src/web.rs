@@ -77,8 +77,17 @@ const SERVICE_WORKER: &str = "sw.js";
 
 /// The kinds of file the page uses, which the service worker caches: not
 /// the service worker itself, nor data such as `fairness-fixture.json`
-/// (for the tests of `fairness.js`).
-const SHELL_KINDS: [&str; 6] = [".html", ".css", ".js", ".webmanifest", ".svg", ".png"];
+/// (for the tests of `fairness.js`). The offline engine's WebAssembly is
+/// cached too: a page loaded once plays against bots with no server.
+const SHELL_KINDS: [&str; 7] = [
+    ".html",
+    ".css",
+    ".js",
+    ".webmanifest",
+    ".svg",
+    ".png",
+    ".wasm",
+];
 
 /// What the service worker caches when it is installed: `/`, every file
 /// of the client the page uses, and the words of each language.

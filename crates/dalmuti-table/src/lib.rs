@@ -21,6 +21,7 @@ pub mod protocol;
 pub mod rating;
 pub mod row;
 pub mod state;
+pub mod tell;
 pub mod token;
 
 pub use error::{IllegalMove, TableError};

@@ -49,7 +49,9 @@ mod tree;
 mod worker;
 
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 use dalmuti_core::{Action, Decision, Stage, View};
 use rand::RngCore;
@@ -99,6 +101,8 @@ pub struct SearchBot {
     learned: LearnedBot,
     setup: SetupSearch,
     last: Option<SearchStats>,
+    /// The most a decision may take, whatever the budget.
+    cap: Option<Duration>,
 }
 
 /// Sampled deals over which each candidate setup choice is played out:
@@ -131,7 +135,17 @@ impl SearchBot {
             learned: LearnedBot::new(seed),
             setup: SetupSearch::new(SETUP_DEALS, seed),
             last: None,
+            cap: None,
         }
+    }
+
+    /// The same bot, thinking at most `cap` a decision whatever its
+    /// budget: on a slow device (a phone running the browser's offline
+    /// engine) it plays a little weaker rather than keep its player
+    /// waiting; where the budget is spent sooner, it plays as before.
+    pub fn capped(mut self, cap: Duration) -> SearchBot {
+        self.cap = Some(cap);
+        self
     }
 
     /// How much it thinks.
@@ -194,11 +208,18 @@ impl SearchBot {
         let threads = self.config.threads.max(1);
         // Seeds drawn in thread order: the same for the same bot seed.
         let seeds: Vec<u64> = (0..threads).map(|_| self.rng.next_u64()).collect();
+        let deadline = self.cap.map(|cap| started + cap);
         let budget = |t: usize| match (self.config.time, self.config.moves) {
-            (Some(time), _) => Budget::Until(started + time),
+            (Some(time), _) => {
+                Budget::Until(deadline.map_or(started + time, |d| d.min(started + time)))
+            }
             (None, Some(moves)) => {
                 let extra = u64::from((t as u64) < moves % threads as u64);
-                Budget::Moves(moves / threads as u64 + extra)
+                let moves = moves / threads as u64 + extra;
+                match deadline {
+                    Some(deadline) => Budget::MovesUntil(moves, deadline),
+                    None => Budget::Moves(moves),
+                }
             }
             (None, None) => {
                 // Split as evenly as possible, the first threads taking the

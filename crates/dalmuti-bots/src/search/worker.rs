@@ -1,8 +1,8 @@
 //! One thread's search: its own generator and tree, iterations until its
 //! budget is spent, and the root statistics it found.
 
+use crate::clock::Instant;
 use std::ops::ControlFlow;
-use std::time::Instant;
 
 use dalmuti_core::{Action, Hand, PerSeat, Seat, Set};
 
@@ -29,6 +29,10 @@ pub(super) enum Budget {
     /// iteration): a budget that takes about as long at any table, and
     /// the same on any machine.
     Moves(u64),
+    /// Once this many moves have been simulated, or at this instant,
+    /// whichever comes first (after at least one iteration): a budget of
+    /// moves with a cap on the time ([`super::SearchBot::capped`]).
+    MovesUntil(u64, Instant),
 }
 
 /// About how many moves an iteration simulates at five players: how a
@@ -92,7 +96,7 @@ pub(super) fn search(
         Budget::Iterations(n) => n as usize + 1,
         // Some 200,000 iterations a second: room for a tenth of a second.
         Budget::Until(_) => 1 << 14,
-        Budget::Moves(n) => (n / MOVES_PER_ITERATION) as usize + 1,
+        Budget::Moves(n) | Budget::MovesUntil(n, _) => (n / MOVES_PER_ITERATION) as usize + 1,
     };
     let mut tree = Tree::new(capacity, MAX_NODES);
     // Set only when the config has a bias.
@@ -106,6 +110,9 @@ pub(super) fn search(
             Budget::Iterations(n) => iterations >= u64::from(n),
             Budget::Until(deadline) => iterations > 0 && Instant::now() >= deadline,
             Budget::Moves(n) => iterations > 0 && moves >= n,
+            Budget::MovesUntil(n, deadline) => {
+                iterations > 0 && (moves >= n || Instant::now() >= deadline)
+            }
         };
         if done {
             break;

@@ -249,6 +249,32 @@ fn takes_the_lead_before_the_last_card_of_an_opponent() {
 }
 
 #[test]
+fn a_capped_search_stops_at_its_cap_whatever_its_budget_of_moves() {
+    let hand = mid_hand(2, 10);
+    let seat = hand.next_to_act().unwrap();
+    let view = View::new(&hand, Viewer::Seat(seat));
+    let legal = view.legal_actions();
+    assert!(legal.len() > 1);
+    // A budget no machine spends in a day: only the cap ends the search.
+    let config: SearchConfig = "moves=100000000000000".parse().unwrap();
+    let mut bot = SearchBot::new(config, 1).capped(std::time::Duration::from_millis(20));
+    let action = bot.decide(&view, &legal).unwrap();
+    assert!(legal.contains(&action));
+    let stats = bot.last_search().unwrap();
+    assert!(stats.iterations > 0);
+    assert!(stats.iterations < 100_000_000_000_000 / 80, "{stats:?}");
+    // A budget spent before the cap is spent exactly, as without one.
+    let config: SearchConfig = "iterations=40".parse().unwrap();
+    let mut capped = SearchBot::new(config.clone(), 3).capped(std::time::Duration::from_secs(3600));
+    let mut plain = SearchBot::new(config, 3);
+    assert_eq!(
+        capped.decide(&view, &legal).unwrap(),
+        plain.decide(&view, &legal).unwrap()
+    );
+    assert_eq!(capped.last_search().unwrap().iterations, 40);
+}
+
+#[test]
 fn a_time_limit_is_kept_and_searches() {
     let hand = mid_hand(2, 10);
     let seat = hand.next_to_act().unwrap();

@@ -17,7 +17,7 @@ use crate::error::{Conflict, ServerError};
 use crate::metrics::{LeaseChange, StoreOp};
 use crate::names::PlayerName;
 use crate::protocol::News;
-use crate::protocol::{Outgoing, ServerMsg, StateKind, StateMsg, TalkLine, Told};
+use crate::protocol::{Outgoing, ServerMsg, StateKind, TalkLine, Told};
 use crate::store::{FinishedGame, FinishedSeat};
 
 impl Actor {
@@ -317,20 +317,8 @@ impl Actor {
     /// event `v` described as that viewer may know it.
     pub(super) fn broadcast(&mut self, kind: StateKind, v: Option<u64>) {
         let live = self.live();
-        let now = self.state.v();
-        let told = |who: Option<usize>| {
-            let msg = ServerMsg {
-                v: now,
-                told: Told::State(
-                    kind,
-                    Box::new(StateMsg {
-                        e: v.and_then(|v| self.state.describe(v, who)),
-                        ..self.state.state(who, &live).into()
-                    }),
-                ),
-            };
-            Arc::new(Outgoing::from(&msg))
-        };
+        let told =
+            |who: Option<usize>| Arc::new(Outgoing::from(&self.state.told(kind, v, who, &live)));
         for (i, seat) in self.state.seats.iter().enumerate() {
             let Some(feed) = self.occupants.get(&seat.name).and_then(|o| o.feed.as_ref()) else {
                 continue;
@@ -346,14 +334,7 @@ impl Actor {
     }
 
     pub(super) fn resync(&self, error: &ServerError, who: Option<usize>) -> ServerMsg {
-        let state = StateMsg {
-            error: Some(error.to_string()),
-            error_kind: Some(error.kind()),
-            ..self.state.state(who, &self.live()).into()
-        };
-        ServerMsg {
-            v: self.state.v(),
-            told: Told::State(StateKind::Resync, Box::new(state)),
-        }
+        self.state
+            .resync(error.to_string(), error.kind(), who, &self.live())
     }
 }

@@ -10,6 +10,7 @@ import { turnAlert } from './fx.js';
 import { verifyDeals } from './fair.js';
 import { decisionPrompt } from './board.js';
 import { views } from './views.js';
+import { isOffline, OfflineSocket } from './offline.js';
 
 /** The table's socket at the address the page came from (a load balancer's, in a cluster). */
 function socketUrl(id) {
@@ -61,7 +62,8 @@ export function connect() {
   elsewhereNow = false;
   let ws;
   try {
-    ws = new WebSocket(url);
+    // A game played on this device: the offline engine's socket.
+    ws = isOffline(id) ? new OfflineSocket(id) : new WebSocket(url);
   } catch (e) {
     scheduleReconnect();
     return;
@@ -167,7 +169,7 @@ function scheduleReconnect() {
 // The browser knows when the network goes and comes back: say so at once,
 // and reconnect the moment it is back instead of waiting out a backoff.
 window.addEventListener('offline', () => {
-  if (!T.wanted || !T.id) return;
+  if (!T.wanted || !T.id || isOffline(T.id)) return;
   closeSocket();
   T.pending = false;
   setConn(t('web.conn.no-network'), 'down');
@@ -177,7 +179,7 @@ window.addEventListener('offline', () => {
   if (T.state) views.render();
 });
 window.addEventListener('online', () => {
-  if (T.wanted && T.id) reconnectNow();
+  if (T.wanted && T.id && !isOffline(T.id)) reconnectNow();
 });
 
 export function reconnectNow() {

@@ -4,6 +4,7 @@
 import { $, el, show, setError, cardFace, cardFaces } from './dom.js';
 import { t, tn, i18n } from './i18n.js';
 import { api } from './api.js';
+import { isOffline, offlineRecordLink, offlineReplay } from './offline.js';
 import { R, nav, shownName, learnBot } from './state.js';
 import { setVariant, setWords, eventWords, parseCards, ordinal, titleWithIcon, titleKey, tableName, cardsText } from './words.js';
 import { showTurnInIcon } from './fx.js';
@@ -31,7 +32,10 @@ export async function showReplay(id) {
   $('r-title').textContent = t('web.replay.title');
   $('r-event').textContent = t('web.replay.loading');
   try {
-    const [info, data] = await Promise.all([
+    // A game played on this device: its replay comes from the offline engine.
+    const offline = isOffline(id);
+    if (offline) offlineRecordLink($('r-record'), id);
+    const [info, data] = offline ? [null, await offlineReplay(id)] : await Promise.all([
       api('GET', '/api/tables/' + encodeURIComponent(id)).catch(() => null),
       api('GET', '/api/tables/' + encodeURIComponent(id) + '/replay'),
     ]);

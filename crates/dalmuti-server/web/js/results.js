@@ -5,6 +5,7 @@ import { $, el, show } from './dom.js';
 import { clearBanners } from './fx.js';
 import { t, tn } from './i18n.js';
 import { api } from './api.js';
+import { isOffline, offlineRecordLink } from './offline.js';
 import { T, playerName, shownName, lobbyEntry } from './state.js';
 import { ratingChanges } from './chat.js';
 import { changeText, ratingNode } from './rating.js';
@@ -148,4 +149,6 @@ export function renderGameOver() {
       el('a', { href: '#/replay/' + id, class: 'button', 'data-testid': 'replay-link' }, t('web.gameover.replay')), ' ',
       el('a', { href: '/api/tables/' + id + '/record', download: 'dalmuti-' + T.id + '.json', class: 'button', 'data-testid': 'record-link' },
         t('web.record.download'))));
+  // A game played on this device: its record comes from the offline engine.
+  if (isOffline(T.id)) offlineRecordLink($('gameover-body').querySelector('[data-testid=record-link]'), T.id);
 }

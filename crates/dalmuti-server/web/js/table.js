@@ -9,6 +9,7 @@ import { renderTour } from './tour.js';
 import { renderElsewhere, clearElsewhere } from './elsewhere.js';
 import { t, tn } from './i18n.js';
 import { api } from './api.js';
+import { isOffline } from './offline.js';
 import { secret } from './player.js';
 import { store } from './storage.js';
 import { T, nav, noSelection, view, decision, asked, playerName, shownPlayer, shownName, myLobby, myToken, isHost } from './state.js';
@@ -50,20 +51,24 @@ export async function showTable(id) {
   }
   $('invite-link').value = location.origin + '/#/t/' + encodeURIComponent(id);
   $('join-name').value = $('join-name').value || store.name();
-  try {
-    const info = await api('GET', '/api/tables/' + encodeURIComponent(id));
-    if (nav.route.view !== 'table' || nav.route.id !== id) return;
-    if (!T.state) {
-      $('t-name').textContent = tableName(info);
-      document.title = t('web.page.title', { name: tableName(info), game: gameName(info.variant) });
+  // A game played on this device has no table on the server to ask of:
+  // its first STATE names it.
+  if (!isOffline(id)) {
+    try {
+      const info = await api('GET', '/api/tables/' + encodeURIComponent(id));
+      if (nav.route.view !== 'table' || nav.route.id !== id) return;
+      if (!T.state) {
+        $('t-name').textContent = tableName(info);
+        document.title = t('web.page.title', { name: tableName(info), game: gameName(info.variant) });
+      }
+    } catch (e) {
+      if (e.status === 404) {
+        $('t-status').textContent = '';
+        setError($('t-error'), t('web.table.no-such', { id }));
+        return;
+      }
+      setError($('t-error'), t('web.table.load-failed', { reason: e.message }));
     }
-  } catch (e) {
-    if (e.status === 404) {
-      $('t-status').textContent = '';
-      setError($('t-error'), t('web.table.no-such', { id }));
-      return;
-    }
-    setError($('t-error'), t('web.table.load-failed', { reason: e.message }));
   }
   T.wanted = true;
   connect();

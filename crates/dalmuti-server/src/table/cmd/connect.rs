@@ -7,7 +7,7 @@ use tokio::time::Instant;
 use crate::error::{Conflict, ServerError};
 use crate::names::PlayerName;
 use crate::protocol::News;
-use crate::protocol::{Missed, ServerMsg, StateKind, StateMsg, Told};
+use crate::protocol::{ServerMsg, StateKind};
 use crate::table::actor::Actor;
 use crate::table::{CATCHUP, CHANNEL};
 use crate::table::{Reply, Subscription};
@@ -116,33 +116,14 @@ impl Actor {
             }
             None => self.feeds.spectators.subscribe(),
         };
-        let current = self.state.v();
-        let live = self.live();
-        let catching_up = v != 0 && v <= current && current - v <= CATCHUP;
-        let first = StateMsg {
-            missed: catching_up.then(|| {
-                (v + 1..=current)
-                    .filter_map(|k| {
-                        Some(Missed {
-                            v: k,
-                            e: self.state.describe(k, who)?,
-                        })
-                    })
-                    .collect()
-            }),
-            chat: Some(self.feeds.talk.chat()),
-            news: Some(self.feeds.talk.news()),
-            ..self.state.state(who, &live).into()
-        };
-        let kind = if catching_up {
-            StateKind::Catchup
-        } else {
-            StateKind::Snapshot
-        };
-        let first = ServerMsg {
-            v: current,
-            told: Told::State(kind, Box::new(first)),
-        };
+        let first = self.state.greeting(
+            v,
+            CATCHUP,
+            who,
+            &self.live(),
+            self.feeds.talk.chat(),
+            self.feeds.talk.news(),
+        );
         Ok(Subscription {
             feed,
             first,
