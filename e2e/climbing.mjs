@@ -50,7 +50,9 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'dalmuti-e2e-climbing-'));
 // below go the same way every run: this seed was chosen so that Ada is
 // rich in a second game (the exchange dialog) and plays 7s and 10s in
 // Daifugō (7-pass's and 10-discard's dialogs), whatever the luck of the day.
-const SEED = process.env.E2E_CLIMBING_SEED || '2';
+// A change to the bots' play changes the games: when `normal` began to
+// look ahead in these games, seed 2 no longer made Ada rich, and 3 did.
+const SEED = process.env.E2E_CLIMBING_SEED || '3';
 /** E2E_CLIMBING_PARTS=games (or languages) runs only that part. */
 const PARTS = new Set((process.env.E2E_CLIMBING_PARTS || 'games,languages').split(','));
 const server = new Server(tmp, ['--bot-delay', '40', '--hand-pause', '700', '--setup-pause', '1200', '--tables-per-address', '100',
