@@ -448,6 +448,31 @@ async function run() {
     if (missing.length) fail(`the games never asked for these dialogs: ${missing.join(', ')} (seed ${SEED}: choose another)`);
   }
 
+  // Play now, one tap: the game chosen beside the name, a table of it with
+  // four bots started at once (the game's own cards in the hand).
+  if (PARTS.has('games')) {
+    await step('Play now against bots in President and Daifugō: one tap starts a table of the game chosen', async () => {
+      for (const game of ['daifugo', 'president']) {
+        const label = `quick-${game}`;
+        const page = await newPage(label, PHONE);
+        await page.goto(base + '/#/');
+        await page.locator(tid('quick-name')).fill('Ada');
+        await page.locator(tid('quick-game')).selectOption(game);
+        await page.locator(tid('quick-bots')).click();
+        await page.waitForURL(/#\/t\/[^/]+$/, { timeout: 10_000 });
+        const id = decodeURIComponent(new URL(page.url()).hash.replace(/^#\/t\//, ''));
+        await page.locator('#hand button.card.suited').first().waitFor({ timeout: 15_000 });
+        const seats = await page.locator(tid('seat')).count();
+        if (seats !== 5) fail(`${label}: Play now seated ${seats}, not you and four bots`);
+        const info = await (await page.request.get(`${base}/api/tables/${encodeURIComponent(id)}`)).json();
+        if (info.variant !== game) fail(`${label}: Play now made a table of ${info.variant}`);
+        log(`  ${label}: a table of ${info.variant} with ${seats} seats, started`);
+        await page.context().close();
+        delete pages[label];
+      }
+    });
+  }
+
   // The five languages at both sizes: the form's words, a table at its first turn.
   for (const lang of PARTS.has('languages') ? Object.keys(LOCALES) : []) {
     const game = catalogue(lang, 'game');

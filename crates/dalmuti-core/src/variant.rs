@@ -10,6 +10,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 
 use crate::card::Card;
+use crate::climbing::Climbing;
 use crate::seat::{MAX_PLAYERS, MIN_PLAYERS, Title};
 
 /// Which game is played.
@@ -150,6 +151,28 @@ impl Variant {
         match self {
             Variant::Dalmuti => MIN_PLAYERS..=MAX_PLAYERS,
             _ => MIN_PLAYERS..=8,
+        }
+    }
+
+    /// The named sets of President and Daifugō's options a table of this
+    /// game may start from, the game's own first ([`Climbing::PRESETS`]):
+    /// the contest's rules and the apps' house rules for Daifugō, pagat.com's
+    /// for President; none for Dalmuti and Corporate Shuffle, which have no
+    /// such options. The server offers them to the browser's form, so no
+    /// client keeps a copy of a rule set.
+    ///
+    /// ```
+    /// use dalmuti_core::{Climbing, Variant};
+    /// let names: Vec<&str> = Variant::Daifugo.presets().iter().map(|p| p.0).collect();
+    /// assert_eq!(names, ["uecda", "local", "local_all"]);
+    /// assert_eq!(Variant::President.presets(), [("president", Climbing::PRESIDENT)]);
+    /// assert!(Variant::Dalmuti.presets().is_empty());
+    /// ```
+    pub fn presets(self) -> &'static [(&'static str, Climbing)] {
+        match self {
+            Variant::Daifugo => &Climbing::PRESETS[..3],
+            Variant::President => &Climbing::PRESETS[3..],
+            Variant::Dalmuti | Variant::CorporateShuffle => &[],
         }
     }
 

@@ -103,6 +103,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::players::routes())
         .merge(crate::queue::routes())
         .merge(crate::ops::routes())
+        .merge(crate::rules::games::routes())
         .merge(crate::web::routes())
         .fallback(crate::rejection::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))

@@ -16,6 +16,7 @@ use serde_json::value::RawValue;
 use crate::error::ServerError;
 
 pub mod climbing;
+pub mod games;
 
 /// The most hands a served game may last.
 pub const MAX_HANDS: u32 = 1000;

@@ -570,3 +570,63 @@ async fn a_table_of_bad_options_is_refused_naming_the_field() {
     );
     server.stop().await;
 }
+
+/// `GET /api/games` is what the browser's forms are filled from: every game
+/// with the table sizes the server seats (the most accepted, one more
+/// refused) and, for President and Daifugō, presets whose every option a
+/// table may be created with as the form sends them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_games_offered_are_the_tables_the_server_makes() {
+    let server = Server::start(|_| {}).await;
+    let (status, offered) = server.http("GET", "/api/games", None, None).await;
+    assert_eq!(status, 200, "{offered}");
+    let games = offered["games"].as_array().unwrap();
+    let variants: Vec<&str> = games
+        .iter()
+        .map(|g| g["variant"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        variants,
+        ["dalmuti", "corporate-shuffle", "daifugo", "president"]
+    );
+    let create = |variant: &str, seats: u64, extra: Value| {
+        let mut rules = json!({"variant": variant});
+        if let (Some(rules), Some(extra)) = (rules.as_object_mut(), extra.as_object()) {
+            rules.extend(extra.clone());
+        }
+        json!({"player": "Ada", "seats": seats, "public": false, "rules": rules})
+    };
+    for game in games {
+        let variant = game["variant"].as_str().unwrap();
+        let (fewest, most) = (
+            game["fewest"].as_u64().unwrap(),
+            game["most"].as_u64().unwrap(),
+        );
+        assert_eq!(fewest, 3, "{game}");
+        for (seats, expected) in [(most, 201), (most + 1, 400), (fewest - 1, 400)] {
+            let body = create(variant, seats, json!({}));
+            let (status, answer) = server.http("POST", "/api/tables", None, Some(body)).await;
+            assert_eq!(status, expected, "{variant} at {seats} seats: {answer}");
+        }
+        let presets = game["presets"].as_array().unwrap();
+        assert_eq!(
+            presets.is_empty(),
+            !matches!(variant, "daifugo" | "president"),
+            "{game}"
+        );
+        for preset in presets {
+            let (name, climbing) = (&preset["name"], &preset["climbing"]);
+            let extra = json!({"preset": name, "climbing": climbing});
+            let (status, answer) = server
+                .http("POST", "/api/tables", None, Some(create(variant, 5, extra)))
+                .await;
+            assert_eq!(status, 201, "{variant} {name}: {answer}");
+        }
+    }
+    let daifugo = &games[2]["presets"];
+    assert_eq!(daifugo[0]["name"], "uecda");
+    assert_eq!(daifugo[0]["climbing"]["lock"], "suit");
+    assert_eq!(daifugo[2]["climbing"]["ten_discard"], true);
+    assert_eq!(games[3]["presets"][0]["climbing"]["jokers"], 0);
+    server.stop().await;
+}

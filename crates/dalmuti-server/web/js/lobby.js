@@ -12,6 +12,7 @@ import { store } from './storage.js';
 import { nav, T } from './state.js';
 import { VARIANTS, gameName, capitalized, tableName, botWords, list, isSuited } from './words.js';
 import { showTurnInIcon } from './fx.js';
+import { loadGames } from './games.js';
 
 export function showLobby() {
   document.title = t('web.page.lobby');
@@ -256,36 +257,33 @@ const TOGGLES = [
 ];
 
 /**
- * What each preset turns on of the options the form shows (the engine's
- * Climbing::UECDA, LOCAL, LOCAL_ALL and PRESIDENT, docs/RULES.md): the
- * form starts from them, and sends every option shown, so the table plays
- * what the form says.
+ * The preset the form starts from for the game chosen: Daifugō's as the
+ * form's menu says, else the game's own (the server's first).
  */
-const OFF = Object.fromEntries(TOGGLES.map(([field]) => [field, false]));
-const UECDA = Object.assign({}, OFF, { jokers: 1, lock: 'suit', sequences: true, revolution: true, eight_cut: true });
-const LOCAL = Object.assign({}, UECDA, { eleven_back: true, miyako_ochi: true, forbidden_finish: true, five_skip: true, nine_reverse: true });
-const PRESETS = {
-  uecda: UECDA,
-  local: LOCAL,
-  local_all: Object.assign({}, LOCAL, { seven_pass: true, ten_discard: true }),
-  president: Object.assign({}, OFF, { jokers: 0, lock: 'off' }),
-};
-
-/** The preset the form starts from for the game chosen. */
-function presetName(variant) {
-  return variant === 'president' ? 'president' : $('c-preset').value;
+function presetOf(game) {
+  const name = game.variant === 'daifugo' ? $('c-preset').value : null;
+  return game.presets.find(p => p.name === name) || game.presets[0];
 }
 
-/** Sets the house rules' fields to a preset's. */
-function applyPreset() {
-  const variant = $('c-variant').value;
-  const preset = PRESETS[presetName(variant)] || UECDA;
-  $('c-jokers').value = String(preset.jokers);
-  $('c-lock').value = preset.lock;
+/** Sets the house rules' fields to the preset's (the engine's, from GET /api/games). */
+function applyPreset(game) {
+  const { climbing } = presetOf(game);
+  $('c-jokers').value = String(climbing.jokers);
+  $('c-lock').value = climbing.lock;
   for (const [field] of TOGGLES) {
     const box = $('c-opt-' + field);
-    if (box) box.checked = !!preset[field];
+    if (box) box.checked = !!climbing[field];
   }
+}
+
+/** Daifugō's presets menu, once, from the server's list. */
+function renderPresets(game) {
+  const select = $('c-preset');
+  if (select.options.length) return;
+  select.replaceChildren(...game.presets.map(({ name }) => {
+    const key = 'web.create.preset-' + name.replace(/_/g, '-');
+    return el('option', { value: name, 'data-i18n': key }, t(key));
+  }));
 }
 
 /** The house rules' checkboxes, labelled in the words of the game chosen. */
@@ -314,12 +312,19 @@ function climbingRules(variant) {
 let formVariant = null;
 
 /** Another preset chosen: the house rules' fields become its. */
-export function onPresetChange() {
-  applyPreset();
+export async function onPresetChange() {
+  const variant = $('c-variant').value;
+  const game = (await loadGames()).get(variant);
+  if (game && $('c-variant').value === variant) applyPreset(game);
 }
 
-/** The lobby form follows the game chosen: its table sizes, its optional rules. */
-export function onVariantChange() {
+/**
+ * The lobby form follows the game chosen: its table sizes, its optional
+ * rules. The sizes and presets are the server's: with no server to ask,
+ * the form is left as it was (it cannot create a table then anyway, and
+ * the lobby says the server cannot be reached).
+ */
+export async function onVariantChange() {
   const variant = $('c-variant').value;
   const suited = isSuited(variant);
   const corporate = variant === 'corporate-shuffle' || suited;
@@ -327,21 +332,32 @@ export function onVariantChange() {
   show($('c-dalmuti-rules'), !suited);
   show($('c-scoring-field'), !suited);
   show($('c-preset-field'), variant === 'daifugo');
-  if (suited) {
-    renderToggles(variant);
-    if (formVariant !== variant) applyPreset();
-  }
-  formVariant = variant;
   if (!suited) {
     $('c-fdr-text').textContent = t('web.create.first-deal', { revolution: t(variant + '.revolution') });
     $('c-merchant-text').textContent = capitalized(t(variant + '.exchange'));
   }
-  const most = corporate ? 8 : 16;
+  $('c-stripped').disabled = corporate;
+  if (corporate) $('c-stripped').checked = false;
+  let game;
+  try {
+    game = (await loadGames()).get(variant);
+  } catch (_) {
+    return;
+  }
+  // Another game chosen while the server was asked: that change's call
+  // draws the form.
+  if (!game || $('c-variant').value !== variant) return;
+  if (suited) {
+    renderPresets(game);
+    renderToggles(variant);
+    if (formVariant !== variant) applyPreset(game);
+  }
+  formVariant = variant;
+  const most = game.most;
+  $('c-seats').min = String(game.fewest);
   $('c-seats').max = String(most);
   $('c-seats-label').textContent = t('web.create.seats', { most });
   if (Number($('c-seats').value) > most) $('c-seats').value = String(most);
-  $('c-stripped').disabled = corporate;
-  if (corporate) $('c-stripped').checked = false;
 }
 
 export async function onCreate(event) {
@@ -352,9 +368,15 @@ export async function onCreate(event) {
   const player = $('c-player').value.trim();
   const seats = Number($('c-seats').value);
   const game = $('c-variant').value;
-  const most = game === 'corporate-shuffle' || isSuited(game) ? 8 : 16;
   if (!player) return setError(errorNode, t('web.create.need-name'));
-  if (!(seats >= 3 && seats <= most)) {
+  let offer;
+  try {
+    offer = (await loadGames()).get(game);
+  } catch (e) {
+    return setError(errorNode, t('web.create.failed', { reason: e.message }));
+  }
+  const most = offer.most;
+  if (!(seats >= offer.fewest && seats <= most)) {
     return setError(errorNode, t('web.create.bad-seats', { game: gameName(game), most }));
   }
   // No name: the server names the table after its creator, and keeps
@@ -397,13 +419,22 @@ export async function onCreate(event) {
 
 let quickBusy = false;
 
-/** A table with you and four bots of the normal level, five hands scored, started at once. */
+/**
+ * The rules of a Play now table of the game chosen: Dalmuti and Corporate
+ * Shuffle scored, players coming and going between hands; President and
+ * Daifugō as the server plays them by default (a match by the same
+ * players, scored by places).
+ */
+function quickRules(variant) {
+  return isSuited(variant) ? { variant } : { variant, scoring: 'standard', join_and_leave: true };
+}
+
+/** A table of the game chosen with you and four bots of the normal level, five hands, started at once. */
 async function onQuickBots() {
-  await quick(async player => {
+  await quick(async (player, variant) => {
     // Rated when you kept your name: you and bots, each level rated too.
     const made = await api('POST', '/api/tables', {
-      player, seats: 5, hands: 5, public: false, rules: { scoring: 'standard', join_and_leave: true },
-      rated: !!me(),
+      player, seats: 5, hands: 5, public: false, rules: quickRules(variant), rated: !!me(),
     }, undefined, secret());
     store.setToken(made.id, made.token);
     const path = '/api/tables/' + encodeURIComponent(made.id);
@@ -413,11 +444,11 @@ async function onQuickBots() {
   });
 }
 
-/** A private table for up to eight, opened with its invite link in sight. */
+/** A private table of the game chosen for up to eight, opened with its invite link in sight. */
 async function onQuickFriends() {
-  const id = await quick(async player => {
+  const id = await quick(async (player, variant) => {
     const made = await api('POST', '/api/tables', {
-      player, seats: 8, hands: 5, public: false, rules: { scoring: 'standard', join_and_leave: true },
+      player, seats: 8, hands: 5, public: false, rules: quickRules(variant),
     }, undefined, secret());
     store.setToken(made.id, made.token);
     return made.id;
@@ -454,7 +485,7 @@ async function quick(make) {
   for (const id of ['quick-bots', 'quick-friends']) $(id).setAttribute('aria-disabled', 'true');
   try {
     store.setName(player);
-    const id = await make(player);
+    const id = await make(player, $('q-game').value);
     location.hash = '#/t/' + encodeURIComponent(id);
     return id;
   } catch (e) {

@@ -32,6 +32,7 @@ import { setUpQueue, renderQueue } from './queue.js';
 import { onKeydown, toggleHelp } from './keyboard.js';
 import { restartTour } from './tour.js';
 import { setUpElsewhere, seatElsewhere } from './elsewhere.js';
+import { fillGameMenus, loadGames } from './games.js';
 
 setViews({
   render, renderOffline, keepSelectionSane, renderActions, markFresh, renderDecision,
@@ -119,6 +120,9 @@ async function init() {
   }
   setUpLanguageMenu();
   onLangChange(rerender);
+  fillGameMenus();
+  // Asked at once, so the form's sizes and presets are ready when opened.
+  loadGames().catch(() => {});
   onVariantChange();
   $('create-form').addEventListener('submit', onCreate);
   $('c-variant').addEventListener('change', onVariantChange);

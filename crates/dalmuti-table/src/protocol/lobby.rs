@@ -36,7 +36,8 @@ pub struct TableInfo {
     pub over: bool,
     /// Whether the lobby lists it.
     pub public: bool,
-    /// The game played: `dalmuti` or `corporate-shuffle`.
+    /// The game played: `dalmuti`, `corporate-shuffle`, `daifugo` or
+    /// `president`.
     #[serde(default)]
     pub variant: dalmuti_core::Variant,
     /// The current hand's number (0 before the start).
