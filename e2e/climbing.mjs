@@ -50,9 +50,12 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'dalmuti-e2e-climbing-'));
 // below go the same way every run: this seed was chosen so that Ada is
 // rich in a second game (the exchange dialog) and plays 7s and 10s in
 // Daifugō (7-pass's and 10-discard's dialogs), whatever the luck of the day.
-// A change to the bots' play changes the games: when `normal` began to
-// look ahead in these games, seed 2 no longer made Ada rich, and 3 did.
-const SEED = process.env.E2E_CLIMBING_SEED || '3';
+// The bots are all `easy` (greedy, no look-ahead), so that making the
+// stronger levels stronger does not change these games (when `normal`
+// began to look ahead, the seed then used no longer made Ada rich); a
+// change to easy's play may still: the failure then names the dialogs
+// missed, and E2E_CLIMBING_SEED tries another seed.
+const SEED = process.env.E2E_CLIMBING_SEED || '4';
 /** E2E_CLIMBING_PARTS=games (or languages) runs only that part. */
 const PARTS = new Set((process.env.E2E_CLIMBING_PARTS || 'games,languages').split(','));
 const server = new Server(tmp, ['--bot-delay', '40', '--hand-pause', '700', '--setup-pause', '1200', '--tables-per-address', '100',
@@ -106,7 +109,7 @@ async function createAndStart(page, base, { game, seats, hands, preset, name = '
   const id = decodeURIComponent(new URL(page.url()).hash.replace(/^#\/t\//, ''));
   await page.locator(tid('prestart')).waitFor({ state: 'visible' });
   for (let i = 1; i < seats; i++) {
-    await page.locator(tid('bot-level')).selectOption(i % 2 ? 'easy' : 'normal');
+    await page.locator(tid('bot-level')).selectOption('easy');
     await page.locator(tid('add-bot')).click();
     await page.waitForFunction(n => {
       const pre = document.querySelector('[data-testid="prestart"]');
