@@ -234,6 +234,13 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
     );
     server.add_bot(id, host, "easy").await;
     server.add_bot(id, host, "easy").await;
+    // Ada stays at the table until its news is read: a finished game with
+    // no one at it leaves memory at once (its record kept), and on a busy
+    // machine that could come before the rating's news line, which only
+    // the table tells (CI met it under load).
+    let mut stays = server.ws(id).await;
+    stays.send_json(&common::hello(Some(host), 0)).await;
+    stays.recv_json().await;
     play_to_the_end(&server, id, host, &[("Ada", host)]).await;
 
     // The table's summary carries its bots' names with their parts, for
@@ -254,6 +261,7 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
     // newcomer's 25, in the order of the standings. A bot's seat line
     // carries its number.
     let news = until_news(&server, id, |n| n["kind"] == "rated").await;
+    drop(stays);
     let rated = news.iter().find(|n| n["kind"] == "rated").unwrap();
     let ratings = rated["ratings"].as_array().unwrap();
     let who: Vec<(&str, bool)> = ratings
