@@ -11,7 +11,7 @@ use dalmuti_core::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::error::{IllegalMove, TableError};
+use crate::error::{BadRequest, Conflict, IllegalMove, TableError};
 use crate::fairness::{FairRecord, Fairness, HandSeed, commitment};
 use crate::ids::hex;
 use crate::names::PlayerName;
@@ -191,16 +191,13 @@ impl TableState {
     pub fn new(row: TableRow) -> Result<TableState, TableError> {
         let rules: Rules = row.rules;
         if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&row.seats) {
-            return Err(TableError::BadRequest(format!(
-                "a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {}",
-                row.seats
-            )));
+            return Err(BadRequest::Seats { seats: row.seats }.into());
         }
         // The variant's own table sizes (Corporate Shuffle seats at most 8)
         // bound the seats, so no join can later make the game unplayable.
         rules
             .check(row.seats)
-            .map_err(|e| TableError::BadRequest(format!("rules: {e}")))?;
+            .map_err(|e| TableError::BadRequest(BadRequest::Rules(e)))?;
         Ok(TableState {
             row,
             rules,
@@ -359,7 +356,8 @@ impl TableState {
 
     /// Checks `event` and applies it, or says why not and changes nothing.
     pub fn apply(&mut self, event: Stored) -> Result<(), TableError> {
-        let conflict = |m: &str| Err(TableError::Conflict(m.to_string()));
+        let conflict = |c: Conflict| Err(TableError::Conflict(c));
+        let no_seat = |name: &PlayerName| BadRequest::NoSeatNamed { name: name.clone() };
         match &event {
             Stored::Seat {
                 name,
@@ -380,32 +378,26 @@ impl TableState {
                 let hash = parse_hash(hash)?;
                 if waiting {
                     let Some(game) = &self.game else {
-                        return conflict("the game has not started: take a seat instead");
+                        return conflict(Conflict::SeatInstead);
                     };
                     if !self.rules.join_and_leave {
-                        return conflict("this table is closed to newcomers once started");
+                        return conflict(Conflict::ClosedToNewcomers);
                     }
                     if game.is_over() {
-                        return conflict("the game is over");
+                        return conflict(Conflict::Over);
                     }
                     if game.player_named(&name).is_some() {
-                        return Err(TableError::Conflict(format!(
-                            "the name {name:?} has already played at this table"
-                        )));
+                        return conflict(Conflict::PlayedHere { name });
                     }
                 } else if self.game.is_some() {
-                    return conflict("the game has started: newcomers wait for the next hand");
+                    return conflict(Conflict::Started);
                 }
                 if self.seats.len() >= self.row.seats {
-                    return Err(TableError::Conflict(format!(
-                        "all {} seats are taken",
-                        self.row.seats
-                    )));
+                    let seats = self.row.seats;
+                    return conflict(Conflict::SeatsTaken { seats });
                 }
                 if self.seat_named(&name).is_some() {
-                    return Err(TableError::Conflict(format!(
-                        "the name {name:?} is taken at this table"
-                    )));
+                    return conflict(Conflict::NameTaken { name });
                 }
                 self.seats.push(SeatState {
                     name,
@@ -418,47 +410,36 @@ impl TableState {
                 });
             }
             Stored::Unseat { name } => {
-                let i = self
-                    .seat_named(name)
-                    .ok_or_else(|| TableError::BadRequest(format!("no seat named {name:?}")))?;
+                let i = self.seat_named(name).ok_or_else(|| no_seat(name))?;
                 if self.game.is_some() && !self.seats[i].waiting {
-                    return conflict("the game has started: players leave between hands");
+                    return conflict(Conflict::LeaveBetweenHands);
                 }
                 self.seats.remove(i);
             }
             Stored::Start { draw_seed } => {
                 if self.game.is_some() {
-                    return conflict("the game has already started");
+                    return conflict(Conflict::AlreadyStarted);
                 }
                 if self.seats.len() < MIN_PLAYERS {
-                    return Err(TableError::Conflict(format!(
-                        "{} seats taken: a game needs at least {MIN_PLAYERS}",
-                        self.seats.len()
-                    )));
+                    let seated = self.seats.len();
+                    return conflict(Conflict::TooFew { seated });
                 }
                 let seed = *draw_seed;
                 let names = self.seats.iter().map(|s| s.name.to_string()).collect();
-                let game = Game::drawn(self.rules, names, seed)
-                    .map_err(|e| TableError::Conflict(e.to_string()))?;
+                let game = Game::drawn(self.rules, names, seed).map_err(Conflict::Game)?;
                 self.game = Some(game);
                 self.draw_seed = Some(seed);
             }
             Stored::Deal { seed, .. } => {
                 let seed = *seed;
-                let game = self
-                    .game
-                    .as_mut()
-                    .ok_or_else(|| TableError::Conflict("the game has not started".into()))?;
-                game.next_hand_from(seed)
-                    .map_err(|e| TableError::Conflict(e.to_string()))?;
+                let game = self.game.as_mut().ok_or(Conflict::NotStarted)?;
+                game.next_hand_from(seed).map_err(Conflict::Game)?;
                 self.seeds.push(seed);
                 self.commitments.push(commitment(&seed));
             }
             Stored::Act { player, action, .. } => {
                 let action = *action;
-                let i = self
-                    .seat_named(player)
-                    .ok_or_else(|| TableError::BadRequest(format!("no seat named {player:?}")))?;
+                let i = self.seat_named(player).ok_or_else(|| no_seat(player))?;
                 let seat = self.game_seat(i).ok_or_else(|| {
                     TableError::Illegal(IllegalMove::NotInHand(player.to_string()))
                 })?;
@@ -466,36 +447,28 @@ impl TableState {
                 game.apply(seat, action).map_err(|e| TableError::from(*e))?;
             }
             Stored::Rekey { name, hash } => {
-                let i = self
-                    .seat_named(name)
-                    .ok_or_else(|| TableError::BadRequest(format!("no seat named {name:?}")))?;
+                let i = self.seat_named(name).ok_or_else(|| no_seat(name))?;
                 if self.seats[i].player.is_none() {
-                    return conflict(
-                        "only a seat taken by a player who kept its name is taken back",
-                    );
+                    return conflict(Conflict::NotKept);
                 }
                 self.seats[i].hash = parse_hash(&Some(hash.clone()))?;
             }
             Stored::Leaving { name } => {
-                let i = self
-                    .seat_named(name)
-                    .ok_or_else(|| TableError::BadRequest(format!("no seat named {name:?}")))?;
+                let i = self.seat_named(name).ok_or_else(|| no_seat(name))?;
                 if self.game.is_none() || self.seats[i].waiting {
-                    return conflict("not seated in the game: free the seat instead");
+                    return conflict(Conflict::NotInGame);
                 }
                 if !self.rules.join_and_leave {
-                    return conflict("this table does not let players leave during the game");
+                    return conflict(Conflict::NoLeaving);
                 }
                 if self.is_over() {
-                    return conflict("the game is over");
+                    return conflict(Conflict::Over);
                 }
                 if self.seats[i].leaving {
-                    return conflict("already leaving");
+                    return conflict(Conflict::AlreadyLeaving);
                 }
                 if self.staying() <= MIN_PLAYERS {
-                    return Err(TableError::Conflict(format!(
-                        "a game needs at least {MIN_PLAYERS} players: nobody else may leave"
-                    )));
+                    return conflict(Conflict::LastPlayers);
                 }
                 self.seats[i].leaving = true;
             }
@@ -503,26 +476,18 @@ impl TableState {
                 let i = self
                     .seat_named(name)
                     .filter(|&i| self.seats[i].leaving)
-                    .ok_or_else(|| TableError::Conflict(format!("{name:?} is not leaving")))?;
-                let game = self
-                    .game
-                    .as_mut()
-                    .ok_or_else(|| TableError::Conflict("the game has not started".into()))?;
-                game.leave(name)
-                    .map_err(|e| TableError::Conflict(e.to_string()))?;
+                    .ok_or_else(|| Conflict::NotLeaving { name: name.clone() })?;
+                let game = self.game.as_mut().ok_or(Conflict::NotStarted)?;
+                game.leave(name).map_err(Conflict::Game)?;
                 self.left.push(self.seats.remove(i));
             }
             Stored::Join { name, seat } => {
                 let i = self
                     .seat_named(name)
                     .filter(|&i| self.seats[i].waiting)
-                    .ok_or_else(|| TableError::Conflict(format!("{name:?} is not waiting")))?;
-                let game = self
-                    .game
-                    .as_mut()
-                    .ok_or_else(|| TableError::Conflict("the game has not started".into()))?;
-                game.join(name, *seat)
-                    .map_err(|e| TableError::Conflict(e.to_string()))?;
+                    .ok_or_else(|| Conflict::NotWaiting { name: name.clone() })?;
+                let game = self.game.as_mut().ok_or(Conflict::NotStarted)?;
+                game.join(name, *seat).map_err(Conflict::Game)?;
                 self.seats[i].waiting = false;
             }
         }
@@ -797,9 +762,7 @@ impl TableState {
     /// hands, the spectator's view and the event.
     pub fn replay(&self) -> Result<Replay, TableError> {
         if !self.is_over() {
-            return Err(TableError::Conflict(
-                "the replay is shown once the game is over".into(),
-            ));
+            return Err(Conflict::ReplayTooSoon.into());
         }
         let mut step = TableState::new(self.row.clone())?;
         let mut frames = Vec::new();
@@ -862,9 +825,9 @@ impl TableState {
 
     /// The record of a finished game, with its fairness data.
     pub fn record(&self) -> Result<FairRecord, TableError> {
-        let game = self.game.as_ref().filter(|g| g.is_over()).ok_or_else(|| {
-            TableError::Conflict("the record is given once the game is over".into())
-        })?;
+        let game = (self.game.as_ref())
+            .filter(|g| g.is_over())
+            .ok_or(Conflict::RecordTooSoon)?;
         Ok(FairRecord {
             record: dalmuti_core::record::Record::from_game(game),
             fairness: self.fairness(),
