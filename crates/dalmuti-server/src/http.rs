@@ -124,13 +124,14 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// The token of `Authorization: Bearer TOKEN`.
-fn bearer(headers: &HeaderMap) -> Result<String, ServerError> {
+fn bearer(headers: &HeaderMap) -> Result<SeatToken, ServerError> {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|h| h.to_str().ok())
         .and_then(|h| h.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_string())
+        .map(str::trim)
         .filter(|t| !t.is_empty())
+        .map(SeatToken::from)
         .ok_or(ServerError::NoToken)
 }
 

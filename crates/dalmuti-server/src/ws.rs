@@ -355,7 +355,7 @@ impl Connection {
                 return;
             }
         };
-        let sub = match self.table.subscribe(token.as_deref(), v).await {
+        let sub = match self.table.subscribe(token.as_ref(), v).await {
             Ok(sub) => sub,
             // A table handed over (or retired) while the hello came: the
             // client is told so, `moved` to reconnect (issue 24, D6).
@@ -398,7 +398,7 @@ impl Connection {
                         if !self.send_text(&msg.text).await { return; }
                     }
                     Err(broadcast::error::RecvError::Lagged(_)) => {
-                        if !self.catch_up(token.as_deref(), &mut feed).await { return; }
+                        if !self.catch_up(token.as_ref(), &mut feed).await { return; }
                     }
                     Err(_) => {
                         // The feed ends when the seat is gone or the table
@@ -409,7 +409,7 @@ impl Connection {
                 },
                 incoming = self.next_text() => {
                     let Some(incoming) = incoming else { return };
-                    if let Next::Stop = self.answer(incoming, token.as_deref(), &mut feed).await {
+                    if let Next::Stop = self.answer(incoming, token.as_ref(), &mut feed).await {
                         return;
                     }
                 }
@@ -430,7 +430,7 @@ impl Connection {
 
     /// Fell behind the feed: a fresh state replaces everything. False
     /// when the table is gone or the client cannot be written to.
-    async fn catch_up(&mut self, token: Option<&str>, feed: &mut Feed) -> bool {
+    async fn catch_up(&mut self, token: Option<&SeatToken>, feed: &mut Feed) -> bool {
         self.later.clear();
         let Ok(sub) = self.table.subscribe(token, 0).await else {
             // Handed over while the client was behind: told so.
@@ -452,7 +452,12 @@ impl Connection {
         self.send(&first).await
     }
 
-    async fn answer(&mut self, incoming: Incoming, token: Option<&str>, feed: &mut Feed) -> Next {
+    async fn answer(
+        &mut self,
+        incoming: Incoming,
+        token: Option<&SeatToken>,
+        feed: &mut Feed,
+    ) -> Next {
         let parsed = ClientMsg::parse(&incoming.text);
         if !incoming.allowed {
             let action = match &parsed {
@@ -481,7 +486,7 @@ impl Connection {
         if let ClientMsg::Chat(line) = &msg {
             let from = match token {
                 Some(token) => Speaker::Seat {
-                    token: SeatToken::from(token),
+                    token: token.clone(),
                     from: self.address,
                 },
                 None => Speaker::Spectator {
@@ -522,7 +527,7 @@ impl Connection {
         &mut self,
         from: Speaker,
         line: &str,
-        token: Option<&str>,
+        token: Option<&SeatToken>,
         feed: &mut Feed,
     ) -> Next {
         match self.table.chat(from, line).await {
@@ -537,7 +542,7 @@ impl Connection {
         &mut self,
         error: ServerError,
         action: bool,
-        token: Option<&str>,
+        token: Option<&SeatToken>,
         feed: &mut Feed,
     ) -> Next {
         if !action {
@@ -569,7 +574,7 @@ impl Connection {
     async fn refused_by_table(
         &mut self,
         (error, resync): (ServerError, ServerMsg),
-        token: Option<&str>,
+        token: Option<&SeatToken>,
         feed: &mut Feed,
     ) -> Next {
         if matches!(error, ServerError::Closed) {

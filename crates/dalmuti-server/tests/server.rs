@@ -389,7 +389,7 @@ fn candidates(d: &Value) -> Vec<Action> {
 /// says so or the game is over; returns the last state seen.
 async fn play_human(
     table: &TableHandle,
-    token: &str,
+    token: &SeatToken,
     feed: &mut Feed,
     mut last: ServerMsg,
     stop: impl Fn(&Value) -> bool,
@@ -445,7 +445,7 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
     // A stranger, a stale event number, an illegal action: each refused,
     // with a resync, and nothing changes.
     let (e, resync) = table
-        .act(&"0".repeat(32), Action::Pass, first.v)
+        .act(&SeatToken::from("0".repeat(32)), Action::Pass, first.v)
         .await
         .unwrap_err();
     assert_eq!(e, ServerError::BadToken);
@@ -691,7 +691,7 @@ async fn a_table_survives_a_restart_from_its_file() {
         )
         .await;
         let id = created["id"].as_str().unwrap().to_string();
-        let token = created["token"].as_str().unwrap().to_string();
+        let token = SeatToken::from(created["token"].as_str().unwrap());
         for _ in 0..3 {
             call(
                 &app,
@@ -735,7 +735,10 @@ async fn a_table_survives_a_restart_from_its_file() {
         );
     }
     assert!(
-        table.subscribe(Some("f00d"), 0).await.is_err(),
+        table
+            .subscribe(Some(&SeatToken::from("f00d")), 0)
+            .await
+            .is_err(),
         "a wrong token is refused"
     );
     // And play goes on.
@@ -1232,11 +1235,7 @@ async fn quiet_holders_are_unseen(rules: Value) {
         let mut kept = Vec::new();
         let mut driving = Vec::new();
         for token in tokens.iter().map(Some).chain([None]) {
-            let feed = table
-                .subscribe(token.map(|t| t.as_str()), 0)
-                .await
-                .unwrap()
-                .feed;
+            let feed = table.subscribe(token, 0).await.unwrap().feed;
             driving.push(feed.resubscribe());
             kept.push(feed);
         }
@@ -1784,7 +1783,7 @@ fn sample(metrics: &str, name: &str) -> f64 {
 /// A one-hand game made and started through the router, its human played
 /// to the end (after saying "my hand is all Jesters" in the chat); the
 /// table's id and the human's token.
-async fn a_game_through_the_router(app: &axum::Router, state: &AppState) -> (String, String) {
+async fn a_game_through_the_router(app: &axum::Router, state: &AppState) -> (String, SeatToken) {
     let (status, created) = call(
         app,
         "POST",
@@ -1795,7 +1794,7 @@ async fn a_game_through_the_router(app: &axum::Router, state: &AppState) -> (Str
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
-    let token = created["token"].as_str().unwrap().to_string();
+    let token = SeatToken::from(created["token"].as_str().unwrap());
     for _ in 0..3 {
         let path = format!("/api/tables/{id}/bots");
         let (status, _) = call(app, "POST", &path, Some(&token), r#"{"bot":"normal"}"#).await;
@@ -1911,7 +1910,7 @@ async fn the_logs_of_a_game_name_its_table_and_never_a_secret() {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    let mut secrets = vec![token.clone(), hash, "all Jesters".to_string()];
+    let mut secrets = vec![token.as_str().to_string(), hash, "all Jesters".to_string()];
     for hand in record["fairness"]["hands"].as_array().unwrap() {
         secrets.push(hand["seed"].as_str().unwrap().to_string());
     }

@@ -20,7 +20,7 @@ use crate::protocol::{
     State, Total,
 };
 use crate::row::TableRow;
-use crate::token::token_matches;
+use crate::token::{SeatToken, token_matches};
 
 /// One accepted change, as written to the log.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -125,6 +125,27 @@ pub enum Stored {
         /// The display name.
         name: PlayerName,
     },
+}
+
+/// A lobby seat's action resolved once: the seat (its index in
+/// [`TableState::seats`]) the game applies it as, and the event the log
+/// keeps of it, by the seat's name ([`TableState::seat_action`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatAction {
+    at: usize,
+    event: Stored,
+}
+
+impl SeatAction {
+    /// The lobby seat.
+    pub fn at(&self) -> usize {
+        self.at
+    }
+
+    /// The event the log keeps of it.
+    pub fn event(&self) -> &Stored {
+        &self.event
+    }
 }
 
 /// A lobby seat.
@@ -265,7 +286,7 @@ impl TableState {
 
     /// The lobby seat holding `token`; every hash is compared, in constant
     /// time, whatever matches.
-    pub fn seat_of_token(&self, token: &str) -> Result<usize, TableError> {
+    pub fn seat_of_token(&self, token: &SeatToken) -> Result<usize, TableError> {
         let mut found = None;
         for (i, seat) in self.seats.iter().enumerate() {
             if let Some(hash) = &seat.hash
@@ -437,14 +458,11 @@ impl TableState {
                 self.seeds.push(seed);
                 self.commitments.push(commitment(&seed));
             }
+            // A logged act (a log replayed, a choice held by name): its
+            // seat by its name.
             Stored::Act { player, action, .. } => {
-                let action = *action;
                 let i = self.seat_named(player).ok_or_else(|| no_seat(player))?;
-                let seat = self.game_seat(i).ok_or_else(|| {
-                    TableError::Illegal(IllegalMove::NotInHand(player.to_string()))
-                })?;
-                let game = self.game.as_mut().expect("a seat of play means a game");
-                game.apply(seat, action).map_err(|e| TableError::from(*e))?;
+                self.play(i, *action)?;
             }
             Stored::Rekey { name, hash } => {
                 let i = self.seat_named(name).ok_or_else(|| no_seat(name))?;
@@ -491,6 +509,70 @@ impl TableState {
                 self.seats[i].waiting = false;
             }
         }
+        self.keep(event);
+        Ok(())
+    }
+
+    /// Lobby seat `at`'s action, resolved once (from its token, its bot or
+    /// its clock) and carried to the game as that seat: applied, or refused
+    /// with nothing changed. The log keeps it by the seat's name
+    /// ([`SeatAction::event`]).
+    ///
+    /// ```
+    /// use dalmuti_core::{Action, Seed};
+    /// use dalmuti_table::row::TableRow;
+    /// use dalmuti_table::state::{Stored, TableState};
+    /// let row = TableRow { seats: 3, ..TableRow::default() };
+    /// let mut table = TableState::new(row).unwrap();
+    /// for name in ["Ann", "Bo", "Cy"] {
+    ///     let name = name.try_into().unwrap();
+    ///     table.apply(Stored::Seat { name, hash: None, bot: None, player: None, from: None }).unwrap();
+    /// }
+    /// table.apply(Stored::Start { draw_seed: Seed::from(1) }).unwrap();
+    /// table.apply(Stored::Deal { seed: Seed::from(2), at: None }).unwrap();
+    /// let ready = table.seat_action(0, Action::Ready, false);
+    /// assert!(matches!(ready.event(), Stored::Act { player, .. } if player == "Ann"));
+    /// let v = table.v();
+    /// table.act(ready).unwrap();
+    /// assert_eq!(table.v(), v + 1);
+    /// ```
+    pub fn act(&mut self, action: SeatAction) -> Result<(), TableError> {
+        let Stored::Act { action: what, .. } = action.event else {
+            unreachable!("a seat's action is an act")
+        };
+        self.play(action.at, what)?;
+        self.keep(action.event);
+        Ok(())
+    }
+
+    /// Lobby seat `at` does `action` in the game.
+    fn play(&mut self, at: usize, action: Action) -> Result<(), TableError> {
+        let seat = self.game_seat(at).ok_or_else(|| {
+            TableError::Illegal(IllegalMove::NotInHand(self.seats[at].name.to_string()))
+        })?;
+        let game = self.game.as_mut().expect("a seat of play means a game");
+        game.apply(seat, action).map_err(|e| TableError::from(*e))
+    }
+
+    /// Lobby seat `at`'s `action` (by its stand-in or its clock if
+    /// `auto`), to give [`TableState::act`].
+    ///
+    /// # Panics
+    /// If the table has no seat `at`: it is one the table just resolved.
+    pub fn seat_action(&self, at: usize, action: Action, auto: bool) -> SeatAction {
+        let player = self.seats[at].name.clone();
+        SeatAction {
+            at,
+            event: Stored::Act {
+                player,
+                action,
+                auto,
+            },
+        }
+    }
+
+    /// Keeps an applied event in the log.
+    fn keep(&mut self, event: Stored) {
         let lobby_only = match &event {
             Stored::Rekey { .. } | Stored::Waiting { .. } | Stored::Leaving { .. } => true,
             // A newcomer giving up before they entered (after the start).
@@ -501,7 +583,6 @@ impl TableState {
         if !lobby_only {
             self.game_v = self.v();
         }
-        Ok(())
     }
 
     /// The fairness data: the draw's seed, each hand's commitment, and its

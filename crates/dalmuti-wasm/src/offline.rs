@@ -388,7 +388,7 @@ impl Table {
         match msg {
             ClientMsg::Hello { token, v, .. } => {
                 let known = token
-                    .as_deref()
+                    .as_ref()
                     .is_some_and(|t| self.state.seat_of_token(t) == Ok(you));
                 let who = known.then_some(you);
                 let live = self.live(now);

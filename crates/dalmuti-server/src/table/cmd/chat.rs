@@ -157,7 +157,11 @@ impl Actor {
         self.say(line).await
     }
 
-    async fn set_spectator_chat(&mut self, token: &str, allowed: bool) -> Result<(), ServerError> {
+    async fn set_spectator_chat(
+        &mut self,
+        token: &SeatToken,
+        allowed: bool,
+    ) -> Result<(), ServerError> {
         self.check_host(token)?;
         if self.state.row.spectator_chat == allowed {
             return Ok(());
@@ -208,7 +212,11 @@ impl Actor {
 const MAX_WHY: usize = 200;
 
 impl Actor {
-    async fn silence(&mut self, host_token: &str, name: &PlayerName) -> Result<(), ServerError> {
+    async fn silence(
+        &mut self,
+        host_token: &SeatToken,
+        name: &PlayerName,
+    ) -> Result<(), ServerError> {
         self.check_host(host_token)?;
         let i = self
             .state
@@ -249,7 +257,7 @@ impl Actor {
         Ok(())
     }
 
-    async fn report(&mut self, token: &str, n: u64, why: String) -> Result<(), ServerError> {
+    async fn report(&mut self, token: &SeatToken, n: u64, why: String) -> Result<(), ServerError> {
         let i = self.state.seat_of_token(token)?;
         let reporter = self.state.seats[i].name.clone();
         let line = (self.feeds.talk.kept_chat_line(n)).ok_or(NotFound::ChatLine { n })?;

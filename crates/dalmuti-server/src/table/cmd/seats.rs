@@ -210,7 +210,7 @@ impl Actor {
             .map(str::to_string)
     }
 
-    async fn add_bot(&mut self, token: &str, spec: &str) -> Result<PlayerName, ServerError> {
+    async fn add_bot(&mut self, token: &SeatToken, spec: &str) -> Result<PlayerName, ServerError> {
         self.check_host(token)?;
         let level = bots::parse_level(spec)?;
         let bot = bots::build(level, self.state.seats.len() as u64);
@@ -269,7 +269,7 @@ impl Actor {
 
     async fn place(
         &mut self,
-        token: &str,
+        token: &SeatToken,
         name: &PlayerName,
         seat: usize,
         v: u64,
