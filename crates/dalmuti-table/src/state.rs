@@ -520,12 +520,13 @@ impl TableState {
     ///
     /// ```
     /// use dalmuti_core::{Action, Seed};
+    /// use dalmuti_table::names::PlayerName;
     /// use dalmuti_table::row::TableRow;
     /// use dalmuti_table::state::{Stored, TableState};
     /// let row = TableRow { seats: 3, ..TableRow::default() };
     /// let mut table = TableState::new(row).unwrap();
     /// for name in ["Ann", "Bo", "Cy"] {
-    ///     let name = name.try_into().unwrap();
+    ///     let name = PlayerName::new(name).unwrap();
     ///     table.apply(Stored::Seat { name, hash: None, bot: None, player: None, from: None }).unwrap();
     /// }
     /// table.apply(Stored::Start { draw_seed: Seed::from(1) }).unwrap();
