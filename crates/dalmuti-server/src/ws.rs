@@ -346,10 +346,7 @@ impl Connection {
                     break (token, v);
                 }
                 Ok(_) => BadRequest::HelloFirst.into(),
-                Err(refused) => BadRequest::Message {
-                    why: refused.reason,
-                }
-                .into(),
+                Err(refused) => BadRequest::Message(refused.reason).into(),
             };
             if !self.send(&error.to_msg(0)).await {
                 return;
@@ -472,10 +469,7 @@ impl Connection {
             Err(refused) => {
                 return self
                     .refuse(
-                        BadRequest::Message {
-                            why: refused.reason,
-                        }
-                        .into(),
+                        BadRequest::Message(refused.reason).into(),
                         refused.action,
                         token,
                         feed,

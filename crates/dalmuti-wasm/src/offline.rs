@@ -370,6 +370,7 @@ impl Table {
         let msg = match ClientMsg::parse(text) {
             Ok(msg) => msg,
             Err(Refused { reason, action }) => {
+                let reason = reason.to_string();
                 let mut sent = vec![ServerMsg::error(
                     self.state.v(),
                     ErrorKind::BadRequest,

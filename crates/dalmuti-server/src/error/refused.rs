@@ -67,13 +67,9 @@ pub enum BadRequest {
         /// What the reader found wrong.
         why: String,
     },
-    /// A WebSocket message the protocol's reader refused, in its words
-    /// (`Refused`).
-    #[error("{why}")]
-    Message {
-        /// What the reader found wrong, and where.
-        why: String,
-    },
+    /// A WebSocket message the protocol's reader refused.
+    #[error(transparent)]
+    Message(crate::protocol::Unreadable),
     /// A binary WebSocket frame.
     #[error("binary frames are not understood: send JSON text")]
     BinaryFrame,
