@@ -29,6 +29,7 @@ pub fn parse_level(asked: &str) -> Result<Level, ServerError> {
     Level::from_name_or_alias(asked).map_err(|_| {
         ServerError::BadRequest(BadRequest::BotLevel {
             asked: asked.chars().take(40).collect(),
+            offered: &LEVELS,
         })
     })
 }

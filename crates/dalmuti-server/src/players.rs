@@ -379,6 +379,7 @@ async fn leaderboard(
             .find(|b| *b == band)
             .ok_or_else(|| BadRequest::Band {
                 asked: band.to_string(),
+                bands: &crate::ratings::BANDS,
             })?,
     };
     let rows = state.repo.leaderboard(game, band, BOARD_ROWS).await?;

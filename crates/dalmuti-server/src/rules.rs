@@ -51,7 +51,8 @@ fn dalmuti_flags(r: &RulesRequest) -> [(&'static str, Option<bool>); 3] {
 /// A number of hands, checked: 1 to [`MAX_HANDS`].
 pub fn check_hands(field: &'static str, hands: u32) -> Result<u32, ServerError> {
     if hands == 0 || hands > MAX_HANDS {
-        return Err(BadRequest::Hands { field, hands }.into());
+        let most = MAX_HANDS;
+        return Err(BadRequest::Hands { field, hands, most }.into());
     }
     Ok(hands)
 }

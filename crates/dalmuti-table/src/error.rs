@@ -2,8 +2,6 @@
 //! own error (`dalmuti_server::ServerError`) takes each of these as the
 //! refusal of the same kind and words.
 
-use crate::names::PlayerName;
-
 /// Why a change to a table, or a name, was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
@@ -55,7 +53,7 @@ pub enum BadRequest {
     #[error("no seat named {name:?}")]
     NoSeatNamed {
         /// The name given.
-        name: PlayerName,
+        name: String,
     },
     /// A display name empty, too long or with control characters.
     #[error("a display name has 1 to 32 characters, none of them control characters")]
@@ -76,7 +74,7 @@ pub enum BadRequest {
     #[error("{name:?} is not a name a person may take: {why}")]
     ReservedName {
         /// The name asked for.
-        name: PlayerName,
+        name: String,
         /// Why it is kept ([`crate::names::reserved`]).
         why: &'static str,
     },
@@ -119,7 +117,7 @@ pub enum Conflict {
     #[error("the name {name:?} has already played at this table")]
     PlayedHere {
         /// The name asked for.
-        name: PlayerName,
+        name: String,
     },
     /// A seat asked for after the start.
     #[error("the game has started: newcomers wait for the next hand")]
@@ -134,7 +132,7 @@ pub enum Conflict {
     #[error("the name {name:?} is taken at this table")]
     NameTaken {
         /// The name asked for.
-        name: PlayerName,
+        name: String,
     },
     /// A seated player's seat freed during the game.
     #[error("the game has started: players leave between hands")]
@@ -176,13 +174,13 @@ pub enum Conflict {
     #[error("{name:?} is not leaving")]
     NotLeaving {
         /// The name given.
-        name: PlayerName,
+        name: String,
     },
     /// A join of someone not waiting.
     #[error("{name:?} is not waiting")]
     NotWaiting {
         /// The name given.
-        name: PlayerName,
+        name: String,
     },
     /// A replay asked for while the game goes on.
     #[error("the replay is shown once the game is over")]

@@ -109,6 +109,7 @@ pub fn check_new_name(name: &str) -> Result<PlayerName, TableError> {
         return Err(BadRequest::TwoSpaces.into());
     }
     if let Some(why) = reserved(&name) {
+        let name = name.to_string();
         return Err(BadRequest::ReservedName { name, why }.into());
     }
     Ok(name)

@@ -378,7 +378,9 @@ impl TableState {
     /// Checks `event` and applies it, or says why not and changes nothing.
     pub fn apply(&mut self, event: Stored) -> Result<(), TableError> {
         let conflict = |c: Conflict| Err(TableError::Conflict(c));
-        let no_seat = |name: &PlayerName| BadRequest::NoSeatNamed { name: name.clone() };
+        let no_seat = |name: &PlayerName| BadRequest::NoSeatNamed {
+            name: name.to_string(),
+        };
         match &event {
             Stored::Seat {
                 name,
@@ -408,7 +410,9 @@ impl TableState {
                         return conflict(Conflict::Over);
                     }
                     if game.player_named(&name).is_some() {
-                        return conflict(Conflict::PlayedHere { name });
+                        return conflict(Conflict::PlayedHere {
+                            name: name.to_string(),
+                        });
                     }
                 } else if self.game.is_some() {
                     return conflict(Conflict::Started);
@@ -418,7 +422,9 @@ impl TableState {
                     return conflict(Conflict::SeatsTaken { seats });
                 }
                 if self.seat_named(&name).is_some() {
-                    return conflict(Conflict::NameTaken { name });
+                    return conflict(Conflict::NameTaken {
+                        name: name.to_string(),
+                    });
                 }
                 self.seats.push(SeatState {
                     name,
@@ -494,7 +500,9 @@ impl TableState {
                 let i = self
                     .seat_named(name)
                     .filter(|&i| self.seats[i].leaving)
-                    .ok_or_else(|| Conflict::NotLeaving { name: name.clone() })?;
+                    .ok_or_else(|| Conflict::NotLeaving {
+                        name: name.to_string(),
+                    })?;
                 let game = self.game.as_mut().ok_or(Conflict::NotStarted)?;
                 game.leave(name).map_err(Conflict::Game)?;
                 self.left.push(self.seats.remove(i));
@@ -503,7 +511,9 @@ impl TableState {
                 let i = self
                     .seat_named(name)
                     .filter(|&i| self.seats[i].waiting)
-                    .ok_or_else(|| Conflict::NotWaiting { name: name.clone() })?;
+                    .ok_or_else(|| Conflict::NotWaiting {
+                        name: name.to_string(),
+                    })?;
                 let game = self.game.as_mut().ok_or(Conflict::NotStarted)?;
                 game.join(name, *seat).map_err(Conflict::Game)?;
                 self.seats[i].waiting = false;

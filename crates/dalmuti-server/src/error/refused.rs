@@ -8,7 +8,6 @@ use dalmuti_core::Variant;
 
 use crate::ids::TableId;
 use crate::names::PlayerName;
-use crate::rules::MAX_HANDS;
 
 /// What was asked for that is not here.
 ///
@@ -54,7 +53,8 @@ pub enum NotFound {
 ///
 /// ```
 /// use dalmuti_server::error::{BadRequest, ServerError};
-/// let e = ServerError::BadRequest(BadRequest::Hands { field: "rules.hands", hands: 0 });
+/// let e = BadRequest::Hands { field: "rules.hands", hands: 0, most: 1000 };
+/// let e = ServerError::BadRequest(e);
 /// assert_eq!(e.to_string(), "rules.hands: 1 to 1000 hands, not 0");
 /// let e = BadRequest::Game { asked: "chess".into() };
 /// assert_eq!(e.to_string(), r#"game: dalmuti, corporate-shuffle, daifugo or president, not "chess""#);
@@ -86,11 +86,13 @@ pub enum BadRequest {
     #[error(
         "bot {asked:?} is not offered here: choose one of {} (no options: each level has a \
          fixed budget)",
-        crate::bots::LEVELS.join(", ")
+        .offered.join(", ")
     )]
     BotLevel {
         /// What was asked for, cut to 40 characters.
         asked: String,
+        /// The levels offered (`crate::bots::LEVELS`).
+        offered: &'static [&'static str],
     },
     /// A player who kept a name taking a seat under another.
     #[error("you are {name:?} on this server: take seats under that name")]
@@ -105,10 +107,12 @@ pub enum BadRequest {
         asked: String,
     },
     /// A leaderboard's table size that has none.
-    #[error("band: one of {}, not {asked:?}", crate::ratings::BANDS.join(", "))]
+    #[error("band: one of {}, not {asked:?}", .bands.join(", "))]
     Band {
         /// What was asked for.
         asked: String,
+        /// The bands there are (`crate::ratings::BANDS`).
+        bands: &'static [&'static str],
     },
     /// A play-now table of too few or too many players.
     #[error("players: 3 to {most} in {game}")]
@@ -131,12 +135,14 @@ pub enum BadRequest {
     #[error("turn_seconds: 10 to 600 seconds")]
     TurnSeconds,
     /// A number of hands out of range.
-    #[error("{field}: 1 to {MAX_HANDS} hands, not {hands}")]
+    #[error("{field}: 1 to {most} hands, not {hands}")]
     Hands {
         /// The field that gave it (`hands`, `rules.hands`).
         field: &'static str,
         /// The number given.
         hands: u32,
+        /// The most (`crate::rules::MAX_HANDS`).
+        most: u32,
     },
     /// `hands` and `rules.hands` both given, and different.
     #[error("hands and rules.hands differ: give one of them")]
@@ -198,12 +204,14 @@ pub enum BadRequest {
         field: &'static str,
     },
     /// A number of games out of range.
-    #[error("rules.climbing.{field}: 0 (never) to {MAX_HANDS} games, not {games}")]
+    #[error("rules.climbing.{field}: 0 (never) to {most} games, not {games}")]
     Games {
         /// The option.
         field: &'static str,
         /// The number given.
         games: u32,
+        /// The most (`crate::rules::MAX_HANDS`).
+        most: u32,
     },
     /// A bot removed that is not one.
     #[error("no bot named {name:?}")]

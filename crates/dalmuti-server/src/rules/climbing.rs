@@ -131,7 +131,8 @@ fn check(c: &Climbing) -> Result<(), ServerError> {
         ("reseat_every", c.reseat_every),
     ] {
         if games > MAX_HANDS {
-            return bad(BadRequest::Games { field, games });
+            let most = MAX_HANDS;
+            return bad(BadRequest::Games { field, games, most });
         }
     }
     c.check().map_err(|why| {

@@ -221,7 +221,9 @@ impl Actor {
         let i = self
             .state
             .seat_named(name)
-            .ok_or_else(|| TableBadRequest::NoSeatNamed { name: name.clone() })?;
+            .ok_or_else(|| TableBadRequest::NoSeatNamed {
+                name: name.to_string(),
+            })?;
         if self.state.seats[i].bot.is_some() {
             let name = name.clone();
             return Err(BadRequest::BotChat { name }.into());
