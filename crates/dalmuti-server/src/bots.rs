@@ -16,7 +16,7 @@ pub use dalmuti_bots::Level;
 use dalmuti_bots::{Bot, HeuristicBot};
 use tokio::sync::Semaphore;
 
-use crate::error::ServerError;
+use crate::error::{BadRequest, ServerError};
 
 /// The levels a host may seat, weakest first: [`Level::ALL`] by name.
 pub const LEVELS: [&str; 4] = ["easy", "normal", "hard", "expert"];
@@ -27,11 +27,10 @@ pub const LEVELS: [&str; 4] = ["easy", "normal", "hard", "expert"];
 /// no external programs.
 pub fn parse_level(asked: &str) -> Result<Level, ServerError> {
     Level::from_name_or_alias(asked).map_err(|_| {
-        ServerError::BadRequest(format!(
-            "bot {:?} is not offered here: choose one of {} (no options: each level has a fixed budget)",
-            asked.chars().take(40).collect::<String>(),
-            LEVELS.join(", ")
-        ))
+        ServerError::BadRequest(BadRequest::BotLevel {
+            asked: asked.chars().take(40).collect(),
+            offered: &LEVELS,
+        })
     })
 }
 
@@ -133,6 +132,7 @@ mod tests {
             let Err(ServerError::BadRequest(reason)) = parse_level(asked) else {
                 panic!("{asked:?} was accepted");
             };
+            let reason = reason.to_string();
             assert!(
                 LEVELS.iter().all(|l| reason.contains(l)),
                 "the refusal lists the levels: {reason}"

@@ -22,7 +22,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::error::{ErrorBody, ServerError};
+use crate::error::{ErrorBody, Full, ServerError};
 use crate::ids::TableId;
 use crate::protocol::{Published, TableInfo};
 use crate::store::{Owner, PostgresStore, TableRow};
@@ -168,10 +168,10 @@ impl Cluster {
             },
             // Registered before it takes any table, so this is a node
             // whose row was removed by hand: nobody can be sent there.
-            None => ServerError::Full(format!(
-                "table {id} is served by node {} whose address is unknown: retry later",
-                owner.node
-            )),
+            None => ServerError::Full(Full::NodeUnknown {
+                table: id.clone(),
+                node: owner.node.clone(),
+            }),
         })
     }
 }

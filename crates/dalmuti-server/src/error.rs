@@ -4,18 +4,23 @@
 use dalmuti_table::TableError;
 use dalmuti_table::protocol::{ErrorKind, ServerMsg};
 
+use crate::ids::TableId;
+
+mod refused;
+pub use refused::{BadRequest, Full, NotFound, TooLarge, TooMany};
+
 /// Why a request was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ServerError {
     /// No table with this id.
     #[error("no table {0:?}")]
-    NoTable(String),
-    /// Nothing is served at this path.
+    NoTable(TableId),
+    /// What was asked for is not here.
     #[error("{0}")]
-    NotFound(String),
+    NotFound(NotFound),
     /// The request is malformed or out of range.
     #[error("{0}")]
-    BadRequest(String),
+    BadRequest(BadRequest),
     /// The token is missing or belongs to no seat at this table.
     #[error("this token holds no seat at this table")]
     BadToken,
@@ -36,10 +41,10 @@ pub enum ServerError {
     NoPlayer,
     /// A request body over the limit.
     #[error("{0}")]
-    TooLarge(String),
+    TooLarge(TooLarge),
     /// Too many requests or messages.
     #[error("{0}")]
-    TooMany(String),
+    TooMany(TooMany),
     /// Too many requests of this kind from one address: retry later.
     #[error("{reason}")]
     RateLimited {
@@ -65,7 +70,7 @@ pub enum ServerError {
     Illegal(IllegalMove),
     /// A cap was reached.
     #[error("{0}")]
-    Full(String),
+    Full(Full),
     /// The server is sending or building as much of what was asked for
     /// as it may (downloads of finished games): retry later.
     #[error("{reason}")]
@@ -223,8 +228,8 @@ pub enum Conflict {
     RematchTooSoon,
     /// The table's own refusal (a seat taken, a game started…), in its
     /// words ([`TableError::Conflict`]).
-    #[error("{0}")]
-    Table(String),
+    #[error(transparent)]
+    Table(dalmuti_table::error::Conflict),
 }
 
 impl ServerError {
@@ -274,7 +279,7 @@ impl ServerError {
 impl From<TableError> for ServerError {
     fn from(e: TableError) -> ServerError {
         match e {
-            TableError::BadRequest(m) => ServerError::BadRequest(m),
+            TableError::BadRequest(m) => ServerError::BadRequest(BadRequest::Table(m)),
             TableError::BadToken => ServerError::BadToken,
             TableError::Conflict(m) => ServerError::Conflict(Conflict::Table(m)),
             TableError::Illegal(m) => ServerError::Illegal(m),
@@ -284,6 +289,25 @@ impl From<TableError> for ServerError {
 }
 
 pub use dalmuti_table::error::IllegalMove;
+
+/// Each kind's refusals are the server's of that kind.
+macro_rules! refusal_of_kind {
+    ($($kind:ident),*) => {$(
+        impl From<$kind> for ServerError {
+            fn from(e: $kind) -> ServerError {
+                ServerError::$kind(e)
+            }
+        }
+    )*};
+}
+refusal_of_kind!(NotFound, BadRequest, TooLarge, TooMany, Full, Conflict);
+
+/// The table's refusal of a request, as the server's.
+impl From<dalmuti_table::error::BadRequest> for ServerError {
+    fn from(e: dalmuti_table::error::BadRequest) -> ServerError {
+        ServerError::BadRequest(BadRequest::Table(e))
+    }
+}
 
 impl From<dalmuti_core::IllegalAction> for ServerError {
     fn from(e: dalmuti_core::IllegalAction) -> ServerError {

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::registry::AppState;
 
-use crate::error::{Conflict, ServerError};
+use crate::error::{BadRequest, Conflict, Full, ServerError};
 use crate::ids::TableId;
 use crate::names::PlayerName;
 use crate::records;
@@ -125,13 +125,14 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// The token of `Authorization: Bearer TOKEN`.
-fn bearer(headers: &HeaderMap) -> Result<String, ServerError> {
+fn bearer(headers: &HeaderMap) -> Result<SeatToken, ServerError> {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|h| h.to_str().ok())
         .and_then(|h| h.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_string())
+        .map(str::trim)
         .filter(|t| !t.is_empty())
+        .map(SeatToken::from)
         .ok_or(ServerError::NoToken)
 }
 
@@ -170,18 +171,14 @@ async fn create_table(
     if let Some(name) = name
         && (name.chars().count() > 64 || name.chars().any(char::is_control))
     {
-        return Err(ServerError::BadRequest(
-            "a table name has 1 to 64 characters, none of them control characters".into(),
-        ));
+        return Err(BadRequest::TableName.into());
     }
     let player = crate::players::seat_name(&state, me.as_ref(), &req.player).await?;
     let rules = crate::rules::from_request(req.rules.as_deref(), req.hands)?;
     if let Some(t) = req.turn_seconds
         && !(10..=600).contains(&t)
     {
-        return Err(ServerError::BadRequest(
-            "turn_seconds: 10 to 600 seconds".into(),
-        ));
+        return Err(BadRequest::TurnSeconds.into());
     }
     state.creation.check(address(client.as_ref()))?;
     let row = TableRow {
@@ -624,10 +621,9 @@ async fn websocket(
         Err(e) => return Err(e),
     };
     let permit = state.connections.clone().try_acquire_owned().map_err(|_| {
-        ServerError::Full(format!(
-            "this server holds at most {} connections",
-            state.config.max_connections
-        ))
+        ServerError::Full(Full::Connections {
+            most: state.config.max_connections,
+        })
     })?;
     let config = &state.config;
     let settings = crate::ws::Settings {

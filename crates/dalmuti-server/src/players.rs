@@ -18,7 +18,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Conflict, ServerError};
+use crate::error::{BadRequest, Conflict, NotFound, ServerError};
 use crate::names::PlayerName;
 use crate::registry::AppState;
 use crate::store::PlayerRow;
@@ -135,10 +135,8 @@ pub async fn seat_name(
 ) -> Result<PlayerName, ServerError> {
     if let Some(player) = player {
         if !crate::names::alike(asked, &player.name) {
-            return Err(ServerError::BadRequest(format!(
-                "you are {:?} on this server: take seats under that name",
-                player.name.as_str()
-            )));
+            let name = player.name.clone();
+            return Err(BadRequest::NotYourName { name }.into());
         }
         return Ok(player.name.clone());
     }
@@ -302,10 +300,7 @@ async fn profile(
     // anyone's.
     let asker = from_headers(&state, &headers).await.ok().flatten();
     let Some(player) = state.repo.player_named(&name).await? else {
-        return Err(ServerError::NotFound(format!(
-            "no player has kept the name {:?} on this server",
-            name.as_str()
-        )));
+        return Err(NotFound::Player { name }.into());
     };
     let games = state.repo.player_games(&player.key, COUNTED_GAMES).await?;
     let ratings = state.repo.player_ratings(&player.key).await?;
@@ -373,9 +368,8 @@ async fn leaderboard(
         "daifugo" => "daifugo",
         "president" => "president",
         other => {
-            return Err(ServerError::BadRequest(format!(
-                "game: dalmuti, corporate-shuffle, daifugo or president, not {other:?}"
-            )));
+            let asked = other.to_string();
+            return Err(BadRequest::Game { asked }.into());
         }
     };
     let band = match query.band.as_deref() {
@@ -383,11 +377,9 @@ async fn leaderboard(
         Some(band) => crate::ratings::BANDS
             .into_iter()
             .find(|b| *b == band)
-            .ok_or_else(|| {
-                ServerError::BadRequest(format!(
-                    "band: one of {}, not {band:?}",
-                    crate::ratings::BANDS.join(", ")
-                ))
+            .ok_or_else(|| BadRequest::Band {
+                asked: band.to_string(),
+                bands: &crate::ratings::BANDS,
             })?,
     };
     let rows = state.repo.leaderboard(game, band, BOARD_ROWS).await?;

@@ -35,7 +35,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
-use crate::error::ServerError;
+use crate::error::{BadRequest, Full, NotFound, ServerError};
 use crate::ids::TableId;
 use crate::players::{Player, from_headers};
 use crate::registry::AppState;
@@ -377,23 +377,18 @@ async fn ask(
     let game = match req.game.as_deref().unwrap_or("dalmuti") {
         game @ ("dalmuti" | "corporate-shuffle" | "daifugo" | "president") => game.to_string(),
         other => {
-            return Err(ServerError::BadRequest(format!(
-                "game: dalmuti, corporate-shuffle, daifugo or president, not {other:?}"
-            )));
+            let asked = other.to_string();
+            return Err(BadRequest::Game { asked }.into());
         }
     };
     let most = if game == "dalmuti" { 16 } else { 8 };
     if !(3..=most).contains(&req.players) {
-        return Err(ServerError::BadRequest(format!(
-            "players: 3 to {most} in {game}"
-        )));
+        return Err(BadRequest::Players { game, most }.into());
     }
     let wait_ms = req.wait.saturating_mul(1000);
     if wait_ms > MAX_WAIT_MS {
-        return Err(ServerError::BadRequest(format!(
-            "wait: 0 to {} seconds before bots fill the table",
-            MAX_WAIT_MS / 1000
-        )));
+        let most = MAX_WAIT_MS / 1000;
+        return Err(BadRequest::Wait { most }.into());
     }
     // Each ask may make a table: counted under the player's name, and
     // with the tables their address makes by hand.
@@ -425,9 +420,7 @@ async fn ask(
             let standing = standing(&state, ticket).await?;
             Ok((StatusCode::CREATED, Json(standing)))
         }
-        Enqueued::Full => Err(ServerError::Full(
-            "the play-now queue is full: try again in a minute".into(),
-        )),
+        Enqueued::Full => Err(Full::Queue.into()),
     }
 }
 
@@ -461,9 +454,7 @@ async fn poll(
 ) -> Result<Json<Standing>, ServerError> {
     let me = player(&state, &headers).await?;
     let found = state.repo.poll_ticket(&id, &me.key, now_ms()).await?;
-    let ticket = found.ok_or_else(|| {
-        ServerError::NotFound("no such ticket of yours: it was seated long ago, given up, or dropped for silence; ask again".into())
-    })?;
+    let ticket = found.ok_or(NotFound::Ticket)?;
     Ok(Json(standing(&state, ticket).await?))
 }
 

@@ -43,7 +43,7 @@ use crate::table::{self, Context, TableHandle, TableInfo, TableState};
 pub fn find(ctx: &Context, id: &TableId) -> Result<(TableRow, TableInfo), ServerError> {
     ctx.store
         .finished_table(id)?
-        .ok_or_else(|| ServerError::NoTable(id.to_string()))
+        .ok_or_else(|| ServerError::NoTable(id.clone()))
 }
 
 /// A finished game's lobby summary, read on the blocking pool.

@@ -10,7 +10,7 @@ use tokio::sync::{Semaphore, watch};
 
 use crate::Config;
 use crate::cluster::Cluster;
-use crate::error::ServerError;
+use crate::error::{Full, ServerError};
 use crate::health::Health;
 use crate::ids::TableId;
 use crate::limits::CreationLimit;
@@ -287,7 +287,9 @@ impl AppState {
             return Err(owner
                 .and_then(|o| cluster.moved(&row.id, &o))
                 .unwrap_or_else(|| {
-                    ServerError::Full(format!("table {} is changing nodes: retry", row.id))
+                    ServerError::Full(Full::ChangingNodes {
+                        table: row.id.clone(),
+                    })
                 }));
         }
         let id = row.id.clone();
@@ -465,10 +467,9 @@ impl AppState {
                 return Ok(());
             }
         }
-        Err(ServerError::Full(format!(
-            "this server holds at most {} tables",
-            self.config.max_tables
-        )))
+        Err(ServerError::Full(Full::Tables {
+            most: self.config.max_tables,
+        }))
     }
 
     /// The live tables, forgetting those whose actor has stopped.

@@ -11,14 +11,15 @@ use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::error::ServerError;
+use crate::error::{NotFound, ServerError};
 
 /// The longest plain-text error body kept as the reason.
 const MAX_REASON: usize = 2048;
 
 /// The fallback for a path no route serves: 404 with the path.
 pub async fn not_found(method: Method, uri: Uri) -> Response {
-    ServerError::NotFound(format!("nothing here: {method} {}", uri.path())).into_response()
+    let (method, path) = (method.to_string(), uri.path().to_string());
+    ServerError::NotFound(NotFound::Path { method, path }).into_response()
 }
 
 /// Middleware: an error response that is not JSON gets a JSON body that

@@ -8,7 +8,7 @@ use axum::extract::ConnectInfo;
 use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
 
-use crate::error::ServerError;
+use crate::error::{BadRequest, ServerError, TooLarge};
 
 /// The largest request body, in bytes: every lobby request is small.
 pub const MAX_BODY: usize = 16 * 1024;
@@ -17,9 +17,9 @@ pub const MAX_BODY: usize = 16 * 1024;
 pub(crate) fn body<T>(json: Result<Json<T>, JsonRejection>) -> Result<T, ServerError> {
     json.map(|Json(t)| t).map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ServerError::TooLarge(format!("the body is over {MAX_BODY} bytes"))
+            ServerError::TooLarge(TooLarge::Body { most: MAX_BODY })
         } else {
-            ServerError::BadRequest(e.body_text())
+            ServerError::BadRequest(BadRequest::Body { why: e.body_text() })
         }
     })
 }

@@ -13,7 +13,7 @@ use dalmuti_core::{Rules, Scoring, Variant};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::error::ServerError;
+use crate::error::{BadRequest, ServerError};
 
 pub mod climbing;
 pub mod games;
@@ -50,11 +50,10 @@ fn dalmuti_flags(r: &RulesRequest) -> [(&'static str, Option<bool>); 3] {
 }
 
 /// A number of hands, checked: 1 to [`MAX_HANDS`].
-pub fn check_hands(field: &str, hands: u32) -> Result<u32, ServerError> {
+pub fn check_hands(field: &'static str, hands: u32) -> Result<u32, ServerError> {
     if hands == 0 || hands > MAX_HANDS {
-        return Err(ServerError::BadRequest(format!(
-            "{field}: 1 to {MAX_HANDS} hands, not {hands}"
-        )));
+        let most = MAX_HANDS;
+        return Err(BadRequest::Hands { field, hands, most }.into());
     }
     Ok(hands)
 }
@@ -79,13 +78,12 @@ pub fn from_request(rules: Option<&RawValue>, hands: Option<u32>) -> Result<Rule
                 } else {
                     format!("rules.{path}")
                 };
-                ServerError::BadRequest(format!("{at}: {}", e.into_inner()))
+                let why = e.into_inner().to_string();
+                ServerError::BadRequest(BadRequest::RulesField { at, why })
             })?,
         )
     } else {
-        return Err(ServerError::BadRequest(
-            "rules: an object, e.g. {\"scoring\": \"standard\"}".into(),
-        ));
+        return Err(BadRequest::RulesNotObject.into());
     };
     let variant = given.as_ref().and_then(|r| r.variant).unwrap_or_default();
     let mut out = match variant {
@@ -113,9 +111,7 @@ pub fn from_request(rules: Option<&RawValue>, hands: Option<u32>) -> Result<Rule
     if let Some(h) = hands {
         let h = check_hands("hands", h)?;
         if out.hands.is_some_and(|r| r != h) {
-            return Err(ServerError::BadRequest(
-                "hands and rules.hands differ: give one of them".into(),
-            ));
+            return Err(BadRequest::HandsDiffer.into());
         }
         out.hands = Some(h);
     }
@@ -129,7 +125,7 @@ pub fn from_request(rules: Option<&RawValue>, hands: Option<u32>) -> Result<Rule
 pub fn check_table(rules: &Rules, seats: usize) -> Result<(), ServerError> {
     rules
         .check(seats)
-        .map_err(|e| ServerError::BadRequest(format!("rules: {e}")))
+        .map_err(|e| dalmuti_table::error::BadRequest::Rules(e).into())
 }
 
 #[cfg(test)]
@@ -144,7 +140,7 @@ mod tests {
 
     fn refused(rules: Value) -> String {
         match from_request(Some(&raw(rules.clone())), None) {
-            Err(ServerError::BadRequest(reason)) => reason,
+            Err(ServerError::BadRequest(reason)) => reason.to_string(),
             other => panic!("{rules} was not refused: {other:?}"),
         }
     }
@@ -176,7 +172,7 @@ mod tests {
         let text = r#"{"scoring": "standard", "scoring": "none"}"#;
         let rules = RawValue::from_string(text.into()).unwrap();
         let reason = match from_request(Some(&rules), None) {
-            Err(ServerError::BadRequest(reason)) => reason,
+            Err(ServerError::BadRequest(reason)) => reason.to_string(),
             other => panic!("{text} was not refused: {other:?}"),
         };
         assert!(reason.contains("duplicate field `scoring`"), "{reason}");
@@ -211,7 +207,7 @@ mod tests {
         );
         assert!(check_table(&cs, 8).is_ok());
         let reason = match check_table(&cs, 9) {
-            Err(ServerError::BadRequest(reason)) => reason,
+            Err(ServerError::BadRequest(reason)) => reason.to_string(),
             other => panic!("nine Corporate Shuffle seats: {other:?}"),
         };
         assert!(reason.contains("3 to 8"), "{reason}");
@@ -220,7 +216,7 @@ mod tests {
             ..cs
         };
         let reason = match check_table(&stripped, 5) {
-            Err(ServerError::BadRequest(reason)) => reason,
+            Err(ServerError::BadRequest(reason)) => reason.to_string(),
             other => panic!("a stripped Corporate Shuffle deck: {other:?}"),
         };
         assert!(reason.contains("never stripped"), "{reason}");

@@ -11,7 +11,7 @@ use tokio::sync::{OwnedSemaphorePermit, broadcast, watch};
 use tokio::time::Instant;
 
 use crate::accept::ConnectionSlot;
-use crate::error::ServerError;
+use crate::error::{BadRequest, ServerError, TooMany};
 use crate::names::PlayerName;
 use crate::protocol::{ClientMsg, Moved, MsgType, Outgoing, ServerMsg, StateKind, Told};
 use crate::table::{self, Speaker, TableHandle};
@@ -128,6 +128,8 @@ fn moved_msg(url: Option<String>, node: Option<&str>) -> ServerMsg {
 
 /// A token bucket: `rate` messages a second, bursts of `burst`.
 struct RateLimit {
+    /// Messages a second, as configured (for the refusal's words).
+    per_second: u32,
     rate: f64,
     burst: f64,
     tokens: f64,
@@ -144,6 +146,7 @@ impl RateLimit {
 
     fn with_burst(per_second: u32, burst: f64) -> RateLimit {
         RateLimit {
+            per_second,
             rate: f64::from(per_second.max(1)),
             burst,
             tokens: burst,
@@ -300,11 +303,9 @@ impl Connection {
                 }
                 Message::Binary(_) => {
                     let error = if allowed {
-                        ServerError::BadRequest(
-                            "binary frames are not understood: send JSON text".into(),
-                        )
+                        BadRequest::BinaryFrame.into()
                     } else {
-                        ServerError::TooMany(self.too_many())
+                        self.too_many()
                     };
                     if !self.send(&error.to_msg(self.v)).await {
                         return None;
@@ -316,12 +317,10 @@ impl Connection {
         }
     }
 
-    fn too_many(&self) -> String {
-        ServerError::TooMany(format!(
-            "too many messages: at most {} a second",
-            self.limit.rate
-        ))
-        .to_string()
+    fn too_many(&self) -> ServerError {
+        ServerError::TooMany(TooMany::Messages {
+            rate: self.limit.per_second.max(1),
+        })
     }
 
     async fn run(&mut self) {
@@ -340,24 +339,20 @@ impl Connection {
             let Some(incoming) = incoming else {
                 return;
             };
-            let reason = match ClientMsg::parse(&incoming.text) {
+            let error = match ClientMsg::parse(&incoming.text) {
                 _ if !incoming.allowed => self.too_many(),
                 Ok(ClientMsg::Hello { token, v, name }) => {
                     self.name = name;
                     break (token, v);
                 }
-                Ok(_) => "say hello first: {\"t\": \"hello\", \"v\": 0, \"d\": {\"token\": TOKEN}}"
-                    .to_string(),
-                Err(refused) => refused.reason,
+                Ok(_) => BadRequest::HelloFirst.into(),
+                Err(refused) => BadRequest::Message(refused.reason).into(),
             };
-            if !self
-                .send(&(ServerError::BadRequest(reason)).to_msg(0))
-                .await
-            {
+            if !self.send(&error.to_msg(0)).await {
                 return;
             }
         };
-        let sub = match self.table.subscribe(token.as_deref(), v).await {
+        let sub = match self.table.subscribe(token.as_ref(), v).await {
             Ok(sub) => sub,
             // A table handed over (or retired) while the hello came: the
             // client is told so, `moved` to reconnect (issue 24, D6).
@@ -400,7 +395,7 @@ impl Connection {
                         if !self.send_text(&msg.text).await { return; }
                     }
                     Err(broadcast::error::RecvError::Lagged(_)) => {
-                        if !self.catch_up(token.as_deref(), &mut feed).await { return; }
+                        if !self.catch_up(token.as_ref(), &mut feed).await { return; }
                     }
                     Err(_) => {
                         // The feed ends when the seat is gone or the table
@@ -411,7 +406,7 @@ impl Connection {
                 },
                 incoming = self.next_text() => {
                     let Some(incoming) = incoming else { return };
-                    if let Next::Stop = self.answer(incoming, token.as_deref(), &mut feed).await {
+                    if let Next::Stop = self.answer(incoming, token.as_ref(), &mut feed).await {
                         return;
                     }
                 }
@@ -432,7 +427,7 @@ impl Connection {
 
     /// Fell behind the feed: a fresh state replaces everything. False
     /// when the table is gone or the client cannot be written to.
-    async fn catch_up(&mut self, token: Option<&str>, feed: &mut Feed) -> bool {
+    async fn catch_up(&mut self, token: Option<&SeatToken>, feed: &mut Feed) -> bool {
         self.later.clear();
         let Ok(sub) = self.table.subscribe(token, 0).await else {
             // Handed over while the client was behind: told so.
@@ -454,14 +449,19 @@ impl Connection {
         self.send(&first).await
     }
 
-    async fn answer(&mut self, incoming: Incoming, token: Option<&str>, feed: &mut Feed) -> Next {
+    async fn answer(
+        &mut self,
+        incoming: Incoming,
+        token: Option<&SeatToken>,
+        feed: &mut Feed,
+    ) -> Next {
         let parsed = ClientMsg::parse(&incoming.text);
         if !incoming.allowed {
             let action = match &parsed {
                 Ok(msg) => msg.is_action(),
                 Err(refused) => refused.action,
             };
-            let error = ServerError::TooMany(self.too_many());
+            let error = self.too_many();
             return self.refuse(error, action, token, feed).await;
         }
         let msg = match parsed {
@@ -469,7 +469,7 @@ impl Connection {
             Err(refused) => {
                 return self
                     .refuse(
-                        ServerError::BadRequest(refused.reason),
+                        BadRequest::Message(refused.reason).into(),
                         refused.action,
                         token,
                         feed,
@@ -480,7 +480,7 @@ impl Connection {
         if let ClientMsg::Chat(line) = &msg {
             let from = match token {
                 Some(token) => Speaker::Seat {
-                    token: SeatToken::from(token),
+                    token: token.clone(),
                     from: self.address,
                 },
                 None => Speaker::Spectator {
@@ -491,16 +491,16 @@ impl Connection {
             return self.chat(from, line, token, feed).await;
         }
         let Some(token) = token else {
-            let reason = match msg {
-                ClientMsg::Hello { .. } => "already said hello",
-                _ => "spectators cannot act: take a seat first",
+            let error = match msg {
+                ClientMsg::Hello { .. } => BadRequest::HelloAgain,
+                _ => BadRequest::SpectatorActs,
             };
-            let error = ServerError::BadRequest(reason.into());
+            let error = ServerError::BadRequest(error);
             return self.refuse(error, msg.is_action(), None, feed).await;
         };
         match msg {
             ClientMsg::Hello { .. } => {
-                let error = ServerError::BadRequest("already said hello".into());
+                let error = ServerError::BadRequest(BadRequest::HelloAgain);
                 self.refuse(error, false, Some(token), feed).await
             }
             ClientMsg::Act { v, action } => match self.table.act(token, action, v).await {
@@ -521,7 +521,7 @@ impl Connection {
         &mut self,
         from: Speaker,
         line: &str,
-        token: Option<&str>,
+        token: Option<&SeatToken>,
         feed: &mut Feed,
     ) -> Next {
         match self.table.chat(from, line).await {
@@ -536,7 +536,7 @@ impl Connection {
         &mut self,
         error: ServerError,
         action: bool,
-        token: Option<&str>,
+        token: Option<&SeatToken>,
         feed: &mut Feed,
     ) -> Next {
         if !action {
@@ -568,7 +568,7 @@ impl Connection {
     async fn refused_by_table(
         &mut self,
         (error, resync): (ServerError, ServerMsg),
-        token: Option<&str>,
+        token: Option<&SeatToken>,
         feed: &mut Feed,
     ) -> Next {
         if matches!(error, ServerError::Closed) {

@@ -8,11 +8,12 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use dalmuti_core::{Action, DealRng, Deck, Rules, Seed};
+use dalmuti_core::wire::Wire;
+use dalmuti_core::{Action, DealRng, Decision, Deck, Rules, Seed};
 use dalmuti_server::http::{AppState, router};
 use dalmuti_server::ids::TableId;
 use dalmuti_server::names::PlayerName;
-use dalmuti_server::protocol::ServerMsg;
+use dalmuti_server::protocol::{ServerMsg, State};
 use dalmuti_server::store::{SqliteStore, Store, TableRow};
 use dalmuti_server::table::{self, Context, Feed, Speaker, TableHandle, Timings};
 use dalmuti_server::token::SeatToken;
@@ -327,26 +328,33 @@ fn cards(hand: &str) -> Vec<&str> {
     hand.split_whitespace().collect()
 }
 
+/// Whether a seat's STATE asks it something (as [`asked`]), read as the
+/// wire's type.
+fn asks(state: &State) -> bool {
+    (state.decision.as_ref()).is_some_and(|Wire(d)| *d != Decision::Ready)
+}
+
 /// Candidate actions for a seat's decision, read from its state alone;
 /// the table refuses the illegal ones and the next is tried. In Corporate
 /// Shuffle a lead may be a lone Dogbert (as a 10) or the Twirling Wedgie,
 /// aimed at each seat in turn.
-fn candidates(d: &Value) -> Vec<Action> {
-    let hand = d["view"]["hand"].as_str().unwrap_or("");
-    let held = cards(hand);
+fn candidates(state: &State) -> Vec<Action> {
+    let (Some(view), Some(Wire(decision))) = (&state.view, &state.decision) else {
+        return Vec::new();
+    };
+    let held = cards(view.hand.as_deref().unwrap_or(""));
     let plain: Vec<&str> = held
         .iter()
         .copied()
         .filter(|c| *c != "J" && *c != "D")
         .collect();
-    let decision = &d["decision"];
     let parse = |s: &str| s.parse().unwrap();
     let set = |s: &str| s.parse::<dalmuti_core::Set>().unwrap();
-    match decision["kind"].as_str().unwrap() {
+    match decision {
         // The table says ready for everyone when the setup pause ends.
-        "ready" => Vec::new(),
-        "tax" => {
-            let n = decision["count"].as_u64().unwrap() as usize;
+        Decision::Ready => Vec::new(),
+        Decision::Tax { count, .. } => {
+            let n = usize::from(*count);
             let mut out = Vec::new();
             if plain.len() >= n {
                 out.push(Action::GiveTax(parse(&plain[plain.len() - n..].join(" "))));
@@ -355,15 +363,14 @@ fn candidates(d: &Value) -> Vec<Action> {
             out.push(Action::GiveTax(parse(&held[..n].join(" "))));
             out
         }
-        "exchange_offer" => vec![Action::DeclineExchange],
-        "exchange_answer" => held
+        Decision::ExchangeOffer => vec![Action::DeclineExchange],
+        Decision::ExchangeAnswer { .. } => held
             .iter()
             .rev()
             .map(|c| Action::AnswerExchange(c.parse().unwrap()))
             .collect(),
-        "follow" => vec![Action::Pass],
+        Decision::Follow { .. } => vec![Action::Pass],
         _ => {
-            let players = d["view"]["players"].as_u64().unwrap() as usize;
             let mut out = Vec::new();
             // The worst plain card first, the wild cards last.
             let wilds = held.iter().filter(|c| **c == "J" || **c == "D");
@@ -372,7 +379,7 @@ fn candidates(d: &Value) -> Vec<Action> {
                     "D" => out.push(Action::Play(set("D as 10"))),
                     "T" => {
                         let wedgie = set("T");
-                        for seat in (0..players).map(dalmuti_core::Seat::new) {
+                        for seat in (0..view.players).map(dalmuti_core::Seat::new) {
                             out.push(Action::Play(wedgie.with_target(Some(seat)).unwrap()));
                         }
                         out.push(Action::Play(wedgie));
@@ -385,34 +392,33 @@ fn candidates(d: &Value) -> Vec<Action> {
     }
 }
 
-/// Plays the human's decisions (read from its own feed) until `stop`
-/// says so or the game is over; returns the last state seen.
+/// Plays the human's decisions (read from its own feed, as the wire's
+/// types) until `stop` says so or the game is over; returns the last
+/// state seen.
 async fn play_human(
     table: &TableHandle,
-    token: &str,
+    token: &SeatToken,
     feed: &mut Feed,
     mut last: ServerMsg,
     stop: impl Fn(&Value) -> bool,
 ) -> ServerMsg {
     'outer: loop {
-        if last.data()["game_over"] == true || stop(&last.data()) {
+        let state = &last.state().expect("a seat's feed tells STATE").state;
+        if state.game_over || stop(&last.data()) {
             return last;
         }
         // A Greater Dalmuti asked to place a newcomer takes the lower seat.
-        if let Some(place) = last.data()["place"].as_object() {
-            let seat = place["seats"][1].as_u64().unwrap() as usize;
-            let name = place["name"].as_str().unwrap();
-            if let Err((e, resync)) = table
-                .place(token, &PlayerName::new(name).unwrap(), seat, last.v)
-                .await
-            {
+        if let Some(place) = &state.place {
+            let (name, seat) = (place.name.clone(), place.seats[1]);
+            if let Err((e, resync)) = table.place(token, &name, seat, last.v).await {
                 assert!(matches!(e, ServerError::Stale { .. }), "{e}");
                 last = resync;
                 continue 'outer;
             }
         }
-        if asked(&last.data()) {
-            for action in candidates(&last.data()) {
+        let state = &last.state().expect("a seat's feed tells STATE").state;
+        if asks(state) {
+            for action in candidates(state) {
                 match table.act(token, action, last.v).await {
                     Ok(_) => break,
                     Err((ServerError::Illegal(_), _)) => continue,
@@ -445,7 +451,7 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
     // A stranger, a stale event number, an illegal action: each refused,
     // with a resync, and nothing changes.
     let (e, resync) = table
-        .act(&"0".repeat(32), Action::Pass, first.v)
+        .act(&SeatToken::from("0".repeat(32)), Action::Pass, first.v)
         .await
         .unwrap_err();
     assert_eq!(e, ServerError::BadToken);
@@ -691,7 +697,7 @@ async fn a_table_survives_a_restart_from_its_file() {
         )
         .await;
         let id = created["id"].as_str().unwrap().to_string();
-        let token = created["token"].as_str().unwrap().to_string();
+        let token = SeatToken::from(created["token"].as_str().unwrap());
         for _ in 0..3 {
             call(
                 &app,
@@ -735,12 +741,15 @@ async fn a_table_survives_a_restart_from_its_file() {
         );
     }
     assert!(
-        table.subscribe(Some("f00d"), 0).await.is_err(),
+        table
+            .subscribe(Some(&SeatToken::from("f00d")), 0)
+            .await
+            .is_err(),
         "a wrong token is refused"
     );
     // And play goes on.
     let mut ok = false;
-    for action in candidates(&after.data()) {
+    for action in candidates(&after.state().unwrap().state) {
         if table.act(&token, action, after.v).await.is_ok() {
             ok = true;
             break;
@@ -799,7 +808,7 @@ async fn bots_stored_with_old_specs_still_load_and_play_at_the_offered_levels() 
     let _dog = watchdog();
     while msg.data()["game_over"] != json!(true) {
         if !msg.data()["decision"].is_null() {
-            for action in candidates(&msg.data()) {
+            for action in candidates(&msg.state().unwrap().state) {
                 if handle.act(&token, action, msg.v).await.is_ok() {
                     break;
                 }
@@ -1232,11 +1241,7 @@ async fn quiet_holders_are_unseen(rules: Value) {
         let mut kept = Vec::new();
         let mut driving = Vec::new();
         for token in tokens.iter().map(Some).chain([None]) {
-            let feed = table
-                .subscribe(token.map(|t| t.as_str()), 0)
-                .await
-                .unwrap()
-                .feed;
+            let feed = table.subscribe(token, 0).await.unwrap().feed;
             driving.push(feed.resubscribe());
             kept.push(feed);
         }
@@ -1784,7 +1789,7 @@ fn sample(metrics: &str, name: &str) -> f64 {
 /// A one-hand game made and started through the router, its human played
 /// to the end (after saying "my hand is all Jesters" in the chat); the
 /// table's id and the human's token.
-async fn a_game_through_the_router(app: &axum::Router, state: &AppState) -> (String, String) {
+async fn a_game_through_the_router(app: &axum::Router, state: &AppState) -> (String, SeatToken) {
     let (status, created) = call(
         app,
         "POST",
@@ -1795,7 +1800,7 @@ async fn a_game_through_the_router(app: &axum::Router, state: &AppState) -> (Str
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
-    let token = created["token"].as_str().unwrap().to_string();
+    let token = SeatToken::from(created["token"].as_str().unwrap());
     for _ in 0..3 {
         let path = format!("/api/tables/{id}/bots");
         let (status, _) = call(app, "POST", &path, Some(&token), r#"{"bot":"normal"}"#).await;
@@ -1911,7 +1916,7 @@ async fn the_logs_of_a_game_name_its_table_and_never_a_secret() {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    let mut secrets = vec![token.clone(), hash, "all Jesters".to_string()];
+    let mut secrets = vec![token.as_str().to_string(), hash, "all Jesters".to_string()];
     for hand in record["fairness"]["hands"].as_array().unwrap() {
         secrets.push(hand["seed"].as_str().unwrap().to_string());
     }

@@ -11,7 +11,7 @@
 use unicode_normalization::UnicodeNormalization;
 use unicode_security::confusable_detection::skeleton;
 
-use crate::error::TableError;
+use crate::error::{BadRequest, TableError};
 
 /// A player's display name, checked: 1 to 32 characters, no control
 /// characters, no space at either end ([`check_name`]). A seat, a chat
@@ -76,9 +76,7 @@ impl std::fmt::Debug for PlayerName {
 pub fn check_name(name: &str) -> Result<PlayerName, TableError> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > 32 || name.chars().any(char::is_control) {
-        return Err(TableError::BadRequest(
-            "a display name has 1 to 32 characters, none of them control characters".into(),
-        ));
+        return Err(BadRequest::NameLength.into());
     }
     Ok(PlayerName(name.to_string()))
 }
@@ -105,22 +103,14 @@ pub fn check_name(name: &str) -> Result<PlayerName, TableError> {
 pub fn check_new_name(name: &str) -> Result<PlayerName, TableError> {
     let name = check_name(name)?;
     if let Some(c) = name.chars().find(|&c| hidden(c)) {
-        return Err(TableError::BadRequest(format!(
-            "a display name has no invisible or text-direction characters: \
-             U+{:04X} is one",
-            u32::from(c)
-        )));
+        return Err(BadRequest::HiddenCharacter { c }.into());
     }
     if name.contains("  ") {
-        return Err(TableError::BadRequest(
-            "a display name has one space between words, not two".into(),
-        ));
+        return Err(BadRequest::TwoSpaces.into());
     }
     if let Some(why) = reserved(&name) {
-        return Err(TableError::BadRequest(format!(
-            "{:?} is not a name a person may take: {why}",
-            name.as_str()
-        )));
+        let name = name.to_string();
+        return Err(BadRequest::ReservedName { name, why }.into());
     }
     Ok(name)
 }

@@ -11,7 +11,7 @@ use dalmuti_core::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::error::{IllegalMove, TableError};
+use crate::error::{BadRequest, Conflict, IllegalMove, TableError};
 use crate::fairness::{FairRecord, Fairness, HandSeed, commitment};
 use crate::ids::hex;
 use crate::names::PlayerName;
@@ -20,7 +20,7 @@ use crate::protocol::{
     State, Total,
 };
 use crate::row::TableRow;
-use crate::token::token_matches;
+use crate::token::{SeatToken, token_matches};
 
 /// One accepted change, as written to the log.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -127,6 +127,27 @@ pub enum Stored {
     },
 }
 
+/// A lobby seat's action resolved once: the seat (its index in
+/// [`TableState::seats`]) the game applies it as, and the event the log
+/// keeps of it, by the seat's name ([`TableState::seat_action`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatAction {
+    at: usize,
+    event: Stored,
+}
+
+impl SeatAction {
+    /// The lobby seat.
+    pub fn at(&self) -> usize {
+        self.at
+    }
+
+    /// The event the log keeps of it.
+    pub fn event(&self) -> &Stored {
+        &self.event
+    }
+}
+
 /// A lobby seat.
 #[derive(Clone, Debug)]
 pub struct SeatState {
@@ -191,16 +212,13 @@ impl TableState {
     pub fn new(row: TableRow) -> Result<TableState, TableError> {
         let rules: Rules = row.rules;
         if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&row.seats) {
-            return Err(TableError::BadRequest(format!(
-                "a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {}",
-                row.seats
-            )));
+            return Err(BadRequest::Seats { seats: row.seats }.into());
         }
         // The variant's own table sizes (Corporate Shuffle seats at most 8)
         // bound the seats, so no join can later make the game unplayable.
         rules
             .check(row.seats)
-            .map_err(|e| TableError::BadRequest(format!("rules: {e}")))?;
+            .map_err(|e| TableError::BadRequest(BadRequest::Rules(e)))?;
         Ok(TableState {
             row,
             rules,
@@ -268,7 +286,7 @@ impl TableState {
 
     /// The lobby seat holding `token`; every hash is compared, in constant
     /// time, whatever matches.
-    pub fn seat_of_token(&self, token: &str) -> Result<usize, TableError> {
+    pub fn seat_of_token(&self, token: &SeatToken) -> Result<usize, TableError> {
         let mut found = None;
         for (i, seat) in self.seats.iter().enumerate() {
             if let Some(hash) = &seat.hash
@@ -359,7 +377,10 @@ impl TableState {
 
     /// Checks `event` and applies it, or says why not and changes nothing.
     pub fn apply(&mut self, event: Stored) -> Result<(), TableError> {
-        let conflict = |m: &str| Err(TableError::Conflict(m.to_string()));
+        let conflict = |c: Conflict| Err(TableError::Conflict(c));
+        let no_seat = |name: &PlayerName| BadRequest::NoSeatNamed {
+            name: name.to_string(),
+        };
         match &event {
             Stored::Seat {
                 name,
@@ -380,32 +401,30 @@ impl TableState {
                 let hash = parse_hash(hash)?;
                 if waiting {
                     let Some(game) = &self.game else {
-                        return conflict("the game has not started: take a seat instead");
+                        return conflict(Conflict::SeatInstead);
                     };
                     if !self.rules.join_and_leave {
-                        return conflict("this table is closed to newcomers once started");
+                        return conflict(Conflict::ClosedToNewcomers);
                     }
                     if game.is_over() {
-                        return conflict("the game is over");
+                        return conflict(Conflict::Over);
                     }
                     if game.player_named(&name).is_some() {
-                        return Err(TableError::Conflict(format!(
-                            "the name {name:?} has already played at this table"
-                        )));
+                        return conflict(Conflict::PlayedHere {
+                            name: name.to_string(),
+                        });
                     }
                 } else if self.game.is_some() {
-                    return conflict("the game has started: newcomers wait for the next hand");
+                    return conflict(Conflict::Started);
                 }
                 if self.seats.len() >= self.row.seats {
-                    return Err(TableError::Conflict(format!(
-                        "all {} seats are taken",
-                        self.row.seats
-                    )));
+                    let seats = self.row.seats;
+                    return conflict(Conflict::SeatsTaken { seats });
                 }
                 if self.seat_named(&name).is_some() {
-                    return Err(TableError::Conflict(format!(
-                        "the name {name:?} is taken at this table"
-                    )));
+                    return conflict(Conflict::NameTaken {
+                        name: name.to_string(),
+                    });
                 }
                 self.seats.push(SeatState {
                     name,
@@ -418,84 +437,62 @@ impl TableState {
                 });
             }
             Stored::Unseat { name } => {
-                let i = self
-                    .seat_named(name)
-                    .ok_or_else(|| TableError::BadRequest(format!("no seat named {name:?}")))?;
+                let i = self.seat_named(name).ok_or_else(|| no_seat(name))?;
                 if self.game.is_some() && !self.seats[i].waiting {
-                    return conflict("the game has started: players leave between hands");
+                    return conflict(Conflict::LeaveBetweenHands);
                 }
                 self.seats.remove(i);
             }
             Stored::Start { draw_seed } => {
                 if self.game.is_some() {
-                    return conflict("the game has already started");
+                    return conflict(Conflict::AlreadyStarted);
                 }
                 if self.seats.len() < MIN_PLAYERS {
-                    return Err(TableError::Conflict(format!(
-                        "{} seats taken: a game needs at least {MIN_PLAYERS}",
-                        self.seats.len()
-                    )));
+                    let seated = self.seats.len();
+                    return conflict(Conflict::TooFew { seated });
                 }
                 let seed = *draw_seed;
                 let names = self.seats.iter().map(|s| s.name.to_string()).collect();
-                let game = Game::drawn(self.rules, names, seed)
-                    .map_err(|e| TableError::Conflict(e.to_string()))?;
+                let game = Game::drawn(self.rules, names, seed).map_err(Conflict::Game)?;
                 self.game = Some(game);
                 self.draw_seed = Some(seed);
             }
             Stored::Deal { seed, .. } => {
                 let seed = *seed;
-                let game = self
-                    .game
-                    .as_mut()
-                    .ok_or_else(|| TableError::Conflict("the game has not started".into()))?;
-                game.next_hand_from(seed)
-                    .map_err(|e| TableError::Conflict(e.to_string()))?;
+                let game = self.game.as_mut().ok_or(Conflict::NotStarted)?;
+                game.next_hand_from(seed).map_err(Conflict::Game)?;
                 self.seeds.push(seed);
                 self.commitments.push(commitment(&seed));
             }
+            // A logged act (a log replayed, a choice held by name): its
+            // seat by its name.
             Stored::Act { player, action, .. } => {
-                let action = *action;
-                let i = self
-                    .seat_named(player)
-                    .ok_or_else(|| TableError::BadRequest(format!("no seat named {player:?}")))?;
-                let seat = self.game_seat(i).ok_or_else(|| {
-                    TableError::Illegal(IllegalMove::NotInHand(player.to_string()))
-                })?;
-                let game = self.game.as_mut().expect("a seat of play means a game");
-                game.apply(seat, action).map_err(|e| TableError::from(*e))?;
+                let i = self.seat_named(player).ok_or_else(|| no_seat(player))?;
+                self.play(i, *action)?;
             }
             Stored::Rekey { name, hash } => {
-                let i = self
-                    .seat_named(name)
-                    .ok_or_else(|| TableError::BadRequest(format!("no seat named {name:?}")))?;
+                let i = self.seat_named(name).ok_or_else(|| no_seat(name))?;
                 if self.seats[i].player.is_none() {
-                    return conflict(
-                        "only a seat taken by a player who kept its name is taken back",
-                    );
+                    return conflict(Conflict::NotKept);
                 }
                 self.seats[i].hash = parse_hash(&Some(hash.clone()))?;
             }
             Stored::Leaving { name } => {
-                let i = self
-                    .seat_named(name)
-                    .ok_or_else(|| TableError::BadRequest(format!("no seat named {name:?}")))?;
+                let i = self.seat_named(name).ok_or_else(|| no_seat(name))?;
                 if self.game.is_none() || self.seats[i].waiting {
-                    return conflict("not seated in the game: free the seat instead");
+                    return conflict(Conflict::NotInGame);
                 }
                 if !self.rules.join_and_leave {
-                    return conflict("this table does not let players leave during the game");
+                    return conflict(Conflict::NoLeaving);
                 }
                 if self.is_over() {
-                    return conflict("the game is over");
+                    return conflict(Conflict::Over);
                 }
                 if self.seats[i].leaving {
-                    return conflict("already leaving");
+                    return conflict(Conflict::AlreadyLeaving);
                 }
                 if self.staying() <= MIN_PLAYERS {
-                    return Err(TableError::Conflict(format!(
-                        "a game needs at least {MIN_PLAYERS} players: nobody else may leave"
-                    )));
+                    return conflict(Conflict::LastPlayers);
                 }
                 self.seats[i].leaving = true;
             }
@@ -503,29 +500,90 @@ impl TableState {
                 let i = self
                     .seat_named(name)
                     .filter(|&i| self.seats[i].leaving)
-                    .ok_or_else(|| TableError::Conflict(format!("{name:?} is not leaving")))?;
-                let game = self
-                    .game
-                    .as_mut()
-                    .ok_or_else(|| TableError::Conflict("the game has not started".into()))?;
-                game.leave(name)
-                    .map_err(|e| TableError::Conflict(e.to_string()))?;
+                    .ok_or_else(|| Conflict::NotLeaving {
+                        name: name.to_string(),
+                    })?;
+                let game = self.game.as_mut().ok_or(Conflict::NotStarted)?;
+                game.leave(name).map_err(Conflict::Game)?;
                 self.left.push(self.seats.remove(i));
             }
             Stored::Join { name, seat } => {
                 let i = self
                     .seat_named(name)
                     .filter(|&i| self.seats[i].waiting)
-                    .ok_or_else(|| TableError::Conflict(format!("{name:?} is not waiting")))?;
-                let game = self
-                    .game
-                    .as_mut()
-                    .ok_or_else(|| TableError::Conflict("the game has not started".into()))?;
-                game.join(name, *seat)
-                    .map_err(|e| TableError::Conflict(e.to_string()))?;
+                    .ok_or_else(|| Conflict::NotWaiting {
+                        name: name.to_string(),
+                    })?;
+                let game = self.game.as_mut().ok_or(Conflict::NotStarted)?;
+                game.join(name, *seat).map_err(Conflict::Game)?;
                 self.seats[i].waiting = false;
             }
         }
+        self.keep(event);
+        Ok(())
+    }
+
+    /// Lobby seat `at`'s action, resolved once (from its token, its bot or
+    /// its clock) and carried to the game as that seat: applied, or refused
+    /// with nothing changed. The log keeps it by the seat's name
+    /// ([`SeatAction::event`]).
+    ///
+    /// ```
+    /// use dalmuti_core::{Action, Seed};
+    /// use dalmuti_table::names::PlayerName;
+    /// use dalmuti_table::row::TableRow;
+    /// use dalmuti_table::state::{Stored, TableState};
+    /// let row = TableRow { seats: 3, ..TableRow::default() };
+    /// let mut table = TableState::new(row).unwrap();
+    /// for name in ["Ann", "Bo", "Cy"] {
+    ///     let name = PlayerName::new(name).unwrap();
+    ///     table.apply(Stored::Seat { name, hash: None, bot: None, player: None, from: None }).unwrap();
+    /// }
+    /// table.apply(Stored::Start { draw_seed: Seed::from(1) }).unwrap();
+    /// table.apply(Stored::Deal { seed: Seed::from(2), at: None }).unwrap();
+    /// let ready = table.seat_action(0, Action::Ready, false);
+    /// assert!(matches!(ready.event(), Stored::Act { player, .. } if player == "Ann"));
+    /// let v = table.v();
+    /// table.act(ready).unwrap();
+    /// assert_eq!(table.v(), v + 1);
+    /// ```
+    pub fn act(&mut self, action: SeatAction) -> Result<(), TableError> {
+        let Stored::Act { action: what, .. } = action.event else {
+            unreachable!("a seat's action is an act")
+        };
+        self.play(action.at, what)?;
+        self.keep(action.event);
+        Ok(())
+    }
+
+    /// Lobby seat `at` does `action` in the game.
+    fn play(&mut self, at: usize, action: Action) -> Result<(), TableError> {
+        let seat = self.game_seat(at).ok_or_else(|| {
+            TableError::Illegal(IllegalMove::NotInHand(self.seats[at].name.to_string()))
+        })?;
+        let game = self.game.as_mut().expect("a seat of play means a game");
+        game.apply(seat, action).map_err(|e| TableError::from(*e))
+    }
+
+    /// Lobby seat `at`'s `action` (by its stand-in or its clock if
+    /// `auto`), to give [`TableState::act`].
+    ///
+    /// # Panics
+    /// If the table has no seat `at`: it is one the table just resolved.
+    pub fn seat_action(&self, at: usize, action: Action, auto: bool) -> SeatAction {
+        let player = self.seats[at].name.clone();
+        SeatAction {
+            at,
+            event: Stored::Act {
+                player,
+                action,
+                auto,
+            },
+        }
+    }
+
+    /// Keeps an applied event in the log.
+    fn keep(&mut self, event: Stored) {
         let lobby_only = match &event {
             Stored::Rekey { .. } | Stored::Waiting { .. } | Stored::Leaving { .. } => true,
             // A newcomer giving up before they entered (after the start).
@@ -536,7 +594,6 @@ impl TableState {
         if !lobby_only {
             self.game_v = self.v();
         }
-        Ok(())
     }
 
     /// The fairness data: the draw's seed, each hand's commitment, and its
@@ -797,9 +854,7 @@ impl TableState {
     /// hands, the spectator's view and the event.
     pub fn replay(&self) -> Result<Replay, TableError> {
         if !self.is_over() {
-            return Err(TableError::Conflict(
-                "the replay is shown once the game is over".into(),
-            ));
+            return Err(Conflict::ReplayTooSoon.into());
         }
         let mut step = TableState::new(self.row.clone())?;
         let mut frames = Vec::new();
@@ -862,9 +917,9 @@ impl TableState {
 
     /// The record of a finished game, with its fairness data.
     pub fn record(&self) -> Result<FairRecord, TableError> {
-        let game = self.game.as_ref().filter(|g| g.is_over()).ok_or_else(|| {
-            TableError::Conflict("the record is given once the game is over".into())
-        })?;
+        let game = (self.game.as_ref())
+            .filter(|g| g.is_over())
+            .ok_or(Conflict::RecordTooSoon)?;
         Ok(FairRecord {
             record: dalmuti_core::record::Record::from_game(game),
             fairness: self.fairness(),

@@ -14,9 +14,10 @@ impl TableError {
     ///
     /// ```
     /// use dalmuti_table::TableError;
+    /// use dalmuti_table::error::Conflict;
     /// use dalmuti_table::protocol::ErrorKind;
     /// assert_eq!(TableError::BadToken.kind(), ErrorKind::BadToken);
-    /// assert_eq!(TableError::Conflict("started".into()).kind(), ErrorKind::Conflict);
+    /// assert_eq!(TableError::from(Conflict::Started).kind(), ErrorKind::Conflict);
     /// ```
     pub fn kind(&self) -> ErrorKind {
         match self {

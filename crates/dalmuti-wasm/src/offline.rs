@@ -13,6 +13,7 @@
 use dalmuti_bots::{Bot, HeuristicBot, Level};
 use dalmuti_core::{Action, Decision, Rules, Seed, Viewer};
 use dalmuti_table::TableError;
+use dalmuti_table::error::{BadRequest, Conflict};
 use dalmuti_table::fairness::FairRecord;
 use dalmuti_table::ids::TableId;
 use dalmuti_table::names::PlayerName;
@@ -266,13 +267,10 @@ impl Table {
         token: &SeatToken,
         entropy: &mut Entropy,
     ) -> Result<Table, TableError> {
-        let level = Level::from_name_or_alias(&setup.level)
-            .map_err(|e| TableError::BadRequest(e.to_string()))?;
+        let level = Level::from_name_or_alias(&setup.level).map_err(BadRequest::Level)?;
         if setup.seats > MAX_OFFLINE_SEATS {
-            return Err(TableError::BadRequest(format!(
-                "an offline table has at most {MAX_OFFLINE_SEATS} seats, not {}",
-                setup.seats
-            )));
+            let (seats, most) = (setup.seats, MAX_OFFLINE_SEATS);
+            return Err(BadRequest::OfflineSeats { seats, most }.into());
         }
         let mut events = vec![Stored::Seat {
             name: setup.name.clone(),
@@ -372,6 +370,7 @@ impl Table {
         let msg = match ClientMsg::parse(text) {
             Ok(msg) => msg,
             Err(Refused { reason, action }) => {
+                let reason = reason.to_string();
                 let mut sent = vec![ServerMsg::error(
                     self.state.v(),
                     ErrorKind::BadRequest,
@@ -390,7 +389,7 @@ impl Table {
         match msg {
             ClientMsg::Hello { token, v, .. } => {
                 let known = token
-                    .as_deref()
+                    .as_ref()
                     .is_some_and(|t| self.state.seat_of_token(t) == Ok(you));
                 let who = known.then_some(you);
                 let live = self.live(now);
@@ -400,16 +399,8 @@ impl Table {
                 self.replied(vec![first], now, false)
             }
             ClientMsg::Act { v, action } => self.act(v, action, now),
-            ClientMsg::Place { .. } => self.refusal(
-                TableError::Conflict(
-                    "nobody joins an offline table: there is no one to place".into(),
-                ),
-                now,
-            ),
-            ClientMsg::Chat(_) => self.refusal(
-                TableError::Conflict("the bots do not chat: an offline table has no chat".into()),
-                now,
-            ),
+            ClientMsg::Place { .. } => self.refusal(Conflict::OfflinePlace.into(), now),
+            ClientMsg::Chat(_) => self.refusal(Conflict::OfflineChat.into(), now),
         }
     }
 

@@ -13,20 +13,20 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::MAX_HANDS;
-use crate::error::ServerError;
+use crate::error::{BadRequest, ServerError};
 
 /// Refuses Dalmuti's own switches (`stripped_deck`, `first_deal_revolution`,
 /// `merchant_exchange`) turned on at a table of President or Daifugō, by
 /// the field's name.
-pub fn dalmuti_only(flags: &[(&str, Option<bool>)], variant: Variant) -> Result<(), ServerError> {
+pub fn dalmuti_only(
+    flags: &[(&'static str, Option<bool>)],
+    variant: Variant,
+) -> Result<(), ServerError> {
     if !variant.is_suited() {
         return Ok(());
     }
     match flags.iter().find(|(_, on)| *on == Some(true)) {
-        Some((name, _)) => Err(ServerError::BadRequest(format!(
-            "rules.{name}: a rule of The Great Dalmuti's; {} has none",
-            variant.words().game
-        ))),
+        Some(&(field, _)) => Err(BadRequest::DalmutiRule { field, variant }.into()),
         None => Ok(()),
     }
 }
@@ -64,11 +64,7 @@ pub fn read(
             (_, Some(_)) => "climbing",
             _ => return Ok(None),
         };
-        return Err(ServerError::BadRequest(format!(
-            "rules.{field}: {} has no such options: they are Daifugō's and President's \
-             (variant daifugo or president)",
-            variant.words().game
-        )));
+        return Err(BadRequest::NoClimbing { field, variant }.into());
     }
     let Some(parsed) = climbing else {
         return match preset {
@@ -104,47 +100,45 @@ pub fn read(
 }
 
 fn internal(e: serde_json::Error) -> ServerError {
-    ServerError::BadRequest(format!("rules.climbing: {e}"))
+    let why = e.to_string();
+    ServerError::BadRequest(BadRequest::Climbing { why })
 }
 
 /// A preset by its name, or a refusal naming them.
 fn named(name: &str) -> Result<Climbing, ServerError> {
     Climbing::preset(name).ok_or_else(|| {
-        ServerError::BadRequest(format!(
-            "rules.preset: uecda, local, local_all or president, not {name:?}"
-        ))
+        let asked = name.to_string();
+        ServerError::BadRequest(BadRequest::Preset { asked })
     })
 }
 
 /// Whether the options make a game, or which field is out of range.
 fn check(c: &Climbing) -> Result<(), ServerError> {
-    let bad = |field: &str, why: String| {
-        Err(ServerError::BadRequest(format!(
-            "rules.climbing.{field}: {why}"
-        )))
-    };
+    let bad = |e: BadRequest| Err(ServerError::BadRequest(e));
     if c.jokers > 2 {
-        return bad("jokers", format!("0, 1 or 2 Jokers, not {}", c.jokers));
+        return bad(BadRequest::Jokers { jokers: c.jokers });
     }
     if c.joker_beyond_ends && !c.sequences {
-        return bad("joker_beyond_ends", "needs sequences on".into());
+        let field = "joker_beyond_ends";
+        return bad(BadRequest::NeedsSequences { field });
     }
     if c.sequence_revolution && !c.sequences {
-        return bad("sequence_revolution", "needs sequences on".into());
+        let field = "sequence_revolution";
+        return bad(BadRequest::NeedsSequences { field });
     }
     for (field, games) in [
         ("class_cycle", c.class_cycle),
         ("reseat_every", c.reseat_every),
     ] {
         if games > MAX_HANDS {
-            return bad(
-                field,
-                format!("0 (never) to {MAX_HANDS} games, not {games}"),
-            );
+            let most = MAX_HANDS;
+            return bad(BadRequest::Games { field, games, most });
         }
     }
-    c.check()
-        .map_err(|why| ServerError::BadRequest(format!("rules.climbing: {why}")))
+    c.check().map_err(|why| {
+        let why = why.to_string();
+        ServerError::BadRequest(BadRequest::Climbing { why })
+    })
 }
 
 #[cfg(test)]
@@ -161,7 +155,7 @@ mod tests {
 
     fn refused(v: Value) -> String {
         match rules(v.clone()) {
-            Err(ServerError::BadRequest(reason)) => reason,
+            Err(ServerError::BadRequest(reason)) => reason.to_string(),
             other => panic!("{v} was not refused: {other:?}"),
         }
     }
@@ -256,7 +250,10 @@ mod tests {
         let raw = RawValue::from_string(text.into()).unwrap();
         match from_request(Some(&raw), None) {
             Err(ServerError::BadRequest(reason)) => {
-                assert!(reason.contains("duplicate field `jokers`"), "{reason}")
+                assert!(
+                    reason.to_string().contains("duplicate field `jokers`"),
+                    "{reason}"
+                )
             }
             other => panic!("{text} was not refused: {other:?}"),
         }
@@ -269,7 +266,7 @@ mod tests {
         let two = rules(json!({"variant": "daifugo", "climbing": {"jokers": 2}})).unwrap();
         assert!(check_table(&two, 4).is_ok());
         let reason = match check_table(&two, 3) {
-            Err(ServerError::BadRequest(reason)) => reason,
+            Err(ServerError::BadRequest(reason)) => reason.to_string(),
             other => panic!("two Jokers at three seats: {other:?}"),
         };
         assert!(reason.contains("four players"), "{reason}");

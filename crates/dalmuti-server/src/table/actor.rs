@@ -23,6 +23,7 @@ use crate::names::PlayerName;
 use crate::protocol::Outgoing;
 use crate::protocol::StateKind;
 use crate::store::Store;
+use crate::token::SeatToken;
 
 /// What is live of one seat beyond the log: its feed and connections,
 /// its timers, and its bot. Forgotten with the seat.
@@ -318,7 +319,7 @@ impl Actor {
         self.clocks.setup_until.is_some_and(|until| now < until)
     }
 
-    pub(super) fn check_host(&self, token: &str) -> Result<(), ServerError> {
+    pub(super) fn check_host(&self, token: &SeatToken) -> Result<(), ServerError> {
         let i = self.state.seat_of_token(token)?;
         if self.state.host() != Some(i) {
             return Err(ServerError::NotHost);

@@ -116,13 +116,8 @@ impl Actor {
             self.bots.held.push((done.name, done.action, done.stand_in));
         } else if still_due {
             self.arrived = Some(arrived);
-            let _ = self
-                .commit(Stored::Act {
-                    player: done.name,
-                    action: done.action,
-                    auto: done.stand_in,
-                })
-                .await;
+            let act = self.state.seat_action(i, done.action, done.stand_in);
+            let _ = self.commit(act).await;
         }
     }
 

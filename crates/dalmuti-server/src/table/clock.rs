@@ -299,23 +299,15 @@ impl Actor {
     /// made ready, in seat order, whatever their cards (a holder of both
     /// Jesters who said nothing keeps quiet). Bots follow, as bots.
     pub(super) async fn everyone_ready(&mut self) {
-        let mut people: Vec<(usize, PlayerName)> = (0..self.state.seats.len())
+        // Saying ready changes no lobby seat: each is resolved once, here.
+        let mut people: Vec<(usize, usize)> = (0..self.state.seats.len())
             .filter(|&i| self.state.seats[i].bot.is_none() && self.to_say_ready(i))
-            .filter_map(|i| {
-                let seat = self.state.game_seat(i)?;
-                Some((seat.index(), self.state.seats[i].name.clone()))
-            })
+            .filter_map(|i| Some((self.state.game_seat(i)?.index(), i)))
             .collect();
-        people.sort();
-        let people = people.into_iter().map(|(_, name)| name);
-        for name in people {
-            let _ = self
-                .commit(Stored::Act {
-                    player: name,
-                    action: Action::Ready,
-                    auto: true,
-                })
-                .await;
+        people.sort_unstable();
+        for (_, i) in people {
+            let ready = self.state.seat_action(i, Action::Ready, true);
+            let _ = self.commit(ready).await;
         }
     }
 

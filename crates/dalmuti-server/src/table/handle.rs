@@ -98,8 +98,12 @@ impl TableHandle {
 
     /// The host removes seat `name`'s chat: its kept lines go, and it
     /// may chat no more here.
-    pub async fn silence(&self, host_token: &str, name: &PlayerName) -> Result<(), ServerError> {
-        let (host_token, name) = (SeatToken::from(host_token), name.clone());
+    pub async fn silence(
+        &self,
+        host_token: &SeatToken,
+        name: &PlayerName,
+    ) -> Result<(), ServerError> {
+        let (host_token, name) = (host_token.clone(), name.clone());
         self.ask(|r| {
             Command::Silence(Silence {
                 host_token,
@@ -111,8 +115,8 @@ impl TableHandle {
     }
 
     /// The seat of `token` reports kept chat line `n`, saying `why`.
-    pub async fn report(&self, token: &str, n: u64, why: &str) -> Result<(), ServerError> {
-        let (token, why) = (SeatToken::from(token), why.to_string());
+    pub async fn report(&self, token: &SeatToken, n: u64, why: &str) -> Result<(), ServerError> {
+        let (token, why) = (token.clone(), why.to_string());
         self.ask(|r| {
             Command::Report(Report {
                 token,
@@ -153,8 +157,12 @@ impl TableHandle {
 
     /// The host seats a bot of one of the offered levels
     /// ([`crate::bots::LEVELS`]); returns its display name.
-    pub async fn add_bot(&self, host_token: &str, spec: &str) -> Result<PlayerName, ServerError> {
-        let (token, spec) = (SeatToken::from(host_token), spec.to_string());
+    pub async fn add_bot(
+        &self,
+        host_token: &SeatToken,
+        spec: &str,
+    ) -> Result<PlayerName, ServerError> {
+        let (token, spec) = (host_token.clone(), spec.to_string());
         self.ask(|r| {
             Command::AddBot(AddBot {
                 host_token: token,
@@ -166,8 +174,12 @@ impl TableHandle {
     }
 
     /// The host removes a bot (after the start: when the hand ends).
-    pub async fn remove_bot(&self, host_token: &str, name: &PlayerName) -> Result<(), ServerError> {
-        let (token, name) = (SeatToken::from(host_token), name.clone());
+    pub async fn remove_bot(
+        &self,
+        host_token: &SeatToken,
+        name: &PlayerName,
+    ) -> Result<(), ServerError> {
+        let (token, name) = (host_token.clone(), name.clone());
         self.ask(|r| {
             Command::RemoveBot(RemoveBot {
                 host_token: token,
@@ -179,16 +191,16 @@ impl TableHandle {
     }
 
     /// The token's player leaves (after the start: when the hand ends).
-    pub async fn leave(&self, token: &str) -> Result<(), ServerError> {
-        let token = SeatToken::from(token);
+    pub async fn leave(&self, token: &SeatToken) -> Result<(), ServerError> {
+        let token = token.clone();
         self.ask(|r| Command::Leave(Leave { token, reply: r }))
             .await
     }
 
     /// The host starts the game; every deal is seeded from the operating
     /// system's random source.
-    pub async fn start(&self, host_token: &str) -> Result<(), ServerError> {
-        let token = SeatToken::from(host_token);
+    pub async fn start(&self, host_token: &SeatToken) -> Result<(), ServerError> {
+        let token = host_token.clone();
         self.ask(|r| {
             Command::Start(Start {
                 host_token: token,
@@ -203,8 +215,12 @@ impl TableHandle {
     /// only. The HTTP API never offers it to a player: whoever chose the
     /// seed would know every hand (a test server's operator may, with
     /// `dalmuti serve --deal-seed`).
-    pub async fn start_with_seed(&self, host_token: &str, seed: Seed) -> Result<(), ServerError> {
-        let token = SeatToken::from(host_token);
+    pub async fn start_with_seed(
+        &self,
+        host_token: &SeatToken,
+        seed: Seed,
+    ) -> Result<(), ServerError> {
+        let token = host_token.clone();
         self.ask(|r| {
             Command::Start(Start {
                 host_token: token,
@@ -217,8 +233,8 @@ impl TableHandle {
 
     /// Plays an action for the token's seat, chosen at event `v`. Returns
     /// the new event number, or the refusal with a resync message.
-    pub async fn act(&self, token: &str, action: Action, v: u64) -> Result<u64, Refusal> {
-        let token = SeatToken::from(token);
+    pub async fn act(&self, token: &SeatToken, action: Action, v: u64) -> Result<u64, Refusal> {
+        let token = token.clone();
         self.ask_act(|reply| {
             Command::Act(Act {
                 token,
@@ -233,12 +249,12 @@ impl TableHandle {
     /// The Greater Dalmuti places a newcomer at `seat`.
     pub async fn place(
         &self,
-        token: &str,
+        token: &SeatToken,
         name: &PlayerName,
         seat: usize,
         v: u64,
     ) -> Result<u64, Refusal> {
-        let (token, name) = (SeatToken::from(token), name.clone());
+        let (token, name) = (token.clone(), name.clone());
         self.ask_act(|reply| {
             Command::Place(Place {
                 token,
@@ -255,10 +271,10 @@ impl TableHandle {
     /// last event the client saw (0 if none).
     pub async fn subscribe(
         &self,
-        token: Option<&str>,
+        token: Option<&SeatToken>,
         v: u64,
     ) -> Result<Subscription, ServerError> {
-        let token = token.map(SeatToken::from);
+        let token = token.cloned();
         self.ask(|r| Command::Subscribe(Subscribe { token, v, reply: r }))
             .await
     }
@@ -269,10 +285,10 @@ impl TableHandle {
     /// with `error` as its `error`.
     pub async fn resync(
         &self,
-        token: Option<&str>,
+        token: Option<&SeatToken>,
         error: &ServerError,
     ) -> Result<ServerMsg, ServerError> {
-        let (token, reason) = (token.map(SeatToken::from), error.clone());
+        let (token, reason) = (token.cloned(), error.clone());
         let (reply, rx) = oneshot::channel();
         self.tx
             .send(Command::Resync(Resync {
@@ -310,10 +326,10 @@ impl TableHandle {
     /// The host lets spectators chat, or stops them.
     pub async fn set_spectator_chat(
         &self,
-        host_token: &str,
+        host_token: &SeatToken,
         allowed: bool,
     ) -> Result<(), ServerError> {
-        let token = SeatToken::from(host_token);
+        let token = host_token.clone();
         self.ask(|r| {
             Command::SpectatorChat(SpectatorChat {
                 host_token: token,
@@ -327,8 +343,12 @@ impl TableHandle {
     /// The host of a finished game asks for a rematch: a new table in
     /// `ctx` with the same rules and the same seats (each person's token
     /// holds their seat there too), unless one was made already.
-    pub async fn rematch(&self, host_token: &str, ctx: Context) -> Result<Rematch, ServerError> {
-        let token = SeatToken::from(host_token);
+    pub async fn rematch(
+        &self,
+        host_token: &SeatToken,
+        ctx: Context,
+    ) -> Result<Rematch, ServerError> {
+        let token = host_token.clone();
         let made = self
             .ask(|r| {
                 Command::Rematch(AskRematch {

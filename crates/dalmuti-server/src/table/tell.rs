@@ -11,7 +11,7 @@ use tokio::time::Instant;
 use super::actor::Actor;
 use super::expiry::Retire;
 use super::replay::replay_log;
-use super::state::{self, Live, Stored, TableState};
+use super::state::{self, Live, SeatAction, Stored, TableState};
 use super::talk::Talk;
 use crate::error::{Conflict, ServerError};
 use crate::metrics::{LeaseChange, StoreOp};
@@ -20,12 +20,46 @@ use crate::protocol::News;
 use crate::protocol::{Outgoing, ServerMsg, StateKind, TalkLine, Told};
 use crate::store::{FinishedGame, FinishedSeat};
 
+/// A change to the table to commit: an event as the log keeps it (a
+/// seat taken, a deal, a choice held by name), or a seat's action resolved
+/// once from its token, its stand-in or its clock and carried to the game
+/// as that seat.
+pub(super) enum Change {
+    /// An event applied as the log reads it.
+    Logged(Stored),
+    /// A seat's action.
+    Act(SeatAction),
+}
+
+impl Change {
+    /// The event the log keeps of it.
+    fn event(&self) -> &Stored {
+        match self {
+            Change::Logged(event) => event,
+            Change::Act(act) => act.event(),
+        }
+    }
+}
+
+impl From<Stored> for Change {
+    fn from(event: Stored) -> Change {
+        Change::Logged(event)
+    }
+}
+
+impl From<SeatAction> for Change {
+    fn from(act: SeatAction) -> Change {
+        Change::Act(act)
+    }
+}
+
 impl Actor {
-    /// Checks an event, writes it, then broadcasts it, with its news.
-    pub(super) async fn commit(&mut self, event: Stored) -> Result<u64, ServerError> {
+    /// Checks a change, writes it, then broadcasts it, with its news.
+    pub(super) async fn commit(&mut self, change: impl Into<Change>) -> Result<u64, ServerError> {
+        let change = change.into();
         let was_over = self.state.is_over();
-        let news = self.news_of(&event);
-        let v = self.commit_quietly(event).await?;
+        let news = self.news_of(change.event());
+        let v = self.commit_quietly(change).await?;
         if let Some(news) = news {
             self.news(news).await;
         }
@@ -181,18 +215,25 @@ impl Actor {
 
     /// Checks an event, writes it, then broadcasts it: nothing of it is
     /// told or timed until the store holds it.
-    pub(super) async fn commit_quietly(&mut self, event: Stored) -> Result<u64, ServerError> {
+    pub(super) async fn commit_quietly(
+        &mut self,
+        change: impl Into<Change>,
+    ) -> Result<u64, ServerError> {
+        let change = change.into();
         // An action without an arrival (everyone made ready when the
         // setup pause ends) is timed from here.
         let arrived = self.arrived.take().unwrap_or_else(std::time::Instant::now);
-        let acted = match &event {
+        let written = change.event().clone();
+        let acted = match &written {
             Stored::Act { player, .. } => Some(player.clone()),
             _ => None,
         };
-        let written = event.clone();
         let committed = self.state.v();
         // Applied first to check it; undone below if the store refuses it.
-        self.state.apply(event)?;
+        match change {
+            Change::Logged(event) => self.state.apply(event)?,
+            Change::Act(act) => self.state.act(act)?,
+        }
         let v = self.state.v();
         if let Err(e) = self.ctx.writer.append(&self.state.row.id, v, written).await {
             return Err(self.refused_write(committed, e).await);

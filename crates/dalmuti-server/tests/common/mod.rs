@@ -11,7 +11,10 @@ use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use dalmuti_core::wire::Wire;
+use dalmuti_core::{Action, Decision, Variant};
 use dalmuti_server::Config;
+use dalmuti_server::protocol::{ErrorKind, MsgType, ServerMsg, State, StateKind, StateMsg, Told};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
@@ -587,25 +590,41 @@ fn set_value(set: &str) -> usize {
     (0..=12).find(|&r| cards.counts[r] > 0).unwrap_or(13)
 }
 
-/// A play of `set` from STATE `d`: with the Twirling Wedgie it names the
+/// The action the test's reading of the rules chose, as the wire writes it
+/// and the server reads it.
+fn wire_action(chosen: Value) -> Action {
+    serde_json::from_value::<Wire<Action>>(chosen.clone())
+        .unwrap_or_else(|e| panic!("{chosen} is no action: {e}"))
+        .0
+}
+
+/// A play of `set` from `state`: with the Twirling Wedgie it names the
 /// first other player who still holds cards, unless the play ends the hand.
-fn play_json(d: &Value, set: String, size: usize, hand: &Cards) -> Value {
+fn play_of(state: &State, set: String, size: usize, hand: &Cards) -> Action {
     if !set.split(' ').any(|t| t == "T") {
-        return json!({ "play": set });
+        return wire_action(json!({ "play": set }));
     }
-    let me = d["view"]["seat"].as_u64();
-    let others: Vec<u64> = d["view"]["seats"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .enumerate()
-        .filter(|(i, s)| Some(*i as u64) != me && s["cards"].as_u64().unwrap_or(0) > 0)
-        .map(|(i, _)| i as u64)
+    let view = state.view.as_ref().expect("a play is chosen with a view");
+    let others: Vec<usize> = (view.seats.iter().enumerate())
+        .filter(|(i, s)| Some(*i) != view.seat && s.cards > 0)
+        .map(|(i, _)| i)
         .collect();
     if hand.len() == size && others.len() == 1 {
-        return json!({ "play": set });
+        return wire_action(json!({ "play": set }));
     }
-    json!({ "play": set, "wedgie": others[0] })
+    wire_action(json!({ "play": set, "wedgie": others[0] }))
+}
+
+/// STATE's data `d` as the server's wire type: a field renamed or retyped
+/// fails here.
+pub fn state_of(d: &Value) -> StateMsg {
+    serde_json::from_value(d.clone())
+        .unwrap_or_else(|e| panic!("a STATE that does not read as the server's: {e}: {d}"))
+}
+
+/// [`choose_for`] of STATE's data `d`, read as the server's wire type.
+pub fn choose(d: &Value) -> Option<Wire<Action>> {
+    choose_for(&state_of(d))
 }
 
 /// A legal action for STATE's `decision` holding STATE's `view.hand`: no
@@ -618,64 +637,71 @@ fn play_json(d: &Value, set: String, size: usize, hand: &Cards) -> Value {
 /// Checks STATE's `legal` on the way: there exactly when there is a
 /// decision, and holding the action chosen here by the rules as this test
 /// reads them (two readings of the rules that must agree).
-pub fn choose(state: &Value) -> Option<Value> {
-    let legal = state.get("legal").filter(|l| !l.is_null());
-    let Some(decision) = state.get("decision").filter(|d| !d.is_null()) else {
-        assert!(legal.is_none(), "legal actions without a decision: {state}");
+pub fn choose_for(msg: &StateMsg) -> Option<Wire<Action>> {
+    let state = &msg.state;
+    let legal = state.legal.as_deref();
+    let Some(Wire(decision)) = &state.decision else {
+        assert!(
+            legal.is_none(),
+            "legal actions without a decision: {state:?}"
+        );
         return None;
     };
-    let legal = legal
-        .and_then(Value::as_array)
-        .unwrap_or_else(|| panic!("a decision without its legal actions: {state}"));
-    if state["rules"]["variant"]
-        .as_str()
-        .is_some_and(|v| matches!(v, "daifugo" | "president"))
-    {
+    let legal = legal.unwrap_or_else(|| panic!("a decision without its legal actions: {state:?}"));
+    if matches!(state.rules.variant, Variant::Daifugo | Variant::President) {
         return choose_among(legal, state, decision);
     }
     let chosen = choose_by_the_rules(state, decision)?;
     assert!(
-        legal.contains(&chosen),
-        "{chosen} is not among the legal actions {legal:?} of {decision}"
+        legal.contains(&Wire(chosen)),
+        "{chosen:?} is not among the legal actions {legal:?} of {decision:?}"
     );
-    Some(chosen)
+    Some(Wire(chosen))
 }
 
 /// President and Daifugō: one of the `legal` actions as a person picks it,
 /// no rule read here; which one varies with the hand and the choices, so
 /// whole games meet sets, Jokers, sequences and passes. None for `ready`.
-fn choose_among(legal: &[Value], state: &Value, decision: &Value) -> Option<Value> {
-    if decision["kind"] == json!("ready") || legal.is_empty() {
+fn choose_among(
+    legal: &[Wire<Action>],
+    state: &State,
+    decision: &Decision,
+) -> Option<Wire<Action>> {
+    if *decision == Decision::Ready || legal.is_empty() {
         return None;
     }
-    let held = state["view"]["hand"]
-        .as_str()
+    let held = (state.view.as_ref())
+        .and_then(|v| v.hand.as_deref())
         .map_or(0, |h| h.split_whitespace().count());
     // Pass now and then, play mostly: a game ends either way.
-    let plays: Vec<&Value> = legal.iter().filter(|a| **a != json!("pass")).collect();
-    let stir = held * 31 + legal.len() * 7 + state["hand"].as_u64().unwrap_or(0) as usize;
+    let plays: Vec<&Wire<Action>> = legal.iter().filter(|a| a.0 != Action::Pass).collect();
+    let stir = held * 31 + legal.len() * 7 + state.hand;
     if plays.is_empty() || stir % 5 == 0 {
-        return Some(legal[stir % legal.len()].clone());
+        return Some(legal[stir % legal.len()]);
     }
-    Some(plays[stir % plays.len()].clone())
+    Some(*plays[stir % plays.len()])
 }
 
-fn choose_by_the_rules(state: &Value, decision: &Value) -> Option<Value> {
-    let hand = Cards::parse(state["view"]["hand"].as_str().unwrap_or(""));
-    Some(match decision["kind"].as_str()? {
-        "ready" => return None,
-        "tax" => json!({ "give_tax": hand.worst(decision["count"].as_u64()? as usize) }),
-        "offer_exchange" | "exchange_offer" => json!("decline_exchange"),
-        "answer_exchange" | "exchange_answer" => json!({ "answer_exchange": hand.worst(1) }),
+fn choose_by_the_rules(state: &State, decision: &Decision) -> Option<Action> {
+    let held = state.view.as_ref().and_then(|v| v.hand.as_deref());
+    let hand = Cards::parse(held.unwrap_or(""));
+    Some(match decision {
+        Decision::Tax { count, .. } => {
+            wire_action(json!({ "give_tax": hand.worst(usize::from(*count)) }))
+        }
+        Decision::ExchangeOffer => Action::DeclineExchange,
+        Decision::ExchangeAnswer { .. } => wire_action(json!({ "answer_exchange": hand.worst(1) })),
         // Corporate Shuffle's specials are led as soon as held, so every
         // game sends a Wedgie's target and a Dogbert's value.
-        "lead" if hand.wedgie => play_json(state, "T".into(), 1, &hand),
-        "lead" if hand.wild == "D" && hand.wilds > 0 => json!({ "play": "D as 10" }),
-        "lead" => play_json(state, hand.worst(1), 1, &hand),
-        "follow" => {
-            let top = decision["top"].as_str()?;
-            let n = Cards::parse(top).len();
-            let value = set_value(top);
+        Decision::Lead if hand.wedgie => play_of(state, "T".into(), 1, &hand),
+        Decision::Lead if hand.wild == "D" && hand.wilds > 0 => {
+            wire_action(json!({ "play": "D as 10" }))
+        }
+        Decision::Lead => play_of(state, hand.worst(1), 1, &hand),
+        Decision::Follow { top, .. } => {
+            let top = top.to_string();
+            let n = Cards::parse(&top).len();
+            let value = set_value(&top);
             let available = |r: usize| hand.counts[r] + usize::from(r == 6 && hand.wedgie);
             // The World Ruler is played alone.
             match (0..value)
@@ -688,9 +714,9 @@ fn choose_by_the_rules(state: &Value, decision: &Value) -> Option<Value> {
                     if naturals < n {
                         cards.push("T".into());
                     }
-                    play_json(state, cards.join(" "), n, &hand)
+                    play_of(state, cards.join(" "), n, &hand)
                 }
-                None => json!("pass"),
+                None => Action::Pass,
             }
         }
         _ => return None,
@@ -699,9 +725,14 @@ fn choose_by_the_rules(state: &Value, decision: &Value) -> Option<Value> {
 
 /// Whether a server message carries STATE (it has a `view`).
 pub fn has_state(m: &Value) -> bool {
+    let t = serde_json::from_value::<MsgType>(m["t"].clone());
     matches!(
-        m["t"].as_str(),
-        Some("snapshot" | "catchup" | "event" | "presence" | "resync")
+        t,
+        Ok(MsgType::Snapshot
+            | MsgType::Catchup
+            | MsgType::Event
+            | MsgType::Presence
+            | MsgType::Resync)
     )
 }
 
@@ -812,47 +843,48 @@ struct Heard {
 async fn play(mut ws: Ws, heard: Heard, mode: Arc<AtomicU8>, tx: mpsc::UnboundedSender<Value>) {
     let mut acted_at = None;
     loop {
-        let m = match ws.recv().await {
+        let (m, msg) = match ws.recv().await {
             Some(Frame::Text(text)) => {
                 heard.texts.lock().unwrap().push(text.to_string());
-                serde_json::from_str::<Value>(&text)
-                    .unwrap_or_else(|e| panic!("non-JSON text {text:?}: {e}"))
+                let m = serde_json::from_str::<Value>(&text)
+                    .unwrap_or_else(|e| panic!("non-JSON text {text:?}: {e}"));
+                // The wire's own type: a field renamed or retyped fails here.
+                let msg = serde_json::from_str::<ServerMsg>(&text)
+                    .unwrap_or_else(|e| panic!("not a server message {text:?}: {e}"));
+                (m, msg)
             }
             Some(Frame::Close(..)) | None => return,
             Some(Frame::Binary(b)) => panic!("the server sent a binary frame: {b:?}"),
             Some(Frame::Ping) => continue,
         };
         heard.log.lock().unwrap().push(m.clone());
-        let _ = tx.send(m.clone());
-        let v = m["v"].as_u64().unwrap_or(0);
+        let _ = tx.send(m);
+        let v = msg.v;
         // Faster than any person, it may hit the message rate limit: the
         // refused action comes back with a resync; wait, then act again.
-        if m["t"] == json!("resync")
-            && m["d"]["error"]
-                .as_str()
-                .is_some_and(|e| e.contains("too many"))
+        if let Told::State(StateKind::Resync, state) = &msg.told
+            && state.error_kind == Some(ErrorKind::TooMany)
         {
             tokio::time::sleep(Duration::from_millis(100)).await;
             acted_at = None;
         }
-        if has_state(&m) {
-            if m["d"]["game_over"] == json!(true) {
-                return;
-            }
-            let kind = m["d"]["decision"]["kind"].as_str().unwrap_or("");
-            let answer = match mode.load(Ordering::Relaxed) {
-                1 => true,
-                2 => !matches!(kind, "lead" | "follow"),
-                _ => false,
-            };
-            if answer
-                && acted_at != Some(v)
-                && let Some(action) = choose(&m["d"])
-            {
-                acted_at = Some(v);
-                ws.send_json(&json!({ "t": "act", "v": v, "d": action }))
-                    .await;
-            }
+        let Some(state) = msg.state() else { continue };
+        if state.state.game_over {
+            return;
+        }
+        let decision = state.state.decision.as_ref().map(|d| &d.0);
+        let answer = match mode.load(Ordering::Relaxed) {
+            1 => true,
+            2 => !matches!(decision, Some(Decision::Lead | Decision::Follow { .. })),
+            _ => false,
+        };
+        if answer
+            && acted_at != Some(v)
+            && let Some(action) = choose_for(state)
+        {
+            acted_at = Some(v);
+            ws.send_json(&json!({ "t": "act", "v": v, "d": action }))
+                .await;
         }
     }
 }

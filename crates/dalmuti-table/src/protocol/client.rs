@@ -50,19 +50,117 @@ pub enum ClientMsg {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refused {
     /// What is wrong, for the client.
-    pub reason: String,
+    pub reason: Unreadable,
     /// The message was an `act` or a `place` (its `t` says so): its
     /// refusal is followed by a `resync`, like any refused action.
     pub action: bool,
 }
 
 impl Refused {
-    fn new(reason: impl Into<String>, action: bool) -> Refused {
-        Refused {
-            reason: reason.into(),
-            action,
-        }
+    fn new(reason: Unreadable, action: bool) -> Refused {
+        Refused { reason, action }
     }
+}
+
+/// What is wrong with a client message, and where: one kind per refusal,
+/// its words written once (the server says them as a `bad_request`).
+///
+/// ```
+/// use dalmuti_table::protocol::{ClientMsg, Unreadable};
+/// let refused = ClientMsg::parse(r#"{"t":"chat","d":" "}"#).unwrap_err();
+/// assert_eq!(refused.reason, Unreadable::ChatEmpty);
+/// assert_eq!(refused.reason.to_string(), "chat: an empty line");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unreadable {
+    /// A message over the longest.
+    #[error("message too long: {bytes} bytes, at most {MAX_CLIENT_MESSAGE}")]
+    TooLong {
+        /// Its length.
+        bytes: usize,
+    },
+    /// JSON that is not an object with a string `t`.
+    #[error("a message is an object with a string \"t\"")]
+    NotAnObject,
+    /// Text that is not JSON, in the reader's words.
+    #[error("not JSON: {why}")]
+    NotJson {
+        /// What the reader found.
+        why: String,
+    },
+    /// A `t` nobody sends.
+    #[error("unknown message type {t:?}: expected hello, act, place or chat")]
+    UnknownType {
+        /// The type sent.
+        t: String,
+    },
+    /// A `v` that is not an event number.
+    #[error("{t}: \"v\" must be a non-negative integer")]
+    BadV {
+        /// The message's type.
+        t: &'static str,
+    },
+    /// A field of the data that does not read, in the reader's words.
+    #[error("{t}: \"{field}\": {why}")]
+    Field {
+        /// The message's type.
+        t: &'static str,
+        /// The field (`d` for the data as a whole).
+        field: String,
+        /// What the reader found.
+        why: String,
+    },
+    /// A spectator's name in `hello` that a person may not take.
+    #[error("hello: \"name\": {0}")]
+    Name(crate::error::TableError),
+    /// An `act` without its event number.
+    #[error("act: \"v\", the event number the action was chosen at, is required")]
+    ActWithoutV,
+    /// An action that does not read, in the engine's words.
+    #[error("act: {why}")]
+    Action {
+        /// What the engine's reader found.
+        why: String,
+    },
+    /// A play of more cards than any play holds.
+    #[error("act: a play has at most {MAX_PLAY} cards (one rank and the two Jesters), not {n}")]
+    PlayTooLarge {
+        /// The cards sent.
+        n: usize,
+    },
+    /// A tax gift of more cards than any tax.
+    #[error("act: a tax gift has at most {MAX_TAX} cards, not {n}")]
+    TaxTooLarge {
+        /// The cards sent.
+        n: usize,
+    },
+    /// A `place` without its event number.
+    #[error("place: \"v\", the event number, is required")]
+    PlaceWithoutV,
+    /// A `place` whose data does not read.
+    #[error("{0} (\"d\" is {{\"name\": NEWCOMER, \"seat\": K}})")]
+    Place(Box<Unreadable>),
+    /// A chat line that is not a string.
+    #[error("chat: \"d\" must be a string")]
+    ChatNotString,
+    /// An empty chat line.
+    #[error("chat: an empty line")]
+    ChatEmpty,
+    /// A chat line over the longest.
+    #[error("chat: at most {MAX_CHAT} characters")]
+    ChatTooLong,
+    /// A chat line with a character that is not plain text.
+    #[error(
+        "chat: one line of plain text, without control characters: U+{:04X} at character {at} \
+         is one",
+        u32::from(*.c)
+    )]
+    ChatUnprintable {
+        /// The character.
+        c: char,
+        /// Where, counted from 1.
+        at: usize,
+    },
 }
 
 /// A client message as sent: its type, and its event number and data
@@ -96,6 +194,16 @@ impl Kind {
             _ => return None,
         })
     }
+
+    /// Its `t`.
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Hello => "hello",
+            Kind::Act => "act",
+            Kind::Place => "place",
+            Kind::Chat => "chat",
+        }
+    }
 }
 
 /// `hello`'s data.
@@ -126,15 +234,16 @@ struct CardsSent<'a> {
 /// Reads `raw` as a `T`, or says which field of message `t` is wrong
 /// and how (`"d"` for the data as a whole).
 fn read<'a, T: Deserialize<'a>>(
-    t: &str,
+    t: &'static str,
     what: &str,
     raw: Option<&'a RawValue>,
-) -> Result<T, String> {
+) -> Result<T, Unreadable> {
     let mut de = serde_json::Deserializer::from_str(raw.map_or("null", RawValue::get));
     serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
         let field = if path == "." { what.to_string() } else { path };
-        format!("{t}: \"{field}\": {}", without_position(e.inner()))
+        let why = without_position(e.inner());
+        Unreadable::Field { t, field, why }
     })
 }
 
@@ -159,39 +268,33 @@ impl ClientMsg {
     /// let hello = ClientMsg::parse(r#"{"t":"hello","v":3,"d":{"token":"ab"}}"#).unwrap();
     /// assert!(matches!(hello, ClientMsg::Hello { v: 3, .. }));
     /// let refused = ClientMsg::parse(r#"{"t":"hello","d":{"token":5}}"#).unwrap_err();
-    /// assert_eq!(refused.reason, r#"hello: "token": invalid type: integer `5`, expected a string"#);
+    /// assert_eq!(refused.reason.to_string(), r#"hello: "token": invalid type: integer `5`, expected a string"#);
     /// ```
     pub fn parse(text: &str) -> Result<ClientMsg, Refused> {
         if text.len() > MAX_CLIENT_MESSAGE {
+            let bytes = text.len();
             return Err(Refused::new(
-                format!(
-                    "message too long: {} bytes, at most {MAX_CLIENT_MESSAGE}",
-                    text.len()
-                ),
+                Unreadable::TooLong { bytes },
                 is_action_text(text),
             ));
         }
         // One read: its error says whether the text is not JSON at all or
         // JSON of another shape.
         let envelope: Envelope = serde_json::from_str(text).map_err(|e| match e.classify() {
-            serde_json::error::Category::Data => {
-                Refused::new("a message is an object with a string \"t\"", false)
-            }
-            _ => Refused::new(format!("not JSON: {e}"), false),
+            serde_json::error::Category::Data => Refused::new(Unreadable::NotAnObject, false),
+            _ => Refused::new(Unreadable::NotJson { why: e.to_string() }, false),
         })?;
-        let t = envelope.t.as_ref();
-        let kind = Kind::of(t).ok_or_else(|| {
-            Refused::new(
-                format!("unknown message type {t:?}: expected hello, act, place or chat"),
-                false,
-            )
+        let kind = Kind::of(&envelope.t).ok_or_else(|| {
+            let t = envelope.t.to_string();
+            Refused::new(Unreadable::UnknownType { t }, false)
         })?;
-        let refuse = |reason: String| Refused::new(reason, matches!(kind, Kind::Act | Kind::Place));
+        let t = kind.name();
+        let refuse =
+            |reason: Unreadable| Refused::new(reason, matches!(kind, Kind::Act | Kind::Place));
         let v = match envelope.v.filter(|v| v.get() != "null") {
             None => None,
             Some(v) => Some(
-                serde_json::from_str::<u64>(v.get())
-                    .map_err(|_| refuse(format!("{t}: \"v\" must be a non-negative integer")))?,
+                serde_json::from_str::<u64>(v.get()).map_err(|_| refuse(Unreadable::BadV { t }))?,
             ),
         };
         let d = envelope.d;
@@ -202,7 +305,7 @@ impl ClientMsg {
                 let name = name
                     .map(|name| crate::names::check_new_name(&name))
                     .transpose()
-                    .map_err(|e| refuse(format!("hello: \"name\": {e}")))?;
+                    .map_err(|e| refuse(Unreadable::Name(e)))?;
                 Ok(ClientMsg::Hello {
                     token,
                     v: v.unwrap_or(0),
@@ -210,33 +313,27 @@ impl ClientMsg {
                 })
             }
             Kind::Act => {
-                let v = v.ok_or_else(|| {
-                    refuse(
-                        "act: \"v\", the event number the action was chosen at, is required".into(),
-                    )
-                })?;
+                let v = v.ok_or_else(|| refuse(Unreadable::ActWithoutV))?;
                 // One read of the action; its size is checked on what was
                 // read, and only a refusal counts what was sent, so that an
                 // oversized play is refused for its size (the engine would
                 // only say the cards are not held, or not a set).
                 let read = serde_json::from_str(d.map_or("null", RawValue::get));
                 let Wire(action) = read.map_err(|e| {
-                    let reason = check_card_counts(d)
-                        .err()
-                        .unwrap_or_else(|| without_position(&e));
-                    refuse(format!("act: {reason}"))
+                    let why = without_position(&e);
+                    refuse(
+                        check_card_counts(d)
+                            .err()
+                            .unwrap_or(Unreadable::Action { why }),
+                    )
                 })?;
-                check_action_size(&action).map_err(|e| refuse(format!("act: {e}")))?;
+                check_action_size(&action).map_err(refuse)?;
                 Ok(ClientMsg::Act { v, action })
             }
             Kind::Place => {
-                let v =
-                    v.ok_or_else(|| refuse("place: \"v\", the event number, is required".into()))?;
-                let PlaceData { name, seat } = read(t, "d", d).map_err(|e| {
-                    refuse(format!(
-                        "{e} (\"d\" is {{\"name\": NEWCOMER, \"seat\": K}})"
-                    ))
-                })?;
+                let v = v.ok_or_else(|| refuse(Unreadable::PlaceWithoutV))?;
+                let PlaceData { name, seat } =
+                    read(t, "d", d).map_err(|e| refuse(Unreadable::Place(Box::new(e))))?;
                 Ok(ClientMsg::Place {
                     v,
                     name,
@@ -245,20 +342,15 @@ impl ClientMsg {
             }
             Kind::Chat => {
                 let text: String = serde_json::from_str(d.map_or("null", RawValue::get))
-                    .map_err(|_| refuse("chat: \"d\" must be a string".into()))?;
+                    .map_err(|_| refuse(Unreadable::ChatNotString))?;
                 if text.trim().is_empty() {
-                    return Err(refuse("chat: an empty line".into()));
+                    return Err(refuse(Unreadable::ChatEmpty));
                 }
                 if text.chars().count() > MAX_CHAT {
-                    return Err(refuse(format!("chat: at most {MAX_CHAT} characters")));
+                    return Err(refuse(Unreadable::ChatTooLong));
                 }
                 if let Some((i, c)) = text.chars().enumerate().find(|(_, c)| unprintable(*c)) {
-                    return Err(refuse(format!(
-                        "chat: one line of plain text, without control characters: \
-                         U+{:04X} at character {} is one",
-                        u32::from(c),
-                        i + 1
-                    )));
+                    return Err(refuse(Unreadable::ChatUnprintable { c, at: i + 1 }));
                 }
                 Ok(ClientMsg::Chat(text))
             }
@@ -274,29 +366,21 @@ fn without_position(error: &serde_json::Error) -> String {
 }
 
 /// Refuses a play or tax gift read with more cards than any can hold.
-fn check_action_size(action: &Action) -> Result<(), String> {
+fn check_action_size(action: &Action) -> Result<(), Unreadable> {
     match *action {
-        Action::Play(set) if usize::from(set.size()) > MAX_PLAY => {
-            Err(too_many_in_play(set.size().into()))
-        }
-        Action::GiveTax(cards) if cards.len() as usize > MAX_TAX => {
-            Err(too_many_in_tax(cards.len() as usize))
-        }
+        Action::Play(set) if usize::from(set.size()) > MAX_PLAY => Err(Unreadable::PlayTooLarge {
+            n: set.size().into(),
+        }),
+        Action::GiveTax(cards) if cards.len() as usize > MAX_TAX => Err(Unreadable::TaxTooLarge {
+            n: cards.len() as usize,
+        }),
         _ => Ok(()),
     }
 }
 
-fn too_many_in_play(n: usize) -> String {
-    format!("a play has at most {MAX_PLAY} cards (one rank and the two Jesters), not {n}")
-}
-
-fn too_many_in_tax(n: usize) -> String {
-    format!("a tax gift has at most {MAX_TAX} cards, not {n}")
-}
-
 /// Counts the cards of a play or tax gift that could not be read: too
 /// many is the first thing wrong with it.
-fn check_card_counts(d: Option<&RawValue>) -> Result<(), String> {
+fn check_card_counts(d: Option<&RawValue>) -> Result<(), Unreadable> {
     // Anything else is refused when the action is read.
     let Some(sent) = d.and_then(|d| serde_json::from_str::<CardsSent>(d.get()).ok()) else {
         return Ok(());
@@ -308,10 +392,10 @@ fn check_card_counts(d: Option<&RawValue>) -> Result<(), String> {
             .map(|cards| cards.split_whitespace().take_while(|t| *t != "as").count())
     };
     if let Some(n) = count(&sent.play).filter(|&n| n > MAX_PLAY) {
-        return Err(too_many_in_play(n));
+        return Err(Unreadable::PlayTooLarge { n });
     }
     if let Some(n) = count(&sent.give_tax).filter(|&n| n > MAX_TAX) {
-        return Err(too_many_in_tax(n));
+        return Err(Unreadable::TaxTooLarge { n });
     }
     Ok(())
 }
@@ -342,16 +426,13 @@ mod tests {
             }
         );
         let refused = |text: &str| ClientMsg::parse(text).unwrap_err();
-        assert!(
-            refused(r#"{"t":"act","d":"pass"}"#)
-                .reason
-                .contains("\"v\"")
-        );
+        let reason = |text: &str| refused(text).reason.to_string();
+        assert!(reason(r#"{"t":"act","d":"pass"}"#).contains("\"v\""));
         assert!(refused(r#"{"t":"act","v":1,"d":"dance"}"#).action);
-        assert!(refused("garbage").reason.contains("not JSON"));
-        assert!(refused(r#"{"t":"fly"}"#).reason.contains("unknown"));
+        assert!(reason("garbage").contains("not JSON"));
+        assert!(reason(r#"{"t":"fly"}"#).contains("unknown"));
         let long = format!(r#"{{"t":"chat","d":"{}"}}"#, "x".repeat(5000));
-        assert!(refused(&long).reason.contains("too long"));
+        assert!(reason(&long).contains("too long"));
         assert!(!refused(&long).action);
     }
 
@@ -376,7 +457,7 @@ mod tests {
 
     #[test]
     fn a_refusal_names_the_field_that_is_wrong() {
-        let reason = |text: &str| ClientMsg::parse(text).unwrap_err().reason;
+        let reason = |text: &str| ClientMsg::parse(text).unwrap_err().reason.to_string();
         assert_eq!(
             reason(r#"{"t":"place","v":1,"d":{"name":"Bo","seat":-1}}"#),
             r#"place: "seat": invalid value: integer `-1`, expected u64 ("d" is {"name": NEWCOMER, "seat": K})"#
@@ -448,12 +529,9 @@ mod tests {
             let text = format!(r#"{{"t":"act","v":4,"d":{d}}}"#);
             let refused = ClientMsg::parse(&text).unwrap_err();
             assert!(refused.action, "{d}: a resync follows");
-            assert!(
-                refused.reason.starts_with("act: "),
-                "{d}: {}",
-                refused.reason
-            );
-            assert!(refused.reason.contains(why), "{d}: {}", refused.reason);
+            let reason = refused.reason.to_string();
+            assert!(reason.starts_with("act: "), "{d}: {reason}");
+            assert!(reason.contains(why), "{d}: {reason}");
         }
     }
 
@@ -461,7 +539,7 @@ mod tests {
     fn an_oversized_play_is_refused_for_its_size() {
         let many = vec!["5"; 1000].join(" ");
         let text = format!(r#"{{"t":"act","v":7,"d":{{"play":"{many}"}}}}"#);
-        let reason = ClientMsg::parse(&text).unwrap_err().reason;
+        let reason = ClientMsg::parse(&text).unwrap_err().reason.to_string();
         assert!(reason.contains("at most 14 cards"), "{reason}");
         // Too many for any play, though they read as one set: refused
         // for their number all the same, and a play of 14 is read.
@@ -471,8 +549,9 @@ mod tests {
             match ClientMsg::parse(&text) {
                 Err(e) => {
                     assert!(refused, "{n} cards: {}", e.reason);
+                    assert_eq!(e.reason, Unreadable::PlayTooLarge { n });
                     assert!(
-                        e.reason.contains(&format!(
+                        e.reason.to_string().contains(&format!(
                             "at most 14 cards (one rank and the two Jesters), not {n}"
                         )),
                         "{}",
@@ -483,7 +562,7 @@ mod tests {
             }
         }
         let text = r#"{"t":"act","v":7,"d":{"give_tax":"1 2 3"}}"#;
-        let reason = ClientMsg::parse(text).unwrap_err().reason;
+        let reason = ClientMsg::parse(text).unwrap_err().reason.to_string();
         assert!(reason.contains("at most 2 cards"), "{reason}");
         assert!(is_action_text(r#"{"t":"place","v":1}"#));
         assert!(!is_action_text(r#"{"t":"chat"}"#));

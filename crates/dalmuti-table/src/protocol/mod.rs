@@ -14,7 +14,7 @@ mod server;
 mod state;
 mod talk;
 
-pub use client::{ClientMsg, Refused, is_action_text};
+pub use client::{ClientMsg, Refused, Unreadable, is_action_text};
 pub use lobby::{Published, TableInfo};
 pub use server::{ErrorKind, Moved, MsgType, Outgoing, Refusal, ServerMsg, StateKind, Taken, Told};
 pub use state::{

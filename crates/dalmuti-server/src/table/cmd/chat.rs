@@ -1,7 +1,7 @@
 //! Chat: lines from seats and (if the host lets them) spectators,
 //! bounded per voice.
 
-use crate::error::{Conflict, ServerError};
+use crate::error::{BadRequest, Conflict, NotFound, ServerError, TooMany};
 use crate::names::PlayerName;
 use crate::protocol::News;
 use crate::protocol::StateKind;
@@ -10,6 +10,7 @@ use crate::table::Reply;
 use crate::table::actor::{Actor, Feeds};
 use crate::table::talk::{CHAT_BURST, PLAYER_CHAT_BURST, Speaker, Voice};
 use crate::token::SeatToken;
+use dalmuti_table::error::BadRequest as TableBadRequest;
 
 /// A chat line from `from`.
 pub(in crate::table) struct Chat {
@@ -77,9 +78,8 @@ impl Feeds {
     /// Counts a line from `voice`, or refuses it past the voice's rate.
     fn admit_line(&mut self, voice: &Voice) -> Result<(), ServerError> {
         if self.chat_limit.check_key(voice).is_err() {
-            return Err(ServerError::TooMany(format!(
-                "too many chat lines: at most {CHAT_BURST} at once, then one a second"
-            )));
+            let burst = CHAT_BURST;
+            return Err(ServerError::TooMany(TooMany::ChatLines { burst }));
         }
         // Spectators who stopped talking are forgotten.
         if self.chat_limit.len() > 256 {
@@ -104,10 +104,8 @@ impl Actor {
                 if let Some(key) = &seat.player
                     && self.ctx.player_chat.check_key(key).is_err()
                 {
-                    return Err(ServerError::TooMany(format!(
-                        "too many chat lines from you: at most {PLAYER_CHAT_BURST} at once over \
-                         all your tables, then one a second"
-                    )));
+                    let burst = PLAYER_CHAT_BURST;
+                    return Err(ServerError::TooMany(TooMany::PlayerChatLines { burst }));
                 }
                 (Some(name.clone()), false, Voice::Seat(name))
             }
@@ -159,7 +157,11 @@ impl Actor {
         self.say(line).await
     }
 
-    async fn set_spectator_chat(&mut self, token: &str, allowed: bool) -> Result<(), ServerError> {
+    async fn set_spectator_chat(
+        &mut self,
+        token: &SeatToken,
+        allowed: bool,
+    ) -> Result<(), ServerError> {
         self.check_host(token)?;
         if self.state.row.spectator_chat == allowed {
             return Ok(());
@@ -210,19 +212,24 @@ impl Actor {
 const MAX_WHY: usize = 200;
 
 impl Actor {
-    async fn silence(&mut self, host_token: &str, name: &PlayerName) -> Result<(), ServerError> {
+    async fn silence(
+        &mut self,
+        host_token: &SeatToken,
+        name: &PlayerName,
+    ) -> Result<(), ServerError> {
         self.check_host(host_token)?;
         let i = self
             .state
             .seat_named(name)
-            .ok_or_else(|| ServerError::BadRequest(format!("no seat named {name:?}")))?;
+            .ok_or_else(|| TableBadRequest::NoSeatNamed {
+                name: name.to_string(),
+            })?;
         if self.state.seats[i].bot.is_some() {
-            return Err(ServerError::BadRequest(format!(
-                "{name:?} is a bot: bots do not chat"
-            )));
+            let name = name.clone();
+            return Err(BadRequest::BotChat { name }.into());
         }
         if self.state.host() == Some(i) {
-            return Err(ServerError::BadRequest("the host's own chat stays".into()));
+            return Err(BadRequest::HostChat.into());
         }
         if self.state.row.silenced.iter().any(|s| &s.name == name) {
             return Ok(());
@@ -252,20 +259,16 @@ impl Actor {
         Ok(())
     }
 
-    async fn report(&mut self, token: &str, n: u64, why: String) -> Result<(), ServerError> {
+    async fn report(&mut self, token: &SeatToken, n: u64, why: String) -> Result<(), ServerError> {
         let i = self.state.seat_of_token(token)?;
         let reporter = self.state.seats[i].name.clone();
-        let line = self.feeds.talk.kept_chat_line(n).ok_or_else(|| {
-            ServerError::NotFound(format!("no chat line {n} is kept at this table"))
-        })?;
+        let line = (self.feeds.talk.kept_chat_line(n)).ok_or(NotFound::ChatLine { n })?;
         if !line.spectator && line.from.as_ref() == Some(&reporter) {
-            return Err(ServerError::BadRequest(
-                "a line of your own is not reported".into(),
-            ));
+            return Err(BadRequest::OwnLine.into());
         }
         let why: String = why.trim().chars().take(MAX_WHY).collect();
         if why.chars().any(char::is_control) {
-            return Err(ServerError::BadRequest("why: no control characters".into()));
+            return Err(BadRequest::WhyControl.into());
         }
         let row = ReportRow {
             table: self.state.row.id.clone(),

@@ -24,7 +24,7 @@ impl Subscribe {
     pub(super) async fn apply(self, actor: &mut Actor) {
         let _ = self
             .reply
-            .send(actor.subscribe(self.token.as_deref(), self.v).await);
+            .send(actor.subscribe(self.token.as_ref(), self.v).await);
         for name in std::mem::take(&mut actor.feeds.back) {
             actor.news(News::Back { name }).await;
         }
@@ -80,7 +80,7 @@ impl Actor {
 
     async fn subscribe(
         &mut self,
-        token: Option<&str>,
+        token: Option<&SeatToken>,
         v: u64,
     ) -> Result<Subscription, ServerError> {
         let who = token.map(|t| self.state.seat_of_token(t)).transpose()?;

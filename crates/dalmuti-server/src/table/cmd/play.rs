@@ -42,7 +42,7 @@ impl Act {
 }
 
 impl Actor {
-    async fn start(&mut self, token: &str, seed: Option<Seed>) -> Result<(), ServerError> {
+    async fn start(&mut self, token: &SeatToken, seed: Option<Seed>) -> Result<(), ServerError> {
         self.check_host(token)?;
         self.bots.test_seed = seed;
         let draw_seed = seed.unwrap_or_else(Seed::from_entropy);
@@ -57,7 +57,7 @@ impl Actor {
         Ok(())
     }
 
-    async fn act(&mut self, token: &str, action: Action, v: u64) -> Result<u64, Refusal> {
+    async fn act(&mut self, token: &SeatToken, action: Action, v: u64) -> Result<u64, Refusal> {
         let arrived = std::time::Instant::now();
         let i = self
             .state
@@ -77,13 +77,9 @@ impl Actor {
             let e = ServerError::Conflict(Conflict::ReadyComesItself);
             return Err(self.refusal(e, i));
         }
-        let event = Stored::Act {
-            player: self.state.seats[i].name.clone(),
-            action,
-            auto: false,
-        };
+        let act = self.state.seat_action(i, action, false);
         self.arrived = Some(arrived);
-        match self.commit(event).await {
+        match self.commit(act).await {
             Ok(v) => Ok(v),
             Err(e) => Err((e.clone(), self.resync(&e, Some(i)))),
         }

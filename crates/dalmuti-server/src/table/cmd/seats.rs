@@ -6,7 +6,7 @@ use std::sync::Arc;
 use tokio::time::Instant;
 
 use crate::bots;
-use crate::error::{Conflict, ServerError};
+use crate::error::{BadRequest, Conflict, NotFound, ServerError};
 use crate::names::{self, PlayerName};
 use crate::protocol::{Outgoing, ServerMsg, Taken, Told};
 use crate::table::actor::Actor;
@@ -164,7 +164,7 @@ impl Actor {
             .seats
             .iter()
             .find(|s| s.player.as_deref() == Some(player))
-            .ok_or_else(|| ServerError::NotFound("you hold no seat at this table".into()))?;
+            .ok_or(NotFound::NoSeat)?;
         let name = seat.name.clone();
         let token = SeatToken::new();
         let hash = state::hash_hex(&token.hash());
@@ -210,7 +210,7 @@ impl Actor {
             .map(str::to_string)
     }
 
-    async fn add_bot(&mut self, token: &str, spec: &str) -> Result<PlayerName, ServerError> {
+    async fn add_bot(&mut self, token: &SeatToken, spec: &str) -> Result<PlayerName, ServerError> {
         self.check_host(token)?;
         let level = bots::parse_level(spec)?;
         let bot = bots::build(level, self.state.seats.len() as u64);
@@ -257,7 +257,7 @@ impl Actor {
             .state
             .seat_named(name)
             .filter(|&i| !bot || self.state.seats[i].bot.is_some())
-            .ok_or_else(|| ServerError::BadRequest(format!("no bot named {name:?}")))?;
+            .ok_or_else(|| BadRequest::NoBot { name: name.clone() })?;
         if self.state.game.is_none() || self.state.seats[i].waiting {
             self.commit(Stored::Unseat { name: name.clone() }).await?;
             self.forget(name);
@@ -269,7 +269,7 @@ impl Actor {
 
     async fn place(
         &mut self,
-        token: &str,
+        token: &SeatToken,
         name: &PlayerName,
         seat: usize,
         v: u64,
@@ -291,10 +291,10 @@ impl Actor {
             return Err(self.refusal(e, i));
         };
         if placement.newcomer != *name || !placement.seats.contains(&seat) {
-            let e = ServerError::BadRequest(format!(
-                "place {} at seat {:?}",
-                placement.newcomer, placement.seats
-            ));
+            let e = ServerError::BadRequest(BadRequest::PlaceAt {
+                newcomer: placement.newcomer.clone(),
+                seats: placement.seats.clone(),
+            });
             return Err(self.refusal(e, i));
         }
         self.clocks.place = None;

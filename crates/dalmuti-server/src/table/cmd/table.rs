@@ -129,7 +129,11 @@ impl Actor {
     /// A new table with this one's rules and seats: bots of the same
     /// levels, and each person's seat held by the same token's hash (so
     /// their token here claims it there, and only theirs).
-    async fn rematch(&mut self, token: &str, ctx: Context) -> Result<RematchMade, ServerError> {
+    async fn rematch(
+        &mut self,
+        token: &SeatToken,
+        ctx: Context,
+    ) -> Result<RematchMade, ServerError> {
         self.check_host(token)?;
         if !self.state.is_over() {
             return Err(ServerError::Conflict(Conflict::RematchTooSoon));
