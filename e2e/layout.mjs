@@ -9,8 +9,8 @@
 //           without scrolling, and still there scrolled to the bottom; − and
 //           + at least 44×44 px. On a small phone (360×640) the hand is
 //           taller than its sheet, and the buttons stay on it.
-//  replay   A replay at 1366 px: every seat's panel inside the window, none
-//           over "Download the record".
+//  replay   A replay at 1366, 1000, 390 and 360 px: every seat's panel
+//           inside the window, none over "Download the record".
 //  phone    Phones (390×844, 360×640) at tables of 3 to 8, the first-hand
 //           tour open: at our first turn every seat is on screen above the
 //           hand sheet, no title or turn line cut, no name widens the page.
@@ -20,7 +20,7 @@
 //           the next deal, a dialog), no seat nor the hand moves while a
 //           hand is played, no empty band under a laptop's docked hand, no
 //           stale "Choose a rank." once the hand is over.
-//  words    Japanese and Korean on a phone: no word broken inside.
+//  words    Japanese and Korean on both phones: no word broken inside.
 //  languages  The five languages at both phones and a laptop, from recorded
 //           states: the server's names (bots', tables') in the player's
 //           words in the turn line, the tax prompt, the news, the lobby's
@@ -28,7 +28,10 @@
 //           titles, the turn line, every card's name, Corporate Shuffle's
 //           too), no digit on its card's band, no bubble over the pile's
 //           words, the chat's box above the hand sheet, the game over's
-//           table within a phone, a game's name never broken.
+//           table within a phone, a game's name never broken; a rated
+//           game's end with each rating's change and the provisional "?";
+//           a seat taken back on another device told at once, the turn
+//           and its timer gone, the seat offered back.
 //  online   Back online, the table reconnects within a second; the offline
 //           banner moves no seat; a move from another tab of the seat is
 //           refused in words.
@@ -39,19 +42,21 @@
 //  tour     A newcomer's first hand: the tour's four steps (the taxes first
 //           when a tax is asked), in the way of nothing, skipped or finished
 //           for good, shown again from the help; on a phone on top of the
-//           hand sheet; Corporate Shuffle's own tour; the lobby says what
-//           the game is.
+//           hand sheet; in the five languages at the three sizes, the
+//           taxes first at a tax, Corporate Shuffle's own tour, each step
+//           on screen whole; the lobby says what the game is.
 //
 // It exits 0 on success; on failure it prints what failed, leaves
 // screenshots in e2e/out/ and exits 1. E2E_LAYOUT_PARTS=dock,replay runs
 // only those parts. Environment as in e2e/lib.mjs.
 
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { PNG } from 'pngjs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as lib from './lib.mjs';
 import { log, fail, tid, outDir, Server } from './lib.mjs';
-import { LAPTOP, PHONE, Pages, chosenParts, fixture, settle, tableInfo, atTable, createTable, addBots } from './pages.mjs';
+import { LAPTOP, PHONE, Pages, chosenParts, fixture, settle, tableInfo, atTable, createTable, addBots, ratedNews } from './pages.mjs';
 
 lib.setLogPrefix('[e2e layout]');
 
@@ -151,7 +156,7 @@ async function tieSaid() {
 
 async function replayOnScreen() {
   const three = fixture('three');
-  for (const size of [LAPTOP, { width: 1000, height: 700 }, PHONE]) {
+  for (const size of [LAPTOP, { width: 1000, height: 700 }, PHONE, SMALL_PHONE]) {
     const label = `replay-${size.width}`;
     const page = await pages.fixturePage(label, size, three, {
       hash: `#/replay/${encodeURIComponent(three.id)}`,
@@ -386,11 +391,14 @@ async function moments() {
     await page.evaluate(() => scrollTo(0, 0));
     await watchMoments(page);
     let banners = 0;
+    let rows = 0;
     for (const hand of [1, 2]) {
       for (let moves = 0; ; moves++) {
         const thing = await lib.nextThing(page, hand);
         if (thing === 'over') break;
         if (await page.locator(tid('board-banner')).isVisible()) banners++;
+        rows = Math.max(rows, await page.evaluate(() => new Set([...document.querySelectorAll('[data-testid="card-group"]')]
+          .map(n => Math.round(n.getBoundingClientRect().top))).size));
         if (thing === 'lead' || thing === 'follow') await lib.playSet(page);
         else await lib.answerDialog(page, thing);
         if (moves > 200) fail('more than 200 moves in one hand');
@@ -400,7 +408,10 @@ async function moments() {
     const problems = await page.evaluate(() => window.__layoutProblems);
     const moved = await page.evaluate(() => window.__layoutMoves);
     if (problems.length) fail(`moments of a game at ${size.width}×${size.height} (${moved} moves of more than 6 px):\n  ` + problems.join('\n  '));
-    log(`  ${size.width}×${size.height}: two hands watched frame by frame (a banner up at ${banners} of our turns): no banner over the turn line, nothing moved while a hand was played`);
+    // The case players met on a laptop: a hand of two rows, then fewer
+    // (the board shrank and never grew back, leaving a band under the hand).
+    if (size === LAPTOP && rows < 2) fail(`the laptop's hands were never on two rows: the check of the band under the hand did not meet the case`);
+    log(`  ${size.width}×${size.height}: two hands watched frame by frame (a banner up at ${banners} of our turns, the hand on up to ${rows} rows): no banner over the turn line, nothing moved while a hand was played`);
     await pages.close(label);
   }
 }
@@ -442,20 +453,20 @@ async function wordsUnbroken() {
       ['the tax', three, { hash: atTable(three), http: tableInfo(three), messages: three.screens.tax }, `${tid('decision')}[data-kind="tax"]`],
       ['the game over', three, { hash: atTable(three), http: tableInfo(three), messages: three.screens.over }, tid('game-over')],
     ];
-    for (const [what, fx, options, ready] of screens) {
-      const label = `words-${lang}`;
-      const page = await pages.fixturePage(label, PHONE, fx, { ...options, locale });
+    for (const size of [PHONE, SMALL_PHONE]) for (const [what, fx, options, ready] of screens) {
+      const label = `words-${lang}-${size.width}`;
+      const page = await pages.fixturePage(label, size, fx, { ...options, locale });
       await page.locator(ready).waitFor({ state: 'visible' });
       await settle(page);
       const broken = await brokenWords(page, lang);
       if (broken.length) {
         mkdirSync(outDir, { recursive: true });
-        await page.screenshot({ path: path.join(outDir, `words-${lang}.png`), fullPage: true });
-        fail(`${lang}, ${what} at 390×844: words broken across lines: ${broken.slice(0, 8).join(', ')}`);
+        await page.screenshot({ path: path.join(outDir, `${label}.png`), fullPage: true });
+        fail(`${lang}, ${what} at ${size.width}×${size.height}: words broken across lines: ${broken.slice(0, 8).join(', ')}`);
       }
       await pages.close(label);
     }
-    log(`  ${lang}: no word broken on five screens`);
+    log(`  ${lang}: no word broken on five screens at 390×844 and 360×640`);
   }
 }
 
@@ -530,6 +541,13 @@ async function fiveLanguages() {
     const results = m.d && m.d.results;
     if (results && results.length) m.d.results = [1, 2, 3, 4, 5].map(hand => ({ hand, order: results[(hand - 1) % results.length].order }));
   }
+  // Our turn at a table with a turn timer (45 s).
+  const timed = JSON.parse(JSON.stringify(three.screens.turn));
+  for (const m of timed) {
+    if (!m.d || !m.d.rules) continue;
+    m.d.turn_seconds = 45;
+    if (m.d.decision) m.d.deadline_ms = 45_000;
+  }
   for (const lang of Object.keys(LOCALES)) {
     const words = catalogue(lang);
     const bot = n => fill(words['web.bot.name'], { bot: words['web.bot.easy'], n });
@@ -567,6 +585,12 @@ async function fiveLanguages() {
           if (over.length) fail(`${at}, ${what}: ${over.join(', ')}`);
         }
         await noEnglishBot(page, what);
+        if (what === 'our turn at 3' && size === LAPTOP) {
+          // The news names a bot that took a seat in the player's words, its level said once (its name says it).
+          const news = await page.locator(tid('chat')).innerText();
+          const want = fill(words['web.event.seat'], { name: bot(1) });
+          if (!news.includes(want)) fail(`${at}: the news does not say "${want}": ${news.replace(/\s+/g, ' ').slice(0, 300)}`);
+        }
         if (what === 'the tax') {
           // The prompt names the bot the tax goes to in the player's words.
           const prompt = (await page.locator('#decision-title').textContent()) + ' ' + (await page.locator(tid('turn-line')).textContent());
@@ -589,17 +613,119 @@ async function fiveLanguages() {
         await pages.close(label);
       }
     }
-    for (const size of [SMALL_PHONE, PHONE]) {
+    for (const size of [SMALL_PHONE, PHONE, LAPTOP]) {
+      const at = `${lang}, ${size.width}×${size.height}`;
+      // A rated game's end (issue 46): how it moved each rating, Ada's
+      // still provisional ("?"), in the player's words.
       const label = `five-over-${lang}-${size.width}`;
-      const page = await pages.fixturePage(label, size, three, { hash: atTable(three), http: tableInfo(three), messages: over, locale: LOCALES[lang] });
+      const page = await pages.fixturePage(label, size, three, { hash: atTable(three), http: tableInfo(three), messages: [...over, ratedNews(three)], locale: LOCALES[lang] });
       await page.locator(tid('per-hand')).waitFor();
+      await page.locator(tid('rating-change')).first().waitFor();
       await settle(page);
       const fits = await page.evaluate(() => {
         const wrap = document.querySelector('.per-hand-wrap');
-        return { table: wrap.scrollWidth, box: wrap.clientWidth };
+        const vw = document.documentElement.clientWidth;
+        const lines = [...document.querySelectorAll('[data-testid="standings"] li')].map(n => ({
+          text: n.innerText.replace(/\s+/g, ' ').trim(), wide: n.scrollWidth > n.clientWidth + 1 || n.getBoundingClientRect().right > vw + 0.5,
+        }));
+        return { table: wrap.scrollWidth, box: wrap.clientWidth, lines, changes: document.querySelectorAll('[data-testid="standings"] [data-testid="rating-change"]').length };
       });
-      if (fits.table > fits.box + 0.5) fail(`${lang}, ${size.width}×${size.height}: the game over's table is ${fits.table} px in a ${fits.box}-px box`);
+      if (fits.table > fits.box + 0.5) fail(`${at}: the game over's table is ${fits.table} px in a ${fits.box}-px box`);
+      if (fits.changes !== 3) fail(`${at}: ${fits.changes} rating changes in the standings, not 3: ${fits.lines.map(l => l.text).join(' | ')}`);
+      const ada = fits.lines.find(l => l.text.includes('Ada'));
+      const now = words['web.gameover.rating-now'];
+      if (!ada || !ada.text.includes(`+3.3 ${now} 28.3?`)) fail(`${at}: Ada's line of the standings reads "${ada && ada.text}", not "… +3.3 ${now} 28.3? …"`);
+      for (const l of fits.lines) if (l.wide) fail(`${at}: a line of the standings is cut or wider than the window: "${l.text}"`);
       await noEnglishBot(page, 'the game over');
+      if (size !== LAPTOP) await page.screenshot({ path: path.join(outDir, `${label}.png`), fullPage: true });
+      await pages.close(label);
+    }
+    // A long game's table on a small phone scrolls sideways, and says so:
+    // a glow at the edge that has more (issue 46: columns hidden without a
+    // sign), the page no wider.
+    {
+      const at = `${lang}, 360×640, twelve hands`;
+      const label = `five-long-${lang}`;
+      const long = JSON.parse(JSON.stringify(over));
+      for (const m of long) if (m.d && m.d.results && m.d.results.length) m.d.results = Array.from({ length: 12 }, (_, i) => ({ ...m.d.results[i % 5], hand: i + 1 }));
+      const page = await pages.fixturePage(label, SMALL_PHONE, three, { hash: atTable(three), http: tableInfo(three), messages: long, locale: LOCALES[lang] });
+      const wrap = page.locator('.per-hand-wrap');
+      await wrap.waitFor();
+      await settle(page);
+      await wrap.scrollIntoViewIfNeeded();
+      const glow = async () => {
+        const png = PNG.sync.read(await wrap.screenshot({ animations: 'disabled' }));
+        // How yellow the 4-px columns at each edge are, on average (red + green − 2 × blue).
+        const edge = from => {
+          let sum = 0, count = 0;
+          for (let y = 0; y < png.height; y++) for (let x = from; x < from + 4; x++) {
+            const i = (y * png.width + x) * 4;
+            sum += png.data[i] + png.data[i + 1] - 2 * png.data[i + 2];
+            count++;
+          }
+          return sum / count;
+        };
+        return { left: edge(0), right: edge(png.width - 4) };
+      };
+      const sizes = await wrap.evaluate(n => ({ scroll: n.scrollWidth, box: n.clientWidth, page: document.documentElement.scrollWidth, vw: document.documentElement.clientWidth }));
+      if (sizes.scroll <= sizes.box) fail(`${at}: the table (${sizes.scroll} px) fits its box (${sizes.box} px): the check of its scrolling did not run`);
+      if (sizes.page > sizes.vw + 0.5) fail(`${at}: the game over's table widens the page to ${sizes.page} px`);
+      const start = await glow();
+      await wrap.evaluate(n => { n.scrollLeft = n.scrollWidth; });
+      const end = await glow();
+      // More to the right at the start: the right edge glows, the left not; at the end the other way round.
+      if (!(start.right > start.left + 20 && end.left > end.right + 20)) {
+        await page.screenshot({ path: path.join(outDir, `${label}.png`) });
+        fail(`${at}: no sign that the table scrolls (edges' yellow at the start ${start.left.toFixed(0)}/${start.right.toFixed(0)}, at the end ${end.left.toFixed(0)}/${end.right.toFixed(0)})`);
+      }
+      if (lang === 'ja' || lang === 'de') await page.screenshot({ path: path.join(outDir, `${label}.png`) });
+      await pages.close(label);
+    }
+    // The seat taken back on another device (issue 46, item 1): told at
+    // once, in the player's words, the turn gone, the seat offered back.
+    for (const size of [SMALL_PHONE, PHONE, LAPTOP]) {
+      const at = `${lang}, ${size.width}×${size.height}`;
+      const label = `five-taken-${lang}-${size.width}`;
+      const last = timed[timed.length - 1];
+      const taken = { t: 'taken', v: last.v, d: { name: 'Ada', reason: 'the seat was taken back on another device' } };
+      if (lang === 'en') {
+        // Without the word from the server, the same page shows our turn and its timer: what the check below must see gone.
+        const before = await pages.fixturePage(label, size, three, { hash: atTable(three), http: tableInfo(three), messages: timed, player: secret });
+        await before.locator(`${tid('dock')}.my-turn`).waitFor({ state: 'visible' });
+        await before.locator(tid('timer')).waitFor({ state: 'visible' });
+        await pages.close(label);
+      }
+      const page = await pages.fixturePage(label, size, three, {
+        hash: atTable(three), http: tableInfo(three), messages: [...timed, taken], locale: LOCALES[lang], player: secret,
+      });
+      await page.locator(tid('elsewhere')).waitFor({ state: 'visible' });
+      await settle(page);
+      const seen = await page.evaluate(() => {
+        const r = n => n.getBoundingClientRect();
+        const cut = ['#lost-title', '#lost-body', '#take-back', '#forget-seat'].map(s => document.querySelector(s))
+          .filter(n => n.scrollWidth > n.clientWidth + 1).map(n => n.textContent);
+        const title = document.getElementById('lost-title');
+        return {
+          title: title.textContent.trim(), body: document.getElementById('lost-body').textContent.trim(),
+          back: document.getElementById('take-back').hidden ? null : document.getElementById('take-back').textContent.trim(),
+          titleBox: r(title), vw: document.documentElement.clientWidth, vh: innerHeight, cut,
+          dock: !document.querySelector('[data-testid="dock"]').hidden && document.querySelector('[data-testid="dock"]').getClientRects().length > 0,
+          turn: document.querySelector('[data-testid="turn-line"]').textContent.trim(),
+          join: !document.getElementById('t-join').hidden,
+          timer: [...document.querySelectorAll('[data-testid="timer"]')].some(n => !n.hidden && n.getClientRects().length),
+        };
+      });
+      if (seen.title !== words['web.elsewhere.taken-title']) fail(`${at}: the seat taken elsewhere is told as "${seen.title}", not "${words['web.elsewhere.taken-title']}"`);
+      if (seen.body !== words['web.elsewhere.taken-body']) fail(`${at}: the panel says "${seen.body}"`);
+      if (seen.back !== words['web.elsewhere.take-back']) fail(`${at}: the seat is offered back as "${seen.back}", not "${words['web.elsewhere.take-back']}"`);
+      if (!inside(seen.titleBox, seen.vw, seen.vh)) fail(`${at}: the word that the seat is taken elsewhere is not on screen: ${show(seen.titleBox)}`);
+      if (seen.cut.length) fail(`${at}: the panel's words are cut: ${seen.cut.join('; ')}`);
+      if (seen.dock) fail(`${at}: the seat is played elsewhere, and the page still shows a hand to play`);
+      // Her seat is hers still: not "Take a seat" under her own name, above the word that it is played elsewhere.
+      if (seen.join) fail(`${at}: the seat is played elsewhere, and the page offers to join the table as a newcomer`);
+      if (seen.timer) fail(`${at}: the seat is played elsewhere, and the page still shows a turn's timer`);
+      if (seen.turn === words['web.prompt.lead']) fail(`${at}: the turn line still says it is our turn: "${seen.turn}"`);
+      await page.screenshot({ path: path.join(outDir, `${label}.png`) });
       await pages.close(label);
     }
     // The lobby's finished list, My games, a profile: the server's names in the player's words.
@@ -839,45 +965,64 @@ async function firstHandTour() {
 }
 
 /**
- * The tour's order and Corporate Shuffle's, from recorded states: a first
- * hand that opens with a tax to pay starts with the taxes; Corporate
- * Shuffle has a tour of its own, its special cards in it. The lobby says
- * what the game is, and shows how to play.
+ * The tour's order and Corporate Shuffle's, from recorded states, in the
+ * five languages: a first hand that opens with a tax to pay starts with
+ * the taxes; Corporate Shuffle has a tour of its own, its special cards in
+ * it; each step on screen whole. The lobby says what the game is, and
+ * shows how to play.
  */
 async function toursAndLobby() {
   const three = fixture('three');
-  for (const size of [LAPTOP, SMALL_PHONE]) {
-    const label = `tour-tax-${size.width}`;
-    const page = await pages.fixturePage(label, size, three, { hash: atTable(three), http: tableInfo(three), messages: three.screens.tax, tour: true });
-    await page.locator(`${tid('decision')}[data-kind="tax"]`).waitFor({ state: 'visible' });
-    const text = (await page.locator(tid('tour-text')).textContent()).trim();
-    if (text !== english['web.tour.taxes']) fail(`${size.width}: a tax to pay, and the tour opens with "${text}"`);
-    if (!(await page.locator(tid('tour')).isVisible())) fail(`${size.width}: the tour is hidden behind the tax dialog`);
-    await pages.close(label);
-    const cs = `tour-cs-${size.width}`;
-    const shown = await pages.fixturePage(cs, size, three, { hash: atTable(three), http: tableInfo(three), messages: corporate(three.screens.turn), tour: true });
-    await shown.locator(tid('tour')).waitFor({ state: 'visible' });
-    const said = [];
-    for (;;) {
-      said.push((await shown.locator(tid('tour-text')).textContent()).trim());
-      const next = shown.locator(tid('tour-next'));
-      if ((await next.textContent()).trim() === english['web.tour.done']) break;
-      await next.click();
+  const tourOnScreen = async (page, at) => {
+    const b = await boxes(page, { tour: tid('tour'), text: tid('tour-text') });
+    if (!b.tour || !inside(b.tour, b.vw, b.vh)) fail(`${at}: the tour is not inside the window: ${show(b.tour)} in ${b.vw}×${b.vh}`);
+    const cut = await page.locator(tid('tour-text')).evaluate(n => n.scrollHeight > n.clientHeight + 1 || n.scrollWidth > n.clientWidth + 1);
+    if (cut) fail(`${at}: the tour's step is cut: "${b.text && b.text.text}"`);
+  };
+  for (const lang of Object.keys(LOCALES)) {
+    const words = catalogue(lang);
+    const locale = LOCALES[lang];
+    for (const size of [LAPTOP, PHONE, SMALL_PHONE]) {
+      const at = `${lang}, ${size.width}×${size.height}`;
+      const label = `tour-tax-${lang}-${size.width}`;
+      const page = await pages.fixturePage(label, size, three, { hash: atTable(three), http: tableInfo(three), messages: three.screens.tax, tour: true, locale });
+      await page.locator(`${tid('decision')}[data-kind="tax"]`).waitFor({ state: 'visible' });
+      await settle(page);
+      const text = (await page.locator(tid('tour-text')).textContent()).trim();
+      if (text !== words['web.tour.taxes']) fail(`${at}: a tax to pay, and the tour opens with "${text}"`);
+      if (!(await page.locator(tid('tour')).isVisible())) fail(`${at}: the tour is hidden behind the tax dialog`);
+      await tourOnScreen(page, `${at}, a tax to pay`);
+      if (lang === 'ja' || lang === 'de') await page.screenshot({ path: path.join(outDir, `${label}.png`) });
+      await pages.close(label);
+      const cs = `tour-cs-${lang}-${size.width}`;
+      const shown = await pages.fixturePage(cs, size, three, { hash: atTable(three), http: tableInfo(three), messages: corporate(three.screens.turn), tour: true, locale });
+      await shown.locator(tid('tour')).waitFor({ state: 'visible' });
+      await settle(shown);
+      const said = [];
+      for (;;) {
+        said.push((await shown.locator(tid('tour-text')).textContent()).trim());
+        await tourOnScreen(shown, `${at}, Corporate Shuffle's step ${said.length}`);
+        const next = shown.locator(tid('tour-next'));
+        if ((await next.textContent()).trim() === words['web.tour.done']) break;
+        if (said.length > 8) fail(`${at}: Corporate Shuffle's tour never ends`);
+        await next.click();
+      }
+      const want = ['web.tour.cs-best', 'web.tour.cs-play', 'web.tour.cs-dogberts', 'web.tour.cs-specials', 'web.tour.cs-taxes'].map(k => words[k]);
+      if (JSON.stringify(said) !== JSON.stringify(want)) fail(`${at}: Corporate Shuffle's tour says ${JSON.stringify(said)}`);
+      await pages.close(cs);
     }
-    const want = ['web.tour.cs-best', 'web.tour.cs-play', 'web.tour.cs-dogberts', 'web.tour.cs-specials', 'web.tour.cs-taxes'].map(k => english[k]);
-    if (JSON.stringify(said) !== JSON.stringify(want)) fail(`${size.width}: Corporate Shuffle's tour says ${JSON.stringify(said)}`);
-    await pages.close(cs);
+    const page = await pages.page('about', { size: SMALL_PHONE, locale });
+    await page.goto(pages.base + '/#/');
+    await page.waitForFunction(l => document.documentElement.lang === l, lang);
+    const about = page.locator(tid('about'));
+    await about.waitFor();
+    const text = (await about.textContent()).replace(/\s+/g, ' ');
+    if (!text.includes(words['web.about.text'])) fail(`${lang}: the lobby's word on the game reads "${text}"`);
+    await page.locator(tid('about-help')).click();
+    await page.locator('#help').waitFor({ state: 'visible' });
+    await pages.close('about');
   }
-  const page = await pages.page('about', { size: SMALL_PHONE });
-  await page.goto(pages.base + '/#/');
-  const about = page.locator(tid('about'));
-  await about.waitFor();
-  const text = (await about.textContent()).replace(/\s+/g, ' ');
-  if (!text.includes(english['web.about.text'])) fail(`the lobby's word on the game reads "${text}"`);
-  await page.locator(tid('about-help')).click();
-  await page.locator('#help').waitFor({ state: 'visible' });
-  log('  a tax first, the taxes first; Corporate Shuffle\'s five steps; the lobby says what the game is');
-  await pages.close('about');
+  log('  five languages at 1366×768, 390×844 and 360×640: a tax first, the taxes first; Corporate Shuffle\'s five steps; the lobby says what the game is');
 }
 
 /**
@@ -906,17 +1051,17 @@ async function run() {
     await step('a hand of two rows or more: Play and Pass on screen at 1366×768, 390×844 and 360×640', dockOnScreen);
     await step('a tie at the top of the standings, said', tieSaid);
   }
-  if (parts.has('replay')) await step('the replay\'s seats on screen at 1366, 1000 and 390 px', replayOnScreen);
+  if (parts.has('replay')) await step('the replay\'s seats on screen at 1366, 1000, 390 and 360 px', replayOnScreen);
   if (parts.has('phone')) await step('phones (390×844, 360×640) at 3 to 8 seats, the tour open: every seat above the hand sheet, no word cut', phoneSeats);
   if (parts.has('moments')) await step('a game on a laptop and two phones: banners, the board, nothing moving while a hand is played', moments);
-  if (parts.has('words')) await step('Japanese and Korean on a phone: no word broken inside', wordsUnbroken);
+  if (parts.has('words')) await step('Japanese and Korean on phones (390×844, 360×640): no word broken inside', wordsUnbroken);
   if (parts.has('languages')) await step('five languages: the server\'s names in the player\'s words, nothing cut or spilling', fiveLanguages);
   if (parts.has('online')) await step('back online: reconnected within a second', backOnline);
   if (parts.has('away')) await step('back from away: told what the stand-in bot played', backFromAway);
   if (parts.has('names')) await step('the bots\' names in the player\'s language', namesInLanguage);
   if (parts.has('tour')) {
     await step('a newcomer\'s first-hand tour', firstHandTour);
-    await step('the tour\'s order at a tax, Corporate Shuffle\'s tour, the lobby\'s word on the game', toursAndLobby);
+    await step('the tour\'s order at a tax, Corporate Shuffle\'s tour, the lobby\'s word on the game, in five languages', toursAndLobby);
   }
 }
 

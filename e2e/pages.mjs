@@ -175,6 +175,22 @@ export async function settle(page) {
   await page.mouse.move(0, 0);
 }
 
+/**
+ * The `rated` news line of the recorded game, had it been rated: Ada won
+ * (her first rated game), the level of the two easy bots moved once.
+ */
+export function ratedNews(fx) {
+  const last = fx.screens.over[fx.screens.over.length - 1];
+  const fresh = { mu: 25, sigma: 25 / 3, provisional: true };
+  return {
+    t: 'news', v: last.v,
+    d: { n: 900, at: fx.now, kind: 'rated', ratings: [
+      { name: 'Ada', bot: false, before: fresh, after: { mu: 28.3, sigma: 7.79, provisional: true } },
+      { name: 'easy', bot: true, before: { mu: 22.4, sigma: 3.9, provisional: false }, after: { mu: 21.6, sigma: 3.8, provisional: false } },
+    ] },
+  };
+}
+
 /** A table's info as the fixture's HTTP API answers it. */
 export const tableInfo = fx => ({ [`/api/tables/${encodeURIComponent(fx.id)}`]: fx.info });
 /** The address of the fixture's table. */

@@ -28,7 +28,9 @@
 //     from "My games"; the laptop is told at once, in words, watches the
 //     table and offers to take it back, which it does; the phone, back
 //     later with its old key (in German), is told why, watches, and takes
-//     the seat back in turn.
+//     the seat back in turn; a tablet that never sat there, Ada's by the
+//     recovery link, is offered her seat (not to join as a newcomer) and
+//     takes it.
 //   - A new recovery link: Ada asks for one; the old link is refused from
 //     then on, and the phone that held it says so on its next visit and
 //     forgets it; the new link makes another browser Ada.
@@ -274,6 +276,25 @@ async function run() {
     await seatedAs(phone, 'Ada');
     await panel(a).waitFor({ state: 'visible', timeout: 5_000 });
     log(`  the phone, back with its old key: "${said}"; took the seat back, and the laptop was told`);
+
+    // A tablet that never sat there, Ada's by the recovery link, opens the
+    // table's address: not "Take a seat" under her own name, but her seat
+    // offered back; taking it, the phone is told.
+    const tablet = await newPage('tablet', { width: 820, height: 1180 });
+    await tablet.goto(link);
+    await tablet.locator(tid('player-you')).waitFor({ state: 'visible' });
+    await tablet.goto(`${base}/#/t/${encodeURIComponent(made.id)}`);
+    await panel(tablet).waitFor({ state: 'visible', timeout: 10_000 });
+    const held = (await tablet.locator('#lost-title').textContent()).trim();
+    if (held !== english['web.elsewhere.held-title']) fail(`the tablet says "${held}", not "${english['web.elsewhere.held-title']}"`);
+    if (await tablet.locator('#t-join').isVisible()) fail('the tablet offers Ada to join her own table as a newcomer');
+    await tablet.locator(tid('take-back')).click();
+    await seatedAs(tablet, 'Ada');
+    await panel(tablet).waitFor({ state: 'hidden' });
+    await panel(phone).waitFor({ state: 'visible', timeout: 5_000 });
+    log(`  a tablet that never sat there: "${held}"; took the seat back, and the phone was told`);
+    await tablet.context().close();
+    delete pages.tablet;
     await phone.context().close();
     delete pages.phone3;
   });

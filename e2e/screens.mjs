@@ -36,7 +36,7 @@ import path from 'node:path';
 import * as lib from './lib.mjs';
 import { log, fail, tid, Server } from './lib.mjs';
 import { checkAxe, checkScreenshot } from './checks.mjs';
-import { LAPTOP, PHONE, Pages, chosenParts, fixture, settle, tableInfo, atTable, createTable, addBots } from './pages.mjs';
+import { LAPTOP, PHONE, Pages, chosenParts, fixture, settle, tableInfo, atTable, createTable, addBots, ratedNews } from './pages.mjs';
 
 lib.setLogPrefix('[e2e screens]');
 
@@ -152,22 +152,6 @@ async function recordedScreen(name, size, fx, options, ready) {
   await checkScreenshot(page, label);
   await checkAxe(page, `${name} (recorded, ${size.width}×${size.height})`);
   await closePage(label);
-}
-
-/**
- * The `rated` news line of the recorded game, had it been rated: Ada won
- * (her first rated game), the level of the two easy bots moved once.
- */
-function ratedNews(fx) {
-  const last = fx.screens.over[fx.screens.over.length - 1];
-  const fresh = { mu: 25, sigma: 25 / 3, provisional: true };
-  return {
-    t: 'news', v: last.v,
-    d: { n: 900, at: fx.now, kind: 'rated', ratings: [
-      { name: 'Ada', bot: false, before: fresh, after: { mu: 28.3, sigma: 7.79, provisional: true } },
-      { name: 'easy', bot: true, before: { mu: 22.4, sigma: 3.9, provisional: false }, after: { mu: 21.6, sigma: 3.8, provisional: false } },
-    ] },
-  };
 }
 
 async function recordedScreens() {

@@ -143,10 +143,13 @@ export function newsWords(d) {
   // `bot_n`): its name is said in the player's words here and after.
   if (d.bot && d.bot_n) learnBot(d.name, d.bot, d.bot_n);
   const name = d.name != null ? shownName(d.name) : d.name;
+  // A bot the server named says its level in its name ("easy bot 1" as
+  // the player's words have it): not said twice.
+  const level = d.bot && !d.bot_n;
   switch (d.kind) {
-    case 'seat': return d.bot ? t('web.event.seat-bot', { name, bot: botName(d.bot) }) : t('web.event.seat', { name });
+    case 'seat': return level ? t('web.event.seat-bot', { name, bot: botName(d.bot) }) : t('web.event.seat', { name });
     case 'unseat': return t('web.event.unseat', { name });
-    case 'waiting': return d.bot ? t('web.event.waiting-bot', { name, bot: botName(d.bot) }) : t('web.event.waiting', { name });
+    case 'waiting': return level ? t('web.event.waiting-bot', { name, bot: botName(d.bot) }) : t('web.event.waiting', { name });
     case 'start': return t('web.news.start');
     case 'hand': return t('web.event.deal', { hand: d.hand });
     case 'join': return t('web.event.join', { name, seat: Number(d.seat) + 1 });

@@ -3,7 +3,9 @@
 // page says so at once, in words, watches the table instead of showing a
 // turn it cannot play, and offers the choice: take the seat back here
 // (with the player's kept key, js/player.js) or keep watching. The same
-// when the server refuses this browser's old token at a reload.
+// when the server refuses this browser's old token at a reload, and when
+// a player who kept a name opens a table where that name holds a seat
+// this browser has no token for (seated from another device).
 
 import { $, show, setError, announce } from './dom.js';
 import { t } from './i18n.js';
@@ -13,8 +15,36 @@ import { store } from './storage.js';
 import { T, noSelection } from './state.js';
 import { reconnectNow, setNotice } from './connection.js';
 
-/** Why the seat is not this page's: 'taken' (told live) or 'lost' (an old token refused); null when it is. */
-const elsewhere = { kind: null, busy: false };
+/**
+ * Why the seat is not this page's: 'taken' (told live) or 'lost' (an old
+ * token refused); null when it is. `watching`: the tables where the player
+ * chose to keep watching (not asked again while the page is open).
+ */
+const elsewhere = { kind: null, busy: false, watching: new Set() };
+
+/**
+ * Whether the player who kept a name on this browser holds a seat at the
+ * table shown, with no token for it here: they may take it back, not
+ * join again under their own name.
+ */
+function heldByName() {
+  const s = T.state;
+  const kept = keptPlayer();
+  if (!s || s.you || !kept || !s.lobby || s.game_over || (T.id && store.token(T.id))) return false;
+  const name = kept.name.toLowerCase();
+  return s.lobby.some(x => !x.bot && x.name.toLowerCase() === name);
+}
+
+/** Whether this page's player holds the seat shown on another device (the panel says so, or would). */
+export function seatHeldElsewhere() {
+  return !!elsewhere.kind || heldByName();
+}
+
+/** What the panel says now: the last word on the seat, or 'held' for a seat held by the kept name. */
+function shownKind() {
+  if (elsewhere.kind) return elsewhere.kind;
+  return heldByName() && !elsewhere.watching.has(T.id) ? 'held' : null;
+}
 
 /**
  * The seat is played elsewhere: this page's token is forgotten (the
@@ -46,12 +76,12 @@ export function renderElsewhere() {
   if (!panel) return;
   // Seated again (taken back here): nothing to say.
   if (elsewhere.kind && T.state && T.state.you) elsewhere.kind = null;
-  show(panel, !!elsewhere.kind);
-  if (!elsewhere.kind) return;
-  panel.dataset.kind = elsewhere.kind;
-  const taken = elsewhere.kind === 'taken';
-  $('lost-title').textContent = t(taken ? 'web.elsewhere.taken-title' : 'web.elsewhere.lost-title');
-  $('lost-body').textContent = t(taken ? 'web.elsewhere.taken-body' : 'web.elsewhere.lost-body');
+  const kind = shownKind();
+  show(panel, !!kind);
+  if (!kind) return;
+  panel.dataset.kind = kind;
+  $('lost-title').textContent = t(`web.elsewhere.${kind}-title`);
+  $('lost-body').textContent = t(`web.elsewhere.${kind}-body`, { name: keptPlayer() ? keptPlayer().name : '' });
   const back = $('take-back');
   // Only a player who kept a name can take a seat back (its key is theirs).
   show(back, !!keptPlayer());
@@ -85,6 +115,7 @@ async function takeBackHere() {
 export function setUpElsewhere() {
   $('take-back').addEventListener('click', takeBackHere);
   $('forget-seat').addEventListener('click', () => {
+    if (T.id) elsewhere.watching.add(T.id);
     clearElsewhere();
     setError($('lost-error'), '');
   });

@@ -6,7 +6,7 @@
 import { $, el, show, setError, replaceKeepingFocus, announce } from './dom.js';
 import { beforePile, afterRender, clearBanners, showTurnInIcon } from './fx.js';
 import { renderTour } from './tour.js';
-import { renderElsewhere, clearElsewhere } from './elsewhere.js';
+import { renderElsewhere, clearElsewhere, seatHeldElsewhere } from './elsewhere.js';
 import { t, tn } from './i18n.js';
 import { api } from './api.js';
 import { isOffline } from './offline.js';
@@ -340,7 +340,7 @@ function rulesWords(rules) {
 
 function renderJoin() {
   const s = T.state;
-  const canJoin = !s.you && !myToken() && !s.game_over &&
+  const canJoin = !s.you && !myToken() && !s.game_over && !seatHeldElsewhere() &&
     (!s.started || (s.rules && s.rules.join_and_leave));
   show($('t-join'), canJoin);
   if (canJoin) {
