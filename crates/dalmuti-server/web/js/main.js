@@ -112,6 +112,10 @@ function rerender() {
 }
 
 async function init() {
+  // For tests and curious people: the client's state, read only; there
+  // from the start (before the words are fetched), so a script that looks
+  // at once finds it, empty, rather than nothing.
+  window.dalmutiClient = { table: T, replay: R, BOT_LEVELS, i18n };
   try {
     await setLang(detectLang(), false);
   } catch (e) {
@@ -156,8 +160,6 @@ async function init() {
     if (!document.hidden && nav.route.view === 'table' && T.wanted && !T.ws) reconnectNow();
   });
   setInterval(tick, 250);
-  // For tests and curious people: the client's state, read only.
-  window.dalmutiClient = { table: T, replay: R, BOT_LEVELS, i18n };
   await recoverPlayer();
   onRoute();
 }
