@@ -846,6 +846,15 @@ impl Reading for ServerMsg {
     }
 }
 
+/// Whether a message's STATE asks its seat to play: to lead or follow.
+pub fn asks_to_play(m: &ServerMsg) -> bool {
+    let decision = m.state().and_then(|s| s.state.decision.as_ref());
+    matches!(
+        decision,
+        Some(Wire(Decision::Lead | Decision::Follow { .. }))
+    )
+}
+
 /// Whether a server message carries STATE (it has a `view`).
 pub fn has_state(m: &Value) -> bool {
     let t = serde_json::from_value::<MsgType>(m["t"].clone());
