@@ -8,14 +8,15 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use common::{
-    Mode, Player, Reading, Server, WAIT, Ws, asks_to_play, choose_for, has_state, hello, msg_from,
-    msg_of,
+    Mode, Player, Reading, Server, WAIT, Ws, asks_to_play, choose_for, error_body, has_state,
+    hello, msg_from, msg_of,
 };
-use dalmuti_core::Decision;
-use dalmuti_core::record::{Checked, check};
+use dalmuti_core::record::{Checked, Record, check};
 use dalmuti_core::wire::Wire;
+use dalmuti_core::{Action, Decision, LogEntry, Variant};
+use dalmuti_server::fairness::Fairness;
 use dalmuti_server::protocol::{
-    Described, ErrorKind, LobbyEntry, MsgType, ServerMsg, State, StateMsg,
+    Described, ErrorKind, LobbyEntry, MsgType, Replay, Seen, ServerMsg, State, StateMsg,
 };
 use serde_json::{Value, json};
 
@@ -28,10 +29,13 @@ use serde_json::{Value, json};
 struct Game {
     id: String,
     tokens: Vec<String>,
-    /// Every human seat's name and the messages it received.
+    /// Every human seat's name and the messages it received (as JSON, for
+    /// the hidden-information checks; [`msg_from`] reads one as its type).
     seats: Vec<(String, Vec<Value>)>,
     /// What a spectator received.
     spectator: Vec<Value>,
+    /// The public answers as served, for the hidden-information checks;
+    /// read as types with [`Record::parse`] and [`typed`].
     record: Value,
     replay: Value,
     fairness: Value,
@@ -79,8 +83,8 @@ async fn play_game(
         logs.push((name, p.finish().await));
     }
     let spectator = spectator.finish().await;
-    let info = server.info(&id).await;
-    assert_eq!(info["over"], json!(true), "{info}");
+    let info = server.table_info(&id).await;
+    assert!(info.over, "{info:?}");
 
     let get = |what: &str| {
         let path = format!("/api/tables/{id}/{what}");
@@ -109,6 +113,18 @@ async fn play_game(
         replay,
         fairness,
     }
+}
+
+/// A public answer (replay, fairness) read as the server's type: a field
+/// renamed or retyped fails here.
+fn typed<T: serde::de::DeserializeOwned>(answer: &Value) -> T {
+    serde_json::from_value(answer.clone())
+        .unwrap_or_else(|e| panic!("an answer that does not read as the server's: {e}: {answer}"))
+}
+
+/// The last message of `log` that carries STATE, read as the wire's type.
+fn last_state(log: &[Value]) -> Option<ServerMsg> {
+    log.iter().rev().find(|m| has_state(m)).map(msg_from)
 }
 
 /// At the table cap, a new table makes room by evicting the oldest
@@ -154,7 +170,7 @@ async fn at_the_cap_a_new_table_replaces_one_nobody_is_at() {
         )
         .await;
     assert_eq!(code, 503, "{body}");
-    assert!(body["error"].as_str().unwrap().contains("at most 2 tables"));
+    assert!(error_body(&body).error.contains("at most 2 tables"));
     server.stop().await;
 }
 
@@ -201,7 +217,7 @@ async fn a_crowd_asking_for_a_replay_costs_one_build_and_stops_no_table() {
     }));
     let (_, played) = tokio::join!(crowd, bo_p.finish());
     assert!(!played.is_empty());
-    assert_eq!(server.info(&control).await["over"], json!(true));
+    assert!(server.table_info(&control).await.over);
     assert_eq!(
         archive_answers(&server, "built").await,
         3,
@@ -249,46 +265,43 @@ async fn whole_games_over_websockets_end_and_their_records_check() {
             Checked::Valid(report) => report,
             other => panic!("{other:?}"),
         };
-        let last: Vec<&Value> = game
-            .seats
-            .iter()
-            .map(|(name, log)| {
-                log.iter()
-                    .rev()
-                    .find(|m| has_state(m))
-                    .unwrap_or_else(|| panic!("{name} got no STATE"))
-            })
+        let last: Vec<ServerMsg> = (game.seats.iter())
+            .map(|(name, log)| last_state(log).unwrap_or_else(|| panic!("{name} got no STATE")))
             .collect();
         for (m, (name, _)) in last.iter().zip(&game.seats) {
-            assert_eq!(m["d"]["game_over"], json!(true), "{name}: {m}");
-            assert_eq!(m["v"], last[0]["v"], "{name}");
-            assert_eq!(m["d"]["hand"], json!(hands), "{name}");
-            assert_eq!(m["d"]["you"], json!(name));
+            let state = &m.expect_state().state;
+            assert!(state.game_over, "{name}: {m:?}");
+            assert_eq!(m.v, last[0].v, "{name}");
+            assert_eq!(state.hand, hands, "{name}");
+            assert_eq!(state.you.as_ref().map(|n| n.as_str()), Some(name.as_str()));
         }
-        let seating = game.record["seating"].as_array().unwrap();
+        let record = Record::parse(&game.record.to_string()).expect("the record reads");
+        let seating = &record.seating;
         assert_eq!(seating.len(), seats);
         for (name, _) in &game.seats {
-            assert!(seating.contains(&json!(name)), "{name} not in {seating:?}");
+            assert!(seating.contains(name), "{name} not in {seating:?}");
         }
         if let Some(totals) = report.totals {
-            for entry in last[0]["d"]["totals"].as_array().unwrap() {
-                let name = entry["name"].as_str().unwrap();
+            for entry in &last[0].expect_state().state.totals {
+                let name = entry.name.as_str();
                 let (_, total) = totals.iter().find(|(n, _)| n == name).unwrap();
-                assert_eq!(entry["total"], json!(total), "{name}'s total");
+                assert_eq!(u64::from(entry.total), u64::from(*total), "{name}'s total");
             }
         }
-        assert!(
-            game.replay["frames"]
-                .as_array()
-                .is_some_and(|f| !f.is_empty())
-        );
-        assert!(game.fairness["hands"].as_array().unwrap().len() >= hands);
+        assert!(!typed::<Replay>(&game.replay).frames.is_empty());
+        assert!(typed::<Fairness>(&game.fairness).hands.len() >= hands);
     }
     server.stop().await;
 }
 
 // ---------------------------------------------------------------------------
 // Hidden information.
+//
+// These checks read the messages and answers as raw JSON on purpose: they
+// look at every string a client received, wherever it is, typed field or
+// not (a card or a seed must not hide in a field no type has), and
+// `assert_leaks_are_caught` proves them by putting such fields in. Read
+// as the wire's types, an added field would be dropped unseen.
 
 /// A group of cards: record tokens (0 to 12, J, and Corporate Shuffle's T,
 /// R and D) separated by single spaces, with `as V` after Dogberts alone.
@@ -632,25 +645,20 @@ async fn no_message_shows_cards_a_client_may_not_see() {
 fn specials_seen(game: &Game) -> (usize, usize, usize) {
     // The spectator's log: everything public, the same for everyone.
     let mut seen = HashSet::new();
-    {
-        for m in game.spectator.iter().filter(|m| has_state(m)) {
-            let hand = m["d"]["hand"].as_u64().unwrap_or(0);
-            for (i, entry) in m["d"]["view"]["log"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
-                let kind = match entry["event"].as_str() {
-                    Some("played") if !entry["wedgie"].is_null() => "wedgie",
-                    Some("played") if entry["set"].as_str().is_some_and(|s| s.contains(" as ")) => {
-                        "dogberts"
-                    }
-                    Some("ratbert_taken") => "ratbert",
-                    _ => continue,
-                };
-                seen.insert((hand, i, kind));
-            }
+    for m in game.spectator.iter().map(msg_from) {
+        let Some(state) = m.state() else { continue };
+        let hand = state.state.hand;
+        let log = state.state.view.iter().flat_map(|v| &v.log);
+        for (i, entry) in log.enumerate() {
+            let kind = match entry {
+                LogEntry::Played {
+                    wedgie: Some(_), ..
+                } => "wedgie",
+                LogEntry::Played { set, .. } if set.contains(" as ") => "dogberts",
+                LogEntry::RatbertTaken { .. } => "ratbert",
+                _ => continue,
+            };
+            seen.insert((hand, i, kind));
         }
     }
     let count = |kind: &str| seen.iter().filter(|s| s.2 == kind).count();
@@ -690,48 +698,47 @@ async fn corporate_shuffle_games_end_check_and_show_no_card_a_client_may_not_see
         ),
     ] {
         let game = play_game(&server, seats, humans, &bots, hands, rules).await;
-        assert_eq!(game.record["rules"]["variant"], json!("corporate-shuffle"));
+        let record = Record::parse(&game.record.to_string()).expect("the record reads");
+        assert_eq!(record.rules.variant, Variant::CorporateShuffle);
         for (name, log) in &game.seats {
-            let last = log.iter().rev().find(|m| has_state(m)).unwrap();
-            assert_eq!(
-                last["d"]["rules"]["variant"],
-                json!("corporate-shuffle"),
-                "{name}"
-            );
-            assert_eq!(
-                last["d"]["view"]["variant"],
-                json!("corporate-shuffle"),
-                "{name}"
-            );
+            let last = last_state(log).unwrap();
+            let state = &last.expect_state().state;
+            assert_eq!(state.rules.variant, Variant::CorporateShuffle, "{name}");
+            let view = state.view.as_ref().unwrap();
+            assert_eq!(view.variant, Variant::CorporateShuffle, "{name}");
         }
         assert_eq!(
-            server.info(&game.id).await["variant"],
-            json!("corporate-shuffle")
+            server.table_info(&game.id).await.variant,
+            Variant::CorporateShuffle
         );
         // Sixty cards, dealt in each hand.
-        let frames = game.replay["frames"].as_array().unwrap();
-        let held: usize = frames[0]["hands"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|h| h.as_str().unwrap().split_whitespace().count())
+        let replay = typed::<Replay>(&game.replay);
+        let held: usize = (replay.frames[0].hands.iter())
+            .map(|h| h.split_whitespace().count())
             .sum();
         assert_eq!(held, 60);
         assert_game_hides(&game);
         let humans: HashSet<&str> = game.seats.iter().map(|(n, _)| n.as_str()).collect();
         let mut acts = HashSet::new();
-        for m in &game.spectator {
-            let e = &m["d"]["e"];
-            if e["kind"] == json!("act") && humans.contains(e["name"].as_str().unwrap_or("")) {
-                acts.insert((m["v"].as_u64(), e["action"].to_string()));
+        for m in game.spectator.iter().map(msg_from) {
+            let e = m.state().and_then(|s| s.e.as_ref());
+            if let Some(Described::Act {
+                name,
+                action: Seen::Shown(Wire(action)),
+                ..
+            }) = e
+                && humans.contains(name.as_str())
+            {
+                acts.insert((m.v, *action));
             }
         }
         for (_, action) in &acts {
-            let action: Value = serde_json::from_str(action).unwrap();
-            if action["wedgie"].is_u64() {
+            let Action::Play(set) = action else { continue };
+            if set.wedgie_target().is_some() {
                 wedgie_acts += 1;
             }
-            if action["play"].as_str().is_some_and(|p| p.contains(" as ")) {
+            // The wire's `play` is the set as the record writes it.
+            if set.to_string().contains(" as ") {
                 declared_acts += 1;
             }
         }
@@ -1372,7 +1379,7 @@ async fn post(server: &Server, path: &str, token: Option<&str>, body: &str) -> (
 fn assert_error((status, body): (u16, Value), expected: u16, what: &str) {
     assert_eq!(status, expected, "{what}: {body}");
     assert!(
-        body["error"].as_str().is_some_and(|e| !e.trim().is_empty()),
+        !error_body(&body).error.trim().is_empty(),
         "{what}: a clear error: {body}"
     );
 }
@@ -1456,7 +1463,7 @@ async fn bad_http_input_gets_the_documented_status_and_changes_nothing() {
         .await;
         let what = format!("rules {rules}");
         assert_error(answer.clone(), 400, &what);
-        let reason = answer.1["error"].as_str().unwrap();
+        let reason = error_body(&answer.1).error;
         assert!(reason.contains(names), "{what}: {reason}");
     }
     assert_error(
@@ -1512,7 +1519,7 @@ async fn bad_http_input_gets_the_documented_status_and_changes_nothing() {
         let body = json!({ "bot": bot }).to_string();
         let answer = post(s, &bots, Some(&ada), &body).await;
         assert_error(answer.clone(), 400, bot);
-        let reason = answer.1["error"].as_str().unwrap();
+        let reason = error_body(&answer.1).error;
         for level in ["easy", "normal", "hard", "expert"] {
             assert!(
                 reason.contains(level),
@@ -1617,9 +1624,7 @@ async fn every_http_error_is_json_that_says_what_is_wrong() {
             head.contains("content-type: application/json"),
             "{what}: {head}"
         );
-        let reason = body["error"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{what}: {body}"));
+        let reason = error_body(&body).error;
         assert!(
             !reason.trim().is_empty() && reason.contains(says),
             "{what}: {reason}"
@@ -1707,8 +1712,8 @@ async fn a_websocket_that_answers_no_pings_is_closed_one_that_does_stays() {
     alive
         .send_json(&json!({"t": "chat", "d": "still here"}))
         .await;
-    let chat = alive.recv_until(|m| m["t"] == json!("chat")).await;
-    assert_eq!(chat["d"]["text"], json!("still here"));
+    let chat = alive.recv_until_msg(|m| m.t() == MsgType::Chat).await;
+    assert_eq!(chat.chat_line().unwrap().text, "still here");
     server.stop().await;
 }
 
@@ -1747,7 +1752,7 @@ async fn requests_whose_headers_or_body_never_end_are_cut_off() {
     );
     let (status, _, body) = common::raw_http_head(addr, request.as_bytes()).await;
     assert_eq!(status, 408, "{body}");
-    assert!(body["error"].is_string(), "{body}");
+    error_body(&body);
     server.stop().await;
 }
 
@@ -1789,7 +1794,7 @@ async fn one_address_holds_at_most_its_share_of_connections() {
     // A fourth connection, HTTP or WebSocket, is refused with a reason.
     let (status, body) = server.http("GET", "/api/tables", None, None).await;
     assert_eq!(status, 429, "{body}");
-    let reason = body["error"].as_str().unwrap();
+    let reason = error_body(&body).error;
     assert!(reason.contains("at most 3"), "{reason}");
     let refused = Ws::try_connect(server.addr, &format!("/ws/{id}")).await;
     assert!(matches!(refused, Err((429, _))), "{:?}", refused.err());
@@ -1828,7 +1833,7 @@ async fn one_address_may_create_only_so_many_tables_at_once() {
     );
     let (status, head, answer) = common::raw_http_head(server.addr, request.as_bytes()).await;
     assert_eq!(status, 429, "{answer}");
-    let reason = answer["error"].as_str().unwrap();
+    let reason = error_body(&answer).error;
     assert!(reason.contains("try again in"), "{reason}");
     assert!(head.contains("\r\nretry-after: "), "{head}");
     server.stop().await;
@@ -1942,24 +1947,23 @@ async fn a_finished_game_is_kept_as_a_record_not_a_live_table() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     let check_served = async |server: &Server| {
-        let info = server.info(&first).await;
-        assert_eq!(info["over"], json!(true), "{info}");
+        let info = server.table_info(&first).await;
+        assert!(info.over, "{info:?}");
         for what in ["record", "replay", "fairness"] {
             let path = format!("/api/tables/{first}/{what}");
             let (status, body) = server.http("GET", &path, None, None).await;
             assert_eq!(status, 200, "{path}: {body}");
         }
-        let (_, finished) = server
-            .http("GET", "/api/tables?finished=true", None, None)
-            .await;
-        assert_eq!(finished["tables"][0]["id"], json!(first), "{finished}");
-        let (_, open) = server.http("GET", "/api/tables", None, None).await;
-        assert!(!open.to_string().contains(&first), "{open}");
+        let finished = server.lobby("/api/tables?finished=true").await;
+        assert_eq!(finished[0].id, first.as_str(), "{finished:?}");
+        let open = server.lobby("/api/tables").await;
+        assert!(open.iter().all(|t| t.id != first.as_str()), "{open:?}");
         // Its seat's page still shows the final standings.
-        let (ws, snapshot) = server.hello(&first, Some(&ada), 0).await;
-        assert_eq!(snapshot["t"], json!("snapshot"), "{snapshot}");
-        assert_eq!(snapshot["d"]["game_over"], json!(true));
-        assert_eq!(snapshot["d"]["you"], json!("Ada"));
+        let (ws, snapshot) = server.hello_msg(&first, Some(&ada), 0).await;
+        assert_eq!(snapshot.t(), MsgType::Snapshot, "{snapshot:?}");
+        let state = &snapshot.expect_state().state;
+        assert!(state.game_over);
+        assert_eq!(state.you.as_ref().map(|n| n.as_str()), Some("Ada"));
         ws.close().await;
         // Nothing about it can change.
         let (status, body) = server

@@ -790,6 +790,13 @@ fn choose_by_the_rules(state: &State, decision: &Decision) -> Option<Action> {
     })
 }
 
+/// A refused HTTP request's body, `{"error": REASON}`, read as the
+/// server's type: a body that is not one fails here.
+pub fn error_body(body: &Value) -> dalmuti_server::error::ErrorBody {
+    serde_json::from_value(body.clone())
+        .unwrap_or_else(|e| panic!("not an error body: {e}: {body}"))
+}
+
 /// A server message's text read as the wire's own type: a field renamed
 /// or retyped fails here.
 pub fn msg_of(text: &str) -> ServerMsg {
