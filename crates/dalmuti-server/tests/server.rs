@@ -8,12 +8,13 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use dalmuti_core::LogEntry;
 use dalmuti_core::wire::Wire;
 use dalmuti_core::{Action, DealRng, Decision, Deck, Rules, Seed};
 use dalmuti_server::http::{AppState, router};
 use dalmuti_server::ids::TableId;
 use dalmuti_server::names::PlayerName;
-use dalmuti_server::protocol::{ServerMsg, State};
+use dalmuti_server::protocol::{Described, Seen, ServerMsg, State};
 use dalmuti_server::store::{SqliteStore, Store, TableRow};
 use dalmuti_server::table::{self, Context, Feed, Speaker, TableHandle, Timings};
 use dalmuti_server::token::SeatToken;
@@ -312,16 +313,60 @@ impl Drop for Watchdog {
 
 /// Whether a seat's state asks it something: a decision other than saying
 /// ready, which the table makes for everyone when the setup pause ends.
-fn asked(d: &Value) -> bool {
-    !d["decision"].is_null() && d["decision"]["kind"] != "ready"
+fn asked(m: &ServerMsg) -> bool {
+    m.state().is_some_and(|s| asks(&s.state))
 }
 
 /// Whether only this seat is left to decide: during setup everyone else is
 /// ready; in play it is its turn.
-fn alone_to_act(d: &Value) -> bool {
-    asked(d)
-        && (d["view"]["ready"].is_null()
-            || d["view"]["ready"].as_u64().map(|r| r + 1) == d["view"]["players"].as_u64())
+fn alone_to_act(m: &ServerMsg) -> bool {
+    let Some(state) = m.state() else { return false };
+    let view = state.state.view.as_ref();
+    asks(&state.state) && view.is_none_or(|view| view.ready.is_none_or(|r| r + 1 == view.players))
+}
+
+/// A message's STATE; panics, naming the message, if it has none.
+fn state_of(m: &ServerMsg) -> &State {
+    &(m.state())
+        .unwrap_or_else(|| panic!("a message without STATE: {}", m.to_text()))
+        .state
+}
+
+/// Whether a message's STATE says the game is over.
+fn over(m: &ServerMsg) -> bool {
+    m.state().is_some_and(|s| s.state.game_over)
+}
+
+/// The event a message's STATE follows, if any.
+fn event_of(m: &ServerMsg) -> Option<&Described> {
+    m.state()?.e.as_ref()
+}
+
+/// The seat an action was chosen for (by its stand-in bot or the turn
+/// timer), if a message follows such an action.
+fn auto_act(m: &ServerMsg) -> Option<&PlayerName> {
+    match event_of(m)? {
+        Described::Act {
+            name, auto: true, ..
+        } => Some(name),
+        _ => None,
+    }
+}
+
+/// Whether a message follows a deal.
+fn dealt(m: &ServerMsg) -> bool {
+    matches!(event_of(m), Some(Described::Deal { .. }))
+}
+
+/// The hand as a message's STATE shows it, if it does.
+fn stage_view(m: &ServerMsg) -> Option<&dalmuti_core::ViewSnapshot> {
+    m.state()?.state.view.as_ref()
+}
+
+/// The stage of the hand a message's STATE shows (`setup`, `play`,
+/// `over`).
+fn stage(m: &ServerMsg) -> Option<&str> {
+    Some(stage_view(m)?.stage.as_str())
 }
 
 fn cards(hand: &str) -> Vec<&str> {
@@ -400,11 +445,11 @@ async fn play_human(
     token: &SeatToken,
     feed: &mut Feed,
     mut last: ServerMsg,
-    stop: impl Fn(&Value) -> bool,
+    stop: impl Fn(&State) -> bool,
 ) -> ServerMsg {
     'outer: loop {
         let state = &last.state().expect("a seat's feed tells STATE").state;
-        if state.game_over || stop(&last.data()) {
+        if state.game_over || stop(state) {
             return last;
         }
         // A Greater Dalmuti asked to place a newcomer takes the lower seat.
@@ -447,7 +492,7 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
         .start_with_seed(&token, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let first = next(&mut feed, |m| alone_to_act(&m.data())).await;
+    let first = next(&mut feed, alone_to_act).await;
     // A stranger, a stale event number, an illegal action: each refused,
     // with a resync, and nothing changes.
     let (e, resync) = table
@@ -634,7 +679,7 @@ async fn no_message_shows_a_hidden_card_or_an_unrevealed_seed() {
         .start_with_seed(&token, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let first = next(&mut mine, |m| asked(&m.data())).await;
+    let first = next(&mut mine, asked).await;
     play_human(&table, &token, &mut mine, (*first).clone(), |_| false).await;
     drop(watching);
     let fairness = serde_json::to_value(table.fairness().await.unwrap()).unwrap();
@@ -719,9 +764,9 @@ async fn a_table_survives_a_restart_from_its_file() {
             "",
         )
         .await;
-        let first = (*next(&mut feed, |m| asked(&m.data())).await).clone();
+        let first = (*next(&mut feed, asked).await).clone();
         let last = play_human(&table, &token, &mut feed, first, |d| {
-            d["view"]["log"].as_array().is_some_and(|l| l.len() > 6) && asked(d)
+            d.view.as_ref().is_some_and(|v| v.log.len() > 6) && asks(d)
         })
         .await;
         (id, token, last)
@@ -789,25 +834,18 @@ async fn bots_stored_with_old_specs_still_load_and_play_at_the_offered_levels() 
     let state = AppState::open(store, Config::for_tests()).unwrap();
     let handle = state.table(&table.id).await.expect("the table loaded");
     let sub = handle.subscribe(Some(&token), 0).await.unwrap();
-    let data = sub.first.data();
-    let bots: Vec<&str> = data["lobby"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|s| s["bot"].as_str())
+    let bots: Vec<&str> = (state_of(&sub.first).lobby.iter())
+        .filter_map(|s| s.bot.as_deref())
         .collect();
     assert_eq!(bots, ["expert", "expert", "normal", "easy"]);
     // And they play: the human passes or plays whatever, the bots answer.
     let mut feed = sub.feed;
     handle.start(&token).await.unwrap();
-    let mut msg = (*next(&mut feed, |m| {
-        !m.data()["decision"].is_null() || m.data()["game_over"] == json!(true)
-    })
-    .await)
-        .clone();
+    let decides = |m: &ServerMsg| m.state().is_some_and(|s| s.state.decision.is_some());
+    let mut msg = (*next(&mut feed, |m| decides(m) || over(m)).await).clone();
     let _dog = watchdog();
-    while msg.data()["game_over"] != json!(true) {
-        if !msg.data()["decision"].is_null() {
+    while !over(&msg) {
+        if decides(&msg) {
             for action in candidates(&msg.state().unwrap().state) {
                 if handle.act(&token, action, msg.v).await.is_ok() {
                     break;
@@ -853,34 +891,26 @@ async fn a_gone_player_is_played_by_a_bot_after_the_grace_period_and_back_at_onc
         play_human(&bo_table, &bo_token, &mut feed, first, |_| false).await;
     });
     // The Human never connected: the grace period runs from their seat.
-    let auto = next(&mut watching, |m| m.data()["e"]["auto"] == true).await;
-    let name = auto.data()["e"]["name"].as_str().unwrap().to_string();
-    let data = auto.data();
-    let lobby = data["lobby"].as_array().unwrap();
-    let away: Vec<&str> = lobby
-        .iter()
-        .filter(|s| s["away"] == true)
-        .map(|s| s["name"].as_str().unwrap())
+    let auto = next(&mut watching, |m| auto_act(m).is_some()).await;
+    let name = auto_act(&auto).unwrap().to_string();
+    let lobby = &state_of(&auto).lobby;
+    let away: Vec<&str> = (lobby.iter())
+        .filter(|s| s.away)
+        .map(|s| s.name.as_str())
         .collect();
     assert!(away.contains(&name.as_str()), "{name} is away: {lobby:?}");
     assert_eq!(name, "Human");
     // The Human comes back: the seat is theirs again at once.
     let sub = table.subscribe(Some(&host), 0).await.unwrap();
-    let me = sub.first.data()["lobby"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name.as_str())
+    let me = (state_of(&sub.first).lobby.iter())
+        .find(|s| s.name == name.as_str())
         .unwrap()
         .clone();
-    assert_eq!(
-        (me["away"].clone(), me["connected"].clone()),
-        (json!(false), json!(true))
-    );
+    assert_eq!((me.away, me.connected), (false, true));
     // They do not act: the table waits for them, however long.
     let mut feed = sub.feed;
     let mut last = sub.first;
-    while !asked(&last.data()) {
+    while !asked(&last) {
         last = (*next(&mut feed, |m| m.t() == "event").await).clone();
     }
     // Bo may still finish a decision of his own; then all wait.
@@ -894,7 +924,7 @@ async fn a_gone_player_is_played_by_a_bot_after_the_grace_period_and_back_at_onc
     );
     let now = table.subscribe(Some(&host), v).await.unwrap().first;
     assert!(
-        !now.data()["decision"].is_null(),
+        state_of(&now).decision.is_some(),
         "the table waits for the Human's decision"
     );
 }
@@ -910,21 +940,19 @@ async fn the_turn_timer_plays_one_decision_for_a_slow_player() {
         .start_with_seed(&token, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let mine = next(&mut feed, |m| asked(&m.data())).await;
-    let deadline = mine.data()["deadline_ms"].as_u64().expect("a deadline");
+    let mine = next(&mut feed, asked).await;
+    let deadline = state_of(&mine).deadline_ms.expect("a deadline");
     assert!(deadline <= 20_000 && deadline > 0, "{deadline}");
     let waited = tokio::time::Instant::now();
-    let auto = next(&mut feed, |m| m.data()["e"]["auto"] == true).await;
-    assert_eq!(auto.data()["e"]["name"], "Human");
+    let auto = next(&mut feed, |m| auto_act(m).is_some()).await;
+    assert_eq!(auto_act(&auto).unwrap(), "Human");
     assert!(
         waited.elapsed() >= Duration::from_millis(deadline),
         "{:?}",
         waited.elapsed()
     );
-    assert!(
-        auto.data()["lobby"][0]["connected"] == true && auto.data()["lobby"][0]["away"] == false,
-        "the seat is still theirs"
-    );
+    let seat = &state_of(&auto).lobby[0];
+    assert!(seat.connected && !seat.away, "the seat is still theirs");
 }
 
 #[tokio::test]
@@ -943,7 +971,7 @@ async fn newcomers_wait_for_the_hand_and_the_greater_dalmuti_places_them() {
         .start_with_seed(&host, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let first = (*next(&mut feed, |m| asked(&m.data())).await).clone();
+    let first = (*next(&mut feed, asked).await).clone();
     let late = table.join("Late", None).await.unwrap();
     table.add_bot(&host, "easy").await.unwrap();
     table
@@ -961,32 +989,23 @@ async fn newcomers_wait_for_the_hand_and_the_greater_dalmuti_places_them() {
     // newcomer, they choose the second seat offered.
     let mut last = first;
     loop {
-        if !last.data()["place"].is_null() {
-            let place = &last.data()["place"];
-            let seat = place["seats"][1].as_u64().unwrap() as usize;
-            let name = place["name"].as_str().unwrap();
-            table
-                .place(&host, &PlayerName::new(name).unwrap(), seat, last.v)
-                .await
-                .unwrap();
+        if let Some(place) = &state_of(&last).place {
+            let seat = place.seats[1];
+            table.place(&host, &place.name, seat, last.v).await.unwrap();
         }
-        if last.data()["hand"] == 2 && last.data()["view"]["stage"] != "over" {
+        if state_of(&last).hand == 2 && stage(&last) != Some("over") {
             break;
         }
         last = play_human(&table, &host, &mut feed, last, |d| {
-            !d["place"].is_null() || d["hand"] == 2
+            d.place.is_some() || d.hand == 2
         })
         .await;
-        if last.data()["place"].is_null() && last.data()["hand"] != 2 {
+        if state_of(&last).place.is_none() && state_of(&last).hand != 2 {
             last = (*next(&mut feed, |_| true).await).clone();
         }
     }
-    let data = last.data();
-    let players: Vec<&str> = data["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p.as_str().unwrap())
+    let players: Vec<&str> = (state_of(&last).players.iter().flatten())
+        .map(|p| p.as_str())
         .collect();
     assert_eq!(players.len(), 5, "{players:?}");
     assert!(players.contains(&"Late") && players.contains(&"easy bot 1"));
@@ -1013,7 +1032,8 @@ async fn a_human_greater_dalmuti_chooses_the_newcomers_seat() {
         let (table, token) = (table.clone(), token.clone());
         players.push(tokio::spawn(async move {
             let mut feed = sub.feed;
-            let first = (*next(&mut feed, |m| m.data()["hand"] == 1).await).clone();
+            let first =
+                (*next(&mut feed, |m| m.state().is_some_and(|s| s.state.hand == 1)).await).clone();
             play_human(&table, &token, &mut feed, first, |_| false).await
         }));
     }
@@ -1025,14 +1045,20 @@ async fn a_human_greater_dalmuti_chooses_the_newcomers_seat() {
     let mut watching = table.subscribe(Some(&eve), 0).await.unwrap().feed;
     // Three players and a newcomer: seat 1 or 2. The Greater Dalmuti (a
     // connected human) is asked and takes the lower one, seat 2.
-    let join = next(&mut watching, |m| m.data()["e"]["kind"] == "join").await;
-    assert_eq!(join.data()["e"]["name"], "Eve");
-    assert_eq!(join.data()["e"]["seat"], 2, "the Greater Dalmuti's choice");
+    let join = next(&mut watching, |m| {
+        matches!(event_of(m), Some(Described::Join { .. }))
+    })
+    .await;
+    let Some(Described::Join { name, seat }) = event_of(&join) else {
+        unreachable!()
+    };
+    assert_eq!(name, "Eve");
+    assert_eq!(*seat, 2, "the Greater Dalmuti's choice");
     // Eve plays the second hand.
     play_human(&table, &eve, &mut watching, (*join).clone(), |_| false).await;
     for player in players {
         let end = player.await.unwrap();
-        assert_eq!(end.data()["game_over"], true);
+        assert!(over(&end));
     }
     let record = serde_json::to_value(table.record().await.unwrap()).unwrap();
     assert_eq!(
@@ -1057,13 +1083,14 @@ async fn the_deal_says_how_long_the_setup_pause_lasts() {
         .unwrap();
     // Everyone, a spectator too, sees the countdown from the deal on.
     for feed in [&mut feed, &mut watching] {
-        let dealt = next(feed, |m| m.data()["e"]["kind"] == "deal").await;
-        let left = dealt.data()["setup_ms"]
-            .as_u64()
-            .expect("a countdown in the deal");
+        let deal = next(feed, dealt).await;
+        let left = state_of(&deal).setup_ms.expect("a countdown in the deal");
         assert!(left <= 300 && left > 0, "{left}");
-        let playing = next(feed, |m| m.data()["view"]["stage"] == "play").await;
-        assert!(playing.data()["setup_ms"].is_null(), "no countdown in play");
+        let playing = next(feed, |m| stage(m) == Some("play")).await;
+        assert!(
+            state_of(&playing).setup_ms.is_none(),
+            "no countdown in play"
+        );
     }
 }
 
@@ -1081,20 +1108,18 @@ async fn the_end_of_a_hand_says_when_the_next_is_dealt() {
         .start_with_seed(&token, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let first = (*next(&mut feed, |m| m.data()["hand"] == 1).await).clone();
+    let first = (*next(&mut feed, |m| m.state().is_some_and(|s| s.state.hand == 1)).await).clone();
     let end = play_human(&table, &token, &mut feed, first, |d| {
-        d["view"]["stage"] == "over"
+        d.view.as_ref().is_some_and(|v| v.stage == "over")
     })
     .await;
-    assert_eq!(end.data()["hand"], 1);
-    let left = end.data()["next_deal_ms"]
-        .as_u64()
-        .expect("a countdown to the next deal");
+    assert_eq!(state_of(&end).hand, 1);
+    let left = (state_of(&end).next_deal_ms).expect("a countdown to the next deal");
     assert!(left <= 300, "{left}");
-    let dealt = next(&mut feed, |m| m.data()["e"]["kind"] == "deal").await;
-    assert_eq!(dealt.data()["hand"], 2);
+    let deal = next(&mut feed, dealt).await;
+    assert_eq!(state_of(&deal).hand, 2);
     assert!(
-        dealt.data()["next_deal_ms"].is_null(),
+        state_of(&deal).next_deal_ms.is_none(),
         "no countdown during a hand"
     );
 }
@@ -1520,10 +1545,8 @@ fn assert_spectator_sees_no_hand(msg: &ServerMsg) {
 #[tokio::test]
 async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_deals() {
     let _dog = watchdog();
-    let holds = |d: &Value, card: &str| {
-        d["view"]["hand"]
-            .as_str()
-            .is_some_and(|h| cards(h).contains(&card))
+    let holds = |d: &State, card: &str| {
+        (d.view.as_ref().and_then(|v| v.hand.as_deref())).is_some_and(|h| cards(h).contains(&card))
     };
     let mut found = false;
     // Seeds are tried in order until one brings both specials: the first
@@ -1556,25 +1579,26 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
             .start_with_seed(&token, Seed::from(seed))
             .await
             .unwrap();
-        let first = next(&mut mine, |m| asked(&m.data())).await;
+        let first = next(&mut mine, asked).await;
         // Everyone still holds cards, so the Wedgie's target has someone
         // left to sit out the trick for.
-        let everyone_holds = |d: &Value| {
-            d["view"]["seats"]
-                .as_array()
-                .is_some_and(|seats| seats.iter().all(|s| s["cards"].as_u64() > Some(0)))
-        };
-        let leads_wedgie = |d: &Value| {
-            d["decision"]["kind"] == "lead" && holds(d, "T") && d["hand"] == 1 && everyone_holds(d)
+        let everyone_holds =
+            |d: &State| (d.view.as_ref()).is_some_and(|v| v.seats.iter().all(|s| s.cards > 0));
+        let leads_wedgie = |d: &State| {
+            matches!(d.decision, Some(Wire(Decision::Lead)))
+                && holds(d, "T")
+                && d.hand == 1
+                && everyone_holds(d)
         };
         let last = play_human(&table, &token, &mut mine, (*first).clone(), leads_wedgie).await;
-        if last.data()["game_over"] == true || !leads_wedgie(&last.data()) {
+        if over(&last) || !leads_wedgie(state_of(&last)) {
             watched.abort();
             continue;
         }
-        let (v, d) = (last.v, &last.data());
-        let me = d["view"]["seat"].as_u64().unwrap() as usize;
-        let players = d["view"]["players"].as_u64().unwrap() as usize;
+        let v = last.v;
+        let view = state_of(&last).view.as_ref().unwrap();
+        let me = view.seat.unwrap();
+        let players = view.players;
         let wedgie: dalmuti_core::Set = "T".parse().unwrap();
         let aimed = |seat: usize| {
             Action::Play(
@@ -1593,43 +1617,44 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
             assert!(matches!(e, ServerError::Illegal(_)), "{e}");
             assert!(e.to_string().contains(says), "{e}");
             assert_eq!((resync.t().as_str(), resync.v), ("resync", v));
-            assert!(resync.data()["error"].as_str().unwrap().contains(says));
+            let error = resync.state().and_then(|s| s.error.as_deref());
+            assert!(error.unwrap().contains(says));
         }
         assert_eq!(table.info().await.unwrap().v, v, "nothing changed");
         // Aimed at the next player: everyone sees whom it makes pass.
         let target = (me + 1) % players;
         assert_eq!(table.act(&token, aimed(target), v).await, Ok(v + 1));
         let played = next(&mut mine, |m| m.v == v + 1).await;
-        assert_eq!(
-            played.data()["e"]["action"],
-            json!({"play": "T", "wedgie": target})
-        );
-        let data = played.data();
-        let log = data["view"]["log"].as_array().unwrap();
-        assert!(
-            log.contains(&json!({"event": "played", "seat": me, "set": "T", "wedgie": target})),
-            "{log:?}"
-        );
-        assert!(!holds(&played.data(), "T"), "the Wedgie left the hand");
-        assert_eq!(played.data()["view"]["wedged"], json!(target));
+        let Some(Described::Act { action, .. }) = event_of(&played) else {
+            panic!("not an action: {played:?}")
+        };
+        assert_eq!(action, &Seen::Shown(Wire(aimed(target))));
+        let view = state_of(&played).view.as_ref().unwrap();
+        let wedged = LogEntry::Played {
+            seat: me,
+            set: "T".into(),
+            wedgie: Some(target),
+        };
+        assert!(view.log.contains(&wedged), "{:?}", view.log);
+        assert!(!holds(state_of(&played), "T"), "the Wedgie left the hand");
+        assert_eq!(view.wedged, Some(target));
         let end = play_human(&table, &token, &mut mine, (*played).clone(), |_| false).await;
-        assert_eq!(end.data()["game_over"], true);
+        assert!(over(&end));
         let watched = watched.await.unwrap();
         // The spectator saw the Wedgie's target and, at least once, Ratbert
         // go back to a trick's winner; never a hand.
         assert!(
             watched
                 .iter()
-                .any(|m| m.v == v + 1 && m.data()["view"]["wedged"] == json!(target))
+                .any(|m| m.v == v + 1 && stage_view(m).is_some_and(|v| v.wedged == Some(target)))
         );
         for msg in &watched {
             check_hidden(msg, None, &[]);
             assert_spectator_sees_no_hand(msg);
         }
         let ratbert_taken = watched.iter().any(|m| {
-            m.data()["view"]["log"]
-                .as_array()
-                .is_some_and(|l| l.iter().any(|e| e["event"] == "ratbert_taken"))
+            stage_view(m)
+                .is_some_and(|v| (v.log.iter()).any(|e| matches!(e, LogEntry::RatbertTaken { .. })))
         });
         if !ratbert_taken {
             continue;
@@ -1646,15 +1671,13 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
             ),
             "{text}"
         );
-        assert_eq!(record["rules"]["variant"], "corporate-shuffle");
+        let rules = &table.record().await.unwrap().record.rules;
+        assert_eq!(rules.variant, dalmuti_core::Variant::CorporateShuffle);
         assert!(text.contains(" wedgie "), "{text}");
         assert_deals_are_their_seeds(&record);
-        let replay = serde_json::to_value(table.replay().await.unwrap()).unwrap();
-        let held: usize = replay["frames"][0]["hands"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|h| cards(h.as_str().unwrap()).len())
+        let replay = table.replay().await.unwrap();
+        let held: usize = (replay.frames[0].hands.iter())
+            .map(|h| cards(h).len())
             .sum();
         assert_eq!(held, 60, "the whole deck, dealt");
         found = true;
