@@ -501,7 +501,7 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
         .unwrap_err();
     assert_eq!(e, ServerError::BadToken);
     assert!(
-        resync.data()["view"]["hand"].is_null(),
+        stage_view(&resync).is_some_and(|v| v.hand.is_none()),
         "a stranger's resync is a spectator's"
     );
     let (e, resync) = table
@@ -515,11 +515,12 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
         .await
         .unwrap_err();
     assert!(matches!(e, ServerError::Illegal(_)), "{e}");
-    assert!(resync.data()["error"].as_str().unwrap().contains("illegal"));
+    let error = resync.state().and_then(|s| s.error.as_deref());
+    assert!(error.unwrap().contains("illegal"));
     assert_eq!(table.info().await.unwrap().v, first.v, "nothing changed");
 
     let end = play_human(&table, &token, &mut feed, (*first).clone(), |_| false).await;
-    assert_eq!(end.data()["hand"], 3);
+    assert_eq!(state_of(&end).hand, 3);
     let info = table.info().await.unwrap();
     assert!(info.over);
 
@@ -659,7 +660,7 @@ async fn no_message_shows_a_hidden_card_or_an_unrevealed_seed() {
                 match feed.recv().await {
                     Ok(msg) => {
                         let msg = msg.to_msg();
-                        let over = msg.data()["game_over"] == true;
+                        let over = over(&msg);
                         kept.push(msg);
                         if over {
                             return kept;
@@ -682,17 +683,9 @@ async fn no_message_shows_a_hidden_card_or_an_unrevealed_seed() {
     let first = next(&mut mine, asked).await;
     play_human(&table, &token, &mut mine, (*first).clone(), |_| false).await;
     drop(watching);
-    let fairness = serde_json::to_value(table.fairness().await.unwrap()).unwrap();
-    let seeds: Vec<(usize, String)> = fairness["hands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| {
-            (
-                h["hand"].as_u64().unwrap() as usize,
-                h["seed"].as_str().unwrap().to_string(),
-            )
-        })
+    let fairness = table.fairness().await.unwrap();
+    let seeds: Vec<(usize, String)> = (fairness.hands.iter())
+        .map(|h| (h.hand, h.seed.clone().expect("revealed at the end")))
         .collect();
     let mut checked = 0;
     for (kept, me) in [
@@ -701,8 +694,8 @@ async fn no_message_shows_a_hidden_card_or_an_unrevealed_seed() {
     ] {
         for msg in kept {
             // Seeds of hands not over when the message was sent.
-            let hand = msg.data()["hand"].as_u64().unwrap_or(0) as usize;
-            let over = msg.data()["view"]["stage"] == "over";
+            let hand = msg.state().map_or(0, |s| s.state.hand);
+            let over = stage(&msg) == Some("over");
             let secrets: Vec<String> = seeds
                 .iter()
                 .filter(|(k, _)| *k > hand || (*k == hand && !over))
@@ -776,15 +769,19 @@ async fn a_table_survives_a_restart_from_its_file() {
     let table = state.table(&TableId::from(id.as_str())).await.unwrap();
     let after = table.subscribe(Some(&token), before.v).await.unwrap().first;
     assert_eq!(after.t(), "catchup");
-    assert_eq!(after.data()["missed"], json!([]), "nothing was missed");
+    let (after_state, before_state) = (
+        after.state().expect("STATE"),
+        before.state().expect("STATE"),
+    );
+    assert_eq!(after_state.missed, Some(Vec::new()), "nothing was missed");
     assert_eq!(after.v, before.v);
-    for field in ["view", "dealt", "decision", "players", "fairness", "totals"] {
-        assert_eq!(
-            after.data()[field],
-            before.data()[field],
-            "{field} after the restart"
-        );
-    }
+    let (a, b) = (&after_state.state, &before_state.state);
+    assert_eq!(a.view, b.view, "view after the restart");
+    assert_eq!(a.dealt, b.dealt, "dealt after the restart");
+    assert_eq!(a.decision, b.decision, "decision after the restart");
+    assert_eq!(a.players, b.players, "players after the restart");
+    assert_eq!(a.fairness, b.fairness, "fairness after the restart");
+    assert_eq!(a.totals, b.totals, "totals after the restart");
     assert!(
         table
             .subscribe(Some(&SeatToken::from("f00d")), 0)
@@ -1275,22 +1272,26 @@ async fn quiet_holders_are_unseen(rules: Value) {
             .await
             .unwrap();
         let spectator = &mut driving[5];
-        let dealt = next(spectator, |m| m.data()["e"]["kind"] == "deal").await;
-        let players: Vec<String> = dealt.data()["players"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| p.as_str().unwrap().to_string())
+        let deal = next(spectator, dealt).await;
+        let players: Vec<String> = (state_of(&deal).players.iter().flatten())
+            .map(|p| p.to_string())
             .collect();
         // Those who only say ready are made ready at once (no pause here);
         // then the Dalmutis give their worst cards, the Greater first.
-        next(spectator, |m| m.data()["view"]["ready"] == 3).await;
+        next(spectator, |m| {
+            stage_view(m).is_some_and(|v| v.ready == Some(3))
+        })
+        .await;
         for dalmuti in &players[..2] {
             let i = names.iter().position(|n| n == dalmuti).unwrap();
-            let mine = next(&mut driving[i], |m| m.data()["decision"]["kind"] == "tax").await;
-            let count = mine.data()["decision"]["count"].as_u64().unwrap() as usize;
-            let data = mine.data();
-            let hand: Vec<&str> = data["view"]["hand"].as_str().unwrap().split(' ').collect();
+            let tax = |m: &ServerMsg| match m.state().and_then(|s| s.state.decision.as_ref()) {
+                Some(Wire(Decision::Tax { count, .. })) => Some(usize::from(*count)),
+                _ => None,
+            };
+            let mine = next(&mut driving[i], |m| tax(m).is_some()).await;
+            let count = tax(&mine).unwrap();
+            let view = stage_view(&mine).unwrap();
+            let hand: Vec<&str> = view.hand.as_deref().unwrap().split(' ').collect();
             let gift = hand[hand.len() - count..].join(" ").parse().unwrap();
             let v = table.info().await.unwrap().v;
             table
@@ -1298,7 +1299,7 @@ async fn quiet_holders_are_unseen(rules: Value) {
                 .await
                 .unwrap();
         }
-        next(&mut driving[5], |m| m.data()["view"]["stage"] == "play").await;
+        next(&mut driving[5], |m| stage(m) == Some("play")).await;
         // Who held both Jesters: their own first state says so.
         let mut holder = None;
         let mut streams = Vec::new();
@@ -1308,7 +1309,7 @@ async fn quiet_holders_are_unseen(rules: Value) {
                 Some(name) => (players.iter().position(|p| p == name).unwrap(), Some(*name)),
                 None => (5, None),
             };
-            if !messages[0].data()["view"]["revolution_offer"].is_null() {
+            if stage_view(&messages[0]).is_some_and(|v| v.revolution_offer.is_some()) {
                 holder = Some(seat);
             }
             streams.push((seat, messages, me));
@@ -1371,15 +1372,15 @@ async fn setup_timings(bot: &str, seeds: &[u64]) -> std::collections::BTreeSet<&
             while played.is_none() {
                 let msg = watching.recv().await.unwrap().to_msg();
                 let now = tokio::time::Instant::now();
-                if msg.data()["e"]["kind"] == "deal" {
+                if self::dealt(&msg) {
                     dealt = Some(now);
-                } else if dealt.is_some() && msg.data()["view"]["stage"] == "play" {
+                } else if dealt.is_some() && stage(&msg) == Some("play") {
                     played = Some(now);
                 }
                 if let Some(dealt) = dealt
-                    && matches!(msg.data()["e"]["kind"].as_str(), Some("act" | "ready"))
+                    && let Some(e @ (Described::Act { .. } | Described::Ready)) = event_of(&msg)
                 {
-                    told.push((now - dealt, msg.data()["e"].clone()));
+                    told.push((now - dealt, e.clone()));
                 }
             }
             (played.unwrap() - dealt.unwrap(), told)
@@ -1388,12 +1389,13 @@ async fn setup_timings(bot: &str, seeds: &[u64]) -> std::collections::BTreeSet<&
             .start_with_seed(&token, Seed::from(seed))
             .await
             .unwrap();
-        let first = (*next(&mut feed, |m| m.data()["hand"] == 1).await).clone();
+        let first =
+            (*next(&mut feed, |m| m.state().is_some_and(|s| s.state.hand == 1)).await).clone();
         play_human(&table, &token, &mut feed, first, |_| false).await;
         let (setup, told) = clock.await.unwrap();
-        let record = serde_json::to_value(table.record().await.unwrap()).unwrap();
-        let hand = &record["hands"][0];
-        let called = !hand["revolution"].is_null();
+        let record = table.record().await.unwrap().record;
+        let hand = &record.hands[0];
+        let called = hand.revolution.is_some();
         // A revolution a bot called is told at the pause's end too.
         assert!(called || setup == pause, "seed {seed}: {setup:?}");
         // Everything of the bots' setup told at the pause's end (the
@@ -1401,17 +1403,17 @@ async fn setup_timings(bot: &str, seeds: &[u64]) -> std::collections::BTreeSet<&
         // (The person's own gift goes when they send it.)
         let setup_told: Vec<_> = told
             .iter()
-            .filter(|(at, e)| *at <= pause && e["name"] != "Human")
+            .filter(|(at, e)| {
+                let by_the_person = matches!(e, Described::Act { name, .. } if name == "Human");
+                *at <= pause && !by_the_person
+            })
             .collect();
         assert!(!setup_told.is_empty(), "seed {seed}: {told:?}");
         for (at, e) in setup_told {
-            assert_eq!(*at, pause, "seed {seed}: {e} told early");
+            assert_eq!(*at, pause, "seed {seed}: {e:?} told early");
         }
-        let holder = hand["deal"]
-            .as_object()
-            .unwrap()
-            .iter()
-            .find(|(_, cards)| cards.as_str().unwrap().matches('J').count() == 2)
+        let holder = (hand.deal.iter())
+            .find(|(_, cards)| cards.to_string().matches('J').count() == 2)
             .map(|(name, _)| {
                 if name == "Human" {
                     "the person"
@@ -1568,7 +1570,7 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
                     .await
                     .expect("the spectator keeps up")
                     .to_msg();
-                let over = msg.data()["game_over"] == true;
+                let over = over(&msg);
                 kept.push(msg);
                 if over {
                     return kept;
@@ -1704,14 +1706,16 @@ async fn a_table_keeps_the_last_fifty_chat_lines_and_says_hello_with_them() {
         table.chat(watcher, &line).await.unwrap();
     }
     let first = table.subscribe(Some(&token), 0).await.unwrap().first;
-    let data = first.data();
-    let chat = data["chat"].as_array().unwrap();
+    let chat = first.state().expect("STATE").chat.as_deref().unwrap();
     assert_eq!(chat.len(), 50);
-    assert_eq!(chat[0]["text"], json!("line 10"));
-    assert_eq!(chat[49]["text"], json!("line 59"));
+    assert_eq!(chat[0].text, "line 10");
+    assert_eq!(chat[49].text, "line 59");
     // The news (three seats, spectators' chat allowed) is kept apart:
     // chat does not push it out.
-    assert_eq!(first.data()["news"].as_array().unwrap().len(), 4);
+    assert_eq!(
+        first.state().expect("STATE").news.as_deref().unwrap().len(),
+        4
+    );
     // A wrong token says nothing.
     let e = table
         .chat(
@@ -1848,7 +1852,7 @@ async fn a_game_through_the_router(app: &axum::Router, state: &AppState) -> (Str
         StatusCode::NO_CONTENT
     );
     let end = play_human(&table, &token, &mut feed, sub.first, |_| false).await;
-    assert_eq!(end.data()["game_over"], true);
+    assert!(over(&end));
     (id, token)
 }
 
