@@ -11,7 +11,7 @@ use axum::http::{Request, StatusCode};
 use dalmuti_core::LogEntry;
 use dalmuti_core::wire::Wire;
 use dalmuti_core::{Action, DealRng, Decision, Deck, Rules, Seed};
-use dalmuti_server::fairness::Fairness;
+use dalmuti_server::fairness::{FairRecord, Fairness};
 use dalmuti_server::http::{AppState, router};
 use dalmuti_server::ids::TableId;
 use dalmuti_server::names::PlayerName;
@@ -547,8 +547,8 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
     assert!(info.over);
 
     // The record is valid and its fairness data proves every deal.
-    let record = serde_json::to_value(table.record().await.unwrap()).unwrap();
-    let text = record.to_string();
+    let record = table.record().await.unwrap();
+    let text = serde_json::to_string(&record).unwrap();
     assert!(
         matches!(
             dalmuti_core::record::check(&text),
@@ -556,32 +556,30 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
         ),
         "{text}"
     );
-    let fairness = &record["fairness"];
-    assert_eq!(fairness["hands"].as_array().unwrap().len(), 3);
-    for (k, hand) in fairness["hands"].as_array().unwrap().iter().enumerate() {
-        let seed: Seed = hand["seed"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{fairness}"))
+    let fairness = &record.fairness;
+    assert_eq!(fairness.hands.len(), 3);
+    for (k, hand) in fairness.hands.iter().enumerate() {
+        let seed: Seed = (hand.seed.as_deref())
+            .unwrap_or_else(|| panic!("{fairness:?}"))
             .parse()
             .unwrap();
         let commitment: String = Sha256::digest(seed.0)
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect();
-        assert_eq!(hand["commitment"], json!(commitment), "hand {}", k + 1);
+        assert_eq!(hand.commitment, commitment, "hand {}", k + 1);
     }
     assert_deals_are_their_seeds(&record);
     // The replay shows every hand at every step.
-    let replay = serde_json::to_value(table.replay().await.unwrap()).unwrap();
-    let frames = replay["frames"].as_array().unwrap();
+    let replay = table.replay().await.unwrap();
+    let frames = &replay.frames;
     assert!(frames.len() > 50);
-    assert_eq!(frames[0]["e"]["kind"], "deal");
-    let held: usize = frames[0]["hands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| cards(h.as_str().unwrap()).len())
-        .sum();
+    assert!(
+        matches!(frames[0].e, Described::Deal { .. }),
+        "{:?}",
+        frames[0].e
+    );
+    let held: usize = (frames[0].hands.iter()).map(|h| cards(h).len()).sum();
     assert_eq!(held, 80, "the whole deck, dealt");
 }
 
@@ -590,25 +588,17 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
 /// rules (the variant's deck), from the seed its fairness data reveals.
 /// Which seat got which hand is `dalmuti verify`'s to check (see
 /// crates/dalmuti/tests/verify.rs); here the hands as a whole must match.
-fn assert_deals_are_their_seeds(record: &Value) {
-    let rules: Rules = serde_json::from_value(record["rules"].clone()).unwrap_or_default();
-    for (k, hand) in record["fairness"]["hands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .enumerate()
-    {
-        let seed: Seed = hand["seed"].as_str().unwrap().parse().unwrap();
-        let n = hand["players"].as_u64().unwrap() as usize;
-        let dealt = Deck::for_table(&rules, n).deal(n, &mut DealRng::new(seed));
+fn assert_deals_are_their_seeds(record: &FairRecord) {
+    let rules: &Rules = &record.record.rules;
+    for (k, hand) in record.fairness.hands.iter().enumerate() {
+        let seed: Seed = hand.seed.as_deref().unwrap().parse().unwrap();
+        let n = hand.players;
+        let dealt = Deck::for_table(rules, n).deal(n, &mut DealRng::new(seed));
         let mut from_seed: Vec<String> = dalmuti_core::Seat::all(n)
             .map(|s| dealt[s].to_string())
             .collect();
-        let mut recorded: Vec<String> = record["hands"][k]["deal"]
-            .as_object()
-            .unwrap()
-            .values()
-            .map(|c| c.as_str().unwrap().to_string())
+        let mut recorded: Vec<String> = (record.record.hands[k].deal.iter())
+            .map(|(_, cards)| cards.to_string())
             .collect();
         from_seed.sort();
         recorded.sort();
@@ -1079,11 +1069,8 @@ async fn a_human_greater_dalmuti_chooses_the_newcomers_seat() {
         let end = player.await.unwrap();
         assert!(over(&end));
     }
-    let record = serde_json::to_value(table.record().await.unwrap()).unwrap();
-    assert_eq!(
-        record["hands"][1]["join"],
-        json!([{"name": "Eve", "seat": 2}])
-    );
+    let record = table.record().await.unwrap().record;
+    assert_eq!(record.hands[1].join, [("Eve".to_string(), 2)]);
 }
 
 #[tokio::test]
@@ -1236,10 +1223,10 @@ fn setup_messages(feed: &mut Feed) -> Vec<ServerMsg> {
     let mut out = Vec::new();
     while let Ok(msg) = feed.try_recv() {
         let msg = msg.to_msg();
-        if out.is_empty() && msg.data()["e"]["kind"] != "deal" {
+        if out.is_empty() && !dealt(&msg) {
             continue;
         }
-        let playing = msg.data()["view"]["stage"] == "play";
+        let playing = stage(&msg) == Some("play");
         out.push(msg);
         if playing {
             return out;
@@ -1686,8 +1673,8 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
 
         // The record checks, says which game it is and where the Wedgie
         // went; every deal is the 60-card deck's, from its seed.
-        let record = serde_json::to_value(table.record().await.unwrap()).unwrap();
-        let text = record.to_string();
+        let record = table.record().await.unwrap();
+        let text = serde_json::to_string(&record).unwrap();
         assert!(
             matches!(
                 dalmuti_core::record::check(&text),
@@ -1695,7 +1682,7 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
             ),
             "{text}"
         );
-        let rules = &table.record().await.unwrap().record.rules;
+        let rules = &record.record.rules;
         assert_eq!(rules.variant, dalmuti_core::Variant::CorporateShuffle);
         assert!(text.contains(" wedgie "), "{text}");
         assert_deals_are_their_seeds(&record);
@@ -1966,10 +1953,16 @@ async fn the_logs_of_a_game_name_its_table_and_never_a_secret() {
         .map(|b| format!("{b:02x}"))
         .collect();
     let mut secrets = vec![token.as_str().to_string(), hash, "all Jesters".to_string()];
-    for hand in record["fairness"]["hands"].as_array().unwrap() {
-        secrets.push(hand["seed"].as_str().unwrap().to_string());
+    /// The record's fairness data, as the server writes it.
+    #[derive(serde::Deserialize)]
+    struct Fair {
+        fairness: Fairness,
     }
-    secrets.extend(record["fairness"]["draw_seed"].as_str().map(str::to_string));
+    let fairness = typed::<Fair>(&record).fairness;
+    for hand in &fairness.hands {
+        secrets.push(hand.seed.clone().unwrap());
+    }
+    secrets.extend(fairness.draw_seed);
     assert!(secrets.len() >= 4, "{record}");
     for secret in &secrets {
         assert!(
