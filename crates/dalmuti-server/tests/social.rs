@@ -330,7 +330,7 @@ async fn a_rematch_waits_for_the_end_and_can_be_asked_of_a_kept_record() {
     let path = format!("/api/tables/{id}/rematch");
     let (status, body) = server.http("POST", &path, Some(&ada), None).await;
     assert_eq!(status, 409, "{body}");
-    assert!(body["error"].as_str().unwrap().contains("over"), "{body}");
+    assert!(error_body(&body).error.contains("over"), "{body}");
 
     // A finished game nobody is at any more is a record: its host may
     // still ask, and its final state says where the rematch is.
@@ -343,7 +343,7 @@ async fn a_rematch_waits_for_the_end_and_can_be_asked_of_a_kept_record() {
             .http("POST", &seats, None, Some(json!({"name": "Zed"})))
             .await;
         assert_eq!(status, 409, "{body}");
-        if body["error"].as_str().unwrap().contains("its record is at") {
+        if error_body(&body).error.contains("its record is at") {
             break;
         }
         assert!(tokio::time::Instant::now() < deadline, "still live: {body}");
