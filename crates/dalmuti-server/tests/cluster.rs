@@ -14,9 +14,12 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Mode, Player, Server, WAIT, Ws, has_state};
+use common::{Mode, Player, Reading, Server, WAIT, Ws, asks_to_play, error_body, msg_of};
+use dalmuti_core::Decision;
 use dalmuti_core::record::{Checked, check};
 use dalmuti_server::Config;
+use dalmuti_server::names::PlayerName;
+use dalmuti_server::protocol::{Described, Moved, MsgType, ServerMsg, Told};
 use dalmuti_server::store::{PostgresStore, Store, TestSchema};
 use dalmuti_server::testing::check_told;
 use serde_json::{Value, json};
@@ -147,14 +150,10 @@ async fn ada_and_two_bots(server: &Server, settings: Value) -> (String, String) 
 /// Ada connects as a player who answers everything but her plays, the
 /// game starts, and the table waits for her first play: her player and
 /// that message.
-async fn until_adas_first_play(server: &Server, id: &str, ada: &str) -> (Player, Value) {
+async fn until_adas_first_play(server: &Server, id: &str, ada: &str) -> (Player, ServerMsg) {
     let mut ada_p = Player::join(server, id, "Ada", Some(ada), 0, Mode::NoPlay).await;
     server.start_game(id, ada).await;
-    let waiting = ada_p
-        .wait_for("Ada's first play", |m| {
-            has_state(m) && matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow"))
-        })
-        .await;
+    let waiting = ada_p.wait_for_msg("Ada's first play", asks_to_play).await;
     (ada_p, waiting)
 }
 
@@ -192,27 +191,21 @@ async fn three_nodes_serve_one_table_reached_through_any_of_them() {
     assert_eq!(status, 307, "{body}");
     let expected = format!("http://{}{path}", n1.addr);
     assert_eq!(location.as_deref(), Some(expected.as_str()), "{body}");
-    assert_eq!(body["moved"], json!(expected), "{body}");
-    assert!(
-        body["error"]
-            .as_str()
-            .unwrap()
-            .contains("served by node n1"),
-        "{body}"
-    );
+    let refused = error_body(&body);
+    assert_eq!(refused.moved, Some(expected), "{body}");
+    assert!(refused.error.contains("served by node n1"), "{body}");
     // Nothing happened on n2: the seat is still free, taken where it lives.
     let bo = n1.take_seat(&id, "Bo").await;
     n1.add_bot(&id, &ada, "greedy").await;
     n1.add_bot(&id, &ada, "greedy").await;
 
     // A WebSocket to a third node: one `moved` message with n1's address.
-    let (_ws, moved) = n3.hello(&id, Some(&bo), 0).await;
-    assert_eq!(moved["t"], json!("moved"), "{moved}");
-    assert_eq!(
-        moved["d"]["url"],
-        json!(format!("ws://{}/ws/{id}", n1.addr))
-    );
-    assert_eq!(moved["d"]["node"], json!("n1"));
+    let (_ws, moved) = n3.hello_msg(&id, Some(&bo), 0).await;
+    let Told::Moved(moved) = &moved.told else {
+        panic!("not moved: {moved:?}")
+    };
+    assert_eq!(moved.url, Some(format!("ws://{}/ws/{id}", n1.addr)));
+    assert_eq!(moved.node.as_deref(), Some("n1"));
 
     let ada_p = Player::join(&n1, &id, "Ada", Some(&ada), 0, Mode::All).await;
     let bo_p = Player::join(&n1, &id, "Bo", Some(&bo), 0, Mode::All).await;
@@ -221,12 +214,9 @@ async fn three_nodes_serve_one_table_reached_through_any_of_them() {
     // node publishes its tables' summaries every third of a lease).
     for other in [&n2, &n3] {
         eventually("the table in another node's lobby", async || {
-            let (_, lobby) = other.http("GET", "/api/tables", None, None).await;
-            lobby["tables"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|t| t["id"] == json!(id) && t["taken"].as_array().unwrap().len() == 4)
+            let lobby = other.lobby("/api/tables").await;
+            (lobby.iter())
+                .any(|t| t.id == id.as_str() && t.taken.len() == 4)
                 .then_some(())
         })
         .await;
@@ -265,16 +255,14 @@ async fn a_node_whose_lease_was_taken_writes_nothing_more() {
     n1.start_game(&id, &ada).await;
     // Ada answers what comes before her first play (a tax, an exchange).
     let waiting = loop {
-        let m = ws.recv_json().await;
-        if !has_state(&m) {
-            continue;
-        }
-        match m["d"]["decision"]["kind"].as_str() {
-            Some("lead" | "follow") => break m,
-            Some("ready") | None => {}
+        let m = ws.recv_msg().await;
+        let Some(state) = m.state() else { continue };
+        match state.state.decision.as_ref().map(|d| &d.0) {
+            Some(Decision::Lead | Decision::Follow { .. }) => break m,
+            Some(Decision::Ready) | None => {}
             Some(_) => {
-                let action = common::choose(&m["d"]).unwrap();
-                ws.send_json(&json!({"t": "act", "v": m["v"], "d": action}))
+                let action = common::choose_for(state).unwrap();
+                ws.send_json(&json!({"t": "act", "v": m.v, "d": action}))
                     .await;
             }
         }
@@ -285,11 +273,11 @@ async fn a_node_whose_lease_was_taken_writes_nothing_more() {
     // n1's lease runs out behind its back, and n2 takes the table over
     // on the first request for it.
     expire(&schema, &id);
-    let info = n2.info(&id).await;
+    let info = n2.table_info(&id).await;
     assert_eq!(
-        info["v"],
-        json!(before.len()),
-        "rebuilt from the log: {info}"
+        info.v,
+        before.len() as u64,
+        "rebuilt from the log: {info:?}"
     );
     let (holder, epoch, live) = holder(&schema, &id).unwrap();
     assert_eq!((holder.as_str(), live), ("n2", true));
@@ -298,8 +286,8 @@ async fn a_node_whose_lease_was_taken_writes_nothing_more() {
     // Ada's play reaches n1, which still believes it serves the table:
     // the database refuses the write, n1 tells Ada the table moved and
     // stops serving it.
-    let v = waiting["v"].as_u64().unwrap();
-    let action = common::choose(&waiting["d"]).unwrap();
+    let v = waiting.v;
+    let action = common::choose_for(waiting.expect_state()).unwrap();
     ws.send_json(&json!({"t": "act", "v": v, "d": action}))
         .await;
     // Commit, then tell (issue 24, D1): up to `moved`, nothing n1 says is
@@ -307,20 +295,22 @@ async fn a_node_whose_lease_was_taken_writes_nothing_more() {
     // the refused play.
     let mut told = Vec::new();
     let moved = loop {
-        let m = ws.recv_json().await;
-        if m["t"] == json!("moved") {
-            break m;
+        let m = ws.recv_msg().await;
+        if let Told::Moved(moved) = m.told {
+            break moved;
         }
         told.push(m);
     };
-    assert_eq!(moved["d"]["url"], Value::Null, "{moved}");
-    assert!(told.iter().any(|m| m["t"] == json!("error")), "{told:?}");
+    assert_eq!(moved.url, None, "{moved:?}");
+    assert!(told.iter().any(|m| m.t() == MsgType::Error), "{told:?}");
+    let waiting = &waiting.expect_state().state;
     for m in &told {
-        assert_ne!(m["t"], json!("event"), "not played on n1: {m}");
-        assert!(m["v"].as_u64().unwrap() <= v, "uncommitted v told: {m}");
-        if m["t"] == json!("resync") {
-            assert_eq!(m["d"]["view"], waiting["d"]["view"], "{m}");
-            assert_eq!(m["d"]["decision"], waiting["d"]["decision"], "{m}");
+        assert_ne!(m.t(), MsgType::Event, "not played on n1: {m:?}");
+        assert!(m.v <= v, "uncommitted v told: {m:?}");
+        if m.t() == MsgType::Resync {
+            let state = &m.expect_state().state;
+            assert_eq!(state.view, waiting.view, "{m:?}");
+            assert_eq!(state.decision, waiting.decision, "{m:?}");
         }
     }
     assert_eq!(
@@ -417,13 +407,18 @@ async fn a_node_that_stops_hands_its_tables_over() {
     let n2 = node(&schema, "n2", ttl).await;
     let (id, ada) = ada_and_two_bots(&n1, json!({})).await;
     let (mut ada_p, waiting) = until_adas_first_play(&n1, &id, &ada).await;
-    let seen = waiting["v"].as_u64().unwrap();
+    let seen = waiting.v;
 
     // n1 stops (SIGTERM in `dalmuti serve`): the lease is given up at once
     // (not left to expire) and Ada is told the table moved.
     n1.stop().await;
-    let moved = ada_p.wait_for("moved", |m| m["t"] == json!("moved")).await;
-    assert_eq!(moved["d"]["url"], Value::Null, "{moved}");
+    let moved = ada_p
+        .wait_for_msg("moved", |m| m.t() == MsgType::Moved)
+        .await;
+    let Told::Moved(Moved { url, .. }) = &moved.told else {
+        unreachable!()
+    };
+    assert_eq!(url, &None, "{moved:?}");
     let (_, _, live) = holder(&schema, &id).unwrap();
     assert!(!live, "released, not left to expire");
 
@@ -557,8 +552,8 @@ async fn a_table_taken_over_as_the_node_drains_is_handed_over_too() {
     }
     // Another node serves it at once.
     let n2 = node(&schema, "n2", ttl).await;
-    let (_ws, answer) = n2.hello(&id, Some(&ada), 0).await;
-    assert!(has_state(&answer), "{answer}");
+    let (_ws, answer) = n2.hello_msg(&id, Some(&ada), 0).await;
+    assert!(answer.state().is_some(), "{answer:?}");
     n2.stop().await;
 }
 
@@ -570,26 +565,24 @@ async fn bots_and_the_turn_timer_go_on_after_a_takeover() {
     let n2 = node(&schema, "n2", ttl).await;
     let (id, ada) = ada_and_two_bots(&n1, json!({"turn_seconds": 10})).await;
     let (mut ada_p, waiting) = until_adas_first_play(&n1, &id, &ada).await;
-    let seen = waiting["v"].as_u64().unwrap();
+    let seen = waiting.v;
     n1.stop().await;
-    ada_p.wait_for("moved", |m| m["t"] == json!("moved")).await;
+    ada_p
+        .wait_for_msg("moved", |m| m.t() == MsgType::Moved)
+        .await;
 
     // On n2, Ada still does not play: her turn timer runs there, and when
     // it runs out her move is made for her; the bots play on.
     let mut ada_p = Player::join(&n2, &id, "Ada", Some(&ada), seen, Mode::NoPlay).await;
     let timed_out = ada_p
-        .wait_for("Ada's move made by the turn timer", |m| {
-            m["t"] == json!("event")
-                && m["d"]["e"]["kind"] == json!("act")
-                && m["d"]["e"]["name"] == json!("Ada")
+        .wait_for_msg("Ada's move made by the turn timer", |m| {
+            m.t() == MsgType::Event && actor(m).is_some_and(|name| name == "Ada")
         })
         .await;
-    assert_eq!(timed_out["v"], json!(seen + 1), "{timed_out}");
+    assert_eq!(timed_out.v, seen + 1, "{timed_out:?}");
     ada_p
-        .wait_for("a bot's move on n2", |m| {
-            m["t"] == json!("event")
-                && m["d"]["e"]["kind"] == json!("act")
-                && m["d"]["e"]["name"] != json!("Ada")
+        .wait_for_msg("a bot's move on n2", |m| {
+            m.t() == MsgType::Event && actor(m).is_some_and(|name| name != "Ada")
         })
         .await;
     ada_p
@@ -600,22 +593,22 @@ async fn bots_and_the_turn_timer_go_on_after_a_takeover() {
     n2.stop().await;
 }
 
+/// Who acted, if `m` tells of an action.
+fn actor(m: &ServerMsg) -> Option<&PlayerName> {
+    match m.state()?.e.as_ref()? {
+        Described::Act { name, .. } => Some(name),
+        _ => None,
+    }
+}
+
 /// What a client saw, checked against what the database kept.
 #[derive(Default)]
 struct Seen {
-    /// Every message, in order, across every connection.
+    /// Every message, in order, across every connection (as JSON, as
+    /// `check_told` reads them against the database's rows).
     messages: Vec<Value>,
-}
-
-impl Seen {
     /// The last v told.
-    fn v(&self) -> u64 {
-        self.messages
-            .iter()
-            .filter_map(|m| m["v"].as_u64())
-            .max()
-            .unwrap_or(0)
-    }
+    v: u64,
 }
 
 /// A tiny seeded generator (xorshift): the schedule is the seed's alone.
@@ -649,20 +642,22 @@ async fn ada_plays_once(
         let Ok(mut ws) = Ws::try_connect(addr, &format!("/ws/{id}")).await else {
             return false;
         };
-        ws.send_json(&common::hello(Some(ada), seen.v())).await;
+        ws.send_json(&common::hello(Some(ada), seen.v)).await;
         loop {
             let m = match ws.recv_within(WAIT).await {
                 Some(Some(common::Frame::Text(text))) => {
-                    serde_json::from_str::<Value>(&text).unwrap()
+                    seen.messages
+                        .push(serde_json::from_str::<Value>(&text).unwrap());
+                    msg_of(&text)
                 }
                 Some(Some(common::Frame::Ping | common::Frame::Binary(_))) => continue,
                 Some(Some(common::Frame::Close(..)) | None) => return false,
                 None => panic!("no message within {WAIT:?}"),
             };
-            seen.messages.push(m.clone());
-            if m["t"] == json!("moved") {
+            seen.v = seen.v.max(m.v);
+            if let Told::Moved(moved) = &m.told {
                 // Where the table is served now, if the node knows.
-                match m["d"]["url"].as_str() {
+                match &moved.url {
                     Some(url) => {
                         let host = url.split("://").nth(1).unwrap().split('/').next().unwrap();
                         addr = host.parse().unwrap();
@@ -671,16 +666,17 @@ async fn ada_plays_once(
                     None => return false,
                 }
             }
-            if !has_state(&m) {
-                continue;
-            }
-            if m["d"]["game_over"] == json!(true) {
+            let Some(state) = m.state() else { continue };
+            if state.state.game_over {
                 return true;
             }
-            if let Some(action) = common::choose(&m["d"])
-                && !matches!(m["d"]["decision"]["kind"].as_str(), None | Some("ready"))
+            if let Some(action) = common::choose_for(state)
+                && !matches!(
+                    state.state.decision.as_ref().map(|d| &d.0),
+                    None | Some(Decision::Ready)
+                )
             {
-                ws.send_json(&json!({"t": "act", "v": m["v"], "d": action}))
+                ws.send_json(&json!({"t": "act", "v": m.v, "d": action}))
                     .await;
                 return false;
             }

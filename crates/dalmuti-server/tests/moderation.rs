@@ -6,6 +6,7 @@
 mod common;
 
 use common::*;
+use dalmuti_server::protocol::{ChatLine, ErrorKind, News, ServerMsg};
 use serde_json::{Value, json};
 
 fn chat(text: &str) -> Value {
@@ -13,19 +14,19 @@ fn chat(text: &str) -> Value {
 }
 
 /// Says `text` on `ws`; answers the line as it went round.
-async fn say(ws: &mut Ws, text: &str) -> Value {
+async fn say(ws: &mut Ws, text: &str) -> ChatLine {
     ws.send_json(&chat(text)).await;
-    ws.recv_until(|m| m["t"] == json!("chat") && m["d"]["text"] == json!(text))
-        .await
+    let m = ws
+        .recv_until_msg(|m| m.chat_line().is_some_and(|l| l.text == text))
+        .await;
+    m.chat_line().cloned().unwrap()
 }
 
-fn texts(lines: &Value) -> Vec<&str> {
-    lines
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["text"].as_str().unwrap())
-        .collect()
+/// The chat kept, as a snapshot tells it.
+fn texts(snapshot: &ServerMsg) -> Vec<&str> {
+    let chat = snapshot.expect_state().chat.as_deref();
+    let chat = chat.unwrap_or_else(|| panic!("a snapshot without chat: {snapshot:?}"));
+    chat.iter().map(|l| l.text.as_str()).collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -39,7 +40,7 @@ async fn a_reported_line_is_kept_and_the_host_removes_a_seats_chat() {
     let (mut bo_ws, _) = server.hello(&id, Some(&bo), 0).await;
     say(&mut ada_ws, "hello").await;
     let rude = say(&mut bo_ws, "you are all losers").await;
-    let n = rude["d"]["n"].as_u64().unwrap();
+    let n = rude.n;
 
     // Ada reports it; her own line, and a line not kept, are refused.
     let reports = format!("/api/tables/{id}/reports");
@@ -76,17 +77,17 @@ async fn a_reported_line_is_kept_and_the_host_removes_a_seats_chat() {
         .await;
     assert_eq!(status, 204, "{answer}");
     let news = ada_ws
-        .recv_until(|m| m["t"] == json!("news") && m["d"]["kind"] == json!("chat_removed"))
+        .recv_until_msg(|m| matches!(m.news(), Some(News::ChatRemoved { .. })))
         .await;
-    assert_eq!(news["d"]["name"], json!("Bo"), "{news}");
+    let Some(News::ChatRemoved { name }) = news.news() else {
+        unreachable!()
+    };
+    assert_eq!(name, "Bo", "{news:?}");
     bo_ws.send_json(&chat("still here")).await;
-    let refused = bo_ws.recv_until(|m| m["t"] == json!("error")).await;
+    let refused = bo_ws.recv_refusal().await;
     assert!(
-        refused["d"]["reason"]
-            .as_str()
-            .unwrap()
-            .contains("the host removed your chat"),
-        "{refused}"
+        refused.reason.contains("the host removed your chat"),
+        "{refused:?}"
     );
     ada_ws.close().await;
     bo_ws.close().await;
@@ -94,12 +95,12 @@ async fn a_reported_line_is_kept_and_the_host_removes_a_seats_chat() {
     // Through a restart: Bo's lines are gone for everyone, he is still
     // silenced, and STATE says so; the report is there for the operator.
     let server = server.restart(|_| {}).await;
-    let (mut ws, first) = server.hello(&id, Some(&bo), 0).await;
-    assert_eq!(texts(&first["d"]["chat"]), ["hello"], "{first}");
-    assert_eq!(first["d"]["silenced"], json!(["Bo"]), "{first}");
+    let (mut ws, first) = server.hello_msg(&id, Some(&bo), 0).await;
+    assert_eq!(texts(&first), ["hello"], "{first:?}");
+    assert_eq!(first.expect_state().state.silenced, ["Bo"], "{first:?}");
     ws.send_json(&chat("again")).await;
-    let refused = ws.recv_until(|m| m["t"] == json!("error")).await;
-    assert_eq!(refused["d"]["kind"], json!("conflict"), "{refused}");
+    let refused = ws.recv_refusal().await;
+    assert_eq!(refused.kind, ErrorKind::Conflict, "{refused:?}");
     // As the operator reads them (`dalmuti serve --list-reports`).
     let config = dalmuti_server::Config {
         data: server.sqlite_file().unwrap(),
@@ -154,8 +155,7 @@ async fn a_player_who_kept_a_name_has_one_chat_limit_over_all_tables() {
         say(&mut sockets[1], &format!("b{i}")).await;
     }
     sockets[1].send_json(&chat("one more")).await;
-    let refused = sockets[1].recv_until(|m| m["t"] == json!("error")).await;
-    let reason = refused["d"]["reason"].as_str().unwrap();
+    let reason = sockets[1].recv_refusal().await.reason;
     assert!(reason.contains("over all your tables"), "{reason}");
     server.stop().await;
 }
@@ -180,18 +180,20 @@ async fn chat_refuses_control_characters_saying_where() {
         ("line\u{2028}two", "U+2028", 5),
     ] {
         ws.send_json(&chat(text)).await;
-        let refused = ws.recv_until(|m| m["t"] == json!("error")).await;
-        let reason = refused["d"]["reason"].as_str().unwrap();
+        let refused = ws.recv_refusal().await;
         assert!(
-            reason.contains(&format!("{code} at character {at}")),
-            "{text:?}: {reason}"
+            refused
+                .reason
+                .contains(&format!("{code} at character {at}")),
+            "{text:?}: {}",
+            refused.reason
         );
-        assert_eq!(refused["d"]["kind"], json!("bad_request"), "{refused}");
+        assert_eq!(refused.kind, ErrorKind::BadRequest, "{refused:?}");
     }
     say(&mut ws, "plain é 👍").await;
     ws.close().await;
-    let (_, first) = server.hello(&id, Some(&ada), 0).await;
-    assert_eq!(texts(&first["d"]["chat"]), ["plain é 👍"], "{first}");
+    let (_, first) = server.hello_msg(&id, Some(&ada), 0).await;
+    assert_eq!(texts(&first), ["plain é 👍"], "{first:?}");
     server.stop().await;
 }
 
@@ -226,8 +228,7 @@ async fn a_silenced_player_who_comes_back_under_another_name_stays_silenced() {
     let bob = server.take_seat(&id, "Bob").await;
     let (mut bob_ws, _) = server.hello(&id, Some(&bob), 0).await;
     bob_ws.send_json(&chat("it's me again")).await;
-    let refused = bob_ws.recv_until(|m| m["t"] == json!("error")).await;
-    let reason = refused["d"]["reason"].as_str().unwrap();
+    let reason = bob_ws.recv_refusal().await.reason;
     assert!(
         reason.contains("removed the chat of \"Bo\"") && reason.contains("address"),
         "{reason}"
@@ -237,10 +238,10 @@ async fn a_silenced_player_who_comes_back_under_another_name_stays_silenced() {
     watching
         .send_json(&json!({"t": "hello", "v": 0, "d": {"name": "Someone"}}))
         .await;
-    watching.recv_until(has_state).await;
+    watching.recv_state().await;
     watching.send_json(&chat("hi from the stands")).await;
-    let refused = watching.recv_until(|m| m["t"] == json!("error")).await;
-    assert_eq!(refused["d"]["kind"], json!("conflict"), "{refused}");
+    let refused = watching.recv_refusal().await;
+    assert_eq!(refused.kind, ErrorKind::Conflict, "{refused:?}");
 
     // The others chat on, through a restart too.
     say(&mut ada_ws, "welcome").await;
@@ -251,8 +252,8 @@ async fn a_silenced_player_who_comes_back_under_another_name_stays_silenced() {
     let server = server.restart(|_| {}).await;
     let (mut bob_ws, _) = server.hello(&id, Some(&bob), 0).await;
     bob_ws.send_json(&chat("after the restart")).await;
-    let refused = bob_ws.recv_until(|m| m["t"] == json!("error")).await;
-    assert_eq!(refused["d"]["kind"], json!("conflict"), "{refused}");
+    let refused = bob_ws.recv_refusal().await;
+    assert_eq!(refused.kind, ErrorKind::Conflict, "{refused:?}");
     let (mut cy_ws, _) = server.hello(&id, Some(&cy), 0).await;
     say(&mut cy_ws, "still here").await;
     server.stop().await;

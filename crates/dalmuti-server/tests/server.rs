@@ -8,12 +8,14 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use dalmuti_core::LogEntry;
 use dalmuti_core::wire::Wire;
 use dalmuti_core::{Action, DealRng, Decision, Deck, Rules, Seed};
+use dalmuti_server::fairness::{FairRecord, Fairness};
 use dalmuti_server::http::{AppState, router};
 use dalmuti_server::ids::TableId;
 use dalmuti_server::names::PlayerName;
-use dalmuti_server::protocol::{ServerMsg, State};
+use dalmuti_server::protocol::{Described, Seen, ServerMsg, State, TableInfo};
 use dalmuti_server::store::{SqliteStore, Store, TableRow};
 use dalmuti_server::table::{self, Context, Feed, Speaker, TableHandle, Timings};
 use dalmuti_server::token::SeatToken;
@@ -58,6 +60,28 @@ fn app() -> axum::Router {
     router(AppState::open(store, Config::for_tests()).unwrap())
 }
 
+/// An answer read as the server's type: a field renamed or retyped fails
+/// here.
+fn typed<T: serde::de::DeserializeOwned>(answer: &Value) -> T {
+    serde_json::from_value(answer.clone())
+        .unwrap_or_else(|e| panic!("an answer that does not read as the server's: {e}: {answer}"))
+}
+
+/// The lobby's list, each table read as the server's INFO type.
+fn listing(list: &Value) -> Vec<TableInfo> {
+    /// The listing's shape.
+    #[derive(serde::Deserialize)]
+    struct Listing {
+        tables: Vec<TableInfo>,
+    }
+    typed::<Listing>(list).tables
+}
+
+/// A refused request's reason, its body read as the server's type.
+fn refusal(body: &Value) -> String {
+    typed::<dalmuti_server::error::ErrorBody>(body).error
+}
+
 #[tokio::test]
 async fn lobby_api_and_bad_input() {
     let app = app();
@@ -75,8 +99,9 @@ async fn lobby_api_and_bad_input() {
     assert_eq!(host.len(), 32);
     let (status, list) = call(&app, "GET", "/api/tables", None, "").await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(list["tables"][0]["name"], "Friday");
-    assert_eq!(list["tables"][0]["taken"], json!(["Ada"]));
+    let list = listing(&list);
+    assert_eq!(list[0].name, "Friday");
+    assert_eq!(list[0].taken, ["Ada"]);
     // A private table is not listed, but its link works.
     let (_, private) = call(
         &app,
@@ -87,7 +112,7 @@ async fn lobby_api_and_bad_input() {
     )
     .await;
     let (_, list) = call(&app, "GET", "/api/tables", None, "").await;
-    assert_eq!(list["tables"].as_array().unwrap().len(), 1);
+    assert_eq!(listing(&list).len(), 1);
     let (status, info) = call(
         &app,
         "GET",
@@ -97,7 +122,7 @@ async fn lobby_api_and_bad_input() {
     )
     .await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(info["public"], false);
+    assert!(!typed::<TableInfo>(&info).public);
 
     let (status, seat) = call(
         &app,
@@ -118,7 +143,7 @@ async fn lobby_api_and_bad_input() {
     )
     .await;
     assert_eq!(status, StatusCode::CONFLICT);
-    assert!(err["error"].as_str().unwrap().contains("taken"), "{err}");
+    assert!(refusal(&err).contains("taken"), "{err}");
 
     // Only the host adds bots and starts.
     let bots = format!("/api/tables/{id}/bots");
@@ -126,7 +151,7 @@ async fn lobby_api_and_bad_input() {
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     let (status, err) = call(&app, "POST", &bots, Some(&bo), r#"{"bot":"greedy"}"#).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    assert!(err["error"].as_str().unwrap().contains("host"), "{err}");
+    assert!(refusal(&err).contains("host"), "{err}");
     let (status, _) = call(&app, "POST", &bots, Some("nope"), r#"{"bot":"greedy"}"#).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     let (status, _) = call(
@@ -184,7 +209,8 @@ async fn lobby_api_and_bad_input() {
     assert_eq!(status, StatusCode::CONFLICT, "no replay before the end");
     let (status, fair) = call(&app, "GET", &format!("/api/tables/{id}/fairness"), None, "").await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(fair["hands"][0]["seed"], Value::Null, "not revealed yet");
+    let fair = typed::<Fairness>(&fair);
+    assert_eq!(fair.hands[0].seed, None, "not revealed yet");
 
     for (body, says) in [
         ("{garbage", "JSON"),
@@ -206,10 +232,7 @@ async fn lobby_api_and_bad_input() {
     ] {
         let (status, err) = call(&app, "POST", "/api/tables", None, body).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
-        assert!(
-            err["error"].as_str().unwrap().contains(says),
-            "{body}: {err}"
-        );
+        assert!(refusal(&err).contains(says), "{body}: {err}");
     }
     let big = format!(
         r#"{{"name":"{}","player":"A","seats":4}}"#,
@@ -226,7 +249,7 @@ async fn lobby_api_and_bad_input() {
     )
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    assert!(err["error"].as_str().unwrap().contains("no table"));
+    assert!(refusal(&err).contains("no table"));
     let (status, page) = call(&app, "GET", "/", None, "").await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(page, Value::Null, "the client's page is HTML");
@@ -312,16 +335,60 @@ impl Drop for Watchdog {
 
 /// Whether a seat's state asks it something: a decision other than saying
 /// ready, which the table makes for everyone when the setup pause ends.
-fn asked(d: &Value) -> bool {
-    !d["decision"].is_null() && d["decision"]["kind"] != "ready"
+fn asked(m: &ServerMsg) -> bool {
+    m.state().is_some_and(|s| asks(&s.state))
 }
 
 /// Whether only this seat is left to decide: during setup everyone else is
 /// ready; in play it is its turn.
-fn alone_to_act(d: &Value) -> bool {
-    asked(d)
-        && (d["view"]["ready"].is_null()
-            || d["view"]["ready"].as_u64().map(|r| r + 1) == d["view"]["players"].as_u64())
+fn alone_to_act(m: &ServerMsg) -> bool {
+    let Some(state) = m.state() else { return false };
+    let view = state.state.view.as_ref();
+    asks(&state.state) && view.is_none_or(|view| view.ready.is_none_or(|r| r + 1 == view.players))
+}
+
+/// A message's STATE; panics, naming the message, if it has none.
+fn state_of(m: &ServerMsg) -> &State {
+    &(m.state())
+        .unwrap_or_else(|| panic!("a message without STATE: {}", m.to_text()))
+        .state
+}
+
+/// Whether a message's STATE says the game is over.
+fn over(m: &ServerMsg) -> bool {
+    m.state().is_some_and(|s| s.state.game_over)
+}
+
+/// The event a message's STATE follows, if any.
+fn event_of(m: &ServerMsg) -> Option<&Described> {
+    m.state()?.e.as_ref()
+}
+
+/// The seat an action was chosen for (by its stand-in bot or the turn
+/// timer), if a message follows such an action.
+fn auto_act(m: &ServerMsg) -> Option<&PlayerName> {
+    match event_of(m)? {
+        Described::Act {
+            name, auto: true, ..
+        } => Some(name),
+        _ => None,
+    }
+}
+
+/// Whether a message follows a deal.
+fn dealt(m: &ServerMsg) -> bool {
+    matches!(event_of(m), Some(Described::Deal { .. }))
+}
+
+/// The hand as a message's STATE shows it, if it does.
+fn stage_view(m: &ServerMsg) -> Option<&dalmuti_core::ViewSnapshot> {
+    m.state()?.state.view.as_ref()
+}
+
+/// The stage of the hand a message's STATE shows (`setup`, `play`,
+/// `over`).
+fn stage(m: &ServerMsg) -> Option<&str> {
+    Some(stage_view(m)?.stage.as_str())
 }
 
 fn cards(hand: &str) -> Vec<&str> {
@@ -400,11 +467,11 @@ async fn play_human(
     token: &SeatToken,
     feed: &mut Feed,
     mut last: ServerMsg,
-    stop: impl Fn(&Value) -> bool,
+    stop: impl Fn(&State) -> bool,
 ) -> ServerMsg {
     'outer: loop {
         let state = &last.state().expect("a seat's feed tells STATE").state;
-        if state.game_over || stop(&last.data()) {
+        if state.game_over || stop(state) {
             return last;
         }
         // A Greater Dalmuti asked to place a newcomer takes the lower seat.
@@ -447,7 +514,7 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
         .start_with_seed(&token, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let first = next(&mut feed, |m| alone_to_act(&m.data())).await;
+    let first = next(&mut feed, alone_to_act).await;
     // A stranger, a stale event number, an illegal action: each refused,
     // with a resync, and nothing changes.
     let (e, resync) = table
@@ -456,7 +523,7 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
         .unwrap_err();
     assert_eq!(e, ServerError::BadToken);
     assert!(
-        resync.data()["view"]["hand"].is_null(),
+        stage_view(&resync).is_some_and(|v| v.hand.is_none()),
         "a stranger's resync is a spectator's"
     );
     let (e, resync) = table
@@ -470,17 +537,18 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
         .await
         .unwrap_err();
     assert!(matches!(e, ServerError::Illegal(_)), "{e}");
-    assert!(resync.data()["error"].as_str().unwrap().contains("illegal"));
+    let error = resync.state().and_then(|s| s.error.as_deref());
+    assert!(error.unwrap().contains("illegal"));
     assert_eq!(table.info().await.unwrap().v, first.v, "nothing changed");
 
     let end = play_human(&table, &token, &mut feed, (*first).clone(), |_| false).await;
-    assert_eq!(end.data()["hand"], 3);
+    assert_eq!(state_of(&end).hand, 3);
     let info = table.info().await.unwrap();
     assert!(info.over);
 
     // The record is valid and its fairness data proves every deal.
-    let record = serde_json::to_value(table.record().await.unwrap()).unwrap();
-    let text = record.to_string();
+    let record = table.record().await.unwrap();
+    let text = serde_json::to_string(&record).unwrap();
     assert!(
         matches!(
             dalmuti_core::record::check(&text),
@@ -488,32 +556,30 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
         ),
         "{text}"
     );
-    let fairness = &record["fairness"];
-    assert_eq!(fairness["hands"].as_array().unwrap().len(), 3);
-    for (k, hand) in fairness["hands"].as_array().unwrap().iter().enumerate() {
-        let seed: Seed = hand["seed"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{fairness}"))
+    let fairness = &record.fairness;
+    assert_eq!(fairness.hands.len(), 3);
+    for (k, hand) in fairness.hands.iter().enumerate() {
+        let seed: Seed = (hand.seed.as_deref())
+            .unwrap_or_else(|| panic!("{fairness:?}"))
             .parse()
             .unwrap();
         let commitment: String = Sha256::digest(seed.0)
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect();
-        assert_eq!(hand["commitment"], json!(commitment), "hand {}", k + 1);
+        assert_eq!(hand.commitment, commitment, "hand {}", k + 1);
     }
     assert_deals_are_their_seeds(&record);
     // The replay shows every hand at every step.
-    let replay = serde_json::to_value(table.replay().await.unwrap()).unwrap();
-    let frames = replay["frames"].as_array().unwrap();
+    let replay = table.replay().await.unwrap();
+    let frames = &replay.frames;
     assert!(frames.len() > 50);
-    assert_eq!(frames[0]["e"]["kind"], "deal");
-    let held: usize = frames[0]["hands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| cards(h.as_str().unwrap()).len())
-        .sum();
+    assert!(
+        matches!(frames[0].e, Described::Deal { .. }),
+        "{:?}",
+        frames[0].e
+    );
+    let held: usize = (frames[0].hands.iter()).map(|h| cards(h).len()).sum();
     assert_eq!(held, 80, "the whole deck, dealt");
 }
 
@@ -522,25 +588,17 @@ async fn a_whole_game_with_refusals_record_replay_and_fair_deals() {
 /// rules (the variant's deck), from the seed its fairness data reveals.
 /// Which seat got which hand is `dalmuti verify`'s to check (see
 /// crates/dalmuti/tests/verify.rs); here the hands as a whole must match.
-fn assert_deals_are_their_seeds(record: &Value) {
-    let rules: Rules = serde_json::from_value(record["rules"].clone()).unwrap_or_default();
-    for (k, hand) in record["fairness"]["hands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .enumerate()
-    {
-        let seed: Seed = hand["seed"].as_str().unwrap().parse().unwrap();
-        let n = hand["players"].as_u64().unwrap() as usize;
-        let dealt = Deck::for_table(&rules, n).deal(n, &mut DealRng::new(seed));
+fn assert_deals_are_their_seeds(record: &FairRecord) {
+    let rules: &Rules = &record.record.rules;
+    for (k, hand) in record.fairness.hands.iter().enumerate() {
+        let seed: Seed = hand.seed.as_deref().unwrap().parse().unwrap();
+        let n = hand.players;
+        let dealt = Deck::for_table(rules, n).deal(n, &mut DealRng::new(seed));
         let mut from_seed: Vec<String> = dalmuti_core::Seat::all(n)
             .map(|s| dealt[s].to_string())
             .collect();
-        let mut recorded: Vec<String> = record["hands"][k]["deal"]
-            .as_object()
-            .unwrap()
-            .values()
-            .map(|c| c.as_str().unwrap().to_string())
+        let mut recorded: Vec<String> = (record.record.hands[k].deal.iter())
+            .map(|(_, cards)| cards.to_string())
             .collect();
         from_seed.sort();
         recorded.sort();
@@ -553,47 +611,51 @@ fn check_hidden(msg: &ServerMsg, me: Option<&str>, secrets: &[String]) {
     for secret in secrets {
         assert!(!text.contains(secret.as_str()), "a secret leaked: {text}");
     }
-    let d = &msg.data();
-    let view = &d["view"];
-    if view.is_null() {
+    let Some(state) = msg.state() else { return };
+    let Some(view) = &state.state.view else {
         return;
-    }
-    let seat = view["seat"].as_u64().map(|s| s as usize);
+    };
+    let seat = view.seat;
     match (me, seat) {
         (None, _) => {
             assert!(
-                seat.is_none() && view["hand"].is_null(),
+                seat.is_none() && view.hand.is_none(),
                 "a spectator sees no hand"
             );
-            assert!(d["dealt"].is_null());
+            assert!(state.state.dealt.is_none());
         }
         (Some(_), Some(seat)) => {
-            let held = cards(view["hand"].as_str().unwrap()).len() as u64;
-            assert_eq!(held, view["seats"][seat]["cards"].as_u64().unwrap());
+            let held = cards(view.hand.as_deref().unwrap()).len();
+            assert_eq!(held, view.seats[seat].cards as usize);
         }
         (Some(_), None) => {}
     }
-    for entry in view["log"].as_array().unwrap() {
-        let party = |a: &str, b: &str| {
-            seat.is_some_and(|m| {
-                entry[a].as_u64() == Some(m as u64) || entry[b].as_u64() == Some(m as u64)
-            })
-        };
-        match entry["event"].as_str().unwrap() {
-            "tax_paid" => assert_eq!(!entry["gift"].is_null(), party("dalmuti", "peon")),
-            "merchant_exchange" => {
-                assert_eq!(!entry["offered"].is_null(), party("offerer", "partner"))
-            }
+    let party = |a: usize, b: usize| seat.is_some_and(|m| m == a || m == b);
+    for entry in &view.log {
+        match entry {
+            LogEntry::TaxPaid {
+                dalmuti,
+                peon,
+                gift,
+                ..
+            } => assert_eq!(gift.is_some(), party(*dalmuti, *peon)),
+            LogEntry::MerchantExchange {
+                offerer,
+                partner,
+                offered,
+                ..
+            } => assert_eq!(offered.is_some(), party(*offerer, *partner)),
             _ => {}
         }
     }
-    let e = &d["e"];
-    if e["kind"] == "act" && e["name"].as_str() != me {
-        for kind in ["give_tax", "answer_exchange"] {
-            if let Some(cards) = e["action"].get(kind) {
-                assert!(cards.is_null(), "another's {kind} cards: {e}");
-            }
-        }
+    if let Some(Described::Act { name, action, .. }) = &state.e
+        && Some(name.as_str()) != me
+    {
+        let shown = matches!(
+            action,
+            Seen::Shown(Wire(Action::GiveTax(_) | Action::AnswerExchange(_)))
+        );
+        assert!(!shown, "another's cards: {action:?}");
     }
 }
 
@@ -614,7 +676,7 @@ async fn no_message_shows_a_hidden_card_or_an_unrevealed_seed() {
                 match feed.recv().await {
                     Ok(msg) => {
                         let msg = msg.to_msg();
-                        let over = msg.data()["game_over"] == true;
+                        let over = over(&msg);
                         kept.push(msg);
                         if over {
                             return kept;
@@ -634,20 +696,12 @@ async fn no_message_shows_a_hidden_card_or_an_unrevealed_seed() {
         .start_with_seed(&token, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let first = next(&mut mine, |m| asked(&m.data())).await;
+    let first = next(&mut mine, asked).await;
     play_human(&table, &token, &mut mine, (*first).clone(), |_| false).await;
     drop(watching);
-    let fairness = serde_json::to_value(table.fairness().await.unwrap()).unwrap();
-    let seeds: Vec<(usize, String)> = fairness["hands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| {
-            (
-                h["hand"].as_u64().unwrap() as usize,
-                h["seed"].as_str().unwrap().to_string(),
-            )
-        })
+    let fairness = table.fairness().await.unwrap();
+    let seeds: Vec<(usize, String)> = (fairness.hands.iter())
+        .map(|h| (h.hand, h.seed.clone().expect("revealed at the end")))
         .collect();
     let mut checked = 0;
     for (kept, me) in [
@@ -656,8 +710,8 @@ async fn no_message_shows_a_hidden_card_or_an_unrevealed_seed() {
     ] {
         for msg in kept {
             // Seeds of hands not over when the message was sent.
-            let hand = msg.data()["hand"].as_u64().unwrap_or(0) as usize;
-            let over = msg.data()["view"]["stage"] == "over";
+            let hand = msg.state().map_or(0, |s| s.state.hand);
+            let over = stage(&msg) == Some("over");
             let secrets: Vec<String> = seeds
                 .iter()
                 .filter(|(k, _)| *k > hand || (*k == hand && !over))
@@ -719,9 +773,9 @@ async fn a_table_survives_a_restart_from_its_file() {
             "",
         )
         .await;
-        let first = (*next(&mut feed, |m| asked(&m.data())).await).clone();
+        let first = (*next(&mut feed, asked).await).clone();
         let last = play_human(&table, &token, &mut feed, first, |d| {
-            d["view"]["log"].as_array().is_some_and(|l| l.len() > 6) && asked(d)
+            d.view.as_ref().is_some_and(|v| v.log.len() > 6) && asks(d)
         })
         .await;
         (id, token, last)
@@ -731,15 +785,19 @@ async fn a_table_survives_a_restart_from_its_file() {
     let table = state.table(&TableId::from(id.as_str())).await.unwrap();
     let after = table.subscribe(Some(&token), before.v).await.unwrap().first;
     assert_eq!(after.t(), "catchup");
-    assert_eq!(after.data()["missed"], json!([]), "nothing was missed");
+    let (after_state, before_state) = (
+        after.state().expect("STATE"),
+        before.state().expect("STATE"),
+    );
+    assert_eq!(after_state.missed, Some(Vec::new()), "nothing was missed");
     assert_eq!(after.v, before.v);
-    for field in ["view", "dealt", "decision", "players", "fairness", "totals"] {
-        assert_eq!(
-            after.data()[field],
-            before.data()[field],
-            "{field} after the restart"
-        );
-    }
+    let (a, b) = (&after_state.state, &before_state.state);
+    assert_eq!(a.view, b.view, "view after the restart");
+    assert_eq!(a.dealt, b.dealt, "dealt after the restart");
+    assert_eq!(a.decision, b.decision, "decision after the restart");
+    assert_eq!(a.players, b.players, "players after the restart");
+    assert_eq!(a.fairness, b.fairness, "fairness after the restart");
+    assert_eq!(a.totals, b.totals, "totals after the restart");
     assert!(
         table
             .subscribe(Some(&SeatToken::from("f00d")), 0)
@@ -789,25 +847,18 @@ async fn bots_stored_with_old_specs_still_load_and_play_at_the_offered_levels() 
     let state = AppState::open(store, Config::for_tests()).unwrap();
     let handle = state.table(&table.id).await.expect("the table loaded");
     let sub = handle.subscribe(Some(&token), 0).await.unwrap();
-    let data = sub.first.data();
-    let bots: Vec<&str> = data["lobby"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|s| s["bot"].as_str())
+    let bots: Vec<&str> = (state_of(&sub.first).lobby.iter())
+        .filter_map(|s| s.bot.as_deref())
         .collect();
     assert_eq!(bots, ["expert", "expert", "normal", "easy"]);
     // And they play: the human passes or plays whatever, the bots answer.
     let mut feed = sub.feed;
     handle.start(&token).await.unwrap();
-    let mut msg = (*next(&mut feed, |m| {
-        !m.data()["decision"].is_null() || m.data()["game_over"] == json!(true)
-    })
-    .await)
-        .clone();
+    let decides = |m: &ServerMsg| m.state().is_some_and(|s| s.state.decision.is_some());
+    let mut msg = (*next(&mut feed, |m| decides(m) || over(m)).await).clone();
     let _dog = watchdog();
-    while msg.data()["game_over"] != json!(true) {
-        if !msg.data()["decision"].is_null() {
+    while !over(&msg) {
+        if decides(&msg) {
             for action in candidates(&msg.state().unwrap().state) {
                 if handle.act(&token, action, msg.v).await.is_ok() {
                     break;
@@ -853,34 +904,26 @@ async fn a_gone_player_is_played_by_a_bot_after_the_grace_period_and_back_at_onc
         play_human(&bo_table, &bo_token, &mut feed, first, |_| false).await;
     });
     // The Human never connected: the grace period runs from their seat.
-    let auto = next(&mut watching, |m| m.data()["e"]["auto"] == true).await;
-    let name = auto.data()["e"]["name"].as_str().unwrap().to_string();
-    let data = auto.data();
-    let lobby = data["lobby"].as_array().unwrap();
-    let away: Vec<&str> = lobby
-        .iter()
-        .filter(|s| s["away"] == true)
-        .map(|s| s["name"].as_str().unwrap())
+    let auto = next(&mut watching, |m| auto_act(m).is_some()).await;
+    let name = auto_act(&auto).unwrap().to_string();
+    let lobby = &state_of(&auto).lobby;
+    let away: Vec<&str> = (lobby.iter())
+        .filter(|s| s.away)
+        .map(|s| s.name.as_str())
         .collect();
     assert!(away.contains(&name.as_str()), "{name} is away: {lobby:?}");
     assert_eq!(name, "Human");
     // The Human comes back: the seat is theirs again at once.
     let sub = table.subscribe(Some(&host), 0).await.unwrap();
-    let me = sub.first.data()["lobby"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name.as_str())
+    let me = (state_of(&sub.first).lobby.iter())
+        .find(|s| s.name == name.as_str())
         .unwrap()
         .clone();
-    assert_eq!(
-        (me["away"].clone(), me["connected"].clone()),
-        (json!(false), json!(true))
-    );
+    assert_eq!((me.away, me.connected), (false, true));
     // They do not act: the table waits for them, however long.
     let mut feed = sub.feed;
     let mut last = sub.first;
-    while !asked(&last.data()) {
+    while !asked(&last) {
         last = (*next(&mut feed, |m| m.t() == "event").await).clone();
     }
     // Bo may still finish a decision of his own; then all wait.
@@ -894,7 +937,7 @@ async fn a_gone_player_is_played_by_a_bot_after_the_grace_period_and_back_at_onc
     );
     let now = table.subscribe(Some(&host), v).await.unwrap().first;
     assert!(
-        !now.data()["decision"].is_null(),
+        state_of(&now).decision.is_some(),
         "the table waits for the Human's decision"
     );
 }
@@ -910,21 +953,19 @@ async fn the_turn_timer_plays_one_decision_for_a_slow_player() {
         .start_with_seed(&token, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let mine = next(&mut feed, |m| asked(&m.data())).await;
-    let deadline = mine.data()["deadline_ms"].as_u64().expect("a deadline");
+    let mine = next(&mut feed, asked).await;
+    let deadline = state_of(&mine).deadline_ms.expect("a deadline");
     assert!(deadline <= 20_000 && deadline > 0, "{deadline}");
     let waited = tokio::time::Instant::now();
-    let auto = next(&mut feed, |m| m.data()["e"]["auto"] == true).await;
-    assert_eq!(auto.data()["e"]["name"], "Human");
+    let auto = next(&mut feed, |m| auto_act(m).is_some()).await;
+    assert_eq!(auto_act(&auto).unwrap(), "Human");
     assert!(
         waited.elapsed() >= Duration::from_millis(deadline),
         "{:?}",
         waited.elapsed()
     );
-    assert!(
-        auto.data()["lobby"][0]["connected"] == true && auto.data()["lobby"][0]["away"] == false,
-        "the seat is still theirs"
-    );
+    let seat = &state_of(&auto).lobby[0];
+    assert!(seat.connected && !seat.away, "the seat is still theirs");
 }
 
 #[tokio::test]
@@ -943,7 +984,7 @@ async fn newcomers_wait_for_the_hand_and_the_greater_dalmuti_places_them() {
         .start_with_seed(&host, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let first = (*next(&mut feed, |m| asked(&m.data())).await).clone();
+    let first = (*next(&mut feed, asked).await).clone();
     let late = table.join("Late", None).await.unwrap();
     table.add_bot(&host, "easy").await.unwrap();
     table
@@ -961,32 +1002,23 @@ async fn newcomers_wait_for_the_hand_and_the_greater_dalmuti_places_them() {
     // newcomer, they choose the second seat offered.
     let mut last = first;
     loop {
-        if !last.data()["place"].is_null() {
-            let place = &last.data()["place"];
-            let seat = place["seats"][1].as_u64().unwrap() as usize;
-            let name = place["name"].as_str().unwrap();
-            table
-                .place(&host, &PlayerName::new(name).unwrap(), seat, last.v)
-                .await
-                .unwrap();
+        if let Some(place) = &state_of(&last).place {
+            let seat = place.seats[1];
+            table.place(&host, &place.name, seat, last.v).await.unwrap();
         }
-        if last.data()["hand"] == 2 && last.data()["view"]["stage"] != "over" {
+        if state_of(&last).hand == 2 && stage(&last) != Some("over") {
             break;
         }
         last = play_human(&table, &host, &mut feed, last, |d| {
-            !d["place"].is_null() || d["hand"] == 2
+            d.place.is_some() || d.hand == 2
         })
         .await;
-        if last.data()["place"].is_null() && last.data()["hand"] != 2 {
+        if state_of(&last).place.is_none() && state_of(&last).hand != 2 {
             last = (*next(&mut feed, |_| true).await).clone();
         }
     }
-    let data = last.data();
-    let players: Vec<&str> = data["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p.as_str().unwrap())
+    let players: Vec<&str> = (state_of(&last).players.iter().flatten())
+        .map(|p| p.as_str())
         .collect();
     assert_eq!(players.len(), 5, "{players:?}");
     assert!(players.contains(&"Late") && players.contains(&"easy bot 1"));
@@ -1013,7 +1045,8 @@ async fn a_human_greater_dalmuti_chooses_the_newcomers_seat() {
         let (table, token) = (table.clone(), token.clone());
         players.push(tokio::spawn(async move {
             let mut feed = sub.feed;
-            let first = (*next(&mut feed, |m| m.data()["hand"] == 1).await).clone();
+            let first =
+                (*next(&mut feed, |m| m.state().is_some_and(|s| s.state.hand == 1)).await).clone();
             play_human(&table, &token, &mut feed, first, |_| false).await
         }));
     }
@@ -1025,20 +1058,23 @@ async fn a_human_greater_dalmuti_chooses_the_newcomers_seat() {
     let mut watching = table.subscribe(Some(&eve), 0).await.unwrap().feed;
     // Three players and a newcomer: seat 1 or 2. The Greater Dalmuti (a
     // connected human) is asked and takes the lower one, seat 2.
-    let join = next(&mut watching, |m| m.data()["e"]["kind"] == "join").await;
-    assert_eq!(join.data()["e"]["name"], "Eve");
-    assert_eq!(join.data()["e"]["seat"], 2, "the Greater Dalmuti's choice");
+    let join = next(&mut watching, |m| {
+        matches!(event_of(m), Some(Described::Join { .. }))
+    })
+    .await;
+    let Some(Described::Join { name, seat }) = event_of(&join) else {
+        unreachable!()
+    };
+    assert_eq!(name, "Eve");
+    assert_eq!(*seat, 2, "the Greater Dalmuti's choice");
     // Eve plays the second hand.
     play_human(&table, &eve, &mut watching, (*join).clone(), |_| false).await;
     for player in players {
         let end = player.await.unwrap();
-        assert_eq!(end.data()["game_over"], true);
+        assert!(over(&end));
     }
-    let record = serde_json::to_value(table.record().await.unwrap()).unwrap();
-    assert_eq!(
-        record["hands"][1]["join"],
-        json!([{"name": "Eve", "seat": 2}])
-    );
+    let record = table.record().await.unwrap().record;
+    assert_eq!(record.hands[1].join, [("Eve".to_string(), 2)]);
 }
 
 #[tokio::test]
@@ -1057,13 +1093,14 @@ async fn the_deal_says_how_long_the_setup_pause_lasts() {
         .unwrap();
     // Everyone, a spectator too, sees the countdown from the deal on.
     for feed in [&mut feed, &mut watching] {
-        let dealt = next(feed, |m| m.data()["e"]["kind"] == "deal").await;
-        let left = dealt.data()["setup_ms"]
-            .as_u64()
-            .expect("a countdown in the deal");
+        let deal = next(feed, dealt).await;
+        let left = state_of(&deal).setup_ms.expect("a countdown in the deal");
         assert!(left <= 300 && left > 0, "{left}");
-        let playing = next(feed, |m| m.data()["view"]["stage"] == "play").await;
-        assert!(playing.data()["setup_ms"].is_null(), "no countdown in play");
+        let playing = next(feed, |m| stage(m) == Some("play")).await;
+        assert!(
+            state_of(&playing).setup_ms.is_none(),
+            "no countdown in play"
+        );
     }
 }
 
@@ -1081,20 +1118,18 @@ async fn the_end_of_a_hand_says_when_the_next_is_dealt() {
         .start_with_seed(&token, Seed::from(TEST_SEED))
         .await
         .unwrap();
-    let first = (*next(&mut feed, |m| m.data()["hand"] == 1).await).clone();
+    let first = (*next(&mut feed, |m| m.state().is_some_and(|s| s.state.hand == 1)).await).clone();
     let end = play_human(&table, &token, &mut feed, first, |d| {
-        d["view"]["stage"] == "over"
+        d.view.as_ref().is_some_and(|v| v.stage == "over")
     })
     .await;
-    assert_eq!(end.data()["hand"], 1);
-    let left = end.data()["next_deal_ms"]
-        .as_u64()
-        .expect("a countdown to the next deal");
+    assert_eq!(state_of(&end).hand, 1);
+    let left = (state_of(&end).next_deal_ms).expect("a countdown to the next deal");
     assert!(left <= 300, "{left}");
-    let dealt = next(&mut feed, |m| m.data()["e"]["kind"] == "deal").await;
-    assert_eq!(dealt.data()["hand"], 2);
+    let deal = next(&mut feed, dealt).await;
+    assert_eq!(state_of(&deal).hand, 2);
     assert!(
-        dealt.data()["next_deal_ms"].is_null(),
+        state_of(&deal).next_deal_ms.is_none(),
         "no countdown during a hand"
     );
 }
@@ -1121,6 +1156,10 @@ fn by_seat(value: &mut Value, players: &[String]) {
 /// its own tax exchange), the table's id and deal commitments, the timers;
 /// names become seats of play. What is left must not depend on where the
 /// Jesters are.
+///
+/// As JSON on purpose: the whole message is compared from one table to the
+/// next, every field but those taken out, so that a field added later is
+/// compared too.
 fn shape(msg: &ServerMsg, me: Option<&str>) -> Value {
     let mut d = msg.data();
     let players: Vec<String> = d["players"]
@@ -1192,10 +1231,10 @@ fn setup_messages(feed: &mut Feed) -> Vec<ServerMsg> {
     let mut out = Vec::new();
     while let Ok(msg) = feed.try_recv() {
         let msg = msg.to_msg();
-        if out.is_empty() && msg.data()["e"]["kind"] != "deal" {
+        if out.is_empty() && !dealt(&msg) {
             continue;
         }
-        let playing = msg.data()["view"]["stage"] == "play";
+        let playing = stage(&msg) == Some("play");
         out.push(msg);
         if playing {
             return out;
@@ -1250,22 +1289,26 @@ async fn quiet_holders_are_unseen(rules: Value) {
             .await
             .unwrap();
         let spectator = &mut driving[5];
-        let dealt = next(spectator, |m| m.data()["e"]["kind"] == "deal").await;
-        let players: Vec<String> = dealt.data()["players"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| p.as_str().unwrap().to_string())
+        let deal = next(spectator, dealt).await;
+        let players: Vec<String> = (state_of(&deal).players.iter().flatten())
+            .map(|p| p.to_string())
             .collect();
         // Those who only say ready are made ready at once (no pause here);
         // then the Dalmutis give their worst cards, the Greater first.
-        next(spectator, |m| m.data()["view"]["ready"] == 3).await;
+        next(spectator, |m| {
+            stage_view(m).is_some_and(|v| v.ready == Some(3))
+        })
+        .await;
         for dalmuti in &players[..2] {
             let i = names.iter().position(|n| n == dalmuti).unwrap();
-            let mine = next(&mut driving[i], |m| m.data()["decision"]["kind"] == "tax").await;
-            let count = mine.data()["decision"]["count"].as_u64().unwrap() as usize;
-            let data = mine.data();
-            let hand: Vec<&str> = data["view"]["hand"].as_str().unwrap().split(' ').collect();
+            let tax = |m: &ServerMsg| match m.state().and_then(|s| s.state.decision.as_ref()) {
+                Some(Wire(Decision::Tax { count, .. })) => Some(usize::from(*count)),
+                _ => None,
+            };
+            let mine = next(&mut driving[i], |m| tax(m).is_some()).await;
+            let count = tax(&mine).unwrap();
+            let view = stage_view(&mine).unwrap();
+            let hand: Vec<&str> = view.hand.as_deref().unwrap().split(' ').collect();
             let gift = hand[hand.len() - count..].join(" ").parse().unwrap();
             let v = table.info().await.unwrap().v;
             table
@@ -1273,7 +1316,7 @@ async fn quiet_holders_are_unseen(rules: Value) {
                 .await
                 .unwrap();
         }
-        next(&mut driving[5], |m| m.data()["view"]["stage"] == "play").await;
+        next(&mut driving[5], |m| stage(m) == Some("play")).await;
         // Who held both Jesters: their own first state says so.
         let mut holder = None;
         let mut streams = Vec::new();
@@ -1283,7 +1326,7 @@ async fn quiet_holders_are_unseen(rules: Value) {
                 Some(name) => (players.iter().position(|p| p == name).unwrap(), Some(*name)),
                 None => (5, None),
             };
-            if !messages[0].data()["view"]["revolution_offer"].is_null() {
+            if stage_view(&messages[0]).is_some_and(|v| v.revolution_offer.is_some()) {
                 holder = Some(seat);
             }
             streams.push((seat, messages, me));
@@ -1346,15 +1389,15 @@ async fn setup_timings(bot: &str, seeds: &[u64]) -> std::collections::BTreeSet<&
             while played.is_none() {
                 let msg = watching.recv().await.unwrap().to_msg();
                 let now = tokio::time::Instant::now();
-                if msg.data()["e"]["kind"] == "deal" {
+                if self::dealt(&msg) {
                     dealt = Some(now);
-                } else if dealt.is_some() && msg.data()["view"]["stage"] == "play" {
+                } else if dealt.is_some() && stage(&msg) == Some("play") {
                     played = Some(now);
                 }
                 if let Some(dealt) = dealt
-                    && matches!(msg.data()["e"]["kind"].as_str(), Some("act" | "ready"))
+                    && let Some(e @ (Described::Act { .. } | Described::Ready)) = event_of(&msg)
                 {
-                    told.push((now - dealt, msg.data()["e"].clone()));
+                    told.push((now - dealt, e.clone()));
                 }
             }
             (played.unwrap() - dealt.unwrap(), told)
@@ -1363,12 +1406,13 @@ async fn setup_timings(bot: &str, seeds: &[u64]) -> std::collections::BTreeSet<&
             .start_with_seed(&token, Seed::from(seed))
             .await
             .unwrap();
-        let first = (*next(&mut feed, |m| m.data()["hand"] == 1).await).clone();
+        let first =
+            (*next(&mut feed, |m| m.state().is_some_and(|s| s.state.hand == 1)).await).clone();
         play_human(&table, &token, &mut feed, first, |_| false).await;
         let (setup, told) = clock.await.unwrap();
-        let record = serde_json::to_value(table.record().await.unwrap()).unwrap();
-        let hand = &record["hands"][0];
-        let called = !hand["revolution"].is_null();
+        let record = table.record().await.unwrap().record;
+        let hand = &record.hands[0];
+        let called = hand.revolution.is_some();
         // A revolution a bot called is told at the pause's end too.
         assert!(called || setup == pause, "seed {seed}: {setup:?}");
         // Everything of the bots' setup told at the pause's end (the
@@ -1376,17 +1420,17 @@ async fn setup_timings(bot: &str, seeds: &[u64]) -> std::collections::BTreeSet<&
         // (The person's own gift goes when they send it.)
         let setup_told: Vec<_> = told
             .iter()
-            .filter(|(at, e)| *at <= pause && e["name"] != "Human")
+            .filter(|(at, e)| {
+                let by_the_person = matches!(e, Described::Act { name, .. } if name == "Human");
+                *at <= pause && !by_the_person
+            })
             .collect();
         assert!(!setup_told.is_empty(), "seed {seed}: {told:?}");
         for (at, e) in setup_told {
-            assert_eq!(*at, pause, "seed {seed}: {e} told early");
+            assert_eq!(*at, pause, "seed {seed}: {e:?} told early");
         }
-        let holder = hand["deal"]
-            .as_object()
-            .unwrap()
-            .iter()
-            .find(|(_, cards)| cards.as_str().unwrap().matches('J').count() == 2)
+        let holder = (hand.deal.iter())
+            .find(|(_, cards)| cards.to_string().matches('J').count() == 2)
             .map(|(name, _)| {
                 if name == "Human" {
                     "the person"
@@ -1443,9 +1487,10 @@ async fn the_variant_is_chosen_when_a_table_is_created_and_checked_against_its_s
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let id = created["id"].as_str().unwrap();
     let (_, info) = call(&app, "GET", &format!("/api/tables/{id}"), None, "").await;
-    assert_eq!(info["variant"], "corporate-shuffle", "{info}");
+    let cs_variant = dalmuti_core::Variant::CorporateShuffle;
+    assert_eq!(typed::<TableInfo>(&info).variant, cs_variant, "{info}");
     let (_, list) = call(&app, "GET", "/api/tables", None, "").await;
-    assert_eq!(list["tables"][0]["variant"], "corporate-shuffle", "{list}");
+    assert_eq!(listing(&list)[0].variant, cs_variant, "{list}");
     // Each refusal says why, in words a person can act on.
     for (body, says) in [
         (
@@ -1468,7 +1513,7 @@ async fn the_variant_is_chosen_when_a_table_is_created_and_checked_against_its_s
     ] {
         let (status, err) = create(body.clone()).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {err}");
-        let reason = err["error"].as_str().unwrap();
+        let reason = refusal(&err);
         assert!(reason.contains(says), "{body}: {reason}");
     }
     // Dalmuti is the default, up to 16 seats.
@@ -1476,13 +1521,12 @@ async fn the_variant_is_chosen_when_a_table_is_created_and_checked_against_its_s
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let id = created["id"].as_str().unwrap();
     let (_, info) = call(&app, "GET", &format!("/api/tables/{id}"), None, "").await;
+    // As JSON: INFO read as its type takes a missing `variant` for
+    // Dalmuti (summaries stored before there were variants), so only the
+    // JSON shows that INFO names the default.
     assert_eq!(info["variant"], "dalmuti", "{info}");
     let (_, list) = call(&app, "GET", "/api/tables", None, "").await;
-    assert_eq!(
-        list["tables"].as_array().unwrap().len(),
-        2,
-        "the refused were not made"
-    );
+    assert_eq!(listing(&list).len(), 2, "the refused were not made");
 }
 
 /// Every group of cards a spectator is shown is a set someone played (or
@@ -1520,10 +1564,8 @@ fn assert_spectator_sees_no_hand(msg: &ServerMsg) {
 #[tokio::test]
 async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_deals() {
     let _dog = watchdog();
-    let holds = |d: &Value, card: &str| {
-        d["view"]["hand"]
-            .as_str()
-            .is_some_and(|h| cards(h).contains(&card))
+    let holds = |d: &State, card: &str| {
+        (d.view.as_ref().and_then(|v| v.hand.as_deref())).is_some_and(|h| cards(h).contains(&card))
     };
     let mut found = false;
     // Seeds are tried in order until one brings both specials: the first
@@ -1545,7 +1587,7 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
                     .await
                     .expect("the spectator keeps up")
                     .to_msg();
-                let over = msg.data()["game_over"] == true;
+                let over = over(&msg);
                 kept.push(msg);
                 if over {
                     return kept;
@@ -1556,25 +1598,26 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
             .start_with_seed(&token, Seed::from(seed))
             .await
             .unwrap();
-        let first = next(&mut mine, |m| asked(&m.data())).await;
+        let first = next(&mut mine, asked).await;
         // Everyone still holds cards, so the Wedgie's target has someone
         // left to sit out the trick for.
-        let everyone_holds = |d: &Value| {
-            d["view"]["seats"]
-                .as_array()
-                .is_some_and(|seats| seats.iter().all(|s| s["cards"].as_u64() > Some(0)))
-        };
-        let leads_wedgie = |d: &Value| {
-            d["decision"]["kind"] == "lead" && holds(d, "T") && d["hand"] == 1 && everyone_holds(d)
+        let everyone_holds =
+            |d: &State| (d.view.as_ref()).is_some_and(|v| v.seats.iter().all(|s| s.cards > 0));
+        let leads_wedgie = |d: &State| {
+            matches!(d.decision, Some(Wire(Decision::Lead)))
+                && holds(d, "T")
+                && d.hand == 1
+                && everyone_holds(d)
         };
         let last = play_human(&table, &token, &mut mine, (*first).clone(), leads_wedgie).await;
-        if last.data()["game_over"] == true || !leads_wedgie(&last.data()) {
+        if over(&last) || !leads_wedgie(state_of(&last)) {
             watched.abort();
             continue;
         }
-        let (v, d) = (last.v, &last.data());
-        let me = d["view"]["seat"].as_u64().unwrap() as usize;
-        let players = d["view"]["players"].as_u64().unwrap() as usize;
+        let v = last.v;
+        let view = state_of(&last).view.as_ref().unwrap();
+        let me = view.seat.unwrap();
+        let players = view.players;
         let wedgie: dalmuti_core::Set = "T".parse().unwrap();
         let aimed = |seat: usize| {
             Action::Play(
@@ -1593,43 +1636,44 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
             assert!(matches!(e, ServerError::Illegal(_)), "{e}");
             assert!(e.to_string().contains(says), "{e}");
             assert_eq!((resync.t().as_str(), resync.v), ("resync", v));
-            assert!(resync.data()["error"].as_str().unwrap().contains(says));
+            let error = resync.state().and_then(|s| s.error.as_deref());
+            assert!(error.unwrap().contains(says));
         }
         assert_eq!(table.info().await.unwrap().v, v, "nothing changed");
         // Aimed at the next player: everyone sees whom it makes pass.
         let target = (me + 1) % players;
         assert_eq!(table.act(&token, aimed(target), v).await, Ok(v + 1));
         let played = next(&mut mine, |m| m.v == v + 1).await;
-        assert_eq!(
-            played.data()["e"]["action"],
-            json!({"play": "T", "wedgie": target})
-        );
-        let data = played.data();
-        let log = data["view"]["log"].as_array().unwrap();
-        assert!(
-            log.contains(&json!({"event": "played", "seat": me, "set": "T", "wedgie": target})),
-            "{log:?}"
-        );
-        assert!(!holds(&played.data(), "T"), "the Wedgie left the hand");
-        assert_eq!(played.data()["view"]["wedged"], json!(target));
+        let Some(Described::Act { action, .. }) = event_of(&played) else {
+            panic!("not an action: {played:?}")
+        };
+        assert_eq!(action, &Seen::Shown(Wire(aimed(target))));
+        let view = state_of(&played).view.as_ref().unwrap();
+        let wedged = LogEntry::Played {
+            seat: me,
+            set: "T".into(),
+            wedgie: Some(target),
+        };
+        assert!(view.log.contains(&wedged), "{:?}", view.log);
+        assert!(!holds(state_of(&played), "T"), "the Wedgie left the hand");
+        assert_eq!(view.wedged, Some(target));
         let end = play_human(&table, &token, &mut mine, (*played).clone(), |_| false).await;
-        assert_eq!(end.data()["game_over"], true);
+        assert!(over(&end));
         let watched = watched.await.unwrap();
         // The spectator saw the Wedgie's target and, at least once, Ratbert
         // go back to a trick's winner; never a hand.
         assert!(
             watched
                 .iter()
-                .any(|m| m.v == v + 1 && m.data()["view"]["wedged"] == json!(target))
+                .any(|m| m.v == v + 1 && stage_view(m).is_some_and(|v| v.wedged == Some(target)))
         );
         for msg in &watched {
             check_hidden(msg, None, &[]);
             assert_spectator_sees_no_hand(msg);
         }
         let ratbert_taken = watched.iter().any(|m| {
-            m.data()["view"]["log"]
-                .as_array()
-                .is_some_and(|l| l.iter().any(|e| e["event"] == "ratbert_taken"))
+            stage_view(m)
+                .is_some_and(|v| (v.log.iter()).any(|e| matches!(e, LogEntry::RatbertTaken { .. })))
         });
         if !ratbert_taken {
             continue;
@@ -1637,8 +1681,8 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
 
         // The record checks, says which game it is and where the Wedgie
         // went; every deal is the 60-card deck's, from its seed.
-        let record = serde_json::to_value(table.record().await.unwrap()).unwrap();
-        let text = record.to_string();
+        let record = table.record().await.unwrap();
+        let text = serde_json::to_string(&record).unwrap();
         assert!(
             matches!(
                 dalmuti_core::record::check(&text),
@@ -1646,15 +1690,13 @@ async fn a_corporate_shuffle_game_with_its_specials_refusals_record_and_fair_dea
             ),
             "{text}"
         );
-        assert_eq!(record["rules"]["variant"], "corporate-shuffle");
+        let rules = &record.record.rules;
+        assert_eq!(rules.variant, dalmuti_core::Variant::CorporateShuffle);
         assert!(text.contains(" wedgie "), "{text}");
         assert_deals_are_their_seeds(&record);
-        let replay = serde_json::to_value(table.replay().await.unwrap()).unwrap();
-        let held: usize = replay["frames"][0]["hands"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|h| cards(h.as_str().unwrap()).len())
+        let replay = table.replay().await.unwrap();
+        let held: usize = (replay.frames[0].hands.iter())
+            .map(|h| cards(h).len())
             .sum();
         assert_eq!(held, 60, "the whole deck, dealt");
         found = true;
@@ -1681,14 +1723,16 @@ async fn a_table_keeps_the_last_fifty_chat_lines_and_says_hello_with_them() {
         table.chat(watcher, &line).await.unwrap();
     }
     let first = table.subscribe(Some(&token), 0).await.unwrap().first;
-    let data = first.data();
-    let chat = data["chat"].as_array().unwrap();
+    let chat = first.state().expect("STATE").chat.as_deref().unwrap();
     assert_eq!(chat.len(), 50);
-    assert_eq!(chat[0]["text"], json!("line 10"));
-    assert_eq!(chat[49]["text"], json!("line 59"));
+    assert_eq!(chat[0].text, "line 10");
+    assert_eq!(chat[49].text, "line 59");
     // The news (three seats, spectators' chat allowed) is kept apart:
     // chat does not push it out.
-    assert_eq!(first.data()["news"].as_array().unwrap().len(), 4);
+    assert_eq!(
+        first.state().expect("STATE").news.as_deref().unwrap().len(),
+        4
+    );
     // A wrong token says nothing.
     let e = table
         .chat(
@@ -1825,7 +1869,7 @@ async fn a_game_through_the_router(app: &axum::Router, state: &AppState) -> (Str
         StatusCode::NO_CONTENT
     );
     let end = play_human(&table, &token, &mut feed, sub.first, |_| false).await;
-    assert_eq!(end.data()["game_over"], true);
+    assert!(over(&end));
     (id, token)
 }
 
@@ -1917,10 +1961,16 @@ async fn the_logs_of_a_game_name_its_table_and_never_a_secret() {
         .map(|b| format!("{b:02x}"))
         .collect();
     let mut secrets = vec![token.as_str().to_string(), hash, "all Jesters".to_string()];
-    for hand in record["fairness"]["hands"].as_array().unwrap() {
-        secrets.push(hand["seed"].as_str().unwrap().to_string());
+    /// The record's fairness data, as the server writes it.
+    #[derive(serde::Deserialize)]
+    struct Fair {
+        fairness: Fairness,
     }
-    secrets.extend(record["fairness"]["draw_seed"].as_str().map(str::to_string));
+    let fairness = typed::<Fair>(&record).fairness;
+    for hand in &fairness.hands {
+        secrets.push(hand.seed.clone().unwrap());
+    }
+    secrets.extend(fairness.draw_seed);
     assert!(secrets.len() >= 4, "{record}");
     for secret in &secrets {
         assert!(

@@ -8,6 +8,10 @@ mod common;
 use std::time::Duration;
 
 use common::*;
+use dalmuti_core::Scoring;
+use dalmuti_server::names::DefaultTableName;
+use dalmuti_server::protocol::ServerMsg;
+use dalmuti_server::protocol::{ChatLine, MsgType, News, NewsLine, Rematch};
 use serde_json::{Value, json};
 
 /// A chat line from this connection.
@@ -15,34 +19,37 @@ fn chat(text: &str) -> Value {
     json!({"t": "chat", "d": text})
 }
 
-/// The kept lines' texts, in order.
-fn texts(lines: &Value) -> Vec<&str> {
-    lines
-        .as_array()
-        .expect("an array of lines")
-        .iter()
-        .map(|l| l["text"].as_str().unwrap())
-        .collect()
+/// The chat kept, as a snapshot tells it.
+fn chat_kept(snapshot: &ServerMsg) -> &[ChatLine] {
+    let chat = snapshot.expect_state().chat.as_deref();
+    chat.unwrap_or_else(|| panic!("a snapshot without chat: {snapshot:?}"))
 }
 
-/// The kept news lines' kinds, in order.
-fn kinds(lines: &Value) -> Vec<&str> {
-    lines
-        .as_array()
-        .expect("an array of lines")
-        .iter()
-        .map(|l| l["kind"].as_str().unwrap())
-        .collect()
+/// The news kept, as a snapshot tells it.
+fn news_kept(snapshot: &ServerMsg) -> &[NewsLine] {
+    let news = snapshot.expect_state().news.as_deref();
+    news.unwrap_or_else(|| panic!("a snapshot without news: {snapshot:?}"))
+}
+
+/// The kept lines' texts, in order.
+fn texts(lines: &[ChatLine]) -> Vec<&str> {
+    lines.iter().map(|l| l.text.as_str()).collect()
+}
+
+/// The kept news lines' kinds, in order, as the wire names them.
+fn kinds(lines: &[NewsLine]) -> Vec<String> {
+    lines.iter().map(|l| kind(&l.news)).collect()
+}
+
+/// A news line's kind, as the wire names it.
+fn kind(news: &News) -> String {
+    let kind = serde_json::to_value(news).expect("news serializes")["kind"].take();
+    kind.as_str().expect("news has a kind").to_string()
 }
 
 /// Every line's number, in order: each greater than the one before.
-fn assert_numbered(lines: &Value) {
-    let n: Vec<u64> = lines
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["n"].as_u64().expect("a line has its number"))
-        .collect();
+fn assert_numbered(n: impl IntoIterator<Item = u64>) {
+    let n: Vec<u64> = n.into_iter().collect();
     assert!(n.windows(2).all(|w| w[0] < w[1]), "numbers in order: {n:?}");
 }
 
@@ -54,49 +61,53 @@ async fn chat_and_news_survive_a_reload_and_a_restart() {
         .await;
     let bo = server.take_seat(&id, "Bo").await;
     server.add_bot(&id, &ada, "easy").await;
-    let (mut ada_ws, first) = server.hello(&id, Some(&ada), 0).await;
-    assert_eq!(first["d"]["chat"], json!([]), "no chat yet: {first}");
+    let (mut ada_ws, first) = server.hello_msg(&id, Some(&ada), 0).await;
+    assert_eq!(chat_kept(&first), [], "no chat yet: {first:?}");
     // The news is structured: a kind and names, for the client to word.
-    let news = &first["d"]["news"];
-    assert_eq!(kinds(news), ["seat", "seat", "seat"], "{news}");
-    assert_eq!(news[0]["name"], json!("Ada"));
-    assert_eq!(news[0]["bot"], Value::Null);
-    assert_eq!(news[2]["bot"], json!("easy"));
-    assert_numbered(news);
+    let news = news_kept(&first);
+    assert_eq!(kinds(news), ["seat", "seat", "seat"], "{news:?}");
+    let seated = |line: &NewsLine| match &line.news {
+        News::Seat { name, bot, .. } => (name.to_string(), bot.clone()),
+        other => panic!("not a seat: {other:?}"),
+    };
+    assert_eq!(seated(&news[0]), ("Ada".to_string(), None));
+    assert_eq!(seated(&news[2]).1.as_deref(), Some("easy"));
+    assert_numbered(news.iter().map(|l| l.n));
 
     for line in ["hello Bo", "ready?"] {
         ada_ws.send_json(&chat(line)).await;
-        let live = ada_ws.recv_until(|m| m["t"] == json!("chat")).await;
-        assert_eq!(live["d"]["text"], json!(line));
-        assert_eq!(live["d"]["from"], json!("Ada"));
-        assert_eq!(live["d"]["spectator"], json!(false));
-        assert!(live["d"]["n"].as_u64().unwrap() > news[2]["n"].as_u64().unwrap());
+        let live = ada_ws.recv_until_msg(|m| m.t() == MsgType::Chat).await;
+        let live = live.chat_line().unwrap();
+        assert_eq!(live.text, line);
+        assert_eq!(live.from.as_ref().map(|f| f.as_str()), Some("Ada"));
+        assert!(!live.spectator);
+        assert!(live.n > news[2].n);
     }
     // Bo loads the page later: the lines are in the answer to hello.
-    let (mut bo_ws, bo_first) = server.hello(&id, Some(&bo), 0).await;
-    assert_eq!(texts(&bo_first["d"]["chat"]), ["hello Bo", "ready?"]);
-    assert_numbered(&bo_first["d"]["chat"]);
+    let (mut bo_ws, bo_first) = server.hello_msg(&id, Some(&bo), 0).await;
+    assert_eq!(texts(chat_kept(&bo_first)), ["hello Bo", "ready?"]);
+    assert_numbered(chat_kept(&bo_first).iter().map(|l| l.n));
     // The live line comes with the next number, for the client to dedupe.
     bo_ws.send_json(&chat("yes")).await;
-    let live = ada_ws.recv_until(|m| m["t"] == json!("chat")).await;
-    let last_n = bo_first["d"]["chat"][1]["n"].as_u64().unwrap();
-    assert!(live["d"]["n"].as_u64().unwrap() > last_n, "{live}");
-    // A news line is sent live too, then kept.
+    let live = ada_ws.recv_until_msg(|m| m.t() == MsgType::Chat).await;
+    let last_n = chat_kept(&bo_first)[1].n;
+    assert!(live.chat_line().unwrap().n > last_n, "{live:?}");
+    // A news line is sent live too, then kept (`at` is a number: the
+    // type says so, a renamed or missing `at` fails to read).
     server.start_game(&id, &ada).await;
-    let start = ada_ws
-        .recv_until(|m| m["t"] == json!("news") && m["d"]["kind"] == json!("start"))
+    ada_ws
+        .recv_until_msg(|m| m.news() == Some(&News::Start))
         .await;
-    assert!(start["d"]["at"].as_u64().is_some(), "{start}");
     ada_ws.close().await;
     bo_ws.close().await;
 
     // A restart: the lines are still there.
     let server = server.restart(|_| {}).await;
-    let (_ws, again) = server.hello(&id, Some(&bo), 0).await;
-    assert_eq!(texts(&again["d"]["chat"]), ["hello Bo", "ready?", "yes"]);
-    let news = kinds(&again["d"]["news"]);
+    let (_ws, again) = server.hello_msg(&id, Some(&bo), 0).await;
+    assert_eq!(texts(chat_kept(&again)), ["hello Bo", "ready?", "yes"]);
+    let news = kinds(news_kept(&again));
     assert!(
-        news.starts_with(&["seat", "seat", "seat", "start", "hand"]),
+        news.len() >= 5 && news[..5] == ["seat", "seat", "seat", "start", "hand"],
         "{news:?}"
     );
     server.stop().await;
@@ -115,20 +126,20 @@ async fn chat_lines_are_limited_in_rate_and_refusals_say_why() {
     // The refusal comes straight back; the lines go round the table.
     let (mut said, mut refusals) = (0, Vec::new());
     while said + refusals.len() < 6 {
-        let m = ws.recv_until(|m| m["t"] != json!("news")).await;
-        match m["t"].as_str() {
-            Some("chat") => said += 1,
-            Some("error") => refusals.push(m["d"]["reason"].clone()),
-            _ => {}
+        let m = ws.recv_until_msg(|m| m.t() != MsgType::News).await;
+        if m.chat_line().is_some() {
+            said += 1;
+        } else if let Some(refused) = m.refusal() {
+            refusals.push(refused.reason.clone());
         }
     }
     assert_eq!(said, 5, "five lines at once pass");
-    let reason = refusals[0].as_str().unwrap();
+    let reason = &refusals[0];
     assert!(reason.contains("too many chat lines"), "{reason}");
     // An empty line and a line too long are refused with their reason.
     ws.send_json(&chat("   ")).await;
-    let m = ws.recv_until(|m| m["t"] == json!("error")).await;
-    assert!(m["d"]["reason"].as_str().unwrap().contains("empty"), "{m}");
+    let m = ws.recv_refusal().await;
+    assert!(m.reason.contains("empty"), "{m:?}");
     server.stop().await;
 }
 
@@ -139,17 +150,17 @@ async fn spectators_chat_only_when_the_host_allows_and_are_marked() {
         .create_table(json!({"name": "watched", "player": "Ada", "seats": 3}))
         .await;
     let bo = server.take_seat(&id, "Bo").await;
-    let (mut ada_ws, first) = server.hello(&id, Some(&ada), 0).await;
-    assert_eq!(first["d"]["spectator_chat"], json!(false), "off by default");
+    let (mut ada_ws, first) = server.hello_msg(&id, Some(&ada), 0).await;
+    assert!(!first.expect_state().state.spectator_chat, "off by default");
     let mut cy = server.ws(&id).await;
     cy.send_json(&json!({"t": "hello", "v": 0, "d": {"name": "Cy"}}))
         .await;
-    cy.recv_json().await;
+    cy.recv_msg().await;
     cy.send_json(&chat("hi all")).await;
-    let refused = cy.recv_until(|m| m["t"] == json!("error")).await;
+    let refused = cy.recv_refusal().await;
     assert_eq!(
-        refused["d"]["reason"],
-        json!("spectators may not chat at this table (the host may allow it)")
+        refused.reason,
+        "spectators may not chat at this table (the host may allow it)"
     );
 
     // Only the host changes the setting.
@@ -166,40 +177,34 @@ async fn spectators_chat_only_when_the_host_allows_and_are_marked() {
     let (status, body) = server.http("POST", &path, Some(&ada), Some(allow)).await;
     assert_eq!(status, 204, "{body}");
     let state = ada_ws
-        .recv_until(|m| has_state(m) && m["d"]["spectator_chat"] == json!(true))
+        .recv_until_msg(|m| m.state().is_some_and(|s| s.state.spectator_chat))
         .await;
-    assert_eq!(state["t"], json!("presence"), "no new event: {state}");
-    let news = ada_ws.recv_until(|m| m["t"] == json!("news")).await;
-    assert_eq!(news["d"]["kind"], json!("spectator_chat"));
-    assert_eq!(news["d"]["allowed"], json!(true));
+    assert_eq!(state.t(), MsgType::Presence, "no new event: {state:?}");
+    let news = ada_ws.recv_until_msg(|m| m.t() == MsgType::News).await;
+    assert_eq!(news.news(), Some(&News::SpectatorChat { allowed: true }));
 
     cy.send_json(&chat("hi all")).await;
-    let line = ada_ws.recv_until(|m| m["t"] == json!("chat")).await;
-    assert_eq!(line["d"]["from"], json!("Cy"));
-    assert_eq!(line["d"]["spectator"], json!(true));
-    assert_eq!(line["d"]["text"], json!("hi all"));
+    let line = ada_ws.recv_until_msg(|m| m.t() == MsgType::Chat).await;
+    let line = line.chat_line().unwrap();
+    assert_eq!(line.from.as_ref().map(|f| f.as_str()), Some("Cy"));
+    assert!(line.spectator);
+    assert_eq!(line.text, "hi all");
     // A spectator may not borrow a seat's name.
     let (mut fake, _) = {
         let mut ws = server.ws(&id).await;
         ws.send_json(&json!({"t": "hello", "v": 0, "d": {"name": "Bo"}}))
             .await;
-        let first = ws.recv_json().await;
+        let first = ws.recv_msg().await;
         (ws, first)
     };
     fake.send_json(&chat("I am Bo")).await;
-    let refused = fake.recv_until(|m| m["t"] == json!("error")).await;
-    assert!(
-        refused["d"]["reason"]
-            .as_str()
-            .unwrap()
-            .contains("seat's name"),
-        "{refused}"
-    );
+    let refused = fake.recv_refusal().await;
+    assert!(refused.reason.contains("seat's name"), "{refused:?}");
     // The setting lasts: a restart keeps it.
     let server = server.restart(|_| {}).await;
-    let (_ws, again) = server.hello(&id, None, 0).await;
-    assert_eq!(again["d"]["spectator_chat"], json!(true));
-    assert_eq!(again["d"]["chat"][0]["spectator"], json!(true));
+    let (_ws, again) = server.hello_msg(&id, None, 0).await;
+    assert!(again.expect_state().state.spectator_chat);
+    assert!(chat_kept(&again)[0].spectator);
     server.stop().await;
 }
 
@@ -222,7 +227,7 @@ async fn finished_with_two_people(server: &Server) -> (String, String, String, W
     a.finish().await;
     b.finish().await;
     watching
-        .recv_until(|m| has_state(m) && m["d"]["game_over"] == json!(true))
+        .recv_until_msg(|m| m.state().is_some_and(|s| s.state.game_over))
         .await;
     (id, ada, bo, watching)
 }
@@ -234,30 +239,25 @@ async fn the_host_asks_for_a_rematch_and_everyone_takes_their_seat_with_their_to
     let path = format!("/api/tables/{id}/rematch");
 
     // Points per hand, in each hand's finishing order.
-    let (_ws, last) = server.hello(&id, Some(&bo), 0).await;
-    let results = last["d"]["results"].as_array().expect("results when over");
+    let (_ws, last) = server.hello_msg(&id, Some(&bo), 0).await;
+    let last = &last.expect_state().state;
+    let results = last.results.as_deref().expect("results when over");
     assert_eq!(results.len(), 2, "{results:?}");
     for (k, hand) in results.iter().enumerate() {
-        assert_eq!(hand["hand"], json!(k + 1));
-        let points: Vec<u64> = hand["order"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| p["points"].as_u64().unwrap())
-            .collect();
+        assert_eq!(hand.hand, k + 1);
+        let points: Vec<u32> = hand.order.iter().map(|p| p.points.unwrap()).collect();
         assert_eq!(points, [2, 1, 0], "standard scoring, 3 players");
     }
     let mut totals = std::collections::HashMap::new();
     for hand in results {
-        for p in hand["order"].as_array().unwrap() {
-            *totals.entry(p["name"].as_str().unwrap()).or_insert(0) +=
-                p["points"].as_u64().unwrap();
+        for p in &hand.order {
+            *totals.entry(p.name.as_str()).or_insert(0) += p.points.unwrap();
         }
     }
-    for t in last["d"]["totals"].as_array().unwrap() {
+    for t in &last.totals {
         assert_eq!(
-            totals[t["name"].as_str().unwrap()],
-            t["total"].as_u64().unwrap(),
+            totals[t.name.as_str()],
+            t.total,
             "the hands add up to the totals"
         );
     }
@@ -277,44 +277,44 @@ async fn the_host_asks_for_a_rematch_and_everyone_takes_their_seat_with_their_to
 
     // Everyone at the old table learns where it is.
     let told = watching
-        .recv_until(|m| has_state(m) && !m["d"]["rematch"].is_null())
+        .recv_until_msg(|m| m.state().is_some_and(|s| s.state.rematch.is_some()))
         .await;
-    assert_eq!(told["d"]["rematch"], json!({"table": new}));
-    let news = watching.recv_until(|m| m["t"] == json!("news")).await;
+    let rematch = Rematch {
+        table: new.as_str().into(),
+    };
+    assert_eq!(told.expect_state().state.rematch, Some(rematch));
+    let news = watching.recv_until_msg(|m| m.t() == MsgType::News).await;
     assert_eq!(
-        news["d"],
-        json!({"n": news["d"]["n"], "at": news["d"]["at"], "kind": "rematch", "table": new})
+        news.news(),
+        Some(&News::Rematch {
+            table: new.as_str().into()
+        }),
+        "{news:?}"
     );
 
     // The same rules and seats; each token holds its own seat, and only
     // that one.
-    let (_a, at_new) = server.hello(&new, Some(&ada), 0).await;
-    let d = &at_new["d"];
-    assert_eq!(d["you"], json!("Ada"));
-    assert_eq!(d["host"], json!("Ada"));
-    assert_eq!(d["started"], json!(false));
-    assert_eq!(d["rules"]["scoring"], json!("standard"));
-    assert_eq!(d["rules"]["hands"], json!(2));
-    assert_eq!(d["turn_seconds"], json!(30));
-    assert_eq!(d["name"], json!("again"));
-    let lobby: Vec<(Value, Value)> = d["lobby"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| (s["name"].clone(), s["bot"].clone()))
+    let (_a, at_new) = server.hello_msg(&new, Some(&ada), 0).await;
+    let d = &at_new.expect_state().state;
+    assert_eq!(d.you.as_ref().map(|n| n.as_str()), Some("Ada"));
+    assert_eq!(d.host.as_ref().map(|n| n.as_str()), Some("Ada"));
+    assert!(!d.started);
+    assert_eq!(d.rules.scoring, Scoring::Standard);
+    assert_eq!(d.rules.hands, Some(2));
+    assert_eq!(d.turn_seconds, Some(30));
+    assert_eq!(d.name, "again");
+    let lobby: Vec<(&str, Option<&str>)> = (d.lobby.iter())
+        .map(|s| (s.name.as_str(), s.bot.as_deref()))
         .collect();
     assert_eq!(
         lobby,
-        [
-            (json!("Ada"), Value::Null),
-            (json!("Bo"), Value::Null),
-            (json!("easy bot 1"), json!("easy"))
-        ]
+        [("Ada", None), ("Bo", None), ("easy bot 1", Some("easy"))]
     );
-    let (_b, bo_new) = server.hello(&new, Some(&bo), 0).await;
-    assert_eq!(bo_new["d"]["you"], json!("Bo"));
-    let (mut stranger, refused) = server.hello(&new, Some(&"0".repeat(32)), 0).await;
-    assert_eq!(refused["t"], json!("error"), "{refused}");
+    let (_b, bo_new) = server.hello_msg(&new, Some(&bo), 0).await;
+    let you = bo_new.expect_state().state.you.clone();
+    assert_eq!(you.as_ref().map(|n| n.as_str()), Some("Bo"));
+    let (mut stranger, refused) = server.hello_msg(&new, Some(&"0".repeat(32)), 0).await;
+    assert_eq!(refused.t(), MsgType::Error, "{refused:?}");
     drop(stranger.recv().await);
     // And the rematch plays.
     server.start_game(&new, &ada).await;
@@ -330,7 +330,7 @@ async fn a_rematch_waits_for_the_end_and_can_be_asked_of_a_kept_record() {
     let path = format!("/api/tables/{id}/rematch");
     let (status, body) = server.http("POST", &path, Some(&ada), None).await;
     assert_eq!(status, 409, "{body}");
-    assert!(body["error"].as_str().unwrap().contains("over"), "{body}");
+    assert!(error_body(&body).error.contains("over"), "{body}");
 
     // A finished game nobody is at any more is a record: its host may
     // still ask, and its final state says where the rematch is.
@@ -343,35 +343,38 @@ async fn a_rematch_waits_for_the_end_and_can_be_asked_of_a_kept_record() {
             .http("POST", &seats, None, Some(json!({"name": "Zed"})))
             .await;
         assert_eq!(status, 409, "{body}");
-        if body["error"].as_str().unwrap().contains("its record is at") {
+        if error_body(&body).error.contains("its record is at") {
             break;
         }
         assert!(tokio::time::Instant::now() < deadline, "still live: {body}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let info = server.info(&id).await;
-    let finished_at = info["finished_at"].as_u64().expect("finished_at");
-    assert!(finished_at > 1_600_000_000_000, "{info}");
-    let winner = info["winner"].as_str().expect("a winner").to_string();
+    let info = server.table_info(&id).await;
+    let finished_at = info.finished_at.expect("finished_at");
+    assert!(finished_at > 1_600_000_000_000, "{info:?}");
+    let winner = info.winner.expect("a winner");
     // Listed among the finished games with its date and winner.
-    let (_, finished) = server
-        .http("GET", "/api/tables?finished=true", None, None)
-        .await;
-    assert_eq!(finished["tables"][0]["id"], json!(id), "{finished}");
-    assert_eq!(finished["tables"][0]["winner"], json!(winner));
-    assert_eq!(finished["tables"][0]["finished_at"], json!(finished_at));
+    let finished = server.lobby("/api/tables?finished=true").await;
+    assert_eq!(finished[0].id, id.as_str(), "{finished:?}");
+    assert_eq!(finished[0].winner, Some(winner));
+    assert_eq!(finished[0].finished_at, Some(finished_at));
 
     let path = format!("/api/tables/{id}/rematch");
     let (status, made) = server.http("POST", &path, Some(&ada), None).await;
     assert_eq!(status, 201, "{made}");
     let (status, again) = server.http("POST", &path, Some(&ada), None).await;
     assert_eq!((status, &again["id"]), (200, &made["id"]), "{again}");
-    let (_ws, snapshot) = server.hello(&id, Some(&ada), 0).await;
-    assert_eq!(snapshot["d"]["rematch"]["table"], made["id"], "{snapshot}");
-    let (_ws2, at_new) = server
-        .hello(made["id"].as_str().unwrap(), Some(&ada), 0)
-        .await;
-    assert_eq!(at_new["d"]["you"], json!("Ada"));
+    let (_ws, snapshot) = server.hello_msg(&id, Some(&ada), 0).await;
+    let rematch = snapshot.expect_state().state.rematch.as_ref();
+    let made_id = made["id"].as_str().unwrap();
+    assert_eq!(
+        rematch.map(|r| r.table.as_str()),
+        Some(made_id),
+        "{snapshot:?}"
+    );
+    let (_ws2, at_new) = server.hello_msg(made_id, Some(&ada), 0).await;
+    let you = at_new.expect_state().state.you.clone();
+    assert_eq!(you.as_ref().map(|n| n.as_str()), Some("Ada"));
     server.stop().await;
 }
 
@@ -388,31 +391,38 @@ async fn tables_without_a_name_get_distinct_readable_ones() {
         json!({"name": "Friday game", "player": "Bo", "seats": 3}),
     ] {
         let (id, token) = server.create_table(body).await;
-        let info = server.info(&id).await;
-        names.push(info["name"].clone());
+        let info = server.table_info(&id).await;
+        names.push(info.name.clone());
         // The parts a client words the name from, in the info and the STATE alike.
-        let (_ws, state) = server.hello(&id, Some(&token), 0).await;
-        assert_eq!(state["d"]["default_name"], info["default_name"], "{state}");
-        parts.push(info["default_name"].clone());
+        let (_ws, state) = server.hello_msg(&id, Some(&token), 0).await;
+        let said = &state.expect_state().state.default_name;
+        assert_eq!(said, &info.default_name, "{state:?}");
+        parts.push(info.default_name);
     }
     assert_eq!(
         names,
         [
-            json!("Ada's table"),
-            json!("Ada's table 2"),
-            json!("Ada's table 3"),
-            json!("Bo's table"),
-            json!("Friday game")
+            "Ada's table",
+            "Ada's table 2",
+            "Ada's table 3",
+            "Bo's table",
+            "Friday game"
         ]
     );
+    let part = |player: &str, n| {
+        Some(DefaultTableName {
+            player: player.to_string(),
+            n,
+        })
+    };
     assert_eq!(
         parts,
         [
-            json!({"player": "Ada", "n": 1}),
-            json!({"player": "Ada", "n": 2}),
-            json!({"player": "Ada", "n": 3}),
-            json!({"player": "Bo", "n": 1}),
-            Value::Null
+            part("Ada", 1),
+            part("Ada", 2),
+            part("Ada", 3),
+            part("Bo", 1),
+            None
         ]
     );
     server.stop().await;
@@ -427,12 +437,8 @@ async fn a_table_nobody_is_at_leaves_the_open_list_but_keeps_its_link() {
         .create_table(json!({"name": "lonely", "player": "Ada", "seats": 3}))
         .await;
     let listed = async |server: &Server| {
-        let (_, open) = server.http("GET", "/api/tables", None, None).await;
-        open["tables"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|t| t["id"] == json!(id))
+        let open = server.lobby("/api/tables").await;
+        open.iter().any(|t| t.id == id.as_str())
     };
     assert!(listed(&server).await, "a new table is listed at first");
     let until = async |want: bool| {

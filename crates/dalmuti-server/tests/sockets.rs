@@ -7,8 +7,17 @@ mod common;
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use common::{Mode, Player, Server, WAIT, Ws, choose, has_state, hello};
-use dalmuti_core::record::{Checked, check};
+use common::{
+    Mode, Player, Reading, Server, WAIT, Ws, asks_to_play, choose_for, error_body, has_state,
+    hello, msg_from, msg_of,
+};
+use dalmuti_core::record::{Checked, Record, check};
+use dalmuti_core::wire::Wire;
+use dalmuti_core::{Action, Decision, LogEntry, Variant};
+use dalmuti_server::fairness::Fairness;
+use dalmuti_server::protocol::{
+    Described, ErrorKind, LobbyEntry, MsgType, Replay, Seen, ServerMsg, State, StateMsg,
+};
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------------------
@@ -20,10 +29,13 @@ use serde_json::{Value, json};
 struct Game {
     id: String,
     tokens: Vec<String>,
-    /// Every human seat's name and the messages it received.
+    /// Every human seat's name and the messages it received (as JSON, for
+    /// the hidden-information checks; [`msg_from`] reads one as its type).
     seats: Vec<(String, Vec<Value>)>,
     /// What a spectator received.
     spectator: Vec<Value>,
+    /// The public answers as served, for the hidden-information checks;
+    /// read as types with [`Record::parse`] and [`typed`].
     record: Value,
     replay: Value,
     fairness: Value,
@@ -71,8 +83,8 @@ async fn play_game(
         logs.push((name, p.finish().await));
     }
     let spectator = spectator.finish().await;
-    let info = server.info(&id).await;
-    assert_eq!(info["over"], json!(true), "{info}");
+    let info = server.table_info(&id).await;
+    assert!(info.over, "{info:?}");
 
     let get = |what: &str| {
         let path = format!("/api/tables/{id}/{what}");
@@ -101,6 +113,18 @@ async fn play_game(
         replay,
         fairness,
     }
+}
+
+/// A public answer (replay, fairness) read as the server's type: a field
+/// renamed or retyped fails here.
+fn typed<T: serde::de::DeserializeOwned>(answer: &Value) -> T {
+    serde_json::from_value(answer.clone())
+        .unwrap_or_else(|e| panic!("an answer that does not read as the server's: {e}: {answer}"))
+}
+
+/// The last message of `log` that carries STATE, read as the wire's type.
+fn last_state(log: &[Value]) -> Option<ServerMsg> {
+    log.iter().rev().find(|m| has_state(m)).map(msg_from)
 }
 
 /// At the table cap, a new table makes room by evicting the oldest
@@ -146,7 +170,7 @@ async fn at_the_cap_a_new_table_replaces_one_nobody_is_at() {
         )
         .await;
     assert_eq!(code, 503, "{body}");
-    assert!(body["error"].as_str().unwrap().contains("at most 2 tables"));
+    assert!(error_body(&body).error.contains("at most 2 tables"));
     server.stop().await;
 }
 
@@ -193,7 +217,7 @@ async fn a_crowd_asking_for_a_replay_costs_one_build_and_stops_no_table() {
     }));
     let (_, played) = tokio::join!(crowd, bo_p.finish());
     assert!(!played.is_empty());
-    assert_eq!(server.info(&control).await["over"], json!(true));
+    assert!(server.table_info(&control).await.over);
     assert_eq!(
         archive_answers(&server, "built").await,
         3,
@@ -241,46 +265,43 @@ async fn whole_games_over_websockets_end_and_their_records_check() {
             Checked::Valid(report) => report,
             other => panic!("{other:?}"),
         };
-        let last: Vec<&Value> = game
-            .seats
-            .iter()
-            .map(|(name, log)| {
-                log.iter()
-                    .rev()
-                    .find(|m| has_state(m))
-                    .unwrap_or_else(|| panic!("{name} got no STATE"))
-            })
+        let last: Vec<ServerMsg> = (game.seats.iter())
+            .map(|(name, log)| last_state(log).unwrap_or_else(|| panic!("{name} got no STATE")))
             .collect();
         for (m, (name, _)) in last.iter().zip(&game.seats) {
-            assert_eq!(m["d"]["game_over"], json!(true), "{name}: {m}");
-            assert_eq!(m["v"], last[0]["v"], "{name}");
-            assert_eq!(m["d"]["hand"], json!(hands), "{name}");
-            assert_eq!(m["d"]["you"], json!(name));
+            let state = &m.expect_state().state;
+            assert!(state.game_over, "{name}: {m:?}");
+            assert_eq!(m.v, last[0].v, "{name}");
+            assert_eq!(state.hand, hands, "{name}");
+            assert_eq!(state.you.as_ref().map(|n| n.as_str()), Some(name.as_str()));
         }
-        let seating = game.record["seating"].as_array().unwrap();
+        let record = Record::parse(&game.record.to_string()).expect("the record reads");
+        let seating = &record.seating;
         assert_eq!(seating.len(), seats);
         for (name, _) in &game.seats {
-            assert!(seating.contains(&json!(name)), "{name} not in {seating:?}");
+            assert!(seating.contains(name), "{name} not in {seating:?}");
         }
         if let Some(totals) = report.totals {
-            for entry in last[0]["d"]["totals"].as_array().unwrap() {
-                let name = entry["name"].as_str().unwrap();
+            for entry in &last[0].expect_state().state.totals {
+                let name = entry.name.as_str();
                 let (_, total) = totals.iter().find(|(n, _)| n == name).unwrap();
-                assert_eq!(entry["total"], json!(total), "{name}'s total");
+                assert_eq!(u64::from(entry.total), u64::from(*total), "{name}'s total");
             }
         }
-        assert!(
-            game.replay["frames"]
-                .as_array()
-                .is_some_and(|f| !f.is_empty())
-        );
-        assert!(game.fairness["hands"].as_array().unwrap().len() >= hands);
+        assert!(!typed::<Replay>(&game.replay).frames.is_empty());
+        assert!(typed::<Fairness>(&game.fairness).hands.len() >= hands);
     }
     server.stop().await;
 }
 
 // ---------------------------------------------------------------------------
 // Hidden information.
+//
+// These checks read the messages and answers as raw JSON on purpose: they
+// look at every string a client received, wherever it is, typed field or
+// not (a card or a seed must not hide in a field no type has), and
+// `assert_leaks_are_caught` proves them by putting such fields in. Read
+// as the wire's types, an added field would be dropped unseen.
 
 /// A group of cards: record tokens (0 to 12, J, and Corporate Shuffle's T,
 /// R and D) separated by single spaces, with `as V` after Dogberts alone.
@@ -624,25 +645,20 @@ async fn no_message_shows_cards_a_client_may_not_see() {
 fn specials_seen(game: &Game) -> (usize, usize, usize) {
     // The spectator's log: everything public, the same for everyone.
     let mut seen = HashSet::new();
-    {
-        for m in game.spectator.iter().filter(|m| has_state(m)) {
-            let hand = m["d"]["hand"].as_u64().unwrap_or(0);
-            for (i, entry) in m["d"]["view"]["log"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
-                let kind = match entry["event"].as_str() {
-                    Some("played") if !entry["wedgie"].is_null() => "wedgie",
-                    Some("played") if entry["set"].as_str().is_some_and(|s| s.contains(" as ")) => {
-                        "dogberts"
-                    }
-                    Some("ratbert_taken") => "ratbert",
-                    _ => continue,
-                };
-                seen.insert((hand, i, kind));
-            }
+    for m in game.spectator.iter().map(msg_from) {
+        let Some(state) = m.state() else { continue };
+        let hand = state.state.hand;
+        let log = state.state.view.iter().flat_map(|v| &v.log);
+        for (i, entry) in log.enumerate() {
+            let kind = match entry {
+                LogEntry::Played {
+                    wedgie: Some(_), ..
+                } => "wedgie",
+                LogEntry::Played { set, .. } if set.contains(" as ") => "dogberts",
+                LogEntry::RatbertTaken { .. } => "ratbert",
+                _ => continue,
+            };
+            seen.insert((hand, i, kind));
         }
     }
     let count = |kind: &str| seen.iter().filter(|s| s.2 == kind).count();
@@ -682,48 +698,47 @@ async fn corporate_shuffle_games_end_check_and_show_no_card_a_client_may_not_see
         ),
     ] {
         let game = play_game(&server, seats, humans, &bots, hands, rules).await;
-        assert_eq!(game.record["rules"]["variant"], json!("corporate-shuffle"));
+        let record = Record::parse(&game.record.to_string()).expect("the record reads");
+        assert_eq!(record.rules.variant, Variant::CorporateShuffle);
         for (name, log) in &game.seats {
-            let last = log.iter().rev().find(|m| has_state(m)).unwrap();
-            assert_eq!(
-                last["d"]["rules"]["variant"],
-                json!("corporate-shuffle"),
-                "{name}"
-            );
-            assert_eq!(
-                last["d"]["view"]["variant"],
-                json!("corporate-shuffle"),
-                "{name}"
-            );
+            let last = last_state(log).unwrap();
+            let state = &last.expect_state().state;
+            assert_eq!(state.rules.variant, Variant::CorporateShuffle, "{name}");
+            let view = state.view.as_ref().unwrap();
+            assert_eq!(view.variant, Variant::CorporateShuffle, "{name}");
         }
         assert_eq!(
-            server.info(&game.id).await["variant"],
-            json!("corporate-shuffle")
+            server.table_info(&game.id).await.variant,
+            Variant::CorporateShuffle
         );
         // Sixty cards, dealt in each hand.
-        let frames = game.replay["frames"].as_array().unwrap();
-        let held: usize = frames[0]["hands"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|h| h.as_str().unwrap().split_whitespace().count())
+        let replay = typed::<Replay>(&game.replay);
+        let held: usize = (replay.frames[0].hands.iter())
+            .map(|h| h.split_whitespace().count())
             .sum();
         assert_eq!(held, 60);
         assert_game_hides(&game);
         let humans: HashSet<&str> = game.seats.iter().map(|(n, _)| n.as_str()).collect();
         let mut acts = HashSet::new();
-        for m in &game.spectator {
-            let e = &m["d"]["e"];
-            if e["kind"] == json!("act") && humans.contains(e["name"].as_str().unwrap_or("")) {
-                acts.insert((m["v"].as_u64(), e["action"].to_string()));
+        for m in game.spectator.iter().map(msg_from) {
+            let e = m.state().and_then(|s| s.e.as_ref());
+            if let Some(Described::Act {
+                name,
+                action: Seen::Shown(Wire(action)),
+                ..
+            }) = e
+                && humans.contains(name.as_str())
+            {
+                acts.insert((m.v, *action));
             }
         }
         for (_, action) in &acts {
-            let action: Value = serde_json::from_str(action).unwrap();
-            if action["wedgie"].is_u64() {
+            let Action::Play(set) = action else { continue };
+            if set.wedgie_target().is_some() {
                 wedgie_acts += 1;
             }
-            if action["play"].as_str().is_some_and(|p| p.contains(" as ")) {
+            // The wire's `play` is the set as the record writes it.
+            if set.to_string().contains(" as ") {
                 declared_acts += 1;
             }
         }
@@ -812,24 +827,15 @@ fn assert_leaks_are_caught(game: &Game) {
 /// Fields of STATE that depend on the moment or the connections, not the
 /// game (and the kept chat and news, which only the answer to `hello`
 /// carries).
-fn game_part(state: &Value) -> Value {
-    let mut s = state.clone();
-    if let Some(o) = s.as_object_mut() {
-        for k in [
-            "lobby",
-            "deadline_ms",
-            "next_deal_ms",
-            "missed",
-            "e",
-            "error",
-            "error_kind",
-            "chat",
-            "news",
-        ] {
-            o.remove(k);
-        }
+/// STATE without them (the `missed`, `e`, `error`, `error_kind`, `chat`
+/// and `news` that come with it are [`StateMsg`]'s, not [`State`]'s).
+fn game_part(msg: &StateMsg) -> State {
+    State {
+        lobby: Vec::new(),
+        deadline_ms: None,
+        next_deal_ms: None,
+        ..msg.state.clone()
     }
-    s
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -850,90 +856,77 @@ async fn a_client_that_reconnects_gets_exactly_what_it_missed() {
     let mut bo_waits = Player::join(&server, &id, "Bo", Some(&bo), 0, Mode::NoPlay).await;
     server.start_game(&id, &ada).await;
 
-    let is_bo_play = |m: &Value| {
-        has_state(m) && matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow"))
-    };
     // Mid-hand: the table waits for Bo's first play.
-    let first = bo_waits.wait_for("Bo's first play", is_bo_play).await;
-    let x = first["v"].as_u64().unwrap();
+    let first = bo_waits.wait_for_msg("Bo's first play", asks_to_play).await;
+    let x = first.v;
     ada_drops
-        .wait_for("the event Bo waits at", |m| m["v"].as_u64() == Some(x))
+        .wait_for_msg("the event Bo waits at", |m| m.v == x)
         .await;
     let dropped_log = ada_drops.drop_connection();
-    assert_eq!(dropped_log.last().unwrap()["v"], json!(x));
+    assert_eq!(msg_from(dropped_log.last().unwrap()).v, x);
 
     // Bo plays (from another connection of the same seat); the game goes
     // on to Bo's next play.
-    let (mut bo2, snapshot) = server.hello(&id, Some(&bo), x).await;
-    assert_eq!(snapshot["v"], json!(x));
-    let action = choose(&snapshot["d"]).unwrap();
+    let (mut bo2, snapshot) = server.hello_msg(&id, Some(&bo), x).await;
+    assert_eq!(snapshot.v, x);
+    let action = choose_for(snapshot.expect_state()).unwrap();
     bo2.send_json(&json!({"t": "act", "v": x, "d": action}))
         .await;
     let next = bo_waits
-        .wait_for("Bo's next play", |m| {
-            is_bo_play(m) && m["v"].as_u64() > Some(x)
-        })
+        .wait_for_msg("Bo's next play", |m| asks_to_play(m) && m.v > x)
         .await;
-    let y = next["v"].as_u64().unwrap();
+    let y = next.v;
     assert!(y > x + 1, "others acted between Bo's two plays");
-    let live: Vec<Value> = {
+    let live: Vec<ServerMsg> = {
         let mut events = Vec::new();
-        while events
-            .last()
-            .is_none_or(|m: &Value| m["v"].as_u64() < Some(y))
-        {
+        while events.last().is_none_or(|m: &ServerMsg| m.v < y) {
             let m = ada_plays
-                .wait_for("Ada's events", |m| m["t"] == json!("event"))
+                .wait_for_msg("Ada's events", |m| m.t() == MsgType::Event)
                 .await;
-            if m["v"].as_u64() > Some(x) {
+            if m.v > x {
                 events.push(m);
             }
         }
         events
     };
+    let last_live = live.last().unwrap().expect_state();
 
     // Back with the last event seen: a catchup with exactly the missed
     // events, and the same state as a client that never left.
-    let (ws, catchup) = server.hello(&id, Some(&ada), x).await;
-    assert_eq!(catchup["t"], json!("catchup"), "{catchup}");
-    assert_eq!(catchup["v"], json!(y));
-    let missed = catchup["d"]["missed"].as_array().expect("missed");
-    let numbers: Vec<u64> = missed.iter().map(|m| m["v"].as_u64().unwrap()).collect();
+    let (ws, catchup) = server.hello_msg(&id, Some(&ada), x).await;
+    assert_eq!(catchup.t(), MsgType::Catchup, "{catchup:?}");
+    assert_eq!(catchup.v, y);
+    let missed = catchup.expect_state().missed.as_deref().expect("missed");
+    let numbers: Vec<u64> = missed.iter().map(|m| m.v).collect();
     assert_eq!(numbers, (x + 1..=y).collect::<Vec<_>>());
     for (m, event) in missed.iter().zip(&live) {
-        assert_eq!(m["v"], event["v"]);
-        assert_eq!(m["e"], event["d"]["e"], "event {}", m["v"]);
+        assert_eq!(m.v, event.v);
+        assert_eq!(Some(&m.e), event.expect_state().e.as_ref(), "event {}", m.v);
     }
-    assert_eq!(
-        game_part(&catchup["d"]),
-        game_part(&live.last().unwrap()["d"])
-    );
+    assert_eq!(game_part(catchup.expect_state()), game_part(last_live));
     ws.close().await;
 
     // Back with nothing seen: a snapshot of the same state.
-    let (ws, snapshot) = server.hello(&id, Some(&ada), 0).await;
-    assert_eq!(snapshot["t"], json!("snapshot"), "{snapshot}");
-    assert_eq!(snapshot["v"], json!(y));
-    assert!(snapshot["d"].get("missed").is_none_or(Value::is_null));
-    assert_eq!(
-        game_part(&snapshot["d"]),
-        game_part(&live.last().unwrap()["d"])
-    );
+    let (ws, snapshot) = server.hello_msg(&id, Some(&ada), 0).await;
+    assert_eq!(snapshot.t(), MsgType::Snapshot, "{snapshot:?}");
+    assert_eq!(snapshot.v, y);
+    assert!(snapshot.expect_state().missed.is_none());
+    assert_eq!(game_part(snapshot.expect_state()), game_part(last_live));
     ws.close().await;
 
     // Up to date: a catchup with nothing missed.
-    let (ws, catchup) = server.hello(&id, Some(&ada), y).await;
-    assert_eq!(catchup["t"], json!("catchup"), "{catchup}");
-    assert_eq!(catchup["d"]["missed"], json!([]));
+    let (ws, catchup) = server.hello_msg(&id, Some(&ada), y).await;
+    assert_eq!(catchup.t(), MsgType::Catchup, "{catchup:?}");
+    assert_eq!(catchup.expect_state().missed, Some(Vec::new()));
     ws.close().await;
 
     // The game goes on.
-    let action = choose(&next["d"]).unwrap();
+    let action = choose_for(next.expect_state()).unwrap();
     bo2.send_json(&json!({"t": "act", "v": y, "d": action}))
         .await;
     ada_plays
-        .wait_for("the event after Bo's play", |m| {
-            m["t"] == json!("event") && m["v"].as_u64() == Some(y + 1)
+        .wait_for_msg("the event after Bo's play", |m| {
+            m.t() == MsgType::Event && m.v == y + 1
         })
         .await;
     drop(bo2);
@@ -944,11 +937,19 @@ async fn a_client_that_reconnects_gets_exactly_what_it_missed() {
 // The grace period.
 
 /// A seat's entry in STATE's lobby.
-fn lobby<'a>(m: &'a Value, name: &str) -> Option<&'a Value> {
-    m["d"]["lobby"]
-        .as_array()?
-        .iter()
-        .find(|s| s["name"] == json!(name))
+fn lobby<'a>(m: &'a ServerMsg, name: &str) -> Option<&'a LobbyEntry> {
+    (m.state()?.state.lobby.iter()).find(|s| s.name == name)
+}
+
+/// Whether `m` is the event of an action of `name`'s, chosen for them
+/// (`auto`) or not.
+fn act_by(m: &ServerMsg, who: &str, chosen_for_them: Option<bool>) -> bool {
+    match m.state().and_then(|s| s.e.as_ref()) {
+        Some(Described::Act { name, auto, .. }) => {
+            name == who && chosen_for_them.is_none_or(|a| a == *auto)
+        }
+        _ => false,
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -968,52 +969,39 @@ async fn after_the_grace_period_a_bot_plays_for_a_gone_player_until_they_return(
 
     // Cy plays a few times, then is gone.
     for _ in 0..3 {
-        cy_p.wait_for("an action of Cy's", |m| {
-            m["d"]["e"]["kind"] == json!("act") && m["d"]["e"]["name"] == json!("Cy")
-        })
-        .await;
+        cy_p.wait_for_msg("an action of Cy's", |m| act_by(m, "Cy", None))
+            .await;
     }
-    let last_v = cy_p.drop_connection().last().unwrap()["v"]
-        .as_u64()
-        .unwrap();
+    let last_v = msg_from(cy_p.drop_connection().last().unwrap()).v;
     ada_p
-        .wait_for("Cy disconnected", |m| {
-            lobby(m, "Cy").is_some_and(|s| s["connected"] == json!(false))
+        .wait_for_msg("Cy disconnected", |m| {
+            lobby(m, "Cy").is_some_and(|s| !s.connected)
         })
         .await;
     ada_p
-        .wait_for("Cy away", |m| {
-            lobby(m, "Cy").is_some_and(|s| s["away"] == json!(true))
-        })
+        .wait_for_msg("Cy away", |m| lobby(m, "Cy").is_some_and(|s| s.away))
         .await;
     // The game goes on: a bot plays for Cy.
     ada_p
-        .wait_for("an action played for Cy", |m| {
-            m["d"]["e"]["kind"] == json!("act")
-                && m["d"]["e"]["name"] == json!("Cy")
-                && m["d"]["e"]["auto"] == json!(true)
-        })
+        .wait_for_msg("an action played for Cy", |m| act_by(m, "Cy", Some(true)))
         .await;
 
     // Cy comes back and plays again.
     let mut cy_back = Player::join(&server, &id, "Cy", Some(&cy), last_v, Mode::All).await;
-    let back = cy_back.wait_for("the answer to hello", has_state).await;
-    assert_eq!(back["t"], json!("catchup"), "{back}");
+    let back = cy_back
+        .wait_for_msg("the answer to hello", |m| m.state().is_some())
+        .await;
+    assert_eq!(back.t(), MsgType::Catchup, "{back:?}");
     let me = lobby(&back, "Cy").unwrap();
-    assert_eq!(me["away"], json!(false), "{back}");
-    assert_eq!(me["connected"], json!(true), "{back}");
+    assert!(!me.away, "{back:?}");
+    assert!(me.connected, "{back:?}");
     ada_p
-        .wait_for("Cy back", |m| {
-            lobby(m, "Cy")
-                .is_some_and(|s| s["away"] == json!(false) && s["connected"] == json!(true))
+        .wait_for_msg("Cy back", |m| {
+            lobby(m, "Cy").is_some_and(|s| !s.away && s.connected)
         })
         .await;
     cy_back
-        .wait_for("an action of Cy's own", |m| {
-            m["d"]["e"]["kind"] == json!("act")
-                && m["d"]["e"]["name"] == json!("Cy")
-                && m["d"]["e"]["auto"] == json!(false)
-        })
+        .wait_for_msg("an action of Cy's own", |m| act_by(m, "Cy", Some(false)))
         .await;
     server.stop().await;
 }
@@ -1024,42 +1012,52 @@ async fn after_the_grace_period_a_bot_plays_for_a_gone_player_until_they_return(
 /// Reads until an `error`; returns its reason. Panics on anything but STATE
 /// messages in between.
 async fn expect_error(ws: &mut Ws, what: &str) -> String {
-    let m = ws.recv_until(|m| m["t"] != json!("presence")).await;
-    assert_eq!(m["t"], json!("error"), "{what}: {m}");
-    let reason = m["d"]["reason"].as_str().unwrap_or("");
-    assert!(!reason.trim().is_empty(), "{what}: an error says why: {m}");
+    let m = ws.recv_until_msg(|m| m.t() != MsgType::Presence).await;
+    assert_eq!(m.t(), MsgType::Error, "{what}: {m:?}");
+    let reason = &m.refusal().unwrap().reason;
+    assert!(
+        !reason.trim().is_empty(),
+        "{what}: an error says why: {m:?}"
+    );
     reason.to_string()
+}
+
+/// The next message but `presence`, which must be a `resync`.
+async fn expect_resync(ws: &mut Ws, what: &str) -> ServerMsg {
+    let m = ws.recv_until_msg(|m| m.t() != MsgType::Presence).await;
+    assert_eq!(m.t(), MsgType::Resync, "{what}: {m:?}");
+    m
 }
 
 /// Reads an `error` then a `resync` at event `v`, both of the refusal's
 /// kind `kind`; returns the resync.
-async fn expect_error_and_resync(ws: &mut Ws, what: &str, v: u64, kind: &str) -> Value {
-    let m = ws.recv_until(|m| m["t"] != json!("presence")).await;
-    assert_eq!(m["t"], json!("error"), "{what}: {m}");
+async fn expect_error_and_resync(ws: &mut Ws, what: &str, v: u64, kind: ErrorKind) -> ServerMsg {
+    let m = ws.recv_until_msg(|m| m.t() != MsgType::Presence).await;
+    assert_eq!(m.t(), MsgType::Error, "{what}: {m:?}");
     assert_eq!(
-        m["d"]["kind"],
-        json!(kind),
-        "{what}: the refusal's kind: {m}"
+        m.refusal().unwrap().kind,
+        kind,
+        "{what}: the refusal's kind: {m:?}"
     );
-    let m = ws.recv_until(|m| m["t"] != json!("presence")).await;
-    assert_eq!(m["t"], json!("resync"), "{what}: {m}");
-    assert_eq!(m["d"]["error_kind"], json!(kind), "{what}: {m}");
-    assert_eq!(m["v"], json!(v), "{what}: {m}");
+    let m = expect_resync(ws, what).await;
+    let state = m.expect_state();
+    assert_eq!(state.error_kind, Some(kind), "{what}: {m:?}");
+    assert_eq!(m.v, v, "{what}: {m:?}");
     assert!(
-        m["d"]["view"].is_object(),
-        "{what}: a resync carries STATE: {m}"
+        state.state.view.is_some(),
+        "{what}: a resync carries STATE: {m:?}"
     );
     m
 }
 
 /// The table is still at event `v` and Bo's state is still `state`.
-async fn assert_unchanged(server: &Server, id: &str, bo: &str, v: u64, state: &Value, what: &str) {
-    let info = server.info(id).await;
-    assert_eq!(info["v"], json!(v), "{what} changed the table: {info}");
-    let (ws, snapshot) = server.hello(id, Some(bo), 0).await;
-    assert_eq!(snapshot["v"], json!(v), "{what}");
+async fn assert_unchanged(server: &Server, id: &str, bo: &str, v: u64, state: &State, what: &str) {
+    let info = server.table_info(id).await;
+    assert_eq!(info.v, v, "{what} changed the table: {info:?}");
+    let (ws, snapshot) = server.hello_msg(id, Some(bo), 0).await;
+    assert_eq!(snapshot.v, v, "{what}");
     assert_eq!(
-        &game_part(&snapshot["d"]),
+        &game_part(snapshot.expect_state()),
         state,
         "{what} changed Bo's state"
     );
@@ -1076,7 +1074,7 @@ struct WaitingForBo {
     _ada_p: Player,
     bo_p: Player,
     /// The state that asks Bo to play.
-    waiting: Value,
+    waiting: ServerMsg,
 }
 
 async fn waiting_for_bo(server: &Server, table: Value) -> WaitingForBo {
@@ -1086,11 +1084,7 @@ async fn waiting_for_bo(server: &Server, table: Value) -> WaitingForBo {
     let _ada_p = Player::join(server, &id, "Ada", Some(&ada), 0, Mode::All).await;
     let mut bo_p = Player::join(server, &id, "Bo", Some(&bo), 0, Mode::NoPlay).await;
     server.start_game(&id, &ada).await;
-    let waiting = bo_p
-        .wait_for("Bo's play", |m| {
-            has_state(m) && matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow"))
-        })
-        .await;
+    let waiting = bo_p.wait_for_msg("Bo's play", asks_to_play).await;
     WaitingForBo {
         id,
         ada,
@@ -1124,9 +1118,9 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
         json!({"name": "bad input", "player": "Ada", "seats": 3}),
     )
     .await;
-    let v = waiting["v"].as_u64().unwrap();
-    let legal = choose(&waiting["d"]).unwrap();
-    let state = game_part(&waiting["d"]);
+    let v = waiting.v;
+    let legal = choose_for(waiting.expect_state()).unwrap();
+    let state = game_part(waiting.expect_state());
     let unchanged = async |what: &str| assert_unchanged(&server, &id, &bo, v, &state, what).await;
 
     // An act before hello.
@@ -1134,8 +1128,8 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
     ws.send_json(&json!({"t": "act", "v": v, "d": legal})).await;
     expect_error(&mut ws, "act before hello").await;
     ws.send_json(&hello(Some(&bo), v)).await;
-    let m = ws.recv_until(|m| m["t"] != json!("presence")).await;
-    assert_eq!(m["t"], json!("catchup"), "hello after a refused act: {m}");
+    let m = ws.recv_until_msg(|m| m.t() != MsgType::Presence).await;
+    assert_eq!(m.t(), MsgType::Catchup, "hello after a refused act: {m:?}");
     unchanged("act before hello").await;
 
     // Garbage, an unknown type, a binary frame: an error, and the
@@ -1172,15 +1166,19 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
     ] {
         let what = message.to_string();
         ws.send_json(&message).await;
-        let error = ws.recv_until(|m| m["t"] != json!("presence")).await;
-        assert_eq!(error["t"], json!("error"), "{what}: {error}");
-        let reason = error["d"]["reason"].as_str().unwrap_or("");
+        let error = ws.recv_until_msg(|m| m.t() != MsgType::Presence).await;
+        assert_eq!(error.t(), MsgType::Error, "{what}: {error:?}");
+        let reason = &error.refusal().unwrap().reason;
         assert!(reason.contains(says), "{what}: {reason}");
-        let resync = ws.recv_until(|m| m["t"] != json!("presence")).await;
-        assert_eq!(resync["t"], json!("resync"), "{what}: {resync}");
-        assert_eq!(resync["v"], json!(v), "{what}");
-        assert_eq!(resync["d"]["you"], json!("Bo"), "{what}: Bo's own state");
-        assert_eq!(resync["d"]["error"], json!(reason), "{what}");
+        let resync = expect_resync(&mut ws, &what).await;
+        assert_eq!(resync.v, v, "{what}");
+        let you = resync.expect_state().state.you.as_ref();
+        assert_eq!(
+            you.map(|n| n.as_str()),
+            Some("Bo"),
+            "{what}: Bo's own state"
+        );
+        assert_eq!(resync.expect_state().error.as_ref(), Some(reason), "{what}");
     }
     unchanged("unreadable actions").await;
 
@@ -1188,13 +1186,13 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
     // resync at the table's event number.
     ws.send_json(&json!({"t": "act", "v": v, "d": {"play": "1 1 1 1 1 1 1 1"}}))
         .await;
-    expect_error_and_resync(&mut ws, "an illegal action", v, "illegal").await;
+    expect_error_and_resync(&mut ws, "an illegal action", v, ErrorKind::Illegal).await;
     ws.send_json(&json!({"t": "act", "v": v - 1, "d": legal}))
         .await;
-    expect_error_and_resync(&mut ws, "a stale action", v, "stale").await;
+    expect_error_and_resync(&mut ws, "a stale action", v, ErrorKind::Stale).await;
     ws.send_json(&json!({"t": "act", "v": v + 5, "d": legal}))
         .await;
-    expect_error_and_resync(&mut ws, "an action from the future", v, "stale").await;
+    expect_error_and_resync(&mut ws, "an action from the future", v, ErrorKind::Stale).await;
     unchanged("illegal and stale actions").await;
 
     // An action out of turn: Ada has no decision now.
@@ -1202,7 +1200,7 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
     ada_ws
         .send_json(&json!({"t": "act", "v": v, "d": "pass"}))
         .await;
-    expect_error_and_resync(&mut ada_ws, "an action out of turn", v, "illegal").await;
+    expect_error_and_resync(&mut ada_ws, "an action out of turn", v, ErrorKind::Illegal).await;
     unchanged("an action out of turn").await;
 
     // A wrong token.
@@ -1222,8 +1220,10 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
     watcher
         .send_json(&json!({"t": "act", "v": v, "d": legal}))
         .await;
-    let resync = expect_error_and_resync(&mut watcher, "a spectator's act", v, "bad_request").await;
-    assert!(resync["d"]["you"].is_null(), "a spectator's view: {resync}");
+    let resync =
+        expect_error_and_resync(&mut watcher, "a spectator's act", v, ErrorKind::BadRequest).await;
+    let you = &resync.expect_state().state.you;
+    assert!(you.is_none(), "a spectator's view: {resync:?}");
     watcher.send_json(&json!({"t": "chat", "d": "hi"})).await;
     expect_error(&mut watcher, "a spectator's chat").await;
     unchanged("a spectator's act").await;
@@ -1238,15 +1238,14 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
     }
     let mut too_many = 0;
     for _ in 0..100 {
-        let error = hasty.recv_until(|m| m["t"] != json!("presence")).await;
-        assert_eq!(error["t"], json!("error"), "{error}");
-        let reason = error["d"]["reason"].as_str().unwrap();
+        let error = hasty.recv_until_msg(|m| m.t() != MsgType::Presence).await;
+        assert_eq!(error.t(), MsgType::Error, "{error:?}");
+        let reason = &error.refusal().unwrap().reason;
         if reason.contains("too many") {
             too_many += 1;
         }
-        let resync = hasty.recv_until(|m| m["t"] != json!("presence")).await;
-        assert_eq!(resync["t"], json!("resync"), "after {reason:?}: {resync}");
-        assert_eq!(resync["d"]["error"], json!(reason));
+        let resync = expect_resync(&mut hasty, &format!("after {reason:?}")).await;
+        assert_eq!(resync.expect_state().error.as_ref(), Some(reason));
     }
     assert!(too_many > 0, "100 actions at once go over the limit");
     unchanged("rate-limited actions").await;
@@ -1272,9 +1271,8 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
         loop {
             match flood.recv_within(WAIT).await {
                 Some(Some(common::Frame::Text(t))) => {
-                    let m: Value = serde_json::from_str(&t).unwrap();
-                    if m["t"] == json!("error") {
-                        reasons.insert(m["d"]["reason"].as_str().unwrap_or("").to_string());
+                    if let Some(refused) = msg_of(&t).refusal() {
+                        reasons.insert(refused.reason.clone());
                         break;
                     }
                 }
@@ -1299,11 +1297,11 @@ async fn bad_websocket_input_is_refused_with_an_error_and_changes_nothing() {
     // The first connection is still usable: Bo's legal play is accepted.
     ws.send_json(&json!({"t": "act", "v": v, "d": legal})).await;
     let m = ws
-        .recv_until(|m| m["t"] == json!("event") || m["t"] == json!("error"))
+        .recv_until_msg(|m| matches!(m.t(), MsgType::Event | MsgType::Error))
         .await;
-    assert_eq!(m["t"], json!("event"), "{m}");
-    assert_eq!(m["v"], json!(v + 1));
-    assert_eq!(m["d"]["e"]["name"], json!("Bo"));
+    assert_eq!(m.t(), MsgType::Event, "{m:?}");
+    assert_eq!(m.v, v + 1);
+    assert!(act_by(&m, "Bo", None), "{m:?}");
     server.stop().await;
 }
 
@@ -1324,18 +1322,16 @@ async fn malformed_corporate_shuffle_acts_get_an_error_and_a_resync() {
         waiting,
         ..
     } = waiting_for_bo(&server, table).await;
-    let v = waiting["v"].as_u64().unwrap();
-    let me = waiting["d"]["view"]["seat"].as_u64().unwrap();
-    let state = game_part(&waiting["d"]);
+    let v = waiting.v;
+    let waiting = &waiting.expect_state().state;
+    let view = waiting.view.as_ref().unwrap();
+    let me = view.seat.unwrap();
+    let state = game_part(&waiting.clone().into());
     // What the engine says of a lone Wedgie, when Bo leads: it names no
     // one, or Bo himself; or Bo does not hold it. Following, the set on
     // the table may refuse it first.
-    let leads = waiting["d"]["decision"]["kind"] == json!("lead");
-    let holds_wedgie = waiting["d"]["view"]["hand"]
-        .as_str()
-        .unwrap()
-        .split(' ')
-        .any(|t| t == "T");
+    let leads = matches!(waiting.decision, Some(Wire(Decision::Lead)));
+    let holds_wedgie = (view.hand.as_deref().unwrap().split(' ')).any(|t| t == "T");
     let engine_says = match (leads, holds_wedgie) {
         (false, _) => "",
         (true, true) => "Twirling Wedgie",
@@ -1359,12 +1355,11 @@ async fn malformed_corporate_shuffle_acts_get_an_error_and_a_resync() {
         ws.send_json(&json!({"t": "act", "v": v, "d": play})).await;
         let reason = expect_error(&mut ws, &what).await;
         assert!(reason.contains(says), "{what}: {reason}");
-        let resync = ws.recv_until(|m| m["t"] != json!("presence")).await;
-        assert_eq!(resync["t"], json!("resync"), "{what}: {resync}");
-        assert_eq!(resync["v"], json!(v), "{what}");
-        assert_eq!(resync["d"]["error"], json!(reason), "{what}");
+        let resync = expect_resync(&mut ws, &what).await;
+        assert_eq!(resync.v, v, "{what}");
+        assert_eq!(resync.expect_state().error, Some(reason), "{what}");
         assert_eq!(
-            game_part(&resync["d"]),
+            game_part(resync.expect_state()),
             state,
             "{what}: Bo's state is unchanged"
         );
@@ -1384,7 +1379,7 @@ async fn post(server: &Server, path: &str, token: Option<&str>, body: &str) -> (
 fn assert_error((status, body): (u16, Value), expected: u16, what: &str) {
     assert_eq!(status, expected, "{what}: {body}");
     assert!(
-        body["error"].as_str().is_some_and(|e| !e.trim().is_empty()),
+        !error_body(&body).error.trim().is_empty(),
         "{what}: a clear error: {body}"
     );
 }
@@ -1468,7 +1463,7 @@ async fn bad_http_input_gets_the_documented_status_and_changes_nothing() {
         .await;
         let what = format!("rules {rules}");
         assert_error(answer.clone(), 400, &what);
-        let reason = answer.1["error"].as_str().unwrap();
+        let reason = error_body(&answer.1).error;
         assert!(reason.contains(names), "{what}: {reason}");
     }
     assert_error(
@@ -1524,7 +1519,7 @@ async fn bad_http_input_gets_the_documented_status_and_changes_nothing() {
         let body = json!({ "bot": bot }).to_string();
         let answer = post(s, &bots, Some(&ada), &body).await;
         assert_error(answer.clone(), 400, bot);
-        let reason = answer.1["error"].as_str().unwrap();
+        let reason = error_body(&answer.1).error;
         for level in ["easy", "normal", "hard", "expert"] {
             assert!(
                 reason.contains(level),
@@ -1629,9 +1624,7 @@ async fn every_http_error_is_json_that_says_what_is_wrong() {
             head.contains("content-type: application/json"),
             "{what}: {head}"
         );
-        let reason = body["error"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{what}: {body}"));
+        let reason = error_body(&body).error;
         assert!(
             !reason.trim().is_empty() && reason.contains(says),
             "{what}: {reason}"
@@ -1719,8 +1712,8 @@ async fn a_websocket_that_answers_no_pings_is_closed_one_that_does_stays() {
     alive
         .send_json(&json!({"t": "chat", "d": "still here"}))
         .await;
-    let chat = alive.recv_until(|m| m["t"] == json!("chat")).await;
-    assert_eq!(chat["d"]["text"], json!("still here"));
+    let chat = alive.recv_until_msg(|m| m.t() == MsgType::Chat).await;
+    assert_eq!(chat.chat_line().unwrap().text, "still here");
     server.stop().await;
 }
 
@@ -1759,7 +1752,7 @@ async fn requests_whose_headers_or_body_never_end_are_cut_off() {
     );
     let (status, _, body) = common::raw_http_head(addr, request.as_bytes()).await;
     assert_eq!(status, 408, "{body}");
-    assert!(body["error"].is_string(), "{body}");
+    error_body(&body);
     server.stop().await;
 }
 
@@ -1801,7 +1794,7 @@ async fn one_address_holds_at_most_its_share_of_connections() {
     // A fourth connection, HTTP or WebSocket, is refused with a reason.
     let (status, body) = server.http("GET", "/api/tables", None, None).await;
     assert_eq!(status, 429, "{body}");
-    let reason = body["error"].as_str().unwrap();
+    let reason = error_body(&body).error;
     assert!(reason.contains("at most 3"), "{reason}");
     let refused = Ws::try_connect(server.addr, &format!("/ws/{id}")).await;
     assert!(matches!(refused, Err((429, _))), "{:?}", refused.err());
@@ -1840,7 +1833,7 @@ async fn one_address_may_create_only_so_many_tables_at_once() {
     );
     let (status, head, answer) = common::raw_http_head(server.addr, request.as_bytes()).await;
     assert_eq!(status, 429, "{answer}");
-    let reason = answer["error"].as_str().unwrap();
+    let reason = error_body(&answer).error;
     assert!(reason.contains("try again in"), "{reason}");
     assert!(head.contains("\r\nretry-after: "), "{head}");
     server.stop().await;
@@ -1954,24 +1947,23 @@ async fn a_finished_game_is_kept_as_a_record_not_a_live_table() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     let check_served = async |server: &Server| {
-        let info = server.info(&first).await;
-        assert_eq!(info["over"], json!(true), "{info}");
+        let info = server.table_info(&first).await;
+        assert!(info.over, "{info:?}");
         for what in ["record", "replay", "fairness"] {
             let path = format!("/api/tables/{first}/{what}");
             let (status, body) = server.http("GET", &path, None, None).await;
             assert_eq!(status, 200, "{path}: {body}");
         }
-        let (_, finished) = server
-            .http("GET", "/api/tables?finished=true", None, None)
-            .await;
-        assert_eq!(finished["tables"][0]["id"], json!(first), "{finished}");
-        let (_, open) = server.http("GET", "/api/tables", None, None).await;
-        assert!(!open.to_string().contains(&first), "{open}");
+        let finished = server.lobby("/api/tables?finished=true").await;
+        assert_eq!(finished[0].id, first.as_str(), "{finished:?}");
+        let open = server.lobby("/api/tables").await;
+        assert!(open.iter().all(|t| t.id != first.as_str()), "{open:?}");
         // Its seat's page still shows the final standings.
-        let (ws, snapshot) = server.hello(&first, Some(&ada), 0).await;
-        assert_eq!(snapshot["t"], json!("snapshot"), "{snapshot}");
-        assert_eq!(snapshot["d"]["game_over"], json!(true));
-        assert_eq!(snapshot["d"]["you"], json!("Ada"));
+        let (ws, snapshot) = server.hello_msg(&first, Some(&ada), 0).await;
+        assert_eq!(snapshot.t(), MsgType::Snapshot, "{snapshot:?}");
+        let state = &snapshot.expect_state().state;
+        assert!(state.game_over);
+        assert_eq!(state.you.as_ref().map(|n| n.as_str()), Some("Ada"));
         ws.close().await;
         // Nothing about it can change.
         let (status, body) = server

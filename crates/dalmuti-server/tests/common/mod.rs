@@ -14,7 +14,10 @@ use std::time::Duration;
 use dalmuti_core::wire::Wire;
 use dalmuti_core::{Action, Decision, Variant};
 use dalmuti_server::Config;
-use dalmuti_server::protocol::{ErrorKind, MsgType, ServerMsg, State, StateKind, StateMsg, Told};
+use dalmuti_server::protocol::{
+    ChatLine, ErrorKind, MsgType, News, NewsLine, Refusal, ServerMsg, State, StateKind, StateMsg,
+    TableInfo, Told,
+};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
@@ -165,6 +168,31 @@ impl Server {
         info
     }
 
+    /// The table's INFO as the server's type: a field renamed or retyped
+    /// fails here.
+    pub async fn table_info(&self, id: &str) -> TableInfo {
+        let info = self.info(id).await;
+        serde_json::from_value(info.clone())
+            .unwrap_or_else(|e| panic!("an INFO that does not read as the server's: {e}: {info}"))
+    }
+
+    /// The lobby's list at `path` (`/api/tables`, with a query or none),
+    /// each table read as the server's INFO type.
+    pub async fn lobby(&self, path: &str) -> Vec<TableInfo> {
+        /// The listing's shape.
+        #[derive(serde::Deserialize)]
+        struct Listing {
+            tables: Vec<TableInfo>,
+        }
+        let (status, listing) = self.http("GET", path, None, None).await;
+        assert_eq!(status, 200, "the lobby: {listing}");
+        serde_json::from_value::<Listing>(listing.clone())
+            .unwrap_or_else(|e| {
+                panic!("a listing that does not read as the server's: {e}: {listing}")
+            })
+            .tables
+    }
+
     /// Opens a WebSocket to table `id`.
     pub async fn ws(&self, id: &str) -> Ws {
         Ws::connect(self.addr, &format!("/ws/{id}")).await
@@ -175,6 +203,14 @@ impl Server {
         let mut ws = self.ws(id).await;
         ws.send_json(&hello(token, v)).await;
         let answer = ws.recv_json().await;
+        (ws, answer)
+    }
+
+    /// [`Server::hello`], the answer read as the wire's type.
+    pub async fn hello_msg(&self, id: &str, token: Option<&str>, v: u64) -> (Ws, ServerMsg) {
+        let mut ws = self.ws(id).await;
+        ws.send_json(&hello(token, v)).await;
+        let answer = ws.recv_msg().await;
         (ws, answer)
     }
 }
@@ -498,6 +534,37 @@ impl Ws {
         }
     }
 
+    /// The next message as the wire's own type (a field renamed or
+    /// retyped fails here); panics on anything else.
+    pub async fn recv_msg(&mut self) -> ServerMsg {
+        match self.recv_within(WAIT).await {
+            Some(Some(Frame::Text(text))) => msg_of(&text),
+            Some(other) => panic!("expected a message, got {other:?}"),
+            None => panic!("no message within {WAIT:?}"),
+        }
+    }
+
+    /// Reads messages until one satisfies `pred`; returns it.
+    pub async fn recv_until_msg(&mut self, mut pred: impl FnMut(&ServerMsg) -> bool) -> ServerMsg {
+        loop {
+            let m = self.recv_msg().await;
+            if pred(&m) {
+                return m;
+            }
+        }
+    }
+
+    /// Reads messages until a refusal (`error`); returns it.
+    pub async fn recv_refusal(&mut self) -> Refusal {
+        let m = self.recv_until_msg(|m| m.t() == MsgType::Error).await;
+        m.refusal().cloned().expect("an error message")
+    }
+
+    /// Reads messages until one that carries STATE; returns it.
+    pub async fn recv_state(&mut self) -> ServerMsg {
+        self.recv_until_msg(|m| m.state().is_some()).await
+    }
+
     /// Sends a close frame.
     pub async fn close(mut self) {
         let _ = self.send_frame(8, &1000u16.to_be_bytes()).await;
@@ -723,6 +790,78 @@ fn choose_by_the_rules(state: &State, decision: &Decision) -> Option<Action> {
     })
 }
 
+/// A refused HTTP request's body, `{"error": REASON}`, read as the
+/// server's type: a body that is not one fails here.
+pub fn error_body(body: &Value) -> dalmuti_server::error::ErrorBody {
+    serde_json::from_value(body.clone())
+        .unwrap_or_else(|e| panic!("not an error body: {e}: {body}"))
+}
+
+/// A server message's text read as the wire's own type: a field renamed
+/// or retyped fails here.
+pub fn msg_of(text: &str) -> ServerMsg {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not a server message {text:?}: {e}"))
+}
+
+/// A message a [`Player`] logged, read as the wire's own type.
+pub fn msg_from(m: &Value) -> ServerMsg {
+    msg_of(&m.to_string())
+}
+
+/// What a [`ServerMsg`] tells, read by its type (the test crate's own
+/// reading of the wire's enum).
+pub trait Reading {
+    /// The refusal, if the message is one.
+    fn refusal(&self) -> Option<&Refusal>;
+    /// The chat line, if the message is one.
+    fn chat_line(&self) -> Option<&ChatLine>;
+    /// The news line, if the message is one.
+    fn news_line(&self) -> Option<&NewsLine>;
+    /// The news it tells, if it is a news line.
+    fn news(&self) -> Option<&News> {
+        self.news_line().map(|line| &line.news)
+    }
+    /// The STATE it carries; panics, naming the message, if it carries none.
+    fn expect_state(&self) -> &StateMsg;
+}
+
+impl Reading for ServerMsg {
+    fn refusal(&self) -> Option<&Refusal> {
+        match &self.told {
+            Told::Error(refusal) => Some(refusal),
+            _ => None,
+        }
+    }
+
+    fn chat_line(&self) -> Option<&ChatLine> {
+        match &self.told {
+            Told::Chat(line) => Some(line),
+            _ => None,
+        }
+    }
+
+    fn news_line(&self) -> Option<&NewsLine> {
+        match &self.told {
+            Told::News(line) => Some(line),
+            _ => None,
+        }
+    }
+
+    fn expect_state(&self) -> &StateMsg {
+        self.state()
+            .unwrap_or_else(|| panic!("a message without STATE: {}", self.to_text()))
+    }
+}
+
+/// Whether a message's STATE asks its seat to play: to lead or follow.
+pub fn asks_to_play(m: &ServerMsg) -> bool {
+    let decision = m.state().and_then(|s| s.state.decision.as_ref());
+    matches!(
+        decision,
+        Some(Wire(Decision::Lead | Decision::Follow { .. }))
+    )
+}
+
 /// Whether a server message carries STATE (it has a `view`).
 pub fn has_state(m: &Value) -> bool {
     let t = serde_json::from_value::<MsgType>(m["t"].clone());
@@ -813,6 +952,16 @@ impl Player {
                 Err(_) => panic!("{}: no {what} within {WAIT:?}", self.name),
             }
         }
+    }
+
+    /// [`Player::wait_for`] reading each message as the wire's type.
+    pub async fn wait_for_msg(
+        &mut self,
+        what: &str,
+        mut pred: impl FnMut(&ServerMsg) -> bool,
+    ) -> ServerMsg {
+        let m = self.wait_for(what, |m| pred(&msg_from(m))).await;
+        msg_from(&m)
     }
 
     /// Waits until the task ends (game over or connection closed); returns
