@@ -39,7 +39,7 @@ pub use crate::limits::{
 /// assert!(secret.matches(&secret.hash()));
 /// assert!(!PlayerSecret::new().matches(&secret.hash()));
 /// ```
-#[derive(Clone, PartialEq, Eq, Serialize)]
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct PlayerSecret(String);
 
@@ -397,11 +397,14 @@ struct Register {
     name: String,
 }
 
-/// A name kept: the player's name and secret (shown this once).
-#[derive(Serialize)]
-struct Registered {
-    name: PlayerName,
-    secret: PlayerSecret,
+/// A name kept: the player's name and secret (shown this once). (Public
+/// and `Deserialize` so that tests read the answer as this type.)
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Registered {
+    /// The name kept.
+    pub name: PlayerName,
+    /// The player's secret.
+    pub secret: PlayerSecret,
 }
 
 /// Who a secret is.
@@ -514,10 +517,12 @@ struct MyTables {
     tables: Vec<MyTable>,
 }
 
-/// A seat taken back: its new token.
-#[derive(Serialize)]
-struct Reclaimed {
-    token: crate::token::SeatToken,
+/// A seat taken back: its new token. (Public and `Deserialize` so that
+/// tests read the answer as this type.)
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Reclaimed {
+    /// The seat's new token.
+    pub token: crate::token::SeatToken,
 }
 
 /// A table of the player's list: its summary, and when they sat down.
