@@ -235,9 +235,10 @@ pub struct BotAdded {
 }
 
 /// Where the rematch is played.
-#[derive(Serialize)]
-struct RematchAt {
-    id: TableId,
+#[derive(Debug, Serialize, Deserialize)]
+pub struct RematchAt {
+    /// The rematch's table.
+    pub id: TableId,
 }
 
 #[derive(Deserialize)]
