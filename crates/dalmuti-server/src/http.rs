@@ -209,29 +209,36 @@ async fn create_table(
     Ok((StatusCode::CREATED, Json(Created { id, token })))
 }
 
-/// A table made: its id, and the host's seat token.
-#[derive(Serialize)]
-struct Created {
-    id: TableId,
-    token: SeatToken,
+/// A table made: its id, and the host's seat token. (Public and
+/// `Deserialize` so that tests read the answer as this type: a field
+/// renamed fails them.)
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Created {
+    /// The new table's id.
+    pub id: TableId,
+    /// The host's seat token.
+    pub token: SeatToken,
 }
 
 /// A seat taken: its token.
-#[derive(Serialize)]
-struct Seated {
-    token: SeatToken,
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Seated {
+    /// The seat's token.
+    pub token: SeatToken,
 }
 
 /// A bot seated: the name the server gave it.
-#[derive(Serialize)]
-struct BotAdded {
-    name: PlayerName,
+#[derive(Debug, Serialize, Deserialize)]
+pub struct BotAdded {
+    /// The bot's name at the table.
+    pub name: PlayerName,
 }
 
 /// Where the rematch is played.
-#[derive(Serialize)]
-struct RematchAt {
-    id: TableId,
+#[derive(Debug, Serialize, Deserialize)]
+pub struct RematchAt {
+    /// The rematch's table.
+    pub id: TableId,
 }
 
 #[derive(Deserialize)]

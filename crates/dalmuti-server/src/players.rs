@@ -39,7 +39,7 @@ pub use crate::limits::{
 /// assert!(secret.matches(&secret.hash()));
 /// assert!(!PlayerSecret::new().matches(&secret.hash()));
 /// ```
-#[derive(Clone, PartialEq, Eq, Serialize)]
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct PlayerSecret(String);
 
@@ -189,54 +189,62 @@ const LISTED_GAMES: usize = 20;
 const BOARD_ROWS: usize = 100;
 
 /// A player's profile.
-#[derive(Serialize)]
-struct Profile {
-    name: PlayerName,
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Profile {
+    /// The name kept.
+    pub name: PlayerName,
     /// When the name was kept (milliseconds since the Unix epoch).
-    since: u64,
+    pub since: u64,
     /// Per game: games played and how often in each place.
-    games: Vec<Played>,
+    pub games: Vec<Played>,
     /// Every rating, per game and band.
-    ratings: Vec<RatingShown>,
+    pub ratings: Vec<RatingShown>,
     /// The last games, newest first, each with its rating after it if
     /// it was rated (the profile's plot).
-    recent: Vec<RecentGame>,
+    pub recent: Vec<RecentGame>,
 }
 
 /// A game of a profile's list. A private table's address (and its name)
 /// is shown to nobody but the player: with it anyone could download the
 /// game's replay with every card, watch its rematch and take a seat there
 /// (issue 40).
-#[derive(Serialize)]
-struct RecentGame {
+#[derive(Debug, Serialize, Deserialize)]
+pub struct RecentGame {
     /// The table (its replay's address); `null` for a private table when
     /// someone else asks.
-    table: Option<crate::ids::TableId>,
+    pub table: Option<crate::ids::TableId>,
     /// Its name; `null` as `table` is.
-    table_name: Option<String>,
+    pub table_name: Option<String>,
     /// The name's parts when the server named the table ("Ada's table
     /// 2"), for clients to say it in their player's language.
     #[serde(skip_serializing_if = "Option::is_none")]
-    default_name: Option<crate::names::DefaultTableName>,
+    pub default_name: Option<crate::names::DefaultTableName>,
     /// Whether its table was public.
-    public: bool,
+    pub public: bool,
+    /// How the player did.
     #[serde(flatten)]
-    result: GameResult,
+    pub result: GameResult,
 }
 
 /// What a game of a profile's list says of the player's result.
-#[derive(Serialize)]
-struct GameResult {
-    at: u64,
-    game: String,
-    players: usize,
-    place: usize,
-    rated: bool,
+#[derive(Debug, Serialize, Deserialize)]
+pub struct GameResult {
+    /// When it ended (milliseconds since the Unix epoch).
+    pub at: u64,
+    /// Which game of the family.
+    pub game: String,
+    /// Players at the table.
+    pub players: usize,
+    /// The player's place, from 1.
+    pub place: usize,
+    /// Whether it was rated.
+    pub rated: bool,
     /// The band of table sizes its rating is kept in, when it was rated
     /// (the profile plots each band's rating apart).
     #[serde(skip_serializing_if = "Option::is_none")]
-    band: Option<&'static str>,
-    rating: Option<crate::ratings::Rating>,
+    pub band: Option<String>,
+    /// The rating after it, when it was rated.
+    pub rating: Option<crate::ratings::Rating>,
 }
 
 impl RecentGame {
@@ -254,7 +262,9 @@ impl RecentGame {
                 players: game.players,
                 place: game.place,
                 rated: game.rated,
-                band: game.rating.map(|_| crate::ratings::band(game.players)),
+                band: game
+                    .rating
+                    .map(|_| crate::ratings::band(game.players).to_string()),
                 rating: game.rating,
             },
         }
@@ -262,23 +272,26 @@ impl RecentGame {
 }
 
 /// Games played of one game (`dalmuti`, `corporate-shuffle`).
-#[derive(Serialize)]
-struct Played {
-    game: String,
-    played: usize,
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Played {
+    /// The game.
+    pub game: String,
+    /// Games played.
+    pub played: usize,
     /// `places[i]`: games finished in place `i + 1`.
-    places: Vec<usize>,
+    pub places: Vec<usize>,
     /// The mean of place / players, from 1/n (always first) to 1.
-    mean_share: f64,
+    pub mean_share: f64,
 }
 
 /// A rating as shown: the row, and the ordinal it is ranked by.
-#[derive(Serialize)]
-struct RatingShown {
+#[derive(Debug, Serialize, Deserialize)]
+pub struct RatingShown {
+    /// The rating as kept.
     #[serde(flatten)]
-    row: crate::store::RatingRow,
+    pub row: crate::store::RatingRow,
     /// [`crate::ratings::Rating::ordinal`].
-    ordinal: f64,
+    pub ordinal: f64,
 }
 
 impl From<crate::store::RatingRow> for RatingShown {
@@ -350,12 +363,16 @@ struct BoardQuery {
 }
 
 /// A leaderboard: the best ratings of a game and band.
-#[derive(Serialize)]
-struct Board {
-    game: &'static str,
-    band: &'static str,
-    bands: [&'static str; 3],
-    ratings: Vec<RatingShown>,
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Board {
+    /// The game (`dalmuti`, `corporate-shuffle`…).
+    pub game: String,
+    /// The band of table sizes shown.
+    pub band: String,
+    /// Every band there is.
+    pub bands: [String; 3],
+    /// The best ratings, best first.
+    pub ratings: Vec<RatingShown>,
 }
 
 async fn leaderboard(
@@ -384,9 +401,9 @@ async fn leaderboard(
     };
     let rows = state.repo.leaderboard(game, band, BOARD_ROWS).await?;
     Ok(Json(Board {
-        game,
-        band,
-        bands: crate::ratings::BANDS,
+        game: game.to_string(),
+        band: band.to_string(),
+        bands: crate::ratings::BANDS.map(String::from),
         ratings: rows.into_iter().map(RatingShown::from).collect(),
     }))
 }
@@ -397,17 +414,21 @@ struct Register {
     name: String,
 }
 
-/// A name kept: the player's name and secret (shown this once).
-#[derive(Serialize)]
-struct Registered {
-    name: PlayerName,
-    secret: PlayerSecret,
+/// A name kept: the player's name and secret (shown this once). (Public
+/// and `Deserialize` so that tests read the answer as this type.)
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Registered {
+    /// The name kept.
+    pub name: PlayerName,
+    /// The player's secret.
+    pub secret: PlayerSecret,
 }
 
 /// Who a secret is.
-#[derive(Serialize)]
-struct Me {
-    name: PlayerName,
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Me {
+    /// The name the secret keeps.
+    pub name: PlayerName,
 }
 
 async fn register(
@@ -509,24 +530,28 @@ pub async fn remember_seat(state: &AppState, player: &Player, id: &crate::ids::T
 const MY_TABLES: usize = 50;
 
 /// The player's list of games.
-#[derive(Serialize)]
-struct MyTables {
-    tables: Vec<MyTable>,
+#[derive(Debug, Serialize, Deserialize)]
+pub struct MyTables {
+    /// Newest first.
+    pub tables: Vec<MyTable>,
 }
 
-/// A seat taken back: its new token.
-#[derive(Serialize)]
-struct Reclaimed {
-    token: crate::token::SeatToken,
+/// A seat taken back: its new token. (Public and `Deserialize` so that
+/// tests read the answer as this type.)
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Reclaimed {
+    /// The seat's new token.
+    pub token: crate::token::SeatToken,
 }
 
 /// A table of the player's list: its summary, and when they sat down.
-#[derive(Serialize)]
-struct MyTable {
+#[derive(Debug, Serialize, Deserialize)]
+pub struct MyTable {
+    /// The table's summary.
     #[serde(flatten)]
-    info: crate::table::TableInfo,
+    pub info: crate::table::TableInfo,
     /// When the player took their seat (milliseconds since the Unix epoch).
-    joined_at: u64,
+    pub joined_at: u64,
 }
 
 /// The player's games, newest first: live ones and kept records, private

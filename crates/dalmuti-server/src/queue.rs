@@ -345,19 +345,28 @@ struct Ask {
     wait: u64,
 }
 
-/// Where a ticket stands.
-#[derive(Debug, Serialize)]
+/// Where a ticket stands. (Public and `Deserialize` so that tests read
+/// the answer as this type.)
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
-enum Standing {
+pub enum Standing {
     /// Waiting: since when, and how many wait for the same table.
     Waiting {
+        /// The ticket.
         ticket: String,
+        /// When it was taken (milliseconds since the Unix epoch).
         since: u64,
+        /// How many wait for the same table.
         waiting: usize,
     },
     /// Seated at `table`: take the seat back there (`POST
     /// /api/tables/{table}/seats/mine`).
-    Seated { ticket: String, table: TableId },
+    Seated {
+        /// The ticket.
+        ticket: String,
+        /// The table.
+        table: TableId,
+    },
 }
 
 async fn player(state: &AppState, headers: &HeaderMap) -> Result<Player, ServerError> {

@@ -317,7 +317,7 @@ pub struct PlayerGame {
 }
 
 /// A rating as kept: whose, in which game and band, over how many games.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RatingRow {
     /// The player's key, or `bot:LEVEL`.
     pub key: String,

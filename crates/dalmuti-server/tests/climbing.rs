@@ -8,9 +8,14 @@ mod common;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use common::{Mode, Player, Server, has_state, raw_http};
-use dalmuti_core::record::{Checked, check};
+use common::{Mode, Player, Server, answer, error_body, has_state, msg_from, raw_http};
+use dalmuti_core::record::{Checked, Record, check};
+use dalmuti_core::{Lock, Variant};
 use dalmuti_server::fairness::verify::verify_text;
+use dalmuti_server::http::Created;
+use dalmuti_server::players::{Board, Registered};
+use dalmuti_server::queue::Standing;
+use dalmuti_server::rules::games::Games;
 use serde_json::{Value, json};
 
 const NAMES: [&str; 6] = ["Ada", "Bo", "Cy", "Di", "Ed", "Flo"];
@@ -47,8 +52,9 @@ async fn play_game(
         )
         .await;
     assert_eq!(status, 201, "{rules}: {made}");
-    let id = made["id"].as_str().unwrap().to_string();
-    let host = made["token"].as_str().unwrap().to_string();
+    let made: Created = answer(&made);
+    let id = made.id.to_string();
+    let host = made.token.as_str().to_string();
     let mut tokens = vec![host.clone()];
     for name in &NAMES[1..humans] {
         tokens.push(server.take_seat(&id, name).await);
@@ -68,8 +74,8 @@ async fn play_game(
         logs.push((name, p.finish().await));
     }
     let spectator = spectator.finish().await;
-    let info = server.info(&id).await;
-    assert_eq!(info["over"], json!(true), "{info}");
+    let info = server.table_info(&id).await;
+    assert!(info.over, "{info:?}");
     let get = |what: &str| {
         let path = format!("/api/tables/{id}/{what}");
         async move {
@@ -104,6 +110,13 @@ async fn play_game(
 
 // ---------------------------------------------------------------------------
 // Hidden information.
+//
+// The checker below reads every message, the record and the replay as raw
+// JSON on purpose (issue 42 leaves it so): it looks for a card in every
+// string of every field, known or not, so a field the wire's types do not
+// name (or would drop) is searched too; and `assert_leaks_are_caught`
+// tampers with the messages as JSON, putting a card where no type has a
+// field for it, to show the checker catches it.
 
 /// Whether `t` is a card of the 52-card pack or a Joker (`3S`, `10H`, `JK`).
 fn is_card(t: &str) -> bool {
@@ -349,17 +362,21 @@ async fn whole_games_of_daifugo_and_president_end_check_verify_and_hide_every_ca
         ),
     ] {
         let game = play_game(&server, humans, &bots, hands, rules.clone()).await;
-        let variant = rules["variant"].as_str().unwrap();
-        assert_eq!(game.record["rules"]["variant"], variant);
+        // The record read as the engine's own type.
+        let record = Record::parse(&game.record.to_string())
+            .unwrap_or_else(|e| panic!("the record does not read: {e:?}\n{}", game.record));
+        let variant = serde_json::to_value(record.rules.variant).unwrap();
+        assert_eq!(variant, rules["variant"], "{}", game.record);
+        // The format tag is not kept by the type (it reads both formats):
+        // checked on the text as served.
         assert_eq!(game.record["format"], "dalmuti-record/2");
         assert_game_hides(&game);
         assert_leaks_are_caught(&game);
-        let lines: Vec<&str> = game.record["hands"]
-            .as_array()
-            .unwrap()
+        // Each play as its line (how the engine writes it).
+        let lines: Vec<String> = record
+            .hands
             .iter()
-            .flat_map(|h| h["plays"].as_array().unwrap())
-            .filter_map(Value::as_str)
+            .flat_map(|h| h.plays.iter().map(ToString::to_string))
             .collect();
         for line in &lines {
             let (_, play) = line.split_once(": ").unwrap();
@@ -375,19 +392,18 @@ async fn whole_games_of_daifugo_and_president_end_check_verify_and_hide_every_ca
         gives += lines.iter().filter(|l| l.contains(": give ")).count();
         discards += lines.iter().filter(|l| l.contains(": discard ")).count();
         // After the first game the rich and the poor exchange cards.
-        exchanges += game.record["hands"]
-            .as_array()
-            .unwrap()
+        exchanges += record
+            .hands
             .iter()
-            .filter(|h| h["tax"].as_object().is_some_and(|t| !t.is_empty()))
+            .filter(|h| h.tax.as_ref().is_some_and(|t| !t.is_empty()))
             .count();
         // A person decided among the legal actions at least once.
         let (name, log) = &game.seats[0];
-        assert!(
-            log.iter()
-                .any(|m| has_state(m) && m["d"]["legal"].as_array().is_some_and(|l| !l.is_empty())),
-            "{name} was never asked"
-        );
+        let asked = |m: &Value| {
+            let legal = msg_from(m).state().and_then(|s| s.state.legal.clone());
+            legal.is_some_and(|l| !l.is_empty())
+        };
+        assert!(log.iter().any(asked), "{name} was never asked");
     }
     // The cards that change hands face down were there to be hidden, and
     // the people played sequences and Jokers in sets among the legal.
@@ -435,8 +451,8 @@ async fn seated(server: &Server, secret: &str, ticket: &str) -> String {
         let path = format!("/api/queue/{ticket}");
         let (status, standing) = as_player(server, "GET", &path, Some(secret), None).await;
         assert_eq!(status, 200, "{standing}");
-        if standing["status"] == "seated" {
-            return standing["table"].as_str().unwrap().to_string();
+        if let Standing::Seated { table, .. } = answer::<Standing>(&standing) {
+            return table.to_string();
         }
         assert!(
             tokio::time::Instant::now() < deadline,
@@ -449,7 +465,10 @@ async fn seated(server: &Server, secret: &str, ticket: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn play_now_offers_daifugo_and_president() {
     let server = Server::start(|_| {}).await;
-    for (name, game) in [("Ada", "daifugo"), ("Bo", "president")] {
+    for (name, game, variant) in [
+        ("Ada", "daifugo", Variant::Daifugo),
+        ("Bo", "president", Variant::President),
+    ] {
         let (status, kept) = as_player(
             &server,
             "POST",
@@ -459,7 +478,7 @@ async fn play_now_offers_daifugo_and_president() {
         )
         .await;
         assert_eq!(status, 201, "{kept}");
-        let secret = kept["secret"].as_str().unwrap().to_string();
+        let secret = answer::<Registered>(&kept).secret.as_str().to_string();
         let (status, standing) = as_player(
             &server,
             "POST",
@@ -469,11 +488,14 @@ async fn play_now_offers_daifugo_and_president() {
         )
         .await;
         assert_eq!(status, 201, "{standing}");
-        let table = seated(&server, &secret, standing["ticket"].as_str().unwrap()).await;
-        let info = server.info(&table).await;
-        assert_eq!(info["variant"], game, "{info}");
-        assert_eq!(info["started"], true, "{info}");
-        assert_eq!(info["taken"].as_array().unwrap().len(), 4, "{info}");
+        let ticket = match answer::<Standing>(&standing) {
+            Standing::Waiting { ticket, .. } | Standing::Seated { ticket, .. } => ticket,
+        };
+        let table = seated(&server, &secret, &ticket).await;
+        let info = server.table_info(&table).await;
+        assert_eq!(info.variant, variant, "{info:?}");
+        assert!(info.started, "{info:?}");
+        assert_eq!(info.taken.len(), 4, "{info:?}");
         let (status, refused) = as_player(
             &server,
             "POST",
@@ -484,10 +506,7 @@ async fn play_now_offers_daifugo_and_president() {
         .await;
         assert_eq!(status, 400, "{refused}");
         assert!(
-            refused["error"]
-                .as_str()
-                .unwrap()
-                .contains("players: 3 to 8"),
+            error_body(&refused).error.contains("players: 3 to 8"),
             "{refused}"
         );
         let (status, refused) = as_player(
@@ -500,10 +519,7 @@ async fn play_now_offers_daifugo_and_president() {
         .await;
         assert_eq!(status, 400, "{refused}");
         assert!(
-            refused["error"]
-                .as_str()
-                .unwrap()
-                .contains("daifugo or president"),
+            error_body(&refused).error.contains("daifugo or president"),
             "{refused}"
         );
     }
@@ -512,17 +528,14 @@ async fn play_now_offers_daifugo_and_president() {
         let path = format!("/api/leaderboard?game={game}&band=3-4");
         let (status, board) = server.http("GET", &path, None, None).await;
         assert_eq!(status, 200, "{board}");
-        assert_eq!(board["game"], game, "{board}");
+        assert_eq!(answer::<Board>(&board).game, game, "{board}");
     }
     let (status, refused) = server
         .http("GET", "/api/leaderboard?game=uno", None, None)
         .await;
     assert_eq!(status, 400, "{refused}");
     assert!(
-        refused["error"]
-            .as_str()
-            .unwrap()
-            .contains("daifugo or president"),
+        error_body(&refused).error.contains("daifugo or president"),
         "{refused}"
     );
     server.stop().await;
@@ -560,14 +573,11 @@ async fn a_table_of_bad_options_is_refused_naming_the_field() {
             )
             .await;
         assert_eq!(status, 400, "{rules}: {refused}");
-        let error = refused["error"].as_str().unwrap();
+        let error = error_body(&refused).error;
         assert!(error.contains(says), "{rules}: {error}");
     }
-    let (_, list) = server.http("GET", "/api/tables", None, None).await;
-    assert!(
-        list["tables"].as_array().is_none_or(Vec::is_empty),
-        "{list}"
-    );
+    let list = server.lobby("/api/tables").await;
+    assert!(list.is_empty(), "{list:?}");
     server.stop().await;
 }
 
@@ -580,14 +590,16 @@ async fn the_games_offered_are_the_tables_the_server_makes() {
     let server = Server::start(|_| {}).await;
     let (status, offered) = server.http("GET", "/api/games", None, None).await;
     assert_eq!(status, 200, "{offered}");
-    let games = offered["games"].as_array().unwrap();
-    let variants: Vec<&str> = games
-        .iter()
-        .map(|g| g["variant"].as_str().unwrap())
-        .collect();
+    let games = answer::<Games>(&offered).games;
+    let variants: Vec<Variant> = games.iter().map(|g| g.variant).collect();
     assert_eq!(
         variants,
-        ["dalmuti", "corporate-shuffle", "daifugo", "president"]
+        [
+            Variant::Dalmuti,
+            Variant::CorporateShuffle,
+            Variant::Daifugo,
+            Variant::President
+        ]
     );
     let create = |variant: &str, seats: u64, extra: Value| {
         let mut rules = json!({"variant": variant});
@@ -596,26 +608,25 @@ async fn the_games_offered_are_the_tables_the_server_makes() {
         }
         json!({"player": "Ada", "seats": seats, "public": false, "rules": rules})
     };
-    for game in games {
-        let variant = game["variant"].as_str().unwrap();
-        let (fewest, most) = (
-            game["fewest"].as_u64().unwrap(),
-            game["most"].as_u64().unwrap(),
-        );
-        assert_eq!(fewest, 3, "{game}");
+    for game in &games {
+        // The variant as the form sends it: its wire name.
+        let variant = serde_json::to_value(game.variant).unwrap();
+        let variant = variant.as_str().unwrap();
+        let (fewest, most) = (game.fewest as u64, game.most as u64);
+        assert_eq!(fewest, 3, "{game:?}");
         for (seats, expected) in [(most, 201), (most + 1, 400), (fewest - 1, 400)] {
             let body = create(variant, seats, json!({}));
             let (status, answer) = server.http("POST", "/api/tables", None, Some(body)).await;
             assert_eq!(status, expected, "{variant} at {seats} seats: {answer}");
         }
-        let presets = game["presets"].as_array().unwrap();
+        let presets = &game.presets;
         assert_eq!(
             presets.is_empty(),
             !matches!(variant, "daifugo" | "president"),
-            "{game}"
+            "{game:?}"
         );
         for preset in presets {
-            let (name, climbing) = (&preset["name"], &preset["climbing"]);
+            let (name, climbing) = (&preset.name, &preset.climbing);
             let extra = json!({"preset": name, "climbing": climbing});
             let (status, answer) = server
                 .http("POST", "/api/tables", None, Some(create(variant, 5, extra)))
@@ -623,10 +634,10 @@ async fn the_games_offered_are_the_tables_the_server_makes() {
             assert_eq!(status, 201, "{variant} {name}: {answer}");
         }
     }
-    let daifugo = &games[2]["presets"];
-    assert_eq!(daifugo[0]["name"], "uecda");
-    assert_eq!(daifugo[0]["climbing"]["lock"], "suit");
-    assert_eq!(daifugo[2]["climbing"]["ten_discard"], true);
-    assert_eq!(games[3]["presets"][0]["climbing"]["jokers"], 0);
+    let daifugo = &games[2].presets;
+    assert_eq!(daifugo[0].name, "uecda");
+    assert_eq!(daifugo[0].climbing.lock, Lock::Suit);
+    assert!(daifugo[2].climbing.ten_discard);
+    assert_eq!(games[3].presets[0].climbing.jokers, 0);
     server.stop().await;
 }

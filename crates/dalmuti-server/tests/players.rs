@@ -6,6 +6,10 @@
 mod common;
 
 use common::*;
+use dalmuti_server::http::{Created, RematchAt, Seated};
+use dalmuti_server::players::{Board, Me, MyTables, Profile, Reclaimed, Registered};
+use dalmuti_server::protocol::{Described, ErrorKind, MsgType, News, ServerMsg, Told};
+use dalmuti_server::queue::Standing;
 use serde_json::{Value, json};
 
 /// Sends one request with `Authorization: Player SECRET` when given.
@@ -62,8 +66,8 @@ async fn keep(server: &Server, name: &str) -> String {
     )
     .await;
     assert_eq!(status, 201, "keep {name}: {kept}");
-    assert_eq!(kept["name"], name);
-    let secret = kept["secret"].as_str().unwrap().to_string();
+    assert_eq!(answer::<Registered>(&kept).name.as_str(), name, "{kept}");
+    let secret = answer::<Registered>(&kept).secret.as_str().to_string();
     assert_eq!(secret.len(), 32, "{kept}");
     secret
 }
@@ -84,19 +88,23 @@ async fn a_kept_name_is_its_players_alone_and_survives_a_restart() {
         )
         .await;
         assert_eq!(status, 409, "{other}: {answer}");
-        let reason = answer["error"].as_str().unwrap();
+        let reason = error_body(&answer).error;
         assert!(reason.contains("choose another name"), "{reason}");
         assert!(!reason.contains(&ada), "no secret in a refusal: {reason}");
     }
 
     // The secret says who it is; a wrong one is refused with a reason.
     let (status, me) = as_player(&server, "GET", "/api/players/me", Some(&ada), None).await;
-    assert_eq!((status, me["name"].as_str()), (200, Some("Ada")), "{me}");
+    assert_eq!(
+        (status, answer::<Me>(&me).name.as_str()),
+        (200, "Ada"),
+        "{me}"
+    );
     let wrong = "0".repeat(32);
     let (status, refused) = as_player(&server, "GET", "/api/players/me", Some(&wrong), None).await;
     assert_eq!(status, 403, "{refused}");
     assert!(
-        refused["error"].as_str().unwrap().contains("recovery link"),
+        error_body(&refused).error.contains("recovery link"),
         "{refused}"
     );
 
@@ -105,7 +113,7 @@ async fn a_kept_name_is_its_players_alone_and_survives_a_restart() {
     let (status, refused) = as_player(&server, "POST", "/api/tables", None, Some(table)).await;
     assert_eq!(status, 409, "{refused}");
     assert!(
-        refused["error"].as_str().unwrap().contains("kept name"),
+        error_body(&refused).error.contains("kept name"),
         "{refused}"
     );
     let (id, _) = server
@@ -133,10 +141,7 @@ async fn a_kept_name_is_its_players_alone_and_survives_a_restart() {
     )
     .await;
     assert_eq!(status, 400, "{refused}");
-    assert!(
-        refused["error"].as_str().unwrap().contains("\"Ada\""),
-        "{refused}"
-    );
+    assert!(error_body(&refused).error.contains("\"Ada\""), "{refused}");
     let (status, seated) = as_player(
         &server,
         "POST",
@@ -146,21 +151,18 @@ async fn a_kept_name_is_its_players_alone_and_survives_a_restart() {
     )
     .await;
     assert_eq!(status, 201, "{seated}");
-    let (_, info) = server
-        .http("GET", &format!("/api/tables/{id}"), None, None)
-        .await;
-    let names: Vec<&str> = info["taken"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p.as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["Bo", "Ada"], "{info}");
+    let info = server.table_info(&id).await;
+    let names: Vec<&str> = info.taken.iter().map(|p| p.as_str()).collect();
+    assert_eq!(names, ["Bo", "Ada"], "{info:?}");
 
     // Kept in the store: known again after a restart.
     let server = server.restart(|_| {}).await;
     let (status, me) = as_player(&server, "GET", "/api/players/me", Some(&ada), None).await;
-    assert_eq!((status, me["name"].as_str()), (200, Some("Ada")), "{me}");
+    assert_eq!(
+        (status, answer::<Me>(&me).name.as_str()),
+        (200, "Ada"),
+        "{me}"
+    );
     server.stop().await;
 }
 
@@ -181,9 +183,8 @@ async fn a_stranger_cannot_keep_names_without_end() {
     .await;
     assert_eq!(status, 429, "{refused}");
     assert!(
-        refused["error"]
-            .as_str()
-            .unwrap()
+        error_body(&refused)
+            .error
             .contains("too many new players from your address"),
         "{refused}"
     );
@@ -228,10 +229,8 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
     )
     .await;
     assert_eq!(status, 201, "{made}");
-    let (id, host) = (
-        made["id"].as_str().unwrap(),
-        made["token"].as_str().unwrap(),
-    );
+    let made: Created = answer(&made);
+    let (id, host) = (made.id.as_str(), made.token.as_str());
     server.add_bot(id, host, "easy").await;
     server.add_bot(id, host, "easy").await;
     // Ada stays at the table until its news is read: a finished game with
@@ -245,54 +244,58 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
 
     // The table's summary carries its bots' names with their parts, for
     // a client to say them in its own words (issue 46).
-    let (_, info) = server
-        .http("GET", &format!("/api/tables/{id}"), None, None)
-        .await;
+    let info = server.table_info(id).await;
+    let bots: Vec<(&str, &str, u32)> = info
+        .bots
+        .iter()
+        .map(|b| (b.name.as_str(), b.bot.as_str(), b.n))
+        .collect();
     assert_eq!(
-        info["bots"],
-        json!([
-            {"name": "easy bot 1", "bot": "easy", "n": 1},
-            {"name": "easy bot 2", "bot": "easy", "n": 2},
-        ]),
-        "{info}"
+        bots,
+        [("easy bot 1", "easy", 1), ("easy bot 2", "easy", 2)],
+        "{info:?}"
     );
     // The news says how the game moved the ratings, once it is counted:
     // Ada's and the level's (its two copies move it once), from the
     // newcomer's 25, in the order of the standings. A bot's seat line
     // carries its number.
-    let news = until_news(&server, id, |n| n["kind"] == "rated").await;
+    let news = until_news(&server, id, |n| matches!(n, News::Rated { .. })).await;
     drop(stays);
-    let rated = news.iter().find(|n| n["kind"] == "rated").unwrap();
-    let ratings = rated["ratings"].as_array().unwrap();
-    let who: Vec<(&str, bool)> = ratings
+    let ratings = news
         .iter()
-        .map(|r| (r["name"].as_str().unwrap(), r["bot"].as_bool().unwrap()))
-        .collect();
-    assert_eq!(who.len(), 2, "{rated}");
+        .find_map(|n| match n {
+            News::Rated { ratings } => Some(ratings),
+            _ => None,
+        })
+        .unwrap();
+    let who: Vec<(&str, bool)> = ratings.iter().map(|r| (r.name.as_str(), r.bot)).collect();
+    assert_eq!(who.len(), 2, "{ratings:?}");
     assert!(
         who.contains(&("Ada", false)) && who.contains(&("easy", true)),
-        "{rated}"
+        "{ratings:?}"
     );
     for r in ratings {
-        assert_eq!(r["before"]["mu"], 25.0, "{rated}");
-        assert_eq!(
-            r["after"]["provisional"], true,
-            "one game: a first guess: {rated}"
+        assert_eq!(r.before.mu, 25.0, "{ratings:?}");
+        // `provisional` is not read back from the wire: the type works it
+        // out from the rating read, as the server does when it writes it.
+        assert!(
+            r.after.provisional(),
+            "one game: a first guess: {ratings:?}"
         );
         // A game always makes a rating surer (its mean stays put for the
         // middle place between two equals).
-        assert!(
-            r["after"]["sigma"].as_f64() < r["before"]["sigma"].as_f64(),
-            "{rated}"
-        );
+        assert!(r.after.sigma < r.before.sigma, "{ratings:?}");
     }
-    let seated: Vec<&Value> = news.iter().filter(|n| n["kind"] == "seat").collect();
-    assert_eq!(seated[1]["bot_n"], 1, "{news:?}");
-    assert_eq!(seated[2]["bot_n"], 2, "{news:?}");
-    assert!(
-        seated[0].get("bot_n").is_none(),
-        "a person has no number: {news:?}"
-    );
+    let seated: Vec<Option<u32>> = news
+        .iter()
+        .filter_map(|n| match n {
+            News::Seat { bot_n, .. } => Some(*bot_n),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(seated[1], Some(1), "{news:?}");
+    assert_eq!(seated[2], Some(2), "{news:?}");
+    assert_eq!(seated[0], None, "a person has no number: {news:?}");
 
     // A rated table seats nobody who kept no name: a seat nobody can be
     // held to would cancel the rating for everyone (issue 40).
@@ -305,7 +308,8 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
     )
     .await;
     assert_eq!(status, 201, "{made}");
-    let rated_id = made["id"].as_str().unwrap();
+    let made: Created = answer(&made);
+    let rated_id = made.id;
     let (status, refused) = server
         .http(
             "POST",
@@ -315,10 +319,7 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
         )
         .await;
     assert_eq!(status, 409, "{refused}");
-    assert!(
-        refused["error"].as_str().unwrap().contains("rated"),
-        "{refused}"
-    );
+    assert!(error_body(&refused).error.contains("rated"), "{refused}");
 
     // Not rated, private, with Bo who kept no name: it is Ada's history,
     // not a rating.
@@ -331,10 +332,8 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
     )
     .await;
     assert_eq!(status, 201, "{made}");
-    let (id2, host2) = (
-        made["id"].as_str().unwrap(),
-        made["token"].as_str().unwrap(),
-    );
+    let made: Created = answer(&made);
+    let (id2, host2) = (made.id.as_str(), made.token.as_str());
     let bo = server.take_seat(id2, "Bo").await;
     server.add_bot(id2, host2, "easy").await;
     play_to_the_end(&server, id2, host2, &[("Ada", host2), ("Bo", &bo)]).await;
@@ -349,14 +348,15 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
         )
         .await;
     assert_eq!(status, 201, "{rematch}");
+    let rematch: RematchAt = answer(&rematch);
     let (_, mine) = as_player(&server, "GET", "/api/players/me/tables", Some(&ada), None).await;
-    let listed: Vec<&str> = mine["tables"]
-        .as_array()
-        .unwrap()
+    let mine_listed: MyTables = answer(&mine);
+    let listed: Vec<&str> = mine_listed
+        .tables
         .iter()
-        .map(|t| t["id"].as_str().unwrap())
+        .map(|t| t.info.id.as_str())
         .collect();
-    assert!(listed.contains(&rematch["id"].as_str().unwrap()), "{mine}");
+    assert!(listed.contains(&rematch.id.as_str()), "{mine}");
 
     // A spectator may not chat under her kept name, nor one like it.
     let (elsewhere, _) = server
@@ -366,70 +366,58 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
     ws.send_json(&json!({"t": "hello", "v": 0, "d": {"name": "ADA"}}))
         .await;
     ws.send_json(&json!({"t": "chat", "d": "I am Ada"})).await;
-    let refused = ws.recv_until(|m| m["t"] == json!("error")).await;
-    assert!(
-        refused["d"]["reason"]
-            .as_str()
-            .unwrap()
-            .contains("kept name"),
-        "{refused}"
-    );
+    let refused = ws.recv_refusal().await;
+    assert!(refused.reason.contains("kept name"), "{refused:?}");
 
     let profile = until(&server, "/api/players/ada", |p| {
-        p["recent"].as_array().is_some_and(|r| r.len() == 2)
+        answer::<Profile>(p).recent.len() == 2
     })
     .await;
-    assert_eq!(profile["name"], "Ada", "{profile}");
-    let recent = profile["recent"].as_array().unwrap();
+    // The private table's address is nowhere in the text (issue 40).
+    assert!(!profile.to_string().contains(id2), "{profile}");
+    let profile: Profile = answer(&profile);
+    assert_eq!(profile.name.as_str(), "Ada", "{profile:?}");
+    let recent = &profile.recent;
     // The private table's address is Ada's alone to see (issue 40).
     assert_eq!(
-        (
-            &recent[0]["table"],
-            &recent[0]["table_name"],
-            &recent[0]["public"]
-        ),
-        (&Value::Null, &Value::Null, &json!(false)),
-        "newest first, its table not shown: {profile}"
+        (&recent[0].table, &recent[0].table_name, recent[0].public),
+        (&None, &None, false),
+        "newest first, its table not shown: {profile:?}"
     );
-    assert!(!profile.to_string().contains(id2), "{profile}");
     let (_, own) = as_player(&server, "GET", "/api/players/ada", Some(&ada), None).await;
-    assert_eq!(own["recent"][0]["table"], id2, "{own}");
-    assert_eq!(recent[0]["rated"], false, "{profile}");
-    assert!(recent[0]["rating"].is_null(), "{profile}");
-    assert_eq!(recent[1]["rated"], true, "{profile}");
+    let own_table = answer::<Profile>(&own).recent[0].table.clone();
+    assert_eq!(own_table.as_ref().map(|t| t.as_str()), Some(id2), "{own}");
+    assert!(!recent[0].result.rated, "{profile:?}");
+    assert!(recent[0].result.rating.is_none(), "{profile:?}");
+    assert!(recent[1].result.rated, "{profile:?}");
     // Its band (the profile plots each band apart), its name's parts, and
     // the rating told as the news told it after the game.
-    assert_eq!(recent[1]["band"], "3-4", "{profile}");
-    assert!(recent[0].get("band").is_none(), "not rated: {profile}");
+    assert_eq!(recent[1].result.band.as_deref(), Some("3-4"), "{profile:?}");
+    assert!(recent[0].result.band.is_none(), "not rated: {profile:?}");
+    let parts = recent[1].default_name.as_ref().expect("a default name");
     assert_eq!(
-        recent[1]["default_name"],
+        serde_json::to_value(parts).unwrap(),
         json!({"player": "Ada", "n": 1}),
-        "{profile}"
+        "{profile:?}"
     );
-    assert!(
-        recent[0].get("default_name").is_none(),
-        "private: {profile}"
-    );
-    let told = ratings.iter().find(|r| r["name"] == "Ada").unwrap();
-    assert_eq!(recent[1]["rating"], told["after"], "{profile}");
-    let place = recent[1]["place"].as_u64().unwrap();
-    let mu = recent[1]["rating"]["mu"].as_f64().unwrap();
+    assert!(recent[0].default_name.is_none(), "private: {profile:?}");
+    let told = ratings.iter().find(|r| r.name == "Ada").unwrap();
+    assert_eq!(recent[1].result.rating, Some(told.after), "{profile:?}");
+    let place = recent[1].result.place;
+    let mu = recent[1].result.rating.unwrap().mu;
     // First of three new players gains, last loses.
     match place {
-        1 => assert!(mu > 25.0, "{profile}"),
-        3 => assert!(mu < 25.0, "{profile}"),
+        1 => assert!(mu > 25.0, "{profile:?}"),
+        3 => assert!(mu < 25.0, "{profile:?}"),
         _ => {}
     }
-    let games = &profile["games"][0];
+    let games = &profile.games[0];
+    assert_eq!((games.game.as_str(), games.played), ("dalmuti", 2));
+    let ratings = &profile.ratings;
+    assert_eq!(ratings.len(), 1, "one game, one band: {profile:?}");
     assert_eq!(
-        (games["game"].as_str(), games["played"].as_u64()),
-        (Some("dalmuti"), Some(2))
-    );
-    let ratings = profile["ratings"].as_array().unwrap();
-    assert_eq!(ratings.len(), 1, "one game, one band: {profile}");
-    assert_eq!(
-        (ratings[0]["band"].as_str(), ratings[0]["games"].as_u64()),
-        (Some("3-4"), Some(1))
+        (ratings[0].row.band.as_str(), ratings[0].row.games),
+        ("3-4", 1)
     );
 
     // The leaderboard holds Ada and the bot level, on one scale; the
@@ -438,17 +426,14 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
         .http("GET", "/api/leaderboard?game=dalmuti&band=3-4", None, None)
         .await;
     assert_eq!(status, 200, "{board}");
-    let rows = board["ratings"].as_array().unwrap();
+    let rows = answer::<Board>(&board).ratings;
     let names: Vec<(&str, bool)> = rows
         .iter()
-        .map(|r| (r["name"].as_str().unwrap(), r["bot"].as_bool().unwrap()))
+        .map(|r| (r.row.name.as_str(), r.row.bot))
         .collect();
     assert!(names.contains(&("Ada", false)), "{board}");
     assert!(names.contains(&("easy", true)), "{board}");
-    let ordinals: Vec<f64> = rows
-        .iter()
-        .map(|r| r["ordinal"].as_f64().unwrap())
-        .collect();
+    let ordinals: Vec<f64> = rows.iter().map(|r| r.ordinal).collect();
     assert!(
         ordinals.windows(2).all(|w| w[0] >= w[1]),
         "best first: {board}"
@@ -456,7 +441,7 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
     let (_, empty) = server
         .http("GET", "/api/leaderboard?game=dalmuti&band=8-16", None, None)
         .await;
-    assert_eq!(empty["ratings"], json!([]), "{empty}");
+    assert!(answer::<Board>(&empty).ratings.is_empty(), "{empty}");
     let (status, refused) = server
         .http("GET", "/api/leaderboard?game=chess", None, None)
         .await;
@@ -481,20 +466,21 @@ async fn a_rated_game_rates_its_players_and_bots_and_fills_the_profile() {
 
 /// The news lines table `id` keeps, as a spectator's `hello` gets them,
 /// once one of them is `done` (the game over is counted just after it).
-async fn until_news(server: &Server, id: &str, done: impl Fn(&Value) -> bool) -> Vec<Value> {
+async fn until_news(server: &Server, id: &str, done: impl Fn(&News) -> bool) -> Vec<News> {
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
-        let mut ws = server.ws(id).await;
-        ws.send_json(&common::hello(None, 0)).await;
-        let snapshot = ws.recv_json().await;
-        let news = snapshot["d"]["news"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
+        let (_, snapshot) = server.hello_msg(id, None, 0).await;
+        let news: Vec<News> = snapshot
+            .expect_state()
+            .news
+            .iter()
+            .flatten()
+            .map(|line| line.news.clone())
+            .collect();
         if news.iter().any(&done) {
             return news;
         }
-        assert!(tokio::time::Instant::now() < deadline, "{snapshot}");
+        assert!(tokio::time::Instant::now() < deadline, "{snapshot:?}");
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
 }
@@ -529,52 +515,50 @@ async fn a_player_lists_their_games_and_takes_a_seat_back_on_another_device() {
     )
     .await;
     assert_eq!(status, 201, "{made}");
-    let (id, old) = (
-        made["id"].as_str().unwrap(),
-        made["token"].as_str().unwrap(),
-    );
+    let made: Created = answer(&made);
+    let (id, old) = (made.id.as_str(), made.token.as_str());
 
     // Her list has the private table; Bo's does not.
     let (status, mine) =
         as_player(&server, "GET", "/api/players/me/tables", Some(&ada), None).await;
     assert_eq!(status, 200, "{mine}");
-    assert_eq!(mine["tables"][0]["id"], id, "{mine}");
-    assert_eq!(mine["tables"][0]["public"], false, "{mine}");
-    assert!(
-        mine["tables"][0]["joined_at"].as_u64().unwrap() > 0,
-        "{mine}"
-    );
+    let mine_listed: MyTables = answer(&mine);
+    let newest = &mine_listed.tables[0];
+    assert_eq!(newest.info.id.as_str(), id, "{mine}");
+    assert!(!newest.info.public, "{mine}");
+    assert!(newest.joined_at > 0, "{mine}");
     let (_, his) = as_player(&server, "GET", "/api/players/me/tables", Some(&bo), None).await;
-    assert_eq!(his["tables"], json!([]), "{his}");
+    assert!(answer::<MyTables>(&his).tables.is_empty(), "{his}");
     let (status, refused) = as_player(&server, "GET", "/api/players/me/tables", None, None).await;
     assert_eq!(status, 401, "{refused}");
 
     // The first device, at the table with the seat's token.
     let mut laptop = server.ws(id).await;
     laptop.send_json(&common::hello(Some(old), 0)).await;
-    let first = laptop.recv_json().await;
-    assert_eq!(first["d"]["you"], "Ada", "{first}");
+    let first = laptop.recv_msg().await;
+    let you = first.expect_state().state.you.as_ref();
+    assert_eq!(you.map(|n| n.as_str()), Some("Ada"), "{first:?}");
 
     // Another device takes the seat back: a new token; the old one no
     // longer plays it. Bo holds no seat there.
     let mine_path = format!("/api/tables/{id}/seats/mine");
     let (status, refused) = as_player(&server, "POST", &mine_path, Some(&bo), None).await;
     assert_eq!(status, 404, "{refused}");
-    assert!(
-        refused["error"].as_str().unwrap().contains("no seat"),
-        "{refused}"
-    );
+    assert!(error_body(&refused).error.contains("no seat"), "{refused}");
     let (status, back) = as_player(&server, "POST", &mine_path, Some(&ada), None).await;
     assert_eq!(status, 201, "{back}");
-    let new = back["token"].as_str().unwrap().to_string();
+    let back: Reclaimed = answer(&back);
+    let new = back.token.as_str().to_string();
     assert_ne!(new, old);
     // The first device is told at once, and let go (issue 46): it must
     // not go on showing a seat it can no longer play.
     let taken = laptop
-        .recv_until(|m| m["t"] != json!("event") && m["t"] != json!("presence"))
+        .recv_until_msg(|m| !matches!(m.told.t(), MsgType::Event | MsgType::Presence))
         .await;
-    assert_eq!(taken["t"], "taken", "{taken}");
-    assert_eq!(taken["d"]["name"], "Ada", "{taken}");
+    match &taken.told {
+        Told::Taken(taken) => assert_eq!(taken.name.as_str(), "Ada", "{taken:?}"),
+        other => panic!("not taken: {other:?}"),
+    }
     match laptop.recv().await {
         Some(Frame::Close(code, _)) => assert_eq!(code, Some(4409)),
         other => panic!("after taken, not a close: {other:?}"),
@@ -582,17 +566,15 @@ async fn a_player_lists_their_games_and_takes_a_seat_back_on_another_device() {
     // Knocking again with the old token: refused as a token of no seat.
     let mut again = server.ws(id).await;
     again.send_json(&common::hello(Some(old), 0)).await;
-    let refused = again.recv_json().await;
-    assert_eq!(
-        (&refused["t"], &refused["d"]["kind"]),
-        (&json!("error"), &json!("bad_token")),
-        "{refused}"
-    );
+    let refused = again.recv_msg().await;
+    let kind = refused.refusal().map(|r| r.kind);
+    assert_eq!(kind, Some(ErrorKind::BadToken), "{refused:?}");
     // The new device holds the seat, and is not told it was taken.
     let mut phone = server.ws(id).await;
     phone.send_json(&common::hello(Some(&new), 0)).await;
-    let seen = phone.recv_json().await;
-    assert_eq!(seen["d"]["you"], "Ada", "{seen}");
+    let seen = phone.recv_msg().await;
+    let you = seen.expect_state().state.you.as_ref();
+    assert_eq!(you.map(|n| n.as_str()), Some("Ada"), "{seen:?}");
     let bots = format!("/api/tables/{id}/bots");
     let (status, _) = server
         .http("POST", &bots, Some(old), Some(json!({"bot": "easy"})))
@@ -616,6 +598,13 @@ async fn a_player_lists_their_games_and_takes_a_seat_back_on_another_device() {
     server.stop().await;
 }
 
+/// The ticket of a queue answer, read as the server's [`Standing`].
+fn ticket(standing: &Value) -> String {
+    match answer::<Standing>(standing) {
+        Standing::Waiting { ticket, .. } | Standing::Seated { ticket, .. } => ticket,
+    }
+}
+
 /// Polls `ticket` of the player of `secret` until it is seated; answers
 /// the table.
 async fn seated(server: &Server, secret: &str, ticket: &str) -> String {
@@ -624,10 +613,10 @@ async fn seated(server: &Server, secret: &str, ticket: &str) -> String {
         let path = format!("/api/queue/{ticket}");
         let (status, standing) = as_player(server, "GET", &path, Some(secret), None).await;
         assert_eq!(status, 200, "{standing}");
-        if standing["status"] == "seated" {
-            return standing["table"].as_str().unwrap().to_string();
+        match answer::<Standing>(&standing) {
+            Standing::Seated { table, .. } => return table.to_string(),
+            Standing::Waiting { .. } => {}
         }
-        assert_eq!(standing["status"], "waiting", "{standing}");
         assert!(
             tokio::time::Instant::now() < deadline,
             "never seated: {standing}"
@@ -651,11 +640,7 @@ async fn play_now_seats_strangers_together_or_with_bots_after_their_wait() {
         )
         .await;
         assert_eq!(status, 201, "{standing}");
-        players.push((
-            name,
-            secret,
-            standing["ticket"].as_str().unwrap().to_string(),
-        ));
+        players.push((name, secret, ticket(&standing)));
     }
     // Three wait for three seats: one table, at once, whatever their wait.
     let mut tables = Vec::new();
@@ -663,16 +648,11 @@ async fn play_now_seats_strangers_together_or_with_bots_after_their_wait() {
         tables.push(seated(&server, secret, ticket).await);
     }
     assert!(tables.iter().all(|t| *t == tables[0]), "{tables:?}");
-    let info = server.info(&tables[0]).await;
-    assert_eq!(info["started"], true, "{info}");
-    let mut taken: Vec<&str> = info["taken"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_str().unwrap())
-        .collect();
+    let info = server.table_info(&tables[0]).await;
+    assert!(info.started, "{info:?}");
+    let mut taken: Vec<&str> = info.taken.iter().map(|n| n.as_str()).collect();
     taken.sort();
-    assert_eq!(taken, ["Ada", "Bo", "Cy"], "{info}");
+    assert_eq!(taken, ["Ada", "Bo", "Cy"], "{info:?}");
     // Each takes the seat on their device, with their secret.
     let mine = format!("/api/tables/{}/seats/mine", tables[0]);
     for (name, secret, _) in &players {
@@ -690,10 +670,10 @@ async fn play_now_seats_strangers_together_or_with_bots_after_their_wait() {
         Some(json!({"players": 3, "wait": 0})),
     )
     .await;
-    let table = seated(&server, &dee, standing["ticket"].as_str().unwrap()).await;
-    let info = server.info(&table).await;
-    assert_eq!(info["taken"].as_array().unwrap().len(), 3, "{info}");
-    assert!(info["taken"][1].as_str().unwrap().contains("bot"), "{info}");
+    let table = seated(&server, &dee, &ticket(&standing)).await;
+    let info = server.table_info(&table).await;
+    assert_eq!(info.taken.len(), 3, "{info:?}");
+    assert!(info.taken[1].as_str().contains("bot"), "{info:?}");
 
     // Bounds and refusals say why; giving up drops the ticket.
     let (status, refused) = as_player(
@@ -716,10 +696,7 @@ async fn play_now_seats_strangers_together_or_with_bots_after_their_wait() {
         let (status, refused) =
             as_player(&server, "POST", "/api/queue", Some(&dee), Some(body)).await;
         assert_eq!(status, 400, "{refused}");
-        assert!(
-            refused["error"].as_str().unwrap().contains(says),
-            "{refused}"
-        );
+        assert!(error_body(&refused).error.contains(says), "{refused}");
     }
     let (_, standing) = as_player(
         &server,
@@ -729,8 +706,15 @@ async fn play_now_seats_strangers_together_or_with_bots_after_their_wait() {
         Some(json!({"players": 5, "wait": 300})),
     )
     .await;
-    let ticket = standing["ticket"].as_str().unwrap();
-    assert_eq!(standing["waiting"], 1, "{standing}");
+    let ticket = match answer::<Standing>(&standing) {
+        Standing::Waiting {
+            ticket, waiting, ..
+        } => {
+            assert_eq!(waiting, 1, "{standing}");
+            ticket
+        }
+        Standing::Seated { .. } => panic!("not waiting: {standing}"),
+    };
     let (status, _) = as_player(&server, "DELETE", "/api/queue", Some(&dee), None).await;
     assert_eq!(status, 204);
     let (status, gone) = as_player(
@@ -762,9 +746,10 @@ async fn taking_a_seat_back_in_a_loop_freezes_nobody() {
     )
     .await;
     assert_eq!(status, 201, "{made}");
+    let made: Created = answer(&made);
     let (id, host) = (
-        made["id"].as_str().unwrap().to_string(),
-        made["token"].as_str().unwrap().to_string(),
+        made.id.as_str().to_string(),
+        made.token.as_str().to_string(),
     );
     let bo = server.take_seat(&id, "Bo").await;
     server.add_bot(&id, &host, "easy").await;
@@ -778,34 +763,38 @@ async fn taking_a_seat_back_in_a_loop_freezes_nobody() {
     let mut answered = None;
     let state = loop {
         let m = ws
-            .recv_until(|m| has_state(m) && choose(&m["d"]).is_some())
+            .recv_until_msg(|m| m.state().is_some_and(|s| choose_for(s).is_some()))
             .await;
-        if matches!(m["d"]["decision"]["kind"].as_str(), Some("lead" | "follow")) {
+        if asks_to_play(&m) {
             break m;
         }
         // A decision before play (his tax): answered once, as asked.
-        if answered != m["v"].as_u64() {
-            answered = m["v"].as_u64();
-            let action = choose(&m["d"]).unwrap();
-            ws.send_json(&json!({"t": "act", "v": m["v"], "d": action}))
+        if answered != Some(m.v) {
+            answered = Some(m.v);
+            let action = choose_for(m.expect_state()).unwrap();
+            ws.send_json(&json!({"t": "act", "v": m.v, "d": action}))
                 .await;
         }
     };
-    let v = state["v"].as_u64().unwrap();
+    let v = state.v;
     let mine = format!("/api/tables/{id}/seats/mine");
     let (status, back) = as_player(&server, "POST", &mine, Some(&ada), None).await;
     assert_eq!(status, 201, "{back}");
-    let action = choose(&state["d"]).unwrap();
+    let action = choose_for(state.expect_state()).unwrap();
     ws.send_json(&json!({"t": "act", "v": v, "d": action}))
         .await;
+    let bos_move = |m: &ServerMsg| {
+        let e = m.state().and_then(|s| s.e.as_ref());
+        matches!(e, Some(Described::Act { name, .. }) if name.as_str() == "Bo")
+    };
     let answer = ws
-        .recv_until(|m| {
-            matches!(m["t"].as_str(), Some("error" | "resync"))
-                || (m["t"] == "event" && m["d"]["e"]["name"] == "Bo")
+        .recv_until_msg(|m| {
+            matches!(m.t(), MsgType::Error | MsgType::Resync)
+                || (m.t() == MsgType::Event && bos_move(m))
         })
         .await;
-    assert_eq!(answer["t"], "event", "Bo's move played: {answer}");
-    assert!(answer["v"].as_u64().unwrap() > v + 1, "{answer}");
+    assert_eq!(answer.t(), MsgType::Event, "Bo's move played: {answer:?}");
+    assert!(answer.v > v + 1, "{answer:?}");
     ws.close().await;
 
     // A loop: refused past the burst, saying when to try again; Bo plays
@@ -825,9 +814,8 @@ async fn taking_a_seat_back_in_a_loop_freezes_nobody() {
     let (head, body) = refused.expect("a loop of takings back is refused");
     assert!(head.contains("\r\nretry-after: "), "{head}");
     assert!(
-        body["error"]
-            .as_str()
-            .unwrap()
+        error_body(&body)
+            .error
             .contains("too many seats taken back at this table: try again in"),
         "{body}"
     );
@@ -836,7 +824,9 @@ async fn taking_a_seat_back_in_a_loop_freezes_nobody() {
     // one about takings back.)
     let heard = player.finish().await;
     assert!(
-        heard.iter().any(|m| m["d"]["game_over"] == json!(true)),
+        heard
+            .iter()
+            .any(|m| msg_from(m).state().is_some_and(|s| s.state.game_over)),
         "the game ended"
     );
     server.stop().await;
@@ -863,22 +853,24 @@ async fn the_play_now_queue_leaves_room_for_tables_made_by_hand() {
     for _ in 0..2 {
         let (status, standing) = ask().await;
         assert_eq!(status, 201, "{standing}");
-        seated(&server, &dee, standing["ticket"].as_str().unwrap()).await;
+        seated(&server, &dee, &ticket(&standing)).await;
     }
     // A third ask waits: the queue has no more room here.
     let (status, standing) = ask().await;
     assert_eq!(status, 201, "{standing}");
     tokio::time::sleep(std::time::Duration::from_secs(2)).await;
-    let path = format!("/api/queue/{}", standing["ticket"].as_str().unwrap());
+    let path = format!("/api/queue/{}", ticket(&standing));
     let (_, still) = as_player(&server, "GET", &path, Some(&dee), None).await;
-    assert_eq!(still["status"], "waiting", "{still}");
+    assert!(
+        matches!(answer::<Standing>(&still), Standing::Waiting { .. }),
+        "{still}"
+    );
     // A fourth is refused under her name, with when to try again.
     let (status, refused) = ask().await;
     assert_eq!(status, 429, "{refused}");
     assert!(
-        refused["error"]
-            .as_str()
-            .unwrap()
+        error_body(&refused)
+            .error
             .contains("too many play-now tables under your name: try again in"),
         "{refused}"
     );
@@ -909,7 +901,7 @@ async fn keep_from(server: &Server, from: &str, name: &str) -> String {
     )
     .await;
     assert_eq!(status, 201, "keep {name}: {kept}");
-    kept["secret"].as_str().unwrap().to_string()
+    answer::<Registered>(&kept).secret.as_str().to_string()
 }
 
 /// Issue 40: leaving a rated game dodged its rating (and rated the others
@@ -934,9 +926,10 @@ async fn a_rated_game_costs_a_leaver_and_pays_no_second_account() {
     )
     .await;
     assert_eq!(status, 201, "{made}");
+    let made: Created = answer(&made);
     let (id, host) = (
-        made["id"].as_str().unwrap().to_string(),
-        made["token"].as_str().unwrap().to_string(),
+        made.id.as_str().to_string(),
+        made.token.as_str().to_string(),
     );
     let (status, _, seated) = as_player_from(
         &server,
@@ -948,7 +941,8 @@ async fn a_rated_game_costs_a_leaver_and_pays_no_second_account() {
     )
     .await;
     assert_eq!(status, 201, "{seated}");
-    let bo_token = seated["token"].as_str().unwrap().to_string();
+    let seated: Seated = answer(&seated);
+    let bo_token = seated.token.as_str().to_string();
     server.add_bot(&id, &host, "easy").await;
     server.add_bot(&id, &host, "easy").await;
     let ada_plays = Player::join(&server, &id, "Ada", Some(&host), 0, Mode::All).await;
@@ -966,17 +960,18 @@ async fn a_rated_game_costs_a_leaver_and_pays_no_second_account() {
     ada_plays.finish().await;
     let _ = bo_plays.drop_connection();
     let profile = until(&server, "/api/players/bo", |p| {
-        p["recent"].as_array().is_some_and(|r| r.len() == 1)
+        answer::<Profile>(p).recent.len() == 1
     })
     .await;
-    let game = &profile["recent"][0];
+    let profile: Profile = answer(&profile);
+    let game = &profile.recent[0].result;
     assert_eq!(
-        (&game["place"], &game["players"], &game["rated"]),
-        (&json!(4), &json!(4), &json!(true)),
-        "rated last of four: {profile}"
+        (game.place, game.players, game.rated),
+        (4, 4, true),
+        "rated last of four: {profile:?}"
     );
-    assert!(game["rating"]["mu"].as_f64().unwrap() < 25.0, "{profile}");
-    assert_eq!(profile["ratings"][0]["band"], "3-4", "{profile}");
+    assert!(game.rating.unwrap().mu < 25.0, "{profile:?}");
+    assert_eq!(profile.ratings[0].row.band, "3-4", "{profile:?}");
 
     // Ada and Cy from one place: their game is history, not a rating.
     let (status, _, made) = as_player_from(
@@ -989,9 +984,10 @@ async fn a_rated_game_costs_a_leaver_and_pays_no_second_account() {
     )
     .await;
     assert_eq!(status, 201, "{made}");
+    let made: Created = answer(&made);
     let (id, host) = (
-        made["id"].as_str().unwrap().to_string(),
-        made["token"].as_str().unwrap().to_string(),
+        made.id.as_str().to_string(),
+        made.token.as_str().to_string(),
     );
     let (status, _, seated) = as_player_from(
         &server,
@@ -1003,19 +999,21 @@ async fn a_rated_game_costs_a_leaver_and_pays_no_second_account() {
     )
     .await;
     assert_eq!(status, 201, "{seated}");
+    let seated: Seated = answer(&seated);
     server.add_bot(&id, &host, "easy").await;
     play_to_the_end(
         &server,
         &id,
         &host,
-        &[("Cy", &host), ("Ada", seated["token"].as_str().unwrap())],
+        &[("Cy", &host), ("Ada", seated.token.as_str())],
     )
     .await;
     let profile = until(&server, "/api/players/cy", |p| {
-        p["recent"].as_array().is_some_and(|r| r.len() == 1)
+        answer::<Profile>(p).recent.len() == 1
     })
     .await;
-    assert_eq!(profile["recent"][0]["rated"], false, "{profile}");
-    assert_eq!(profile["ratings"], json!([]), "{profile}");
+    let profile: Profile = answer(&profile);
+    assert!(!profile.recent[0].result.rated, "{profile:?}");
+    assert!(profile.ratings.is_empty(), "{profile:?}");
     server.stop().await;
 }

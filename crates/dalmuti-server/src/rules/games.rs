@@ -8,7 +8,7 @@ use axum::Json;
 use axum::Router;
 use axum::routing::get;
 use dalmuti_core::{Climbing, Variant};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::registry::AppState;
 
@@ -28,14 +28,14 @@ pub fn routes() -> Router<AppState> {
 /// assert_eq!(json["games"][2]["presets"][0]["name"], "uecda");
 /// assert_eq!(json["games"][2]["presets"][0]["climbing"]["eight_cut"], true);
 /// ```
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct Games {
     /// Every game of the family, in the engine's order.
     pub games: Vec<Game>,
 }
 
 /// One game the server seats.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct Game {
     /// Its word in rules and records (`dalmuti`, `daifugo`…).
     pub variant: Variant,
@@ -49,10 +49,10 @@ pub struct Game {
 }
 
 /// A named rule set of President or Daifugō: what `rules.preset` names.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct Preset {
     /// Its name (`uecda`, `local`, `local_all`, `president`).
-    pub name: &'static str,
+    pub name: String,
     /// Every option it sets, as `rules.climbing` writes them.
     pub climbing: Climbing,
 }
@@ -69,7 +69,10 @@ impl Games {
                 presets: variant
                     .presets()
                     .iter()
-                    .map(|&(name, climbing)| Preset { name, climbing })
+                    .map(|&(name, climbing)| Preset {
+                        name: name.to_string(),
+                        climbing,
+                    })
                     .collect(),
             })
             .collect();

@@ -14,6 +14,7 @@ use std::time::Duration;
 use dalmuti_core::wire::Wire;
 use dalmuti_core::{Action, Decision, Variant};
 use dalmuti_server::Config;
+use dalmuti_server::http::{BotAdded, Created, Seated};
 use dalmuti_server::protocol::{
     ChatLine, ErrorKind, MsgType, News, NewsLine, Refusal, ServerMsg, State, StateKind, StateMsg,
     TableInfo, Told,
@@ -126,10 +127,8 @@ impl Server {
     pub async fn create_table(&self, body: Value) -> (String, String) {
         let (status, created) = self.http("POST", "/api/tables", None, Some(body)).await;
         assert_eq!(status, 201, "create a table: {created}");
-        (
-            created["id"].as_str().unwrap().to_string(),
-            created["token"].as_str().unwrap().to_string(),
-        )
+        let created: Created = answer(&created);
+        (created.id.to_string(), created.token.as_str().to_string())
     }
 
     /// Takes a seat named `name`; returns its token.
@@ -139,7 +138,7 @@ impl Server {
             .http("POST", &path, None, Some(json!({ "name": name })))
             .await;
         assert_eq!(status, 201, "take a seat: {seat}");
-        seat["token"].as_str().unwrap().to_string()
+        answer::<Seated>(&seat).token.as_str().to_string()
     }
 
     /// Adds a bot as the host.
@@ -149,7 +148,7 @@ impl Server {
             .http("POST", &path, Some(host), Some(json!({ "bot": bot })))
             .await;
         assert_eq!(status, 201, "add a bot: {added}");
-        added["name"].as_str().unwrap().to_string()
+        answer::<BotAdded>(&added).name.to_string()
     }
 
     /// Starts the game as the host.
@@ -795,6 +794,18 @@ fn choose_by_the_rules(state: &State, decision: &Decision) -> Option<Action> {
 pub fn error_body(body: &Value) -> dalmuti_server::error::ErrorBody {
     serde_json::from_value(body.clone())
         .unwrap_or_else(|e| panic!("not an error body: {e}: {body}"))
+}
+
+/// An HTTP answer's body read as the server's own type for it
+/// (`Created`, `Seated`, `Registered`…): a field renamed or retyped
+/// fails here.
+pub fn answer<T: serde::de::DeserializeOwned>(body: &Value) -> T {
+    serde_json::from_value(body.clone()).unwrap_or_else(|e| {
+        panic!(
+            "an answer that does not read as the server's {}: {e}: {body}",
+            std::any::type_name::<T>()
+        )
+    })
 }
 
 /// A server message's text read as the wire's own type: a field renamed
