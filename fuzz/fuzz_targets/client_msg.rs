@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
         }
         Err(refused) => {
             assert!(
-                !refused.reason.trim().is_empty(),
+                !refused.reason.to_string().trim().is_empty(),
                 "a refusal without a reason"
             );
             assert_eq!(
