@@ -311,11 +311,27 @@ function climbingRules(variant) {
 
 let formVariant = null;
 
+/**
+ * The server's offer of the game the form shows, or null: with no server
+ * to ask, or when another game was chosen while it was asked (that
+ * change's own call draws the form).
+ */
+async function chosenGame() {
+  const variant = $('c-variant').value;
+  let games;
+  try {
+    games = await loadGames();
+  } catch (_) {
+    return null;
+  }
+  const game = games.get(variant);
+  return game && $('c-variant').value === variant ? game : null;
+}
+
 /** Another preset chosen: the house rules' fields become its. */
 export async function onPresetChange() {
-  const variant = $('c-variant').value;
-  const game = (await loadGames()).get(variant);
-  if (game && $('c-variant').value === variant) applyPreset(game);
+  const game = await chosenGame();
+  if (game) applyPreset(game);
 }
 
 /**
@@ -338,15 +354,8 @@ export async function onVariantChange() {
   }
   $('c-stripped').disabled = corporate;
   if (corporate) $('c-stripped').checked = false;
-  let game;
-  try {
-    game = (await loadGames()).get(variant);
-  } catch (_) {
-    return;
-  }
-  // Another game chosen while the server was asked: that change's call
-  // draws the form.
-  if (!game || $('c-variant').value !== variant) return;
+  const game = await chosenGame();
+  if (!game) return;
   if (suited) {
     renderPresets(game);
     renderToggles(variant);
