@@ -37,9 +37,14 @@ tools=$root/target/wasm-tools
 bindgen=$tools/bin/wasm-bindgen
 if ! [[ -x $bindgen ]] || [[ $("$bindgen" --version) != "wasm-bindgen $bindgen_version" ]]; then
     echo "installing wasm-bindgen-cli $bindgen_version into $tools" >&2
-    # Its own compiler: the stable one, not the one built for wasm32.
+    # Its own compiler: the stable one, not the one built for wasm32. Only
+    # the one program this script runs, unoptimised: it writes the same
+    # bytes either way (checked against the committed web/wasm), and on a
+    # fresh clone a debug build takes 83 s where the release one took
+    # about 160 s of CI's time (issue 41).
     env -u RUSTC -u RUSTC_BOOTSTRAP CARGO_TARGET_DIR="$tools/build" \
-        cargo install --quiet wasm-bindgen-cli --version "$bindgen_version" --root "$tools"
+        cargo install --quiet --debug wasm-bindgen-cli --version "$bindgen_version" \
+        --bin wasm-bindgen --root "$tools"
 fi
 
 # The bytes depend on the compiler and the linker: say which (a new
