@@ -1016,13 +1016,21 @@ async function toursAndLobby() {
     await page.waitForFunction(l => document.documentElement.lang === l, lang);
     const about = page.locator(tid('about'));
     await about.waitFor();
+    // What a newcomer presses first is on the first screen of a small
+    // phone, before any scrolling (the word on the game once pushed it
+    // below the fold at 360×640).
+    const bots = await page.locator(tid('quick-bots')).boundingBox();
+    const screen = page.viewportSize();
+    if (!bots || bots.y < 0 || bots.y + bots.height > screen.height || bots.x + bots.width > screen.width) {
+      fail(`${lang} at ${screen.width}×${screen.height}: "Play against bots" is not on the first screen (${JSON.stringify(bots)})`);
+    }
     const text = (await about.textContent()).replace(/\s+/g, ' ');
     if (!text.includes(words['web.about.text'])) fail(`${lang}: the lobby's word on the game reads "${text}"`);
     await page.locator(tid('about-help')).click();
     await page.locator('#help').waitFor({ state: 'visible' });
     await pages.close('about');
   }
-  log('  five languages at 1366×768, 390×844 and 360×640: a tax first, the taxes first; Corporate Shuffle\'s five steps; the lobby says what the game is');
+  log('  five languages at 1366×768, 390×844 and 360×640: a tax first, the taxes first; Corporate Shuffle\'s five steps; the lobby says what the game is, Play against bots on a small phone\'s first screen');
 }
 
 /**
