@@ -8,7 +8,7 @@ use std::time::Duration;
 use crate::clock::Instant;
 
 use dalmuti_core::{
-    Action, Card, Cards, Decision, PerSeat, Seat, Set, SetKind, Stage, TOP_PLACE, View,
+    Action, Card, Cards, Decision, Event, PerSeat, Seat, Seen, Set, SetKind, Stage, TOP_PLACE, View,
 };
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -301,27 +301,38 @@ impl ClimbSearch {
         self.heuristic.reseed(seed ^ 0x5eed);
     }
 
-    /// A sample of the other seats' cards, the unseen cards dealt out by
-    /// count, the exchange's cards where the seat knows them to be.
-    fn sample_others(&mut self, view: &View<'_>) -> PerSeat<Cards> {
+    /// A sample of the other seats' cards: the unseen cards dealt out by
+    /// count, where the seat knows from the exchange it took part in what
+    /// one of them holds or cannot hold (see [`Exchanged`]), the sample
+    /// agrees. Among the deals that agree, each is as likely as another.
+    fn sample_others(&mut self, view: &View<'_>, known: &Exchanged) -> PerSeat<Cards> {
         let me = view.seat();
-        let mut unseen: Vec<Card> = view.unseen().iter().collect();
-        let mut others = PerSeat::<Cards>::default();
-        // Cards this seat gave back in the exchange stay with the poor
-        // player until played.
-        if let Some(tax) = view.my_tax()
-            && Some(tax.dalmuti) == me
-        {
-            for card in tax.gift.iter() {
-                if let Some(at) = unseen.iter().position(|&c| c == card)
-                    && (others[tax.peon].len() as usize) < view.card_count(tax.peon) as usize
-                {
-                    unseen.swap_remove(at);
-                    others[tax.peon].add(card, 1);
-                }
+        let mut others = known.placed;
+        let mut unseen = view.unseen();
+        for seat in Seat::all(view.players()) {
+            unseen.remove_all(&others[seat]);
+        }
+        let mut unseen: Vec<Card> = unseen.iter().collect();
+        unseen.shuffle(&mut self.rng);
+        // The seat with cards it cannot hold takes its share first, from
+        // the cards it may hold: every share of those is as likely, and
+        // the rest then go out at random as before.
+        if let Some((seat, barred)) = known.barred {
+            let wanted = view.card_count(seat).saturating_sub(others[seat].len());
+            let allowed = unseen.iter().filter(|&&c| barred.count(c) == 0).count() as u32;
+            if allowed >= wanted {
+                let mut taken = 0;
+                unseen.retain(|&card| {
+                    if taken < wanted && barred.count(card) == 0 {
+                        others[seat].add(card, 1);
+                        taken += 1;
+                        false
+                    } else {
+                        true
+                    }
+                });
             }
         }
-        unseen.shuffle(&mut self.rng);
         let mut cards = unseen.into_iter();
         for seat in Seat::all(view.players()) {
             if Some(seat) == me {
@@ -351,8 +362,9 @@ impl ClimbSearch {
         let mut counts = vec![0u32; candidates.len()];
         let start = Instant::now();
         let mut round = 0u32;
+        let known = Exchanged::of(view);
         loop {
-            let others = self.sample_others(view);
+            let others = self.sample_others(view, &known);
             let Ok(sample) = view.sample(&others) else {
                 break;
             };
@@ -399,6 +411,73 @@ impl ClimbSearch {
             }
         }
         candidates[best]
+    }
+}
+
+/// What a seat knows of the others' cards from the exchange it took part
+/// in (the rest of the unseen cards could be anywhere).
+#[derive(Clone, Debug, Default)]
+struct Exchanged {
+    /// Cards known to be in a seat's hand, not played yet: those the rich
+    /// player gave back to the poor one, or the poor player's best cards
+    /// taken by the rich one, each seen by the seat that gave them.
+    placed: PerSeat<Cards>,
+    /// A seat and the unseen cards it cannot hold: the poor player gave
+    /// its best cards, so it kept none that would have been taken before
+    /// one of them (unless a card was given to it since, 7-pass).
+    barred: Option<(Seat, Cards)>,
+}
+
+impl Exchanged {
+    fn of(view: &View<'_>) -> Exchanged {
+        let mut known = Exchanged::default();
+        let (Some(me), Some(tax)) = (view.seat(), view.my_tax()) else {
+            return known;
+        };
+        let unseen = view.unseen();
+        let (giver, holder, cards) = if me == tax.dalmuti {
+            (tax.dalmuti, tax.peon, tax.gift)
+        } else {
+            (tax.peon, tax.dalmuti, tax.tribute)
+        };
+        debug_assert_eq!(giver, me);
+        // A card given on (7-pass) or discarded (10-discard) face down may
+        // be one of them: then where they are is no longer known.
+        let log: Vec<Seen> = view.log().collect();
+        let let_go = log.iter().any(|seen| match *seen {
+            Seen::Given { from, .. } | Seen::Event(Event::Given { from, .. }) => from == holder,
+            Seen::Discarded { seat } | Seen::Event(Event::Discarded { seat, .. }) => seat == holder,
+            _ => false,
+        });
+        if !let_go {
+            for card in cards.iter() {
+                if unseen.count(card) > known.placed[holder].count(card)
+                    && known.placed[holder].len() < view.card_count(holder)
+                {
+                    known.placed[holder].add(card, 1);
+                }
+            }
+        }
+        let given_to_peon = log.iter().any(|seen| {
+            matches!(*seen, Seen::Given { to, .. } | Seen::Event(Event::Given { to, .. }) if to == tax.peon)
+        });
+        if me == tax.dalmuti && !tax.tribute.is_empty() && !given_to_peon {
+            let n = tax.tribute.len();
+            let mut barred = Cards::EMPTY;
+            for (card, count) in unseen.kinds() {
+                // A card paid and given straight back: placed above.
+                if tax.tribute.count(card) > 0 {
+                    continue;
+                }
+                let mut with = tax.tribute;
+                with.add(card, 1);
+                if with.best(n) != tax.tribute {
+                    barred.add(card, count);
+                }
+            }
+            known.barred = Some((tax.peon, barred));
+        }
+        known
     }
 }
 
@@ -455,5 +534,122 @@ impl Bot for Family {
 
     fn plays_first_legal(&self) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dalmuti_core::{DealRng, Hand, Rules, Seed, Viewer};
+
+    /// A Daifugō game at five seats after its exchange: seat 3 the
+    /// richest (its poor player seat 2, two cards each way), seat 0 the
+    /// second (seat 1, one card).
+    /// `cards` without those of `gone` (`Cards::remove_all` removes all
+    /// or none).
+    fn less(cards: Cards, gone: &Cards) -> Cards {
+        let mut out = cards;
+        for card in gone.iter() {
+            out.remove(card, 1);
+        }
+        out
+    }
+
+    /// The rich give back their weakest cards, or with `back` a card
+    /// they were paid when they may.
+    fn after_the_exchange(seed: u64, back: bool) -> Hand {
+        let ranking: Vec<Seat> = [3, 0, 4, 1, 2].map(Seat::new).to_vec();
+        let mut hand = Hand::deal_ranked(
+            Rules::daifugo(),
+            5,
+            Some(&ranking),
+            &mut DealRng::new(Seed::from(seed)),
+        );
+        while hand.stage() == Stage::Setup {
+            let seat = hand.next_to_act().expect("someone chooses");
+            let legal = hand.legal_actions(seat);
+            // What it holds and was not dealt: what it was paid.
+            let mut paid = hand.held(seat);
+            paid.remove_all(&hand.dealt(seat));
+            let action = legal
+                .iter()
+                .copied()
+                .find(|a| {
+                    back && matches!(a, Action::GiveTax(cards)
+                        if cards.iter().any(|c| paid.count(c) > 0))
+                })
+                .unwrap_or(legal[0]);
+            hand.apply(seat, action).expect("a legal action");
+        }
+        hand
+    }
+
+    #[test]
+    fn the_poor_player_sees_its_best_cards_with_the_rich_one_in_every_sample() {
+        for seed in 0..40 {
+            let hand = after_the_exchange(seed / 2, seed % 2 == 1);
+            let view = View::new(&hand, Viewer::Seat(Seat::new(2)));
+            let tax = view.my_tax().expect("seat 2 paid");
+            assert_eq!(tax.tribute.len(), 2);
+            // Less what the rich player gave straight back.
+            let kept = less(tax.tribute, &tax.gift);
+            let known = Exchanged::of(&view);
+            let mut search = ClimbSearch::new(None, 8, seed);
+            for _ in 0..50 {
+                let others = search.sample_others(&view, &known);
+                assert!(others[Seat::new(3)].contains(&kept), "seed {seed}");
+                view.sample(&others).expect("a deal of the unseen cards");
+            }
+        }
+    }
+
+    #[test]
+    fn the_rich_player_deals_its_poor_one_nothing_better_than_what_it_paid() {
+        let mut kept_weak = 0;
+        let mut given_back = 0;
+        for seed in 0..40 {
+            let hand = after_the_exchange(seed / 2, seed % 2 == 1);
+            let view = View::new(&hand, Viewer::Seat(Seat::new(3)));
+            let tax = view.my_tax().expect("seat 3 was paid");
+            given_back += usize::from(tax.gift.iter().any(|c| tax.tribute.count(c) > 0));
+            let known = Exchanged::of(&view);
+            let mut search = ClimbSearch::new(None, 8, seed);
+            for _ in 0..50 {
+                let others = search.sample_others(&view, &known);
+                let poor = others[Seat::new(2)];
+                // The cards given back are where they were given.
+                assert!(poor.contains(&tax.gift), "seed {seed}");
+                for card in less(poor, &tax.gift).iter() {
+                    let mut with = tax.tribute;
+                    with.add(card, 1);
+                    assert_eq!(
+                        with.best(2),
+                        tax.tribute,
+                        "seed {seed}: {card} would have been paid"
+                    );
+                }
+                // What the poor player really holds is one such deal.
+                kept_weak += usize::from(poor == hand.held(Seat::new(2)));
+                view.sample(&others).expect("a deal of the unseen cards");
+            }
+        }
+        // The samples know no more than the seat: the poor player's real
+        // cards are one deal among very many, not what is dealt.
+        assert!(
+            kept_weak < 20,
+            "the real hand dealt {kept_weak} times in 2,000"
+        );
+        // A rich player who gives a paid card straight back (the contest's
+        // rules allow it) is among them.
+        assert!(given_back > 0);
+    }
+
+    #[test]
+    fn a_seat_outside_the_exchanges_knows_nothing_of_them() {
+        let hand = after_the_exchange(1, false);
+        let view = View::new(&hand, Viewer::Seat(Seat::new(4)));
+        let known = Exchanged::of(&view);
+        assert!(known.barred.is_none());
+        assert!(Seat::all(5).all(|seat| known.placed[seat].is_empty()));
     }
 }
