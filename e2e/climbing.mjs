@@ -486,15 +486,24 @@ async function run() {
         await page.goto(base + '/#/');
         await page.locator(tid('create-form')).waitFor();
         await page.locator(tid('create-variant')).selectOption('daifugo');
+        // The house rules' boxes come with the server's list of games
+        // (GET /api/games), which a page just opened on a busy machine may
+        // still be asking for.
+        await page.locator(`${tid('create-climbing')} ${tid('create-option')}`).first().waitFor({ timeout: 10_000 });
         const form = await page.locator(tid('create-climbing')).innerText();
         for (const word of ['word.eight-cut', 'word.eleven-back', 'word.miyako-ochi', 'word.seven-pass']) {
           const want = game[`daifugo.${word}`];
           if (!form.toLowerCase().includes(want.toLowerCase())) fail(`${label}: the house rules do not say "${want}" (${word}): ${form}`);
         }
         await page.locator(tid('create-variant')).selectOption('president');
-        const president = await page.locator(tid('create-climbing')).innerText();
-        if (!president.toLowerCase().includes(game['president.word.revolution'].toLowerCase())) {
-          fail(`${label}: President's house rules do not say "${game['president.word.revolution']}"`);
+        // Relabelled once the game's offer is read (at once when cached).
+        const revolution = game['president.word.revolution'].toLowerCase();
+        const relabelled = await page.waitForFunction(
+          ([box, word]) => document.querySelector(box).innerText.toLowerCase().includes(word),
+          [tid('create-climbing'), revolution], { timeout: 10_000 }).then(() => true, () => false);
+        if (!relabelled) {
+          const president = await page.locator(tid('create-climbing')).innerText();
+          fail(`${label}: President's house rules do not say "${game['president.word.revolution']}": ${president}`);
         }
         await page.locator(tid('create-climbing')).screenshot({ path: path.join(outDir, `climbing-${label}-form.png`) });
         if (lang === 'en') await checkAxe(page, `${label}: the lobby form with President's house rules`);

@@ -291,15 +291,22 @@ fn run_unit(config: &SimConfig, unit: u64) -> Result<Tally, SimError> {
             for r in 0..config.rotations() {
                 let seats = rotated(&base, r);
                 let (p, t, h, aux) = (&mut players, &mut tally, hands_per_game, seeds.aux);
+                // President and Daifugō are played through the engine's
+                // game, whose classes, exchanges and seat draws between
+                // games are the rules' ones; `Series` deals them without
+                // classes, so with no exchange (it had, until
+                // 2026-11-29: issue 44).
                 match config.records() {
-                    None => {
+                    None if !rules.variant.is_suited() => {
                         let mut table = Series::new(rules, n, seats, seeds.deal);
                         play_game(p, t, &mut table, h, aux);
                     }
-                    Some(dir) => {
+                    records => {
                         let mut table = GameTable::new(rules, &labels, seats, seeds.deal);
                         play_game(p, t, &mut table, h, aux);
-                        write_record(dir, "game", unit, games, r, &table)?;
+                        if let Some(dir) = records {
+                            write_record(dir, "game", unit, games, r, &table)?;
+                        }
                     }
                 }
             }

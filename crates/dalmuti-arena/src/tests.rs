@@ -520,3 +520,34 @@ fn corporate_shuffle_refuses_what_it_does_not_allow() {
     .unwrap();
     assert_eq!(c.rules().variant, Variant::Dalmuti);
 }
+
+/// Games of Daifugō in a simulation are the rules' games: from the second
+/// on, the classes exchange cards, records or not (the runner's fast table
+/// once dealt every game of the pack without classes, so without an
+/// exchange, unless records were written).
+#[test]
+fn games_of_daifugo_exchange_with_or_without_records() {
+    let dir = std::env::temp_dir().join(format!("dalmuti-arena-daifugo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = |records: Option<std::path::PathBuf>| SimArgs {
+        variant: Some("daifugo".into()),
+        records,
+        ..games(2, 4)
+    };
+    let bots = "normal,easy,easy,easy,easy";
+    let recorded = report(bots, args(Some(dir.clone())));
+    let plain = report(bots, args(None));
+    assert_eq!(plain.results_json(), recorded.results_json());
+    let mut exchanges = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let Checked::Valid(report) = check(&text) else {
+            panic!("a record that does not check: {text}");
+        };
+        assert_eq!(report.hands.len(), 4);
+        exchanges += text.matches("\"tax\"").count();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    // Every game but its first hand: 2 games × 3 hands.
+    assert_eq!(exchanges, 6);
+}
