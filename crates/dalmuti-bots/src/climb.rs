@@ -542,9 +542,6 @@ mod tests {
     use super::*;
     use dalmuti_core::{DealRng, Hand, Rules, Seed, Viewer};
 
-    /// A Daifugō game at five seats after its exchange: seat 3 the
-    /// richest (its poor player seat 2, two cards each way), seat 0 the
-    /// second (seat 1, one card).
     /// `cards` without those of `gone` (`Cards::remove_all` removes all
     /// or none).
     fn less(cards: Cards, gone: &Cards) -> Cards {
@@ -555,8 +552,10 @@ mod tests {
         out
     }
 
-    /// The rich give back their weakest cards, or with `back` a card
-    /// they were paid when they may.
+    /// A Daifugō game at five seats after its exchange: seat 3 the
+    /// richest (its poor player seat 2, two cards each way), seat 0 the
+    /// second (seat 1, one card). The rich give back their weakest cards,
+    /// or with `back` a card they were paid when they may.
     fn after_the_exchange(seed: u64, back: bool) -> Hand {
         let ranking: Vec<Seat> = [3, 0, 4, 1, 2].map(Seat::new).to_vec();
         let mut hand = Hand::deal_ranked(
@@ -569,8 +568,7 @@ mod tests {
             let seat = hand.next_to_act().expect("someone chooses");
             let legal = hand.legal_actions(seat);
             // What it holds and was not dealt: what it was paid.
-            let mut paid = hand.held(seat);
-            paid.remove_all(&hand.dealt(seat));
+            let paid = less(hand.held(seat), &hand.dealt(seat));
             let action = legal
                 .iter()
                 .copied()
