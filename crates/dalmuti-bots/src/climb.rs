@@ -8,7 +8,8 @@ use std::time::Duration;
 use crate::clock::Instant;
 
 use dalmuti_core::{
-    Action, Card, Cards, Decision, Event, PerSeat, Seat, Seen, Set, SetKind, Stage, TOP_PLACE, View,
+    Action, Card, Cards, Decision, Event, PerSeat, Seat, Seen, Set, SetKind, Stage, TOP_PLACE,
+    TaxPayment, View,
 };
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -308,30 +309,22 @@ impl ClimbSearch {
     fn sample_others(&mut self, view: &View<'_>, known: &Exchanged) -> PerSeat<Cards> {
         let me = view.seat();
         let mut others = known.placed;
-        let mut unseen = view.unseen();
-        for seat in Seat::all(view.players()) {
-            unseen.remove_all(&others[seat]);
-        }
-        let mut unseen: Vec<Card> = unseen.iter().collect();
+        let mut unseen = known.loose.clone();
         unseen.shuffle(&mut self.rng);
         // The seat with cards it cannot hold takes its share first, from
         // the cards it may hold: every share of those is as likely, and
         // the rest then go out at random as before.
-        if let Some((seat, barred)) = known.barred {
-            let wanted = view.card_count(seat).saturating_sub(others[seat].len());
-            let allowed = unseen.iter().filter(|&&c| barred.count(c) == 0).count() as u32;
-            if allowed >= wanted {
-                let mut taken = 0;
-                unseen.retain(|&card| {
-                    if taken < wanted && barred.count(card) == 0 {
-                        others[seat].add(card, 1);
-                        taken += 1;
-                        false
-                    } else {
-                        true
-                    }
-                });
-            }
+        if let Some(Barred { seat, share, cards }) = known.barred {
+            let mut taken = 0;
+            unseen.retain(|&card| {
+                if taken < share && cards.count(card) == 0 {
+                    others[seat].add(card, 1);
+                    taken += 1;
+                    false
+                } else {
+                    true
+                }
+            });
         }
         let mut cards = unseen.into_iter();
         for seat in Seat::all(view.players()) {
@@ -415,25 +408,67 @@ impl ClimbSearch {
 }
 
 /// What a seat knows of the others' cards from the exchange it took part
-/// in (the rest of the unseen cards could be anywhere).
-#[derive(Clone, Debug, Default)]
+/// in (the rest of the unseen cards could be anywhere). Worked out once
+/// for a decision, then read by every sample of it.
+#[derive(Clone, Debug)]
 struct Exchanged {
     /// Cards known to be in a seat's hand, not played yet: those the rich
     /// player gave back to the poor one, or the poor player's best cards
     /// taken by the rich one, each seen by the seat that gave them.
     placed: PerSeat<Cards>,
-    /// A seat and the unseen cards it cannot hold: the poor player gave
-    /// its best cards, so it kept none that would have been taken before
-    /// one of them (unless a card was given to it since, 7-pass).
-    barred: Option<(Seat, Cards)>,
+    /// The unseen cards not placed, weakest first: the ones a sample deals.
+    loose: Vec<Card>,
+    /// A seat that cannot hold some of the loose cards, when the others
+    /// are enough for its share.
+    barred: Option<Barred>,
+}
+
+/// The poor player gave its best cards, so it kept none that would have
+/// been taken before one of them (unless a card was given to it since,
+/// 7-pass).
+#[derive(Clone, Copy, Debug)]
+struct Barred {
+    seat: Seat,
+    /// How many loose cards it holds.
+    share: u32,
+    /// The cards it cannot hold.
+    cards: Cards,
 }
 
 impl Exchanged {
     fn of(view: &View<'_>) -> Exchanged {
-        let mut known = Exchanged::default();
-        let (Some(me), Some(tax)) = (view.seat(), view.my_tax()) else {
-            return known;
+        let unseen = view.unseen();
+        let mut placed = PerSeat::<Cards>::default();
+        let barred = match (view.seat(), view.my_tax()) {
+            (Some(me), Some(tax)) => Self::learn(view, me, &tax, &mut placed),
+            _ => None,
         };
+        let mut loose = unseen;
+        for seat in Seat::all(view.players()) {
+            loose.remove_all(&placed[seat]);
+        }
+        let loose: Vec<Card> = loose.iter().collect();
+        let barred = barred.and_then(|(seat, cards)| {
+            let share = view.card_count(seat).saturating_sub(placed[seat].len());
+            let allowed = loose.iter().filter(|&&c| cards.count(c) == 0).count() as u32;
+            (allowed >= share).then_some(Barred { seat, share, cards })
+        });
+        Exchanged {
+            placed,
+            loose,
+            barred,
+        }
+    }
+
+    /// Places the cards `me` gave in the exchange `tax` where they still
+    /// are, and says which cards the poor player cannot hold when `me`
+    /// was paid.
+    fn learn(
+        view: &View<'_>,
+        me: Seat,
+        tax: &TaxPayment,
+        placed: &mut PerSeat<Cards>,
+    ) -> Option<(Seat, Cards)> {
         let unseen = view.unseen();
         let (giver, holder, cards) = if me == tax.dalmuti {
             (tax.dalmuti, tax.peon, tax.gift)
@@ -441,43 +476,48 @@ impl Exchanged {
             (tax.peon, tax.dalmuti, tax.tribute)
         };
         debug_assert_eq!(giver, me);
-        // A card given on (7-pass) or discarded (10-discard) face down may
-        // be one of them: then where they are is no longer known.
-        let log: Vec<Seen> = view.log().collect();
-        let let_go = log.iter().any(|seen| match *seen {
-            Seen::Given { from, .. } | Seen::Event(Event::Given { from, .. }) => from == holder,
-            Seen::Discarded { seat } | Seen::Event(Event::Discarded { seat, .. }) => seat == holder,
-            _ => false,
-        });
+        // A card given on (7-pass) or discarded (10-discard) face down by
+        // the holder may be one of them: then where they are is no longer
+        // known. A card given to the poor player spoils what its hand says.
+        let (mut let_go, mut given_to_peon) = (false, false);
+        for seen in view.log() {
+            match seen {
+                Seen::Given { from, to } | Seen::Event(Event::Given { from, to, .. }) => {
+                    let_go |= from == holder;
+                    given_to_peon |= to == tax.peon;
+                }
+                Seen::Discarded { seat } | Seen::Event(Event::Discarded { seat, .. }) => {
+                    let_go |= seat == holder;
+                }
+                _ => {}
+            }
+        }
         if !let_go {
             for card in cards.iter() {
-                if unseen.count(card) > known.placed[holder].count(card)
-                    && known.placed[holder].len() < view.card_count(holder)
+                if unseen.count(card) > placed[holder].count(card)
+                    && placed[holder].len() < view.card_count(holder)
                 {
-                    known.placed[holder].add(card, 1);
+                    placed[holder].add(card, 1);
                 }
             }
         }
-        let given_to_peon = log.iter().any(|seen| {
-            matches!(*seen, Seen::Given { to, .. } | Seen::Event(Event::Given { to, .. }) if to == tax.peon)
-        });
-        if me == tax.dalmuti && !tax.tribute.is_empty() && !given_to_peon {
-            let n = tax.tribute.len();
-            let mut barred = Cards::EMPTY;
-            for (card, count) in unseen.kinds() {
-                // A card paid and given straight back: placed above.
-                if tax.tribute.count(card) > 0 {
-                    continue;
-                }
-                let mut with = tax.tribute;
-                with.add(card, 1);
-                if with.best(n) != tax.tribute {
-                    barred.add(card, count);
-                }
-            }
-            known.barred = Some((tax.peon, barred));
+        if me != tax.dalmuti || tax.tribute.is_empty() || given_to_peon {
+            return None;
         }
-        known
+        let n = tax.tribute.len();
+        let mut barred = Cards::EMPTY;
+        for (card, count) in unseen.kinds() {
+            // A card paid and given straight back: placed above.
+            if tax.tribute.count(card) > 0 {
+                continue;
+            }
+            let mut with = tax.tribute;
+            with.add(card, 1);
+            if with.best(n) != tax.tribute {
+                barred.add(card, count);
+            }
+        }
+        Some((tax.peon, barred))
     }
 }
 
