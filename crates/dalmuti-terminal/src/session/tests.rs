@@ -239,3 +239,41 @@ fn the_hint_is_described_by_the_level_that_gives_it() {
         }
     }
 }
+
+/// Quitting saves a record only once the player has moved (the session
+/// saves nothing before), and every game's help says so in every
+/// language, the same words as The Great Dalmuti's; none promises a
+/// command by a name the player may not have (`cargo run` users).
+#[test]
+fn every_help_says_quitting_saves_only_after_a_move() {
+    for lang in Lang::ALL {
+        let said = |variant: Variant| {
+            let tr = Tr::new(lang, variant);
+            let keys = tr.v("help.keys", &[]);
+            let commands = tr.v("help.commands", &[]);
+            let key = keys
+                .lines()
+                .find(|l| l.starts_with("q ::"))
+                .map(str::to_owned);
+            let command = commands
+                .lines()
+                .find(|l| l.starts_with("help, quit"))
+                .map(str::to_owned);
+            (key, command)
+        };
+        let dalmuti = said(Variant::Dalmuti);
+        for variant in Variant::ALL {
+            let (key, command) = said(variant);
+            assert_eq!(
+                (&key, &command),
+                (&dalmuti.0, &dalmuti.1),
+                "{lang:?} {variant:?}"
+            );
+            let key = key.unwrap_or_else(|| panic!("{lang:?} {variant:?}: no q line"));
+            assert!(
+                !key.contains("dalmuti replay"),
+                "{lang:?} {variant:?}: {key}"
+            );
+        }
+    }
+}
