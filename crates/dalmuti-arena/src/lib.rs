@@ -87,7 +87,9 @@
 //!
 //! Titles are those in force during play: after a greater revolution the
 //! reversed seats count (the former Greater Peon is the Greater Dalmuti of
-//! that hand). Mobility rows with no data (there are none in games of two
+//! that hand). In President and Daifugō a title is a class (the last
+//! hand's place), not a seat round the table, and a hand without classes
+//! (a game's first, every independent hand) counts in neither table. Mobility rows with no data (there are none in games of two
 //! hands or more) are all zeros; others sum to 1.
 //!
 //! `--csv` prints one row per bot: see [`SimReport::to_csv`] for its

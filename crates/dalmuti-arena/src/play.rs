@@ -292,9 +292,14 @@ fn greedy_turns(hand: &mut Hand, greedy: Seats) -> Option<Seat> {
 pub(crate) struct Outcome {
     /// Entries in finishing order.
     pub order: Seating,
-    /// Each entry's seat of play (its title during play).
+    /// Each entry's title during play, as a seat of play (the Greater
+    /// Dalmuti's, the Daifugō's, 0), or [`NO_TITLE`].
     pub seat: Seating,
 }
+
+/// An [`Outcome`]'s title of a player without one: everyone in a game of
+/// the pack's first hand, where there are no classes yet.
+pub(crate) const NO_TITLE: u8 = u8::MAX;
 
 impl Players {
     /// The bots by entry; `greedy[e]` says entry `e` is the greedy bot.
@@ -333,10 +338,18 @@ impl Players {
             order: [0; MAX_PLAYERS],
             seat: [0; MAX_PLAYERS],
         };
+        let suited = hand.rules().variant.is_suited();
         for (place, &s) in hand.finish_order().iter().enumerate() {
             let e = table.entry_at(s);
             outcome.order[place] = e as u8;
-            outcome.seat[e] = s.index() as u8;
+            // In President and Daifugō seats keep their places round the
+            // table and the title is the class (none in a game's first
+            // hand); in Dalmuti the seat of play is the title.
+            outcome.seat[e] = if suited {
+                hand.class(s).map_or(NO_TITLE, |class| class as u8)
+            } else {
+                s.index() as u8
+            };
         }
         outcome
     }

@@ -464,16 +464,24 @@ impl SimReport {
         }
 
         out.push('\n');
-        let _ = writeln!(
-            out,
-            "finishing place by title during play{}:",
-            if self.games.is_some() {
-                ""
-            } else {
-                " (titles are the random seats)"
-            }
-        );
-        write_matrix(&mut out, &self.seat_places);
+        if r.variant.is_suited() && self.games.is_none() {
+            // Titles are classes there, and a fresh hand has none.
+            let _ = writeln!(
+                out,
+                "finishing place by title: none (independent hands of the pack's games have no classes; play --games)"
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "finishing place by title during play{}:",
+                if self.games.is_some() {
+                    ""
+                } else {
+                    " (titles are the random seats)"
+                }
+            );
+            write_matrix(&mut out, &self.seat_places);
+        }
         if let Some(m) = &self.mobility {
             out.push('\n');
             let legend: Vec<String> = (0..n)

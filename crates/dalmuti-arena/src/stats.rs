@@ -1,6 +1,6 @@
 //! Counts kept while hands are played, summed in unit order.
 
-use crate::play::{Faults, Outcome, Seating};
+use crate::play::{Faults, NO_TITLE, Outcome, Seating};
 
 /// Everything a work unit (or the whole run so far) counted. Counts are
 /// integers, so summing them in any grouping gives the same totals; the
@@ -62,12 +62,16 @@ impl Tally {
         for (place, &e) in outcome.order[..n].iter().enumerate() {
             let e = e as usize;
             self.places[e * n + place] += 1;
-            self.seat_places[outcome.seat[e] as usize * n + place] += 1;
+            if outcome.seat[e] != NO_TITLE {
+                self.seat_places[outcome.seat[e] as usize * n + place] += 1;
+            }
             self.block[e] += place as u64 + 1;
         }
         if let (true, Some(prev)) = (in_game, &self.previous) {
             for (&from, &to) in prev[..n].iter().zip(&outcome.seat[..n]) {
-                self.mobility[from as usize * n + to as usize] += 1;
+                if from != NO_TITLE && to != NO_TITLE {
+                    self.mobility[from as usize * n + to as usize] += 1;
+                }
             }
         }
         self.previous = Some(outcome.seat);

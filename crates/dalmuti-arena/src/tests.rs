@@ -551,3 +551,27 @@ fn games_of_daifugo_exchange_with_or_without_records() {
     // Every game but its first hand: 2 games × 3 hands.
     assert_eq!(exchanges, 6);
 }
+
+/// In President and Daifugō a title is a class, not a seat round the
+/// table: the finishing place by title counts the hands with classes
+/// (not a game's first), each title once a hand, and the rich, who take
+/// the poor's best cards, finish first more often than the poor.
+#[test]
+fn titles_of_daifugo_are_classes() {
+    let args = SimArgs {
+        variant: Some("daifugo".into()),
+        ..games(24, 5)
+    };
+    let sim = report("easy", args);
+    let classed = 24 * 4;
+    for (row, counts) in sim.seat_places.counts.iter().enumerate() {
+        assert_eq!(counts.iter().sum::<u64>(), classed, "row {row}");
+    }
+    // Mobility from a hand with classes to the next: 3 a game.
+    for (row, counts) in sim.mobility.as_ref().unwrap().counts.iter().enumerate() {
+        assert_eq!(counts.iter().sum::<u64>(), 24 * 3, "row {row}");
+    }
+    let first = |row: usize| sim.seat_places.counts[row][0];
+    assert!(first(0) > 2 * first(4), "{:?}", sim.seat_places.counts);
+    assert_eq!(sim.seat_places.rows[0], "Daifugō");
+}
