@@ -1,7 +1,7 @@
 //! The search bot's speed: iterations per second on one thread at typical
 //! five-player positions in the middle of a hand, how many iterations a
 //! 50 ms time limit allows, and how long the `expert` level's budget of
-//! moves takes.
+//! moves takes (and `hard`'s and `expert`'s in Daifugō).
 //!
 //! `cargo bench -p dalmuti-bots --bench search`
 
@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group};
 use dalmuti_bots::{Bot, Level, Opponents, Playout, SearchBot, SearchConfig};
-use dalmuti_core::{Action, DealRng, Decision, Hand, Rules, Seed, Stage, View, Viewer};
+use dalmuti_core::{Action, DealRng, Decision, Hand, Rules, Seat, Seed, Stage, View, Viewer};
 
 /// Iterations per measured decision.
 const ITERATIONS: u32 = 1000;
@@ -140,10 +140,67 @@ fn expert_time() {
     );
 }
 
+/// A five-player Daifugō hand with the contest's rules, past its exchange
+/// (classes from a ranking, so the rich and poor trade cards) and at
+/// least `plays` decisions of play, every seat playing its weakest, at
+/// the first decision after that with at least three legal actions.
+fn daifugo_position(seed: u64, plays: usize) -> Hand {
+    let ranking: Vec<Seat> = [3, 0, 4, 1, 2].map(Seat::new).to_vec();
+    let mut hand = Hand::deal_ranked(
+        Rules::daifugo(),
+        5,
+        Some(&ranking),
+        &mut DealRng::new(Seed::from(seed)),
+    );
+    let mut done = 0;
+    while let Some(seat) = hand.next_to_act() {
+        if hand.stage() == Stage::Play {
+            if done >= plays && hand.legal_actions(seat).len() >= 3 {
+                return hand;
+            }
+            done += 1;
+        }
+        hand.apply(seat, hand.worst_legal(seat).unwrap()).unwrap();
+    }
+    panic!("no such decision in Daifugō hand {seed}");
+}
+
+/// How long `hard` and `expert` take a decision in Daifugō, early in the
+/// hand and late (the search then weighs its samples by a longer hand so
+/// far, see climb/belief.rs), over twenty decisions each.
+fn daifugo_time() {
+    for level in [Level::Hard, Level::Expert] {
+        for plays in [4, 16] {
+            let mut bot = level.build(1).unwrap();
+            let mut times = Vec::new();
+            for seed in 0..20 {
+                let hand = daifugo_position(seed, plays);
+                let seat = hand.next_to_act().unwrap();
+                let view = View::new(&hand, Viewer::Seat(seat));
+                let legal = view.legal_actions();
+                let started = std::time::Instant::now();
+                black_box(bot.decide(&view, &legal).unwrap());
+                times.push(started.elapsed().as_secs_f64() * 1000.0);
+            }
+            times.sort_by(f64::total_cmp);
+            println!(
+                "search/Daifugō {} ({}), after {plays} plays: {:.1} ms a decision on average (least {:.1}, most {:.1}) over {} decisions",
+                level.name(),
+                level.spec_text(),
+                times.iter().sum::<f64>() / times.len() as f64,
+                times[0],
+                times[times.len() - 1],
+                times.len()
+            );
+        }
+    }
+}
+
 criterion_group!(benches, iterations);
 
 fn main() {
     expert_time();
+    daifugo_time();
     iterations_in_50_ms();
     benches();
     Criterion::default().configure_from_args().final_summary();

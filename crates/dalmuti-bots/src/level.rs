@@ -29,10 +29,13 @@
 //! (`noisy`) and 0.28 at the mixed tables (each ±0.07; docs/PERFORMANCE.md,
 //! "Against every style", has the commands and the other table sizes).
 //!
-//! In President and Daifugō the same levels play by the greedy play-outs
-//! of [`crate::ClimbSearch`], `normal` with a few (8 of each candidate, a
-//! decision in a millisecond or two: its rules of thumb alone played no
-//! better than `easy` there), `hard` 30 and `expert` 125. At a table of
+//! In President and Daifugō the same levels play by the play-outs of
+//! [`crate::ClimbSearch`] (each other seat played out as the kind of
+//! player its plays this hand say it is: one that keeps its groups, as
+//! the UECda contest's default client, or one that sheds its weakest
+//! cards), `normal` with a few (8 of each candidate, a decision in a few
+//! milliseconds: its rules of thumb alone played no better than `easy`
+//! there), `hard` 30 and `expert` 125. At a table of
 //! all five levels their mean places are in order in both games (Daifugō
 //! 4.86, 2.94, 2.58, 2.34, 2.29 from `random` to `expert`):
 //! docs/PERFORMANCE.md, "The levels in President and Daifugō".

@@ -56,6 +56,7 @@ mod random;
 mod search;
 mod spec;
 mod style;
+mod weighing;
 
 pub use climb::{ClimbHeuristic, ClimbSearch};
 pub use external::ExternalBot;

@@ -16,6 +16,11 @@ use rand::seq::SliceRandom;
 
 use crate::{Bot, BotFault, BotRng, bot_rng};
 
+mod belief;
+mod kind;
+
+use belief::Belief;
+
 /// How a climbing bot leans: the heuristic's weights, or a style to
 /// measure against. Each style plays the games of the pack the way its
 /// name says and leads whenever it must (none passes a lead it could
@@ -264,9 +269,14 @@ impl Bot for ClimbHeuristic {
     }
 }
 
+/// Deals weighed by the belief of a decision, at most.
+const BELIEF_DEALS: usize = 128;
+
 /// A search for President and Daifugō: each candidate action is played
-/// out over samples of the cards the seat cannot see, every seat then
-/// shedding its worst cards; the action with the best mean place wins.
+/// out over samples of the cards the seat cannot see, each other seat
+/// then playing as the kind of player its plays so far say it is (see
+/// [`belief`]), the searching seat shedding its worst cards; the action
+/// with the best mean place wins.
 #[derive(Clone, Debug)]
 pub struct ClimbSearch {
     /// Thinking time per decision.
@@ -356,8 +366,17 @@ impl ClimbSearch {
         let start = Instant::now();
         let mut round = 0u32;
         let known = Exchanged::of(view);
+        // A few deals for each play-out a budget of play-outs draws.
+        let deals = match self.time {
+            Some(_) => BELIEF_DEALS,
+            None => (4 * self.playouts as usize).clamp(24, BELIEF_DEALS),
+        };
+        let belief = Belief::infer(view, deals, || self.sample_others(view, &known));
         loop {
-            let others = self.sample_others(view, &known);
+            let (others, kinds) = match &belief {
+                Some(belief) => belief.draw(&mut self.rng),
+                None => (self.sample_others(view, &known), PerSeat::default()),
+            };
             let Ok(sample) = view.sample(&others) else {
                 break;
             };
@@ -370,7 +389,7 @@ impl ClimbSearch {
                     let Some(seat) = hand.next_to_act() else {
                         break;
                     };
-                    let Some(next) = hand.worst_legal(seat) else {
+                    let Some(next) = kinds[seat].play(&hand, seat) else {
                         break;
                     };
                     if hand.apply(seat, next).is_err() {

@@ -16,12 +16,12 @@
 //! would have topped.
 
 use dalmuti_core::{Action, Card, Cards, Event, Hand, PerSeat, PlayPosition, Seat, Seen, View};
-use rand::Rng;
 
 use super::model::{Kind, fill};
 use super::playout::Table;
 use crate::BotRng;
 use crate::knowledge::Knowledge;
+use crate::weighing::{Weights, cumulative, draw_kind, likelihood, mixture};
 
 /// The kinds of player every other seat may be.
 pub(super) const FAMILY: [Kind; 3] = [Kind::Heuristic, Kind::Greedy, Kind::Random];
@@ -66,8 +66,8 @@ pub(super) struct Belief {
     me: Seat,
     players: usize,
     particles: Vec<Particle>,
-    /// Cumulative weights of the particles; the last is the total.
-    cumulative: Vec<f64>,
+    /// The particles' weights.
+    weights: Weights,
 }
 
 /// The plays of the hand so far, in order, and what the replay needs.
@@ -127,50 +127,29 @@ impl Belief {
             let mut log_weight = 0.0;
             let mut kinds = PerSeat::<[f64; FAMILY.len()]>::default();
             for seat in Seat::all(players).filter(|&s| s != me) {
-                let (total, posterior) = mixture(&ll[seat]);
+                let (total, posterior) = mixture(&ll[seat], &PRIOR);
                 log_weight += total;
                 kinds[seat] = cumulative(posterior);
             }
             particles.push(Particle { held, kinds });
             log_weights.push(log_weight * TEMPER);
         }
-        let most = log_weights
-            .iter()
-            .copied()
-            .fold(f64::NEG_INFINITY, f64::max);
-        if particles.is_empty() || !most.is_finite() {
-            return None;
-        }
-        let mut sum = 0.0;
-        let cumulative = log_weights
-            .iter()
-            .map(|w| {
-                sum += (w - most).exp();
-                sum
-            })
-            .collect();
+        let weights = Weights::of_logs(&log_weights)?;
         Some(Belief {
             me,
             players,
             particles,
-            cumulative,
+            weights,
         })
     }
 
     /// A deal drawn by weight, and each other seat's kind given it (the
     /// searching seat's own entry is unused).
     pub(super) fn draw(&self, rng: &mut BotRng) -> (&PerSeat<Cards>, PerSeat<Kind>) {
-        let total = *self.cumulative.last().expect("a belief has particles");
-        let x = rng.random::<f64>() * total;
-        let i = self.cumulative.partition_point(|&c| c <= x);
-        let particle = &self.particles[i.min(self.particles.len() - 1)];
+        let particle = &self.particles[self.weights.draw(rng)];
         let mut kinds = PerSeat::<Kind>::default();
         for seat in Seat::all(self.players).filter(|&s| s != self.me) {
-            let y = rng.random::<f64>();
-            let k = particle.kinds[seat]
-                .partition_point(|&c| c <= y)
-                .min(FAMILY.len() - 1);
-            kinds[seat] = FAMILY[k];
+            kinds[seat] = FAMILY[draw_kind(&particle.kinds[seat], rng)];
         }
         (&particle.held, kinds)
     }
@@ -178,32 +157,14 @@ impl Belief {
     /// How likely each kind of [`FAMILY`] is for `seat`, over every deal.
     #[cfg(test)]
     pub(super) fn kinds_of(&self, seat: Seat) -> [f64; FAMILY.len()] {
-        let mut out = [0.0; FAMILY.len()];
-        let mut before = 0.0;
-        for (p, &c) in self.particles.iter().zip(&self.cumulative) {
-            let weight = c - before;
-            before = c;
-            let mut last = 0.0;
-            for (o, &k) in out.iter_mut().zip(&p.kinds[seat]) {
-                *o += weight * (k - last);
-                last = k;
-            }
-        }
-        out.map(|o| o / before)
+        self.weights
+            .mean_kinds(self.particles.iter().map(|p| p.kinds[seat]))
     }
 
     /// How many deals count, as an effective sample size.
     #[cfg(test)]
     pub(super) fn effective_deals(&self) -> f64 {
-        let mut before = 0.0;
-        let (mut sum, mut squares) = (0.0, 0.0);
-        for &c in &self.cumulative {
-            let w = c - before;
-            before = c;
-            sum += w;
-            squares += w * w;
-        }
-        sum * sum / squares
+        self.weights.effective()
     }
 }
 
@@ -243,13 +204,8 @@ fn replay(
             fill(&hand, seat, legal);
             let n = legal.len();
             if n > 1 {
-                let any = 1.0 / n as f64;
                 for (t, kind) in FAMILY.iter().enumerate() {
-                    let p = match kind.choice(&hand, seat, legal) {
-                        Some(chosen) if chosen == action => 1.0 - NOISE + NOISE * any,
-                        Some(_) => NOISE * any,
-                        None => any,
-                    };
+                    let p = likelihood(kind.choice(&hand, seat, legal), action, n, NOISE);
                     ll[seat][t] += p.ln();
                 }
             }
@@ -257,29 +213,6 @@ fn replay(
         hand.apply(seat, action).ok()?;
     }
     Some(ll)
-}
-
-/// The log of the prior mixture's likelihood (the kinds summed out), and
-/// the posterior of each kind.
-fn mixture(ll: &[f64; FAMILY.len()]) -> (f64, [f64; FAMILY.len()]) {
-    let most = ll.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let mut terms = [0.0; FAMILY.len()];
-    for ((t, &l), &prior) in terms.iter_mut().zip(ll).zip(&PRIOR) {
-        *t = prior * (l - most).exp();
-    }
-    let sum: f64 = terms.iter().sum();
-    (most + sum.ln(), terms.map(|t| t / sum))
-}
-
-/// Running sums of `p`, the last set to exactly 1.
-fn cumulative(p: [f64; FAMILY.len()]) -> [f64; FAMILY.len()] {
-    let mut sum = 0.0;
-    let mut out = p.map(|x| {
-        sum += x;
-        sum
-    });
-    out[FAMILY.len() - 1] = 1.0;
-    out
 }
 
 #[cfg(test)]
