@@ -8,6 +8,7 @@
 // of the files built into the binary, so no rebuild is needed between runs).
 
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -541,16 +542,31 @@ export async function reportFailure(tag, file, { step, error, pages, pageErrors,
 }
 
 /**
- * Runs a test to its end: `run()` within `timeoutMs`, then one result line
- * (counted by .ci/run with the Rust tests' lines) or the failure report;
- * `cleanup()` always; the process exits 0 or 1. `t` gives the live parts:
- * `pages()`, `pageErrors`, `consoleErrors`, `server`, `passed()`.
+ * How much longer than on a quiet machine a whole test may take: the
+ * whole-test limit stops a test that hangs, it does not measure speed
+ * (each step's waits have their own limits). A file's limit is about
+ * 1.6 times what it takes on a quiet two-core machine, and a loaded one
+ * (a CI run beside two busy loops) took layout.mjs past it; so the limit
+ * grows with the load on the machine when the test starts (the last
+ * minute's load per core, at least 1), and by half again.
+ */
+export function timeScale(loadPerCore = os.loadavg()[0] / Math.max(1, os.cpus().length)) {
+  return 1.5 * Math.max(1, loadPerCore);
+}
+
+/**
+ * Runs a test to its end: `run()` within `timeoutMs` (as on a quiet
+ * machine; scaled by `timeScale()`), then one result line (counted by
+ * .ci/run with the Rust tests' lines) or the failure report; `cleanup()`
+ * always; the process exits 0 or 1. `t` gives the live parts: `pages()`,
+ * `pageErrors`, `consoleErrors`, `server`, `passed()`.
  */
 export async function runTest(tag, name, file, timeoutMs, run, cleanup, t) {
+  const limitMs = Math.round(timeoutMs * timeScale());
   const timer = setTimeout(() => {
-    console.error(`[${tag}] FAILED: the test took more than ${timeoutMs / 1000} s (at step: ${currentStep})`);
+    console.error(`[${tag}] FAILED: the test took more than ${Math.round(limitMs / 1000)} s (at step: ${currentStep})`);
     cleanup().finally(() => process.exit(1));
-  }, timeoutMs);
+  }, limitMs);
   let code = 0;
   try {
     await run();
