@@ -275,7 +275,7 @@ const BELIEF_DEALS: usize = 128;
 /// A search for President and Daifugō: each candidate action is played
 /// out over samples of the cards the seat cannot see, each other seat
 /// then playing as the kind of player its plays so far say it is (see
-/// [`belief`]), the searching seat shedding its worst cards; the action
+/// `climb/belief.rs`), the searching seat shedding its worst cards; the action
 /// with the best mean place wins.
 #[derive(Clone, Debug)]
 pub struct ClimbSearch {
