@@ -118,26 +118,33 @@ fn iterations_in_50_ms() {
 /// budget is of simulated moves, so the time is this machine's).
 fn expert_time() {
     let mut bot = Level::Expert.build(1).unwrap();
+    let hands = (0..10).flat_map(|seed| [true, false].map(|lead| position(seed, 20, lead)));
+    println!(
+        "search/expert ({}): {}",
+        Level::Expert.spec_text(),
+        decision_times(bot.as_mut(), hands)
+    );
+}
+
+/// How long `bot` takes to decide at each of `hands` (the seat to act's
+/// view): "M ms a decision on average (least L, most H) over N decisions".
+fn decision_times(bot: &mut dyn Bot, hands: impl Iterator<Item = Hand>) -> String {
     let mut times = Vec::new();
-    for seed in 0..10 {
-        for lead in [true, false] {
-            let hand = position(seed, 20, lead);
-            let view = View::new(&hand, Viewer::Seat(hand.turn()));
-            let legal = view.legal_actions();
-            let started = std::time::Instant::now();
-            black_box(bot.decide(&view, &legal).unwrap());
-            times.push(started.elapsed().as_secs_f64() * 1000.0);
-        }
+    for hand in hands {
+        let view = View::new(&hand, Viewer::Seat(hand.next_to_act().unwrap()));
+        let legal = view.legal_actions();
+        let started = std::time::Instant::now();
+        black_box(bot.decide(&view, &legal).unwrap());
+        times.push(started.elapsed().as_secs_f64() * 1000.0);
     }
     times.sort_by(f64::total_cmp);
-    println!(
-        "search/expert ({}): {:.1} ms a decision on average (least {:.1}, most {:.1}) over {} decisions",
-        Level::Expert.spec_text(),
+    format!(
+        "{:.1} ms a decision on average (least {:.1}, most {:.1}) over {} decisions",
         times.iter().sum::<f64>() / times.len() as f64,
         times[0],
         times[times.len() - 1],
         times.len()
-    );
+    )
 }
 
 /// A five-player Daifugō hand with the contest's rules, past its exchange
@@ -172,25 +179,12 @@ fn daifugo_time() {
     for level in [Level::Hard, Level::Expert] {
         for plays in [4, 16] {
             let mut bot = level.build(1).unwrap();
-            let mut times = Vec::new();
-            for seed in 0..20 {
-                let hand = daifugo_position(seed, plays);
-                let seat = hand.next_to_act().unwrap();
-                let view = View::new(&hand, Viewer::Seat(seat));
-                let legal = view.legal_actions();
-                let started = std::time::Instant::now();
-                black_box(bot.decide(&view, &legal).unwrap());
-                times.push(started.elapsed().as_secs_f64() * 1000.0);
-            }
-            times.sort_by(f64::total_cmp);
+            let hands = (0..20).map(|seed| daifugo_position(seed, plays));
             println!(
-                "search/Daifugō {} ({}), after {plays} plays: {:.1} ms a decision on average (least {:.1}, most {:.1}) over {} decisions",
+                "search/Daifugō {} ({}), after {plays} plays: {}",
                 level.name(),
                 level.spec_text(),
-                times.iter().sum::<f64>() / times.len() as f64,
-                times[0],
-                times[times.len() - 1],
-                times.len()
+                decision_times(bot.as_mut(), hands)
             );
         }
     }
