@@ -11,7 +11,8 @@
 //! seat did: a kind makes its own choice with probability 1 − ε and any
 //! legal action with ε, the random kind any legal action. Each deal is
 //! weighted by how likely it makes the plays seen (each seat's kind
-//! summed out under the prior), and each seat's kind is distributed
+//! summed out under the prior: what the table's earlier hands showed,
+//! [`super::table`]), and each seat's kind is distributed
 //! given the deal. The search draws a deal by weight, and each seat's
 //! kind given that deal, and plays it out with each seat as its kind: a
 //! seat that passed where it could have shed its weakest card is not
@@ -20,14 +21,14 @@
 use dalmuti_core::{Action, Cards, Event, Hand, PerSeat, PlayPosition, Seat, Seen, View};
 
 use super::kind::Kind;
-use crate::BotRng;
-use crate::weighing::{Weights, cumulative, draw_kind, likelihood, mixture};
+use crate::weighing::{WeightedDeals, likelihood};
 
 /// The kinds of player every other seat may be.
 pub(super) const FAMILY: [Kind; 3] = [Kind::Keeper, Kind::Weakest, Kind::Random];
 
-/// How likely each kind is before anything is seen.
-const PRIOR: [f64; 3] = [0.45, 0.45, 0.1];
+/// How likely each kind is before anything is seen at a table (then the
+/// table's own spread, [`super::table::TableKinds`]).
+pub(super) const PRIOR: [f64; 3] = [0.45, 0.45, 0.1];
 
 /// ε: how often a kind is taken to play something other than its own
 /// choice (any legal action).
@@ -40,28 +41,13 @@ const REPLAY_BUDGET: usize = 4000;
 /// Deals weighed however long the hand so far.
 const FEWEST_DEALS: usize = 24;
 
-/// The power a deal's likelihood is raised to: the kinds only
-/// approximate real players, and untempered a few deals would take all
-/// the weight (as the Dalmuti search's belief, which measured it).
+/// The power a deal's likelihood is raised to (see
+/// [`WeightedDeals::weigh`]; the Dalmuti search's belief measured it).
 const TEMPER: f64 = 0.3;
 
-/// One weighted deal: the other seats' cards now, and each other seat's
-/// kind given the deal, as cumulative probabilities over [`FAMILY`].
-#[derive(Clone, Debug)]
-struct Deal {
-    held: PerSeat<Cards>,
-    kinds: PerSeat<[f64; FAMILY.len()]>,
-}
-
-/// The weighted deals of one decision.
-#[derive(Clone, Debug)]
-pub(super) struct Belief {
-    me: Seat,
-    players: usize,
-    deals: Vec<Deal>,
-    /// The deals' weights.
-    weights: Weights,
-}
+/// The weighted deals of one decision, each other seat's kind of
+/// [`FAMILY`] given each.
+pub(super) type Belief = WeightedDeals<{ FAMILY.len() }>;
 
 /// The plays of the hand so far, from its first lead, and what each seat
 /// played.
@@ -94,66 +80,29 @@ impl History {
     }
 }
 
-impl Belief {
-    /// The belief at `view`'s decision, from up to `samples` deals drawn
-    /// by `sample` (the other seats' cards, as the seat knows them);
-    /// `None` when there is nothing to infer from.
-    pub(super) fn infer(
-        view: &View<'_>,
-        samples: usize,
-        mut sample: impl FnMut() -> PerSeat<Cards>,
-    ) -> Option<Belief> {
-        let me = view.seat()?;
-        let history = History::of(view)?;
-        let players = view.players();
-        let replayed = history.actions.iter().filter(|(s, _)| *s != me).count();
-        let samples = (REPLAY_BUDGET / replayed.max(1)).clamp(FEWEST_DEALS.min(samples), samples);
-        let mine = view.cards()?;
-        let mut deals = Vec::with_capacity(samples);
-        let mut log_weights = Vec::with_capacity(samples);
-        for _ in 0..samples {
-            let mut held = sample();
-            held[me] = mine;
-            let Some(ll) = replay(view, me, &history, &held) else {
-                continue;
-            };
-            let mut log_weight = 0.0;
-            let mut kinds = PerSeat::<[f64; FAMILY.len()]>::default();
-            for seat in Seat::all(players).filter(|&s| s != me) {
-                let (total, posterior) = mixture(&ll[seat], &PRIOR);
-                log_weight += total;
-                kinds[seat] = cumulative(posterior);
-            }
-            held[me] = Cards::EMPTY;
-            deals.push(Deal { held, kinds });
-            log_weights.push(log_weight * TEMPER);
-        }
-        let weights = Weights::of_logs(&log_weights)?;
-        Some(Belief {
-            me,
-            players,
-            deals,
-            weights,
-        })
-    }
-
-    /// A deal drawn by weight (the other seats' cards), and each other
-    /// seat's kind given it (the searching seat's own is unused).
-    pub(super) fn draw(&self, rng: &mut BotRng) -> (PerSeat<Cards>, PerSeat<Kind>) {
-        let deal = &self.deals[self.weights.draw(rng)];
-        let mut kinds = PerSeat::<Kind>::default();
-        for seat in Seat::all(self.players).filter(|&s| s != self.me) {
-            kinds[seat] = FAMILY[draw_kind(&deal.kinds[seat], rng)];
-        }
-        (deal.held, kinds)
-    }
-
-    /// How likely each kind of [`FAMILY`] is for `seat`, over every deal.
-    #[cfg(test)]
-    pub(super) fn kinds_of(&self, seat: Seat) -> [f64; FAMILY.len()] {
-        self.weights
-            .mean_kinds(self.deals.iter().map(|p| p.kinds[seat]))
-    }
+/// The belief at `view`'s decision, each seat's kind taken from `prior`
+/// before its plays are seen, from up to `samples` deals drawn by `sample`
+/// (the other seats' cards, as the seat knows them); `None` when there is
+/// nothing to infer from.
+pub(super) fn infer(
+    view: &View<'_>,
+    prior: &[f64; FAMILY.len()],
+    samples: usize,
+    mut sample: impl FnMut() -> PerSeat<Cards>,
+) -> Option<Belief> {
+    let me = view.seat()?;
+    let history = History::of(view)?;
+    let replayed = history.actions.iter().filter(|(s, _)| *s != me).count();
+    let samples = (REPLAY_BUDGET / replayed.max(1)).clamp(FEWEST_DEALS.min(samples), samples);
+    let mine = view.cards()?;
+    let deals = (0..samples).filter_map(|_| {
+        let mut held = sample();
+        held[me] = mine;
+        let ll = replay(view, me, &history, &held)?;
+        held[me] = Cards::EMPTY;
+        Some((held, ll))
+    });
+    WeightedDeals::weigh(me, view.players(), prior, TEMPER, deals)
 }
 
 /// Plays the hand again from its first lead with every seat's cards as
@@ -229,7 +178,7 @@ mod tests {
                 if seat.index() == 0 && plays >= 12 && hand.stage() == Stage::Play {
                     let view = View::new(&hand, Viewer::Seat(seat));
                     let known = super::super::Exchanged::of(&view);
-                    let belief = Belief::infer(&view, 64, || search.sample_others(&view, &known))
+                    let belief = infer(&view, &PRIOR, 64, || search.sample_others(&view, &known))
                         .expect("a hand with plays has a belief");
                     for s in (1..5).map(Seat::new).filter(|&s| !hand.held(s).is_empty()) {
                         let found = belief.kinds_of(s);

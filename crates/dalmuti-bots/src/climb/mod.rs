@@ -14,12 +14,16 @@ use dalmuti_core::{
 use rand::Rng;
 use rand::seq::SliceRandom;
 
+use crate::weighing::{cumulative, draw_kind};
 use crate::{Bot, BotFault, BotRng, bot_rng};
 
 mod belief;
 mod kind;
+mod table;
 
-use belief::Belief;
+use belief::FAMILY;
+use kind::Kind;
+use table::TableKinds;
 
 /// How a climbing bot leans: the heuristic's weights, or a style to
 /// measure against. Each style plays the games of the pack the way its
@@ -275,8 +279,10 @@ const BELIEF_DEALS: usize = 128;
 /// A search for President and Daifugō: each candidate action is played
 /// out over samples of the cards the seat cannot see, each other seat
 /// then playing as the kind of player its plays so far say it is (see
-/// `climb/belief.rs`), the searching seat shedding its worst cards; the action
-/// with the best mean place wins.
+/// `climb/belief.rs`; before a seat has shown anything, as the table's
+/// earlier hands say its players are, `climb/table.rs`), the searching
+/// seat shedding its worst cards; the action with the best mean place
+/// wins.
 #[derive(Clone, Debug)]
 pub struct ClimbSearch {
     /// Thinking time per decision.
@@ -287,6 +293,8 @@ pub struct ClimbSearch {
     heuristic: ClimbHeuristic,
     /// The most a decision may take, whatever the budget.
     cap: Option<Duration>,
+    /// Who plays at this table, as its hands so far have shown.
+    table: TableKinds,
 }
 
 impl ClimbSearch {
@@ -297,6 +305,7 @@ impl ClimbSearch {
             rng: bot_rng(seed),
             heuristic: ClimbHeuristic::new(Lean::Balanced, seed ^ 0x5eed),
             cap: None,
+            table: TableKinds::default(),
         }
     }
 
@@ -371,11 +380,27 @@ impl ClimbSearch {
             Some(_) => BELIEF_DEALS,
             None => (4 * self.playouts as usize).clamp(24, BELIEF_DEALS),
         };
-        let belief = Belief::infer(view, deals, || self.sample_others(view, &known));
+        let prior = self.table.prior(view);
+        let belief = belief::infer(view, &prior, deals, || self.sample_others(view, &known));
+        if let Some(belief) = &belief {
+            self.table.saw(view, belief);
+        }
+        let spread = cumulative(prior);
         loop {
             let (others, kinds) = match &belief {
-                Some(belief) => belief.draw(&mut self.rng),
-                None => (self.sample_others(view, &known), PerSeat::default()),
+                Some(belief) => {
+                    let (held, kinds) = belief.draw(&FAMILY, &mut self.rng);
+                    (*held, kinds)
+                }
+                // Nothing seen this hand yet: each seat is what the table
+                // has shown.
+                None => {
+                    let mut kinds = PerSeat::<Kind>::default();
+                    for seat in Seat::all(view.players()).filter(|&s| s != me) {
+                        kinds[seat] = FAMILY[draw_kind(&spread, &mut self.rng)];
+                    }
+                    (self.sample_others(view, &known), kinds)
+                }
             };
             let Ok(sample) = view.sample(&others) else {
                 break;

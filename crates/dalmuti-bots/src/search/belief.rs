@@ -21,7 +21,7 @@ use super::model::{Kind, fill};
 use super::playout::Table;
 use crate::BotRng;
 use crate::knowledge::Knowledge;
-use crate::weighing::{Weights, cumulative, draw_kind, likelihood, mixture};
+use crate::weighing::{WeightedDeals, likelihood};
 
 /// The kinds of player every other seat may be.
 pub(super) const FAMILY: [Kind; 3] = [Kind::Heuristic, Kind::Greedy, Kind::Random];
@@ -52,23 +52,8 @@ const FEWEST_PARTICLES: usize = 24;
 /// bots 0.27 → 0.30; docs/PERFORMANCE.md).
 const TEMPER: f64 = 0.3;
 
-/// One weighted deal: every seat's cards now, and each other seat's kind
-/// given the deal, as cumulative probabilities over [`FAMILY`].
-#[derive(Clone, Debug)]
-struct Particle {
-    held: PerSeat<Cards>,
-    kinds: PerSeat<[f64; FAMILY.len()]>,
-}
-
-/// The weighted deals.
-#[derive(Clone, Debug)]
-pub(super) struct Belief {
-    me: Seat,
-    players: usize,
-    particles: Vec<Particle>,
-    /// The particles' weights.
-    weights: Weights,
-}
+/// The weighted deals, each other seat's kind of [`FAMILY`] given each.
+pub(super) type Belief = WeightedDeals<{ FAMILY.len() }>;
 
 /// The plays of the hand so far, in order, and what the replay needs.
 struct History {
@@ -94,78 +79,32 @@ impl History {
     }
 }
 
-impl Belief {
-    /// The belief at `view`'s decision, from `samples` deals; `None` when
-    /// there is nothing to infer from (no play yet, or a position without
-    /// its history).
-    pub(super) fn infer(
-        view: &View<'_>,
-        knowledge: &Knowledge,
-        table: &Table,
-        samples: usize,
-        rng: &mut BotRng,
-    ) -> Option<Belief> {
-        if !table.accounted() {
-            return None;
-        }
-        let history = History::of(view)?;
-        let me = knowledge.me;
-        let players = knowledge.players;
-        // Fewer deals when the hand so far is long (a big table, late in
-        // the hand), so that the replays cost about as much at any table.
-        let replayed = history.actions.iter().filter(|(s, _)| *s != me).count();
-        let samples =
-            (REPLAY_BUDGET / replayed.max(1)).clamp(FEWEST_PARTICLES.min(samples), samples);
-        let mut particles = Vec::with_capacity(samples);
-        let mut log_weights = Vec::with_capacity(samples);
-        let mut legal = Vec::new();
-        for _ in 0..samples {
-            let held = table.sample(knowledge, rng);
-            let Some(ll) = replay(view, knowledge, &history, &held, &mut legal) else {
-                continue;
-            };
-            let mut log_weight = 0.0;
-            let mut kinds = PerSeat::<[f64; FAMILY.len()]>::default();
-            for seat in Seat::all(players).filter(|&s| s != me) {
-                let (total, posterior) = mixture(&ll[seat], &PRIOR);
-                log_weight += total;
-                kinds[seat] = cumulative(posterior);
-            }
-            particles.push(Particle { held, kinds });
-            log_weights.push(log_weight * TEMPER);
-        }
-        let weights = Weights::of_logs(&log_weights)?;
-        Some(Belief {
-            me,
-            players,
-            particles,
-            weights,
-        })
+/// The belief at `view`'s decision, from `samples` deals; `None` when
+/// there is nothing to infer from (no play yet, or a position without its
+/// history).
+pub(super) fn infer(
+    view: &View<'_>,
+    knowledge: &Knowledge,
+    table: &Table,
+    samples: usize,
+    rng: &mut BotRng,
+) -> Option<Belief> {
+    if !table.accounted() {
+        return None;
     }
-
-    /// A deal drawn by weight, and each other seat's kind given it (the
-    /// searching seat's own entry is unused).
-    pub(super) fn draw(&self, rng: &mut BotRng) -> (&PerSeat<Cards>, PerSeat<Kind>) {
-        let particle = &self.particles[self.weights.draw(rng)];
-        let mut kinds = PerSeat::<Kind>::default();
-        for seat in Seat::all(self.players).filter(|&s| s != self.me) {
-            kinds[seat] = FAMILY[draw_kind(&particle.kinds[seat], rng)];
-        }
-        (&particle.held, kinds)
-    }
-
-    /// How likely each kind of [`FAMILY`] is for `seat`, over every deal.
-    #[cfg(test)]
-    pub(super) fn kinds_of(&self, seat: Seat) -> [f64; FAMILY.len()] {
-        self.weights
-            .mean_kinds(self.particles.iter().map(|p| p.kinds[seat]))
-    }
-
-    /// How many deals count, as an effective sample size.
-    #[cfg(test)]
-    pub(super) fn effective_deals(&self) -> f64 {
-        self.weights.effective()
-    }
+    let history = History::of(view)?;
+    let me = knowledge.me;
+    // Fewer deals when the hand so far is long (a big table, late in the
+    // hand), so that the replays cost about as much at any table.
+    let replayed = history.actions.iter().filter(|(s, _)| *s != me).count();
+    let samples = (REPLAY_BUDGET / replayed.max(1)).clamp(FEWEST_PARTICLES.min(samples), samples);
+    let mut legal = Vec::new();
+    let deals = (0..samples).filter_map(|_| {
+        let held = table.sample(knowledge, rng);
+        let ll = replay(view, knowledge, &history, &held, &mut legal)?;
+        Some((held, ll))
+    });
+    WeightedDeals::weigh(me, knowledge.players, &PRIOR, TEMPER, deals)
 }
 
 /// Replays the hand from its first lead with every seat's cards as they
@@ -249,7 +188,7 @@ mod tests {
                 if seat.index() == 0 && plays >= 20 && legal.len() > 1 {
                     let k = Knowledge::from_view(&view);
                     let table = Table::of(&view, &k);
-                    let belief = Belief::infer(&view, &k, &table, PARTICLES, &mut bot_rng(seed))
+                    let belief = infer(&view, &k, &table, PARTICLES, &mut bot_rng(seed))
                         .expect("a hand with plays has a belief");
                     assert!(belief.effective_deals() >= 1.0);
                     for s in (1..5).map(Seat::new).filter(|&s| !hand.held(s).is_empty()) {

@@ -61,7 +61,7 @@ pub use setup::SetupSearch;
 
 use crate::knowledge::Knowledge;
 use crate::{Bot, BotFault, BotRng, HeuristicBot, LearnedBot, bot_rng};
-use belief::{Belief, PARTICLES};
+use belief::PARTICLES;
 use model::Kind;
 use playout::Table;
 use worker::{Budget, Deals, MOVES_PER_ITERATION, RootStats};
@@ -189,7 +189,7 @@ impl SearchBot {
         let table = Table::of(view, &knowledge);
         let belief = match self.config.opponents {
             Opponents::Infer => {
-                Belief::infer(view, &knowledge, &table, self.particles(), &mut self.rng)
+                belief::infer(view, &knowledge, &table, self.particles(), &mut self.rng)
             }
             _ => None,
         };

@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 
 use dalmuti_core::{Action, Hand, PerSeat, Seat, Set};
 
-use super::belief::Belief;
+use super::belief::{Belief, FAMILY};
 use super::config::{Opponents, SearchConfig};
 use super::model::Kind;
 use super::playout::{self, Table};
@@ -70,7 +70,7 @@ impl Deals<'_> {
     fn draw(&self, table: &Table, rng: &mut BotRng) -> (Hand, PerSeat<Kind>) {
         match self.belief {
             Some(belief) => {
-                let (held, kinds) = belief.draw(rng);
+                let (held, kinds) = belief.draw(&FAMILY, rng);
                 (table.hand_of(held), kinds)
             }
             None => {
