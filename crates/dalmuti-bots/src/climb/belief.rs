@@ -154,7 +154,8 @@ fn replay(
 mod tests {
     use super::*;
     use crate::climb::ClimbSearch;
-    use dalmuti_core::{DealRng, Rules, Seed, Stage, Viewer};
+    use crate::climb::kind::play_hand_of_five;
+    use dalmuti_core::Viewer;
 
     /// Plays Daifugō hands of five, seats 1 to 4 as `others`, seat 0 its
     /// weakest; at seat 0's decisions once 12 plays are made, how likely
@@ -163,40 +164,24 @@ mod tests {
         let mut total = [0.0; FAMILY.len()];
         let mut counted = 0.0;
         for seed in 0..seeds {
-            let mut hand = Hand::deal_ranked(
-                Rules::daifugo(),
-                5,
-                None,
-                &mut DealRng::new(Seed::from(seed)),
-            );
             let mut search = ClimbSearch::new(None, 8, seed);
-            let mut plays = 0;
-            while let Some(seat) = hand.next_to_act() {
-                if hand.stage() == Stage::Play {
-                    plays += 1;
+            play_hand_of_five(seed, others, |hand, plays| {
+                if plays < 12 {
+                    return;
                 }
-                if seat.index() == 0 && plays >= 12 && hand.stage() == Stage::Play {
-                    let view = View::new(&hand, Viewer::Seat(seat));
-                    let known = super::super::Exchanged::of(&view);
-                    let belief = infer(&view, &PRIOR, 64, || search.sample_others(&view, &known))
-                        .expect("a hand with plays has a belief");
-                    for s in (1..5).map(Seat::new).filter(|&s| !hand.held(s).is_empty()) {
-                        let found = belief.kinds_of(s);
-                        assert!((found.iter().sum::<f64>() - 1.0).abs() < 1e-9);
-                        for (t, f) in total.iter_mut().zip(found) {
-                            *t += f;
-                        }
-                        counted += 1.0;
+                let view = View::new(hand, Viewer::Seat(Seat::new(0)));
+                let known = super::super::Exchanged::of(&view);
+                let belief = infer(&view, &PRIOR, 64, || search.sample_others(&view, &known))
+                    .expect("a hand with plays has a belief");
+                for s in (1..5).map(Seat::new).filter(|&s| !hand.held(s).is_empty()) {
+                    let found = belief.kinds_of(s);
+                    assert!((found.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+                    for (t, f) in total.iter_mut().zip(found) {
+                        *t += f;
                     }
+                    counted += 1.0;
                 }
-                let kind = if seat.index() == 0 {
-                    Kind::Weakest
-                } else {
-                    others
-                };
-                let action = kind.play(&hand, seat).expect("a legal action");
-                hand.apply(seat, action).expect("legal");
-            }
+            });
         }
         assert!(counted > 20.0, "only {counted} beliefs");
         total.map(|t| t / counted)

@@ -134,3 +134,36 @@ fn loose_cards(held: &Cards) -> Cards {
     }
     loose
 }
+
+/// A hand played by kinds, for the tests of what the search learns of
+/// them.
+#[cfg(test)]
+pub(super) fn play_hand_of_five(seed: u64, others: Kind, mut at_mine: impl FnMut(&Hand, usize)) {
+    use dalmuti_core::{DealRng, Rules, Seed};
+    // A Daifugō hand of five dealt from `seed`: seats 1 to 4 play as
+    // `others`, seat 0 its weakest; `at_mine` sees the hand at each of
+    // seat 0's turns in the play, with the plays made so far (its own
+    // turn counted).
+    let mut hand = Hand::deal_ranked(
+        Rules::daifugo(),
+        5,
+        None,
+        &mut DealRng::new(Seed::from(seed)),
+    );
+    let mut plays = 0;
+    while let Some(seat) = hand.next_to_act() {
+        if hand.stage() == Stage::Play {
+            plays += 1;
+            if seat.index() == 0 {
+                at_mine(&hand, plays);
+            }
+        }
+        let kind = if seat.index() == 0 {
+            Kind::Weakest
+        } else {
+            others
+        };
+        let action = kind.play(&hand, seat).expect("a legal action");
+        hand.apply(seat, action).expect("legal");
+    }
+}

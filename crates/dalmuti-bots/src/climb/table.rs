@@ -101,9 +101,9 @@ impl TableKinds {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::climb::kind::Kind;
+    use crate::climb::kind::{Kind, play_hand_of_five};
     use crate::climb::{ClimbSearch, Exchanged, belief};
-    use dalmuti_core::{DealRng, Hand, Rules, Seed, Stage, Viewer};
+    use dalmuti_core::Viewer;
 
     /// Plays `hands` Daifugō hands of five, seats 1 to 4 as `others`,
     /// seat 0 its weakest, with seat 0's table learning at each of its
@@ -115,36 +115,21 @@ mod tests {
         let mut firsts = Vec::new();
         let mut steady = true;
         for seed in 0..hands {
-            let mut hand = Hand::deal_ranked(
-                Rules::daifugo(),
-                5,
-                None,
-                &mut DealRng::new(Seed::from(100 + seed)),
-            );
             let mut first = None;
-            while let Some(seat) = hand.next_to_act() {
-                if seat.index() == 0 && hand.stage() == Stage::Play {
-                    let view = View::new(&hand, Viewer::Seat(seat));
-                    let prior = table.prior(&view);
-                    match first {
-                        None => first = Some(prior),
-                        Some(first) => steady &= first == prior,
-                    }
-                    let known = Exchanged::of(&view);
-                    if let Some(found) =
-                        belief::infer(&view, &prior, 48, || search.sample_others(&view, &known))
-                    {
-                        table.saw(&view, &found);
-                    }
+            play_hand_of_five(100 + seed, others, |hand, _| {
+                let view = View::new(hand, Viewer::Seat(Seat::new(0)));
+                let prior = table.prior(&view);
+                match first {
+                    None => first = Some(prior),
+                    Some(first) => steady &= first == prior,
                 }
-                let kind = if seat.index() == 0 {
-                    Kind::Weakest
-                } else {
-                    others
-                };
-                let action = kind.play(&hand, seat).expect("a legal action");
-                hand.apply(seat, action).expect("legal");
-            }
+                let known = Exchanged::of(&view);
+                if let Some(found) =
+                    belief::infer(&view, &prior, 48, || search.sample_others(&view, &known))
+                {
+                    table.saw(&view, &found);
+                }
+            });
             firsts.extend(first);
         }
         (firsts, steady)
