@@ -24,7 +24,7 @@ pub(crate) fn likelihood(chosen: Option<Action>, action: Action, n: usize, noise
 /// The log of the prior mixture's likelihood (the kinds summed out) of
 /// one seat's log-likelihoods `ll` under each kind, and the posterior of
 /// each kind.
-fn mixture<const K: usize>(ll: &[f64; K], prior: &[f64; K]) -> (f64, [f64; K]) {
+pub(crate) fn mixture<const K: usize>(ll: &[f64; K], prior: &[f64; K]) -> (f64, [f64; K]) {
     let most = ll.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let mut terms = [0.0; K];
     for ((t, &l), &prior) in terms.iter_mut().zip(ll).zip(prior) {

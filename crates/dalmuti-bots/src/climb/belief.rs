@@ -9,11 +9,16 @@
 //! hand is played again from its first lead, and at every decision
 //! another seat made, each kind's choice there is compared with what the
 //! seat did: a kind makes its own choice with probability 1 − ε and any
-//! legal action with ε, the random kind any legal action. Each deal is
-//! weighted by how likely it makes the plays seen (each seat's kind
-//! summed out under the prior: what the table's earlier hands showed,
-//! [`super::table`]), and each seat's kind is distributed
-//! given the deal. The search draws a deal by weight, and each seat's
+//! legal action with ε, the random kind any legal action. How likely a
+//! deal makes the plays seen is each seat's kind summed out under the
+//! prior (what the table's earlier hands showed, [`super::table`]). A
+//! deal drawn at random seldom explains a keeper's plays (its model is
+//! the contest's default client, exact), so each sampled deal then walks
+//! toward the plays: the others trade cards at random, a trade kept as
+//! Metropolis says (with probability the likelihood's ratio, or one when
+//! it explains better), never against what the seat knows from the
+//! exchange. The deals the walks end at count alike, and each seat's kind
+//! is distributed given each. The search draws a deal, and each seat's
 //! kind given that deal, and plays it out with each seat as its kind: a
 //! seat that passed where it could have shed its weakest card is not
 //! likely to be that kind of player, or not likely to hold that card.
@@ -21,7 +26,10 @@
 use dalmuti_core::{Action, Cards, Event, Hand, PerSeat, PlayPosition, Seat, Seen, View};
 
 use super::kind::Kind;
-use crate::weighing::{WeightedDeals, likelihood};
+use rand::Rng;
+
+use crate::BotRng;
+use crate::weighing::{WeightedDeals, likelihood, mixture};
 
 /// The kinds of player every other seat may be.
 pub(super) const FAMILY: [Kind; 3] = [Kind::Keeper, Kind::Weakest, Kind::Random];
@@ -34,16 +42,20 @@ pub(super) const PRIOR: [f64; 3] = [0.45, 0.45, 0.1];
 /// choice (any legal action).
 const NOISE: f64 = 0.15;
 
+/// ε for the keeper: the model is the kit's default client decision for
+/// decision (`super::kit`), so a keeper's play it does not make is all but
+/// ruled out.
+const KEEPER_NOISE: f64 = 0.02;
+
+/// Steps of each sampled deal's walk toward the plays seen.
+const WALK_STEPS: usize = 40;
+
 /// Decisions of other seats replayed per decision, over every deal: the
 /// number of deals is cut to fit, down to [`FEWEST_DEALS`].
 const REPLAY_BUDGET: usize = 4000;
 
 /// Deals weighed however long the hand so far.
 const FEWEST_DEALS: usize = 24;
-
-/// The power a deal's likelihood is raised to (see
-/// [`WeightedDeals::weigh`]; the Dalmuti search's belief measured it).
-const TEMPER: f64 = 0.3;
 
 /// The weighted deals of one decision, each other seat's kind of
 /// [`FAMILY`] given each.
@@ -89,20 +101,116 @@ pub(super) fn infer(
     prior: &[f64; FAMILY.len()],
     samples: usize,
     mut sample: impl FnMut() -> PerSeat<Cards>,
+    fits: impl Fn(&PerSeat<Cards>) -> bool,
+    rng: &mut BotRng,
 ) -> Option<Belief> {
     let me = view.seat()?;
     let history = History::of(view)?;
     let replayed = history.actions.iter().filter(|(s, _)| *s != me).count();
     let samples = (REPLAY_BUDGET / replayed.max(1)).clamp(FEWEST_DEALS.min(samples), samples);
     let mine = view.cards()?;
-    let deals = (0..samples).filter_map(|_| {
-        let mut held = sample();
-        held[me] = mine;
-        let ll = replay(view, me, &history, &held)?;
-        held[me] = Cards::EMPTY;
-        Some((held, ll))
-    });
-    WeightedDeals::weigh(me, view.players(), prior, TEMPER, deals)
+    let walk = Walk {
+        view,
+        me,
+        mine,
+        history: &history,
+        prior,
+        seats: Seat::all(view.players())
+            .filter(|&s| s != me && view.card_count(s) > 0)
+            .collect(),
+    };
+    let mut deals = Vec::with_capacity(samples);
+    for _ in 0..samples {
+        let held = sample();
+        let Some(ll) = walk.likelihood(&held) else {
+            continue;
+        };
+        deals.push(walk.walk(held, ll, &fits, rng));
+    }
+    // Each deal is where its walk ended: drawn in proportion to how well
+    // it explains the plays already, so all count alike.
+    WeightedDeals::weigh(me, view.players(), prior, 0.0, deals)
+}
+
+/// What a walk from a sampled deal toward the plays seen needs.
+struct Walk<'a> {
+    view: &'a View<'a>,
+    me: Seat,
+    mine: Cards,
+    history: &'a History,
+    prior: &'a [f64; FAMILY.len()],
+    /// The other seats still holding cards: those that may trade.
+    seats: Vec<Seat>,
+}
+
+/// Each seat's log-likelihood of its decisions under each kind.
+type Explained = PerSeat<[f64; FAMILY.len()]>;
+
+impl Walk<'_> {
+    fn likelihood(&self, held: &PerSeat<Cards>) -> Option<Explained> {
+        let mut all = *held;
+        all[self.me] = self.mine;
+        replay(self.view, self.me, self.history, &all)
+    }
+
+    /// How well a deal explains the plays: the log of its likelihood,
+    /// each seat's kind summed out under the prior.
+    fn score(&self, ll: &Explained) -> f64 {
+        self.seats
+            .iter()
+            .map(|&s| mixture(&ll[s], self.prior).0)
+            .sum()
+    }
+
+    /// [`WALK_STEPS`] steps of Metropolis from `held`: two other seats
+    /// trade a card each, the trade kept with probability min(1, the
+    /// likelihood's ratio), never where the seat knows better (`fits`).
+    fn walk(
+        &self,
+        mut held: PerSeat<Cards>,
+        mut ll: Explained,
+        fits: &impl Fn(&PerSeat<Cards>) -> bool,
+        rng: &mut BotRng,
+    ) -> (PerSeat<Cards>, Explained) {
+        if self.seats.len() < 2 {
+            return (held, ll);
+        }
+        let mut now = self.score(&ll);
+        for _ in 0..WALK_STEPS {
+            let a = self.seats[rng.random_range(0..self.seats.len())];
+            let b = self.seats[rng.random_range(0..self.seats.len())];
+            let (Some(x), Some(y)) = (any_card(&held[a], rng), any_card(&held[b], rng)) else {
+                continue;
+            };
+            if a == b || x == y {
+                continue;
+            }
+            let mut next = held;
+            next[a].remove(x, 1);
+            next[a].add(y, 1);
+            next[b].remove(y, 1);
+            next[b].add(x, 1);
+            if !fits(&next) {
+                continue;
+            }
+            let Some(next_ll) = self.likelihood(&next) else {
+                continue;
+            };
+            let then = self.score(&next_ll);
+            if rng.random::<f64>().ln() < then - now {
+                (held, ll, now) = (next, next_ll, then);
+            }
+        }
+        (held, ll)
+    }
+}
+
+/// One of `cards`, each as likely.
+fn any_card(cards: &Cards, rng: &mut BotRng) -> Option<dalmuti_core::Card> {
+    let n = cards.len() as usize;
+    (n > 0)
+        .then(|| cards.iter().nth(rng.random_range(0..n)))
+        .flatten()
 }
 
 /// Plays the hand again from its first lead with every seat's cards as
@@ -140,7 +248,16 @@ fn replay(
             let n = legal.len();
             if n > 1 {
                 for (t, kind) in FAMILY.iter().enumerate() {
-                    let p = likelihood(kind.choice(&hand, seat, &legal), action, n, NOISE);
+                    let p = likelihood(
+                        kind.choice(&hand, seat, &legal),
+                        action,
+                        n,
+                        if *kind == Kind::Keeper {
+                            KEEPER_NOISE
+                        } else {
+                            NOISE
+                        },
+                    );
                     ll[seat][t] += p.ln();
                 }
             }
@@ -171,7 +288,8 @@ mod tests {
                 }
                 let view = View::new(hand, Viewer::Seat(Seat::new(0)));
                 let known = super::super::Exchanged::of(&view);
-                let belief = infer(&view, &PRIOR, 64, || search.sample_others(&view, &known))
+                let belief = search
+                    .believe(&view, &PRIOR, 64, &known)
                     .expect("a hand with plays has a belief");
                 for s in (1..5).map(Seat::new).filter(|&s| !hand.held(s).is_empty()) {
                     let found = belief.kinds_of(s);
@@ -193,5 +311,59 @@ mod tests {
         let shedders = kinds_found(Kind::Weakest, 12);
         assert!(keepers[0] > 0.6, "keepers seen as {keepers:?}");
         assert!(shedders[1] > 0.6, "shedders seen as {shedders:?}");
+    }
+
+    #[test]
+    fn a_walk_brings_the_deals_to_what_the_keepers_did() {
+        let me = Seat::new(0);
+        let (mut before, mut after, mut deals) = (0.0, 0.0, 0.0);
+        for seed in 0..8 {
+            let mut search = ClimbSearch::new(None, 8, seed);
+            let mut rng = crate::bot_rng(seed);
+            play_hand_of_five(seed, Kind::Keeper, |hand, plays| {
+                if plays < 12 {
+                    return;
+                }
+                let view = View::new(hand, Viewer::Seat(me));
+                let known = super::super::Exchanged::of(&view);
+                let history = History::of(&view).expect("plays to replay");
+                let walk = Walk {
+                    view: &view,
+                    me,
+                    mine: hand.held(me),
+                    history: &history,
+                    prior: &PRIOR,
+                    seats: (1..5)
+                        .map(Seat::new)
+                        .filter(|&s| !hand.held(s).is_empty())
+                        .collect(),
+                };
+                // How well the keepers' plays are explained: the keeper's
+                // log-likelihood, summed over the seats.
+                let keeper = |ll: &Explained| walk.seats.iter().map(|&s| ll[s][0]).sum::<f64>();
+                for _ in 0..8 {
+                    let held = search.sample_others(&view, &known);
+                    let ll = walk.likelihood(&held).expect("a deal replays");
+                    before += keeper(&ll);
+                    let (walked, ll) = walk.walk(held, ll, &|h| known.allows(h), &mut rng);
+                    after += keeper(&ll);
+                    deals += 1.0;
+                    // A walk trades cards: each seat keeps its count, and
+                    // what the seat knows stays true.
+                    for s in (1..5).map(Seat::new) {
+                        assert_eq!(walked[s].len(), view.card_count(s));
+                    }
+                    assert!(known.allows(&walked));
+                    view.sample(&walked).expect("a deal of the unseen cards");
+                }
+            });
+        }
+        assert!(deals > 50.0, "only {deals} deals");
+        let (before, after) = (before / deals, after / deals);
+        eprintln!("keeper log-likelihood per deal: {before:.2} sampled, {after:.2} walked");
+        assert!(
+            after > before + 10.0,
+            "{before:.2} sampled, {after:.2} walked"
+        );
     }
 }

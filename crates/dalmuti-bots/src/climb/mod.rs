@@ -19,6 +19,7 @@ use crate::{Bot, BotFault, BotRng, bot_rng};
 
 mod belief;
 mod kind;
+mod kit;
 mod table;
 
 use belief::FAMILY;
@@ -360,6 +361,26 @@ impl ClimbSearch {
         others
     }
 
+    /// The belief at `view`'s decision (see [`belief::infer`]), from up
+    /// to `deals` deals as the seat knows them.
+    fn believe(
+        &mut self,
+        view: &View<'_>,
+        prior: &[f64; FAMILY.len()],
+        deals: usize,
+        known: &Exchanged,
+    ) -> Option<belief::Belief> {
+        let mut walk = bot_rng(self.rng.random());
+        belief::infer(
+            view,
+            prior,
+            deals,
+            || self.sample_others(view, known),
+            |held| known.allows(held),
+            &mut walk,
+        )
+    }
+
     fn search(&mut self, view: &View<'_>, legal: &[Action]) -> Action {
         let Some(me) = view.seat() else {
             return legal[0];
@@ -381,7 +402,7 @@ impl ClimbSearch {
             None => (4 * self.playouts as usize).clamp(24, BELIEF_DEALS),
         };
         let prior = self.table.prior(view);
-        let belief = belief::infer(view, &prior, deals, || self.sample_others(view, &known));
+        let belief = self.believe(view, &prior, deals, &known);
         if let Some(belief) = &belief {
             self.table.saw(view, belief);
         }
@@ -480,6 +501,25 @@ struct Barred {
 }
 
 impl Exchanged {
+    /// Whether a deal of the others' cards agrees with what the seat knows.
+    fn allows(&self, held: &PerSeat<Cards>) -> bool {
+        for seat in Seat::all(dalmuti_core::MAX_PLAYERS) {
+            if !held[seat].contains(&self.placed[seat]) {
+                return false;
+            }
+        }
+        if let Some(Barred { seat, cards, .. }) = self.barred {
+            let mut loose = held[seat];
+            for card in self.placed[seat].iter() {
+                loose.remove(card, 1);
+            }
+            if loose.iter().any(|c| cards.count(c) > 0) {
+                return false;
+            }
+        }
+        true
+    }
+
     fn of(view: &View<'_>) -> Exchanged {
         let unseen = view.unseen();
         let mut placed = PerSeat::<Cards>::default();

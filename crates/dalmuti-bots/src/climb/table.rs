@@ -102,7 +102,7 @@ impl TableKinds {
 mod tests {
     use super::*;
     use crate::climb::kind::{Kind, play_hand_of_five};
-    use crate::climb::{ClimbSearch, Exchanged, belief};
+    use crate::climb::{ClimbSearch, Exchanged};
     use dalmuti_core::Viewer;
 
     /// Plays `hands` Daifugō hands of five, seats 1 to 4 as `others`,
@@ -124,9 +124,7 @@ mod tests {
                     Some(first) => steady &= first == prior,
                 }
                 let known = Exchanged::of(&view);
-                if let Some(found) =
-                    belief::infer(&view, &prior, 48, || search.sample_others(&view, &known))
-                {
+                if let Some(found) = search.believe(&view, &prior, 48, &known) {
                     table.saw(&view, &found);
                 }
             });
