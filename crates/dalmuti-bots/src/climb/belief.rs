@@ -148,9 +148,19 @@ type Explained = PerSeat<[f64; FAMILY.len()]>;
 
 impl Walk<'_> {
     fn likelihood(&self, held: &PerSeat<Cards>) -> Option<Explained> {
+        self.likelihood_of(held, |s| s != self.me)
+    }
+
+    /// [`Self::likelihood`] of the seats `scored` says (the others' left
+    /// at zero).
+    fn likelihood_of(
+        &self,
+        held: &PerSeat<Cards>,
+        scored: impl Fn(Seat) -> bool,
+    ) -> Option<Explained> {
         let mut all = *held;
         all[self.me] = self.mine;
-        replay(self.view, self.me, self.history, &all)
+        replay(self.view, self.history, &all, scored)
     }
 
     /// How well a deal explains the plays: the log of its likelihood,
@@ -193,9 +203,14 @@ impl Walk<'_> {
             if !fits(&next) {
                 continue;
             }
-            let Some(next_ll) = self.likelihood(&next) else {
+            // A trade changes what only its two seats could do: the
+            // others' decisions are explained as well as before.
+            let Some(traded) = self.likelihood_of(&next, |s| s == a || s == b) else {
                 continue;
             };
+            let mut next_ll = ll;
+            next_ll[a] = traded[a];
+            next_ll[b] = traded[b];
             let then = self.score(&next_ll);
             if rng.random::<f64>().ln() < then - now {
                 (held, ll, now) = (next, next_ll, then);
@@ -215,14 +230,15 @@ fn any_card(cards: &Cards, rng: &mut BotRng) -> Option<dalmuti_core::Card> {
 
 /// Plays the hand again from its first lead with every seat's cards as
 /// they were then (`held` now and what each played since), and returns
-/// each seat's log-likelihood of its decisions under each kind; `None` if
-/// the deal cannot have been (it always can: a guard).
+/// the log-likelihood under each kind of the decisions of each seat
+/// `scored` says (zero for the others); `None` if the deal cannot have
+/// been (it always can: a guard).
 fn replay(
     view: &View<'_>,
-    me: Seat,
     history: &History,
     held: &PerSeat<Cards>,
-) -> Option<PerSeat<[f64; FAMILY.len()]>> {
+    scored: impl Fn(Seat) -> bool,
+) -> Option<Explained> {
     let players = view.players();
     let start: Vec<Cards> = Seat::all(players)
         .map(|s| {
@@ -241,9 +257,9 @@ fn replay(
         passes: 0,
     })
     .ok()?;
-    let mut ll = PerSeat::<[f64; FAMILY.len()]>::default();
+    let mut ll = Explained::default();
     for &(seat, action) in &history.actions {
-        if seat != me {
+        if scored(seat) {
             let legal = hand.legal_actions(seat);
             let n = legal.len();
             if n > 1 {
@@ -347,6 +363,17 @@ mod tests {
                     before += keeper(&ll);
                     let (walked, ll) = walk.walk(held, ll, &|h| known.allows(h), &mut rng);
                     after += keeper(&ll);
+                    // The walk kept each trade's two seats up to date: the
+                    // whole hand replayed explains the deal as it says.
+                    let replayed = walk.likelihood(&walked).expect("a deal replays");
+                    for s in (1..5).map(Seat::new) {
+                        for (kept, again) in ll[s].iter().zip(&replayed[s]) {
+                            assert!(
+                                (kept - again).abs() < 1e-9,
+                                "seat {s:?}: {kept} against {again}"
+                            );
+                        }
+                    }
                     deals += 1.0;
                     // A walk trades cards: each seat keeps its count, and
                     // what the seat knows stays true.

@@ -486,6 +486,8 @@ struct Exchanged {
     /// A seat that cannot hold some of the loose cards, when the others
     /// are enough for its share.
     barred: Option<Barred>,
+    /// How many play at the table.
+    players: usize,
 }
 
 /// The poor player gave its best cards, so it kept none that would have
@@ -503,7 +505,7 @@ struct Barred {
 impl Exchanged {
     /// Whether a deal of the others' cards agrees with what the seat knows.
     fn allows(&self, held: &PerSeat<Cards>) -> bool {
-        for seat in Seat::all(dalmuti_core::MAX_PLAYERS) {
+        for seat in Seat::all(self.players) {
             if !held[seat].contains(&self.placed[seat]) {
                 return false;
             }
@@ -541,6 +543,7 @@ impl Exchanged {
             placed,
             loose,
             barred,
+            players: view.players(),
         }
     }
 
