@@ -152,13 +152,14 @@ fn our_bots_fill_the_seats_no_client_takes() {
 
 /// Speaks the protocol by hand: a first table, then whatever the test
 /// wants.
-fn raw_client(port: u16, name: &str) -> TcpStream {
+/// A client's connection once it has said hello and been told its player
+/// number (returned with it).
+fn raw_client(port: u16, name: &str) -> (TcpStream, usize) {
     let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
     s.write_all(&Hello::new(Protocol::Tables, name).to_table().to_bytes())
         .expect("hello");
-    let mut number = [0u8; 4];
-    s.read_exact(&mut number).expect("a number");
-    s
+    let number = read_int(&mut s);
+    (s, usize::try_from(number).expect("a player number"))
 }
 
 fn read_int(s: &mut TcpStream) -> i32 {
@@ -190,10 +191,14 @@ fn strangers_and_failing_clients_do_not_stop_the_match() {
     hello.set(0, 0, 20060);
     old.write_all(&hello.to_bytes()).expect("write");
     assert_eq!(old.read(&mut buf).expect("closed"), 0);
-    // Player 0 sends nonsense at every turn; player 1 stops answering
-    // after the first game's deal; the others play.
+    // One player sends nonsense at every turn; another stops answering
+    // after the first game's deal; the others play. Each is numbered
+    // before the next connects (on a busy machine threads started one
+    // after the other may connect in another order).
+    let (garbler, _) = raw_client(port, "garbler");
+    let (sleeper, sleeper_number) = raw_client(port, "sleeper");
     let garbler = std::thread::spawn(move || {
-        let mut s = raw_client(port, "garbler");
+        let mut s = garbler;
         let mut garbled = RawTable::ZERO;
         garbled.set(2, 3, 7);
         garbled.set(0, 0, 1);
@@ -219,15 +224,13 @@ fn strangers_and_failing_clients_do_not_stop_the_match() {
             }
         }
     });
-    std::thread::sleep(Duration::from_millis(50));
     let sleeper = std::thread::spawn(move || {
-        let mut s = raw_client(port, "sleeper");
+        let mut s = sleeper;
         // Reads its cards, then never answers and never reads again.
         let _ = read_state(&mut s);
         std::thread::sleep(Duration::from_secs(60));
         drop(s);
     });
-    std::thread::sleep(Duration::from_millis(50));
     let others: Vec<_> = (0..3)
         .map(|i| start_client(port, "greedy", &format!("g{i}"), Protocol::Tables))
         .collect();
@@ -239,8 +242,8 @@ fn strangers_and_failing_clients_do_not_stop_the_match() {
     assert_eq!(report.points.iter().sum::<u32>(), 30);
     let stood_in: Vec<usize> = report.stood_in.iter().map(|(p, _)| p.index()).collect();
     assert!(
-        stood_in.contains(&1),
-        "the sleeper is stood in for: {:?}",
+        stood_in.contains(&sleeper_number),
+        "the sleeper (player {sleeper_number}) is stood in for: {:?}",
         report.stood_in
     );
     assert!(report.refused > 0, "the garbler's plays are refused");
