@@ -1,7 +1,7 @@
 //! The search bot's speed: iterations per second on one thread at typical
 //! five-player positions in the middle of a hand, how many iterations a
 //! 50 ms time limit allows, and how long the `expert` level's budget of
-//! moves takes (and `hard`'s and `expert`'s in Daifugō).
+//! moves takes (and `hard`'s and `expert`'s in Daifugō, at plays and at the exchange).
 //!
 //! `cargo bench -p dalmuti-bots --bench search`
 
@@ -190,11 +190,48 @@ fn daifugo_time() {
     }
 }
 
+/// A five-player Daifugō hand with the contest's rules at the richest
+/// player's exchange: the poor player's best cards paid, the cards to give
+/// back to choose (dealt as `daifugo_position` deals).
+fn daifugo_exchange(seed: u64) -> Hand {
+    let ranking: Vec<Seat> = [3, 0, 4, 1, 2].map(Seat::new).to_vec();
+    let mut hand = Hand::deal_ranked(
+        Rules::daifugo(),
+        5,
+        Some(&ranking),
+        &mut DealRng::new(Seed::from(seed)),
+    );
+    while let Some(seat) = hand.next_to_act() {
+        if seat == Seat::new(3) {
+            return hand;
+        }
+        hand.apply(seat, hand.worst_legal(seat).unwrap()).unwrap();
+    }
+    panic!("no exchange in Daifugō hand {seed}");
+}
+
+/// How long `hard` and `expert` take to choose the two cards the richest
+/// player gives back (each of up to 24 gifts played out to the hand's end),
+/// over twenty deals.
+fn daifugo_exchange_time() {
+    for level in [Level::Hard, Level::Expert] {
+        let mut bot = level.build(1).unwrap();
+        let hands = (0..20).map(daifugo_exchange);
+        println!(
+            "search/Daifugō {} ({}), the richest player's exchange: {}",
+            level.name(),
+            level.spec_text(),
+            decision_times(bot.as_mut(), hands)
+        );
+    }
+}
+
 criterion_group!(benches, iterations);
 
 fn main() {
     expert_time();
     daifugo_time();
+    daifugo_exchange_time();
     iterations_in_50_ms();
     benches();
     Criterion::default().configure_from_args().final_summary();

@@ -35,7 +35,8 @@
 //! the UECda contest's default client, or one that sheds its weakest
 //! cards), `normal` with a few (8 of each candidate, a decision in a few
 //! milliseconds: its rules of thumb alone played no better than `easy`
-//! there), `hard` 30 and `expert` 125. At a table of
+//! there), `hard` 30 and `expert` 125; the cards a rich player gives back
+//! in the exchange are chosen the same way. At a table of
 //! all five levels their mean places are in order in both games (Daifugō
 //! 4.86, 2.94, 2.58, 2.34, 2.29 from `random` to `expert`):
 //! docs/PERFORMANCE.md, "The levels in President and Daifugō".

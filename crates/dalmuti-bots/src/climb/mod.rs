@@ -277,8 +277,9 @@ impl Bot for ClimbHeuristic {
 /// Deals weighed by the belief of a decision, at most.
 const BELIEF_DEALS: usize = 128;
 
-/// A search for President and Daifugō: each candidate action is played
-/// out over samples of the cards the seat cannot see, each other seat
+/// A search for President and Daifugō: each candidate action (a play, or
+/// the cards a rich player gives back in the exchange) is played out to
+/// the end of the hand over samples of the cards the seat cannot see, each other seat
 /// then playing as the kind of player its plays so far say it is (see
 /// `climb/belief.rs`; before a seat has shown anything, as the table's
 /// earlier hands say its players are, `climb/table.rs`), the searching
@@ -618,7 +619,12 @@ impl Bot for ClimbSearch {
             return Ok(legal[0]);
         }
         Ok(match view.decision() {
-            Some(Decision::Lead | Decision::Follow { .. }) => self.search(view, legal),
+            // The cards a rich player gives back are played out too: the
+            // rules of thumb keep the weakest cards' strength in mind, the
+            // play-outs how many plays the hand left will take.
+            Some(Decision::Lead | Decision::Follow { .. } | Decision::Tax { .. }) => {
+                self.search(view, legal)
+            }
             _ => self.heuristic.choose(view, legal),
         })
     }
@@ -767,6 +773,57 @@ mod tests {
         // A rich player who gives a paid card straight back (the contest's
         // rules allow it) is among them.
         assert!(given_back > 0);
+    }
+
+    /// The richest player of a Daifugō deal at its exchange: the hand
+    /// dealt from `seed` as [`after_the_exchange`] deals it, the poor
+    /// player's best cards paid.
+    fn at_the_richest_gift(seed: u64) -> Hand {
+        let ranking: Vec<Seat> = [3, 0, 4, 1, 2].map(Seat::new).to_vec();
+        let mut hand = Hand::deal_ranked(
+            Rules::daifugo(),
+            5,
+            Some(&ranking),
+            &mut DealRng::new(Seed::from(seed)),
+        );
+        while let Some(seat) = hand.next_to_act() {
+            if seat == Seat::new(3) {
+                break;
+            }
+            let legal = hand.legal_actions(seat);
+            hand.apply(seat, legal[0]).expect("a legal action");
+        }
+        hand
+    }
+
+    #[test]
+    fn the_rich_player_keeps_a_pair_it_sheds_in_one_play_and_gives_back_two_singles() {
+        // Dealt from seed 22, the richest holds 3♥ 3♦ 5♦ 6♣ and nine
+        // cards of 9 and up. The rules of thumb give back the weakest
+        // cards, the two 3s; played out, two single cards cost two leads
+        // and the pair one, so the search gives back the 5♦ and the 6♣.
+        let hand = at_the_richest_gift(22);
+        let me = Seat::new(3);
+        assert!(matches!(
+            hand.decision(me),
+            Some(Decision::Tax { count: 2, .. })
+        ));
+        let held = hand.held(me);
+        let threes: Cards = "3H 3D".parse().expect("cards");
+        let singles: Cards = "5D 6C".parse().expect("cards");
+        assert!(held.contains(&threes) && held.contains(&singles), "{held}");
+        let view = View::new(&hand, Viewer::Seat(me));
+        let legal = view.legal_actions();
+        let rule_of_thumb = ClimbHeuristic::new(Lean::Balanced, 1).choose(&view, &legal);
+        assert_eq!(rule_of_thumb, Action::GiveTax(threes));
+        for seed in 0..3 {
+            let mut search = ClimbSearch::new(None, 125, seed);
+            assert_eq!(
+                search.decide(&view, &legal),
+                Ok(Action::GiveTax(singles)),
+                "bot seed {seed}"
+            );
+        }
     }
 
     #[test]
