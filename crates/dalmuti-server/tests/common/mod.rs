@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use dalmuti_core::wire::Wire;
-use dalmuti_core::{Action, Decision, Variant};
+use dalmuti_core::{Action, Decision, SetKind, Variant};
 use dalmuti_server::Config;
 use dalmuti_server::http::{BotAdded, Created, Seated};
 use dalmuti_server::protocol::{
@@ -742,6 +742,20 @@ fn choose_among(
     // Pass now and then, play mostly: a game ends either way.
     let plays: Vec<&Wire<Action>> = legal.iter().filter(|a| a.0 != Action::Pass).collect();
     let stir = held * 31 + legal.len() * 7 + state.hand;
+    // A sequence, or a set with a Joker in it, every other time one may be
+    // played: they are few among the legal plays, and whole games must
+    // meet them whatever the deals (at random, eleven hands once had no
+    // sequence).
+    let sequence =
+        |a: &&&Wire<Action>| matches!(a.0, Action::Play(set) if set.kind() == SetKind::Sequence);
+    let joker_in_set =
+        |a: &&&Wire<Action>| matches!(a.0, Action::Play(set) if set.size() > 1 && set.wilds() > 0);
+    if stir % 3 != 0
+        && let Some(play) =
+            (plays.iter().find(sequence)).or_else(|| plays.iter().find(joker_in_set))
+    {
+        return Some(**play);
+    }
     if plays.is_empty() || stir % 5 == 0 {
         return Some(legal[stir % legal.len()]);
     }
