@@ -742,10 +742,10 @@ fn choose_among(
     // Pass now and then, play mostly: a game ends either way.
     let plays: Vec<&Wire<Action>> = legal.iter().filter(|a| a.0 != Action::Pass).collect();
     let stir = held * 31 + legal.len() * 7 + state.hand;
-    // A sequence, or a set with a Joker in it, every other time one may be
-    // played: they are few among the legal plays, and whole games must
-    // meet them whatever the deals (at random, eleven hands once had no
-    // sequence).
+    // A sequence, or else a set with a Joker in it, two times in three
+    // that one may be played: they are few among the legal plays, and
+    // whole games must meet them whatever the deals (at random, eleven
+    // hands once had no sequence).
     let sequence =
         |a: &&&Wire<Action>| matches!(a.0, Action::Play(set) if set.kind() == SetKind::Sequence);
     let joker_in_set =

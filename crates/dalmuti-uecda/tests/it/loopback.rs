@@ -151,9 +151,8 @@ fn our_bots_fill_the_seats_no_client_takes() {
 }
 
 /// Speaks the protocol by hand: a first table, then whatever the test
-/// wants.
-/// A client's connection once it has said hello and been told its player
-/// number (returned with it).
+/// wants. Returns once the server has told the client its player number,
+/// with that number.
 fn raw_client(port: u16, name: &str) -> (TcpStream, usize) {
     let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
     s.write_all(&Hello::new(Protocol::Tables, name).to_table().to_bytes())
