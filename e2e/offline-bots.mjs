@@ -10,7 +10,8 @@
 //     reloaded from the cache, says the server cannot be reached and offers
 //     a game against bots on this device; it starts one.
 //   - The table says plainly that it is offline, against bots, on this
-//     device. A whole hand is played by clicking (the table's own code:
+//     device, and offers no invite link, chat or Leave (nobody to invite,
+//     chat with or leave to). A whole hand is played by clicking (the table's own code:
 //     its legal plays checked against STATE's `legal`, its dialogs),
 //     reloading the page in the middle: the game, kept in IndexedDB, goes
 //     on where it was.
@@ -110,6 +111,18 @@ async function run() {
     if ((await banner.textContent()) !== en['web.offline-game.banner']) fail(`the banner says "${await banner.textContent()}"`);
     const lobby = await page.evaluate(() => window.dalmutiClient.table.state.lobby.map(s => s.bot || 'person'));
     if (lobby.filter(b => b === 'person').length !== 1 || lobby.length !== 5) fail(`the table's seats: ${lobby.join(', ')}`);
+  });
+
+  await step('nobody to invite, chat with or leave to: no invite link, no chat, no Leave, no chat tab', async () => {
+    for (const [w, h] of [[1366, 768], [390, 844]]) {
+      await page.setViewportSize({ width: w, height: h });
+      for (const id of ['invite-link', 'chat-panel', 'chat-input', 'leave']) {
+        if (await page.locator(tid(id)).isVisible()) fail(`at ${w}×${h} the game on this device shows ${id}`);
+      }
+      const tabs = await page.locator(tid('side-tab')).evaluateAll(ts => ts.map(t => t.dataset.tab));
+      if (tabs.includes('chat')) fail(`at ${w}×${h} the side tabs offer the chat: ${tabs.join(', ')}`);
+    }
+    await page.setViewportSize({ width: 1366, height: 768 });
   });
 
   await step('the word that the game is offline fits a laptop and a phone', async () => {

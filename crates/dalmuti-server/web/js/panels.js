@@ -61,7 +61,9 @@ function tabBadge(count) {
 /** On phones the side panels are tabs under the table (CSS shows them all on wide screens). */
 export function renderSideTabs() {
   const panels = sidePanels();
-  const usable = panels.filter(([key, node]) => key !== 'fair' || !node.hidden);
+  // The fairness panel before there is anything to show, the chat at a
+  // game on this device: hidden, so no tab.
+  const usable = panels.filter(([key, node]) => !['fair', 'chat'].includes(key) || !node.hidden);
   if (!usable.some(([key]) => key === sideTab.current)) sideTab.current = 'log';
   const buttons = usable.map(([key, node, label]) => {
     const on = key === sideTab.current;

@@ -231,7 +231,11 @@ export function render() {
   const inGame = !!(s.started && s.view);
   show($('t-game'), !!s.started);
   $('view-table').classList.toggle('in-game', !!(s.started && !s.game_over));
-  show($('t-invite'), !s.game_over);
+  // A game on this device has nobody to invite, chat with or leave to:
+  // no invite link, no chat, no Leave (the lobby is one tap away).
+  const here = isOffline(T.id);
+  show($('t-invite'), !s.game_over && !here);
+  show($('chat-panel'), !here);
   // Before the start the invite link is at the top; during the game, at the side.
   const inviteHome = s.started ? $('invite-side') : $('invite-top');
   if ($('t-invite').parentNode !== inviteHome) inviteHome.append($('t-invite'));
@@ -257,7 +261,7 @@ export function render() {
     renderMyStatus();
     renderOthers();
     const mine = myLobby();
-    $('leave-btn').hidden = !(s.you && !s.game_over);
+    $('leave-btn').hidden = !(s.you && !s.game_over) || here;
     $('leave-btn').textContent = mine && mine.waiting ? t('web.leave.place')
       : mine && mine.leaving ? t('web.leave.leaving') : t('web.leave.table');
     $('leave-btn').disabled = !!(mine && mine.leaving);
