@@ -147,18 +147,24 @@ fn decision_times(bot: &mut dyn Bot, hands: impl Iterator<Item = Hand>) -> Strin
     )
 }
 
+/// A five-player Daifugō hand with the contest's rules dealt from `seed`,
+/// with classes from a ranking, so that the rich and poor trade cards.
+fn dealt_ranked(seed: u64) -> Hand {
+    let ranking: Vec<Seat> = [3, 0, 4, 1, 2].map(Seat::new).to_vec();
+    Hand::deal_ranked(
+        Rules::daifugo(),
+        5,
+        Some(&ranking),
+        &mut DealRng::new(Seed::from(seed)),
+    )
+}
+
 /// A five-player Daifugō hand with the contest's rules, past its exchange
 /// (classes from a ranking, so the rich and poor trade cards) and at
 /// least `plays` decisions of play, every seat playing its weakest, at
 /// the first decision after that with at least three legal actions.
 fn daifugo_position(seed: u64, plays: usize) -> Hand {
-    let ranking: Vec<Seat> = [3, 0, 4, 1, 2].map(Seat::new).to_vec();
-    let mut hand = Hand::deal_ranked(
-        Rules::daifugo(),
-        5,
-        Some(&ranking),
-        &mut DealRng::new(Seed::from(seed)),
-    );
+    let mut hand = dealt_ranked(seed);
     let mut done = 0;
     while let Some(seat) = hand.next_to_act() {
         if hand.stage() == Stage::Play {
@@ -194,13 +200,7 @@ fn daifugo_time() {
 /// player's exchange: the poor player's best cards paid, the cards to give
 /// back to choose (dealt as `daifugo_position` deals).
 fn daifugo_exchange(seed: u64) -> Hand {
-    let ranking: Vec<Seat> = [3, 0, 4, 1, 2].map(Seat::new).to_vec();
-    let mut hand = Hand::deal_ranked(
-        Rules::daifugo(),
-        5,
-        Some(&ranking),
-        &mut DealRng::new(Seed::from(seed)),
-    );
+    let mut hand = dealt_ranked(seed);
     while let Some(seat) = hand.next_to_act() {
         if seat == Seat::new(3) {
             return hand;

@@ -685,18 +685,25 @@ mod tests {
         out
     }
 
+    /// A Daifugō hand at five seats dealt from `seed`, before its
+    /// exchange: seat 3 the richest (its poor player seat 2), seat 0 the
+    /// second (seat 1).
+    fn dealt_ranked(seed: u64) -> Hand {
+        let ranking: Vec<Seat> = [3, 0, 4, 1, 2].map(Seat::new).to_vec();
+        Hand::deal_ranked(
+            Rules::daifugo(),
+            5,
+            Some(&ranking),
+            &mut DealRng::new(Seed::from(seed)),
+        )
+    }
+
     /// A Daifugō game at five seats after its exchange: seat 3 the
     /// richest (its poor player seat 2, two cards each way), seat 0 the
     /// second (seat 1, one card). The rich give back their weakest cards,
     /// or with `back` a card they were paid when they may.
     fn after_the_exchange(seed: u64, back: bool) -> Hand {
-        let ranking: Vec<Seat> = [3, 0, 4, 1, 2].map(Seat::new).to_vec();
-        let mut hand = Hand::deal_ranked(
-            Rules::daifugo(),
-            5,
-            Some(&ranking),
-            &mut DealRng::new(Seed::from(seed)),
-        );
+        let mut hand = dealt_ranked(seed);
         while hand.stage() == Stage::Setup {
             let seat = hand.next_to_act().expect("someone chooses");
             let legal = hand.legal_actions(seat);
@@ -779,13 +786,7 @@ mod tests {
     /// dealt from `seed` as [`after_the_exchange`] deals it, the poor
     /// player's best cards paid.
     fn at_the_richest_gift(seed: u64) -> Hand {
-        let ranking: Vec<Seat> = [3, 0, 4, 1, 2].map(Seat::new).to_vec();
-        let mut hand = Hand::deal_ranked(
-            Rules::daifugo(),
-            5,
-            Some(&ranking),
-            &mut DealRng::new(Seed::from(seed)),
-        );
+        let mut hand = dealt_ranked(seed);
         while let Some(seat) = hand.next_to_act() {
             if seat == Seat::new(3) {
                 break;
