@@ -21,6 +21,12 @@ use crate::error::{BadRequest, ServerError};
 /// The levels a host may seat, weakest first: [`Level::ALL`] by name.
 pub const LEVELS: [&str; 4] = ["easy", "normal", "hard", "expert"];
 
+/// What a host asks for to seat a contest program waiting at the server's
+/// UECda port ([`crate::programs`]) instead of a bot, and the seat's bot
+/// spec in the log. A table loaded again (after a restart) has lost the
+/// program's connection: [`Level::from_stored`] makes it a `normal` bot.
+pub use dalmuti_table::state::PROGRAM;
+
 /// The level a host asked for: one of [`LEVELS`], or a bot name from
 /// before the levels (`random`, `greedy`, `heuristic`, `search`), which
 /// older clients still send ([`Level::from_name_or_alias`]). No options,

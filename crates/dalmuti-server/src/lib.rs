@@ -62,6 +62,7 @@ pub mod limits;
 pub mod metrics;
 pub mod ops;
 pub mod players;
+pub mod programs;
 pub mod queue;
 pub mod ratings;
 pub mod records;
@@ -165,6 +166,10 @@ pub struct Config {
     /// positions chosen for it. Whoever knows the seed knows every hand:
     /// never on a server people play on.
     pub deal_seed: Option<dalmuti_core::Seed>,
+    /// The contest programs waiting at the server's UECda port
+    /// (`--uecda-port`), if it has one: a host seats them at tables of
+    /// the contest's Daifugō ([`programs`]).
+    pub programs: Option<programs::Programs>,
 }
 
 /// The SQLite database of `config.data`, opened (and brought up to date).
@@ -239,6 +244,7 @@ impl Default for Config {
             public_url: None,
             lease: Duration::from_secs(10),
             deal_seed: None,
+            programs: None,
         }
     }
 }

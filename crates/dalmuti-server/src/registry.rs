@@ -97,6 +97,7 @@ impl AppState {
                 max_finished: config.max_finished,
             }),
             player_chat: Arc::new(crate::table::talk::player_chat_limit()),
+            programs: config.programs.clone(),
         };
         let mut tables = HashMap::new();
         if cluster.is_none() {

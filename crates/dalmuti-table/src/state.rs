@@ -753,6 +753,9 @@ impl TableState {
                     name: p.newcomer.clone(),
                     seats: p.seats.clone(),
                 }),
+            program_port: live
+                .program_port
+                .filter(|_| who.is_some() && who == self.host()),
             totals: Vec::new(),
             fairness: self.fairness(),
             spectator_chat: self.row.spectator_chat,
@@ -927,10 +930,19 @@ impl TableState {
     }
 }
 
-/// A bot's level from its stored spec: `search:ms=300` → `search`.
+/// A bot's level from its stored spec: `search:ms=300` → `expert`; a
+/// contest program's seat stays [`PROGRAM`].
 pub fn bot_name(spec: &str) -> &'static str {
+    if spec == PROGRAM {
+        return PROGRAM;
+    }
     dalmuti_bots::Level::from_stored(spec).name()
 }
+
+/// The stored spec, and the `bot` the wire says, of a seat a contest
+/// program (a UECda client) plays: `docs/UECDA.md`. Where no program
+/// plays it (a table loaded again after a restart), a `normal` bot does.
+pub const PROGRAM: &str = "program";
 
 /// What the actor knows beyond the log: connections, timers, a pending
 /// placement. Indexed by lobby seat.
@@ -949,6 +961,9 @@ pub struct Live {
     pub next_deal_ms: Option<u64>,
     /// A newcomer waiting to be placed by the Greater Dalmuti.
     pub place: Option<Placement>,
+    /// Where contest programs connect, if this table may seat them now
+    /// (told to the host only).
+    pub program_port: Option<u16>,
 }
 
 /// A newcomer the Greater Dalmuti must place.

@@ -19,6 +19,9 @@
 //! - [`Follower`]: a client's side, following a game from the tables it is
 //!   sent (they hold no events) to give a bot a view of its seat.
 //! - [`serve`] and [`join`]: the two over TCP.
+//! - [`Program`] and [`ContestSeats`]: contest programs in the seats of a
+//!   game refereed elsewhere (a table of `dalmuti serve`, beside people
+//!   and our bots).
 //!
 //! ```
 //! use dalmuti_uecda::{Cells, Submitted};
@@ -32,7 +35,9 @@
 
 mod cells;
 mod client;
+mod conn;
 mod follow;
+mod programs;
 mod referee;
 mod server;
 mod state;
@@ -42,6 +47,7 @@ mod wire;
 pub use cells::{BadGift, BadHand, CARD_ROWS, Cells, LONE_JOKER_CELL, Submitted, Unreadable};
 pub use client::{JoinConfig, JoinError, JoinReport, join};
 pub use follow::{FollowError, Follower};
+pub use programs::{ContestSeats, NotTheContest, Program};
 pub use referee::{Deal, ExchangeOutcome, MatchConfig, PlayOutcome, Referee, RefereeError};
 pub use server::{ServeConfig, ServeError, ServeReport, serve};
 pub use state::{Ack, BadState, EndFlag, Hello, NAME_CELLS, PLAYERS, PlayerNo, StateTable, Turn};

@@ -72,6 +72,10 @@ pub enum Deal {
         seats: [PlayerNo; PLAYERS],
         /// Each player's cards as dealt, by player number.
         cards: [Cards; PLAYERS],
+        /// The number a stalemate's places are drawn from
+        /// ([`dalmuti_core::Hand::chance`]; 0 for another server's deal,
+        /// whose stalemates are not drawn as ours are).
+        chance: u64,
     },
 }
 
@@ -282,10 +286,14 @@ impl Referee {
         self.classes = self.game.ranked_next();
         match deal {
             Deal::Shuffled => self.game.next_hand()?,
-            Deal::Given { seats, cards } => {
+            Deal::Given {
+                seats,
+                cards,
+                chance,
+            } => {
                 let seating: Vec<PlayerId> = seats.iter().map(|p| self.ids[p.index()]).collect();
                 let dealt: Vec<Cards> = seats.iter().map(|p| cards[p.index()]).collect();
-                self.game.next_hand_seated(&seating, &dealt, 0)?;
+                self.game.next_hand_seated(&seating, &dealt, chance)?;
             }
         }
         self.stage = Cells::EMPTY;

@@ -12,7 +12,7 @@
 //! player go out in one write.
 
 use std::fs::File;
-use std::io::{BufWriter, ErrorKind, Read, Write};
+use std::io::{BufWriter, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -22,10 +22,11 @@ use dalmuti_core::Seed;
 use tracing::{info, warn};
 
 use crate::cells::Cells;
+use crate::conn::{Client, Fault, hello, no_table};
 use crate::referee::{Deal, MatchConfig, Referee, RefereeError};
 use crate::state::{EndFlag, Hello, PLAYERS, PlayerNo};
 use crate::transcript::{Direction, Line, Message};
-use crate::wire::{BadHex, HEX_BYTES, INT_BYTES, Protocol, RawTable, TABLE_BYTES, int_bytes};
+use crate::wire::{HEX_BYTES, INT_BYTES, Protocol, RawTable};
 
 /// What `dalmuti uecda serve` is told.
 #[derive(Clone, Debug)]
@@ -121,92 +122,6 @@ pub struct ServeReport {
 enum Seat {
     Client(Client),
     Bot(Box<dyn Bot>),
-}
-
-struct Client {
-    stream: TcpStream,
-    protocol: Protocol,
-    /// Messages not yet written: a turn's go out together.
-    out: Vec<u8>,
-}
-
-/// Why a client is stood in for.
-struct Fault(String);
-
-impl Client {
-    fn queue_table(&mut self, table: &RawTable) {
-        self.out.extend_from_slice(&table.encode(self.protocol));
-    }
-
-    fn queue_int(&mut self, n: i32) {
-        self.out.extend_from_slice(&int_bytes(n));
-    }
-
-    fn flush(&mut self) -> Result<(), Fault> {
-        if self.out.is_empty() {
-            return Ok(());
-        }
-        let result = self.stream.write_all(&self.out);
-        self.out.clear();
-        result.map_err(|e| Fault(format!("could not be written to ({})", io_words(&e))))
-    }
-
-    /// A table read in the client's protocol: the bytes as sent, and the
-    /// table they make (a 20140 table that is no table is a bad answer,
-    /// not a failed client).
-    fn read_table(
-        &mut self,
-        what: &str,
-        timeout: Duration,
-    ) -> Result<(Vec<u8>, Result<RawTable, BadHex>), Fault> {
-        let mut buf = [0u8; TABLE_BYTES];
-        let len = self.protocol.table_bytes();
-        read_within(&mut self.stream, &mut buf[..len], timeout)
-            .map_err(|e| Fault(format!("sent no {what} ({e})")))?;
-        Ok((
-            buf[..len].to_vec(),
-            RawTable::decode(self.protocol, &buf[..len]),
-        ))
-    }
-}
-
-/// Reads exactly `buf.len()` bytes within `timeout` in all (zero: no
-/// limit).
-fn read_within(stream: &mut TcpStream, buf: &mut [u8], timeout: Duration) -> Result<(), String> {
-    let deadline = (!timeout.is_zero()).then(|| Instant::now() + timeout);
-    let mut got = 0;
-    while got < buf.len() {
-        let left = match deadline {
-            Some(d) => match d.checked_duration_since(Instant::now()) {
-                Some(left) if !left.is_zero() => Some(left),
-                _ => return Err(format!("within {}", seconds(timeout))),
-            },
-            None => None,
-        };
-        stream.set_read_timeout(left).map_err(|e| io_words(&e))?;
-        match stream.read(&mut buf[got..]) {
-            Ok(0) => return Err("the connection was closed".into()),
-            Ok(n) => got += n,
-            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-                return Err(format!("within {}", seconds(timeout)));
-            }
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(e) => return Err(io_words(&e)),
-        }
-    }
-    Ok(())
-}
-
-fn seconds(d: Duration) -> String {
-    format!("{} s", d.as_secs_f64())
-}
-
-fn io_words(e: &std::io::Error) -> String {
-    match e.kind() {
-        ErrorKind::BrokenPipe | ErrorKind::ConnectionReset => "the connection was closed".into(),
-        ErrorKind::WouldBlock | ErrorKind::TimedOut => "it stopped reading".into(),
-        _ => e.to_string(),
-    }
 }
 
 /// The transcript being written, if asked for.
@@ -404,31 +319,8 @@ pub fn serve(listener: TcpListener, config: ServeConfig) -> Result<ServeReport, 
 }
 
 /// Reads a new connection's first table and tells it its number.
-fn greet(
-    mut stream: TcpStream,
-    player: PlayerNo,
-    timeout: Duration,
-) -> Result<(Client, Hello), Fault> {
-    let _ = stream.set_nodelay(true);
-    let mut buf = [0u8; TABLE_BYTES];
-    read_within(&mut stream, &mut buf, timeout).map_err(|e| {
-        Fault(format!(
-            "sent no first table (protocol and name) {e}: a UECda client of 2007 or later sends it at once"
-        ))
-    })?;
-    let hello = Hello::from_table(&RawTable::from_bytes(&buf));
-    let Some(protocol) = hello.protocol() else {
-        return Err(Fault(format!(
-            "says it speaks protocol {}, and this server speaks 20070 and 20140",
-            hello.protocol
-        )));
-    };
-    let _ = stream.set_write_timeout(Some(timeout.max(Duration::from_secs(10))));
-    let mut client = Client {
-        stream,
-        protocol,
-        out: Vec::new(),
-    };
+fn greet(stream: TcpStream, player: PlayerNo, timeout: Duration) -> Result<(Client, Hello), Fault> {
+    let (mut client, hello) = hello(stream, timeout)?;
     client.queue_int(player.index() as i32);
     client.flush()?;
     Ok((client, hello))
@@ -569,9 +461,7 @@ impl Table {
                     }
                     // A card below the 3: a refused play, or an exchange
                     // replaced by the strongest cards.
-                    let mut cells = Cells::EMPTY;
-                    cells.set(0, 0, 1);
-                    Some(cells)
+                    Some(no_table())
                 }
                 Err(fault) => {
                     self.stand_in(player, fault);

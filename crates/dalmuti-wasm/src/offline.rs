@@ -361,6 +361,7 @@ impl Table {
                 .map(|t| t.saturating_sub(now)),
             next_deal_ms: self.deal_at.map(|t| t.saturating_sub(now)),
             place: None,
+            program_port: None,
         }
     }
 

@@ -93,6 +93,13 @@ pub struct ServeArgs {
     /// info.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
+    /// A port (on --addr's address) where contest programs, UECda clients
+    /// of protocol 20070 or 20140, connect and wait until a host seats
+    /// them at a table of the contest's Daifugō for five ("contest
+    /// program" among the bots), beside people and our bots; their match is
+    /// the table's game (docs/UECDA.md). The contest's own port is 42485.
+    #[arg(long, value_name = "PORT")]
+    pub uecda_port: Option<u16>,
     /// For tests only: every table started draws its seats and deals its
     /// hands from this seed (a number or 64 hex digits), so a browser test
     /// plays positions chosen for it. Whoever knows it knows every hand:
@@ -252,6 +259,21 @@ pub fn run_serve(args: ServeArgs) -> ExitCode {
     };
     if args.list_reports {
         return print_reports(&config);
+    }
+    let mut config = config;
+    if let Some(port) = args.uecda_port {
+        let at = SocketAddr::new(args.addr.ip(), port);
+        match dalmuti_server::programs::Programs::listen(at) {
+            Ok(programs) => config.programs = Some(programs),
+            Err(e) => {
+                say(
+                    format,
+                    true,
+                    &format!("cannot listen for contest programs on {at}: {e}"),
+                );
+                return ExitCode::from(1);
+            }
+        }
     }
     if config.deal_seed.is_some() {
         tracing::warn!("--deal-seed: every deal follows from a known seed; for tests only");

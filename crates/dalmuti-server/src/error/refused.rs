@@ -213,6 +213,24 @@ pub enum BadRequest {
         /// The most (`crate::rules::MAX_HANDS`).
         most: u32,
     },
+    /// A contest program asked for at a server without a UECda port.
+    #[error("this server takes no contest programs: it runs without --uecda-port")]
+    NoProgramPort,
+    /// A contest program asked for when none waits.
+    #[error(
+        "no contest program is waiting: connect one (a UECda client) to port {port} of this server, then add it"
+    )]
+    NoProgramWaiting {
+        /// The server's UECda port.
+        port: u16,
+    },
+    /// A contest program asked for after the start.
+    #[error("contest programs are seated before the start: their match is the whole game")]
+    ProgramAfterStart,
+    /// A contest program asked for at a table whose game is not the
+    /// contest's.
+    #[error(transparent)]
+    NotTheContest(dalmuti_uecda::NotTheContest),
     /// A bot removed that is not one.
     #[error("no bot named {name:?}")]
     NoBot {

@@ -41,6 +41,9 @@ pub(crate) struct Occupant {
     pub(super) bot: Option<Box<dyn Bot>>,
     /// Since when a person's decision has been waiting (the turn timer).
     pub(super) turn_since: Option<Instant>,
+    /// A contest program seated here, waiting for the start
+    /// ([`crate::programs`]); then [`BotRoom::contest`] holds it.
+    pub(super) program: Option<dalmuti_uecda::Program>,
 }
 
 pub(crate) struct Actor {
@@ -119,6 +122,12 @@ pub(crate) struct BotRoom {
     pub(super) test_seed: Option<Seed>,
     pub(super) tx: mpsc::Sender<BotDone>,
     pub(super) rx: mpsc::Receiver<BotDone>,
+    /// The contest programs playing seats of this game, told of every
+    /// change to it; locked by one blocking task at a time.
+    pub(super) contest: Option<Arc<std::sync::Mutex<dalmuti_uecda::ContestSeats>>>,
+    /// The seats a contest program plays (the rest of its seats' bots are
+    /// stand-ins), kept here so that the actor never waits for the lock.
+    pub(super) programs: Vec<PlayerName>,
 }
 
 impl BotRoom {
@@ -130,6 +139,8 @@ impl BotRoom {
             test_seed: None,
             tx,
             rx,
+            contest: None,
+            programs: Vec::new(),
         }
     }
 }
@@ -154,6 +165,9 @@ pub(crate) struct BotDone {
     pub(super) action: Action,
     /// A stand-in for a human seat (not the seat's own bot).
     pub(super) stand_in: bool,
+    /// Contest programs lost while this one was asked: their seats' names
+    /// and why.
+    pub(super) lost: Vec<(String, String)>,
 }
 
 impl Actor {

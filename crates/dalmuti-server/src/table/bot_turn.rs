@@ -2,9 +2,11 @@
 //! back to the actor.
 
 use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Mutex};
 
 use dalmuti_bots::{Bot, HeuristicBot};
 use dalmuti_core::Viewer;
+use dalmuti_uecda::ContestSeats;
 use tokio::time::Instant;
 use tracing::Instrument;
 
@@ -23,6 +25,12 @@ impl Actor {
         };
         let name = self.state.seats[i].name.clone();
         let seed = i as u64;
+        if let Some(contest) = self.bots.contest.clone()
+            && self.bots.programs.contains(&name)
+        {
+            self.start_program(contest, name, seed);
+            return;
+        }
         let bot = self
             .occupant(&name)
             .bot
@@ -78,6 +86,7 @@ impl Actor {
                         bot: (!panicked).then_some(bot),
                         action,
                         stand_in,
+                        lost: Vec::new(),
                     }
                 })
                 .await;
@@ -91,9 +100,127 @@ impl Actor {
         .instrument(span));
     }
 
+    /// A contest program's turn: its answer is read on the blocking pool
+    /// (it thinks on its own machine: no permit of the bots' budget), after
+    /// every program is told what happened; one that gives none in time
+    /// is lost and a `normal` bot decides for its seat, now and from then on.
+    fn start_program(
+        &mut self,
+        contest: Arc<Mutex<ContestSeats>>,
+        name: crate::names::PlayerName,
+        seed: u64,
+    ) {
+        let game = self
+            .state
+            .game
+            .clone()
+            .expect("a seat of play means a game");
+        let done = self.bots.tx.clone();
+        self.bots.thinking = true;
+        let span = tracing::Span::current();
+        tokio::spawn(
+            async move {
+                let asked = tokio::task::spawn_blocking(move || {
+                    let mut seats = contest.lock().unwrap_or_else(|e| e.into_inner());
+                    let answer = seats.answer(&game, name.as_str());
+                    let lost = seats.take_lost();
+                    drop(seats);
+                    let action = answer.unwrap_or_else(|_| {
+                        let seat = game
+                            .seat_of(game.player_named(name.as_str()).expect("a player"))
+                            .expect("seated");
+                        let view = game.view(Viewer::Seat(seat));
+                        let legal = view.legal_actions();
+                        HeuristicBot::new(seed)
+                            .decide(&view, &legal)
+                            .unwrap_or_else(|_| dalmuti_bots::fallback(&legal))
+                    });
+                    BotDone {
+                        name,
+                        bot: None,
+                        action,
+                        stand_in: false,
+                        lost,
+                    }
+                })
+                .await;
+                match asked {
+                    Ok(asked) => {
+                        let _ = done.send(asked).await;
+                    }
+                    Err(_) => tracing::error!("asking a contest program panicked: its seat waits"),
+                }
+            }
+            .instrument(span),
+        );
+    }
+
+    /// Tells the contest programs, if any play here, what the last change
+    /// did to the game (on the blocking pool, in the order of the changes:
+    /// a later game is never followed by an earlier one, which would be a
+    /// no-op). Once the game is over they are told its end and let go.
+    pub(super) fn tell_programs(&mut self) {
+        let (Some(contest), Some(game)) = (self.bots.contest.clone(), self.state.game.as_ref())
+        else {
+            return;
+        };
+        let game = game.clone();
+        if game.is_over() {
+            self.bots.contest = None;
+            self.bots.programs.clear();
+        }
+        let span = tracing::Span::current();
+        tokio::task::spawn_blocking(move || {
+            let _table = span.entered();
+            contest
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .follow(&game);
+        });
+    }
+
+    /// At the start: the contest programs seated here begin their match,
+    /// told their numbers. If the game cannot be the contest's (a rule
+    /// changed since they were seated), they are let go and their seats'
+    /// `normal` bots play.
+    pub(super) fn seat_programs(&mut self) {
+        let programs: Vec<(String, dalmuti_uecda::Program)> = self
+            .occupants
+            .iter_mut()
+            .filter_map(|(name, o)| o.program.take().map(|p| (name.as_str().to_string(), p)))
+            .collect();
+        let Some(game) = self.state.game.as_ref().filter(|_| !programs.is_empty()) else {
+            return;
+        };
+        match ContestSeats::new(game, programs, crate::programs::ANSWER_TIME) {
+            Ok(seats) => {
+                self.bots.programs = self
+                    .state
+                    .seats
+                    .iter()
+                    .filter(|s| seats.plays(s.name.as_str()))
+                    .map(|s| s.name.clone())
+                    .collect();
+                self.bots.contest = Some(Arc::new(Mutex::new(seats)));
+            }
+            Err((why, programs)) => {
+                tracing::warn!(
+                    "the contest programs seated here cannot play this game ({why}): bots play their seats"
+                );
+                for program in programs {
+                    program.close();
+                }
+            }
+        }
+    }
+
     pub(super) async fn bot_done(&mut self, done: BotDone) {
         let arrived = std::time::Instant::now();
         self.bots.thinking = false;
+        for (name, why) in &done.lost {
+            tracing::warn!(seat = %name, "a contest program was lost ({why}): a normal bot plays its seat");
+            self.bots.programs.retain(|n| n.as_str() != name);
+        }
         let Some(i) = self.state.seat_named(&done.name) else {
             return;
         };

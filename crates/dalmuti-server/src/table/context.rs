@@ -32,6 +32,9 @@ pub struct Context {
     /// The chat limit of each player who kept a name, over every table of
     /// the node ([`super::talk::player_chat_limit`]).
     pub player_chat: Arc<governor::DefaultKeyedRateLimiter<String>>,
+    /// The contest programs waiting at the node's UECda port, if it has
+    /// one.
+    pub programs: Option<crate::programs::Programs>,
 }
 
 impl Context {
@@ -48,6 +51,7 @@ impl Context {
             cluster: None,
             metrics,
             player_chat: Arc::new(super::talk::player_chat_limit()),
+            programs: None,
         }
     }
 }

@@ -60,6 +60,7 @@ impl Actor {
         let was_over = self.state.is_over();
         let news = self.news_of(change.event());
         let v = self.commit_quietly(change).await?;
+        self.tell_programs();
         if let Some(news) = news {
             self.news(news).await;
         }
@@ -351,6 +352,19 @@ impl Actor {
                 .deal_at
                 .map(|t| t.saturating_duration_since(now).as_millis() as u64),
             place: self.clocks.place.as_ref().map(|p| p.0.clone()),
+            program_port: self
+                .ctx
+                .programs
+                .as_ref()
+                .filter(|_| {
+                    self.state.game.is_none()
+                        && dalmuti_uecda::ContestSeats::check_rules(
+                            &self.state.rules,
+                            self.state.row.seats,
+                        )
+                        .is_ok()
+                })
+                .map(|p| p.port()),
         }
     }
 

@@ -392,12 +392,17 @@ export function renderPrestart() {
   show($('host-controls'), host);
   show($('guest-note'), !host);
   if (host) {
+    // Contest programs are offered where the server says they may sit.
+    const programs = s.program_port != null;
+    $('bot-program').hidden = !programs;
+    if (!programs && $('bot-level').value === 'program') $('bot-level').value = 'normal';
     $('add-bot').disabled = free <= 0;
     $('start-game').disabled = lobby.length < 3;
     if (focused === $('add-bot') || focused === $('start-game')) keepFocus(focused, () => focused.disabled);
     const state = lobby.length < 3 ? t('web.prestart.too-few')
       : free > 0 ? tn('web.prestart.can-start', lobby.length) : t('web.prestart.full');
-    $('start-note').textContent = state + ' ' + rulesWords(s.rules);
+    $('start-note').textContent = state + ' ' + rulesWords(s.rules) +
+      (programs ? ' ' + t('web.prestart.programs', { port: s.program_port }) : '');
   } else {
     $('guest-note').textContent = (s.host ? t('web.prestart.guest-named', { host: s.host }) : t('web.prestart.guest')) +
       ' ' + rulesWords(s.rules);

@@ -148,7 +148,9 @@ export function gameName(variant) {
 
 /** A bot level's word ("hard"), or an older bot name's ("heuristic"). */
 export function botName(level) {
-  return BOT_LEVELS.includes(level) || OLD_BOT_NAMES.includes(level) ? t('web.bot.' + level) : String(level);
+  // A contest program's seat ("program") is said as the contest's name.
+  return BOT_LEVELS.includes(level) || OLD_BOT_NAMES.includes(level) || level === 'program'
+    ? t('web.bot.' + level) : String(level);
 }
 
 /** The name the server gives bot `n` of `level` ("normal bot 3"), in the language on screen. */

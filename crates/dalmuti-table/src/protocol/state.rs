@@ -64,6 +64,12 @@ pub struct State {
     pub next_deal_ms: Option<u64>,
     /// A newcomer the viewer (the Greater Dalmuti) must place.
     pub place: Option<PlaceChoice>,
+    /// To the host before the start, at a table of the contest's Daifugō
+    /// for five on a server with a UECda port: the port where contest
+    /// programs (UECda clients) connect, to be seated as a bot is
+    /// (`"bot": "program"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub program_port: Option<u16>,
     /// Every player's points so far.
     pub totals: Vec<Total>,
     /// The deals' commitments and, once public, their seeds.

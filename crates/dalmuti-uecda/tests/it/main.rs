@@ -2,5 +2,6 @@
 
 mod garbage;
 mod loopback;
+mod programs;
 mod reference;
 mod replay;

@@ -222,6 +222,7 @@ pub fn deal_of(tables: &[StateTable; PLAYERS]) -> Result<Deal, String> {
     Ok(Deal::Given {
         seats: tables[0].seats,
         cards,
+        chance: 0,
     })
 }
 

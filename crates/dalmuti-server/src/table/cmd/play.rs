@@ -48,6 +48,7 @@ impl Actor {
         let draw_seed = seed.unwrap_or_else(Seed::from_entropy);
         self.commit(Stored::Start { draw_seed }).await?;
         tracing::info!(seats = self.state.seats.len(), "game started");
+        self.seat_programs();
         let seed = self.next_seed();
         self.commit(Stored::Deal {
             seed,

@@ -212,6 +212,9 @@ impl Actor {
 
     async fn add_bot(&mut self, token: &SeatToken, spec: &str) -> Result<PlayerName, ServerError> {
         self.check_host(token)?;
+        if spec == crate::bots::PROGRAM {
+            return self.add_program().await;
+        }
         let level = bots::parse_level(spec)?;
         let bot = bots::build(level, self.state.seats.len() as u64);
         // Named by level, as the host chose it ("hard bot 1"), not by the
@@ -247,6 +250,51 @@ impl Actor {
         };
         self.commit(event).await?;
         self.occupant(&name).bot = Some(bot);
+        Ok(name)
+    }
+
+    /// Seats the contest program that has waited longest at the server's
+    /// UECda port ([`crate::programs`]): before the start, at a table of
+    /// the contest's Daifugō for five. The seat is named as the program
+    /// named itself (told apart if taken); until the game starts, and
+    /// after the program is lost, a `normal` bot is its stand-in.
+    async fn add_program(&mut self) -> Result<PlayerName, ServerError> {
+        let programs = self.ctx.programs.clone().ok_or(BadRequest::NoProgramPort)?;
+        if self.state.game.is_some() {
+            return Err(BadRequest::ProgramAfterStart.into());
+        }
+        dalmuti_uecda::ContestSeats::check_rules(&self.state.rules, self.state.row.seats)
+            .map_err(BadRequest::NotTheContest)?;
+        let program = programs.take().ok_or(BadRequest::NoProgramWaiting {
+            port: programs.port(),
+        })?;
+        let free = |n: &PlayerName| self.name_like(n.as_str()).is_none();
+        let own = PlayerName::new(program.name()).ok().filter(free);
+        let name = match own {
+            Some(name) => name,
+            None => (1..)
+                .map(|i| names::bot_name(crate::bots::PROGRAM, i))
+                .find(free)
+                .expect("a free name"),
+        };
+        let seated = self
+            .commit(Stored::Seat {
+                name: name.clone(),
+                hash: None,
+                bot: Some(crate::bots::PROGRAM.to_string()),
+                player: None,
+                from: None,
+            })
+            .await;
+        if let Err(e) = seated {
+            // A full table, say: the program waits on for another.
+            programs.give_back(program);
+            return Err(e);
+        }
+        tracing::info!(seat = %name, addr = %program.addr(), "a contest program is seated");
+        let occupant = self.occupant(&name);
+        occupant.bot = Some(bots::build(bots::Level::Normal, 0));
+        occupant.program = Some(program);
         Ok(name)
     }
 

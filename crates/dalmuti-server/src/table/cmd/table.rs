@@ -149,10 +149,13 @@ impl Actor {
             rematch: None,
             ..self.state.row.clone()
         };
+        // A contest program's connection ended with its match: its seat is
+        // left free for a program that connects again.
         let seats = self
             .state
             .seats
             .iter()
+            .filter(|s| s.bot.as_deref() != Some(crate::bots::PROGRAM))
             .map(|s| Stored::Seat {
                 name: s.name.clone(),
                 hash: s.hash.as_ref().map(state::hash_hex),
