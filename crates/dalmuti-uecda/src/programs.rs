@@ -111,6 +111,10 @@ pub enum NotTheContest {
     NoSuchPlayer(String),
 }
 
+/// Why the referee could not follow: said without the action, which may
+/// hold cards nobody watching the log may see.
+const REFUSED: &str = "the contest's referee refused what the table's game did";
+
 /// Contest programs playing some seats of a game: see the module's
 /// documentation.
 pub struct ContestSeats {
@@ -245,8 +249,8 @@ impl ContestSeats {
     /// Sends every program what happened in `game` since it was last
     /// followed: the deals, the tables of each turn, the answers to plays,
     /// the tables after them and the end flags. A program that cannot be
-    /// written to is lost; a game the contest's rules cannot follow (a
-    /// player who left, say) loses them all.
+    /// written to is lost; a game the contest's referee cannot follow
+    /// (one it did not deal, say) loses them all.
     pub fn follow(&mut self, game: &Game) {
         if self.broken {
             return;
@@ -308,7 +312,7 @@ impl ContestSeats {
                 cards,
                 chance: log.hand.chance(),
             })
-            .map_err(|e| e.to_string())?;
+            .map_err(|_| REFUSED.to_string())?;
         self.told_turn = false;
         for p in PlayerNo::ALL {
             self.send_table(p, &dealt[p.index()]);
@@ -338,7 +342,7 @@ impl ContestSeats {
                     let cells = self.answered(p, &action, || Cells::of_hand(&tax.gift));
                     self.referee
                         .exchange(p, &cells)
-                        .map_err(|e| e.to_string())?;
+                        .map_err(|_| REFUSED.to_string())?;
                 }
                 Event::Played { seat, set } => {
                     let p = player_at(seat)?;
@@ -350,7 +354,14 @@ impl ContestSeats {
                     let cells = self.answered(p, &Action::Pass, || Cells::EMPTY);
                     self.play(p, &cells)?;
                 }
-                other => return Err(format!("the table's game went on with {other:?}")),
+                // Said without the event: it may hold cards (the log is
+                // the operator's, who may not see them).
+                _ => {
+                    return Err(
+                        "the table's game went on with an event the contest's rules do not have"
+                            .into(),
+                    );
+                }
             }
             let now = self.referee.game().hand().events();
             if now.len() <= from || events.get(from..now.len()) != Some(&now[from..]) {
@@ -369,7 +380,10 @@ impl ContestSeats {
     }
 
     fn play(&mut self, p: PlayerNo, cells: &Cells) -> Result<(), String> {
-        let outcome = self.referee.play(p, cells).map_err(|e| e.to_string())?;
+        let outcome = self
+            .referee
+            .play(p, cells)
+            .map_err(|_| REFUSED.to_string())?;
         self.send_int(p, outcome.ack.number());
         for q in PlayerNo::ALL {
             self.send_table(q, &outcome.table);

@@ -10,7 +10,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use dalmuti_bots::{Bot, BotSpec, fallback};
-use dalmuti_core::{Game, Rules, Seat, Seed, Viewer};
+use dalmuti_core::{Action, Game, Rules, Seat, Seed, Viewer};
 use dalmuti_uecda::{
     ContestSeats, Hello, JoinConfig, JoinReport, MatchConfig, NotTheContest, PLAYERS, Program,
     Protocol, join,
@@ -183,4 +183,55 @@ fn only_the_contests_game_seats_programs() {
     // Turned away before its number, the client says so.
     let refused = client.join().expect("the client");
     assert!(refused.is_err(), "{refused:?}");
+}
+
+#[test]
+fn a_game_the_contest_cannot_follow_lets_every_program_go() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().unwrap().port();
+    let client = our_client(port, "prog-a", Protocol::Tables);
+    let (stream, addr) = listener.accept().unwrap();
+    let program = Program::greet(stream, addr, Duration::from_secs(5)).unwrap();
+    let names = NAMES.map(String::from).to_vec();
+    let mut game = Game::drawn(contest_rules(3, 100), names, Seed::from(8u64)).unwrap();
+    let mut seats = ContestSeats::new(
+        &game,
+        vec![("prog-a".into(), program)],
+        Duration::from_secs(30),
+    )
+    .unwrap();
+    // Ten actions of the first game, followed; then another game than
+    // this one (one that went where the contest's rules cannot follow:
+    // its plays are not the cards the referee dealt): every program is
+    // let go.
+    let cheapest = |game: &mut Game, actions: usize| {
+        for _ in 0..actions {
+            if game.is_between_hands() {
+                game.next_hand().unwrap();
+            }
+            let seat = Seat::all(PLAYERS)
+                .find(|&s| game.view(Viewer::Seat(s)).decision().is_some())
+                .unwrap();
+            let legal = game.view(Viewer::Seat(seat)).legal_actions();
+            let play = legal.iter().copied().find(|a| *a != Action::Pass);
+            game.apply(seat, play.unwrap_or(legal[0])).unwrap();
+        }
+    };
+    cheapest(&mut game, 10);
+    seats.follow(&game);
+    assert!(seats.plays("prog-a"));
+    let other_names = NAMES.map(String::from).to_vec();
+    let mut other = Game::drawn(contest_rules(3, 100), other_names, Seed::from(9u64)).unwrap();
+    cheapest(&mut other, 30);
+    seats.follow(&other);
+    let lost = seats.take_lost();
+    assert_eq!(lost.len(), 1, "{lost:?}");
+    assert!(lost[0].1.contains("cannot follow"), "{lost:?}");
+    assert!(!seats.plays("prog-a"));
+    // Nothing more is followed, and the client is told by its
+    // connection's end.
+    seats.follow(&game);
+    assert!(seats.take_lost().is_empty());
+    let report = client.join().expect("the client");
+    assert!(report.is_err(), "{report:?}");
 }
