@@ -195,6 +195,17 @@ async fn a_program_is_refused_where_it_cannot_play_and_says_why() {
     // after the start no program may be added.
     server.add_bot(&id, &host, "program").await;
     server.add_bot(&id, &host, "easy").await;
+    // Three of five may start a table, but not the contest's match.
+    let (status, body) = server
+        .http(
+            "POST",
+            &format!("/api/tables/{id}/start"),
+            Some(&host),
+            None,
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(error_body(&body).error.contains("five"), "{body}");
     server.add_bot(&id, &host, "easy").await;
     server.add_bot(&id, &host, "easy").await;
     // A second program finds the table full: refused, it waits on.

@@ -131,7 +131,7 @@ impl Actor {
                             .expect("seated");
                         let view = game.view(Viewer::Seat(seat));
                         let legal = view.legal_actions();
-                        HeuristicBot::new(seed)
+                        bots::build(Level::Normal, seed)
                             .decide(&view, &legal)
                             .unwrap_or_else(|_| dalmuti_bots::fallback(&legal))
                     });
@@ -156,9 +156,9 @@ impl Actor {
     }
 
     /// Tells the contest programs, if any play here, what the last change
-    /// did to the game (on the blocking pool, in the order of the changes:
-    /// a later game is never followed by an earlier one, which would be a
-    /// no-op). Once the game is over they are told its end and let go.
+    /// did to the game, on the blocking pool with a copy of it. The tasks
+    /// may run in any order: a copy older than one already followed adds
+    /// nothing. Once the game is over they are told its end and let go.
     pub(super) fn tell_programs(&mut self) {
         let (Some(contest), Some(game)) = (self.bots.contest.clone(), self.state.game.as_ref())
         else {
@@ -180,9 +180,9 @@ impl Actor {
     }
 
     /// At the start: the contest programs seated here begin their match,
-    /// told their numbers. If the game cannot be the contest's (a rule
-    /// changed since they were seated), they are let go and their seats'
-    /// `normal` bots play.
+    /// told their numbers. (The start is refused while they are fewer
+    /// than the contest's five players; should the game still not be the
+    /// contest's, they are let go and their seats' `normal` bots play.)
     pub(super) fn seat_programs(&mut self) {
         let programs: Vec<(String, dalmuti_uecda::Program)> = self
             .occupants

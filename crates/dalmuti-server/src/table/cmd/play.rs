@@ -44,6 +44,11 @@ impl Act {
 impl Actor {
     async fn start(&mut self, token: &SeatToken, seed: Option<Seed>) -> Result<(), ServerError> {
         self.check_host(token)?;
+        // Contest programs' match is for five: the host fills every seat.
+        if self.occupants.values().any(|o| o.program.is_some()) {
+            dalmuti_uecda::ContestSeats::check_rules(&self.state.rules, self.state.seats.len())
+                .map_err(crate::error::BadRequest::NotTheContest)?;
+        }
         self.bots.test_seed = seed;
         let draw_seed = seed.unwrap_or_else(Seed::from_entropy);
         self.commit(Stored::Start { draw_seed }).await?;
