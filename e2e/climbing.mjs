@@ -33,7 +33,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import * as lib from './lib.mjs';
 import { checkAxe } from './checks.mjs';
-import { log, fail, tid, outDir, chromiumPath, CHROMIUM_ARGS, Server, guardProcess, step } from './lib.mjs';
+import { log, fail, tid, outDir, chromiumPath, CHROMIUM_ARGS, Server, guardProcess, step, onScreen, untranslated } from './lib.mjs';
 
 lib.setLogPrefix('[e2e climbing]');
 const TOTAL_TIMEOUT_MS = 600_000;
@@ -119,22 +119,6 @@ async function createAndStart(page, base, { game, seats, hands, preset, name = '
   await page.locator(tid('start')).click();
   await page.locator(tid('dock')).waitFor({ state: 'visible', timeout: 15_000 });
   return id;
-}
-
-/** Fails unless each element is drawn wholly inside the window (no scrolling needed to press it). */
-async function onScreen(page, what, selectors) {
-  const out = await page.evaluate(sels => sels.map(sel => {
-    const node = document.querySelector(sel);
-    if (!node) return `${sel}: missing`;
-    const r = node.getBoundingClientRect();
-    if (!r.width || !r.height) return `${sel}: not drawn`;
-    if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) {
-      return `${sel}: at ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)} in ${innerWidth}×${innerHeight}`;
-    }
-    return null;
-  }), selectors);
-  const bad = out.filter(Boolean);
-  if (bad.length) fail(`${what}: not on screen: ${bad.join('; ')}`);
 }
 
 /**
@@ -367,14 +351,6 @@ async function checkLogWords(page, label) {
     .map(n => n.textContent.trim())
     .filter(text => /^(revolution|eight_cut|two_clears|spade_three|eleven_back|locked|skipped|reversed|fell|fouled|stalemate|given|discarded)$/.test(text)));
   if (raw.length) fail(`${label}: log lines not put in words: ${raw.join(', ')}`);
-}
-
-/** Text on the page that is a catalogue key rather than words (an untranslated key). */
-async function untranslated(page) {
-  return page.evaluate(() => {
-    const text = document.body.innerText;
-    return [...new Set(text.match(/\b(web|daifugo|president|dalmuti|corporate-shuffle)\.[a-z-]+(\.[a-z0-9-]+)*\b/g) || [])];
-  });
 }
 
 async function run() {

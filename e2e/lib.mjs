@@ -615,3 +615,27 @@ export async function step(name, fn) {
   log('  ok (' + (Date.now() - t0) + ' ms)');
   return result;
 }
+
+/** Fails unless each element is drawn wholly inside the window (no scrolling needed to press it). */
+export async function onScreen(page, what, selectors) {
+  const out = await page.evaluate(sels => sels.map(sel => {
+    const node = document.querySelector(sel);
+    if (!node) return `${sel}: missing`;
+    const r = node.getBoundingClientRect();
+    if (!r.width || !r.height) return `${sel}: not drawn`;
+    if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) {
+      return `${sel}: at ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)} in ${innerWidth}×${innerHeight}`;
+    }
+    return null;
+  }), selectors);
+  const bad = out.filter(Boolean);
+  if (bad.length) fail(`${what}: not on screen: ${bad.join('; ')}`);
+}
+
+/** Text on the page that is a catalogue key rather than words (an untranslated key). */
+export async function untranslated(page) {
+  return page.evaluate(() => {
+    const text = document.body.innerText;
+    return [...new Set(text.match(/\b(web|daifugo|president|dalmuti|corporate-shuffle)\.[a-z-]+(\.[a-z0-9-]+)*\b/g) || [])];
+  });
+}

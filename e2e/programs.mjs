@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import * as lib from './lib.mjs';
-import { log, fail, tid, outDir, chromiumPath, CHROMIUM_ARGS, Server, guardProcess, step } from './lib.mjs';
+import { log, fail, tid, outDir, chromiumPath, CHROMIUM_ARGS, Server, guardProcess, step, onScreen, untranslated } from './lib.mjs';
 
 lib.setLogPrefix('[e2e programs]');
 const TOTAL_TIMEOUT_MS = 300_000;
@@ -124,25 +124,6 @@ async function addBot(page, level, taken) {
     const pre = document.querySelector('[data-testid="prestart"]');
     return pre && Number(pre.dataset.taken) >= n;
   }, taken, { timeout: 10_000 });
-}
-
-/** Fails unless each element is drawn wholly inside the window. */
-async function onScreen(page, what, selectors) {
-  const size = page.viewportSize();
-  for (const sel of selectors) {
-    const box = await page.locator(sel).first().boundingBox();
-    if (!box) fail(`${what}: ${sel} is not shown`);
-    if (box.x < 0 || box.y < 0 || box.x + box.width > size.width + 0.5 || box.y + box.height > size.height + 0.5) {
-      fail(`${what}: ${sel} is not wholly on screen (${JSON.stringify(box)} in ${size.width}×${size.height})`);
-    }
-  }
-}
-
-async function untranslated(page) {
-  return page.evaluate(() => {
-    const text = document.body.innerText;
-    return [...new Set(text.match(/\b(web|daifugo|president|dalmuti|corporate-shuffle)\.[a-z-]+(\.[a-z0-9-]+)*\b/g) || [])];
-  });
 }
 
 async function run() {

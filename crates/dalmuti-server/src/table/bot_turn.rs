@@ -25,10 +25,19 @@ impl Actor {
         };
         let name = self.state.seats[i].name.clone();
         let seed = i as u64;
+        let game = self
+            .state
+            .game
+            .clone()
+            .expect("a seat of play means a game");
+        let done = self.bots.tx.clone();
+        self.bots.thinking = true;
+        // The bot thinks on another thread: its logs name the table too.
+        let span = tracing::Span::current();
         if let Some(contest) = self.bots.contest.clone()
             && self.bots.programs.contains(&name)
         {
-            self.start_program(contest, name, seed);
+            tokio::spawn(Self::ask_program(contest, game, name, seed, done).instrument(span));
             return;
         }
         let bot = self
@@ -36,16 +45,7 @@ impl Actor {
             .bot
             .take()
             .unwrap_or_else(|| Box::new(HeuristicBot::new(seed)));
-        let game = self
-            .state
-            .game
-            .clone()
-            .expect("a seat of play means a game");
-        let done = self.bots.tx.clone();
         let budget = self.ctx.budget.clone();
-        self.bots.thinking = true;
-        // The bot thinks on another thread: its logs name the table too.
-        let span = tracing::Span::current();
         let thinking = span.clone();
         tokio::spawn(async move {
             let decided = budget
@@ -104,55 +104,43 @@ impl Actor {
     /// (it thinks on its own machine: no permit of the bots' budget), after
     /// every program is told what happened; one that gives none in time
     /// is lost and a `normal` bot decides for its seat, now and from then on.
-    fn start_program(
-        &mut self,
+    async fn ask_program(
         contest: Arc<Mutex<ContestSeats>>,
+        game: dalmuti_core::Game,
         name: crate::names::PlayerName,
         seed: u64,
+        done: tokio::sync::mpsc::Sender<BotDone>,
     ) {
-        let game = self
-            .state
-            .game
-            .clone()
-            .expect("a seat of play means a game");
-        let done = self.bots.tx.clone();
-        self.bots.thinking = true;
-        let span = tracing::Span::current();
-        tokio::spawn(
-            async move {
-                let asked = tokio::task::spawn_blocking(move || {
-                    let mut seats = contest.lock().unwrap_or_else(|e| e.into_inner());
-                    let answer = seats.answer(&game, name.as_str());
-                    let lost = seats.take_lost();
-                    drop(seats);
-                    let action = answer.unwrap_or_else(|_| {
-                        let seat = game
-                            .seat_of(game.player_named(name.as_str()).expect("a player"))
-                            .expect("seated");
-                        let view = game.view(Viewer::Seat(seat));
-                        let legal = view.legal_actions();
-                        bots::build(Level::Normal, seed)
-                            .decide(&view, &legal)
-                            .unwrap_or_else(|_| dalmuti_bots::fallback(&legal))
-                    });
-                    BotDone {
-                        name,
-                        bot: None,
-                        action,
-                        stand_in: false,
-                        lost,
-                    }
-                })
-                .await;
-                match asked {
-                    Ok(asked) => {
-                        let _ = done.send(asked).await;
-                    }
-                    Err(_) => tracing::error!("asking a contest program panicked: its seat waits"),
-                }
+        let asked = tokio::task::spawn_blocking(move || {
+            let mut seats = contest.lock().unwrap_or_else(|e| e.into_inner());
+            let answer = seats.answer(&game, name.as_str());
+            let lost = seats.take_lost();
+            drop(seats);
+            let action = answer.unwrap_or_else(|_| {
+                let seat = game
+                    .seat_of(game.player_named(name.as_str()).expect("a player"))
+                    .expect("seated");
+                let view = game.view(Viewer::Seat(seat));
+                let legal = view.legal_actions();
+                bots::build(Level::Normal, seed)
+                    .decide(&view, &legal)
+                    .unwrap_or_else(|_| dalmuti_bots::fallback(&legal))
+            });
+            BotDone {
+                name,
+                bot: None,
+                action,
+                stand_in: false,
+                lost,
             }
-            .instrument(span),
-        );
+        })
+        .await;
+        match asked {
+            Ok(asked) => {
+                let _ = done.send(asked).await;
+            }
+            Err(_) => tracing::error!("asking a contest program panicked: its seat waits"),
+        }
     }
 
     /// Tells the contest programs, if any play here, what the last change

@@ -39,6 +39,22 @@ fn our_client(port: u16, name: &str, protocol: Protocol) -> JoinHandle<Result<Jo
     std::thread::spawn(move || join(config).map_err(|e| e.to_string()))
 }
 
+/// The next program to connect to `listener`, greeted as a server greets it.
+fn greeted(listener: &TcpListener) -> Program {
+    let (stream, addr) = listener.accept().expect("a program connects");
+    Program::greet(stream, addr, Duration::from_secs(5)).expect("it says hello")
+}
+
+/// `program` in the seat of "prog-a", answering within `seconds`.
+fn seat_one(game: &Game, program: Program, seconds: u64) -> ContestSeats {
+    ContestSeats::new(
+        game,
+        vec![("prog-a".into(), program)],
+        Duration::from_secs(seconds),
+    )
+    .expect("the contest's table")
+}
+
 /// Plays `game` to its end: the programs' seats through `seats`, the
 /// others (and a lost program's) by our bots, the programs told after
 /// every action. How many actions each program chose.
@@ -92,8 +108,7 @@ fn our_client_follows_every_table_of_five_games_with_the_exchange() {
     // prog-a speaks protocol 20070's tables, prog-b 20140's hexadecimal.
     for (name, protocol) in [("prog-a", Protocol::Tables), ("prog-b", Protocol::Hex)] {
         clients.push(our_client(port, name, protocol));
-        let (stream, addr) = listener.accept().expect("a program connects");
-        let program = Program::greet(stream, addr, Duration::from_secs(5)).expect("hello");
+        let program = greeted(&listener);
         assert_eq!(program.name(), name);
         assert!(program.is_connected());
         programs.push((name.to_string(), program));
@@ -139,16 +154,10 @@ fn a_program_that_stops_answering_is_lost_and_the_game_goes_on() {
         let mut buf = [0u8; 4];
         s.read_exact(&mut buf).expect("its number");
     });
-    let (stream, addr) = listener.accept().unwrap();
-    let program = Program::greet(stream, addr, Duration::from_secs(5)).unwrap();
+    let program = greeted(&listener);
     let names = NAMES.map(String::from).to_vec();
     let mut game = Game::drawn(contest_rules(2, 100), names, Seed::from(4u64)).unwrap();
-    let mut seats = ContestSeats::new(
-        &game,
-        vec![("prog-a".into(), program)],
-        Duration::from_secs(5),
-    )
-    .unwrap();
+    let mut seats = seat_one(&game, program, 5);
     quitter.join().unwrap();
     play_out(&mut game, &mut seats);
     assert!(game.is_over(), "the match was played to its end");
@@ -163,8 +172,7 @@ fn only_the_contests_game_seats_programs() {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let port = listener.local_addr().unwrap().port();
     let client = our_client(port, "prog-a", Protocol::Tables);
-    let (stream, addr) = listener.accept().unwrap();
-    let program = Program::greet(stream, addr, Duration::from_secs(5)).unwrap();
+    let program = greeted(&listener);
     let names = NAMES.map(String::from).to_vec();
     // President's rules are not the contest's.
     let game = Game::drawn(Rules::president(), names, Seed::from(1u64)).unwrap();
@@ -190,16 +198,10 @@ fn a_game_the_contest_cannot_follow_lets_every_program_go() {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let port = listener.local_addr().unwrap().port();
     let client = our_client(port, "prog-a", Protocol::Tables);
-    let (stream, addr) = listener.accept().unwrap();
-    let program = Program::greet(stream, addr, Duration::from_secs(5)).unwrap();
+    let program = greeted(&listener);
     let names = NAMES.map(String::from).to_vec();
     let mut game = Game::drawn(contest_rules(3, 100), names, Seed::from(8u64)).unwrap();
-    let mut seats = ContestSeats::new(
-        &game,
-        vec![("prog-a".into(), program)],
-        Duration::from_secs(30),
-    )
-    .unwrap();
+    let mut seats = seat_one(&game, program, 30);
     // Ten actions of the first game, followed; then another game than
     // this one (one that went where the contest's rules cannot follow:
     // its plays are not the cards the referee dealt): every program is
